@@ -1,0 +1,173 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The one database schema (SQLite and PostgreSQL). Times are epoch milliseconds (bigint in
+ * PostgreSQL, read back as number by the pg type parser set in db.ts); booleans are 0/1 integers so
+ * both dialects agree. Ids are random strings (see `newId()`).
+ */
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  blobs: BlobsTable;
+  items: ItemsTable;
+  upload_sessions: UploadSessionsTable;
+  zip_tasks: ZipTasksTable;
+  jobs: JobsTable;
+  mail_outbox: MailOutboxTable;
+  sso_accounts: SsoAccountsTable;
+  sso_reset_tokens: SsoResetTokensTable;
+  oidc_payloads: OidcPayloadsTable;
+}
+
+export interface UsersTable {
+  id: string;
+  /** subject from the OpenID Connect provider */
+  sso_sub: string;
+  email: string;
+  name: string;
+  vip_type: number;
+  /** bytes; the spec's free tier default comes from config STORAGE_DEFAULT_QUOTA */
+  storage_quota: number;
+  /** bytes of private, non-trashed and trashed files (trash still counts until emptied) */
+  storage_used: number;
+  /** 0 UnFreeze, 1 Freeze (section 4) */
+  freeze: number;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  /** sha256 of the ticket; the ticket itself is only in the cookie / utoken */
+  ticket_hash: string;
+  user_id: string;
+  client_type: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface BlobsTable {
+  /** hex MD5 of the content: the identity for instant upload (detectUpload) */
+  md5: string;
+  size: number;
+  storage_key: string;
+  ref_count: number;
+  created_at: number;
+}
+
+export interface ItemsTable {
+  id: string;
+  uid: string;
+  /** '0' is the root folder */
+  parent_id: string;
+  /** 0 Folder, 1 File */
+  kind: number;
+  name: string;
+  /** lower-case extension for files ('dwg'), 'folder' for folders */
+  type: string;
+  size: number;
+  blob_md5: string | null;
+  version: number;
+  descp: string;
+  private_type: string;
+  freeze: number;
+  thumbkey: string | null;
+  transform_status: number;
+  browse_count: number;
+  like_count: number;
+  collection_count: number;
+  leave_message_count: number;
+  created_at: number;
+  modified_at: number;
+  /** set when in the recycle bin */
+  deleted_at: number | null;
+  /** id of the item the user deleted (the top of a deleted subtree); equals id for that item */
+  trash_root: string | null;
+  /** parent at deletion time, for restore */
+  trash_parent_id: string | null;
+}
+
+export interface UploadSessionsTable {
+  id: string;
+  uid: string;
+  parent_id: string;
+  name: string;
+  size: number;
+  md5: string;
+  received: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ZipTasksTable {
+  id: string;
+  uid: string;
+  /** 1 download, 2 unzip */
+  task_type: number;
+  /** 0 BEFORE, 1 IN, 2 SUCCESS, 3 FAIL, 4 LOCK, 5 PASSWORD_ERR, 6 PASSWORD_LOADING */
+  status: number;
+  /** canonical JSON of {fileIds, folderIds} to reject duplicates */
+  request_key: string;
+  name: string;
+  progress: number;
+  result_key: string | null;
+  result_size: number | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface JobsTable {
+  id: string;
+  name: string;
+  payload: string;
+  /** waiting | active | completed | failed */
+  state: string;
+  run_at: number;
+  attempts: number;
+  max_attempts: number;
+  progress: number;
+  locked_by: string | null;
+  locked_until: number | null;
+  last_error: string | null;
+  result: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_addr: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  /** stored | sent | failed */
+  status: string;
+  error: string | null;
+  created_at: number;
+}
+
+export interface SsoAccountsTable {
+  id: string;
+  email: string;
+  name: string;
+  /** scrypt$N$r$p$salt$hash */
+  password_hash: string;
+  created_at: number;
+}
+
+export interface SsoResetTokensTable {
+  token_hash: string;
+  account_id: string;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface OidcPayloadsTable {
+  id: string;
+  type: string;
+  payload: string;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: number | null;
+  consumed_at: number | null;
+}

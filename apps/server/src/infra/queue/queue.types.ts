@@ -1,0 +1,33 @@
+/**
+ * Background jobs: one interface, a durable database-backed driver (default) and BullMQ on Redis.
+ * Job names follow `area.case` (`trash.sweep`, `zip.build`). A job id given by the caller makes
+ * enqueueing idempotent: a second enqueue with the same id while the first is pending is ignored.
+ */
+export interface JobContext {
+  id: string;
+  name: string;
+  attempt: number;
+  /** Report progress 0..100; stored so a UI can poll it. */
+  progress(pct: number): Promise<void>;
+}
+
+export type JobHandler<P = unknown> = (payload: P, ctx: JobContext) => Promise<unknown>;
+
+export interface EnqueueOptions {
+  jobId?: string;
+  delayMs?: number;
+  attempts?: number;
+}
+
+export interface JobQueue {
+  readonly name: 'db' | 'bullmq';
+  register<P>(name: string, handler: JobHandler<P>): void;
+  enqueue<P>(name: string, payload: P, opts?: EnqueueOptions): Promise<string>;
+  /** Repeat a job every `everyMs` (the trash sweep); idempotent across restarts. */
+  schedule(name: string, everyMs: number): Promise<void>;
+  /** Start processing registered handlers (workers). */
+  start(): Promise<void>;
+  /** Stop taking new jobs and wait for running ones. */
+  stop(): Promise<void>;
+  status(jobId: string): Promise<{ state: 'waiting' | 'active' | 'completed' | 'failed' | 'unknown'; progress: number; error?: string; result?: unknown }>;
+}

@@ -1,0 +1,25 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * One object-storage interface with two drivers (local disk, S3-compatible).
+ * Keys are opaque strings chosen by the caller (content-addressed blobs use `blobs/ab/<md5>`).
+ * A driver never exposes a half-written object: `put` writes to a temporary name and renames
+ * (disk) or relies on the atomic PUT of S3.
+ */
+export interface StorageDriver {
+  readonly name: 'fs' | 's3';
+  /** Streams `body` into `key`; resolves once the object is fully visible. */
+  put(key: string, body: Readable | Buffer, opts?: { size?: number; contentType?: string }): Promise<void>;
+  get(key: string, range?: { start: number; end?: number }): Promise<Readable>;
+  exists(key: string): Promise<boolean>;
+  size(key: string): Promise<number | null>;
+  delete(key: string): Promise<void>;
+  /** URL the browser may GET for a limited time (`downloadName` sets Content-Disposition). */
+  signedGetUrl(key: string, opts: { expiresInSeconds: number; downloadName?: string }): Promise<string>;
+  /**
+   * URL the browser may PUT the bytes to directly (call style 6). The PUT must carry header
+   * `x-oss-meta-md5` with the hex MD5 the caller declared; null when the driver has no direct upload
+   * (the local driver, whose uploads go through the API).
+   */
+  signedPutUrl(key: string, opts: { expiresInSeconds: number; md5Hex: string; size: number }): Promise<{ url: string; headers: Record<string, string> } | null>;
+}

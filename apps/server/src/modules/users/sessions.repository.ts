@@ -1,0 +1,26 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../infra/db/schema.ts';
+
+export function createSessionsRepository(db: Kysely<Database>) {
+  return {
+    async insert(row: Database['sessions'] extends infer T ? T : never) {
+      await db.insertInto('sessions').values(row).execute();
+    },
+    async findUserByTicketHash(ticketHash: string, now: number) {
+      return db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .selectAll('users')
+        .select(['sessions.client_type as session_client_type'])
+        .where('sessions.ticket_hash', '=', ticketHash)
+        .where('sessions.expires_at', '>', now)
+        .executeTakeFirst();
+    },
+    async delete(ticketHash: string) {
+      await db.deleteFrom('sessions').where('ticket_hash', '=', ticketHash).execute();
+    },
+    async deleteExpired(now: number) {
+      await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+    },
+  };
+}

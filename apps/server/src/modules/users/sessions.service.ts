@@ -1,0 +1,38 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AppDeps } from '../../app.deps.ts';
+import { createSessionsRepository } from './sessions.repository.ts';
+
+/**
+ * Session tickets: the random ticket travels in the `ticket` cookie or the `utoken` query parameter;
+ * only its SHA-256 is stored, so a database leak does not hand out live sessions.
+ */
+export const TICKET_COOKIE = 'ticket';
+
+export function hashTicket(ticket: string): string {
+  return createHash('sha256').update(ticket).digest('hex');
+}
+
+export function createSessionsService(deps: Pick<AppDeps, 'db' | 'config'>) {
+  const repo = createSessionsRepository(deps.db);
+  const ttlMs = deps.config.sessionTtlDays * 24 * 3600 * 1000;
+  return {
+    /** Creates a session and returns the ticket (shown once, never stored in clear). */
+    async createSession(userId: string, clientType: string): Promise<{ ticket: string; expiresAt: number }> {
+      const ticket = randomBytes(32).toString('base64url');
+      const now = Date.now();
+      const expiresAt = now + ttlMs;
+      await repo.insert({ ticket_hash: hashTicket(ticket), user_id: userId, client_type: clientType, created_at: now, expires_at: expiresAt });
+      return { ticket, expiresAt };
+    },
+    async resolveSession(ticket: string | undefined | null) {
+      if (!ticket) return null;
+      return (await repo.findUserByTicketHash(hashTicket(ticket), Date.now())) ?? null;
+    },
+    async endSession(ticket: string) {
+      await repo.delete(hashTicket(ticket));
+    },
+  };
+}
+
+export type SessionsService = ReturnType<typeof createSessionsService>;
+export type SessionUser = NonNullable<Awaited<ReturnType<SessionsService['resolveSession']>>>;

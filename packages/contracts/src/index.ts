@@ -1,0 +1,3 @@
+export * from './envelope.ts';
+export * from './errors.ts';
+export * from './rules.ts';

@@ -1,0 +1,65 @@
+/** Validation rules of spec section 5, shared by server and web. */
+
+/** File and folder names must not contain \ / : * ? " < > | (the stricter checker also forbids &). */
+export const FORBIDDEN_NAME_CHARS = ['\\', '/', ':', '*', '?', '"', '<', '>', '|', '&'] as const;
+export const MAX_NAME_LENGTH = 255;
+
+export function isValidItemName(name: string): boolean {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > MAX_NAME_LENGTH) return false;
+  if (trimmed === '.' || trimmed === '..') return false;
+  // control characters are never valid in a name
+  if (/[\u0000-\u001f]/.test(trimmed)) return false;
+  return !FORBIDDEN_NAME_CHARS.some((c) => trimmed.includes(c));
+}
+
+/** Extension after the last dot, lower-cased; '' when there is none. */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 || dot === name.length - 1 ? '' : name.slice(dot + 1).toLowerCase();
+}
+
+/** Type groups of section 5 (used by listTypeFiles includeTypes/excludeTypes and the /yun lists). */
+export const TYPE_GROUPS = {
+  image: ['gif', 'jpg', 'png', 'bmp', 'jpeg'],
+  drawing: ['ocf', 'dwg', 'dxf', 'dws', 'dwt', 'dwf'],
+  document: ['txt', 'doc', 'docx', 'pdf', 'xls', 'xlsx', 'ppt', 'pptx'],
+  threeD: ['rvt', 'step', 'stp', 'iges', 'igs', 'ifc', '3dm', 'obj', 'stl', 'fbx', 'gltf', 'glb', 'skp', '3ds', 'dae'],
+  archive: ['zip', 'rar', '7z'],
+  font: ['ttf', 'ttc', 'shx'],
+} as const;
+export type TypeGroup = keyof typeof TYPE_GROUPS;
+
+export function typeGroupOf(ext: string): TypeGroup | 'other' {
+  const e = ext.toLowerCase();
+  for (const [group, exts] of Object.entries(TYPE_GROUPS)) {
+    if ((exts as readonly string[]).includes(e)) return group as TypeGroup;
+  }
+  return 'other';
+}
+
+/** Item kinds */
+export const ItemKind = { Folder: 0, File: 1 } as const;
+export const PrivateType = { Open: '0', Private: '1' } as const;
+export const Freeze = { UnFreeze: 0, Freeze: 1 } as const;
+export const TransformStatus = { IN_TRANSFORM: 0, SUCCESS_TRANSFORM: 1, FAIL_TRANSFORM: 2, NO_TRANSFORM: 3 } as const;
+export const TaskStatus = { BEFORE: 0, IN: 1, SUCCESS: 2, FAIL: 3, LOCK: 4, PASSWORD_ERR: 5, PASSWORD_LOADING: 6 } as const;
+export const TaskType = { DOWNLOAD: 1, UNZIP: 2 } as const;
+export const DeleteLevel = { NORMAL: 0, PERMANENT: 1, EMPTY_TRASH: 2 } as const;
+
+export const TRASH_RETENTION_DAYS = 10;
+export const MAX_CONCURRENT_UPLOADS = 3;
+export const FOLDER_LIST_PAGE_SIZE = 9999;
+export const ROOT_FOLDER_ID = '0';
+
+/** B, KB, MB, GB with 2 decimals (section 9). */
+export function formatSize(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let v = bytes;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${i === 0 ? v : v.toFixed(2)}${units[i]}`;
+}

@@ -1,0 +1,25 @@
+import { errors } from './locales/errors.ts';
+
+export const LANGUAGES = ['zh', 'en', 'ko', 'de'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'zh';
+
+export function normalizeLanguage(input: string | undefined | null): Language {
+  const l = (input ?? '').toLowerCase().slice(0, 2);
+  return (LANGUAGES as readonly string[]).includes(l) ? (l as Language) : DEFAULT_LANGUAGE;
+}
+
+/** `{0}`, `{1}` placeholders as in the spec's messages. */
+export function format(template: string, args: readonly (string | number)[] = []): string {
+  return template.replace(/\{(\d+)\}/g, (m, i) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : m));
+}
+
+/** Server-side message lookup for an error key such as `errors.upload.tooLarge`. */
+export function serverMessage(key: string, lang: Language, args?: readonly (string | number)[]): string {
+  const k = key.startsWith('errors.') ? key.slice('errors.'.length) : key;
+  const table = errors[lang] as Record<string, string>;
+  const template = table[k] ?? (errors.en as Record<string, string>)[k] ?? key;
+  return format(template, args);
+}
+
+export { errors };
