@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { ConfigError, loadConfigFrom, type ConfigValues } from './config.ts';
+import { serverConfig } from './server.config.ts';
+import { quotaConfig } from './quota.config.ts';
+import { ssoConfig } from './sso.config.ts';
+import { dbConfig } from '../db/db.config.ts';
+import { storageConfig } from '../storage/storage.config.ts';
+import { queueConfig } from '../queue/queue.config.ts';
+import { mailConfig } from '../mail/mail.config.ts';
+
+/** Every module's declarations; add a module's config here. */
+export const configDefinitions = {
+  ...serverConfig,
+  ...quotaConfig,
+  ...ssoConfig,
+  ...dbConfig,
+  ...storageConfig,
+  ...queueConfig,
+  ...mailConfig,
+};
+
+export type AppConfig = ConfigValues<typeof configDefinitions> & {
+  /** resolved, absolute */
+  dataDir: string;
+  databaseUrl: string;
+  publicUrl: string;
+  ssoPort: number;
+  ssoIssuer: string;
+};
+
+/** One validated config; cross-field rules are checked here so the message still names the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const raw = loadConfigFrom(configDefinitions, env);
+  const problems: { env: string; message: string }[] = [];
+  if (raw.storageDriver === 's3') {
+    for (const [key, name] of [['s3Bucket', 'S3_BUCKET'], ['s3Endpoint', 'S3_ENDPOINT'], ['s3AccessKeyId', 'S3_ACCESS_KEY_ID'], ['s3SecretAccessKey', 'S3_SECRET_ACCESS_KEY']] as const) {
+      if (!raw[key]) problems.push({ env: name, message: 'required when STORAGE_DRIVER=s3' });
+    }
+  }
+  if (problems.length) throw new ConfigError(problems);
+  const dataDir = path.resolve(raw.dataDir);
+  const ssoPort = raw.ssoPort || raw.port + 1;
+  return {
+    ...raw,
+    dataDir,
+    databaseUrl: raw.databaseUrl ?? `sqlite:${path.join(dataDir, 'cadcloud.sqlite')}`,
+    publicUrl: (raw.publicUrl ?? `http://${raw.host}:${raw.port}`).replace(/\/$/, ''),
+    ssoPort,
+    ssoIssuer: (raw.ssoIssuer ?? `http://${raw.host}:${ssoPort}`).replace(/\/$/, ''),
+  };
+}
+
+export { ConfigError };

@@ -1,0 +1,53 @@
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Database } from './schema.ts';
+
+// int8 (bigint) columns hold epoch milliseconds and byte counts, all below 2^53: read them as numbers.
+pg.types.setTypeParser(20, Number);
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseOptions {
+  /** PostgreSQL only: every pooled connection uses this schema (tests isolate runs this way). */
+  searchPath?: string;
+  poolSize?: number;
+}
+
+/** `sqlite:<file>` (or `sqlite::memory:`) → better-sqlite3; `postgres://…` → pg. */
+export function createDatabase(url: string, opts: DatabaseOptions = {}): Kysely<Database> {
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length);
+    if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const sqlite = new SqliteDatabase(file);
+    // WAL lets readers run beside the writer; busy_timeout makes concurrent writers wait instead of failing.
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+    return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: opts.poolSize ?? 10,
+      options: opts.searchPath ? `-c search_path=${opts.searchPath}` : undefined,
+    });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  throw new Error(`DATABASE_URL: unsupported database URL ${JSON.stringify(url)}`);
+}
+
+export function dialectOf(db: Kysely<Database>): Dialect {
+  return db.getExecutor().adapter.constructor.name.startsWith('Postgres') ? 'postgres' : 'sqlite';
+}
+
+/** True when the error is a unique-constraint violation on either dialect (answered as "duplicate", not 500). */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+export { sql };
