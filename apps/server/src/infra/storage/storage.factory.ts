@@ -1,0 +1,35 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { AppConfig } from '../config/index.ts';
+import type { StorageDriver } from './storage.types.ts';
+import { createFsStorage } from './fs.driver.ts';
+import { createS3Storage } from './s3.driver.ts';
+
+/** A secret generated once per installation and kept in DATA_DIR, so restarts keep signed URLs valid. */
+export function persistentSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, 'secrets', name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(path.dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+  return secret;
+}
+
+export function storageSigningSecret(config: AppConfig): string {
+  return config.storageSigningSecret ?? persistentSecret(config.dataDir, 'storage-signing');
+}
+
+export function createStorage(config: AppConfig): StorageDriver {
+  if (config.storageDriver === 's3') {
+    return createS3Storage({
+      endpoint: config.s3Endpoint,
+      region: config.s3Region,
+      bucket: config.s3Bucket!,
+      accessKeyId: config.s3AccessKeyId!,
+      secretAccessKey: config.s3SecretAccessKey!,
+      forcePathStyle: config.s3ForcePathStyle,
+    });
+  }
+  return createFsStorage({ root: path.join(config.dataDir, 'storage'), signingSecret: storageSigningSecret(config) });
+}
