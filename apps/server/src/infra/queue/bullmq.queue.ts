@@ -1,0 +1,63 @@
+import { Queue, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { EnqueueOptions, JobHandler, JobQueue } from './queue.types.ts';
+
+/** BullMQ on Redis: the scale-out driver (workers in separate processes with PROCESS_MODE=worker). */
+export function createBullmqQueue(opts: { redisUrl: string; prefix?: string; queueName?: string; concurrency?: number; stalledIntervalMs?: number }): JobQueue {
+  const connection = () => new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+  const queueName = opts.queueName ?? 'cadcloud';
+  const prefix = opts.prefix ?? 'cadcloud';
+  const queueConn = connection();
+  const queue = new Queue(queueName, { connection: queueConn, prefix });
+  const handlers = new Map<string, JobHandler<any>>();
+  let worker: Worker | null = null;
+  let workerConn: Redis | null = null;
+
+  return {
+    name: 'bullmq',
+    register(name, handler) {
+      handlers.set(name, handler);
+    },
+    async enqueue(name, payload, o: EnqueueOptions = {}) {
+      const job = await queue.add(name, payload ?? null, {
+        jobId: o.jobId?.replace(/:/g, '_'),
+        delay: o.delayMs,
+        attempts: o.attempts ?? 3,
+        backoff: { type: 'exponential', delay: 1000 },
+        removeOnComplete: { age: 7 * 24 * 3600 },
+        removeOnFail: { age: 30 * 24 * 3600 },
+      });
+      return job.id!;
+    },
+    async schedule(name, everyMs) {
+      await queue.upsertJobScheduler(name, { every: everyMs }, { name, data: {} });
+    },
+    async start() {
+      if (worker) return;
+      workerConn = connection();
+      worker = new Worker(
+        queueName,
+        async (job: Job) => {
+          const handler = handlers.get(job.name);
+          if (!handler) throw new Error(`no handler registered for ${job.name}`);
+          return handler(job.data, { id: job.id!, name: job.name, attempt: job.attemptsMade + 1, progress: (pct) => job.updateProgress(Math.round(pct)) });
+        },
+        { connection: workerConn, prefix, concurrency: opts.concurrency ?? 2, stalledInterval: opts.stalledIntervalMs ?? 30_000, lockDuration: opts.stalledIntervalMs ?? 30_000 },
+      );
+    },
+    async stop() {
+      await worker?.close();
+      worker = null;
+      await queue.close();
+      workerConn?.disconnect();
+      queueConn.disconnect();
+    },
+    async status(jobId) {
+      const job = await queue.getJob(jobId.replace(/:/g, '_'));
+      if (!job) return { state: 'unknown', progress: 0 };
+      const s = await job.getState();
+      const state = s === 'completed' || s === 'failed' || s === 'active' ? s : s === 'unknown' ? 'unknown' : 'waiting';
+      return { state, progress: state === 'completed' ? 100 : typeof job.progress === 'number' ? job.progress : 0, error: job.failedReason || undefined, result: job.returnvalue ?? undefined };
+    },
+  };
+}

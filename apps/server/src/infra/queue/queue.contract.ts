@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import type { JobQueue } from './queue.types.ts';
+
+async function until<T>(fn: () => Promise<T | undefined | false>, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v as T;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export interface QueueHarness {
+  /** a fresh queue on the same backing store (a "restarted process") */
+  make(): Promise<JobQueue>;
+  /** leave a job as a crashed worker would: claimed/active with its lock expiring now */
+  simulateCrashedJob?(name: string, payload: unknown): Promise<string>;
+  cleanup(): Promise<void>;
+}
+
+/** The one behaviour every queue driver must have. */
+export function runQueueContract(name: string, harness: () => Promise<QueueHarness>) {
+  describe(`queue contract: ${name}`, () => {
+    it('runs a job once with its payload and reports completion and progress', async () => {
+      const h = await harness();
+      const q = await h.make();
+      const seen: unknown[] = [];
+      q.register('t.echo', async (p: { n: number }, ctx) => {
+        seen.push(p);
+        await ctx.progress(50);
+        return { doubled: p.n * 2 };
+      });
+      await q.start();
+      const id = await q.enqueue('t.echo', { n: 21 });
+      const st = await until(async () => {
+        const s = await q.status(id);
+        return s.state === 'completed' && s;
+      });
+      expect(st.progress).toBe(100);
+      expect(st.result).toEqual({ doubled: 42 });
+      expect(seen).toEqual([{ n: 21 }]);
+      await q.stop();
+      await h.cleanup();
+    });
+
+    it('retries a failing job and then marks it failed with the error', async () => {
+      const h = await harness();
+      const q = await h.make();
+      let calls = 0;
+      q.register('t.fail', async () => {
+        calls++;
+        throw new Error('always broken');
+      });
+      await q.start();
+      const id = await q.enqueue('t.fail', {}, { attempts: 2 });
+      const st = await until(async () => {
+        const s = await q.status(id);
+        return s.state === 'failed' && s;
+      });
+      expect(calls).toBe(2);
+      expect(st.error).toContain('always broken');
+      await q.stop();
+      await h.cleanup();
+    });
+
+    it('runs a job enqueued twice under the same id once', async () => {
+      const h = await harness();
+      const q = await h.make();
+      let calls = 0;
+      q.register('t.once', async () => {
+        calls++;
+      });
+      const a = await q.enqueue('t.once', {}, { jobId: 'same-id' });
+      const b = await q.enqueue('t.once', {}, { jobId: 'same-id' });
+      expect(a).toBe(b);
+      await q.start();
+      await until(async () => (await q.status(a)).state === 'completed');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(calls).toBe(1);
+      await q.stop();
+      await h.cleanup();
+    });
+
+    it('keeps waiting jobs across a restart and runs them in the new process', async () => {
+      const h = await harness();
+      const first = await h.make();
+      first.register('t.later', async () => undefined);
+      const id = await first.enqueue('t.later', { x: 1 });
+      await first.stop();
+      const second = await h.make();
+      let got: unknown;
+      second.register('t.later', async (p) => {
+        got = p;
+      });
+      await second.start();
+      await until(async () => (await second.status(id)).state === 'completed');
+      expect(got).toEqual({ x: 1 });
+      await second.stop();
+      await h.cleanup();
+    });
+
+    it('runs again a job whose worker died in the middle', async () => {
+      const h = await harness();
+      if (!h.simulateCrashedJob) return h.cleanup();
+      const id = await h.simulateCrashedJob('t.crash', { y: 2 });
+      const q = await h.make();
+      let got: unknown;
+      q.register('t.crash', async (p) => {
+        got = p;
+      });
+      await q.start();
+      await until(async () => (await q.status(id)).state === 'completed', 30_000);
+      expect(got).toEqual({ y: 2 });
+      await q.stop();
+      await h.cleanup();
+    });
+
+    it('stop() waits for the running job', async () => {
+      const h = await harness();
+      const q = await h.make();
+      let finished = false;
+      let started = false;
+      q.register('t.slow', async () => {
+        started = true;
+        await new Promise((r) => setTimeout(r, 400));
+        finished = true;
+      });
+      await q.start();
+      await q.enqueue('t.slow', {});
+      await until(async () => started);
+      await q.stop();
+      expect(finished).toBe(true);
+      await h.cleanup();
+    });
+  });
+}
