@@ -19,7 +19,7 @@ runStorageContract('local disk', async () => {
     driver,
     fetchUrl: async (url) => {
       const r = await app.inject({ method: 'GET', url });
-      return new Response(r.rawPayload, { status: r.statusCode, headers: r.headers as Record<string, string> });
+      return new Response(new Uint8Array(r.rawPayload), { status: r.statusCode, headers: r.headers as Record<string, string> });
     },
   };
 });

@@ -1,0 +1,10 @@
+export { loadConfig, ConfigError, type AppConfig } from './config/index.ts';
+export { createDatabase, dialectOf, isUniqueViolation } from './db/db.ts';
+export { migrateToLatest } from './db/migrate.ts';
+export { newId } from './db/ids.ts';
+export { createStorage, storageSigningSecret, persistentSecret } from './storage/storage.factory.ts';
+export { blobKey } from './storage/storage-keys.ts';
+export { fsStorageRoutes } from './storage/fs.routes.ts';
+export { createQueue } from './queue/queue.factory.ts';
+export { createMailer } from './mail/mailer.factory.ts';
+export { listOutbox } from './mail/outbox.ts';

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SMTPServer } from 'smtp-server';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import type { AddressInfo } from 'node:net';
+import { createMailer } from './mailer.factory.ts';
+import { listOutbox } from './outbox.ts';
+import { testDatabaseDrivers, type TestDatabase } from '../db/test-databases.ts';
+
+/** A real SMTP peer on loopback: accepts mail (or rejects every recipient when `reject`). */
+async function startSmtp(reject = false) {
+  const received: ParsedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onRcptTo(_addr, _session, cb) {
+      cb(reject ? Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }) : undefined);
+    },
+    onData(stream, _session, cb) {
+      simpleParser(stream).then((m) => {
+        received.push(m);
+        cb();
+      }, cb);
+    },
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.server.address() as AddressInfo).port;
+  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+describe('mail', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await testDatabaseDrivers()[0].create();
+  });
+  afterAll(async () => t?.destroy());
+
+  it('stores mail in the outbox when no SMTP server is configured', async () => {
+    const mailer = createMailer({ smtpUrl: undefined, mailFrom: 'x@cadcloud.local' }, t.db);
+    expect(mailer.name).toBe('outbox');
+    await mailer.send({ to: 'a@example.com', subject: 'Reset', text: 'link' });
+    const [m] = await listOutbox(t.db, { limit: 1 });
+    expect(m).toMatchObject({ to_addr: 'a@example.com', subject: 'Reset', text: 'link', status: 'stored' });
+  });
+
+  it('sends through a real SMTP server and records it as sent', async () => {
+    const smtp = await startSmtp();
+    try {
+      const mailer = createMailer({ smtpUrl: smtp.url, mailFrom: 'CADCloud <no-reply@cadcloud.local>' }, t.db);
+      await mailer.send({ to: 'b@example.com', subject: '分享 Share', text: 'hello 图纸' });
+      expect(smtp.received).toHaveLength(1);
+      expect(smtp.received[0].subject).toBe('分享 Share');
+      expect(smtp.received[0].text?.trim()).toBe('hello 图纸');
+      expect((smtp.received[0].to as any).text).toBe('b@example.com');
+      const [m] = await listOutbox(t.db, { limit: 1 });
+      expect(m.status).toBe('sent');
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('rejects and records the failure when the server refuses', async () => {
+    const smtp = await startSmtp(true);
+    try {
+      const mailer = createMailer({ smtpUrl: smtp.url, mailFrom: 'no-reply@cadcloud.local' }, t.db);
+      await expect(mailer.send({ to: 'c@example.com', subject: 'x', text: 'y' })).rejects.toThrow();
+      const [m] = await listOutbox(t.db, { limit: 1 });
+      expect(m).toMatchObject({ to_addr: 'c@example.com', status: 'failed' });
+      expect(m.error).toMatch(/mailbox unavailable|550/);
+    } finally {
+      await smtp.close();
+    }
+  });
+});
