@@ -1,3 +1,5 @@
 export * from './envelope.ts';
 export * from './errors.ts';
 export * from './rules.ts';
+export * from './cloud.ts';
+export * from './transfer.ts';

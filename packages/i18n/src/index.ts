@@ -1,4 +1,5 @@
 import { errors } from './locales/errors.ts';
+import { sso } from './locales/sso.ts';
 
 export const LANGUAGES = ['zh', 'en', 'ko', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -22,4 +23,9 @@ export function serverMessage(key: string, lang: Language, args?: readonly (stri
   return format(template, args);
 }
 
-export { errors };
+export { errors, sso };
+
+/** Login-site text lookup. */
+export function ssoText(lang: Language, key: keyof (typeof sso)['en'], args?: readonly (string | number)[]): string {
+  return format((sso[lang] as Record<string, string>)[key] ?? sso.en[key], args);
+}

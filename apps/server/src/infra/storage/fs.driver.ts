@@ -38,6 +38,18 @@ export function createFsStorage(opts: { root: string; signingSecret: string }): 
         throw err;
       }
     },
+    async importFile(key, localPath) {
+      const dest = full(key);
+      await fsp.mkdir(path.dirname(dest), { recursive: true });
+      try {
+        await fsp.rename(localPath, dest);
+      } catch (e: any) {
+        if (e?.code !== 'EXDEV') throw e;
+        // another file system: copy through put (temp + rename), then drop the source
+        await this.put(key, createReadStream(localPath));
+        await fsp.rm(localPath, { force: true });
+      }
+    },
     async get(key, range) {
       const file = full(key);
       await fsp.access(file);

@@ -63,6 +63,12 @@ export function createS3Storage(o: S3Options): StorageDriver & { ensureBucket():
         throw sourceError ?? e;
       }
     },
+    async importFile(key, localPath) {
+      const { createReadStream, promises: fsp } = await import('node:fs');
+      const { size } = await fsp.stat(localPath);
+      await this.put(key, createReadStream(localPath), { size });
+      await fsp.rm(localPath, { force: true });
+    },
     async get(key, range) {
       assertSafeKey(key);
       const r = await client.send(new GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end ?? ''}` : undefined }));

@@ -98,3 +98,23 @@ export function runStorageContract(name: string, make: () => Promise<{ driver: S
     });
   });
 }
+
+/** importFile: a finished local file becomes an object and the local file is gone. */
+export function runImportContract(name: string, make: () => Promise<{ driver: StorageDriver }>) {
+  describe(`storage contract: ${name} importFile`, () => {
+    it('moves a local file into the store', async () => {
+      const { driver } = await make();
+      const { mkdtempSync, writeFileSync, existsSync } = await import('node:fs');
+      const os = await import('node:os');
+      const path = await import('node:path');
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-imp-'));
+      const file = path.join(dir, 'f');
+      const body = randomBytes(5000);
+      writeFileSync(file, body);
+      const k = `t/${randomBytes(6).toString('hex')}`;
+      await driver.importFile(k, file);
+      expect(existsSync(file)).toBe(false);
+      expect((await readAll(await driver.get(k))).equals(body)).toBe(true);
+    });
+  });
+}

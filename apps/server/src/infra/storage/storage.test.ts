@@ -4,7 +4,7 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { runStorageContract } from './storage.contract.ts';
+import { runImportContract, runStorageContract } from './storage.contract.ts';
 import { createFsStorage } from './fs.driver.ts';
 import { createS3Storage } from './s3.driver.ts';
 import { fsStorageRoutes } from './fs.routes.ts';
@@ -23,6 +23,8 @@ runStorageContract('local disk', async () => {
     },
   };
 });
+
+runImportContract('local disk', async () => ({ driver: createFsStorage({ root: mkdtempSync(path.join(os.tmpdir(), 'cadcloud-fs-')), signingSecret: 's' }) }));
 
 describe('local disk specifics', () => {
   it('leaves nothing in the temp folder after a failed write', async () => {
@@ -48,6 +50,11 @@ if (s3) {
     });
     await driver.ensureBucket();
     return { driver, fetchUrl: (url, init) => fetch(url, init) };
+  });
+  runImportContract('S3', async () => {
+    const driver = createS3Storage({ endpoint: s3, region: 'us-east-1', bucket: `cadcloud-${randomBytes(4).toString('hex')}`, accessKeyId: process.env.TEST_S3_ACCESS_KEY_ID!, secretAccessKey: process.env.TEST_S3_SECRET_ACCESS_KEY!, forcePathStyle: true });
+    await driver.ensureBucket();
+    return { driver };
   });
 } else {
   describe('storage contract: S3', () => {

@@ -10,6 +10,11 @@ export interface StorageDriver {
   readonly name: 'fs' | 's3';
   /** Streams `body` into `key`; resolves once the object is fully visible. */
   put(key: string, body: Readable | Buffer, opts?: { size?: number; contentType?: string }): Promise<void>;
+  /**
+   * Moves a finished local file (already hashed) into `key`: a rename on local disk (no second copy),
+   * an upload for S3. The local file is gone afterwards either way.
+   */
+  importFile(key: string, localPath: string): Promise<void>;
   get(key: string, range?: { start: number; end?: number }): Promise<Readable>;
   exists(key: string): Promise<boolean>;
   size(key: string): Promise<number | null>;

@@ -1,0 +1,37 @@
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { ZodError } from 'zod';
+import { ERRORS } from '@cadcloud/contracts';
+import { normalizeLanguage, serverMessage, type Language } from '@cadcloud/i18n';
+import { AppError } from './app-error.ts';
+
+export function requestLanguage(req: FastifyRequest): Language {
+  const body = req.body as { clientInfo?: { language?: string } } | undefined;
+  const q = req.query as { lang?: string } | undefined;
+  return normalizeLanguage(body?.clientInfo?.language ?? q?.lang ?? (req.cookies?.lang as string | undefined) ?? String(req.headers['accept-language'] ?? '').split(',')[0]);
+}
+
+/** One place turns every error into the `{rtnCode, bizData, msg}` envelope; internals hide behind a log id. */
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError | AppError | ZodError, req, reply) => {
+    const lang = requestLanguage(req);
+    if (err instanceof AppError) {
+      return reply.code(err.httpStatus).send({ rtnCode: err.rtnCode, bizData: { code: err.code }, msg: serverMessage(ERRORS[err.code].key, lang, err.args) });
+    }
+    if (err instanceof ZodError) {
+      const detail = err.issues.map((i) => `${i.path.join('.') || 'data'}: ${i.message}`).join('; ');
+      return reply.code(400).send({ rtnCode: ERRORS['request.invalid'].rtnCode, bizData: { code: 'request.invalid', detail }, msg: serverMessage(ERRORS['request.invalid'].key, lang) });
+    }
+    const fe = err as FastifyError;
+    if (fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (fe.statusCode === 400 && fe instanceof SyntaxError)) {
+      return reply.code(400).send({ rtnCode: ERRORS['request.malformed'].rtnCode, bizData: { code: 'request.malformed' }, msg: serverMessage(ERRORS['request.malformed'].key, lang) });
+    }
+    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+      const code = fe.statusCode === 413 || fe.code === 'FST_REQ_FILE_TOO_LARGE' ? 'request.invalid' : 'request.malformed';
+      return reply.code(fe.statusCode).send({ rtnCode: ERRORS[code].rtnCode, bizData: { code, detail: fe.message }, msg: serverMessage(ERRORS[code].key, lang) });
+    }
+    const logId = randomBytes(6).toString('hex');
+    req.log.error({ err, logId }, 'internal error');
+    return reply.code(500).send({ rtnCode: ERRORS.internal.rtnCode, bizData: { code: 'internal', logId }, msg: serverMessage(ERRORS.internal.key, lang, [logId]) });
+  });
+}

@@ -1,0 +1,27 @@
+import type { AppDeps } from '../../app.deps.ts';
+import { blobKey } from '../../infra/storage/storage-keys.ts';
+import { createBlobsRepository } from './blobs.repository.ts';
+
+/**
+ * Content-addressed file bodies: one stored object per MD5, shared by every item (of any user) with those
+ * bytes, counted by reference so the last permanent delete removes the object.
+ */
+export function createBlobsService(deps: Pick<AppDeps, 'db' | 'storage'>) {
+  const repo = createBlobsRepository(deps.db);
+  return {
+    find: repo.find,
+    keyOf: blobKey,
+    async register(md5: string, size: number) {
+      await repo.insertIfAbsent(md5, size, blobKey(md5));
+    },
+    addRef: repo.addRef,
+    async release(md5s: (string | null)[]) {
+      const counts = new Map<string, number>();
+      for (const m of md5s) if (m) counts.set(m, (counts.get(m) ?? 0) + 1);
+      const orphans = await repo.releaseRefs(counts);
+      for (const o of orphans) await deps.storage.delete(o.storage_key).catch(() => undefined);
+    },
+  };
+}
+
+export type BlobsService = ReturnType<typeof createBlobsService>;

@@ -1,0 +1,258 @@
+import { ROOT_FOLDER_ID, TYPE_GROUPS, TRASH_RETENTION_DAYS, extensionOf, type TypeGroup } from '@cadcloud/contracts';
+import type { AppDeps } from '../../app.deps.ts';
+import { appError } from '../../infra/http/app-error.ts';
+import { newId } from '../../infra/db/ids.ts';
+import { createQuotaService } from '../quota/quota.service.ts';
+import { createBlobsService } from '../blobs/blobs.service.ts';
+import { createItemsRepository, type ItemRow, type SortField } from './items.repository.ts';
+import { presentItem } from './items.presenter.ts';
+import { checkName, nextFreeName, stemOf } from './item-names.ts';
+
+export interface Actor {
+  id: string;
+  freeze: number;
+}
+
+const isPrivateFile = (r: ItemRow) => r.kind === 1 && r.private_type === '1';
+const sumSize = (rows: ItemRow[]) => rows.filter(isPrivateFile).reduce((a, r) => a + Number(r.size), 0);
+
+/** Resolves group names (`drawing`) and plain extensions (`dwg`) into one extension list. */
+export function expandTypes(types: string[] | string | undefined): string[] {
+  const list = Array.isArray(types) ? types : types ? String(types).split(',') : [];
+  const out = new Set<string>();
+  for (const t of list.map((x) => x.trim().toLowerCase()).filter(Boolean)) {
+    const group = (TYPE_GROUPS as Record<string, readonly string[]>)[t === '3d' ? 'threeD' : t === 'picture' ? 'image' : t];
+    if (group) group.forEach((e) => out.add(e));
+    else out.add(t.replace(/^\./, ''));
+  }
+  return [...out];
+}
+
+/** The rules of the drive (spec sections 4, 5, 8): listing, naming, moving, deleting, the recycle bin. */
+export function createFilesService(deps: AppDeps) {
+  const repo = createItemsRepository(deps.db);
+  const quota = createQuotaService(deps);
+  const blobs = createBlobsService(deps);
+
+  async function requireFolder(uid: string, folderId: string): Promise<ItemRow | null> {
+    if (folderId === ROOT_FOLDER_ID) return null;
+    const f = await repo.findOne(uid, folderId);
+    if (!f || f.kind !== 0) throw appError('item.notFound');
+    return f;
+  }
+
+  async function freeName(uid: string, parentId: string, name: string, kind: number, autorename: boolean, dupError: 'name.duplicateFolder' | 'name.duplicateFile' | 'move.duplicate', exceptId?: string) {
+    const clash = await repo.findByName(uid, parentId, name);
+    if (!clash || clash.id === exceptId) return name;
+    if (!autorename) throw appError(kind === 0 && dupError !== 'move.duplicate' ? 'name.duplicateFolder' : dupError);
+    return nextFreeName(name, await repo.namesLike(uid, parentId, stemOf(name, kind === 0)), kind === 0);
+  }
+
+  async function withCounts(uid: string, rows: ItemRow[]) {
+    const counts = await repo.childFolderCounts(uid, rows.filter((r) => r.kind === 0).map((r) => r.id));
+    return rows.map((r) => presentItem(r, { count: counts.get(r.id) ?? 0 }));
+  }
+
+  function assertNotFrozen(actor: Actor) {
+    if (actor.freeze === 1) throw appError('account.frozen');
+  }
+
+  const service = {
+    repo,
+    requireFolder,
+    freeName,
+    assertNotFrozen,
+
+    async unionList(uid: string, o: { parentId: string; page: number; pageSize: number; q?: string; isGlobal?: boolean; sort?: SortField; desc?: boolean }) {
+      const offset = (o.page - 1) * o.pageSize;
+      if (o.q && o.isGlobal) {
+        const { rows, total } = await repo.search(uid, { offset, limit: o.pageSize, q: o.q, sort: o.sort, desc: o.desc });
+        return { list: await withCounts(uid, rows), total, page: o.page, pageSize: o.pageSize };
+      }
+      await requireFolder(uid, o.parentId);
+      const { rows, total } = await repo.listChildren(uid, o.parentId, { offset, limit: o.pageSize, q: o.q, sort: o.sort, desc: o.desc });
+      return { list: await withCounts(uid, rows), total, page: o.page, pageSize: o.pageSize };
+    },
+
+    async listTypeFiles(uid: string, o: { pageNo: number; pageSize: number; includeTypes?: string[] | string; excludeTypes?: string[] | string; folderId?: string; q?: string; sort?: SortField; desc?: boolean }) {
+      const include = o.includeTypes && expandTypes(o.includeTypes).length ? expandTypes(o.includeTypes) : null;
+      const exclude = expandTypes(o.excludeTypes);
+      const { rows, total } = await repo.listByTypes(uid, { include, exclude, offset: (o.pageNo - 1) * o.pageSize, limit: o.pageSize, folderId: o.folderId, q: o.q, sort: o.sort, desc: o.desc });
+      return { files: rows.map((r) => presentItem(r)), list: rows.map((r) => presentItem(r)), total };
+    },
+
+    async getFileInfo(uid: string, fileId: string) {
+      const row = await repo.findOne(uid, fileId);
+      if (!row) throw appError('item.notFound');
+      return presentItem(row);
+    },
+
+    async editFile(actor: Actor, o: { fileId: string; name?: string; descp?: string; autorename?: boolean }) {
+      assertNotFrozen(actor);
+      const row = await repo.findOne(actor.id, o.fileId);
+      if (!row || row.kind !== 1) throw appError('item.notFound');
+      const patch: Partial<ItemRow> = { modified_at: Date.now() };
+      if (o.name !== undefined) {
+        const name = checkName(o.name);
+        patch.name = await freeName(actor.id, row.parent_id, name, 1, !!o.autorename, 'name.duplicateFile', row.id);
+        patch.type = extensionOf(patch.name) || 'file';
+      }
+      if (o.descp !== undefined) patch.descp = String(o.descp).slice(0, 500);
+      await repo.update(actor.id, row.id, patch);
+      return presentItem({ ...row, ...patch });
+    },
+
+    async createFolder(actor: Actor, o: { parentId: string; name: string; autorename?: boolean; descp?: string }) {
+      assertNotFrozen(actor);
+      await requireFolder(actor.id, o.parentId);
+      const name = await freeName(actor.id, o.parentId, checkName(o.name), 0, !!o.autorename, 'name.duplicateFolder');
+      const now = Date.now();
+      const row: ItemRow = {
+        id: newId(), uid: actor.id, parent_id: o.parentId, kind: 0, name, type: 'folder', size: 0, blob_md5: null, version: 1, descp: o.descp ?? '', private_type: '1', freeze: 0, thumbkey: null, transform_status: 3,
+        browse_count: 0, like_count: 0, collection_count: 0, leave_message_count: 0, created_at: now, modified_at: now, deleted_at: null, trash_root: null, trash_parent_id: null,
+      };
+      await repo.insert(row);
+      return presentItem(row, { count: 0 });
+    },
+
+    async editFolder(actor: Actor, o: { folderId: string; name?: string; descp?: string; autorename?: boolean }) {
+      assertNotFrozen(actor);
+      const row = await repo.findOne(actor.id, o.folderId);
+      if (!row || row.kind !== 0) throw appError('item.notFound');
+      const patch: Partial<ItemRow> = { modified_at: Date.now() };
+      if (o.name !== undefined) patch.name = await freeName(actor.id, row.parent_id, checkName(o.name), 0, !!o.autorename, 'name.duplicateFolder', row.id);
+      if (o.descp !== undefined) patch.descp = String(o.descp).slice(0, 500);
+      await repo.update(actor.id, row.id, patch);
+      return presentItem({ ...row, ...patch });
+    },
+
+    /** Sub-folders of a folder (the move dialog's tree). */
+    async folderList(uid: string, parentId: string, o: { page: number; pageSize: number }) {
+      await requireFolder(uid, parentId);
+      const { rows, total } = await repo.listChildren(uid, parentId, { offset: (o.page - 1) * o.pageSize, limit: o.pageSize, kind: 0 });
+      const counts = await repo.childFolderCounts(uid, rows.map((r) => r.id));
+      return { subFolders: rows.map((r) => ({ id: r.id, name: r.name, parentId: r.parent_id, count: counts.get(r.id) ?? 0, modifyTimestamp: r.modified_at })), count: total, total };
+    },
+
+    async parentPath(uid: string, folderId: string) {
+      if (folderId === ROOT_FOLDER_ID) return { list: [] };
+      const chain = await repo.ancestors(uid, folderId);
+      if (!chain.length || chain[0].kind !== 0) throw appError('item.notFound');
+      return { list: chain.reverse().map((r) => ({ id: r.id, name: r.name, parentId: r.parent_id })) };
+    },
+
+    async move(actor: Actor, o: { fileIds: string[]; folderIds: string[]; moveToId: string; autoRename?: boolean }) {
+      assertNotFrozen(actor);
+      const uid = actor.id;
+      const target = await requireFolder(uid, o.moveToId);
+      const rows = await repo.findOwned(uid, [...o.fileIds, ...o.folderIds]);
+      if (rows.length !== new Set([...o.fileIds, ...o.folderIds]).size) throw appError('item.notFound');
+      if (!rows.length) throw appError('request.invalid');
+      if (rows.every((r) => r.parent_id === o.moveToId)) throw appError('move.sameFolder');
+      if (target) {
+        const ancestry = new Set((await repo.ancestors(uid, target.id)).map((a) => a.id));
+        if (rows.some((r) => r.kind === 0 && ancestry.has(r.id))) throw appError('move.intoItself');
+      }
+      const now = Date.now();
+      const moved: ReturnType<typeof presentItem>[] = [];
+      await deps.db.transaction().execute(async (trx) => {
+        for (const r of rows) {
+          if (r.parent_id === o.moveToId) continue;
+          const name = await freeName(uid, o.moveToId, r.name, r.kind, !!o.autoRename, 'move.duplicate');
+          await repo.update(uid, r.id, { parent_id: o.moveToId, name, modified_at: now }, trx);
+          moved.push(presentItem({ ...r, parent_id: o.moveToId, name, modified_at: now }));
+        }
+      });
+      return { list: moved };
+    },
+
+    /** deleteLevel 0: to the recycle bin; 1: permanently; 2: empty the recycle bin. */
+    async delete(actor: Actor, o: { deleteLevel: number; fileIds: string[]; folderIds: string[] }) {
+      const uid = actor.id;
+      if (o.deleteLevel === 2) return service.emptyTrash(uid);
+      const ids = [...new Set([...o.fileIds, ...o.folderIds])];
+      if (!ids.length) throw appError('request.invalid');
+      const live = await repo.findOwned(uid, ids);
+      const trashed = o.deleteLevel === 1 ? await repo.findOwned(uid, ids, { deleted: true }) : [];
+      if (live.length + trashed.length !== ids.length) throw appError('item.notFound');
+      const now = Date.now();
+      if (o.deleteLevel === 0) {
+        let released = 0;
+        await deps.db.transaction().execute(async (trx) => {
+          for (const r of live) {
+            // a selected item inside another selected folder is already binned with it: its subtree is empty here
+            const sub = await repo.subtree(uid, [r.id], {}, trx);
+            if (!sub.length) continue;
+            await repo.markDeleted(uid, sub.map((x) => x.id), r.id, now, trx);
+            await repo.update(uid, r.id, { trash_parent_id: r.parent_id }, trx);
+            released += sumSize(sub);
+          }
+        });
+        await quota.release(uid, released);
+        return { deleted: live.length };
+      }
+      const liveTree = await repo.subtree(uid, live.map((r) => r.id));
+      // permanent: live items leave quota now; trashed ones left it when they were binned
+      const trashTree = trashed.length ? await repo.itemsOfTrashRoots(uid, trashed.filter((t) => t.trash_root === t.id).map((t) => t.id)) : [];
+      const all = [...liveTree, ...trashTree, ...trashed.filter((t) => t.trash_root !== t.id)];
+      const unique = [...new Map(all.map((r) => [r.id, r])).values()];
+      await repo.deleteRows(unique.map((r) => r.id));
+      await quota.release(uid, sumSize(liveTree));
+      await blobs.release(unique.filter((r) => r.kind === 1).map((r) => r.blob_md5));
+      return { deleted: ids.length };
+    },
+
+    async trashList(uid: string, kind: number) {
+      const rows = await repo.trashRoots(uid, kind);
+      const cutoff = TRASH_RETENTION_DAYS * 24 * 3600 * 1000;
+      const list = rows.map((r) => ({ ...presentItem(r), deleteTimestamp: r.deleted_at!, expireTimestamp: r.deleted_at! + cutoff }));
+      return kind === 0 ? { subFolders: list, list, total: list.length } : { files: list, list, total: list.length };
+    },
+
+    async restore(actor: Actor, o: { fileIds: string[]; folderIds: string[] }) {
+      const uid = actor.id;
+      const ids = [...new Set([...o.fileIds, ...o.folderIds])];
+      const roots = await repo.findOwned(uid, ids, { deleted: true });
+      if (roots.length !== ids.length || roots.some((r) => r.trash_root !== r.id)) throw appError('item.notFound');
+      const tree = await repo.itemsOfTrashRoots(uid, roots.map((r) => r.id));
+      const bytes = sumSize(tree);
+      await quota.reserve(uid, bytes, 'trash.restoreNoSpace');
+      try {
+        await deps.db.transaction().execute(async (trx) => {
+          for (const r of roots) {
+            // back where it was; to the root when that folder is gone
+            let parent = r.trash_parent_id ?? ROOT_FOLDER_ID;
+            if (parent !== ROOT_FOLDER_ID && !(await repo.findOne(uid, parent))) parent = ROOT_FOLDER_ID;
+            const name = await freeName(uid, parent, r.name, r.kind, true, 'name.duplicateFile');
+            await repo.restoreTrashRoot(uid, r.id, parent, name, trx);
+          }
+        });
+      } catch (e) {
+        await quota.release(uid, bytes);
+        throw e;
+      }
+      return { restored: roots.length };
+    },
+
+    async emptyTrash(uid: string) {
+      const roots = [...(await repo.trashRoots(uid, 0)), ...(await repo.trashRoots(uid, 1))];
+      return service.purgeTrashRoots(uid, roots.map((r) => r.id));
+    },
+
+    /** Deletes binned subtrees for good (empty bin, retention sweep). */
+    async purgeTrashRoots(uid: string, rootIds: string[]) {
+      const tree = await repo.itemsOfTrashRoots(uid, rootIds);
+      await repo.deleteRows(tree.map((r) => r.id));
+      await blobs.release(tree.filter((r) => r.kind === 1).map((r) => r.blob_md5));
+      return { deleted: rootIds.length };
+    },
+
+    async capacity(uid: string) {
+      const u = await quota.usage(uid);
+      return { used: u.used, total: u.total, freeze: u.freeze, usedSize: u.used, totalSize: u.total };
+    },
+  };
+  return service;
+}
+
+export type FilesService = ReturnType<typeof createFilesService>;

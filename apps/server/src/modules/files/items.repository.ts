@@ -1,0 +1,153 @@
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Database, ItemsTable } from '../../infra/db/schema.ts';
+
+export type ItemRow = Selectable<ItemsTable>;
+export type SortField = 'name' | 'time' | 'size';
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The only place that queries the items table (files and folders of the drive). */
+export function createItemsRepository(db: Kysely<Database>) {
+  const live = (uid: string) => db.selectFrom('items').selectAll().where('uid', '=', uid).where('deleted_at', 'is', null);
+
+  return {
+    db,
+    async findOwned(uid: string, ids: string[], opts: { deleted?: boolean } = {}): Promise<ItemRow[]> {
+      if (!ids.length) return [];
+      let q = db.selectFrom('items').selectAll().where('uid', '=', uid).where('id', 'in', ids);
+      q = opts.deleted ? q.where('deleted_at', 'is not', null) : q.where('deleted_at', 'is', null);
+      return q.execute();
+    },
+    async findOne(uid: string, id: string): Promise<ItemRow | undefined> {
+      return live(uid).where('id', '=', id).executeTakeFirst();
+    },
+    /** Children of a folder: folders first, then files; uses index items_uid_parent. */
+    async listChildren(uid: string, parentId: string, o: { offset: number; limit: number; q?: string; sort?: SortField; desc?: boolean; kind?: number }) {
+      let base = db.selectFrom('items').where('uid', '=', uid).where('parent_id', '=', parentId).where('deleted_at', 'is', null);
+      if (o.q) base = base.where('name', 'like', `%${escapeLike(o.q)}%`);
+      if (o.kind !== undefined) base = base.where('kind', '=', o.kind);
+      const [rows, total] = await Promise.all([
+        orderItems(base.selectAll(), o.sort, o.desc).offset(o.offset).limit(o.limit).execute(),
+        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(total.n) };
+    },
+    /** Search across all of a user's folders. */
+    async search(uid: string, o: { offset: number; limit: number; q: string; sort?: SortField; desc?: boolean }) {
+      const base = db.selectFrom('items').where('uid', '=', uid).where('deleted_at', 'is', null).where('name', 'like', `%${escapeLike(o.q)}%`);
+      const [rows, total] = await Promise.all([
+        orderItems(base.selectAll(), o.sort, o.desc).offset(o.offset).limit(o.limit).execute(),
+        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(total.n) };
+    },
+    /** Files by extension (type groups), newest first. `include` null = every type. */
+    async listByTypes(uid: string, o: { include: string[] | null; exclude: string[]; offset: number; limit: number; folderId?: string; q?: string; sort?: SortField; desc?: boolean }) {
+      let base = db.selectFrom('items').where('uid', '=', uid).where('deleted_at', 'is', null).where('kind', '=', 1);
+      if (o.include) base = base.where('type', 'in', o.include.length ? o.include : ['\u0000']);
+      if (o.exclude.length) base = base.where('type', 'not in', o.exclude);
+      if (o.folderId !== undefined) base = base.where('parent_id', '=', o.folderId);
+      if (o.q) base = base.where('name', 'like', `%${escapeLike(o.q)}%`);
+      const sorted = o.sort ? orderItems(base.selectAll(), o.sort, o.desc) : base.selectAll().orderBy('modified_at', 'desc').orderBy('id');
+      const [rows, total] = await Promise.all([sorted.offset(o.offset).limit(o.limit).execute(), base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()]);
+      return { rows, total: Number(total.n) };
+    },
+    async childFolderCounts(uid: string, folderIds: string[]): Promise<Map<string, number>> {
+      if (!folderIds.length) return new Map();
+      const rows = await db
+        .selectFrom('items')
+        .select(['parent_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('uid', '=', uid)
+        .where('parent_id', 'in', folderIds)
+        .where('deleted_at', 'is', null)
+        .groupBy('parent_id')
+        .execute();
+      return new Map(rows.map((r) => [r.parent_id, Number(r.n)]));
+    },
+    async findByName(uid: string, parentId: string, name: string, kind?: number, t: Db = db): Promise<ItemRow | undefined> {
+      let q = t.selectFrom('items').selectAll().where('uid', '=', uid).where('parent_id', '=', parentId).where('deleted_at', 'is', null).where('name', '=', name);
+      if (kind !== undefined) q = q.where('kind', '=', kind);
+      return q.executeTakeFirst();
+    },
+    async namesLike(uid: string, parentId: string, stem: string, t: Db = db): Promise<Set<string>> {
+      const rows = await t
+        .selectFrom('items')
+        .select('name')
+        .where('uid', '=', uid)
+        .where('parent_id', '=', parentId)
+        .where('deleted_at', 'is', null)
+        .where('name', 'like', `${escapeLike(stem)}%`)
+        .execute();
+      return new Set(rows.map((r) => r.name));
+    },
+    async insert(row: ItemRow, t: Db = db) {
+      await t.insertInto('items').values(row).execute();
+    },
+    async update(uid: string, id: string, patch: Partial<ItemRow>, t: Db = db) {
+      await t.updateTable('items').set(patch).where('uid', '=', uid).where('id', '=', id).execute();
+    },
+    /** A folder and everything below it (recursive CTE: one query on both dialects). */
+    async subtree(uid: string, rootIds: string[], opts: { deleted?: boolean } = {}, t: Db = db): Promise<ItemRow[]> {
+      if (!rootIds.length) return [];
+      const deletedCond = opts.deleted ? sql`deleted_at is not null` : sql`deleted_at is null`;
+      const r = await sql<ItemRow>`
+        with recursive tree(id) as (
+          select id from items where uid = ${uid} and id in (${sql.join(rootIds)}) and ${deletedCond}
+          union all
+          select i.id from items i join tree on i.parent_id = tree.id where i.uid = ${uid} and ${opts.deleted ? sql`i.deleted_at is not null` : sql`i.deleted_at is null`}
+        )
+        select items.* from items join tree on items.id = tree.id`.execute(t);
+      return r.rows;
+    },
+    /** Ancestors of a folder, nearest first (for the breadcrumb and "into itself" checks). */
+    async ancestors(uid: string, folderId: string): Promise<ItemRow[]> {
+      const r = await sql<ItemRow & { depth: number }>`
+        with recursive up(id, parent_id, depth) as (
+          select id, parent_id, 0 from items where uid = ${uid} and id = ${folderId}
+          union all
+          select i.id, i.parent_id, up.depth + 1 from items i join up on i.id = up.parent_id where i.uid = ${uid} and up.depth < 200
+        )
+        select items.*, up.depth from items join up on items.id = up.id order by up.depth`.execute(db);
+      return r.rows;
+    },
+    async markDeleted(uid: string, ids: string[], trashRoot: string, now: number, t: Db = db) {
+      if (!ids.length) return;
+      await t.updateTable('items').set({ deleted_at: now, trash_root: trashRoot }).where('uid', '=', uid).where('id', 'in', ids).execute();
+    },
+    async trashRoots(uid: string, kind: number) {
+      return db.selectFrom('items').selectAll().where('uid', '=', uid).where('kind', '=', kind).where('deleted_at', 'is not', null).whereRef('trash_root', '=', 'id').orderBy('deleted_at', 'desc').execute();
+    },
+    async itemsOfTrashRoots(uid: string, roots: string[], t: Db = db) {
+      if (!roots.length) return [];
+      return t.selectFrom('items').selectAll().where('uid', '=', uid).where('trash_root', 'in', roots).where('deleted_at', 'is not', null).execute();
+    },
+    async restoreTrashRoot(uid: string, root: string, parentId: string, name: string, t: Db = db) {
+      await t.updateTable('items').set({ deleted_at: null, trash_root: null, trash_parent_id: null }).where('uid', '=', uid).where('trash_root', '=', root).execute();
+      await t.updateTable('items').set({ parent_id: parentId, name }).where('uid', '=', uid).where('id', '=', root).execute();
+    },
+    async deleteRows(ids: string[], t: Db = db) {
+      if (!ids.length) return;
+      await t.deleteFrom('items').where('id', 'in', ids).execute();
+    },
+    /** Trash roots of any user older than the cutoff (retention sweep). */
+    async expiredTrashRoots(cutoff: number, limit: number) {
+      return db.selectFrom('items').select(['id', 'uid']).where('deleted_at', '<', cutoff).whereRef('trash_root', '=', 'id').limit(limit).execute();
+    },
+  };
+}
+
+function orderItems<Q extends { orderBy: any }>(q: Q, sort: SortField | undefined, desc = false): Q {
+  const dir = desc ? 'desc' : 'asc';
+  // folders (kind 0) always before files
+  let r = (q as any).orderBy('kind', 'asc');
+  if (sort === 'time') r = r.orderBy('modified_at', dir);
+  else if (sort === 'size') r = r.orderBy('size', dir);
+  else r = r.orderBy('name', dir);
+  return r.orderBy('id', 'asc');
+}
+
+function escapeLike(s: string): string {
+  // kysely binds the value; only the LIKE wildcards need neutralising
+  return s.replace(/[%_]/g, '');
+}
+
+export type ItemsRepository = ReturnType<typeof createItemsRepository>;

@@ -1,0 +1,15 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppDeps } from '../app.deps.ts';
+import { commonRoutes } from './common/common.routes.ts';
+import { filesRoutes } from './files/files.routes.ts';
+import { foldersRoutes } from './folders/folders.routes.ts';
+import { trashRoutes } from './trash/trash.routes.ts';
+import { uploadsRoutes } from './uploads/uploads.routes.ts';
+import { downloadsRoutes } from './downloads/downloads.routes.ts';
+import { usersRoutes } from './users/users.routes.ts';
+import { authRoutes } from './auth/auth.routes.ts';
+
+export type RouteModule = FastifyPluginAsync<{ deps: AppDeps }>;
+
+/** Every module's routes, registered by app.ts in this order. */
+export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes];

@@ -1,0 +1,41 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../infra/db/schema.ts';
+
+export function createQuotaRepository(db: Kysely<Database>) {
+  return {
+    /** Atomic: adds `bytes` only while the total stays within the quota. One UPDATE, so no race can overshoot. */
+    async tryReserve(uid: string, bytes: number): Promise<boolean> {
+      const r = await db
+        .updateTable('users')
+        .set({ storage_used: sql`storage_used + ${bytes}` })
+        .where('id', '=', uid)
+        .where(sql<boolean>`storage_used + ${bytes} <= storage_quota`)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    async release(uid: string, bytes: number) {
+      await db
+        .updateTable('users')
+        .set({ storage_used: sql`case when storage_used - ${bytes} < 0 then 0 else storage_used - ${bytes} end` })
+        .where('id', '=', uid)
+        .execute();
+    },
+    async usage(uid: string) {
+      return db.selectFrom('users').select(['storage_used', 'storage_quota', 'freeze']).where('id', '=', uid).executeTakeFirst();
+    },
+    async sumPrivateFiles(uid: string): Promise<number> {
+      const r = await db
+        .selectFrom('items')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), sql<number>`0`).as('total'))
+        .where('uid', '=', uid)
+        .where('kind', '=', 1)
+        .where('deleted_at', 'is', null)
+        .where('private_type', '=', '1')
+        .executeTakeFirstOrThrow();
+      return Number(r.total);
+    },
+    async setUsed(uid: string, used: number) {
+      await db.updateTable('users').set({ storage_used: used }).where('id', '=', uid).execute();
+    },
+  };
+}

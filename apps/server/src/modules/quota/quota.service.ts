@@ -1,0 +1,33 @@
+import type { AppDeps } from '../../app.deps.ts';
+import { appError } from '../../infra/http/app-error.ts';
+import type { ErrorCode } from '@cadcloud/contracts';
+import { createQuotaRepository } from './quota.repository.ts';
+
+/**
+ * Storage accounting. Used storage counts private files that are not in the recycle bin (public drawings
+ * and trash do not count, so restoring can be refused for lack of space, as the spec says).
+ */
+export function createQuotaService(deps: Pick<AppDeps, 'db'>) {
+  const repo = createQuotaRepository(deps.db);
+  return {
+    async reserve(uid: string, bytes: number, error: ErrorCode = 'upload.noSpace') {
+      if (bytes <= 0) return;
+      if (!(await repo.tryReserve(uid, bytes))) throw appError(error);
+    },
+    async release(uid: string, bytes: number) {
+      if (bytes > 0) await repo.release(uid, bytes);
+    },
+    async usage(uid: string) {
+      const u = await repo.usage(uid);
+      return { used: u?.storage_used ?? 0, total: u?.storage_quota ?? 0, freeze: u?.freeze ?? 0 };
+    },
+    /** Recomputes used storage from the items (operator repair; after quota changes). */
+    async recalculate(uid: string) {
+      const used = await repo.sumPrivateFiles(uid);
+      await repo.setUsed(uid, used);
+      return used;
+    },
+  };
+}
+
+export type QuotaService = ReturnType<typeof createQuotaService>;

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import type { Readable } from 'node:stream';
+import * as c from '@cadcloud/contracts';
+import { defineEndpoint, documentEndpoint, ok } from '../../infra/http/endpoint.ts';
+import { appError } from '../../infra/http/app-error.ts';
+import type { RouteModule } from '../index.ts';
+import { createUploadsService } from './uploads.service.ts';
+
+export const uploadsRoutes: RouteModule = async (app, { deps }) => {
+  const uploads = createUploadsService(deps);
+  const tag = 'uploads';
+
+  documentEndpoint(app, {
+    method: 'post', path: '/cloud/v5/file/upload', tag, auth: 'user', summary: 'Multipart upload (call style 5): fields parentId, relativePath (folder uploads), md5 (optional check), then the file part `filedata`',
+    bodyNote: 'multipart/form-data: parentId, relativePath?, md5?, size?, filedata (the file, last)', response: c.itemSchema,
+  });
+  app.post('/cloud/v5/file/upload', async (req) => {
+    if (!req.user) throw appError('auth.notSignedIn');
+    if (!req.isMultipart()) throw appError('request.invalid');
+    const part = await req.file();
+    if (!part) throw appError('request.invalid');
+    const field = (n: string) => {
+      const f = part.fields[n] as { value?: unknown } | undefined;
+      const q = (req.query as Record<string, string | undefined>)[n];
+      return f && 'value' in f ? String(f.value) : q;
+    };
+    const declaredSize = Number(field('size') ?? req.headers['content-length'] ?? NaN);
+    const item = await uploads.uploadStream(
+      req.user,
+      { parentId: field('parentId') ?? '0', relativePath: field('relativePath') || undefined, name: part.filename },
+      part.file,
+      { size: Number.isFinite(declaredSize) && field('size') ? declaredSize : undefined, md5: field('md5') || undefined },
+    );
+    return ok(item);
+  });
+
+  defineEndpoint(app, {
+    path: '/cloud/v5/file/detectUpload', tag, auth: 'user', summary: 'Instant upload: if these bytes (md5+size) are stored, the file appears without sending them',
+    request: c.detectUploadRequest, response: c.detectUploadResult,
+    handler: (d, { user }) => uploads.detectUpload(user, d),
+  });
+  defineEndpoint(app, {
+    path: '/cloud/v5/file/detectUploadBatch', tag, auth: 'user', summary: 'Instant upload for several files; each answer says whether its bytes are needed',
+    request: c.detectUploadBatchRequest, response: z.object({ list: z.array(z.object({ name: z.string(), exists: z.boolean(), needUpload: z.boolean(), item: c.itemSchema.nullable(), msg: z.string().optional(), rtnCode: z.string().optional() })) }),
+    handler: async (d, { user }) => {
+      const list = [];
+      for (const f of d.files) {
+        try {
+          list.push({ name: f.name, ...(await uploads.detectUpload(user, f)) });
+        } catch (e: any) {
+          if (!e?.rtnCode) throw e;
+          list.push({ name: f.name, exists: false, needUpload: false, item: null, rtnCode: e.rtnCode, msg: e.code });
+        }
+      }
+      return { list };
+    },
+  });
+  defineEndpoint(app, {
+    path: '/cloud/v5/upload/init', tag, auth: 'user', summary: 'Start or resume a chunked upload; send chunks from `received`',
+    request: c.uploadInitRequest, response: c.uploadInitResult,
+    handler: (d, { user }) => uploads.initChunked(user, d),
+  });
+  documentEndpoint(app, {
+    method: 'put', path: '/cloud/v5/upload/chunk', tag, auth: 'user', summary: 'Binary chunk: query uploadId and offset; answers {received}',
+    bodyNote: 'application/octet-stream body; query uploadId, offset',
+  });
+  app.put('/cloud/v5/upload/chunk', async (req) => {
+    if (!req.user) throw appError('auth.notSignedIn');
+    const q = z.object({ uploadId: z.string().min(1).max(64), offset: z.coerce.number().int().min(0) }).parse(req.query);
+    return ok(await uploads.putChunk(req.user, q.uploadId, q.offset, req.body as Readable));
+  });
+  defineEndpoint(app, {
+    path: '/cloud/v5/upload/complete', tag, auth: 'user', summary: 'Finish a chunked upload: the MD5 is verified before the file appears',
+    request: c.uploadIdRequest, response: c.uploadCompleteResult,
+    handler: (d, { user }) => uploads.completeChunked(user, d.uploadId),
+  });
+  defineEndpoint(app, {
+    path: '/cloud/v5/upload/direct/init', tag, auth: 'user', summary: 'Direct-to-storage upload (S3 only): a presigned PUT that requires header x-oss-meta-md5',
+    request: c.uploadInitRequest, response: c.directInitResult,
+    handler: (d, { user }) => uploads.initDirect(user, d),
+  });
+  defineEndpoint(app, {
+    path: '/cloud/v5/upload/direct/complete', tag, auth: 'user', summary: 'After the PUT: checks the stored object and its MD5, then the file appears',
+    request: c.uploadIdRequest, response: c.uploadCompleteResult,
+    handler: (d, { user }) => uploads.completeDirect(user, d.uploadId),
+  });
+};

@@ -1,0 +1,270 @@
+import { promises as fsp, createWriteStream } from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ROOT_FOLDER_ID, extensionOf, formatSize } from '@cadcloud/contracts';
+import type { AppDeps } from '../../app.deps.ts';
+import { appError } from '../../infra/http/app-error.ts';
+import { newId } from '../../infra/db/ids.ts';
+import { createFilesService, type Actor } from '../files/files.service.ts';
+import type { ItemRow } from '../files/items.repository.ts';
+import { presentItem } from '../files/items.presenter.ts';
+import { checkName } from '../files/item-names.ts';
+import { createQuotaService } from '../quota/quota.service.ts';
+import { createBlobsService } from '../blobs/blobs.service.ts';
+import { receiveToTemp, md5OfFile, uploadsDir } from './upload-temp.ts';
+
+export const CHUNK_SIZE = 8 * 1024 * 1024;
+const MD5_RE = /^[a-f0-9]{32}$/;
+
+export interface Placement {
+  parentId: string;
+  /** folder upload: "a/b/c.dwg" creates or reuses folders a and b under parentId */
+  relativePath?: string;
+  name: string;
+}
+
+/**
+ * Uploads (multipart, instant, chunked/resumable, direct-to-S3). Every path ends in `finalize`: quota is
+ * reserved before the item becomes visible and given back on any failure, the bytes are stored once per
+ * MD5, and a temp file is never visible as an item.
+ */
+export function createUploadsService(deps: AppDeps) {
+  const files = createFilesService(deps);
+  const quota = createQuotaService(deps);
+  const blobs = createBlobsService(deps);
+  const limit = deps.config.webUploadFileSize;
+
+  function checkSize(size: number) {
+    if (size <= 0) throw appError('upload.empty');
+    if (size > limit) throw appError('upload.tooLarge', [formatSize(limit)]);
+  }
+
+  /** Resolves the target folder, creating the folders of a folder upload's relative path. */
+  async function resolvePlacement(actor: Actor, p: Placement): Promise<{ parentId: string; name: string }> {
+    let parentId = p.parentId || ROOT_FOLDER_ID;
+    await files.requireFolder(actor.id, parentId);
+    const parts = (p.relativePath ?? '').split('/').filter(Boolean);
+    const name = checkName(parts.length ? parts[parts.length - 1] : p.name);
+    for (const folder of parts.slice(0, -1)) {
+      const n = checkName(folder);
+      const existing = await files.repo.findByName(actor.id, parentId, n, 0);
+      parentId = existing ? existing.id : (await files.createFolder(actor, { parentId, name: n, autorename: false }).catch(async (e) => {
+        // a parallel upload of the same folder created it first
+        const again = await files.repo.findByName(actor.id, parentId, n, 0);
+        if (again) return { id: again.id };
+        throw e;
+      })).id;
+    }
+    return { parentId, name };
+  }
+
+  /** Same name and same bytes in the folder: refused; same name, other bytes: renamed "name (1).ext". */
+  async function nameFor(uid: string, parentId: string, name: string, md5: string): Promise<string> {
+    const clash = await files.repo.findByName(uid, parentId, name);
+    if (!clash) return name;
+    if (clash.kind === 1 && clash.blob_md5 === md5) throw appError('upload.repeated');
+    return files.freeName(uid, parentId, name, 1, true, 'name.duplicateFile');
+  }
+
+  /** Makes the item visible; `store` puts the bytes under the blob key when they are not stored yet. */
+  async function finalize(actor: Actor, placement: { parentId: string; name: string }, md5: string, size: number, store: (() => Promise<void>) | null) {
+    const uid = actor.id;
+    const name = await nameFor(uid, placement.parentId, placement.name, md5);
+    await quota.reserve(uid, size);
+    try {
+      const existing = await blobs.find(md5);
+      if (!existing) {
+        if (!store) throw appError('upload.md5Mismatch');
+        await store();
+        await blobs.register(md5, size);
+      }
+      await blobs.addRef(md5);
+      const now = Date.now();
+      const row: ItemRow = {
+        id: newId(), uid, parent_id: placement.parentId, kind: 1, name, type: extensionOf(name) || 'file', size, blob_md5: md5, version: 1, descp: '', private_type: '1', freeze: 0, thumbkey: null,
+        transform_status: 3, browse_count: 0, like_count: 0, collection_count: 0, leave_message_count: 0, created_at: now, modified_at: now, deleted_at: null, trash_root: null, trash_parent_id: null,
+      };
+      try {
+        await files.repo.insert(row);
+      } catch (e) {
+        await blobs.release([md5]);
+        throw e;
+      }
+      return presentItem(row);
+    } catch (e) {
+      await quota.release(uid, size);
+      throw e;
+    }
+  }
+
+  return {
+    CHUNK_SIZE,
+
+    /** Multipart upload (call style 5): hashed while streaming to a temp file, then moved into place. */
+    async uploadStream(actor: Actor, placement: Placement, stream: Readable, declared: { size?: number; md5?: string }) {
+      files.assertNotFrozen(actor);
+      if (declared.size !== undefined && declared.size > limit) throw appError('upload.tooLarge', [formatSize(limit)]);
+      const target = await resolvePlacement(actor, placement);
+      const tmp = await receiveToTemp(deps.config.dataDir, stream, limit);
+      if (tmp.tooLarge) throw appError('upload.tooLarge', [formatSize(limit)]);
+      try {
+        checkSize(tmp.size);
+        if (declared.md5 && declared.md5.toLowerCase() !== tmp.md5) throw appError('upload.md5Mismatch');
+        return await finalize(actor, target, tmp.md5, tmp.size, () => deps.storage.importFile(blobs.keyOf(tmp.md5), tmp.path));
+      } finally {
+        await fsp.rm(tmp.path, { force: true });
+      }
+    },
+
+    /** Instant upload: when the MD5 is stored already the item appears at once and no bytes are sent. */
+    async detectUpload(actor: Actor, o: Placement & { md5: string; size: number }) {
+      files.assertNotFrozen(actor);
+      const md5 = o.md5.toLowerCase();
+      if (!MD5_RE.test(md5)) throw appError('upload.md5Mismatch');
+      checkSize(o.size);
+      const blob = await blobs.find(md5);
+      if (!blob || Number(blob.size) !== o.size) return { exists: false, needUpload: true, item: null };
+      const target = await resolvePlacement(actor, o);
+      const item = await finalize(actor, target, md5, o.size, null);
+      return { exists: true, needUpload: false, item };
+    },
+
+    /** Resumable upload: init (or resume) a session; the client sends chunks from `received`. */
+    async initChunked(actor: Actor, o: Placement & { md5: string; size: number }) {
+      files.assertNotFrozen(actor);
+      const md5 = o.md5.toLowerCase();
+      if (!MD5_RE.test(md5)) throw appError('upload.md5Mismatch');
+      checkSize(o.size);
+      const usage = await quota.usage(actor.id);
+      if (usage.used + o.size > usage.total) throw appError('upload.noSpace');
+      const instant = await this.detectUpload(actor, o);
+      if (instant.exists) return { uploadId: null, chunkSize: CHUNK_SIZE, received: o.size, item: instant.item };
+      const target = await resolvePlacement(actor, o);
+      await nameFor(actor.id, target.parentId, target.name, md5);
+      const existing = await deps.db
+        .selectFrom('upload_sessions')
+        .selectAll()
+        .where('uid', '=', actor.id)
+        .where('md5', '=', md5)
+        .where('parent_id', '=', target.parentId)
+        .where('name', '=', target.name)
+        .executeTakeFirst();
+      if (existing) {
+        const onDisk = (await fsp.stat(this.partPath(existing.id)).catch(() => null))?.size ?? 0;
+        const received = Math.min(onDisk, existing.received);
+        return { uploadId: existing.id, chunkSize: CHUNK_SIZE, received, item: null };
+      }
+      const id = newId();
+      const now = Date.now();
+      await fsp.mkdir(uploadsDir(deps.config.dataDir), { recursive: true });
+      await fsp.writeFile(this.partPath(id), '');
+      await deps.db.insertInto('upload_sessions').values({ id, uid: actor.id, parent_id: target.parentId, name: target.name, size: o.size, md5, received: 0, created_at: now, updated_at: now }).execute();
+      return { uploadId: id, chunkSize: CHUNK_SIZE, received: 0, item: null };
+    },
+
+    partPath(uploadId: string) {
+      return path.join(uploadsDir(deps.config.dataDir), `session-${uploadId.replace(/[^A-Za-z0-9_-]/g, '')}.part`);
+    },
+
+    async session(uid: string, uploadId: string) {
+      const s = await deps.db.selectFrom('upload_sessions').selectAll().where('id', '=', uploadId).where('uid', '=', uid).executeTakeFirst();
+      if (!s) throw appError('item.notFound');
+      return s;
+    },
+
+    /** Appends a chunk at `offset`; a repeated chunk (offset below what we have) is acknowledged, not doubled. */
+    async putChunk(actor: Actor, uploadId: string, offset: number, body: Readable) {
+      const s = await this.session(actor.id, uploadId);
+      const part = this.partPath(uploadId);
+      const have = Math.min((await fsp.stat(part).catch(() => null))?.size ?? 0, s.received);
+      if (offset > have) {
+        body.resume();
+        return { received: have };
+      }
+      // truncate to the acknowledged length, then write from the client's offset
+      await fsp.truncate(part, offset).catch(async () => fsp.writeFile(part, ''));
+      const max = s.size - offset;
+      let written = 0;
+      const out = createWriteStream(part, { flags: 'r+', start: offset });
+      const { Transform } = await import('node:stream');
+      const guard = new Transform({
+        transform(chunk: Buffer, _e, cb) {
+          written += chunk.length;
+          if (written > max) return cb(new Error('chunk beyond declared size'));
+          cb(null, chunk);
+        },
+      });
+      try {
+        await pipeline(body, guard, out);
+      } catch (e) {
+        if (written > max) throw appError('request.invalid');
+        throw e;
+      }
+      const fh = await fsp.open(part, 'r');
+      await fh.sync();
+      await fh.close();
+      const received = offset + written;
+      await deps.db.updateTable('upload_sessions').set({ received, updated_at: Date.now() }).where('id', '=', uploadId).execute();
+      return { received };
+    },
+
+    async completeChunked(actor: Actor, uploadId: string) {
+      files.assertNotFrozen(actor);
+      const s = await this.session(actor.id, uploadId);
+      const part = this.partPath(uploadId);
+      const size = (await fsp.stat(part).catch(() => null))?.size ?? 0;
+      const drop = async () => {
+        await deps.db.deleteFrom('upload_sessions').where('id', '=', uploadId).execute();
+        await fsp.rm(part, { force: true });
+      };
+      if (size !== s.size) return { complete: false, received: Math.min(size, s.received), item: null };
+      const md5 = await md5OfFile(part);
+      if (md5 !== s.md5) {
+        await drop();
+        throw appError('upload.md5Mismatch');
+      }
+      try {
+        const item = await finalize(actor, { parentId: s.parent_id, name: s.name }, md5, size, () => deps.storage.importFile(blobs.keyOf(md5), part));
+        return { complete: true, received: size, item };
+      } finally {
+        await drop();
+      }
+    },
+
+    /** Direct-to-storage (call style 6): a presigned PUT to the blob key; S3 itself checks the MD5. */
+    async initDirect(actor: Actor, o: Placement & { md5: string; size: number }) {
+      files.assertNotFrozen(actor);
+      const md5 = o.md5.toLowerCase();
+      if (!MD5_RE.test(md5)) throw appError('upload.md5Mismatch');
+      checkSize(o.size);
+      const instant = await this.detectUpload(actor, o);
+      if (instant.exists) return { uploadId: null, url: null, headers: null, item: instant.item };
+      const put = await deps.storage.signedPutUrl(blobs.keyOf(md5), { expiresInSeconds: 3600, md5Hex: md5, size: o.size });
+      if (!put) throw appError('upload.unsupported');
+      const target = await resolvePlacement(actor, o);
+      await nameFor(actor.id, target.parentId, target.name, md5);
+      const id = newId();
+      const now = Date.now();
+      await deps.db.insertInto('upload_sessions').values({ id, uid: actor.id, parent_id: target.parentId, name: target.name, size: o.size, md5, received: 0, created_at: now, updated_at: now }).execute();
+      return { uploadId: id, url: put.url, headers: put.headers, method: 'PUT', item: null };
+    },
+
+    async completeDirect(actor: Actor, uploadId: string) {
+      const s = await this.session(actor.id, uploadId);
+      await deps.db.deleteFrom('upload_sessions').where('id', '=', uploadId).execute();
+      const key = blobs.keyOf(s.md5);
+      const size = await deps.storage.size(key);
+      const md5 = size === null ? null : deps.storage.name === 's3' && 'md5Of' in deps.storage ? await (deps.storage as any).md5Of(key) : null;
+      if (size !== s.size || (md5 !== null && md5 !== s.md5)) {
+        // a wrong object under this key is removed unless a stored blob owns it
+        if (size !== null && !(await blobs.find(s.md5))) await deps.storage.delete(key);
+        throw appError('upload.md5Mismatch');
+      }
+      const item = await finalize(actor, { parentId: s.parent_id, name: s.name }, s.md5, s.size, async () => undefined);
+      return { complete: true, item };
+    },
+  };
+}
+
+export type UploadsService = ReturnType<typeof createUploadsService>;

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { createAccountsService, createAttemptLimiter, type SsoDb } from '@cadcloud/sso';
+import { defineEndpoint, documentEndpoint } from '../../infra/http/endpoint.ts';
+import { ERRORS } from '@cadcloud/contracts';
+import { serverMessage } from '@cadcloud/i18n';
+import { requestLanguage } from '../../infra/http/error-handler.ts';
+import type { RouteModule } from '../index.ts';
+import { createSessionsService, TICKET_COOKIE } from './sessions.service.ts';
+import { createUsersService } from './users.service.ts';
+
+export const usersRoutes: RouteModule = async (app, { deps }) => {
+  const sessions = createSessionsService(deps);
+  const users = createUsersService(deps);
+  const accounts = createAccountsService(deps.db as unknown as SsoDb);
+  const limiter = createAttemptLimiter({ max: 10, windowMs: 15 * 60_000 });
+  const tag = 'users';
+
+  defineEndpoint(app, {
+    path: '/user/v5/sysuser/userInfo', tag, auth: 'user', summary: 'The signed-in user',
+    request: z.object({}).passthrough(),
+    response: z.object({ id: z.string(), name: z.string(), email: z.string(), favicon: z.string(), vipType: z.number(), storage: z.object({ used: z.number(), total: z.number() }), freeze: z.number() }).passthrough(),
+    handler: async (_d, { user }) => ({
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      favicon: '',
+      vipType: user.vip_type,
+      storage: { used: user.storage_used, total: user.storage_quota },
+      freeze: user.freeze,
+      vipInfo: { goodsCodes: [], serverEndTimeStamp: 0 },
+      company: null,
+    }),
+  });
+
+  defineEndpoint(app, {
+    path: '/user/v5/sysuser/logout', tag, auth: 'optional', summary: 'End this session and clear the ticket cookie',
+    request: z.object({}).passthrough(), response: z.object({ loggedOut: z.boolean() }),
+    handler: async (_d, { req, reply }) => {
+      if (req.ticket) await sessions.endSession(req.ticket);
+      reply.clearCookie(TICKET_COOKIE, { path: '/' });
+      return { loggedOut: true };
+    },
+  });
+
+  // Answered `{code, data: {token, id}}` as the spec's API clients expect (not the rtnCode envelope).
+  const clientTokenRequest = z.object({ data: z.object({ email: z.string().max(320), password: z.string().max(1000) }), clientInfo: z.object({ clientType: z.string().optional() }).passthrough().optional() });
+  documentEndpoint(app, {
+    method: 'post', path: '/user/v5/sysuser/clientToken', tag, auth: 'none', envelope: 'code-data', summary: 'Token for API clients (scripts, CAD add-ins): pass it as ?utoken=',
+    request: clientTokenRequest.shape.data, response: z.object({ token: z.string(), id: z.string() }),
+  });
+  app.post('/user/v5/sysuser/clientToken', async (req) => {
+    const body = clientTokenRequest.parse(req.body ?? {});
+    const lang = requestLanguage(req);
+    const key = `${body.data.email.toLowerCase()}|${req.ip}`;
+    if (limiter.blocked(key)) return { code: ERRORS['auth.badCredentials'].rtnCode, data: null, msg: serverMessage(ERRORS['auth.badCredentials'].key, lang) };
+    const account = await accounts.verifyPassword(body.data.email, body.data.password);
+    if (!account) {
+      limiter.fail(key);
+      return { code: ERRORS['auth.badCredentials'].rtnCode, data: null, msg: serverMessage(ERRORS['auth.badCredentials'].key, lang) };
+    }
+    limiter.reset(key);
+    const user = await users.findOrCreateBySso({ sub: account.id, email: account.email, name: account.name });
+    const { ticket } = await sessions.createSession(user.id, body.clientInfo?.clientType ?? 'API');
+    return { code: '0000000', data: { token: ticket, id: user.id }, msg: 'success' };
+  });
+};

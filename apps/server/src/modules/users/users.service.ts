@@ -1,0 +1,41 @@
+import type { AppDeps } from '../../app.deps.ts';
+import { newId } from '../../infra/db/ids.ts';
+import { isUniqueViolation } from '../../infra/db/db.ts';
+import { createUsersRepository } from './users.repository.ts';
+
+/** Product accounts, linked to login-site accounts by the OpenID subject. */
+export function createUsersService(deps: Pick<AppDeps, 'db' | 'config'>) {
+  const repo = createUsersRepository(deps.db);
+  return {
+    repo,
+    async findOrCreateBySso(o: { sub: string; email: string; name?: string }) {
+      const existing = await repo.findBySub(o.sub);
+      if (existing) return existing;
+      const row = { id: newId(), sso_sub: o.sub, email: o.email.toLowerCase(), name: o.name || o.email.split('@')[0], vip_type: 0, storage_quota: deps.config.storageDefaultQuota, storage_used: 0, freeze: 0, created_at: Date.now() };
+      try {
+        await repo.insert(row);
+        return row;
+      } catch (e) {
+        // two first sign-ins at once: the other one created it
+        if (isUniqueViolation(e)) {
+          const again = await repo.findBySub(o.sub);
+          if (again) return again;
+        }
+        throw e;
+      }
+    },
+    /** Freeze follows the spec: frozen when stored files exceed the space. */
+    async setQuota(userId: string, bytes: number) {
+      const u = await repo.findById(userId);
+      if (!u) throw new Error('no such user');
+      await repo.update(userId, { storage_quota: bytes, freeze: u.storage_used > bytes ? 1 : 0 });
+      return repo.findById(userId);
+    },
+    async setVip(userId: string, vipType: number) {
+      await repo.update(userId, { vip_type: vipType });
+      return repo.findById(userId);
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;
