@@ -1,5 +1,7 @@
 import { ROOT_FOLDER_ID, TYPE_GROUPS, TRASH_RETENTION_DAYS, extensionOf, type TypeGroup } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../infra/db/schema.ts';
 import { appError } from '../../infra/http/app-error.ts';
 import { newId } from '../../infra/db/ids.ts';
 import { createQuotaService } from '../quota/quota.service.ts';
@@ -41,11 +43,12 @@ export function createFilesService(deps: AppDeps) {
     return f;
   }
 
-  async function freeName(uid: string, parentId: string, name: string, kind: number, autorename: boolean, dupError: 'name.duplicateFolder' | 'name.duplicateFile' | 'move.duplicate', exceptId?: string) {
-    const clash = await repo.findByName(uid, parentId, name);
+  // inside a transaction pass its handle `t`: SQLite has one connection, a query on `db` there would wait forever
+  async function freeName(uid: string, parentId: string, name: string, kind: number, autorename: boolean, dupError: 'name.duplicateFolder' | 'name.duplicateFile' | 'move.duplicate', exceptId?: string, t?: Transaction<Database>) {
+    const clash = await repo.findByName(uid, parentId, name, undefined, t);
     if (!clash || clash.id === exceptId) return name;
     if (!autorename) throw appError(kind === 0 && dupError !== 'move.duplicate' ? 'name.duplicateFolder' : dupError);
-    return nextFreeName(name, await repo.namesLike(uid, parentId, stemOf(name, kind === 0)), kind === 0);
+    return nextFreeName(name, await repo.namesLike(uid, parentId, stemOf(name, kind === 0), t), kind === 0);
   }
 
   async function withCounts(uid: string, rows: ItemRow[]) {
@@ -158,7 +161,7 @@ export function createFilesService(deps: AppDeps) {
       await deps.db.transaction().execute(async (trx) => {
         for (const r of rows) {
           if (r.parent_id === o.moveToId) continue;
-          const name = await freeName(uid, o.moveToId, r.name, r.kind, !!o.autoRename, 'move.duplicate');
+          const name = await freeName(uid, o.moveToId, r.name, r.kind, !!o.autoRename, 'move.duplicate', undefined, trx);
           await repo.update(uid, r.id, { parent_id: o.moveToId, name, modified_at: now }, trx);
           moved.push(presentItem({ ...r, parent_id: o.moveToId, name, modified_at: now }));
         }
@@ -222,8 +225,8 @@ export function createFilesService(deps: AppDeps) {
           for (const r of roots) {
             // back where it was; to the root when that folder is gone
             let parent = r.trash_parent_id ?? ROOT_FOLDER_ID;
-            if (parent !== ROOT_FOLDER_ID && !(await repo.findOne(uid, parent))) parent = ROOT_FOLDER_ID;
-            const name = await freeName(uid, parent, r.name, r.kind, true, 'name.duplicateFile');
+            if (parent !== ROOT_FOLDER_ID && !(await repo.findOne(uid, parent, trx))) parent = ROOT_FOLDER_ID;
+            const name = await freeName(uid, parent, r.name, r.kind, true, 'name.duplicateFile', undefined, trx);
             await repo.restoreTrashRoot(uid, r.id, parent, name, trx);
           }
         });

@@ -7,8 +7,6 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 /** The only place that queries the items table (files and folders of the drive). */
 export function createItemsRepository(db: Kysely<Database>) {
-  const live = (uid: string) => db.selectFrom('items').selectAll().where('uid', '=', uid).where('deleted_at', 'is', null);
-
   return {
     db,
     async findOwned(uid: string, ids: string[], opts: { deleted?: boolean } = {}): Promise<ItemRow[]> {
@@ -17,8 +15,8 @@ export function createItemsRepository(db: Kysely<Database>) {
       q = opts.deleted ? q.where('deleted_at', 'is not', null) : q.where('deleted_at', 'is', null);
       return q.execute();
     },
-    async findOne(uid: string, id: string): Promise<ItemRow | undefined> {
-      return live(uid).where('id', '=', id).executeTakeFirst();
+    async findOne(uid: string, id: string, t: Db = db): Promise<ItemRow | undefined> {
+      return t.selectFrom('items').selectAll().where('uid', '=', uid).where('deleted_at', 'is', null).where('id', '=', id).executeTakeFirst();
     },
     /** Children of a folder: folders first, then files; uses index items_uid_parent. */
     async listChildren(uid: string, parentId: string, o: { offset: number; limit: number; q?: string; sort?: SortField; desc?: boolean; kind?: number }) {
