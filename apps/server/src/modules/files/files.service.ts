@@ -78,6 +78,7 @@ export function createFilesService(deps: AppDeps) {
     },
 
     async listTypeFiles(uid: string, o: { pageNo: number; pageSize: number; includeTypes?: string[] | string; excludeTypes?: string[] | string; folderId?: string; q?: string; sort?: SortField; desc?: boolean }) {
+      if (o.folderId !== undefined) await requireFolder(uid, o.folderId);
       const include = o.includeTypes && expandTypes(o.includeTypes).length ? expandTypes(o.includeTypes) : null;
       const exclude = expandTypes(o.excludeTypes);
       const { rows, total } = await repo.listByTypes(uid, { include, exclude, offset: (o.pageNo - 1) * o.pageSize, limit: o.pageSize, folderId: o.folderId, q: o.q, sort: o.sort, desc: o.desc });

@@ -123,6 +123,8 @@ export function createUploadsService(deps: AppDeps) {
       const md5 = o.md5.toLowerCase();
       if (!MD5_RE.test(md5)) throw appError('upload.md5Mismatch');
       checkSize(o.size);
+      // the target folder is checked first: a stranger's folder id is refused whether or not the bytes are known
+      await files.requireFolder(actor.id, o.parentId || ROOT_FOLDER_ID);
       const blob = await blobs.find(md5);
       if (!blob || Number(blob.size) !== o.size) return { exists: false, needUpload: true, item: null };
       const target = await resolvePlacement(actor, o);

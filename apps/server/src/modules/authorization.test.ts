@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { testDatabaseDrivers } from '../infra/db/test-databases.ts';
+import { createTestApp, type TestApp } from '../test/fixtures.ts';
+
+/**
+ * For every endpoint that names an item, a task or an upload: user B's token on user A's ids gets an error,
+ * and A's data is exactly as before.
+ */
+for (const driver of testDatabaseDrivers()) {
+  describe(`authorization on ${driver.name}`, () => {
+    let t: TestApp;
+    let a: { id: string; token: string };
+    let b: { id: string; token: string };
+    let ids: { folder: string; file: string; trashed: string; task: string; upload: string };
+
+    async function snapshot() {
+      const items = await t.db.db.selectFrom('items').selectAll().where('uid', '=', a.id).orderBy('id').execute();
+      const tasks = await t.db.db.selectFrom('zip_tasks').select(['id', 'status', 'uid']).where('uid', '=', a.id).orderBy('id').execute();
+      const uploads = await t.db.db.selectFrom('upload_sessions').select(['id', 'received']).where('uid', '=', a.id).execute();
+      const user = await t.db.db.selectFrom('users').select(['storage_used']).where('id', '=', a.id).executeTakeFirst();
+      return JSON.stringify({ items, tasks, uploads, user });
+    }
+
+    beforeAll(async () => {
+      t = await createTestApp(driver);
+      a = await t.createUser();
+      b = await t.createUser();
+      const folder = (await t.call('/cloud/v5/folder/edit', { name: 'A-private' }, a.token)).bizData.id;
+      const file = (await t.upload(a.token, 'a.dwg', randomBytes(100), { parentId: folder })).bizData.id;
+      const trashed = (await t.upload(a.token, 'gone.dwg', randomBytes(100))).bizData.id;
+      await t.call('/cloud/v5/union/delete', { fileIds: [trashed] }, a.token);
+      const task = (await t.call('/cloud/v5/file/downloadBatchZip', { fileIds: [file] }, a.token)).bizData.taskId;
+      // let the zip finish so the background job does not change A's data during the checks
+      for (let i = 0; i < 200 && (await t.call('/cloud/v5/zip/task/taskStatus', { taskId: task }, a.token)).bizData.status < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      const upload = (await t.call('/cloud/v5/upload/init', { name: 'big.dwg', size: 100, md5: 'a'.repeat(32) }, a.token)).bizData.uploadId;
+      ids = { folder, file, trashed, task, upload };
+    });
+    afterAll(async () => t?.close());
+
+    const cases: [string, () => unknown][] = [
+      ['/cloud/v5/union/list', () => ({ parentId: ids.folder })],
+      ['/cloud/v5/file/list', () => ({ folderId: ids.folder })],
+      ['/cloud/v5/file/getFileInfo', () => ({ fileId: ids.file })],
+      ['/cloud/v5/file/edit', () => ({ fileId: ids.file, name: 'stolen.dwg' })],
+      ['/cloud/v5/folder/edit', () => ({ folderId: ids.folder, name: 'stolen' })],
+      ['/cloud/v5/folder/edit', () => ({ parentId: ids.folder, name: 'intruder' })],
+      ['/cloud/v5/folder/list', () => ({ parentId: ids.folder })],
+      ['/cloud/v5/folder/getParentFolderPath', () => ({ folderId: ids.folder })],
+      ['/cloud/v5/folder/detectUpload', () => ({ parentId: ids.folder, name: 'x' })],
+      ['/cloud/v5/union/move', () => ({ fileIds: [ids.file], moveToId: '0' })],
+      ['/cloud/v5/union/delete', () => ({ deleteLevel: 0, fileIds: [ids.file], folderIds: [ids.folder] })],
+      ['/cloud/v5/union/delete', () => ({ deleteLevel: 1, fileIds: [ids.trashed] })],
+      ['/cloud/v5/trash/restore', () => ({ fileIds: [ids.trashed] })],
+      ['/cloud/v5/file/download', () => ({ fileId: ids.file })],
+      ['/cloud/v5/file/downloadBatchZip', () => ({ fileIds: [ids.file] })],
+      ['/cloud/v5/file/downloadBatchTempUrl', () => ({ taskId: ids.task })],
+      ['/cloud/v5/zip/task/taskStatus', () => ({ taskId: ids.task })],
+      ['/cloud/v5/zip/task/cancel', () => ({ taskId: ids.task })],
+      ['/cloud/v5/upload/complete', () => ({ uploadId: ids.upload })],
+      ['/cloud/v5/file/detectUpload', () => ({ md5: 'a'.repeat(32), size: 100, name: 'x.dwg', parentId: ids.folder })],
+      ['/cloud/v5/upload/init', () => ({ md5: 'b'.repeat(32), size: 100, name: 'x.dwg', parentId: ids.folder })],
+    ];
+
+    for (const [n, [path, data]] of cases.entries()) {
+      it(`#${n} ${path}: B gets an error, A's data unchanged`, async () => {
+        const before = await snapshot();
+        const r = await t.call(path, data(), b.token);
+        expect(r.rtnCode).not.toBe('0000000');
+        expect(r.bizData.code).toBe('item.notFound');
+        expect(await snapshot()).toBe(before);
+      });
+    }
+
+    it('lists never show another user\'s items', async () => {
+      for (const [path, data] of [['/cloud/v5/union/list', {}], ['/cloud/v5/union/list', { q: 'a', isGlobal: true }], ['/cloud/v5/file/listTypeFiles', {}], ['/cloud/v5/trash/file/list', {}], ['/cloud/v5/trash/folder/list', {}], ['/cloud/v5/zip/task/list', {}]] as const) {
+        const r = await t.call(path, data, b.token);
+        expect(r.rtnCode, path).toBe('0000000');
+        expect(r.bizData.list, path).toEqual([]);
+      }
+    });
+
+    it('B cannot push chunks into A\'s upload', async () => {
+      const before = await snapshot();
+      const r = await t.app.inject({ method: 'PUT', url: `/cloud/v5/upload/chunk?utoken=${b.token}&uploadId=${ids.upload}&offset=0`, headers: { 'content-type': 'application/octet-stream' }, payload: randomBytes(10) });
+      expect(r.json().bizData.code).toBe('item.notFound');
+      expect(await snapshot()).toBe(before);
+    });
+
+    it('every endpoint refuses an unsigned request with 101', async () => {
+      for (const [path] of cases) expect((await t.call(path, {}, undefined)).rtnCode, path).toBe('101');
+      expect((await t.call('/user/v5/sysuser/userInfo', {})).rtnCode).toBe('101');
+      expect((await t.call('/cloud/v5/folder/capacity', {})).rtnCode).toBe('101');
+      expect((await t.call('/cloud/v5/union/list', {}, 'forged-token')).rtnCode).toBe('101');
+    });
+  });
+}
