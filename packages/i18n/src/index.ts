@@ -1,5 +1,6 @@
 import { errors } from './locales/errors.ts';
 import { sso } from './locales/sso.ts';
+import { web } from './locales/web.ts';
 
 export const LANGUAGES = ['zh', 'en', 'ko', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -23,7 +24,7 @@ export function serverMessage(key: string, lang: Language, args?: readonly (stri
   return format(template, args);
 }
 
-export { errors, sso };
+export { errors, sso, web };
 
 /** Login-site text lookup. */
 export function ssoText(lang: Language, key: keyof (typeof sso)['en'], args?: readonly (string | number)[]): string {

@@ -1,0 +1,150 @@
+import { useEffect, useRef, useState } from 'react';
+import { Button, Form, Input, Modal, Tree, message } from 'antd';
+import { CloudUploadOutlined, FolderAddOutlined, UploadOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { isValidItemName, ROOT_FOLDER_ID } from '@cadcloud/contracts';
+import { filesApi } from './api.ts';
+import { uploadQueue, filesFromDrop } from '../uploads/uploads.ts';
+import { formatSize } from '../../lib/format.ts';
+import { taskEvents } from '../tasks/task-events.ts';
+
+/** Name input with the spec's validation (section 5) before anything is sent. */
+export function NameDialog(props: { open: boolean; title: string; label: string; initial?: string; onCancel(): void; onSubmit(name: string): Promise<void> }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm();
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (props.open) form.setFieldsValue({ name: props.initial ?? '' });
+  }, [props.open]);
+  const submit = async () => {
+    const { name } = await form.validateFields();
+    setBusy(true);
+    try {
+      await props.onSubmit(name.trim());
+    } catch (e) {
+      message.error((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal open={props.open} title={props.title} onCancel={props.onCancel} onOk={submit} confirmLoading={busy} okText={t('common.ok')} cancelText={t('common.cancel')} destroyOnHidden>
+      <Form form={form} layout="vertical" onFinish={submit}>
+        <Form.Item
+          name="name"
+          label={props.label}
+          rules={[
+            { required: true, whitespace: true, message: t('name.required') },
+            { validator: (_r, v: string) => (!v || isValidItemName(v) ? Promise.resolve() : Promise.reject(new Error(t('name.invalid')))) },
+          ]}
+        >
+          <Input autoFocus data-testid="name-input" onPressEnter={submit} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+interface TreeNode {
+  key: string;
+  title: string;
+  isLeaf?: boolean;
+  children?: TreeNode[];
+}
+
+/** Folder tree, loaded level by level (folder/list). */
+export function MoveDialog(props: { open: boolean; currentFolderId: string | null; onCancel(): void; onMove(targetId: string): Promise<void> }) {
+  const { t } = useTranslation();
+  const [tree, setTree] = useState<TreeNode[]>([]);
+  const [selected, setSelected] = useState<string>(ROOT_FOLDER_ID);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (props.open) {
+      setSelected(ROOT_FOLDER_ID);
+      setTree([{ key: ROOT_FOLDER_ID, title: t('move.root') }]);
+    }
+  }, [props.open]);
+  const load = async (node: { key: React.Key }) => {
+    const { subFolders } = await filesApi.folderList(String(node.key));
+    const kids = subFolders.map((f) => ({ key: f.id, title: f.name, isLeaf: false }));
+    const attach = (nodes: TreeNode[]): TreeNode[] => nodes.map((n) => (n.key === node.key ? { ...n, children: kids, isLeaf: kids.length === 0 } : n.children ? { ...n, children: attach(n.children) } : n));
+    setTree((old) => attach(old));
+  };
+  const ok = async () => {
+    if (selected === props.currentFolderId) {
+      message.warning(t('move.sameFolder'));
+      return;
+    }
+    setBusy(true);
+    try {
+      await props.onMove(selected);
+    } catch (e) {
+      message.error((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal open={props.open} title={t('move.title')} onCancel={props.onCancel} onOk={ok} confirmLoading={busy} okText={t('common.ok')} cancelText={t('common.cancel')} destroyOnHidden>
+      <div data-testid="move-tree" style={{ maxHeight: 360, overflow: 'auto' }}>
+        <Tree.DirectoryTree treeData={tree} loadData={load} selectedKeys={[selected]} defaultExpandedKeys={[ROOT_FOLDER_ID]} onSelect={(keys) => keys[0] !== undefined && setSelected(String(keys[0]))} expandAction="click" />
+      </div>
+    </Modal>
+  );
+}
+
+/** Files and folders by button or by drag and drop; queued into the upload task list. */
+export function UploadDialog(props: { open: boolean; parentId: string; uploadLimit: number; onClose(): void }) {
+  const { t } = useTranslation();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const dirInput = useRef<HTMLInputElement>(null);
+  const [over, setOver] = useState(false);
+
+  const enqueue = (list: { file: File; relativePath?: string }[]) => {
+    const ok = list.filter((f) => {
+      if (f.file.size > props.uploadLimit) {
+        message.error(t('upload.tooLarge', { size: formatSize(props.uploadLimit) }));
+        return false;
+      }
+      return true;
+    });
+    if (!ok.length) return;
+    uploadQueue.add(ok.map((f) => ({ file: f.file, name: f.file.name, relativePath: f.relativePath, parentId: props.parentId })));
+    taskEvents.open('upload');
+    props.onClose();
+  };
+  const fromInput = (input: HTMLInputElement | null) => {
+    const files = [...(input?.files ?? [])].map((file) => ({ file, relativePath: (file as File & { webkitRelativePath?: string }).webkitRelativePath || undefined }));
+    if (input) input.value = '';
+    enqueue(files);
+  };
+  return (
+    <Modal open={props.open} title={t('upload.title')} onCancel={props.onClose} footer={null} destroyOnHidden={false}>
+      <div
+        className={`drop-zone${over ? ' over' : ''}`}
+        data-testid="drop-zone"
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={async (e) => {
+          e.preventDefault();
+          setOver(false);
+          enqueue(await filesFromDrop(e.dataTransfer));
+        }}
+        onClick={() => fileInput.current?.click()}
+      >
+        <CloudUploadOutlined style={{ fontSize: 40, color: '#1677ff' }} />
+        <p>{t('upload.drop')}</p>
+        <small>{t('upload.hint', { size: formatSize(props.uploadLimit) })}</small>
+      </div>
+      <div style={{ display: 'flex', gap: 8, marginTop: 16, justifyContent: 'center', flexWrap: 'wrap' }}>
+        <Button icon={<UploadOutlined />} onClick={() => fileInput.current?.click()}>{t('toolbar.uploadFiles')}</Button>
+        <Button icon={<FolderAddOutlined />} onClick={() => dirInput.current?.click()}>{t('toolbar.uploadFolder')}</Button>
+      </div>
+      <input ref={fileInput} type="file" multiple hidden data-testid="file-input" onChange={() => fromInput(fileInput.current)} />
+      <input ref={dirInput} type="file" multiple hidden data-testid="folder-input" {...({ webkitdirectory: '', directory: '' } as Record<string, string>)} onChange={() => fromInput(dirInput.current)} />
+    </Modal>
+  );
+}

@@ -1,0 +1,136 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { Badge, Button, Empty, List, Progress, Tabs, Typography, message } from 'antd';
+import { CloseOutlined, DownOutlined, UpOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { TaskStatus } from '@cadcloud/contracts';
+import { formatSize } from '../../lib/format.ts';
+import { uploadQueue } from '../uploads/uploads.ts';
+import type { UploadEntry } from '../uploads/upload-queue.ts';
+import { downloadsApi, type ZipTask } from './downloads.ts';
+import { saveUrl } from '../files/api.ts';
+import { taskEvents } from './task-events.ts';
+
+export type TaskTab = 'upload' | 'download' | 'unzip';
+
+/** The tab to show when the panel opens: the first one that has something in it. */
+export function firstNonEmptyTab(counts: Record<TaskTab, number>): TaskTab {
+  return (['upload', 'download', 'unzip'] as const).find((t) => counts[t] > 0) ?? 'upload';
+}
+
+const POLL_MS = 5000;
+
+export function TaskPanel() {
+  const { t } = useTranslation();
+  const uploads = useSyncExternalStore(uploadQueue.subscribe, uploadQueue.getSnapshot);
+  const [zips, setZips] = useState<ZipTask[]>([]);
+  const [open, setOpen] = useState(false);
+  const [expanded, setExpanded] = useState(true);
+  const [tab, setTab] = useState<TaskTab>('upload');
+
+  const refreshZips = () => downloadsApi.list().then((r) => setZips(r.list), () => undefined);
+  useEffect(() => {
+    void refreshZips();
+    return taskEvents.subscribe((kind) => {
+      setOpen(true);
+      setExpanded(true);
+      setTab(kind);
+      if (kind === 'download') void refreshZips();
+    });
+  }, []);
+  // poll while a zip is being prepared (spec polling constant 5000 ms)
+  useEffect(() => {
+    if (!zips.some((z) => z.status === TaskStatus.BEFORE || z.status === TaskStatus.IN)) return;
+    const timer = setInterval(refreshZips, POLL_MS);
+    return () => clearInterval(timer);
+  }, [zips]);
+  useEffect(() => {
+    if (uploads.length && !open) {
+      setOpen(true);
+      setTab(firstNonEmptyTab({ upload: uploads.length, download: zips.length, unzip: 0 }));
+    }
+  }, [uploads.length]);
+
+  if (!open) return null;
+  const running = uploads.filter((u) => u.status === 'uploading' || u.status === 'hashing' || u.status === 'waiting').length;
+
+  const uploadStatus = (u: UploadEntry) => {
+    if (u.status === 'failed') return <Typography.Text type="danger">{u.error ?? t('status.failed')}</Typography.Text>;
+    return <Typography.Text type={u.status === 'success' || u.status === 'instant' ? 'success' : 'secondary'}>{t(`status.${u.status}`)}</Typography.Text>;
+  };
+
+  return (
+    <div className="task-panel" data-testid="task-panel">
+      <div className="task-panel-head">
+        <strong>{t('tasks.title')}</strong>
+        {running > 0 && <Badge count={running} style={{ marginLeft: 8 }} />}
+        <span style={{ flex: 1 }} />
+        <Button size="small" type="text" icon={expanded ? <DownOutlined /> : <UpOutlined />} onClick={() => setExpanded(!expanded)} aria-label="toggle" />
+        <Button size="small" type="text" icon={<CloseOutlined />} onClick={() => setOpen(false)} aria-label="close" />
+      </div>
+      {expanded && (
+        <Tabs
+          size="small"
+          activeKey={tab}
+          onChange={(k) => setTab(k as TaskTab)}
+          tabBarExtraContent={tab === 'upload' && <Button size="small" onClick={() => uploadQueue.clearFinished()}>{t('tasks.clear')}</Button>}
+          items={[
+            {
+              key: 'upload',
+              label: t('tasks.upload'),
+              children: uploads.length ? (
+                <List
+                  size="small"
+                  className="task-list"
+                  dataSource={[...uploads]}
+                  renderItem={(u) => (
+                    <List.Item data-testid="upload-row" extra={u.status === 'failed' && <Button size="small" onClick={() => uploadQueue.retry(u.id)}>{t('status.retry')}</Button>}>
+                      <div style={{ width: '100%', minWidth: 0 }}>
+                        <div className="ellipsis" title={u.relativePath ?? u.name}>{u.relativePath ?? u.name}</div>
+                        <Progress percent={Math.floor((u.loaded / Math.max(1, u.size)) * 100)} size="small" status={u.status === 'failed' ? 'exception' : u.status === 'success' || u.status === 'instant' ? 'success' : 'active'} />
+                        <small>{formatSize(u.size)} · {uploadStatus(u)}</small>
+                      </div>
+                    </List.Item>
+                  )}
+                />
+              ) : (
+                <Empty description={t('tasks.empty')} />
+              ),
+            },
+            {
+              key: 'download',
+              label: t('tasks.download'),
+              children: zips.length ? (
+                <List
+                  size="small"
+                  className="task-list"
+                  dataSource={zips}
+                  renderItem={(z) => (
+                    <List.Item
+                      data-testid="zip-row"
+                      extra={
+                        z.status === TaskStatus.SUCCESS ? (
+                          <Button size="small" type="primary" onClick={() => downloadsApi.tempUrl(z.taskId).then((r) => saveUrl(r.signedUrl, r.name), (e) => message.error(e.message))}>{t('dl.save')}</Button>
+                        ) : (
+                          <Button size="small" onClick={() => downloadsApi.cancel(z.taskId).then(refreshZips)}>{t('dl.cancel')}</Button>
+                        )
+                      }
+                    >
+                      <div style={{ width: '100%', minWidth: 0 }}>
+                        <div className="ellipsis">{z.name}</div>
+                        <Progress percent={z.progress} size="small" status={z.status === TaskStatus.FAIL ? 'exception' : z.status === TaskStatus.SUCCESS ? 'success' : 'active'} />
+                        <small>{z.status === TaskStatus.SUCCESS ? t('dl.ready') : z.status === TaskStatus.FAIL ? t('dl.failed') : t('dl.preparing')}{z.size ? ` · ${formatSize(z.size)}` : ''}</small>
+                      </div>
+                    </List.Item>
+                  )}
+                />
+              ) : (
+                <Empty description={t('tasks.empty')} />
+              ),
+            },
+            { key: 'unzip', label: t('tasks.unzip'), children: <Empty description={t('tasks.empty')} /> },
+          ]}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { call } from '../../lib/api.ts';
+import { md5OfFile } from './md5.ts';
+import { CHUNK_THRESHOLD, uploadChunked, uploadMultipart } from './transfer.ts';
+import { UploadQueue, type UploadRunner } from './upload-queue.ts';
+
+/** Hash → instant upload if the server has the bytes → multipart (small) or chunked (large, resumable). */
+export const runUpload: UploadRunner = async (entry, report) => {
+  const md5 = await md5OfFile(entry.file);
+  const target = { parentId: entry.parentId, relativePath: entry.relativePath, name: entry.name, md5, size: entry.size };
+  const known = await call<{ exists: boolean }>('/cloud/v5/file/detectUpload', target);
+  if (known.exists) return 'instant';
+  report({ status: 'uploading' });
+  const progress = (loaded: number) => report({ loaded });
+  if (entry.size > CHUNK_THRESHOLD) await uploadChunked(entry.file, target, progress);
+  else await uploadMultipart(entry.file, target, progress);
+  return 'success';
+};
+
+export const uploadQueue = new UploadQueue(runUpload);
+
+/** Files of a drop, folders included (DataTransferItem.webkitGetAsEntry walks directories). */
+export async function filesFromDrop(dt: DataTransfer): Promise<{ file: File; relativePath?: string }[]> {
+  const out: { file: File; relativePath?: string }[] = [];
+  const entries = [...dt.items].map((i) => i.webkitGetAsEntry?.()).filter(Boolean) as FileSystemEntry[];
+  if (!entries.length) return [...dt.files].map((file) => ({ file }));
+  async function walk(entry: FileSystemEntry, prefix: string): Promise<void> {
+    if (entry.isFile) {
+      const file = await new Promise<File>((res, rej) => (entry as FileSystemFileEntry).file(res, rej));
+      out.push({ file, relativePath: prefix ? `${prefix}${file.name}` : undefined });
+    } else if (entry.isDirectory) {
+      const reader = (entry as FileSystemDirectoryEntry).createReader();
+      for (;;) {
+        const batch = await new Promise<FileSystemEntry[]>((res, rej) => reader.readEntries(res, rej));
+        if (!batch.length) break;
+        for (const e of batch) await walk(e, `${prefix}${entry.name}/`);
+      }
+    }
+  }
+  for (const e of entries) await walk(e, '');
+  return out;
+}

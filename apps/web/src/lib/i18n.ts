@@ -1,0 +1,34 @@
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { web, LANGUAGES, DEFAULT_LANGUAGE, normalizeLanguage, type Language } from '@cadcloud/i18n';
+
+const STORAGE_KEY = 'cadcloud.lang';
+
+function initialLanguage(): Language {
+  const saved = localStorage.getItem(STORAGE_KEY);
+  return saved ? normalizeLanguage(saved) : DEFAULT_LANGUAGE;
+}
+
+void i18n.use(initReactI18next).init({
+  resources: Object.fromEntries(LANGUAGES.map((l) => [l, { web: web[l] }])),
+  lng: initialLanguage(),
+  fallbackLng: 'en',
+  defaultNS: 'web',
+  ns: ['web'],
+  interpolation: { escapeValue: false },
+  keySeparator: false,
+  returnNull: false,
+});
+
+export function currentLanguage(): Language {
+  return normalizeLanguage(i18n.language);
+}
+
+export function setLanguage(lang: Language) {
+  localStorage.setItem(STORAGE_KEY, lang);
+  document.documentElement.lang = lang;
+  void i18n.changeLanguage(lang);
+}
+
+export const LANGUAGE_NAMES: Record<Language, string> = { zh: '中文', en: 'English', ko: '한국어', de: 'Deutsch' };
+export { i18n, LANGUAGES };

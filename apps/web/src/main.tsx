@@ -1,0 +1,74 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { App as AntApp, ConfigProvider } from 'antd';
+import { useTranslation } from 'react-i18next';
+import zhCN from 'antd/locale/zh_CN';
+import enUS from 'antd/locale/en_US';
+import koKR from 'antd/locale/ko_KR';
+import deDE from 'antd/locale/de_DE';
+import './lib/i18n.ts';
+import './styles.css';
+import { UserProvider } from './features/auth/user.tsx';
+import { Shell } from './routes/yun/Shell.tsx';
+import { FileList } from './routes/yun/FileList.tsx';
+import { Trash } from './routes/yun/Trash.tsx';
+import { NotFound } from './routes/NotFound.tsx';
+import { H5Shell } from './routes/h5/H5Shell.tsx';
+import { H5List } from './routes/h5/H5List.tsx';
+import { H5Upload } from './routes/h5/H5Upload.tsx';
+import { H5User } from './routes/h5/H5User.tsx';
+import { H5Item } from './routes/h5/H5Item.tsx';
+import { isPhone } from './lib/device.ts';
+
+const ANTD_LOCALES = { zh: zhCN, en: enUS, ko: koKR, de: deDE } as const;
+
+const router = createBrowserRouter([
+  { path: '/', element: <Navigate to={isPhone() ? '/webH5' : '/yun/recent'} replace /> },
+  {
+    path: '/yun',
+    element: <Shell />,
+    children: [
+      { index: true, element: <Navigate to="/yun/recent" replace /> },
+      { path: 'recent', element: <FileList key="recent" kind="recent" /> },
+      { path: 'index', element: <FileList key="index" kind="index" /> },
+      { path: 'drawing', element: <FileList key="drawing" kind="drawing" /> },
+      { path: 'threeModel', element: <FileList key="threeModel" kind="threeModel" /> },
+      { path: 'picture', element: <FileList key="picture" kind="picture" /> },
+      { path: 'other', element: <FileList key="other" kind="other" /> },
+      { path: 'trash', element: <Trash /> },
+      { path: '*', element: <Navigate to="/404" replace /> },
+    ],
+  },
+  {
+    path: '/webH5',
+    element: <H5Shell />,
+    children: [
+      { index: true, element: <H5List key="home" mode="home" /> },
+      { path: 'cloud', element: <H5List key="cloud" mode="cloud" /> },
+      { path: 'upload', element: <H5Upload /> },
+      { path: 'user', element: <H5User /> },
+      { path: 'item/:fileId', element: <H5Item /> },
+      { path: '*', element: <Navigate to="/404" replace /> },
+    ],
+  },
+  { path: '/404', element: <NotFound /> },
+  { path: '*', element: <Navigate to="/404" replace /> },
+]);
+
+function Root() {
+  const { i18n } = useTranslation();
+  const locale = ANTD_LOCALES[i18n.language as keyof typeof ANTD_LOCALES] ?? zhCN;
+  const needsUser = !window.location.pathname.startsWith('/404');
+  return (
+    <ConfigProvider locale={locale} theme={{ token: { colorPrimary: '#1677ff', borderRadius: 6 } }}>
+      <AntApp>{needsUser ? <UserProvider><RouterProvider router={router} /></UserProvider> : <RouterProvider router={router} />}</AntApp>
+    </ConfigProvider>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Root />
+  </StrictMode>,
+);

@@ -1,0 +1,54 @@
+import { useEffect, useState } from 'react';
+import { Button, Descriptions, Modal, Result, Space, Spin, message } from 'antd';
+import { DeleteOutlined, DownloadOutlined, EditOutlined, LeftOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { filesApi, saveUrl, type Item } from '../../features/files/api.ts';
+import { ItemIcon } from '../../features/files/icons.tsx';
+import { NameDialog } from '../../features/files/dialogs.tsx';
+import { formatSize, formatTime } from '../../lib/format.ts';
+
+/** /webH5/item/{fileId}: the file's details with download, rename and delete. */
+export function H5Item() {
+  const { fileId } = useParams();
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const [item, setItem] = useState<Item | null | 'missing'>(null);
+  const [renaming, setRenaming] = useState(false);
+  useEffect(() => {
+    filesApi.getFileInfo(fileId!).then(setItem, (e) => {
+      message.error(e.message);
+      setItem('missing');
+    });
+  }, [fileId]);
+  if (item === null) return <Spin />;
+  if (item === 'missing') return <Result status="404" title={t('notFound.title')} extra={<Button onClick={() => navigate('/webH5')}>{t('common.home')}</Button>} />;
+  return (
+    <div className="h5-item">
+      <Button type="text" icon={<LeftOutlined />} onClick={() => navigate(-1)}>{t('common.back')}</Button>
+      <div className="h5-item-head">
+        <ItemIcon type={item.type} size={56} />
+        <h2 data-testid="h5-item-name">{item.name}</h2>
+      </div>
+      <Descriptions column={1} size="small" bordered items={[
+        { key: 't', label: t('item.type'), children: item.type.toUpperCase() },
+        { key: 's', label: t('item.size'), children: formatSize(item.size) },
+        { key: 'm', label: t('item.modified'), children: formatTime(item.modifyTimestamp, i18n.language) },
+      ]} />
+      <Space direction="vertical" style={{ width: '100%', marginTop: 16 }}>
+        <Button block type="primary" icon={<DownloadOutlined />} data-testid="h5-download" onClick={() => filesApi.download(item.id).then((r) => saveUrl(r.signedUrl, r.name), (e) => message.error(e.message))}>{t('toolbar.download')}</Button>
+        <Button block icon={<EditOutlined />} data-testid="h5-rename" onClick={() => setRenaming(true)}>{t('toolbar.rename')}</Button>
+        <Button block danger icon={<DeleteOutlined />} data-testid="h5-delete" onClick={() => Modal.confirm({
+          title: t('toolbar.delete'), content: t('delete.confirm', { count: 1 }), okText: t('common.ok'), cancelText: t('common.cancel'), okButtonProps: { danger: true },
+          onOk: async () => {
+            await filesApi.remove([item.id], [], 0).then(() => navigate('/webH5/cloud'), (e) => message.error(e.message));
+          },
+        })}>{t('toolbar.delete')}</Button>
+      </Space>
+      <NameDialog open={renaming} title={t('rename.title')} label={t('rename.label')} initial={item.name} onCancel={() => setRenaming(false)} onSubmit={async (name) => {
+        setItem(await filesApi.renameFile(item.id, name));
+        setRenaming(false);
+      }} />
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Breadcrumb, Empty, List, Spin, message } from 'antd';
+import { RightOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { ROOT_FOLDER_ID } from '@cadcloud/contracts';
+import { filesApi, type Item } from '../../features/files/api.ts';
+import { ItemIcon } from '../../features/files/icons.tsx';
+import { formatSize, formatTime } from '../../lib/format.ts';
+
+/** Mobile home (recent files) and cloud (folder browser). */
+export function H5List({ mode }: { mode: 'home' | 'cloud' }) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const folderId = params.get('folderId') ?? ROOT_FOLDER_ID;
+  const [items, setItems] = useState<Item[] | null>(null);
+  const [crumbs, setCrumbs] = useState<{ id: string; name: string }[]>([]);
+
+  const load = useCallback(async () => {
+    try {
+      const page = mode === 'home' ? await filesApi.listTypeFiles({ pageSize: 50 }) : await filesApi.unionList({ parentId: folderId, pageSize: 500 });
+      setItems(page.list);
+    } catch (e) {
+      message.error((e as Error).message);
+      setItems([]);
+    }
+  }, [mode, folderId]);
+  useEffect(() => {
+    void load();
+    if (mode === 'cloud' && folderId !== ROOT_FOLDER_ID) filesApi.parentPath(folderId).then((r) => setCrumbs(r.list), () => setCrumbs([]));
+    else setCrumbs([]);
+  }, [load]);
+
+  return (
+    <div>
+      <h2 className="h5-title">{mode === 'home' ? t('h5.recent') : t('nav.cloud')}</h2>
+      {mode === 'cloud' && (
+        <Breadcrumb className="crumbs" items={[{ title: <a onClick={() => navigate('/webH5/cloud')}>{t('breadcrumb.root')}</a> }, ...crumbs.map((c) => ({ title: <a onClick={() => navigate(`/webH5/cloud?folderId=${c.id}`)}>{c.name}</a> }))]} />
+      )}
+      {items === null ? (
+        <Spin />
+      ) : items.length ? (
+        <List
+          dataSource={items}
+          renderItem={(item) => (
+            <List.Item data-testid={`h5-row-${item.name}`} onClick={() => navigate(item.fileType === 0 ? `/webH5/cloud?folderId=${item.id}` : `/webH5/item/${item.id}`)} extra={<RightOutlined />}>
+              <List.Item.Meta avatar={<ItemIcon type={item.type} size={28} />} title={item.name} description={`${item.fileType === 0 ? t('item.folder') : formatSize(item.size)} · ${formatTime(item.modifyTimestamp, i18n.language)}`} />
+            </List.Item>
+          )}
+        />
+      ) : (
+        <Empty description={t('list.empty')} />
+      )}
+    </div>
+  );
+}

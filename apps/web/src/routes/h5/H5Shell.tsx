@@ -1,0 +1,38 @@
+import { useEffect } from 'react';
+import { HomeOutlined, CloudOutlined, CloudUploadOutlined, UserOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { isPhone } from '../../lib/device.ts';
+
+/** Mobile layout: content above a bottom tab bar (home, cloud, upload, user). */
+export function H5Shell() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const tabs = [
+    { path: '/webH5', icon: <HomeOutlined />, label: t('nav.home') },
+    { path: '/webH5/cloud', icon: <CloudOutlined />, label: t('nav.cloud') },
+    { path: '/webH5/upload', icon: <CloudUploadOutlined />, label: t('nav.upload') },
+    { path: '/webH5/user', icon: <UserOutlined />, label: t('nav.user') },
+  ];
+  // a desktop browser that opened a phone link goes to the desktop layout
+  useEffect(() => {
+    if (!isPhone() && !sessionStorage.getItem('cadcloud.forceMobile')) navigate('/yun/recent', { replace: true });
+  }, []);
+  const active = tabs.slice().reverse().find((tab) => pathname === tab.path || pathname.startsWith(`${tab.path}/`))?.path ?? '/webH5';
+  return (
+    <div className="h5">
+      <div className="h5-content">
+        <Outlet />
+      </div>
+      <nav className="h5-tabs" data-testid="h5-tabs">
+        {tabs.map((tab) => (
+          <button key={tab.path} className={active === tab.path ? 'active' : ''} onClick={() => navigate(tab.path)}>
+            {tab.icon}
+            <span>{tab.label}</span>
+          </button>
+        ))}
+      </nav>
+    </div>
+  );
+}

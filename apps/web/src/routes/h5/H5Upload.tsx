@@ -1,0 +1,49 @@
+import { useRef, useSyncExternalStore } from 'react';
+import { Button, List, Progress, Space } from 'antd';
+import { FolderAddOutlined, UploadOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { ROOT_FOLDER_ID } from '@cadcloud/contracts';
+import { uploadQueue } from '../../features/uploads/uploads.ts';
+import { formatSize } from '../../lib/format.ts';
+import { useUploadLimit } from '../../features/files/use-config.ts';
+import { message } from 'antd';
+
+/** Mobile upload: pick files or a folder; the list shows each upload's progress. */
+export function H5Upload() {
+  const { t } = useTranslation();
+  const files = useRef<HTMLInputElement>(null);
+  const dir = useRef<HTMLInputElement>(null);
+  const entries = useSyncExternalStore(uploadQueue.subscribe, uploadQueue.getSnapshot);
+  const limit = useUploadLimit();
+  const add = (input: HTMLInputElement | null) => {
+    const list = [...(input?.files ?? [])].filter((f) => f.size <= limit || (message.error(t('upload.tooLarge', { size: formatSize(limit) })), false));
+    uploadQueue.add(list.map((file) => ({ file, name: file.name, relativePath: (file as File & { webkitRelativePath?: string }).webkitRelativePath || undefined, parentId: ROOT_FOLDER_ID })));
+    if (input) input.value = '';
+  };
+  return (
+    <div>
+      <h2 className="h5-title">{t('upload.title')}</h2>
+      <Space direction="vertical" style={{ width: '100%' }}>
+        <Button block type="primary" size="large" icon={<UploadOutlined />} onClick={() => files.current?.click()}>{t('toolbar.uploadFiles')}</Button>
+        <Button block size="large" icon={<FolderAddOutlined />} onClick={() => dir.current?.click()}>{t('toolbar.uploadFolder')}</Button>
+      </Space>
+      <input ref={files} type="file" multiple hidden data-testid="h5-file-input" onChange={() => add(files.current)} />
+      <input ref={dir} type="file" multiple hidden {...({ webkitdirectory: '' } as Record<string, string>)} onChange={() => add(dir.current)} />
+      <List
+        style={{ marginTop: 16 }}
+        dataSource={[...entries]}
+        locale={{ emptyText: t('tasks.empty') }}
+        renderItem={(u) => (
+          <List.Item data-testid="h5-upload-row">
+            <div style={{ width: '100%' }}>
+              <div className="ellipsis">{u.relativePath ?? u.name}</div>
+              <Progress percent={Math.floor((u.loaded / Math.max(1, u.size)) * 100)} size="small" status={u.status === 'failed' ? 'exception' : u.status === 'success' || u.status === 'instant' ? 'success' : 'active'} />
+              <small>{t(`status.${u.status}`)}{u.error ? ` · ${u.error}` : ''}</small>
+            </div>
+          </List.Item>
+        )}
+      />
+      {entries.length > 0 && <Button onClick={() => uploadQueue.clearFinished()}>{t('tasks.clear')}</Button>}
+    </div>
+  );
+}

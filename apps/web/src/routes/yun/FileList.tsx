@@ -1,0 +1,228 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Breadcrumb, Button, Card, Checkbox, Dropdown, Empty, Input, Modal, Segmented, Space, Table, Tooltip, message } from 'antd';
+import { AppstoreOutlined, BarsOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, FolderAddOutlined, ReloadOutlined, SwapOutlined, UploadOutlined, SortAscendingOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { ROOT_FOLDER_ID } from '@cadcloud/contracts';
+import { filesApi, saveUrl, type Item, type SortField } from '../../features/files/api.ts';
+import { MoveDialog, NameDialog, UploadDialog } from '../../features/files/dialogs.tsx';
+import { ItemIcon } from '../../features/files/icons.tsx';
+import { downloadsApi } from '../../features/tasks/downloads.ts';
+import { taskEvents } from '../../features/tasks/task-events.ts';
+import { uploadQueue } from '../../features/uploads/uploads.ts';
+import { useUser } from '../../features/auth/user.tsx';
+import { formatSize, formatTime } from '../../lib/format.ts';
+import { useUploadLimit } from '../../features/files/use-config.ts';
+
+export type ListKind = 'index' | 'recent' | 'drawing' | 'threeModel' | 'picture' | 'other';
+
+const TYPE_FILTERS: Record<Exclude<ListKind, 'index'>, { includeTypes?: string[]; excludeTypes?: string[] }> = {
+  recent: {},
+  drawing: { includeTypes: ['drawing'] },
+  threeModel: { includeTypes: ['threeD'] },
+  picture: { includeTypes: ['image'] },
+  other: { excludeTypes: ['drawing', 'threeD', 'image'] },
+};
+
+export function FileList({ kind }: { kind: ListKind }) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const { refresh: refreshUser } = useUser();
+  const folderId = kind === 'index' ? params.get('folderId') ?? ROOT_FOLDER_ID : null;
+  const [items, setItems] = useState<Item[]>([]);
+  const [total, setTotal] = useState(0);
+  const [loading, setLoading] = useState(false);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [view, setView] = useState<'list' | 'grid'>(() => (localStorage.getItem('cadcloud.view') as 'grid') ?? 'list');
+  const [sort, setSort] = useState<{ field: SortField; desc: boolean }>({ field: kind === 'index' ? 'name' : 'time', desc: kind !== 'index' });
+  const [q, setQ] = useState('');
+  const [crumbs, setCrumbs] = useState<{ id: string; name: string }[]>([]);
+  const [dialog, setDialog] = useState<null | 'upload' | 'folder' | 'rename' | 'move'>(null);
+  const uploadLimit = useUploadLimit();
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    try {
+      const page =
+        kind === 'index'
+          ? await filesApi.unionList({ parentId: folderId!, q: q || undefined, isGlobal: !!q, sort: sort.field, desc: sort.desc, pageSize: 1000 })
+          : await filesApi.listTypeFiles({ ...TYPE_FILTERS[kind], q: q || undefined, sort: sort.field, desc: sort.desc, pageSize: 1000 });
+      setItems(page.list);
+      setTotal(page.total);
+      setSelected((s) => s.filter((id) => page.list.some((i) => i.id === id)));
+    } catch (e) {
+      message.error((e as Error).message);
+    } finally {
+      setLoading(false);
+    }
+  }, [kind, folderId, q, sort]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+  useEffect(() => {
+    if (kind !== 'index' || folderId === ROOT_FOLDER_ID) return setCrumbs([]);
+    filesApi.parentPath(folderId!).then((r) => setCrumbs(r.list), () => setCrumbs([]));
+  }, [kind, folderId]);
+  // a finished upload refreshes the list and the storage meter
+  useEffect(() => {
+    uploadQueue.onFinished = () => {
+      void load();
+      void refreshUser();
+    };
+    return () => {
+      uploadQueue.onFinished = undefined;
+    };
+  }, [load]);
+
+  const chosen = useMemo(() => items.filter((i) => selected.includes(i.id)), [items, selected]);
+  const ids = (list: Item[]) => ({ fileIds: list.filter((i) => i.fileType === 1).map((i) => i.id), folderIds: list.filter((i) => i.fileType === 0).map((i) => i.id) });
+  const openFolder = (item: Item) => navigate(`/yun/index?folderId=${item.id}`);
+  const done = async (text?: string) => {
+    if (text) message.success(text);
+    setDialog(null);
+    setSelected([]);
+    await load();
+    await refreshUser();
+  };
+
+  const download = async () => {
+    try {
+      if (chosen.length === 1 && chosen[0].fileType === 1) {
+        const r = await filesApi.download(chosen[0].id);
+        if (!r.signedUrl) throw new Error(t('errors.emptyLink'));
+        saveUrl(r.signedUrl, r.name);
+      } else {
+        const { fileIds, folderIds } = ids(chosen);
+        await downloadsApi.requestZip(fileIds, folderIds);
+        message.success(t('dl.queued'));
+        taskEvents.open('download');
+      }
+    } catch (e) {
+      message.error((e as Error).message || t('errors.downloadUrl'));
+    }
+  };
+
+  const remove = () =>
+    Modal.confirm({
+      title: t('toolbar.delete'),
+      content: t('delete.confirm', { count: chosen.length }),
+      okText: t('common.ok'),
+      cancelText: t('common.cancel'),
+      okButtonProps: { danger: true, 'data-testid': 'confirm-delete' } as object,
+      onOk: async () => {
+        const { fileIds, folderIds } = ids(chosen);
+        try {
+          await filesApi.remove(fileIds, folderIds, 0);
+          await done(t('delete.ok'));
+        } catch (e) {
+          message.error((e as Error).message);
+        }
+      },
+    });
+
+  const sortMenu = { items: (['name', 'time', 'size'] as const).map((f) => ({ key: f, label: `${t(`sort.${f}`)}${sort.field === f ? (sort.desc ? ' ↓' : ' ↑') : ''}` })), onClick: ({ key }: { key: string }) => setSort((s) => ({ field: key as SortField, desc: s.field === key ? !s.desc : key !== 'name' })) };
+  const parentForNew = folderId ?? ROOT_FOLDER_ID;
+
+  const columns = [
+    {
+      title: t('col.name'),
+      dataIndex: 'name',
+      render: (_: unknown, item: Item) => (
+        <span className="name-cell" onDoubleClick={() => item.fileType === 0 && openFolder(item)}>
+          <ItemIcon type={item.type} />
+          {item.fileType === 0 ? <a onClick={() => openFolder(item)}>{item.name}</a> : <span>{item.name}</span>}
+        </span>
+      ),
+    },
+    { title: t('col.size'), dataIndex: 'size', width: 110, responsive: ['sm' as const], render: (_: unknown, i: Item) => (i.fileType === 0 ? '-' : formatSize(i.size)) },
+    { title: t('col.time'), dataIndex: 'modifyTimestamp', width: 170, responsive: ['md' as const], render: (v: number) => formatTime(v, i18n.language) },
+  ];
+
+  return (
+    <div className="file-list">
+      <div className="toolbar">
+        <Space wrap>
+          <Button type="primary" icon={<UploadOutlined />} onClick={() => setDialog('upload')} data-testid="btn-upload">{t('toolbar.upload')}</Button>
+          {kind === 'index' && <Button icon={<FolderAddOutlined />} onClick={() => setDialog('folder')} data-testid="btn-new-folder">{t('toolbar.newFolder')}</Button>}
+          <Button icon={<DownloadOutlined />} disabled={!chosen.length} onClick={download} data-testid="btn-download">{t('toolbar.download')}</Button>
+          <Button icon={<SwapOutlined />} disabled={!chosen.length} onClick={() => setDialog('move')} data-testid="btn-move">{t('toolbar.move')}</Button>
+          <Button icon={<EditOutlined />} disabled={chosen.length !== 1} onClick={() => setDialog('rename')} data-testid="btn-rename">{t('toolbar.rename')}</Button>
+          <Button icon={<DeleteOutlined />} danger disabled={!chosen.length} onClick={remove} data-testid="btn-delete">{t('toolbar.delete')}</Button>
+          <Tooltip title={t('toolbar.refresh')}>
+            <Button icon={<ReloadOutlined />} onClick={() => void load()} aria-label={t('toolbar.refresh')} />
+          </Tooltip>
+        </Space>
+        <Space wrap className="toolbar-right">
+          <Input.Search allowClear placeholder={t('search.placeholder')} onSearch={setQ} style={{ width: 200 }} data-testid="search" />
+          <Dropdown menu={sortMenu}>
+            <Button icon={<SortAscendingOutlined />}>{t('sort.label')}</Button>
+          </Dropdown>
+          <Segmented
+            value={view}
+            onChange={(v) => {
+              setView(v as 'list');
+              localStorage.setItem('cadcloud.view', String(v));
+            }}
+            options={[
+              { value: 'list', icon: <BarsOutlined />, title: t('view.list') },
+              { value: 'grid', icon: <AppstoreOutlined />, title: t('view.grid') },
+            ]}
+          />
+        </Space>
+      </div>
+      {kind === 'index' && (
+        <Breadcrumb
+          className="crumbs"
+          items={[{ title: <a onClick={() => navigate('/yun/index')}>{t('breadcrumb.root')}</a> }, ...crumbs.map((c, n) => ({ title: n === crumbs.length - 1 ? c.name : <a onClick={() => navigate(`/yun/index?folderId=${c.id}`)}>{c.name}</a> }))]}
+        />
+      )}
+      {selected.length > 0 && <div className="selection-note">{t('list.selected', { count: selected.length })}</div>}
+      {view === 'list' ? (
+        <Table
+          rowKey="id"
+          size="middle"
+          loading={loading}
+          dataSource={items}
+          columns={columns}
+          pagination={total > 1000 ? { pageSize: 100 } : false}
+          rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as string[]) }}
+          locale={{ emptyText: <Empty description={t('list.empty')} /> }}
+          onRow={(item) => ({ 'data-testid': `row-${item.name}` }) as React.HTMLAttributes<HTMLElement>}
+        />
+      ) : items.length ? (
+        <div className="grid">
+          {items.map((item) => (
+            <Card key={item.id} size="small" hoverable className={selected.includes(item.id) ? 'grid-card selected' : 'grid-card'} data-testid={`card-${item.name}`} onDoubleClick={() => item.fileType === 0 && openFolder(item)}>
+              <Checkbox className="grid-check" checked={selected.includes(item.id)} onChange={(e) => setSelected((s) => (e.target.checked ? [...s, item.id] : s.filter((x) => x !== item.id)))} />
+              <div className="grid-thumb" onClick={() => item.fileType === 0 && openFolder(item)}>
+                {item.thumbkey ? <img src={item.thumbkey} alt="" /> : <ItemIcon type={item.type} size={48} />}
+              </div>
+              <div className="grid-name ellipsis" title={item.name}>{item.name}</div>
+              <small>{item.fileType === 0 ? t('item.folder') : formatSize(item.size)}</small>
+            </Card>
+          ))}
+        </div>
+      ) : (
+        <Empty description={t('list.empty')} />
+      )}
+
+      <UploadDialog open={dialog === 'upload'} parentId={parentForNew} uploadLimit={uploadLimit} onClose={() => setDialog(null)} />
+      <NameDialog open={dialog === 'folder'} title={t('folder.new')} label={t('folder.name')} onCancel={() => setDialog(null)} onSubmit={async (name) => {
+        await filesApi.createFolder(parentForNew, name);
+        await done();
+      }} />
+      <NameDialog open={dialog === 'rename'} title={t('rename.title')} label={t('rename.label')} initial={chosen[0]?.name} onCancel={() => setDialog(null)} onSubmit={async (name) => {
+        const item = chosen[0];
+        await (item.fileType === 0 ? filesApi.renameFolder(item.id, name) : filesApi.renameFile(item.id, name));
+        await done();
+      }} />
+      <MoveDialog open={dialog === 'move'} currentFolderId={chosen.length && chosen.every((c) => c.parentId === chosen[0].parentId) ? chosen[0].parentId : null} onCancel={() => setDialog(null)} onMove={async (target) => {
+        const { fileIds, folderIds } = ids(chosen);
+        await filesApi.move(fileIds, folderIds, target);
+        await done(t('move.ok'));
+      }} />
+    </div>
+  );
+}

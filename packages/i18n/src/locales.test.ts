@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { errors, sso, web, LANGUAGES } from './index.ts';
+import { ERRORS } from '@cadcloud/contracts';
+
+describe('locales', () => {
+  for (const [ns, table] of Object.entries({ errors, sso, web })) {
+    it(`${ns}: every language has every key, none empty`, () => {
+      const keys = Object.keys(table.en).sort();
+      for (const lang of LANGUAGES) {
+        const t = (table as Record<string, Record<string, string>>)[lang];
+        expect(Object.keys(t).sort(), `${ns}.${lang}`).toEqual(keys);
+        for (const k of keys) expect(t[k].trim(), `${ns}.${lang}.${k}`).not.toBe('');
+      }
+    });
+  }
+  it('every server error code has a message', () => {
+    for (const { key } of Object.values(ERRORS)) expect((errors.en as Record<string, string>)[key.replace(/^errors\./, '')], key).toBeTruthy();
+  });
+});
