@@ -145,7 +145,7 @@ export async function createSsoServer(o: SsoServerOptions) {
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
     const url = new URL(req.url ?? '/', o.issuer);
-    const lang = langOf(req, url);
+    let lang = langOf(req, url);
     const setLang = url.searchParams.has('lang') ? lang : undefined;
     const m = /^\/interaction\/([A-Za-z0-9_-]+)(\/login|\/register)?$/.exec(url.pathname);
     if (m) {
@@ -158,6 +158,8 @@ export async function createSsoServer(o: SsoServerOptions) {
         return true;
       }
       if (details.uid !== uid) return false;
+      const uiLocale = typeof details.params.ui_locales === 'string' ? details.params.ui_locales.split(' ')[0] : undefined;
+      if (!url.searchParams.has('lang') && !/sso_lang=/.test(req.headers.cookie ?? '') && uiLocale) lang = normalizeLanguage(uiLocale);
       if (details.prompt.name !== 'login') {
         // consent is implicit for the first-party product
         const grant = details.grantId ? (await provider.Grant.find(details.grantId))! : new provider.Grant({ accountId: details.session!.accountId, clientId: String(details.params.client_id) });

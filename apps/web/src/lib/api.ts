@@ -20,7 +20,7 @@ export function clientInfo() {
 /** Code 101: not signed in. The session is gone, so go through the login site and come back here. */
 export function goToLogin() {
   const back = window.location.pathname + window.location.search;
-  window.location.assign(`/api/auth/login?returnTo=${encodeURIComponent(back)}&clientType=${clientType()}`);
+  window.location.assign(`/api/auth/login?returnTo=${encodeURIComponent(back)}&clientType=${clientType()}&lang=${currentLanguage()}`);
 }
 
 /** Call style 2: `{data, clientInfo}` → `{rtnCode, bizData, msg}`; the ticket cookie identifies the user. */

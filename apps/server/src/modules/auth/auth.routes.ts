@@ -37,7 +37,7 @@ export const authRoutes: RouteModule = async (app, { deps }) => {
 
   documentEndpoint(app, { method: 'get', path: '/api/auth/login', tag: 'auth', auth: 'none', envelope: 'none', summary: 'Redirects to the login site; ?returnTo=/yun/... comes back there signed in' });
   app.get('/api/auth/login', async (req, reply) => {
-    const q = z.object({ returnTo: z.string().optional(), clientType: z.string().optional() }).parse(req.query);
+    const q = z.object({ returnTo: z.string().optional(), clientType: z.string().optional(), lang: z.enum(['zh', 'en', 'ko', 'de']).optional() }).parse(req.query);
     const config = await oidc();
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
@@ -49,6 +49,8 @@ export const authRoutes: RouteModule = async (app, { deps }) => {
       code_challenge: await client.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
       state,
+      // the login site speaks the language the user chose in the product
+      ...(q.lang ? { ui_locales: q.lang } : {}),
     });
     return reply.redirect(url.href, 302);
   });

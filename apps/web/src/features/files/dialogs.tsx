@@ -56,20 +56,23 @@ interface TreeNode {
 export function MoveDialog(props: { open: boolean; currentFolderId: string | null; onCancel(): void; onMove(targetId: string): Promise<void> }) {
   const { t } = useTranslation();
   const [tree, setTree] = useState<TreeNode[]>([]);
+  const [expanded, setExpanded] = useState<React.Key[]>([ROOT_FOLDER_ID]);
   const [selected, setSelected] = useState<string>(ROOT_FOLDER_ID);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    if (props.open) {
-      setSelected(ROOT_FOLDER_ID);
-      setTree([{ key: ROOT_FOLDER_ID, title: t('move.root') }]);
-    }
-  }, [props.open]);
   const load = async (node: { key: React.Key }) => {
     const { subFolders } = await filesApi.folderList(String(node.key));
-    const kids = subFolders.map((f) => ({ key: f.id, title: f.name, isLeaf: false }));
+    const kids = subFolders.map((f) => ({ key: f.id, title: f.name, isLeaf: f.count === 0 }));
     const attach = (nodes: TreeNode[]): TreeNode[] => nodes.map((n) => (n.key === node.key ? { ...n, children: kids, isLeaf: kids.length === 0 } : n.children ? { ...n, children: attach(n.children) } : n));
     setTree((old) => attach(old));
   };
+  // the root level is shown open at once; deeper levels load when expanded
+  useEffect(() => {
+    if (!props.open) return;
+    setSelected(ROOT_FOLDER_ID);
+    setExpanded([ROOT_FOLDER_ID]);
+    setTree([{ key: ROOT_FOLDER_ID, title: t('move.root') }]);
+    void load({ key: ROOT_FOLDER_ID }).catch((e) => message.error(e.message));
+  }, [props.open]);
   const ok = async () => {
     if (selected === props.currentFolderId) {
       message.warning(t('move.sameFolder'));
@@ -87,7 +90,7 @@ export function MoveDialog(props: { open: boolean; currentFolderId: string | nul
   return (
     <Modal open={props.open} title={t('move.title')} onCancel={props.onCancel} onOk={ok} confirmLoading={busy} okText={t('common.ok')} cancelText={t('common.cancel')} destroyOnHidden>
       <div data-testid="move-tree" style={{ maxHeight: 360, overflow: 'auto' }}>
-        <Tree.DirectoryTree treeData={tree} loadData={load} selectedKeys={[selected]} defaultExpandedKeys={[ROOT_FOLDER_ID]} onSelect={(keys) => keys[0] !== undefined && setSelected(String(keys[0]))} expandAction="click" />
+        <Tree.DirectoryTree treeData={tree} loadData={load} selectedKeys={[selected]} expandedKeys={expanded} onExpand={setExpanded} onSelect={(keys) => keys[0] !== undefined && setSelected(String(keys[0]))} expandAction="doubleClick" />
       </div>
     </Modal>
   );

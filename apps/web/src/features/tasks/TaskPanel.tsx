@@ -83,7 +83,7 @@ export function TaskPanel() {
                   className="task-list"
                   dataSource={[...uploads]}
                   renderItem={(u) => (
-                    <List.Item data-testid="upload-row" extra={u.status === 'failed' && <Button size="small" onClick={() => uploadQueue.retry(u.id)}>{t('status.retry')}</Button>}>
+                    <List.Item data-testid="upload-row" data-status={u.status} extra={u.status === 'failed' && <Button size="small" onClick={() => uploadQueue.retry(u.id)}>{t('status.retry')}</Button>}>
                       <div style={{ width: '100%', minWidth: 0 }}>
                         <div className="ellipsis" title={u.relativePath ?? u.name}>{u.relativePath ?? u.name}</div>
                         <Progress percent={Math.floor((u.loaded / Math.max(1, u.size)) * 100)} size="small" status={u.status === 'failed' ? 'exception' : u.status === 'success' || u.status === 'instant' ? 'success' : 'active'} />

@@ -10,10 +10,10 @@ export function H5Shell() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const tabs = [
-    { path: '/webH5', icon: <HomeOutlined />, label: t('nav.home') },
-    { path: '/webH5/cloud', icon: <CloudOutlined />, label: t('nav.cloud') },
-    { path: '/webH5/upload', icon: <CloudUploadOutlined />, label: t('nav.upload') },
-    { path: '/webH5/user', icon: <UserOutlined />, label: t('nav.user') },
+    { id: 'home', path: '/webH5', icon: <HomeOutlined />, label: t('nav.home') },
+    { id: 'cloud', path: '/webH5/cloud', icon: <CloudOutlined />, label: t('nav.cloud') },
+    { id: 'upload', path: '/webH5/upload', icon: <CloudUploadOutlined />, label: t('nav.upload') },
+    { id: 'user', path: '/webH5/user', icon: <UserOutlined />, label: t('nav.user') },
   ];
   // a desktop browser that opened a phone link goes to the desktop layout
   useEffect(() => {
@@ -27,7 +27,7 @@ export function H5Shell() {
       </div>
       <nav className="h5-tabs" data-testid="h5-tabs">
         {tabs.map((tab) => (
-          <button key={tab.path} className={active === tab.path ? 'active' : ''} onClick={() => navigate(tab.path)}>
+          <button key={tab.path} data-testid={`h5-tab-${tab.id}`} className={active === tab.path ? 'active' : ''} onClick={() => navigate(tab.path)}>
             {tab.icon}
             <span>{tab.label}</span>
           </button>

@@ -34,7 +34,7 @@ export function H5Upload() {
         dataSource={[...entries]}
         locale={{ emptyText: t('tasks.empty') }}
         renderItem={(u) => (
-          <List.Item data-testid="h5-upload-row">
+          <List.Item data-testid="h5-upload-row" data-status={u.status}>
             <div style={{ width: '100%' }}>
               <div className="ellipsis">{u.relativePath ?? u.name}</div>
               <Progress percent={Math.floor((u.loaded / Math.max(1, u.size)) * 100)} size="small" status={u.status === 'failed' ? 'exception' : u.status === 'success' || u.status === 'instant' ? 'success' : 'active'} />

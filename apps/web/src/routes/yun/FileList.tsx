@@ -110,7 +110,7 @@ export function FileList({ kind }: { kind: ListKind }) {
       content: t('delete.confirm', { count: chosen.length }),
       okText: t('common.ok'),
       cancelText: t('common.cancel'),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-delete' } as object,
+      okButtonProps: { danger: true },
       onOk: async () => {
         const { fileIds, folderIds } = ids(chosen);
         try {

@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, samplesDir, shoot, startProduct } from './harness.ts';
+
+const sample = path.join(samplesDir, 'dwg_2004_ddc_floorplan.dwg');
+const hasSample = existsSync(sample);
+if (!hasSample) console.warn(`samples not found at ${samplesDir}: the browser test uploads a generated drawing instead`);
+
+describe('the drive in a real browser', () => {
+  let product: Awaited<ReturnType<typeof startProduct>>;
+  let browser: Browser;
+  let desktop: BrowserContext;
+  let page: Page;
+  const work = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-e2e-files-'));
+  const drawing = hasSample ? sample : path.join(work, 'generated.dxf');
+  const drawingName = path.basename(drawing);
+  if (!hasSample) writeFileSync(drawing, `0\nSECTION\n2\nENTITIES\n0\nLINE\n8\n0\n10\n0\n20\n0\n11\n${randomBytes(4).readUInt16LE()}\n21\n1\n0\nENDSEC\n0\nEOF\n`);
+  const folder = path.join(work, 'Project-A');
+  mkdirSync(path.join(folder, 'details'), { recursive: true });
+  writeFileSync(path.join(folder, 'plan.dxf'), `0\nEOF\n${randomBytes(64).toString('hex')}`);
+  writeFileSync(path.join(folder, 'details', 'note.txt'), 'notes');
+
+  beforeAll(async () => {
+    product = await startProduct();
+    browser = await launchBrowser();
+    desktop = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'zh-CN', acceptDownloads: true });
+    page = await desktop.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+  });
+
+  async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      await shoot(page, `failed-${name}`);
+      throw e;
+    }
+  }
+  const row = (name: string) => page.locator(`[data-testid="row-${name}"]`);
+  const select = async (name: string) => row(name).locator('input[type=checkbox]').check();
+
+  it('registers on the login site and lands on /yun/recent', async () => {
+    await step('register', async () => {
+      await page.goto(`${product.url}/yun/recent`);
+      await page.waitForURL(/\/interaction\//);
+      expect(page.url().startsWith(product.url)).toBe(false); // the separate login site
+      await page.click('a[href$="/register"]');
+      await page.fill('#email', 'alice@example.com');
+      await page.fill('#name', 'Alice');
+      await page.fill('#password', 'correct horse');
+      await page.fill('#confirm', 'correct horse');
+      await page.click('button[type=submit]');
+      await page.waitForURL(`${product.url}/yun/recent`);
+      await page.getByText('Alice').waitFor();
+      await page.getByText('最近文件').first().waitFor(); // zh is the default
+    });
+  });
+
+  it('uploads a drawing and a folder and lists them', async () => {
+    await step('upload', async () => {
+      await page.goto(`${product.url}/yun/index`);
+      await page.click('[data-testid=btn-upload]');
+      await page.setInputFiles('[data-testid=file-input]', drawing);
+      await page.locator('[data-testid=task-panel]').waitFor();
+      await row(drawingName).waitFor({ timeout: 60_000 });
+      await page.click('[data-testid=btn-upload]');
+      await page.setInputFiles('[data-testid=folder-input]', folder);
+      await row('Project-A').waitFor({ timeout: 30_000 });
+      await row('Project-A').getByText('Project-A').click();
+      await row('plan.dxf').waitFor();
+      await row('details').waitFor();
+      await page.goto(`${product.url}/yun/drawing`);
+      await row(drawingName).waitFor();
+    });
+  });
+
+  it('renames, moves, deletes and restores', async () => {
+    await step('organise', async () => {
+      await page.goto(`${product.url}/yun/index`);
+      await select(drawingName);
+      await page.click('[data-testid=btn-rename]');
+      await page.fill('[data-testid=name-input]', 'bad:name.dwg');
+      await page.keyboard.press('Enter');
+      await page.getByText('名称不能包含特殊字符', { exact: false }).first().waitFor();
+      await page.fill('[data-testid=name-input]', 'floorplan-renamed.dwg');
+      await page.keyboard.press('Enter');
+      await row('floorplan-renamed.dwg').waitFor();
+
+      await select('floorplan-renamed.dwg');
+      await page.click('[data-testid=btn-move]');
+      const tree = page.locator('[data-testid=move-tree]');
+      await tree.getByText('Project-A').click();
+      await page.getByRole('button', { name: /确\s*定/ }).click();
+      await row('floorplan-renamed.dwg').waitFor({ state: 'detached' });
+      await row('Project-A').getByText('Project-A').click();
+      await row('floorplan-renamed.dwg').waitFor();
+
+      await select('floorplan-renamed.dwg');
+      await page.click('[data-testid=btn-delete]');
+      await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定/ }).click();
+      await row('floorplan-renamed.dwg').waitFor({ state: 'detached' });
+      await page.goto(`${product.url}/yun/trash`);
+      await select('floorplan-renamed.dwg');
+      await page.click('[data-testid=btn-restore]');
+      await row('floorplan-renamed.dwg').waitFor({ state: 'detached' });
+    });
+  });
+
+  it('downloads the restored file with the bytes that were uploaded', async () => {
+    await step('download', async () => {
+      await page.goto(`${product.url}/yun/drawing`);
+      await select('floorplan-renamed.dwg');
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=btn-download]')]);
+      const saved = path.join(work, 'downloaded.dwg');
+      await download.saveAs(saved);
+      expect(readFileSync(saved).equals(readFileSync(drawing))).toBe(true);
+      expect(download.suggestedFilename()).toBe('floorplan-renamed.dwg');
+    });
+  });
+
+  it('switches to English and Korean', async () => {
+    await step('languages', async () => {
+      await page.goto(`${product.url}/yun/index`);
+      await page.click('[data-testid=lang-switch]');
+      await page.getByRole('menuitem', { name: 'English' }).click();
+      await page.locator('[data-testid=nav]').getByText('All files').waitFor();
+      await page.getByRole('button', { name: /New folder/ }).waitFor();
+      await shoot(page, 'desktop-en');
+      await page.click('[data-testid=lang-switch]');
+      await page.getByRole('menuitem', { name: '한국어' }).click();
+      await page.locator('[data-testid=nav]').getByText('모든 파일').waitFor();
+      await page.reload();
+      await page.locator('[data-testid=nav]').getByText('모든 파일').waitFor(); // the choice is kept
+    });
+  });
+
+  it('does the core flow on a phone at /webH5', async () => {
+    const phone = await browser.newContext({
+      viewport: { width: 375, height: 812 },
+      isMobile: true,
+      hasTouch: true,
+      userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+      locale: 'en-US',
+      acceptDownloads: true,
+      // signed in (the ticket cookie), but without the language the desktop test chose
+      storageState: { ...(await desktop.storageState()), origins: [] },
+    });
+    const m = await phone.newPage();
+    try {
+      await m.goto(`${product.url}/yun/recent`);
+      await m.waitForURL(`${product.url}/webH5`); // chosen automatically on a phone
+      await m.locator('[data-testid=h5-tabs]').waitFor();
+      await m.click('[data-testid=h5-tab-upload]');
+      await m.getByRole('button', { name: /上传文件$/ }).waitFor(); // zh by default
+      const phoneFile = path.join(work, 'from-phone.dxf');
+      writeFileSync(phoneFile, `0\nEOF\n${randomBytes(100).toString('hex')}`);
+      await m.setInputFiles('[data-testid=h5-file-input]', phoneFile);
+      await m.locator('[data-testid=h5-upload-row][data-status=success]').waitFor({ timeout: 30_000 });
+      await m.click('[data-testid=h5-tab-user]');
+      await m.locator('[data-testid=h5-lang]').getByText('English').click();
+      await m.click('[data-testid=h5-tab-cloud]');
+      await m.getByText('Cloud').first().waitFor();
+      await m.locator('[data-testid="h5-row-from-phone.dxf"]').click();
+      await m.waitForURL(/\/webH5\/item\//);
+      await m.locator('[data-testid=h5-item-name]').getByText('from-phone.dxf').waitFor();
+      const [download] = await Promise.all([m.waitForEvent('download'), m.click('[data-testid=h5-download]')]);
+      const saved = path.join(work, 'phone-download.dxf');
+      await download.saveAs(saved);
+      expect(readFileSync(saved).equals(readFileSync(phoneFile))).toBe(true);
+      await m.click('[data-testid=h5-rename]');
+      await m.fill('[data-testid=name-input]', 'phone-renamed.dxf');
+      await m.keyboard.press('Enter');
+      await m.locator('[data-testid=h5-item-name]').getByText('phone-renamed.dxf').waitFor();
+      await m.click('[data-testid=h5-delete]');
+      await m.locator('.ant-modal-confirm').getByRole('button', { name: 'OK' }).click();
+      await m.waitForURL(/\/webH5\/cloud/);
+      await m.locator('[data-testid="h5-row-phone-renamed.dxf"]').waitFor({ state: 'detached' });
+      await m.click('[data-testid=h5-tab-user]');
+      await m.locator('[data-testid=h5-user-name]').getByText('Alice').waitFor();
+      await shoot(m, 'phone-user');
+    } catch (e) {
+      await shoot(m, 'failed-phone');
+      throw e;
+    } finally {
+      await phone.close();
+    }
+  });
+});

@@ -1,0 +1,58 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const root = path.resolve(import.meta.dirname, '..');
+export const samplesDir = path.resolve(root, process.env.SAMPLES_DIR ?? '../shared/samples');
+export const artifacts = path.join(root, 'e2e/artifacts');
+
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const ok = await Promise.all([port, port + 1].map((p) => new Promise<boolean>((r) => {
+      const s = net.createServer().once('error', () => r(false)).once('listening', () => s.close(() => r(true)));
+      s.listen(p, '127.0.0.1');
+    })));
+    if (ok.every(Boolean)) return port;
+  }
+}
+
+/** The real product (API + web + login site) as `npm start` runs it, on a temp data folder. */
+export async function startProduct(): Promise<{ url: string; dataDir: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: root, env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stdout!.on('data', (d) => (log += d));
+  child.stderr!.on('data', (d) => (log += d));
+  const url = `http://127.0.0.1:${port}`;
+  const end = Date.now() + 60_000;
+  while (!log.includes('CADCloud is running')) {
+    if (Date.now() > end || child.exitCode !== null) throw new Error(`server did not start:\n${log}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    dataDir,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 300));
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}: apt-get install chromium (npm test does it when run as root)`);
+  return chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+}
+
+export async function shoot(page: Page, name: string) {
+  mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true }).catch(() => undefined);
+}
