@@ -1,0 +1,85 @@
+/**
+ * Operator CLI: `npm run admin -- <command>`. Uses the same config (DATA_DIR, DATABASE_URL …) as the server.
+ *   user create --email E --password P [--name N]   user list
+ *   user quota --email E --bytes N|5GB               user vip --email E --type N
+ *   mail outbox [--limit N]
+ */
+import { parseArgs } from 'node:util';
+import { mkdirSync } from 'node:fs';
+import { createAccountsService, AccountError, type SsoDb } from '@cadcloud/sso';
+import { formatSize } from '@cadcloud/contracts';
+import { loadConfig, ConfigError } from '../infra/config/index.ts';
+import { envBytes } from '../infra/config/config.ts';
+import { createDatabase, migrateToLatest, listOutbox } from '../infra/index.ts';
+import { createUsersService } from '../modules/users/users.service.ts';
+import { createQuotaService } from '../modules/quota/quota.service.ts';
+
+const USAGE = `usage: npm run admin -- <command>
+  user create --email E --password P [--name N]
+  user list
+  user quota --email E --bytes N|500MB|5GB
+  user vip --email E --type N
+  mail outbox [--limit N]`;
+
+class UsageError extends Error {}
+
+export async function runAdmin(argv: string[], env: Record<string, string | undefined> = process.env): Promise<unknown> {
+  const [area, action, ...rest] = argv;
+  const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' } }, strict: true });
+  const config = loadConfig(env);
+  mkdirSync(config.dataDir, { recursive: true });
+  const db = createDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(db);
+    const accounts = createAccountsService(db as unknown as SsoDb);
+    const users = createUsersService({ db, config });
+    const need = (v: string | undefined, flag: string) => {
+      if (!v) throw new UsageError(`missing --${flag}`);
+      return v;
+    };
+    const userByEmail = async (email: string) => {
+      const u = await users.repo.findByEmail(email);
+      if (!u) throw new UsageError(`no user with e-mail ${email}`);
+      return u;
+    };
+    const show = (u: Awaited<ReturnType<typeof userByEmail>>) => ({ id: u.id, email: u.email, name: u.name, vipType: u.vip_type, storage: `${formatSize(u.storage_used)} / ${formatSize(u.storage_quota)}`, frozen: u.freeze === 1 });
+
+    if (area === 'user' && action === 'create') {
+      const account = await accounts.createAccount({ email: need(values.email, 'email'), password: need(values.password, 'password'), name: values.name });
+      return show(await users.findOrCreateBySso({ sub: account.id, email: account.email, name: account.name }));
+    }
+    if (area === 'user' && action === 'list') return (await users.repo.list()).map(show);
+    if (area === 'user' && action === 'quota') {
+      const parsed = envBytes(0).safeParse(need(values.bytes, 'bytes'));
+      if (!parsed.success) throw new UsageError('--bytes must be a size such as 524288000, 500MB or 5GB');
+      const u = await userByEmail(need(values.email, 'email'));
+      await createQuotaService({ db }).recalculate(u.id);
+      return show((await users.setQuota(u.id, parsed.data))!);
+    }
+    if (area === 'user' && action === 'vip') {
+      const type = Number(need(values.type, 'type'));
+      if (!Number.isInteger(type) || type < 0) throw new UsageError('--type must be a whole number');
+      return show((await users.setVip((await userByEmail(need(values.email, 'email'))).id, type))!);
+    }
+    if (area === 'mail' && action === 'outbox') {
+      return (await listOutbox(db, { limit: Number(values.limit ?? 20) })).map((m) => ({ id: m.id, to: m.to_addr, subject: m.subject, status: m.status, at: new Date(m.created_at).toISOString(), text: m.text, error: m.error ?? undefined }));
+    }
+    throw new UsageError(USAGE);
+  } finally {
+    await db.destroy();
+  }
+}
+
+const isMain = process.argv[1]?.endsWith('admin.cli.ts');
+if (isMain) {
+  runAdmin(process.argv.slice(2)).then(
+    (out) => {
+      console.log(JSON.stringify(out, null, 2));
+    },
+    (e) => {
+      if (e instanceof UsageError || e instanceof AccountError || e instanceof ConfigError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error((e as Error).message);
+      else console.error(e);
+      process.exit(1);
+    },
+  );
+}
