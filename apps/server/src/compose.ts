@@ -9,6 +9,8 @@ import { registerTrashJobs, TRASH_SWEEP_JOB } from './modules/trash/trash.jobs.t
 import { registerDownloadJobs } from './modules/downloads/downloads.jobs.ts';
 import { relyingParty } from './modules/auth/auth.config.ts';
 import { createSsoServer, type SsoDb } from '@cadcloud/sso';
+import { sweepUploadTemp } from './modules/uploads/upload-temp.ts';
+import { sweepFsTemp } from './infra/storage/fs.driver.ts';
 
 /** Builds every backend from the config (embedded defaults or scale-out drivers) and migrates the database. */
 export async function createDeps(config: AppConfig): Promise<AppDeps> {
@@ -24,10 +26,21 @@ export async function createDeps(config: AppConfig): Promise<AppDeps> {
 
 /** Every job that does real work; the trash sweep runs hourly. */
 export async function startJobs(deps: AppDeps) {
+  await sweepLeftovers(deps);
   registerTrashJobs(deps.queue, deps);
   registerDownloadJobs(deps.queue, deps);
   await deps.queue.schedule(TRASH_SWEEP_JOB, 3600_000);
   await deps.queue.start();
+}
+
+/**
+ * Temp files a killed server left behind (uploads in flight, half-written objects): never visible as items,
+ * removed at start once they are a day old. Parts of resumable upload sessions are kept.
+ */
+async function sweepLeftovers(deps: AppDeps) {
+  const sessions = await deps.db.selectFrom('upload_sessions').select('id').execute();
+  await sweepUploadTemp(deps.config.dataDir, new Set(sessions.map((s) => `session-${s.id}.part`)));
+  if (deps.storage.name === 'fs') await sweepFsTemp(path.join(deps.config.dataDir, 'storage'), 24 * 3600_000);
 }
 
 /** RSA key for ID tokens, generated once per installation. */

@@ -1,23 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { runAdmin } from '../../admin/admin.cli.ts';
-
-const root = path.resolve(import.meta.dirname, '../../../../..');
-
-async function freePorts(): Promise<number> {
-  for (;;) {
-    const p = 30000 + Math.floor(Math.random() * 20000);
-    const ok = await Promise.all([p, p + 1].map((port) => new Promise<boolean>((r) => {
-      const s = net.createServer().once('error', () => r(false)).once('listening', () => s.close(() => r(true)));
-      s.listen(port, '127.0.0.1');
-    })));
-    if (ok.every(Boolean)) return p;
-  }
-}
+import { startServer, type ServerProcess } from '../../test/server-process.ts';
 
 /** A browser in miniature: a cookie jar per host and manual redirects, so every hop is visible. */
 class Browser {
@@ -57,28 +43,19 @@ class Browser {
 }
 
 describe('sign-in through the login site (real server process)', () => {
-  let child: ChildProcess;
+  let server: ServerProcess;
   let base: string;
   let sso: string;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-auth-'));
   const env = () => ({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' });
 
   beforeAll(async () => {
-    const port = await freePorts();
-    base = `http://127.0.0.1:${port}`;
-    sso = `http://127.0.0.1:${port + 1}`;
-    child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: root, env: { ...env(), PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let log = '';
-    child.stdout!.on('data', (d) => (log += d));
-    child.stderr!.on('data', (d) => (log += d));
-    const end = Date.now() + 60_000;
-    while (!log.includes('CADCloud is running')) {
-      if (Date.now() > end || child.exitCode !== null) throw new Error(log);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    server = await startServer(env());
+    base = server.url;
+    sso = `http://127.0.0.1:${server.port + 1}`;
   });
-  afterAll(() => {
-    child?.kill('SIGKILL');
+  afterAll(async () => {
+    await server?.kill();
     rmSync(dataDir, { recursive: true, force: true });
   });
 

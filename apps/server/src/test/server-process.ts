@@ -1,0 +1,48 @@
+/** Test helper: the real server (`main.ts`) as a child process on free ports, for restart and crash tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+export const repoRoot = path.resolve(import.meta.dirname, '../../../..');
+
+export async function freePortPair(): Promise<number> {
+  for (;;) {
+    const p = 30000 + Math.floor(Math.random() * 20000);
+    const ok = await Promise.all([p, p + 1].map((port) => new Promise<boolean>((r) => {
+      const s = net.createServer().once('error', () => r(false)).once('listening', () => s.close(() => r(true)));
+      s.listen(port, '127.0.0.1');
+    })));
+    if (ok.every(Boolean)) return p;
+  }
+}
+
+export interface ServerProcess {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function startServer(env: Record<string, string | undefined>, port?: number): Promise<ServerProcess> {
+  const p = port ?? (await freePortPair());
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: repoRoot, env: { ...process.env, ...env, PORT: String(p) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stdout!.on('data', (d) => (log += d));
+  child.stderr!.on('data', (d) => (log += d));
+  const end = Date.now() + 60_000;
+  while (!log.includes('CADCloud is running')) {
+    if (Date.now() > end || child.exitCode !== null) throw new Error(`server did not start:\n${log}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url: `http://127.0.0.1:${p}`,
+    port: p,
+    child,
+    async kill(signal = 'SIGKILL') {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
