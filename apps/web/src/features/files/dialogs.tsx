@@ -17,7 +17,10 @@ export function NameDialog(props: { open: boolean; title: string; label: string;
     if (props.open) form.setFieldsValue({ name: props.initial ?? '' });
   }, [props.open]);
   const submit = async () => {
-    const { name } = await form.validateFields();
+    // the form shows its own validation message; nothing to send
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
+    const { name } = values;
     setBusy(true);
     try {
       await props.onSubmit(name.trim());
