@@ -47,6 +47,7 @@ export async function createTestApp(driver: TestDatabaseDriver, env: Record<stri
   const db = await driver.create();
   const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: 'sqlite::memory:', PORT: '8080', ...env });
   const deps: AppDeps = { config, db: db.db, storage: createStorage(config), queue: createDbQueue(db.db, { pollMs: 20 }), mailer: createMailer(config, db.db) };
+  if ('ensureBucket' in deps.storage) await (deps.storage as { ensureBucket(): Promise<void> }).ensureBucket();
   registerTrashJobs(deps.queue, deps);
   registerDownloadJobs(deps.queue, deps);
   await deps.queue.start();
