@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { createBrowserRouter, Navigate, Outlet, RouterProvider } from 'react-router';
 import { App as AntApp, ConfigProvider } from 'antd';
 import { useTranslation } from 'react-i18next';
 import zhCN from 'antd/locale/zh_CN';
@@ -8,6 +8,9 @@ import enUS from 'antd/locale/en_US';
 import koKR from 'antd/locale/ko_KR';
 import deDE from 'antd/locale/de_DE';
 import './lib/i18n.ts';
+// CJK fallback fonts shipped with the app (split by unicode-range: a browser fetches only the pieces a page uses)
+import '@fontsource/noto-sans-sc/400.css';
+import '@fontsource/noto-sans-kr/400.css';
 import './styles.css';
 import { UserProvider } from './features/auth/user.tsx';
 import { Shell } from './routes/yun/Shell.tsx';
@@ -21,35 +24,52 @@ import { H5User } from './routes/h5/H5User.tsx';
 import { H5Item } from './routes/h5/H5Item.tsx';
 import { isPhone } from './lib/device.ts';
 
+// system UI fonts first; the shipped Noto fonts fill in CJK glyphs on machines without them
+const FONT_FAMILY = `-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, "PingFang SC", "Microsoft YaHei", "Apple SD Gothic Neo", "Malgun Gothic", "Noto Sans SC", "Noto Sans KR", sans-serif`;
+
 const ANTD_LOCALES = { zh: zhCN, en: enUS, ko: koKR, de: deDE } as const;
+
+/** The signed-in part of the app: the user is fetched here, so the 404 page needs no sign-in. */
+function SignedIn() {
+  return (
+    <UserProvider>
+      <Outlet />
+    </UserProvider>
+  );
+}
 
 const router = createBrowserRouter([
   { path: '/', element: <Navigate to={isPhone() ? '/webH5' : '/yun/recent'} replace /> },
   {
-    path: '/yun',
-    element: <Shell />,
+    element: <SignedIn />,
     children: [
-      { index: true, element: <Navigate to="/yun/recent" replace /> },
-      { path: 'recent', element: <FileList key="recent" kind="recent" /> },
-      { path: 'index', element: <FileList key="index" kind="index" /> },
-      { path: 'drawing', element: <FileList key="drawing" kind="drawing" /> },
-      { path: 'threeModel', element: <FileList key="threeModel" kind="threeModel" /> },
-      { path: 'picture', element: <FileList key="picture" kind="picture" /> },
-      { path: 'other', element: <FileList key="other" kind="other" /> },
-      { path: 'trash', element: <Trash /> },
-      { path: '*', element: <Navigate to="/404" replace /> },
-    ],
-  },
-  {
-    path: '/webH5',
-    element: <H5Shell />,
-    children: [
-      { index: true, element: <H5List key="home" mode="home" /> },
-      { path: 'cloud', element: <H5List key="cloud" mode="cloud" /> },
-      { path: 'upload', element: <H5Upload /> },
-      { path: 'user', element: <H5User /> },
-      { path: 'item/:fileId', element: <H5Item /> },
-      { path: '*', element: <Navigate to="/404" replace /> },
+      {
+        path: '/yun',
+        element: <Shell />,
+        children: [
+          { index: true, element: <Navigate to="/yun/recent" replace /> },
+          { path: 'recent', element: <FileList key="recent" kind="recent" /> },
+          { path: 'index', element: <FileList key="index" kind="index" /> },
+          { path: 'drawing', element: <FileList key="drawing" kind="drawing" /> },
+          { path: 'threeModel', element: <FileList key="threeModel" kind="threeModel" /> },
+          { path: 'picture', element: <FileList key="picture" kind="picture" /> },
+          { path: 'other', element: <FileList key="other" kind="other" /> },
+          { path: 'trash', element: <Trash /> },
+          { path: '*', element: <Navigate to="/404" replace /> },
+        ],
+      },
+      {
+        path: '/webH5',
+        element: <H5Shell />,
+        children: [
+          { index: true, element: <H5List key="home" mode="home" /> },
+          { path: 'cloud', element: <H5List key="cloud" mode="cloud" /> },
+          { path: 'upload', element: <H5Upload /> },
+          { path: 'user', element: <H5User /> },
+          { path: 'item/:fileId', element: <H5Item /> },
+          { path: '*', element: <Navigate to="/404" replace /> },
+        ],
+      },
     ],
   },
   { path: '/404', element: <NotFound /> },
@@ -59,10 +79,11 @@ const router = createBrowserRouter([
 function Root() {
   const { i18n } = useTranslation();
   const locale = ANTD_LOCALES[i18n.language as keyof typeof ANTD_LOCALES] ?? zhCN;
-  const needsUser = !window.location.pathname.startsWith('/404');
   return (
-    <ConfigProvider locale={locale} theme={{ token: { colorPrimary: '#1677ff', borderRadius: 6 } }}>
-      <AntApp>{needsUser ? <UserProvider><RouterProvider router={router} /></UserProvider> : <RouterProvider router={router} />}</AntApp>
+    <ConfigProvider locale={locale} theme={{ token: { colorPrimary: '#1677ff', borderRadius: 6, fontFamily: FONT_FAMILY } }}>
+      <AntApp>
+        <RouterProvider router={router} />
+      </AntApp>
     </ConfigProvider>
   );
 }

@@ -20,6 +20,8 @@ void i18n.use(initReactI18next).init({
   returnNull: false,
 });
 
+document.documentElement.lang = initialLanguage();
+
 export function currentLanguage(): Language {
   return normalizeLanguage(i18n.language);
 }

@@ -10,6 +10,12 @@ pg.types.setTypeParser(20, Number);
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** The PostgreSQL schema a database handle was opened on (migrations keep their own tables there). */
+const schemas = new WeakMap<object, string>();
+export function schemaOf(db: Kysely<any>): string | undefined {
+  return schemas.get(db);
+}
+
 export interface DatabaseOptions {
   /** PostgreSQL only: every pooled connection uses this schema (tests isolate runs this way). */
   searchPath?: string;
@@ -27,7 +33,7 @@ export function createDatabase(url: string, opts: DatabaseOptions = {}): Kysely<
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
     const pool = new pg.Pool({
@@ -35,9 +41,37 @@ export function createDatabase(url: string, opts: DatabaseOptions = {}): Kysely<
       max: opts.poolSize ?? 10,
       options: opts.searchPath ? `-c search_path=${opts.searchPath}` : undefined,
     });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    if (opts.searchPath) schemas.set(db, opts.searchPath);
+    return db;
   }
   throw new Error(`DATABASE_URL: unsupported database URL ${JSON.stringify(url)}`);
+}
+
+/**
+ * Kysely prepares every query anew; better-sqlite3 statements are reusable, and the same few hundred SQL
+ * texts repeat, so keep them (bounded) instead of compiling on every request.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Database {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  const prepare = sqlite.prepare.bind(sqlite);
+  return new Proxy(sqlite, {
+    get(target, prop, receiver) {
+      if (prop !== 'prepare') {
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? v.bind(target) : v;
+      }
+      return (source: string) => {
+        let stmt = cache.get(source);
+        if (!stmt) {
+          stmt = prepare(source);
+          if (cache.size >= 500) cache.delete(cache.keys().next().value!);
+          cache.set(source, stmt);
+        }
+        return stmt;
+      };
+    },
+  });
 }
 
 export function dialectOf(db: Kysely<Database>): Dialect {

@@ -23,8 +23,10 @@ export function createItemsRepository(db: Kysely<Database>) {
       let base = db.selectFrom('items').where('uid', '=', uid).where('parent_id', '=', parentId).where('deleted_at', 'is', null);
       if (o.q) base = base.where('name', 'like', `%${escapeLike(o.q)}%`);
       if (o.kind !== undefined) base = base.where('kind', '=', o.kind);
+      // the page's ids come from the index alone; only those rows are read (OFFSET over full rows is slow)
+      const pageIds = orderItems(base.select('id'), o.sort, o.desc).offset(o.offset).limit(o.limit);
       const [rows, total] = await Promise.all([
-        orderItems(base.selectAll(), o.sort, o.desc).offset(o.offset).limit(o.limit).execute(),
+        orderItems(db.selectFrom('items').selectAll().where('id', 'in', pageIds), o.sort, o.desc).execute(),
         base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return { rows, total: Number(total.n) };

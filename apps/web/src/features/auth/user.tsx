@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { call } from '../../lib/api.ts';
 import { clientType } from '../../lib/device.ts';
+import { filesApi } from '../files/api.ts';
 
 export interface UserInfo {
   id: string;
@@ -11,19 +12,30 @@ export interface UserInfo {
   freeze: number;
 }
 
+export interface Capacity {
+  used: number;
+  total: number;
+  freeze: number;
+}
+
 interface UserState {
   user: UserInfo | null;
+  /** Storage from folder/capacity, refreshed after every change that can move it. */
+  capacity: Capacity | null;
   refresh(): Promise<void>;
   logout(): void;
 }
 
-const Ctx = createContext<UserState>({ user: null, refresh: async () => undefined, logout: () => undefined });
+const Ctx = createContext<UserState>({ user: null, capacity: null, refresh: async () => undefined, logout: () => undefined });
 
 /** Fetches the signed-in user; a 101 answer sends the browser through the login site (see lib/api.ts). */
 export function UserProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<UserInfo | null>(null);
+  const [capacity, setCapacity] = useState<Capacity | null>(null);
   const refresh = useCallback(async () => {
-    setUser(await call<UserInfo>('/user/v5/sysuser/userInfo', {}));
+    const [u, c] = await Promise.all([call<UserInfo>('/user/v5/sysuser/userInfo', {}), filesApi.capacity()]);
+    setUser(u);
+    setCapacity(c);
   }, []);
   useEffect(() => {
     void refresh().catch(() => undefined);
@@ -31,11 +43,11 @@ export function UserProvider({ children }: { children: ReactNode }) {
   const logout = useCallback(() => {
     // clear what this browser keeps of the user, then end the session here and at the login site
     setUser(null);
-    localStorage.removeItem('cadcloud.token');
+    setCapacity(null);
     sessionStorage.clear();
     window.location.assign(`/api/auth/logout?clientType=${clientType()}`);
   }, []);
-  return <Ctx.Provider value={{ user, refresh, logout }}>{children}</Ctx.Provider>;
+  return <Ctx.Provider value={{ user, capacity, refresh, logout }}>{children}</Ctx.Provider>;
 }
 
 export const useUser = () => useContext(Ctx);

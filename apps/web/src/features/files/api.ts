@@ -17,6 +17,7 @@ export const filesApi = {
   createFolder: (parentId: string, name: string) => call<Item>('/cloud/v5/folder/edit', { parentId, name }),
   folderList: (parentId: string) => call<{ subFolders: { id: string; name: string; count: number }[] }>('/cloud/v5/folder/list', { parentId, page: 1, pageSize: 9999 }),
   parentPath: (folderId: string) => call<{ list: { id: string; name: string }[] }>('/cloud/v5/folder/getParentFolderPath', { folderId }),
+  detectFolder: (parentId: string, name: string) => call<{ hasRepeat: boolean; folderId: string | null }>('/cloud/v5/folder/detectUpload', { parentId, name }),
   capacity: () => call<{ used: number; total: number; freeze: number }>('/cloud/v5/folder/capacity', {}),
   move: (fileIds: string[], folderIds: string[], moveToId: string) => call('/cloud/v5/union/move', { fileIds, folderIds, moveToId, autoRename: false }),
   remove: (fileIds: string[], folderIds: string[], deleteLevel: 0 | 1 | 2 = 0) => call('/cloud/v5/union/delete', { deleteLevel, fileIds, folderIds }),

@@ -106,7 +106,7 @@ export function UploadDialog(props: { open: boolean; parentId: string; uploadLim
   const dirInput = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
 
-  const enqueue = (list: { file: File; relativePath?: string }[]) => {
+  const enqueue = async (list: { file: File; relativePath?: string }[]) => {
     const ok = list.filter((f) => {
       if (f.file.size > props.uploadLimit) {
         message.error(t('upload.tooLarge', { size: formatSize(props.uploadLimit) }));
@@ -115,14 +115,21 @@ export function UploadDialog(props: { open: boolean; parentId: string; uploadLim
       return true;
     });
     if (!ok.length) return;
-    uploadQueue.add(ok.map((f) => ({ file: f.file, name: f.file.name, relativePath: f.relativePath, parentId: props.parentId })));
-    taskEvents.open('upload');
-    props.onClose();
+    // a folder upload into a folder of the same name merges into it: say so before starting
+    const tops = [...new Set(ok.map((f) => f.relativePath?.split('/')[0]).filter((n): n is string => !!n))];
+    const repeats = (await Promise.all(tops.map((n) => filesApi.detectFolder(props.parentId, n).then((r) => (r.hasRepeat ? n : null), () => null)))).filter(Boolean);
+    const start = () => {
+      uploadQueue.add(ok.map((f) => ({ file: f.file, name: f.file.name, relativePath: f.relativePath, parentId: props.parentId })));
+      taskEvents.open('upload');
+      props.onClose();
+    };
+    if (!repeats.length) return start();
+    Modal.confirm({ title: t('upload.title'), content: t('upload.folderExists', { name: repeats.join(', ') }), okText: t('common.ok'), cancelText: t('common.cancel'), onOk: start });
   };
   const fromInput = (input: HTMLInputElement | null) => {
     const files = [...(input?.files ?? [])].map((file) => ({ file, relativePath: (file as File & { webkitRelativePath?: string }).webkitRelativePath || undefined }));
     if (input) input.value = '';
-    enqueue(files);
+    void enqueue(files);
   };
   return (
     <Modal open={props.open} title={t('upload.title')} onCancel={props.onClose} footer={null} destroyOnHidden={false}>
@@ -137,7 +144,7 @@ export function UploadDialog(props: { open: boolean; parentId: string; uploadLim
         onDrop={async (e) => {
           e.preventDefault();
           setOver(false);
-          enqueue(await filesFromDrop(e.dataTransfer));
+          void enqueue(await filesFromDrop(e.dataTransfer));
         }}
         onClick={() => fileInput.current?.click()}
       >

@@ -109,7 +109,7 @@ export function TaskPanel() {
                       data-testid="zip-row"
                       extra={
                         z.status === TaskStatus.SUCCESS ? (
-                          <Button size="small" type="primary" onClick={() => downloadsApi.tempUrl(z.taskId).then((r) => saveUrl(r.signedUrl, r.name), (e) => message.error(e.message))}>{t('dl.save')}</Button>
+                          <Button size="small" type="primary" data-testid="zip-save" onClick={() => downloadsApi.tempUrl(z.taskId).then((r) => saveUrl(r.signedUrl, r.name), (e) => message.error(e.message))}>{t('dl.save')}</Button>
                         ) : (
                           <Button size="small" onClick={() => downloadsApi.cancel(z.taskId).then(refreshZips)}>{t('dl.cancel')}</Button>
                         )

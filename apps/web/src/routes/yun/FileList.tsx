@@ -27,7 +27,7 @@ const TYPE_FILTERS: Record<Exclude<ListKind, 'index'>, { includeTypes?: string[]
 export function FileList({ kind }: { kind: ListKind }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const { refresh: refreshUser } = useUser();
   const folderId = kind === 'index' ? params.get('folderId') ?? ROOT_FOLDER_ID : null;
   const [items, setItems] = useState<Item[]>([]);
@@ -36,7 +36,19 @@ export function FileList({ kind }: { kind: ListKind }) {
   const [selected, setSelected] = useState<string[]>([]);
   const [view, setView] = useState<'list' | 'grid'>(() => (localStorage.getItem('cadcloud.view') as 'grid') ?? 'list');
   const [sort, setSort] = useState<{ field: SortField; desc: boolean }>({ field: kind === 'index' ? 'name' : 'time', desc: kind !== 'index' });
-  const [q, setQ] = useState('');
+  // the query lives in the address (?q=, &global=1) so the header search and reloads keep it
+  const q = params.get('q') ?? '';
+  const isGlobal = kind === 'index' && params.get('global') === '1';
+  const [searchText, setSearchText] = useState(q);
+  useEffect(() => setSearchText(q), [q]);
+  const setSearch = (text: string, global = isGlobal) => {
+    const next = new URLSearchParams(params);
+    if (text.trim()) next.set('q', text.trim());
+    else next.delete('q');
+    if (global) next.set('global', '1');
+    else next.delete('global');
+    setParams(next);
+  };
   const [crumbs, setCrumbs] = useState<{ id: string; name: string }[]>([]);
   const [dialog, setDialog] = useState<null | 'upload' | 'folder' | 'rename' | 'move'>(null);
   const uploadLimit = useUploadLimit();
@@ -46,7 +58,7 @@ export function FileList({ kind }: { kind: ListKind }) {
     try {
       const page =
         kind === 'index'
-          ? await filesApi.unionList({ parentId: folderId!, q: q || undefined, isGlobal: !!q, sort: sort.field, desc: sort.desc, pageSize: 1000 })
+          ? await filesApi.unionList({ parentId: folderId!, q: q || undefined, isGlobal: !!q && isGlobal, sort: sort.field, desc: sort.desc, pageSize: 1000 })
           : await filesApi.listTypeFiles({ ...TYPE_FILTERS[kind], q: q || undefined, sort: sort.field, desc: sort.desc, pageSize: 1000 });
       setItems(page.list);
       setTotal(page.total);
@@ -56,7 +68,7 @@ export function FileList({ kind }: { kind: ListKind }) {
     } finally {
       setLoading(false);
     }
-  }, [kind, folderId, q, sort]);
+  }, [kind, folderId, q, isGlobal, sort]);
 
   useEffect(() => {
     void load();
@@ -78,7 +90,7 @@ export function FileList({ kind }: { kind: ListKind }) {
 
   const chosen = useMemo(() => items.filter((i) => selected.includes(i.id)), [items, selected]);
   const ids = (list: Item[]) => ({ fileIds: list.filter((i) => i.fileType === 1).map((i) => i.id), folderIds: list.filter((i) => i.fileType === 0).map((i) => i.id) });
-  const openFolder = (item: Item) => navigate(`/yun/index?folderId=${item.id}`);
+  const openFolder = (item: Item) => navigate(`/yun/index?folderId=${item.id}`); // leaves any search
   const done = async (text?: string) => {
     if (text) message.success(text);
     setDialog(null);
@@ -155,7 +167,10 @@ export function FileList({ kind }: { kind: ListKind }) {
           </Tooltip>
         </Space>
         <Space wrap className="toolbar-right">
-          <Input.Search allowClear placeholder={t('search.placeholder')} onSearch={setQ} style={{ width: 200 }} data-testid="search" />
+          <Input.Search allowClear placeholder={t('search.placeholder')} value={searchText} onChange={(e) => setSearchText(e.target.value)} onSearch={(v) => setSearch(v)} style={{ width: 200 }} data-testid="search" />
+          {kind === 'index' && (
+            <Checkbox checked={isGlobal} onChange={(e) => setSearch(searchText, e.target.checked)} data-testid="search-global">{t('search.global')}</Checkbox>
+          )}
           <Dropdown menu={sortMenu}>
             <Button icon={<SortAscendingOutlined />}>{t('sort.label')}</Button>
           </Dropdown>
@@ -178,6 +193,7 @@ export function FileList({ kind }: { kind: ListKind }) {
           items={[{ title: <a onClick={() => navigate('/yun/index')}>{t('breadcrumb.root')}</a> }, ...crumbs.map((c, n) => ({ title: n === crumbs.length - 1 ? c.name : <a onClick={() => navigate(`/yun/index?folderId=${c.id}`)}>{c.name}</a> }))]}
         />
       )}
+      {q && <div className="selection-note" data-testid="search-note">{t('search.results', { q, count: total })} <a onClick={() => setSearch('')}>{t('search.clear')}</a></div>}
       {selected.length > 0 && <div className="selection-note">{t('list.selected', { count: selected.length })}</div>}
       {view === 'list' ? (
         <Table

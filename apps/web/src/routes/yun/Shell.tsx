@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Layout, Menu, Dropdown, Button, Progress, Drawer, Avatar, Typography } from 'antd';
+import { Layout, Menu, Dropdown, Button, Progress, Drawer, Avatar, Typography, Input } from 'antd';
 import { ClockCircleOutlined, FolderOutlined, BuildOutlined, BlockOutlined, PictureOutlined, AppstoreOutlined, DeleteOutlined, GlobalOutlined, UserOutlined, MenuOutlined, LogoutOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useNavigate } from 'react-router';
+import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { LANGUAGES, type Language } from '@cadcloud/i18n';
 import { useUser } from '../../features/auth/user.tsx';
 import { TaskPanel } from '../../features/tasks/TaskPanel.tsx';
@@ -21,19 +21,40 @@ export function LanguageSwitcher() {
 
 export function StorageMeter() {
   const { t } = useTranslation();
-  const { user } = useUser();
-  if (!user) return null;
-  const pct = Math.min(100, Math.round((user.storage.used / Math.max(1, user.storage.total)) * 100));
+  const { capacity } = useUser();
+  if (!capacity) return null;
+  // at least a sliver once anything is stored, so a small upload visibly moves the meter
+  const pct = capacity.used > 0 ? Math.max(1, Math.min(100, Math.round((capacity.used / Math.max(1, capacity.total)) * 100))) : 0;
   return (
     <div className="storage-meter" data-testid="storage-meter">
-      <div>{t('storage.label')}{user.freeze === 1 && <Typography.Text type="danger"> · {t('storage.frozen')}</Typography.Text>}</div>
-      <Progress percent={pct} showInfo={false} size="small" status={user.freeze ? 'exception' : 'normal'} />
-      <small>{t('storage.value', { used: formatSize(user.storage.used), total: formatSize(user.storage.total) })}</small>
+      <div>{t('storage.label')}{capacity.freeze === 1 && <Typography.Text type="danger"> · {t('storage.frozen')}</Typography.Text>}</div>
+      <Progress percent={pct} showInfo={false} size="small" status={capacity.freeze ? 'exception' : 'normal'} />
+      <small data-testid="storage-value">{t('storage.value', { used: formatSize(capacity.used), total: formatSize(capacity.total) })}</small>
     </div>
   );
 }
 
-/** The desktop shell: navigation, search-free header, storage meter, task panel. */
+/** Search across all folders from the top bar: lands on the all-files list with the query. */
+function HeaderSearch() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [text, setText] = useState(params.get('q') ?? '');
+  useEffect(() => setText(params.get('q') ?? ''), [params]);
+  return (
+    <Input.Search
+      className="header-search"
+      allowClear
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      placeholder={t('search.everywhere')}
+      data-testid="header-search"
+      onSearch={(q) => navigate(q.trim() ? `/yun/index?q=${encodeURIComponent(q.trim())}&global=1` : '/yun/index')}
+    />
+  );
+}
+
+/** The desktop shell: navigation, header with search, language and user menu, storage meter, task panel. */
 export function Shell() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -67,9 +88,9 @@ export function Shell() {
       <Layout.Header className="shell-header">
         <Button className="only-narrow" type="text" icon={<MenuOutlined />} onClick={() => setDrawer(true)} aria-label="menu" />
         <div className="brand" onClick={() => navigate('/yun/recent')}>{t('app.name')}</div>
-        <div style={{ flex: 1 }} />
+        <div className="header-search-wrap"><HeaderSearch /></div>
         <LanguageSwitcher />
-        <Dropdown menu={{ items: [{ key: 'logout', icon: <LogoutOutlined />, label: t('user.logout') }], onClick: () => logout() }}>
+        <Dropdown menu={{ items: [{ key: 'name', label: <span data-testid="user-name">{user?.name}<br /><small>{user?.email}</small></span>, disabled: true }, { type: 'divider' as const }, { key: 'logout', icon: <LogoutOutlined />, label: t('user.logout'), danger: true }], onClick: ({ key: k }) => k === 'logout' && logout() }}>
           <Button type="text" data-testid="user-menu"><Avatar size="small" icon={<UserOutlined />} /> <span className="hide-narrow">{user?.name}</span></Button>
         </Dropdown>
       </Layout.Header>

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 // One schema for SQLite and PostgreSQL: bigint for epoch-ms times and byte counts, text for ids and JSON,
 // integer 0/1 for flags. Keep in step with ../schema.ts.
@@ -57,8 +57,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('trash_root', 'text')
     .addColumn('trash_parent_id', 'text')
     .execute();
-  await db.schema.createIndex('items_uid_parent').on('items').columns(['uid', 'parent_id', 'deleted_at', 'kind', 'name']).execute();
-  await db.schema.createIndex('items_uid_modified').on('items').columns(['uid', 'deleted_at', 'modified_at']).execute();
+  // matches the drive's list order (folders first, then by name, id as tie-breaker), so a page is an index range, not a sort
+  // partial (live items only): PostgreSQL does not treat `deleted_at is null` as an equality for ordering
+  await db.schema.createIndex('items_uid_parent').on('items').columns(['uid', 'parent_id', 'kind', 'name', 'id']).where(sql<boolean>`deleted_at is null`).execute();
+  // narrow, so counting a folder's 10,000 children reads few pages
+  await db.schema.createIndex('items_uid_parent_count').on('items').columns(['uid', 'parent_id']).where(sql<boolean>`deleted_at is null`).execute();
+  // recent lists; partial like the others so the planner never prefers it for a folder's children
+  await db.schema.createIndex('items_uid_modified').on('items').columns(['uid', 'modified_at']).where(sql<boolean>`deleted_at is null`).execute();
   await db.schema.createIndex('items_uid_trash').on('items').columns(['uid', 'trash_root']).execute();
   await db.schema
     .createTable('upload_sessions')
