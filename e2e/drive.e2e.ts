@@ -10,6 +10,18 @@ const sample = path.join(samplesDir, 'dwg_2004_ddc_floorplan.dwg');
 const hasSample = existsSync(sample);
 if (!hasSample) console.warn(`samples not found at ${samplesDir}: the browser test uploads a generated drawing instead`);
 
+/**
+ * Clicks OK in a confirmation once its opening animation is over: under load a click during the zoom-in
+ * can land beside the moving button.
+ */
+async function confirmOk(p: Page, label: string | RegExp = /确\s*定/) {
+  const dialog = p.locator('.ant-modal-confirm');
+  await dialog.waitFor();
+  await p.waitForFunction(() => !document.querySelector('.ant-modal-confirm [class*="-appear"], .ant-modal-confirm[class*="-appear"], .ant-modal-confirm[class*="-enter"]'));
+  await dialog.getByRole('button', { name: label }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
 describe('the drive in a real browser', () => {
   let product: Awaited<ReturnType<typeof startProduct>>;
   let browser: Browser;
@@ -104,7 +116,7 @@ describe('the drive in a real browser', () => {
 
       await select('floorplan-renamed.dwg');
       await page.click('[data-testid=btn-delete]');
-      await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定/ }).click();
+      await confirmOk(page);
       await row('floorplan-renamed.dwg').waitFor({ state: 'detached' });
       await page.goto(`${product.url}/yun/trash`);
       await select('floorplan-renamed.dwg');
@@ -122,6 +134,61 @@ describe('the drive in a real browser', () => {
       await download.saveAs(saved);
       expect(readFileSync(saved).equals(readFileSync(drawing))).toBe(true);
       expect(download.suggestedFilename()).toBe('floorplan-renamed.dwg');
+    });
+  });
+
+  it('searches from the top bar and shows the results as a grid', async () => {
+    await step('search', async () => {
+      await page.goto(`${product.url}/yun/recent`);
+      await shoot(page, 'desktop-zh-recent');
+      const before = await page.locator('[data-testid=storage-value]').innerText();
+      expect(before).not.toMatch(/^0(\.00)?B/); // the uploads count against the storage meter
+      await page.locator('[data-testid=header-search] input').fill('plan');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/\/yun\/index\?q=plan&global=1/);
+      await row('plan.dxf').waitFor(); // inside Project-A: found because the search covers all folders
+      await page.locator('[data-testid=search-note]').waitFor();
+      await page.getByTitle('缩略图').click();
+      await page.locator('[data-testid="card-plan.dxf"]').waitFor();
+      await shoot(page, 'desktop-zh-grid');
+      await page.getByTitle('列表').click(); // the view choice is kept: back to the list for the next steps
+      await row('plan.dxf').waitFor();
+      // searching in the current folder only: the root holds no "plan"
+      await page.locator('[data-testid=search-global]').click();
+      await page.waitForURL((u) => u.searchParams.get('q') === 'plan' && !u.searchParams.has('global'));
+      await row('plan.dxf').waitFor({ state: 'detached' });
+      expect(await page.locator('[data-testid=search-global]').isChecked()).toBe(false);
+    });
+  });
+
+  it('downloads a folder as a zip from the task panel', async () => {
+    await step('zip', async () => {
+      await page.goto(`${product.url}/yun/index`);
+      await select('Project-A');
+      await page.click('[data-testid=btn-download]');
+      const panel = page.locator('[data-testid=task-panel]');
+      await panel.locator('[data-testid=zip-row]').first().waitFor();
+      await panel.getByRole('tab', { name: '下载', selected: true }).waitFor(); // the panel switched to the download tab
+      await shoot(page, 'desktop-zh-zip');
+      const save = panel.locator('[data-testid=zip-save]').first();
+      await save.waitFor({ timeout: 60_000 }); // polled every 5 s until the zip is ready
+      const [download] = await Promise.all([page.waitForEvent('download'), save.click()]);
+      const saved = path.join(work, 'folder.zip');
+      await download.saveAs(saved);
+      const zip = readFileSync(saved);
+      expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
+      expect(zip.includes(Buffer.from('plan.dxf'))).toBe(true);
+      expect(zip.includes(Buffer.from('note.txt'))).toBe(true);
+    });
+  });
+
+  it('shows a 404 page for an unknown address, with a way home', async () => {
+    await step('404', async () => {
+      await page.goto(`${product.url}/no/such/page`);
+      await page.waitForURL(`${product.url}/404`);
+      await page.getByText('页面不存在', { exact: true }).waitFor();
+      await page.getByRole('button', { name: '返回首页' }).click();
+      await page.waitForURL(`${product.url}/yun/recent`);
     });
   });
 
@@ -163,13 +230,17 @@ describe('the drive in a real browser', () => {
       writeFileSync(phoneFile, `0\nEOF\n${randomBytes(100).toString('hex')}`);
       await m.setInputFiles('[data-testid=h5-file-input]', phoneFile);
       await m.locator('[data-testid=h5-upload-row][data-status=success]').waitFor({ timeout: 30_000 });
+      await shoot(m, 'phone-upload');
       await m.click('[data-testid=h5-tab-user]');
       await m.locator('[data-testid=h5-lang]').getByText('English').click();
       await m.click('[data-testid=h5-tab-cloud]');
       await m.getByText('Cloud').first().waitFor();
+      await m.locator('[data-testid="h5-row-from-phone.dxf"]').waitFor();
+      await shoot(m, 'phone-cloud');
       await m.locator('[data-testid="h5-row-from-phone.dxf"]').click();
       await m.waitForURL(/\/webH5\/item\//);
       await m.locator('[data-testid=h5-item-name]').getByText('from-phone.dxf').waitFor();
+      await shoot(m, 'phone-item');
       const [download] = await Promise.all([m.waitForEvent('download'), m.click('[data-testid=h5-download]')]);
       const saved = path.join(work, 'phone-download.dxf');
       await download.saveAs(saved);
@@ -179,7 +250,7 @@ describe('the drive in a real browser', () => {
       await m.keyboard.press('Enter');
       await m.locator('[data-testid=h5-item-name]').getByText('phone-renamed.dxf').waitFor();
       await m.click('[data-testid=h5-delete]');
-      await m.locator('.ant-modal-confirm').getByRole('button', { name: 'OK' }).click();
+      await confirmOk(m, 'OK');
       await m.waitForURL(/\/webH5\/cloud/);
       await m.locator('[data-testid="h5-row-phone-renamed.dxf"]').waitFor({ state: 'detached' });
       await m.click('[data-testid=h5-tab-user]');
@@ -191,5 +262,16 @@ describe('the drive in a real browser', () => {
     } finally {
       await phone.close();
     }
+  });
+
+  it('empties the recycle bin after a confirmation', async () => {
+    await step('empty-trash', async () => {
+      await page.goto(`${product.url}/yun/trash`);
+      await row('phone-renamed.dxf').waitFor(); // deleted on the phone
+      await page.click('[data-testid=btn-empty-trash]');
+      await confirmOk(page, /확\s*인/);
+      await row('phone-renamed.dxf').waitFor({ state: 'detached' });
+      expect(await page.locator('[data-testid^=row-]').count()).toBe(0);
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +28,12 @@ export async function startProduct(): Promise<{ url: string; dataDir: string; st
   let log = '';
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
+  // keep the server's output next to the screenshots: a crash mid-test is otherwise invisible
+  child.on('exit', (code, signal) => {
+    log += `\n[server exited: code ${code}, signal ${signal}]\n`;
+    mkdirSync(artifacts, { recursive: true });
+    writeFileSync(path.join(artifacts, 'server.log'), log);
+  });
   const url = `http://127.0.0.1:${port}`;
   const end = Date.now() + 60_000;
   while (!log.includes('CADCloud is running')) {

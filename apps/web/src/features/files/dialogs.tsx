@@ -16,17 +16,22 @@ export function NameDialog(props: { open: boolean; title: string; label: string;
   useEffect(() => {
     if (props.open) form.setFieldsValue({ name: props.initial ?? '' });
   }, [props.open]);
+  const sending = useRef(false);
   const submit = async () => {
+    // Enter both submits the form and fires onPressEnter: send once
+    if (sending.current) return;
     // the form shows its own validation message; nothing to send
     const values = await form.validateFields().catch(() => null);
-    if (!values) return;
+    if (!values || sending.current) return;
     const { name } = values;
+    sending.current = true;
     setBusy(true);
     try {
       await props.onSubmit(name.trim());
     } catch (e) {
       message.error((e as Error).message);
     } finally {
+      sending.current = false;
       setBusy(false);
     }
   };
