@@ -256,6 +256,17 @@ describe('the drive in a real browser', () => {
       await m.click('[data-testid=h5-tab-user]');
       await m.locator('[data-testid=h5-user-name]').getByText('Alice').waitFor();
       await shoot(m, 'phone-user');
+      // the desktop layout, asked for on the phone, still works at 375 px: menu in a drawer, toolbar wraps
+      await m.getByRole('button', { name: /Desktop version/ }).click();
+      await m.waitForURL(`${product.url}/yun/recent`);
+      await m.locator('[data-testid=btn-upload]').waitFor();
+      await shoot(m, 'phone-desktop-layout');
+      await m.getByRole('button', { name: 'menu' }).click();
+      await m.locator('.ant-drawer [data-testid=nav]').getByText('Recycle bin').click();
+      await m.waitForURL(`${product.url}/yun/trash`);
+      await m.locator('[data-testid="row-phone-renamed.dxf"]').waitFor();
+      const overflow = await m.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0); // nothing sticks out sideways
     } catch (e) {
       await shoot(m, 'failed-phone');
       throw e;

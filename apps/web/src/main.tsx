@@ -8,9 +8,7 @@ import enUS from 'antd/locale/en_US';
 import koKR from 'antd/locale/ko_KR';
 import deDE from 'antd/locale/de_DE';
 import './lib/i18n.ts';
-// CJK fallback fonts shipped with the app (split by unicode-range: a browser fetches only the pieces a page uses)
-import '@fontsource/noto-sans-sc/400.css';
-import '@fontsource/noto-sans-kr/400.css';
+import { reshapeWhenFontsLoad } from './lib/fonts.ts';
 import './styles.css';
 import { UserProvider } from './features/auth/user.tsx';
 import { Shell } from './routes/yun/Shell.tsx';
@@ -87,6 +85,8 @@ function Root() {
     </ConfigProvider>
   );
 }
+
+reshapeWhenFontsLoad();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
