@@ -5,7 +5,8 @@
 // Chromium for the browser tests. When something cannot be provided the run stops with a message that
 // says exactly how to provide it (in CI every suite is required; locally a missing service skips its suite).
 import { spawnSync, execSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,6 +99,8 @@ const runs = [
   ['browser', ['vitest', 'run', '--config', 'e2e/vitest.config.ts']],
 ];
 let failed = false;
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const reportDir = mkdtempSync(path.join(tmpdir(), 'cadcloud-test-'));
 for (const [label, args] of runs) {
   if (label === 'browser' && (only.length || !existsSync(path.join(root, 'e2e/vitest.config.ts')))) continue;
   if (label === 'browser') {
@@ -105,7 +108,19 @@ for (const [label, args] of runs) {
     if (!sh('cd apps/web && npx vite build --logLevel warn').ok) { failed = true; break; }
   }
   console.log(`[test] ${label} tests`);
-  const r = spawnSync('npx', args, { stdio: 'inherit', cwd: root, env });
+  const report = path.join(reportDir, `${label.replace(/\W+/g, '-')}.json`);
+  const r = spawnSync('npx', [...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { stdio: 'inherit', cwd: root, env });
   if (r.status !== 0) failed = true;
+  try {
+    const j = JSON.parse(readFileSync(report, 'utf8'));
+    totals.passed += j.numPassedTests;
+    totals.failed += j.numFailedTests;
+    totals.skipped += j.numPendingTests + (j.numTodoTests ?? 0);
+  } catch {
+    failed = true;
+    totals.failed += 1;
+  }
 }
-process.exit(failed ? 1 : 0);
+// one plain closing line for every runner together
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failed || totals.passed === 0 ? 1 : 0);
