@@ -93,6 +93,42 @@ describe('the drive in a real browser', () => {
     });
   });
 
+  it('uploads a large file in chunks and continues after a dropped connection', async () => {
+    await step('chunked', async () => {
+      const big = path.join(work, 'survey-large.dxf');
+      writeFileSync(big, randomBytes(9 * 1024 * 1024 + 123)); // over the 8 MB multipart threshold
+      let dropped = 0;
+      // the first chunk after the start never gets an answer: the browser must ask the server where it stands
+      await page.route('**/cloud/v5/upload/chunk?**', async (route) => {
+        const offset = Number(new URL(route.request().url()).searchParams.get('offset'));
+        if (offset > 0 && dropped === 0) {
+          dropped++;
+          await route.abort('connectionreset');
+        } else await route.continue();
+      });
+      try {
+        await page.goto(`${product.url}/yun/index`);
+        await page.click('[data-testid=btn-upload]');
+        await page.setInputFiles('[data-testid=file-input]', big);
+        await row('survey-large.dxf').waitFor({ timeout: 90_000 });
+      } finally {
+        await page.unroute('**/cloud/v5/upload/chunk?**');
+      }
+      expect(dropped).toBe(1);
+      await page.locator('[data-testid=upload-row][data-status=success]').filter({ hasText: 'survey-large.dxf' }).waitFor();
+      await select('survey-large.dxf');
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=btn-download]')]);
+      const saved = path.join(work, 'large-downloaded.dxf');
+      await download.saveAs(saved);
+      expect(readFileSync(saved).equals(readFileSync(big))).toBe(true);
+      // leave the root as the later steps expect it
+      await select('survey-large.dxf');
+      await page.click('[data-testid=btn-delete]');
+      await confirmOk(page);
+      await row('survey-large.dxf').waitFor({ state: 'detached' });
+    });
+  });
+
   it('renames, moves, deletes and restores', async () => {
     await step('organise', async () => {
       await page.goto(`${product.url}/yun/index`);
@@ -179,6 +215,11 @@ describe('the drive in a real browser', () => {
       expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
       expect(zip.includes(Buffer.from('plan.dxf'))).toBe(true);
       expect(zip.includes(Buffer.from('note.txt'))).toBe(true);
+      // closed, then shown again from the header
+      await panel.getByRole('button', { name: 'close' }).click();
+      await panel.waitFor({ state: 'detached' });
+      await page.click('[data-testid=tasks-button]');
+      await panel.locator('[data-testid=zip-row]').first().waitFor();
     });
   });
 

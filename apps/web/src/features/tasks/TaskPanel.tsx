@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Badge, Button, Empty, List, Progress, Tabs, Typography, message } from 'antd';
 import { CloseOutlined, DownOutlined, UpOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -27,14 +27,31 @@ export function TaskPanel() {
   const [expanded, setExpanded] = useState(true);
   const [tab, setTab] = useState<TaskTab>('upload');
 
-  const refreshZips = () => downloadsApi.list().then((r) => setZips(r.list), () => undefined);
+  const refreshZips = () =>
+    downloadsApi.list().then(
+      (r) => {
+        setZips(r.list);
+        return r.list;
+      },
+      () => zipsRef.current,
+    );
+  const zipsRef = useRef<ZipTask[]>([]);
+  zipsRef.current = zips;
+  const uploadsRef = useRef(uploads);
+  uploadsRef.current = uploads;
+  const show = (kind: TaskTab | undefined, zipList: ZipTask[]) => {
+    setOpen(true);
+    setExpanded(true);
+    setTab(kind ?? firstNonEmptyTab({ upload: uploadsRef.current.length, download: zipList.length, unzip: 0 }));
+  };
   useEffect(() => {
-    void refreshZips();
+    // zips still being prepared from an earlier visit: show them
+    void refreshZips().then((list) => {
+      if (list.some((z) => z.status === TaskStatus.BEFORE || z.status === TaskStatus.IN)) show(undefined, list);
+    });
     return taskEvents.subscribe((kind) => {
-      setOpen(true);
-      setExpanded(true);
-      setTab(kind);
-      if (kind === 'download') void refreshZips();
+      if (kind === 'download' || !kind) void refreshZips().then((list) => show(kind, list));
+      else show(kind, zipsRef.current);
     });
   }, []);
   // poll while a zip is being prepared (spec polling constant 5000 ms)

@@ -19,7 +19,9 @@ export function H5Shell() {
   useEffect(() => {
     if (!isPhone() && !sessionStorage.getItem('cadcloud.forceMobile')) navigate('/yun/recent', { replace: true });
   }, []);
-  const active = tabs.slice().reverse().find((tab) => pathname === tab.path || pathname.startsWith(`${tab.path}/`))?.path ?? '/webH5';
+  // a file's detail page belongs to the cloud tab
+  const current = pathname.startsWith('/webH5/item/') ? '/webH5/cloud' : pathname;
+  const active = tabs.slice().reverse().find((tab) => current === tab.path || current.startsWith(`${tab.path}/`))?.path ?? '/webH5';
   return (
     <div className="h5">
       <div className="h5-content">

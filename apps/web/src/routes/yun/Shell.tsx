@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
-import { Layout, Menu, Dropdown, Button, Progress, Drawer, Avatar, Typography, Input } from 'antd';
-import { ClockCircleOutlined, FolderOutlined, BuildOutlined, BlockOutlined, PictureOutlined, AppstoreOutlined, DeleteOutlined, GlobalOutlined, UserOutlined, MenuOutlined, LogoutOutlined } from '@ant-design/icons';
+import { Layout, Menu, Dropdown, Button, Progress, Drawer, Avatar, Typography, Input, Tooltip } from 'antd';
+import { ClockCircleOutlined, FolderOutlined, BuildOutlined, BlockOutlined, PictureOutlined, AppstoreOutlined, DeleteOutlined, GlobalOutlined, UserOutlined, MenuOutlined, LogoutOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { taskEvents } from '../../features/tasks/task-events.ts';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { LANGUAGES, type Language } from '@cadcloud/i18n';
@@ -89,6 +90,9 @@ export function Shell() {
         <Button className="only-narrow" type="text" icon={<MenuOutlined />} onClick={() => setDrawer(true)} aria-label="menu" />
         <div className="brand" onClick={() => navigate('/yun/recent')}>{t('app.name')}</div>
         <div className="header-search-wrap"><HeaderSearch /></div>
+        <Tooltip title={t('tasks.title')}>
+          <Button type="text" icon={<UnorderedListOutlined />} onClick={() => taskEvents.open()} aria-label={t('tasks.title')} data-testid="tasks-button" />
+        </Tooltip>
         <LanguageSwitcher />
         <Dropdown menu={{ items: [{ key: 'name', label: <span data-testid="user-name">{user?.name}<br /><small>{user?.email}</small></span>, disabled: true }, { type: 'divider' as const }, { key: 'logout', icon: <LogoutOutlined />, label: t('user.logout'), danger: true }], onClick: ({ key: k }) => k === 'logout' && logout() }}>
           <Button type="text" data-testid="user-menu"><Avatar size="small" icon={<UserOutlined />} /> <span className="hide-narrow">{user?.name}</span></Button>
