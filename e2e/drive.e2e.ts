@@ -90,6 +90,16 @@ describe('the drive in a real browser', () => {
       await row('details').waitFor();
       await page.goto(`${product.url}/yun/drawing`);
       await row(drawingName).waitFor();
+      // drag and drop onto the upload dialog
+      await page.goto(`${product.url}/yun/index`);
+      await page.click('[data-testid=btn-upload]');
+      const dataTransfer = await page.evaluateHandle(() => {
+        const dt = new DataTransfer();
+        dt.items.add(new File(['dropped by hand'], 'dropped.txt', { type: 'text/plain' }));
+        return dt;
+      });
+      await page.dispatchEvent('[data-testid=drop-zone]', 'drop', { dataTransfer });
+      await row('dropped.txt').waitFor();
     });
   });
 
@@ -324,6 +334,19 @@ describe('the drive in a real browser', () => {
       await confirmOk(page, /확\s*인/);
       await row('phone-renamed.dxf').waitFor({ state: 'detached' });
       expect(await page.locator('[data-testid^=row-]').count()).toBe(0);
+    });
+  });
+
+  it('signs out from the user menu', async () => {
+    await step('logout', async () => {
+      await page.goto(`${product.url}/yun/recent`);
+      await page.hover('[data-testid=user-menu]');
+      await page.locator('[data-testid=user-name]').getByText('Alice').waitFor();
+      await page.getByRole('menuitem', { name: /로그아웃/ }).click();
+      await page.waitForURL((u) => !u.href.startsWith(`${product.url}/yun`));
+      // the session is gone: the drive sends the browser to the login site again
+      await page.goto(`${product.url}/yun/recent`);
+      await page.waitForURL(/\/interaction\//);
     });
   });
 });

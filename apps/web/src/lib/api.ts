@@ -18,7 +18,12 @@ export function clientInfo() {
 }
 
 /** Code 101: not signed in. The session is gone, so go through the login site and come back here. */
+let leaving = false;
 export function goToLogin() {
+  // several calls can answer 101 at once: leave once; what the tab kept of the old session goes (the language stays)
+  if (leaving) return;
+  leaving = true;
+  sessionStorage.clear();
   const back = window.location.pathname + window.location.search;
   window.location.assign(`/api/auth/login?returnTo=${encodeURIComponent(back)}&clientType=${clientType()}&lang=${currentLanguage()}`);
 }
