@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JobQueue } from './queue.types.ts';
+import { until } from '../../test/until.ts';
 
-async function until<T>(fn: () => Promise<T | undefined | false>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as T;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 export interface QueueHarness {
   /** a fresh queue on the same backing store (a "restarted process") */

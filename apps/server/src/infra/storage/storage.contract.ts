@@ -73,7 +73,7 @@ export function runStorageContract(name: string, make: () => Promise<{ driver: S
       expect(ok.status).toBe(200);
       expect(await ok.text()).toBe('hello signed');
       expect(decodeURIComponent(ok.headers.get('content-disposition') ?? '')).toContain('图纸 1.dwg');
-      const tampered = url.replace(/(sig=|Signature=)([A-Za-z0-9_-])/, (m, p, c) => p + (c === 'A' ? 'B' : 'A'));
+      const tampered = url.replace(/(sig=|Signature=)([A-Za-z0-9_-])/, (_m, p, c) => p + (c === 'A' ? 'B' : 'A'));
       expect((await fetchUrl(tampered)).status).toBe(403);
     });
 

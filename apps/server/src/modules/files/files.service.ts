@@ -1,4 +1,4 @@
-import { ROOT_FOLDER_ID, TYPE_GROUPS, TRASH_RETENTION_DAYS, extensionOf, type TypeGroup } from '@cadcloud/contracts';
+import { ROOT_FOLDER_ID, TYPE_GROUPS, TRASH_RETENTION_DAYS, extensionOf } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../infra/db/schema.ts';

@@ -2,16 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, md5, type TestApp } from '../../test/fixtures.ts';
+import { until } from '../../test/until.ts';
 
-async function until<T>(fn: () => Promise<T | false | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as T;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 for (const driver of testDatabaseDrivers()) {
   describe(`uploads and downloads on ${driver.name}`, () => {
