@@ -304,6 +304,19 @@ describe('the drive in a real browser', () => {
       await confirmOk(m, 'OK');
       await m.waitForURL(/\/webH5\/cloud/);
       await m.locator('[data-testid="h5-row-phone-renamed.dxf"]').waitFor({ state: 'detached' });
+      // into a folder, and upload there
+      await m.locator('[data-testid="h5-row-Project-A"]').click();
+      await m.waitForURL(/\/webH5\/cloud\?folderId=/);
+      const folderUrl = m.url();
+      await m.click('[data-testid=h5-upload-here]');
+      await m.locator('[data-testid=h5-upload-target]').getByText('Project-A').waitFor();
+      const inFolder = path.join(work, 'site-photo-notes.txt');
+      writeFileSync(inFolder, 'taken on site');
+      await m.setInputFiles('[data-testid=h5-file-input]', inFolder);
+      await m.locator('[data-testid=h5-upload-row][data-status=success]').filter({ hasText: 'site-photo-notes.txt' }).waitFor({ timeout: 30_000 });
+      await m.goto(folderUrl);
+      await m.locator('[data-testid="h5-row-site-photo-notes.txt"]').waitFor();
+      await m.locator('[data-testid="h5-row-plan.dxf"]').waitFor();
       await m.click('[data-testid=h5-tab-user]');
       await m.locator('[data-testid=h5-user-name]').getByText('Alice').waitFor();
       await shoot(m, 'phone-user');

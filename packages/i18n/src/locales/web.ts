@@ -1,6 +1,7 @@
 /** Texts of the web app (namespace `web`). Keys by area, never English sentences. */
 export const web = {
   zh: {
+    'upload.here': '上传到此处', 'upload.target': '上传到：{{folder}}',
     'search.everywhere': '在全部文件中搜索', 'search.results': '“{{q}}” 的搜索结果：{{count}} 项', 'search.clear': '清除搜索', 'upload.folderExists': '此处已有同名文件夹“{{name}}”，文件将合并到其中。继续上传吗？',
     'app.name': 'CADCloud 云图', 'nav.recent': '最近文件', 'nav.index': '全部文件', 'nav.drawing': '图纸', 'nav.threeModel': '三维模型', 'nav.picture': '图片', 'nav.other': '其他', 'nav.trash': '回收站',
     'nav.home': '首页', 'nav.cloud': '云盘', 'nav.upload': '上传', 'nav.user': '我的',
@@ -21,6 +22,7 @@ export const web = {
     'errors.network': 'Network Error!', 'errors.downloadUrl': '下载地址获取失败', 'errors.emptyLink': '下载链接为空', 'h5.recent': '最近文件', 'h5.desktop': '电脑版',
   },
   en: {
+    'upload.here': 'Upload here', 'upload.target': 'Uploading to: {{folder}}',
     'search.everywhere': 'Search all files', 'search.results': 'Results for “{{q}}”: {{count}}', 'search.clear': 'Clear search', 'upload.folderExists': 'A folder named “{{name}}” already exists here; the files will be merged into it. Continue?',
     'app.name': 'CADCloud', 'nav.recent': 'Recent', 'nav.index': 'All files', 'nav.drawing': 'Drawings', 'nav.threeModel': '3D models', 'nav.picture': 'Pictures', 'nav.other': 'Other', 'nav.trash': 'Recycle bin',
     'nav.home': 'Home', 'nav.cloud': 'Cloud', 'nav.upload': 'Upload', 'nav.user': 'Me',
@@ -41,6 +43,7 @@ export const web = {
     'errors.network': 'Network Error!', 'errors.downloadUrl': 'Failed to get download address', 'errors.emptyLink': 'The download link is empty', 'h5.recent': 'Recent files', 'h5.desktop': 'Desktop version',
   },
   ko: {
+    'upload.here': '여기에 업로드', 'upload.target': '업로드 위치: {{folder}}',
     'search.everywhere': '모든 파일에서 검색', 'search.results': '“{{q}}” 검색 결과: {{count}}개', 'search.clear': '검색 지우기', 'upload.folderExists': '같은 이름의 폴더 “{{name}}”이(가) 이미 있습니다. 파일이 그 폴더에 합쳐집니다. 계속할까요?',
     'app.name': 'CADCloud', 'nav.recent': '최근 파일', 'nav.index': '모든 파일', 'nav.drawing': '도면', 'nav.threeModel': '3D 모델', 'nav.picture': '사진', 'nav.other': '기타', 'nav.trash': '휴지통',
     'nav.home': '홈', 'nav.cloud': '클라우드', 'nav.upload': '업로드', 'nav.user': '내 정보',
@@ -61,6 +64,7 @@ export const web = {
     'errors.network': 'Network Error!', 'errors.downloadUrl': '다운로드 주소를 가져오지 못했습니다', 'errors.emptyLink': '다운로드 링크가 비어 있습니다', 'h5.recent': '최근 파일', 'h5.desktop': 'PC 버전',
   },
   de: {
+    'upload.here': 'Hierher hochladen', 'upload.target': 'Ziel: {{folder}}',
     'search.everywhere': 'Alle Dateien durchsuchen', 'search.results': 'Ergebnisse für „{{q}}“: {{count}}', 'search.clear': 'Suche löschen', 'upload.folderExists': 'Hier gibt es bereits einen Ordner „{{name}}“; die Dateien werden darin zusammengeführt. Fortfahren?',
     'app.name': 'CADCloud', 'nav.recent': 'Zuletzt', 'nav.index': 'Alle Dateien', 'nav.drawing': 'Zeichnungen', 'nav.threeModel': '3D-Modelle', 'nav.picture': 'Bilder', 'nav.other': 'Sonstige', 'nav.trash': 'Papierkorb',
     'nav.home': 'Start', 'nav.cloud': 'Cloud', 'nav.upload': 'Hochladen', 'nav.user': 'Ich',

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Breadcrumb, Empty, List, Spin, message } from 'antd';
-import { RightOutlined } from '@ant-design/icons';
+import { Breadcrumb, Button, Empty, List, Spin, message } from 'antd';
+import { CloudUploadOutlined, RightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ROOT_FOLDER_ID } from '@cadcloud/contracts';
@@ -34,7 +34,12 @@ export function H5List({ mode }: { mode: 'home' | 'cloud' }) {
 
   return (
     <div>
-      <h2 className="h5-title">{mode === 'home' ? t('h5.recent') : t('nav.cloud')}</h2>
+      <div className="h5-title-row">
+        <h2 className="h5-title">{mode === 'home' ? t('h5.recent') : t('nav.cloud')}</h2>
+        {mode === 'cloud' && (
+          <Button type="primary" shape="round" icon={<CloudUploadOutlined />} data-testid="h5-upload-here" onClick={() => navigate(`/webH5/upload?folderId=${folderId}`)}>{t('upload.here')}</Button>
+        )}
+      </div>
       {mode === 'cloud' && (
         <Breadcrumb className="crumbs" items={[{ title: <a onClick={() => navigate('/webH5/cloud')}>{t('breadcrumb.root')}</a> }, ...crumbs.map((c) => ({ title: <a onClick={() => navigate(`/webH5/cloud?folderId=${c.id}`)}>{c.name}</a> }))]} />
       )}

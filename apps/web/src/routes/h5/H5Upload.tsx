@@ -1,4 +1,5 @@
-import { useRef, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useSearchParams } from 'react-router';
 import { Button, List, Progress, Space } from 'antd';
 import { FolderAddOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +7,7 @@ import { ROOT_FOLDER_ID } from '@cadcloud/contracts';
 import { uploadQueue } from '../../features/uploads/uploads.ts';
 import { formatSize } from '../../lib/format.ts';
 import { useUploadLimit } from '../../features/files/use-config.ts';
+import { filesApi } from '../../features/files/api.ts';
 import { message } from 'antd';
 
 /** Mobile upload: pick files or a folder; the list shows each upload's progress. */
@@ -15,14 +17,23 @@ export function H5Upload() {
   const dir = useRef<HTMLInputElement>(null);
   const entries = useSyncExternalStore(uploadQueue.subscribe, uploadQueue.getSnapshot);
   const limit = useUploadLimit();
+  // opened from a folder of the cloud tab (?folderId=): uploads go there, otherwise to the top level
+  const [params] = useSearchParams();
+  const parentId = params.get('folderId') ?? ROOT_FOLDER_ID;
+  const [target, setTarget] = useState<string>('');
+  useEffect(() => {
+    if (parentId === ROOT_FOLDER_ID) return setTarget('');
+    filesApi.parentPath(parentId).then((r) => setTarget(r.list.map((f) => f.name).join(' / ')), () => setTarget(''));
+  }, [parentId]);
   const add = (input: HTMLInputElement | null) => {
     const list = [...(input?.files ?? [])].filter((f) => f.size <= limit || (message.error(t('upload.tooLarge', { size: formatSize(limit) })), false));
-    uploadQueue.add(list.map((file) => ({ file, name: file.name, relativePath: (file as File & { webkitRelativePath?: string }).webkitRelativePath || undefined, parentId: ROOT_FOLDER_ID })));
+    uploadQueue.add(list.map((file) => ({ file, name: file.name, relativePath: (file as File & { webkitRelativePath?: string }).webkitRelativePath || undefined, parentId })));
     if (input) input.value = '';
   };
   return (
     <div>
       <h2 className="h5-title">{t('upload.title')}</h2>
+      <div className="h5-target" data-testid="h5-upload-target">{t('upload.target', { folder: target || t('breadcrumb.root') })}</div>
       <Space direction="vertical" style={{ width: '100%' }}>
         <Button block type="primary" size="large" icon={<UploadOutlined />} onClick={() => files.current?.click()}>{t('toolbar.uploadFiles')}</Button>
         <Button block size="large" icon={<FolderAddOutlined />} onClick={() => dir.current?.click()}>{t('toolbar.uploadFolder')}</Button>
