@@ -53,9 +53,11 @@ export function createBullmqQueue(opts: { redisUrl: string; prefix?: string; que
       queueConn.disconnect();
     },
     async status(jobId) {
-      const job = await queue.getJob(jobId.replace(/:/g, '_'));
+      const id = jobId.replace(/:/g, '_');
+      // state first, then the job: read the other way round, a job finishing in between looks completed without its result
+      const s = await queue.getJobState(id);
+      const job = await queue.getJob(id);
       if (!job) return { state: 'unknown', progress: 0 };
-      const s = await job.getState();
       const state = s === 'completed' || s === 'failed' || s === 'active' ? s : s === 'unknown' ? 'unknown' : 'waiting';
       return { state, progress: state === 'completed' ? 100 : typeof job.progress === 'number' ? job.progress : 0, error: job.failedReason || undefined, result: job.returnvalue ?? undefined };
     },

@@ -28,10 +28,8 @@ export function createDbQueue(db: Kysely<Database>, opts: DbQueueOptions = {}): 
   const schedules = new Map<string, number>();
   let stopped = true;
 
-  async function enqueueNext(name: string, delayMs: number) {
-    const everyMs = schedules.get(name)!;
-    await api.enqueue(name, {}, { jobId: `${name}:${Math.floor((Date.now() + delayMs) / everyMs)}`, delayMs, attempts: 1 });
-  }
+  /** A schedule is one row that cycles waiting → active → waiting, so there is never more than one pending run. */
+  const scheduleId = (name: string) => `schedule:${name}`;
 
   async function claim(): Promise<Database['jobs'] | undefined> {
     const now = Date.now();
@@ -59,6 +57,7 @@ export function createDbQueue(db: Kysely<Database>, opts: DbQueueOptions = {}): 
 
   async function run(job: Database['jobs']) {
     const handler = handlers.get(job.name)!;
+    const everyMs = job.id === scheduleId(job.name) ? schedules.get(job.name) : undefined;
     const ctx = {
       id: job.id,
       name: job.name,
@@ -67,35 +66,40 @@ export function createDbQueue(db: Kysely<Database>, opts: DbQueueOptions = {}): 
         await db.updateTable('jobs').set({ progress: Math.round(pct), updated_at: Date.now() }).where('id', '=', job.id).execute();
       },
     };
+    let outcome: { result: string | null; error: null } | { result: null; error: string };
     try {
       const result = await handler(JSON.parse(job.payload), ctx);
+      outcome = { result: result === undefined ? null : JSON.stringify(result), error: null };
+    } catch (err) {
+      outcome = { result: null, error: (err as Error)?.message ?? String(err) };
+    }
+    const now = Date.now();
+    const unlocked = { locked_by: null, locked_until: null, updated_at: now };
+    if (everyMs !== undefined) {
+      // a scheduled run plans the next one whatever the outcome (also while stopping: the row waits for the next start)
       await db
         .updateTable('jobs')
-        .set({ state: 'completed', progress: 100, result: result === undefined ? null : JSON.stringify(result), locked_by: null, locked_until: null, updated_at: Date.now() })
+        .set({ ...unlocked, state: 'waiting', run_at: now + everyMs, attempts: 0, progress: 0, result: outcome.result, last_error: outcome.error })
         .where('id', '=', job.id)
         .execute();
-    } catch (err) {
-      const message = (err as Error)?.message ?? String(err);
+    } else if (outcome.error === null) {
+      await db.updateTable('jobs').set({ ...unlocked, state: 'completed', progress: 100, result: outcome.result }).where('id', '=', job.id).execute();
+    } else {
       const retry = job.attempts < job.max_attempts;
       await db
         .updateTable('jobs')
-        .set({
-          state: retry ? 'waiting' : 'failed',
-          // exponential backoff: 1 s, 2 s, 4 s …
-          run_at: Date.now() + (retry ? 1000 * 2 ** (job.attempts - 1) : 0),
-          last_error: message,
-          locked_by: null,
-          locked_until: null,
-          updated_at: Date.now(),
-        })
+        // exponential backoff: 1 s, 2 s, 4 s …
+        .set({ ...unlocked, state: retry ? 'waiting' : 'failed', run_at: now + (retry ? 1000 * 2 ** (job.attempts - 1) : 0), last_error: outcome.error })
         .where('id', '=', job.id)
         .execute();
     }
-    // a scheduled job plans its next run when it ends, whatever the outcome
-    if (schedules.has(job.name) && !stopped) await enqueueNext(job.name, schedules.get(job.name)!).catch(() => undefined);
   }
 
-  async function tick() {
+  let ticking: Promise<void> = Promise.resolve();
+  function tick() {
+    ticking = claimAndRun();
+  }
+  async function claimAndRun() {
     if (stopped) return;
     try {
       while (!stopped && running.size < concurrency) {
@@ -132,18 +136,28 @@ export function createDbQueue(db: Kysely<Database>, opts: DbQueueOptions = {}): 
     async schedule(name, everyMs) {
       if (!handlers.has(name)) throw new Error(`no handler registered for ${name}`);
       schedules.set(name, everyMs);
-      // one pending job per schedule (slot ids make a second process's enqueue a no-op)
-      const pending = await db.selectFrom('jobs').select('id').where('name', '=', name).where('state', 'in', ['waiting', 'active']).executeTakeFirst();
-      if (!pending) await enqueueNext(name, 0);
+      const id = scheduleId(name);
+      const now = Date.now();
+      // several processes may call this at start: the row id makes the insert a no-op for all but one
+      await api.enqueue(name, {}, { jobId: id, attempts: 1 });
+      // a row left finished by older code, or planned further out than the (maybe shortened) interval: due again
+      await db
+        .updateTable('jobs')
+        .set({ state: 'waiting', run_at: now, attempts: 0, updated_at: now })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('state', 'in', ['completed', 'failed']), eb.and([eb('state', '=', 'waiting'), eb('run_at', '>', now + everyMs)])]))
+        .execute();
     },
     async start() {
       if (!stopped) return;
       stopped = false;
-      void tick();
+      tick();
     },
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      // a claim in flight may still hand over a job: wait for it, then for every running job
+      await ticking;
       await Promise.allSettled([...running]);
     },
     async status(jobId) {

@@ -14,24 +14,33 @@ export interface QueueHarness {
 /** The one behaviour every queue driver must have. */
 export function runQueueContract(name: string, harness: () => Promise<QueueHarness>) {
   describe(`queue contract: ${name}`, () => {
-    it('runs a job once with its payload and reports completion and progress', async () => {
+    it('runs a job once with its payload, shows its progress while it runs, and reports completion', async () => {
       const h = await harness();
       const q = await h.make();
       const seen: unknown[] = [];
-      q.register('t.echo', async (p: { n: number }, ctx) => {
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      q.register('t.echo', async (p: { n: number; s: string }, ctx) => {
         seen.push(p);
         await ctx.progress(50);
+        await released;
         return { doubled: p.n * 2 };
       });
       await q.start();
-      const id = await q.enqueue('t.echo', { n: 21 });
+      const id = await q.enqueue('t.echo', { n: 21, s: '图纸' });
+      const running = await until(async () => {
+        const s = await q.status(id);
+        return s.progress === 50 && s;
+      });
+      expect(running.state).toBe('active');
+      release();
       const st = await until(async () => {
         const s = await q.status(id);
         return s.state === 'completed' && s;
       });
       expect(st.progress).toBe(100);
       expect(st.result).toEqual({ doubled: 42 });
-      expect(seen).toEqual([{ n: 21 }]);
+      expect(seen).toEqual([{ n: 21, s: '图纸' }]);
       await q.stop();
       await h.cleanup();
     });
@@ -105,6 +114,30 @@ export function runQueueContract(name: string, harness: () => Promise<QueueHarne
       await until(async () => (await q.status(id)).state === 'completed', 30_000);
       expect(got).toEqual({ y: 2 });
       await q.stop();
+      await h.cleanup();
+    });
+
+    it('runs a schedule repeatedly, and again after a restart', async () => {
+      const h = await harness();
+      let calls = 0;
+      const first = await h.make();
+      first.register('t.tick', async () => {
+        calls++;
+      });
+      await first.schedule('t.tick', 200);
+      await first.schedule('t.tick', 200);
+      await first.start();
+      await until(async () => calls >= 2, 15_000);
+      await first.stop();
+      const before = calls;
+      const second = await h.make();
+      second.register('t.tick', async () => {
+        calls++;
+      });
+      await second.schedule('t.tick', 200);
+      await second.start();
+      await until(async () => calls >= before + 2, 15_000);
+      await second.stop();
       await h.cleanup();
     });
 

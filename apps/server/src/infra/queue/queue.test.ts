@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runQueueContract } from './queue.contract.ts';
 import { createDbQueue } from './db.queue.ts';
 import { createBullmqQueue } from './bullmq.queue.ts';
 import { testDatabaseDrivers } from '../db/test-databases.ts';
 import { newId } from '../db/ids.ts';
+import { until } from '../../test/until.ts';
 
 for (const driver of testDatabaseDrivers()) {
   runQueueContract(`database (${driver.name})`, async () => {
@@ -32,6 +33,41 @@ for (const driver of testDatabaseDrivers()) {
         await t.destroy();
       },
     };
+  });
+}
+
+for (const driver of testDatabaseDrivers()) {
+  describe(`database queue specifics (${driver.name})`, () => {
+    it('keeps one pending row per schedule however many processes declare it', async () => {
+      const t = await driver.create();
+      try {
+        const a = createDbQueue(t.db);
+        const b = createDbQueue(t.db);
+        for (const q of [a, b]) q.register('t.sweep', async () => undefined);
+        await Promise.all([a.schedule('t.sweep', 60_000), b.schedule('t.sweep', 60_000), a.schedule('t.sweep', 60_000)]);
+        const rows = await t.db.selectFrom('jobs').select(['state']).where('name', '=', 't.sweep').execute();
+        expect(rows).toEqual([{ state: 'waiting' }]);
+      } finally {
+        await t.destroy();
+      }
+    });
+
+    it('two workers racing for the same jobs run each exactly once', async () => {
+      const t = await driver.create();
+      const ran = new Map<number, number>();
+      const queues = [0, 1, 2].map(() => createDbQueue(t.db, { pollMs: 5, concurrency: 3 }));
+      try {
+        for (const q of queues) q.register('t.race', async (p: { i: number }) => void ran.set(p.i, (ran.get(p.i) ?? 0) + 1));
+        const ids = await Promise.all(Array.from({ length: 30 }, (_, i) => queues[0].enqueue('t.race', { i })));
+        await Promise.all(queues.map((q) => q.start()));
+        await until(async () => (await Promise.all(ids.map((id) => queues[0].status(id)))).every((s) => s.state === 'completed'));
+        expect([...ran.values()].every((n) => n === 1)).toBe(true);
+        expect(ran.size).toBe(30);
+      } finally {
+        for (const q of queues) await q.stop();
+        await t.destroy();
+      }
+    });
   });
 }
 
