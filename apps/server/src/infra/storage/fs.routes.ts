@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { StorageDriver } from './storage.types.ts';
 import { FS_OBJECT_PATH, verifyFsSignedUrl } from './fs-signed-url.ts';
+import { attachmentDisposition } from './content-disposition.ts';
 
 /** Serves local-disk signed GET URLs (with Range), the counterpart of S3's presigned GET. */
 export async function fsStorageRoutes(app: FastifyInstance, opts: { driver: StorageDriver; secret: string }) {
@@ -9,7 +10,7 @@ export async function fsStorageRoutes(app: FastifyInstance, opts: { driver: Stor
     if (!ok) return reply.code(403).send({ rtnCode: '1000403', bizData: null, msg: 'Forbidden' });
     const size = await opts.driver.size(ok.key);
     if (size === null) return reply.code(404).send({ rtnCode: '1000404', bizData: null, msg: 'Not Found' });
-    if (ok.name) reply.header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(ok.name)}`);
+    if (ok.name) reply.header('content-disposition', attachmentDisposition(ok.name));
     reply.header('accept-ranges', 'bytes').header('content-type', 'application/octet-stream');
     const m = /^bytes=(\d*)-(\d*)$/.exec(String(req.headers.range ?? ''));
     if (m && (m[1] || m[2])) {

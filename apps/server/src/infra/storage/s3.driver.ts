@@ -3,6 +3,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Readable } from 'node:stream';
 import type { StorageDriver } from './storage.types.ts';
 import { assertSafeKey } from './storage-keys.ts';
+import { attachmentDisposition } from './content-disposition.ts';
 
 export interface S3Options {
   endpoint?: string;
@@ -93,7 +94,7 @@ export function createS3Storage(o: S3Options): StorageDriver & { ensureBucket():
     },
     async signedGetUrl(key, opts) {
       assertSafeKey(key);
-      const disposition = opts.downloadName ? `attachment; filename*=UTF-8''${encodeURIComponent(opts.downloadName)}` : undefined;
+      const disposition = opts.downloadName ? attachmentDisposition(opts.downloadName) : undefined;
       return getSignedUrl(client, new GetObjectCommand({ Bucket, Key: key, ResponseContentDisposition: disposition }), { expiresIn: opts.expiresInSeconds });
     },
     async signedPutUrl(key, opts) {

@@ -8,6 +8,8 @@ import { runImportContract, runStorageContract } from './storage.contract.ts';
 import { createFsStorage } from './fs.driver.ts';
 import { createS3Storage } from './s3.driver.ts';
 import { fsStorageRoutes } from './fs.routes.ts';
+import { createFsSignedUrl, verifyFsSignedUrl } from './fs-signed-url.ts';
+import { attachmentDisposition } from './content-disposition.ts';
 
 runStorageContract('local disk', async () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-fs-'));
@@ -34,6 +36,64 @@ describe('local disk specifics', () => {
     const bad = new Readable({ read() { this.destroy(new Error('x')); } });
     await expect(driver.put('a/b', bad)).rejects.toThrow();
     expect(readdirSync(path.join(root, '.tmp'))).toEqual([]);
+  });
+});
+
+describe('local disk signed URLs over HTTP', () => {
+  const secret = 'route-secret';
+  async function setup() {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-fs-'));
+    const driver = createFsStorage({ root, signingSecret: secret });
+    const app = Fastify();
+    await app.register(fsStorageRoutes, { driver, secret });
+    const body = Buffer.from('0123456789abcdefghij');
+    await driver.put('d/file', body);
+    return { app, driver, body };
+  }
+
+  it('serves byte ranges: explicit, open-ended, suffix, and 416 past the end', async () => {
+    const { app, driver } = await setup();
+    const url = await driver.signedGetUrl('d/file', { expiresInSeconds: 60 });
+    const r1 = await app.inject({ url, headers: { range: 'bytes=2-5' } });
+    expect([r1.statusCode, r1.body, r1.headers['content-range']]).toEqual([206, '2345', 'bytes 2-5/20']);
+    const r2 = await app.inject({ url, headers: { range: 'bytes=15-' } });
+    expect([r2.statusCode, r2.body]).toEqual([206, 'fghij']);
+    const r3 = await app.inject({ url, headers: { range: 'bytes=-3' } });
+    expect([r3.statusCode, r3.body]).toEqual([206, 'hij']);
+    const r4 = await app.inject({ url, headers: { range: 'bytes=20-' } });
+    expect([r4.statusCode, r4.headers['content-range']]).toEqual([416, 'bytes */20']);
+    const full = await app.inject({ url });
+    expect([full.statusCode, full.body, full.headers['accept-ranges']]).toEqual([200, '0123456789abcdefghij', 'bytes']);
+  });
+
+  it('refuses an expired URL, a URL signed with another secret, and a name swapped after signing', async () => {
+    const { app } = await setup();
+    const expired = createFsSignedUrl(secret, 'd/file', -1);
+    expect((await app.inject({ url: expired })).statusCode).toBe(403);
+    const otherSecret = createFsSignedUrl('not-the-secret', 'd/file', 60);
+    expect((await app.inject({ url: otherSecret })).statusCode).toBe(403);
+    const named = createFsSignedUrl(secret, 'd/file', 60, 'a.dwg');
+    expect((await app.inject({ url: named })).statusCode).toBe(200);
+    expect((await app.inject({ url: named.replace('name=a.dwg', 'name=evil.exe') })).statusCode).toBe(403);
+    const otherKey = createFsSignedUrl(secret, 'd/file', 60).replace('key=d%2Ffile', 'key=d%2Fother');
+    expect((await app.inject({ url: otherKey })).statusCode).toBe(403);
+  });
+
+  it('answers 404 for a validly signed key that does not exist', async () => {
+    const { app } = await setup();
+    expect((await app.inject({ url: createFsSignedUrl(secret, 'd/missing', 60) })).statusCode).toBe(404);
+  });
+
+  it('verifyFsSignedUrl gives back key and name only for a good signature', () => {
+    const q = Object.fromEntries(new URL(createFsSignedUrl(secret, 'x/y', 60, '图.dwg'), 'http://h').searchParams);
+    expect(verifyFsSignedUrl(q, secret)).toEqual({ key: 'x/y', name: '图.dwg' });
+    expect(verifyFsSignedUrl({ ...q, sig: '' }, secret)).toBeNull();
+    expect(verifyFsSignedUrl(q, 'other')).toBeNull();
+  });
+
+  it('names the download with an ASCII fallback and an RFC 5987 UTF-8 name', () => {
+    expect(attachmentDisposition('图纸 "1".dwg')).toBe(`attachment; filename="__ _1_.dwg"; filename*=UTF-8''%E5%9B%BE%E7%BA%B8%20%221%22.dwg`);
+    expect(attachmentDisposition("it's (v2).dwg")).toBe(`attachment; filename="it's (v2).dwg"; filename*=UTF-8''it%27s%20%28v2%29.dwg`);
   });
 });
 
