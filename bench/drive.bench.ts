@@ -158,11 +158,13 @@ async function benchList(driverName: 'sqlite' | 'postgres') {
     for (let i = 0; i < rows.length; i += 500) await db.insertInto('items').values(rows.slice(i, i + 500)).execute();
     if (driverName === 'postgres') await sql`analyze items`.execute(db);
     await db.destroy();
-    const times: number[] = [];
+    // first pass over the 100 pages: nothing cached (cold); two more passes: answered from the list cache
+    const cold: number[] = [];
+    const warm: number[] = [];
     for (let i = 0; i < 300; i++) {
       const start = performance.now();
       const j = await api('/cloud/v5/union/list', { parentId: folder, page: 1 + (i % 100), pageSize: 100 });
-      times.push(performance.now() - start);
+      (i < 100 ? cold : warm).push(performance.now() - start);
       if (j.bizData.list.length !== 100) throw new Error('bad page');
     }
     const load = await autocannon({
@@ -173,7 +175,17 @@ async function benchList(driverName: 'sqlite' | 'postgres') {
       connections: 10,
       duration: Number(process.env.BENCH_LOAD_SECONDS ?? 8),
     });
-    results[`unionList_${driverName}`] = { items: 10_000, pageSize: 100, p50ms: +median(times).toFixed(2), p95ms: +pct(times, 95).toFixed(2), requestsPerSecond: Math.round(load.requests.average), errors: load.errors + load.non2xx, targets: 'p95 < 20 ms, ≥ 1000 req/s' };
+    results[`unionList_${driverName}`] = {
+      items: 10_000,
+      pageSize: 100,
+      coldP50ms: +median(cold).toFixed(2),
+      coldP95ms: +pct(cold, 95).toFixed(2),
+      warmP50ms: +median(warm).toFixed(2),
+      warmP95ms: +pct(warm, 95).toFixed(2),
+      requestsPerSecond: Math.round(load.requests.average),
+      errors: load.errors + load.non2xx,
+      targets: 'p95 < 20 ms, ≥ 1000 req/s',
+    };
   } finally {
     await server.kill('SIGTERM');
     await dropDb?.();

@@ -32,6 +32,8 @@ export interface UsersTable {
   storage_used: number;
   /** 0 UnFreeze, 1 Freeze (section 4) */
   freeze: number;
+  /** bumped by every change to the user's items: list answers are cached per revision */
+  drive_rev: Generated<number>;
   created_at: number;
 }
 

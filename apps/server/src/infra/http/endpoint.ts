@@ -12,6 +12,11 @@ export interface EndpointContext<A extends AuthMode> {
   user: A extends 'user' ? SessionUser : SessionUser | null;
 }
 
+/** A ready-made envelope (already serialised JSON), e.g. from a cache: sent as it is. */
+export class RawJson {
+  constructor(readonly json: string) {}
+}
+
 export interface EndpointDef<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny, A extends AuthMode> {
   path: string;
   summary: string;
@@ -19,7 +24,7 @@ export interface EndpointDef<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny,
   auth: A;
   request: Req;
   response: Res;
-  handler(data: z.output<Req>, ctx: EndpointContext<A>): Promise<z.input<Res>>;
+  handler(data: z.output<Req>, ctx: EndpointContext<A>): Promise<z.input<Res> | RawJson>;
 }
 
 /** What /api/docs is generated from. */
@@ -56,6 +61,7 @@ export function defineEndpoint<Req extends z.ZodTypeAny, Res extends z.ZodTypeAn
     const body = bodySchema.parse(req.body ?? {});
     const data = def.request.parse(body.data ?? {});
     const result = await def.handler(data, { req, reply, user: req.user as EndpointContext<A>['user'] });
+    if (result instanceof RawJson) return reply.type('application/json; charset=utf-8').send(result.json);
     return ok(result);
   });
 }

@@ -3,15 +3,17 @@ import * as c from '@cadcloud/contracts';
 import { defineEndpoint } from '../../infra/http/endpoint.ts';
 import type { RouteModule } from '../index.ts';
 import { createFilesService } from './files.service.ts';
+import { createListCache } from './list-cache.ts';
 
 export const filesRoutes: RouteModule = async (app, { deps }) => {
   const files = createFilesService(deps);
+  const lists = createListCache();
   const tag = 'files';
 
   defineEndpoint(app, {
     path: '/cloud/v5/union/list', tag, auth: 'user', summary: 'Folders then files of a folder; q searches names, isGlobal across all folders',
     request: c.unionListRequest, response: c.listResult,
-    handler: (d, { user }) => files.unionList(user.id, d),
+    handler: (d, { user }) => lists.answer(user, 'union/list', d, () => files.unionList(user.id, d)),
   });
   defineEndpoint(app, {
     path: '/cloud/v5/file/list', tag, auth: 'user', summary: 'Files of a folder (or all files), optionally by type',
@@ -21,7 +23,7 @@ export const filesRoutes: RouteModule = async (app, { deps }) => {
   defineEndpoint(app, {
     path: '/cloud/v5/file/listTypeFiles', tag, auth: 'user', summary: 'Files by type group (drawing, image, document, threeD, archive, font) or extension, newest first',
     request: c.listTypeFilesRequest, response: c.listResult,
-    handler: (d, { user }) => files.listTypeFiles(user.id, d),
+    handler: (d, { user }) => lists.answer(user, 'listTypeFiles', d, () => files.listTypeFiles(user.id, d)),
   });
   defineEndpoint(app, {
     path: '/cloud/v5/file/getFileInfo', tag, auth: 'user', summary: 'One file',

@@ -200,7 +200,7 @@ export function createFilesService(deps: AppDeps) {
       const trashTree = trashed.length ? await repo.itemsOfTrashRoots(uid, trashed.filter((t) => t.trash_root === t.id).map((t) => t.id)) : [];
       const all = [...liveTree, ...trashTree, ...trashed.filter((t) => t.trash_root !== t.id)];
       const unique = [...new Map(all.map((r) => [r.id, r])).values()];
-      await repo.deleteRows(unique.map((r) => r.id));
+      await repo.deleteRows(uid, unique.map((r) => r.id));
       await quota.release(uid, sumSize(liveTree));
       await blobs.release(unique.filter((r) => r.kind === 1).map((r) => r.blob_md5));
       return { deleted: ids.length };
@@ -246,7 +246,7 @@ export function createFilesService(deps: AppDeps) {
     /** Deletes binned subtrees for good (empty bin, retention sweep). */
     async purgeTrashRoots(uid: string, rootIds: string[]) {
       const tree = await repo.itemsOfTrashRoots(uid, rootIds);
-      await repo.deleteRows(tree.map((r) => r.id));
+      await repo.deleteRows(uid, tree.map((r) => r.id));
       await blobs.release(tree.filter((r) => r.kind === 1).map((r) => r.blob_md5));
       return { deleted: rootIds.length };
     },

@@ -7,6 +7,9 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 /** The only place that queries the items table (files and folders of the drive). */
 export function createItemsRepository(db: Kysely<Database>) {
+  /** Every write to a user's items moves their drive revision, which keys the list cache. */
+  const touch = (uid: string, t: Db) => t.updateTable('users').set({ drive_rev: sql`drive_rev + 1` }).where('id', '=', uid).execute();
+
   return {
     db,
     async findOwned(uid: string, ids: string[], opts: { deleted?: boolean } = {}): Promise<ItemRow[]> {
@@ -81,9 +84,11 @@ export function createItemsRepository(db: Kysely<Database>) {
     },
     async insert(row: ItemRow, t: Db = db) {
       await t.insertInto('items').values(row).execute();
+      await touch(row.uid, t);
     },
     async update(uid: string, id: string, patch: Partial<ItemRow>, t: Db = db) {
       await t.updateTable('items').set(patch).where('uid', '=', uid).where('id', '=', id).execute();
+      await touch(uid, t);
     },
     /** A folder and everything below it (recursive CTE: one query on both dialects). */
     async subtree(uid: string, rootIds: string[], opts: { deleted?: boolean } = {}, t: Db = db): Promise<ItemRow[]> {
@@ -112,6 +117,7 @@ export function createItemsRepository(db: Kysely<Database>) {
     async markDeleted(uid: string, ids: string[], trashRoot: string, now: number, t: Db = db) {
       if (!ids.length) return;
       await t.updateTable('items').set({ deleted_at: now, trash_root: trashRoot }).where('uid', '=', uid).where('id', 'in', ids).execute();
+      await touch(uid, t);
     },
     async trashRoots(uid: string, kind: number) {
       return db.selectFrom('items').selectAll().where('uid', '=', uid).where('kind', '=', kind).where('deleted_at', 'is not', null).whereRef('trash_root', '=', 'id').orderBy('deleted_at', 'desc').execute();
@@ -123,10 +129,12 @@ export function createItemsRepository(db: Kysely<Database>) {
     async restoreTrashRoot(uid: string, root: string, parentId: string, name: string, t: Db = db) {
       await t.updateTable('items').set({ deleted_at: null, trash_root: null, trash_parent_id: null }).where('uid', '=', uid).where('trash_root', '=', root).execute();
       await t.updateTable('items').set({ parent_id: parentId, name }).where('uid', '=', uid).where('id', '=', root).execute();
+      await touch(uid, t);
     },
-    async deleteRows(ids: string[], t: Db = db) {
+    async deleteRows(uid: string, ids: string[], t: Db = db) {
       if (!ids.length) return;
-      await t.deleteFrom('items').where('id', 'in', ids).execute();
+      await t.deleteFrom('items').where('uid', '=', uid).where('id', 'in', ids).execute();
+      await touch(uid, t);
     },
     /** Trash roots of any user older than the cutoff (retention sweep). */
     async expiredTrashRoots(cutoff: number, limit: number) {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Database } from '../../infra/db/schema.ts';
 
 export function createUsersRepository(db: Kysely<Database>) {
@@ -12,10 +12,10 @@ export function createUsersRepository(db: Kysely<Database>) {
     async findById(id: string) {
       return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     },
-    async insert(row: Database['users']) {
+    async insert(row: Insertable<Database['users']>) {
       await db.insertInto('users').values(row).execute();
     },
-    async update(id: string, patch: Partial<Database['users']>) {
+    async update(id: string, patch: Updateable<Database['users']>) {
       await db.updateTable('users').set(patch).where('id', '=', id).execute();
     },
     async list() {

@@ -13,6 +13,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('storage_quota', 'bigint', (c) => c.notNull())
     .addColumn('storage_used', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('freeze', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('drive_rev', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema
