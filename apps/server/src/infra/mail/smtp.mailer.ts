@@ -10,7 +10,7 @@ import { recordMail } from './outbox.ts';
  */
 export function createSmtpMailer(db: Kysely<Database>, smtpUrl: string, from: string): Mailer {
   // bounded waits: a dead mail server must fail the send (and be recorded), not hold the request for minutes
-  const transport = nodemailer.createTransport(smtpUrl, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as object);
+  const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
   return {
     name: 'smtp',
     async send(msg) {
