@@ -14,7 +14,7 @@ import { isPhone } from '../../lib/device.ts';
 export function LanguageSwitcher() {
   const { i18n } = useTranslation();
   return (
-    <Dropdown menu={{ items: LANGUAGES.map((l) => ({ key: l, label: LANGUAGE_NAMES[l] })), onClick: ({ key }) => setLanguage(key as Language), selectedKeys: [i18n.language] }}>
+    <Dropdown menu={{ items: LANGUAGES.map((l) => ({ key: l, label: LANGUAGE_NAMES[l] })), onClick: ({ key }) => setLanguage(key as Language), selectable: true, selectedKeys: [i18n.language] }}>
       <Button type="text" icon={<GlobalOutlined />} data-testid="lang-switch">{LANGUAGE_NAMES[i18n.language as Language] ?? i18n.language}</Button>
     </Dropdown>
   );
