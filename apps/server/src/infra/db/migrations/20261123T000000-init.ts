@@ -124,6 +124,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('error', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
+  await db.schema.createIndex('mail_outbox_created_at').on('mail_outbox').column('created_at').execute();
   await db.schema
     .createTable('sso_accounts')
     .addColumn('id', 'text', (c) => c.primaryKey())
