@@ -33,7 +33,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const raw = loadConfigFrom(configDefinitions, env);
   const problems: { env: string; message: string }[] = [];
   if (raw.storageDriver === 's3') {
-    for (const [key, name] of [['s3Bucket', 'S3_BUCKET'], ['s3Endpoint', 'S3_ENDPOINT'], ['s3AccessKeyId', 'S3_ACCESS_KEY_ID'], ['s3SecretAccessKey', 'S3_SECRET_ACCESS_KEY']] as const) {
+    // S3_ENDPOINT stays optional: without it the SDK talks to AWS S3 in S3_REGION
+    for (const [key, name] of [['s3Bucket', 'S3_BUCKET'], ['s3AccessKeyId', 'S3_ACCESS_KEY_ID'], ['s3SecretAccessKey', 'S3_SECRET_ACCESS_KEY']] as const) {
       if (!raw[key]) problems.push({ env: name, message: 'required when STORAGE_DRIVER=s3' });
     }
   }

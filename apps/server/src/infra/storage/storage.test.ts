@@ -10,6 +10,8 @@ import { createS3Storage } from './s3.driver.ts';
 import { fsStorageRoutes } from './fs.routes.ts';
 import { createFsSignedUrl, verifyFsSignedUrl } from './fs-signed-url.ts';
 import { attachmentDisposition } from './content-disposition.ts';
+import { createStorage, storageSigningSecret } from './storage.factory.ts';
+import { loadConfig } from '../config/index.ts';
 
 runStorageContract('local disk', async () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-fs-'));
@@ -94,6 +96,28 @@ describe('local disk signed URLs over HTTP', () => {
   it('names the download with an ASCII fallback and an RFC 5987 UTF-8 name', () => {
     expect(attachmentDisposition('图纸 "1".dwg')).toBe(`attachment; filename="__ _1_.dwg"; filename*=UTF-8''%E5%9B%BE%E7%BA%B8%20%221%22.dwg`);
     expect(attachmentDisposition("it's (v2).dwg")).toBe(`attachment; filename="it's (v2).dwg"; filename*=UTF-8''it%27s%20%28v2%29.dwg`);
+  });
+});
+
+describe('createStorage', () => {
+  it('picks local disk under DATA_DIR/storage with a signing secret that survives a restart', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-data-'));
+    const config = loadConfig({ DATA_DIR: dataDir });
+    const first = createStorage(config);
+    expect(first.name).toBe('fs');
+    await first.put('k/1', Buffer.from('x'));
+    expect(readdirSync(path.join(dataDir, 'storage', 'k'))).toEqual(['1']);
+    const url = await first.signedGetUrl('k/1', { expiresInSeconds: 60 });
+    const secret = storageSigningSecret(config);
+    expect(secret).toBe(storageSigningSecret(loadConfig({ DATA_DIR: dataDir })));
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    expect(verifyFsSignedUrl(Object.fromEntries(new URL(url, 'http://h').searchParams), storageSigningSecret(loadConfig({ DATA_DIR: dataDir })))).toEqual({ key: 'k/1', name: '' });
+    expect(storageSigningSecret(loadConfig({ DATA_DIR: dataDir, STORAGE_SIGNING_SECRET: 'set-by-operator' }))).toBe('set-by-operator');
+  });
+
+  it('picks S3 when configured', () => {
+    const s = createStorage(loadConfig({ STORAGE_DRIVER: 's3', S3_ENDPOINT: 'http://127.0.0.1:1', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' }));
+    expect(s.name).toBe('s3');
   });
 });
 
