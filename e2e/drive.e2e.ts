@@ -280,7 +280,9 @@ describe('the drive in a real browser', () => {
       const phoneFile = path.join(work, 'from-phone.dxf');
       writeFileSync(phoneFile, `0\nEOF\n${randomBytes(100).toString('hex')}`);
       await m.setInputFiles('[data-testid=h5-file-input]', phoneFile);
-      await m.locator('[data-testid=h5-upload-row][data-status=success]').waitFor({ timeout: 30_000 });
+      const uploaded = m.locator('[data-testid=h5-upload-row][data-status=success]');
+      await uploaded.waitFor({ timeout: 30_000 });
+      expect(await uploaded.locator('[role=progressbar]').getAttribute('aria-valuenow')).toBe('100');
       await shoot(m, 'phone-upload');
       await m.click('[data-testid=h5-tab-user]');
       await m.locator('[data-testid=h5-lang]').getByText('English').click();
