@@ -151,6 +151,16 @@ describe('the drive in a real browser', () => {
       await page.keyboard.press('Enter');
       await row('floorplan-renamed.dwg').waitFor();
 
+      // a refusal shows the server's message; the dialog stays open to correct the name
+      await page.click('[data-testid=btn-new-folder]');
+      await page.fill('[data-testid=name-input]', 'Project-A');
+      await page.keyboard.press('Enter');
+      await page.locator('.ant-message-error').getByText('该目录下已存在同名文件夹').waitFor();
+      await page.fill('[data-testid=name-input]', 'Archive');
+      await page.keyboard.press('Enter');
+      await row('Archive').waitFor();
+      await page.locator('[data-testid=name-input]').waitFor({ state: 'detached' });
+
       await select('floorplan-renamed.dwg');
       await page.click('[data-testid=btn-move]');
       const tree = page.locator('[data-testid=move-tree]');
