@@ -1,10 +1,22 @@
-export { loadConfig, ConfigError, type AppConfig } from './config/index.ts';
+/** The infrastructure the app is composed from; each factory picks its driver from the config. */
+export { loadConfig, configDefinitions, ConfigError, type AppConfig } from './config/index.ts';
 export { createDatabase, dialectOf, isUniqueViolation } from './db/db.ts';
 export { migrateToLatest } from './db/migrate.ts';
 export { newId } from './db/ids.ts';
+export type { Database } from './db/schema.ts';
 export { createStorage, storageSigningSecret, persistentSecret } from './storage/storage.factory.ts';
-export { blobKey } from './storage/storage-keys.ts';
+export { createFsStorage, sweepFsTemp } from './storage/fs.driver.ts';
+export { createS3Storage } from './storage/s3.driver.ts';
+export { verifyFsSignedUrl, createFsSignedUrl, FS_OBJECT_PATH } from './storage/fs-signed-url.ts';
+export { blobKey, assertSafeKey } from './storage/storage-keys.ts';
 export { fsStorageRoutes } from './storage/fs.routes.ts';
+export type { StorageDriver } from './storage/storage.types.ts';
 export { createQueue } from './queue/queue.factory.ts';
+export { createDbQueue } from './queue/db.queue.ts';
+export { createBullmqQueue } from './queue/bullmq.queue.ts';
+export type { JobQueue, JobHandler, JobContext, EnqueueOptions } from './queue/queue.types.ts';
 export { createMailer } from './mail/mailer.factory.ts';
+export { createOutboxMailer } from './mail/outbox.mailer.ts';
+export { createSmtpMailer } from './mail/smtp.mailer.ts';
 export { listOutbox } from './mail/outbox.ts';
+export type { Mailer, MailMessage } from './mail/mail.types.ts';

@@ -66,12 +66,24 @@ export function createDbQueue(db: Kysely<Database>, opts: DbQueueOptions = {}): 
         await db.updateTable('jobs').set({ progress: Math.round(pct), updated_at: Date.now() }).where('id', '=', job.id).execute();
       },
     };
+    // heartbeat: a long job (a big zip) keeps its lock, so only a dead worker's job is ever taken over
+    const heartbeat = setInterval(() => {
+      void db
+        .updateTable('jobs')
+        .set({ locked_until: Date.now() + lockMs })
+        .where('id', '=', job.id)
+        .where('locked_by', '=', workerId)
+        .execute()
+        .catch(() => undefined);
+    }, Math.max(10, Math.floor(lockMs / 3)));
     let outcome: { result: string | null; error: null } | { result: null; error: string };
     try {
       const result = await handler(JSON.parse(job.payload), ctx);
       outcome = { result: result === undefined ? null : JSON.stringify(result), error: null };
     } catch (err) {
       outcome = { result: null, error: (err as Error)?.message ?? String(err) };
+    } finally {
+      clearInterval(heartbeat);
     }
     const now = Date.now();
     const unlocked = { locked_by: null, locked_until: null, updated_at: now };

@@ -52,6 +52,27 @@ for (const driver of testDatabaseDrivers()) {
       }
     });
 
+    it('a job running longer than the lock keeps it: another worker does not take it over', async () => {
+      const t = await driver.create();
+      let runs = 0;
+      const queues = [0, 1].map(() => createDbQueue(t.db, { pollMs: 20, lockMs: 300 }));
+      try {
+        for (const q of queues) {
+          q.register('t.long', async () => {
+            runs++;
+            await new Promise((r) => setTimeout(r, 1500));
+          });
+        }
+        const id = await queues[0].enqueue('t.long', {});
+        await Promise.all(queues.map((q) => q.start()));
+        await until(async () => (await queues[0].status(id)).state === 'completed');
+        expect(runs).toBe(1);
+      } finally {
+        for (const q of queues) await q.stop();
+        await t.destroy();
+      }
+    });
+
     it('two workers racing for the same jobs run each exactly once', async () => {
       const t = await driver.create();
       const ran = new Map<number, number>();

@@ -29,10 +29,9 @@ export function createFsStorage(opts: { root: string; signingSecret: string }): 
       try {
         const out = createWriteStream(tmp, { flags: 'wx' });
         await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, out);
-        const fh = await fsp.open(tmp, 'r');
-        await fh.sync();
-        await fh.close();
+        await syncFile(tmp);
         await fsp.rename(tmp, dest);
+        await syncDir(path.dirname(dest));
       } catch (err) {
         await fsp.rm(tmp, { force: true });
         throw err;
@@ -42,7 +41,10 @@ export function createFsStorage(opts: { root: string; signingSecret: string }): 
       const dest = full(key);
       await fsp.mkdir(path.dirname(dest), { recursive: true });
       try {
+        // the caller wrote the file; make its bytes durable before the name makes it an object
+        await syncFile(localPath);
         await fsp.rename(localPath, dest);
+        await syncDir(path.dirname(dest));
       } catch (e: any) {
         if (e?.code !== 'EXDEV') throw e;
         // another file system: copy through put (temp + rename), then drop the source
@@ -76,6 +78,28 @@ export function createFsStorage(opts: { root: string; signingSecret: string }): 
       return null;
     },
   };
+}
+
+async function syncFile(file: string) {
+  const fh = await fsp.open(file, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A rename is durable once its directory is synced; without it a power cut may forget the new name. */
+async function syncDir(dir: string) {
+  const fh = await fsp.open(dir, 'r').catch(() => null);
+  if (!fh) return;
+  try {
+    await fh.sync();
+  } catch {
+    // some file systems refuse fsync on directories; the rename is still atomic
+  } finally {
+    await fh.close();
+  }
 }
 
 /** Removes temp files older than an hour: what a killed server left behind (never visible as objects). */
