@@ -95,6 +95,16 @@ for (const driver of testDatabaseDrivers()) {
       expect((await t.db.selectFrom('users').select('name').where('id', '=', u.id).executeTakeFirstOrThrow()).name).toBe('B');
     });
 
+    it('answers COUNT and SUM over bigint columns as numbers', async () => {
+      const r = await t.db
+        .selectFrom('users')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('storage_quota').as('total')])
+        .executeTakeFirstOrThrow();
+      expect(typeof r.n).toBe('number');
+      expect(typeof r.total).toBe('number');
+      expect(r.total).toBe(r.n * 1000);
+    });
+
     it('migrates again without change', async () => {
       await migrateToLatest(t.db);
       expect(dialectOf(t.db)).toBe(driver.name);

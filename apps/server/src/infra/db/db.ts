@@ -7,6 +7,9 @@ import type { Database } from './schema.ts';
 
 // int8 (bigint) columns hold epoch milliseconds and byte counts, all below 2^53: read them as numbers.
 pg.types.setTypeParser(20, Number);
+// SUM over a bigint column is numeric in PostgreSQL (a string by default); the schema has no fractional
+// columns, so read it as a number too and both dialects answer aggregates alike
+pg.types.setTypeParser(1700, Number);
 
 export type Dialect = 'sqlite' | 'postgres';
 
