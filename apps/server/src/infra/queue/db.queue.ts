@@ -117,7 +117,10 @@ export function createDbQueue(db: Kysely<Database>, opts: DbQueueOptions = {}): 
       while (!stopped && running.size < concurrency) {
         const job = await claim();
         if (!job) break;
-        const p = run(job).finally(() => running.delete(p));
+        // run() records failures itself; a failure to record (database gone while stopping) must not crash the server
+        const p = run(job)
+          .catch((e) => console.error(`job ${job.id} (${job.name}): could not record the outcome`, e))
+          .finally(() => running.delete(p));
         running.add(p);
       }
     } catch {

@@ -8,6 +8,8 @@ import { createBullmqQueue } from './bullmq.queue.ts';
 import { testDatabaseDrivers } from '../db/test-databases.ts';
 import { newId } from '../db/ids.ts';
 import { until } from '../../test/until.ts';
+import { createQueue } from './queue.factory.ts';
+import { loadConfig } from '../config/index.ts';
 
 for (const driver of testDatabaseDrivers()) {
   runQueueContract(`database (${driver.name})`, async () => {
@@ -91,6 +93,35 @@ for (const driver of testDatabaseDrivers()) {
     });
   });
 }
+
+describe('createQueue', () => {
+  it('keeps jobs in the database without REDIS_URL', async () => {
+    const t = await testDatabaseDrivers()[0].create();
+    try {
+      expect(createQueue(loadConfig({}), t.db).name).toBe('db');
+    } finally {
+      await t.destroy();
+    }
+  });
+
+  it.runIf(process.env.TEST_REDIS_URL)('uses BullMQ under REDIS_PREFIX when REDIS_URL is set', async () => {
+    const t = await testDatabaseDrivers()[0].create();
+    const prefix = `t${randomBytes(4).toString('hex')}`;
+    const q = createQueue(loadConfig({ REDIS_URL: process.env.TEST_REDIS_URL, REDIS_PREFIX: prefix }), t.db);
+    const r = new Redis(process.env.TEST_REDIS_URL!);
+    try {
+      expect(q.name).toBe('bullmq');
+      await q.enqueue('t.any', { a: 1 }, { jobId: 'x1' });
+      expect((await r.keys(`${prefix}:*`)).length).toBeGreaterThan(0);
+    } finally {
+      await q.stop();
+      const keys = await r.keys(`${prefix}:*`);
+      if (keys.length) await r.del(...keys);
+      r.disconnect();
+      await t.destroy();
+    }
+  });
+});
 
 const redisUrl = process.env.TEST_REDIS_URL;
 if (redisUrl) {
