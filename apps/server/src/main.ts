@@ -51,6 +51,9 @@ async function main() {
   process.on('SIGTERM', shutdown);
 }
 
+// A stray rejection is a bug to fix, not a reason to drop every other user's upload: log it loudly, keep serving.
+process.on('unhandledRejection', (err) => console.error('unhandled rejection (please report):', err));
+
 main().catch((err) => {
   console.error(err);
   process.exit(1);
