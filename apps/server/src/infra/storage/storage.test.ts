@@ -10,7 +10,7 @@ import { createS3Storage } from './s3.driver.ts';
 import { fsStorageRoutes } from './fs.routes.ts';
 import { createFsSignedUrl, verifyFsSignedUrl } from './fs-signed-url.ts';
 import { attachmentDisposition } from './content-disposition.ts';
-import { createStorage, storageSigningSecret } from './storage.factory.ts';
+import { createStorage, persistentSecret, storageSigningSecret } from './storage.factory.ts';
 import { loadConfig } from '../config/index.ts';
 
 runStorageContract('local disk', async () => {
@@ -114,6 +114,28 @@ describe('createStorage', () => {
     expect(verifyFsSignedUrl(Object.fromEntries(new URL(url, 'http://h').searchParams), storageSigningSecret(loadConfig({ DATA_DIR: dataDir })))).toEqual({ key: 'k/1', name: '' });
     expect(storageSigningSecret(loadConfig({ DATA_DIR: dataDir, STORAGE_SIGNING_SECRET: 'set-by-operator' }))).toBe('set-by-operator');
   });
+
+  it('keeps a persistent secret private and the same for every later caller', async () => {
+    const { statSync, readdirSync: ls } = await import('node:fs');
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-data-'));
+    const a = persistentSecret(dataDir, 'x');
+    expect(persistentSecret(dataDir, 'x')).toBe(a);
+    expect(persistentSecret(dataDir, 'y')).not.toBe(a);
+    expect(statSync(path.join(dataDir, 'secrets', 'x')).mode & 0o777).toBe(0o600);
+    expect(ls(path.join(dataDir, 'secrets')).sort()).toEqual(['x', 'y']);
+  });
+
+  it('gives processes starting together one secret', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-data-'));
+    const script = `import { persistentSecret } from ${JSON.stringify(new URL('./storage.factory.ts', import.meta.url).href)}; process.stdout.write(persistentSecret(process.argv[1], 'race'));`;
+    const outs = await Promise.all(
+      [1, 2, 3, 4].map(() => promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, dataDir]).then((r) => r.stdout)),
+    );
+    expect(new Set(outs).size).toBe(1);
+    expect(outs[0]).toBe(persistentSecret(dataDir, 'race'));
+  }, 30_000);
 
   it('picks S3 when configured', () => {
     const s = createStorage(loadConfig({ STORAGE_DRIVER: 's3', S3_ENDPOINT: 'http://127.0.0.1:1', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' }));
