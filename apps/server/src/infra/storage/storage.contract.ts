@@ -30,6 +30,14 @@ export function runStorageContract(name: string, make: () => Promise<{ driver: S
       expect(await driver.exists(k)).toBe(false);
     });
 
+    it('answers a missing key: no size, get rejects, delete is a no-op', async () => {
+      const { driver } = await make();
+      const k = key();
+      expect(await driver.size(k)).toBeNull();
+      await expect(driver.get(k).then(readAll)).rejects.toThrow();
+      await driver.delete(k);
+    });
+
     it('streams a body and serves a byte range', async () => {
       const { driver } = await make();
       const k = key();
