@@ -1,0 +1,232 @@
+import { CadError, type Block, type Drawing, type Entity, type Layer, type Layout, type Linetype, type Pair, type Point3, type TextStyle } from '../model/drawing.ts';
+import { createAsciiReader, createBinaryReader, isBinaryDxf, type PairReader } from './tokenizer.ts';
+import { decodeEscapes, decoderFor } from './codepage.ts';
+
+/** Entity types the model describes (issue: drawing engine, part 1); anything else is counted as unsupported. */
+export const KNOWN_ENTITY_TYPES = new Set([
+  'LINE', 'XLINE', 'RAY', 'POINT', 'CIRCLE', 'ARC', 'ELLIPSE', 'LWPOLYLINE', 'POLYLINE', 'VERTEX', 'SEQEND', 'SPLINE', 'TEXT', 'MTEXT',
+  'ATTRIB', 'ATTDEF', 'INSERT', 'DIMENSION', 'LEADER', 'MULTILEADER', 'MLEADER', 'HATCH', 'SOLID', 'TRACE', '3DFACE', 'WIPEOUT', 'IMAGE',
+  'ACAD_TABLE', 'MLINE', 'VIEWPORT', 'REGION', '3DSOLID', 'BODY', 'TOLERANCE', 'SHAPE',
+]);
+
+const STRING_CODES_WITH_TEXT = new Set([1, 2, 3, 7, 1000]);
+
+/** Reads an ASCII or binary DXF (R12–2018) into the drawing model. */
+export function parseDxf(bytes: Uint8Array): Drawing {
+  if (bytes.length === 0) throw new CadError('cad.parseFailed', undefined, 'empty file');
+  const binary = isBinaryDxf(bytes);
+  const latin = new TextDecoder('windows-1252');
+  const r: PairReader = binary ? createBinaryReader(bytes, latin) : createAsciiReader(bytes, latin);
+
+  const drawing: Drawing = {
+    format: 'dxf',
+    binary,
+    header: { version: 'AC1009', units: 0, codePage: 'ANSI_1252', vars: {} },
+    layers: [],
+    linetypes: [],
+    textStyles: [],
+    blocks: [],
+    layouts: [],
+    entities: [],
+    counts: {},
+    unsupported: {},
+  };
+
+  // one pair of look-ahead: a record ends where the next 0 begins
+  let pending = false;
+  const read = (): boolean => {
+    if (pending) {
+      pending = false;
+      return true;
+    }
+    // 999 comments may stand anywhere and carry nothing of the drawing
+    while (r.next()) if (r.code !== 999) return true;
+    return false;
+  };
+  const unread = () => {
+    pending = true;
+  };
+  const text = (v: string | number) => (typeof v === 'string' ? decodeEscapes(v) : String(v));
+
+  let sawEof = false;
+  while (read()) {
+    if (r.code === 0 && r.value === 'EOF') {
+      sawEof = true;
+      break;
+    }
+    if (r.code === 0 && r.value === 'SECTION') {
+      if (!read() || (r.code as number) !== 2) throw new CadError('cad.parseFailed', undefined, 'section without a name');
+      const name = String(r.value);
+      if (name === 'HEADER') readHeader();
+      else if (name === 'TABLES') readTables();
+      else if (name === 'BLOCKS') readBlocks();
+      else if (name === 'ENTITIES') readEntities(drawing.entities, 'ENDSEC');
+      else if (name === 'OBJECTS') readObjects();
+      else skipTo('ENDSEC');
+      // after the header the code page is known: decode the rest with it
+      if (name === 'HEADER') r.setDecoder(decoderFor(drawing.header.version, drawing.header.codePage));
+      continue;
+    }
+    throw new CadError('cad.parseFailed', undefined, `unexpected group ${r.code}/${String(r.value).slice(0, 40)} at top level`);
+  }
+  if (!sawEof && !drawing.entities.length && !drawing.blocks.length) throw new CadError('cad.parseFailed', undefined, 'no EOF and nothing read');
+  return drawing;
+
+  function skipTo(end: string) {
+    while (read()) if (r.code === 0 && r.value === end) return;
+    throw new CadError('cad.parseFailed', undefined, `missing ${end}`);
+  }
+
+  function readHeader() {
+    let varName = '';
+    let point: Partial<Point3> | null = null;
+    while (read()) {
+      if (r.code === 0) {
+        if (r.value === 'ENDSEC') break;
+        throw new CadError('cad.parseFailed', undefined, 'bad HEADER');
+      }
+      if (r.code === 9) {
+        varName = String(r.value);
+        point = null;
+        continue;
+      }
+      if (r.code === 10 || r.code === 20 || r.code === 30) {
+        point ??= {};
+        point[r.code === 10 ? 'x' : r.code === 20 ? 'y' : 'z'] = Number(r.value);
+        const p = { x: point.x ?? 0, y: point.y ?? 0, z: point.z ?? 0 };
+        if (varName === '$EXTMIN') drawing.header.extMin = p;
+        if (varName === '$EXTMAX') drawing.header.extMax = p;
+        if (!(varName in drawing.header.vars)) drawing.header.vars[varName] = Number(r.value);
+        continue;
+      }
+      if (!(varName in drawing.header.vars)) drawing.header.vars[varName] = r.value;
+      if (varName === '$ACADVER') drawing.header.version = String(r.value);
+      if (varName === '$DWGCODEPAGE') drawing.header.codePage = String(r.value);
+      if (varName === '$INSUNITS') drawing.header.units = Number(r.value);
+    }
+  }
+
+  /** The pairs of one table entry or object, up to the next 0. */
+  function recordPairs(): Pair[] {
+    const pairs: Pair[] = [];
+    while (read()) {
+      if (r.code === 0) {
+        unread();
+        break;
+      }
+      pairs.push([r.code, r.value]);
+    }
+    return pairs;
+  }
+
+  function readTables() {
+    while (read()) {
+      if (r.code !== 0) continue;
+      if (r.value === 'ENDSEC') return;
+      if (r.value === 'TABLE' || r.value === 'ENDTAB') {
+        recordPairs();
+        continue;
+      }
+      const type = String(r.value);
+      const pairs = recordPairs();
+      const get = (code: number) => pairs.find((p) => p[0] === code)?.[1];
+      if (type === 'LAYER') {
+        const color = Number(get(62) ?? 7);
+        const flags = Number(get(70) ?? 0);
+        const layer: Layer = { name: text(get(2) ?? ''), color: Math.abs(color), linetype: String(get(6) ?? 'CONTINUOUS'), lineweight: Number(get(370) ?? -3), on: color >= 0, frozen: (flags & 1) !== 0, locked: (flags & 4) !== 0 };
+        const tc = get(420);
+        if (tc !== undefined) layer.trueColor = Number(tc);
+        drawing.layers.push(layer);
+      } else if (type === 'STYLE') {
+        drawing.textStyles.push({ name: text(get(2) ?? ''), font: text(get(3) ?? ''), bigFont: text(get(4) ?? ''), widthFactor: Number(get(41) ?? 1), oblique: Number(get(50) ?? 0) } satisfies TextStyle);
+      } else if (type === 'LTYPE') {
+        drawing.linetypes.push({ name: text(get(2) ?? ''), description: text(get(3) ?? ''), pattern: pairs.filter((p) => p[0] === 49).map((p) => Number(p[1])) } satisfies Linetype);
+      }
+    }
+    throw new CadError('cad.parseFailed', undefined, 'TABLES without ENDSEC');
+  }
+
+  function readBlocks() {
+    while (read()) {
+      if (r.code !== 0) continue;
+      if (r.value === 'ENDSEC') return;
+      if (r.value !== 'BLOCK') {
+        recordPairs();
+        continue;
+      }
+      const pairs = recordPairs();
+      const get = (code: number) => pairs.find((p) => p[0] === code)?.[1];
+      const block: Block = { name: text(get(2) ?? ''), handle: get(5) === undefined ? undefined : String(get(5)), base: { x: Number(get(10) ?? 0), y: Number(get(20) ?? 0), z: Number(get(30) ?? 0) }, entities: [] };
+      readEntities(block.entities, 'ENDBLK');
+      recordPairs(); // the ENDBLK record's own pairs
+      drawing.blocks.push(block);
+    }
+    throw new CadError('cad.parseFailed', undefined, 'BLOCKS without ENDSEC');
+  }
+
+  /** Entities up to `end` (ENDSEC or ENDBLK); VERTEX/ATTRIB/SEQEND go under their POLYLINE or INSERT. */
+  function readEntities(into: Entity[], end: string) {
+    let parent: Entity | null = null;
+    while (read()) {
+      if (r.code !== 0) throw new CadError('cad.parseFailed', undefined, `entity data without an entity (${r.code})`);
+      const type = String(r.value);
+      if (type === end) return;
+      if (type === 'ENDSEC' || type === 'EOF') throw new CadError('cad.parseFailed', undefined, `missing ${end}`);
+      const e = readEntity(type);
+      drawing.counts[type] = (drawing.counts[type] ?? 0) + 1;
+      if (!KNOWN_ENTITY_TYPES.has(type)) drawing.unsupported[type] = (drawing.unsupported[type] ?? 0) + 1;
+      if (parent && (type === 'VERTEX' || type === 'ATTRIB' || type === 'SEQEND')) {
+        (parent.children ??= []).push(e);
+        if (type === 'SEQEND') parent = null;
+        continue;
+      }
+      into.push(e);
+      const follows = pairValue(e, 66);
+      parent = type === 'POLYLINE' || (type === 'INSERT' && Number(follows) === 1) ? e : null;
+    }
+    throw new CadError('cad.parseFailed', undefined, `missing ${end}`);
+  }
+
+  function readEntity(type: string): Entity {
+    const e: Entity = { type, layer: '0', color: 256, paperSpace: false, pairs: [] };
+    let inReactors = false;
+    while (read()) {
+      if (r.code === 0) {
+        unread();
+        break;
+      }
+      const { code } = r;
+      const value = STRING_CODES_WITH_TEXT.has(code) && typeof r.value === 'string' ? decodeEscapes(r.value) : r.value;
+      e.pairs.push([code, value]);
+      if (code === 102) inReactors = String(value).startsWith('{');
+      else if (code === 5) e.handle = String(value);
+      else if (code === 8) e.layer = String(value);
+      else if (code === 62) e.color = Number(value);
+      else if (code === 420) e.trueColor = Number(value);
+      else if (code === 6) e.linetype = String(value);
+      else if (code === 370) e.lineweight = Number(value);
+      else if (code === 67) e.paperSpace = Number(value) === 1;
+      else if (code === 330 && !inReactors && e.owner === undefined) e.owner = String(value);
+    }
+    return e;
+  }
+
+  function readObjects() {
+    while (read()) {
+      if (r.code !== 0) continue;
+      if (r.value === 'ENDSEC') return;
+      const type = String(r.value);
+      const pairs = recordPairs();
+      if (type !== 'LAYOUT') continue;
+      // the block record is the 330 that follows the AcDbLayout subclass marker
+      const sub = pairs.findIndex((p) => p[0] === 100 && p[1] === 'AcDbLayout');
+      const after = sub >= 0 ? pairs.slice(sub) : pairs;
+      const layout: Layout = { name: text(after.find((p) => p[0] === 1)?.[1] ?? ''), tabOrder: Number(after.find((p) => p[0] === 71)?.[1] ?? 0), blockRecord: after.find((p) => p[0] === 330)?.[1]?.toString() };
+      drawing.layouts.push(layout);
+    }
+  }
+}
+
+export function pairValue(e: Entity, code: number): string | number | undefined {
+  return e.pairs.find((p) => p[0] === code)?.[1];
+}

@@ -1,0 +1,39 @@
+import type { Drawing, Entity } from './model/drawing.ts';
+
+const VERSION_NAMES: Record<string, string> = {
+  AC1009: 'R12', AC1012: 'R13', AC1014: 'R14', AC1015: '2000', AC1018: '2004', AC1021: '2007', AC1024: '2010', AC1027: '2013', AC1032: '2018',
+};
+
+/** The facts `cad info` prints: what the file is, what it holds, what it needs and what is not drawn yet. */
+export function drawingInfo(d: Drawing) {
+  const fonts = new Set<string>();
+  for (const s of d.textStyles) {
+    if (s.font) fonts.add(s.font);
+    if (s.bigFont) fonts.add(s.bigFont);
+  }
+  let total = 0;
+  const walk = (list: Entity[]) => {
+    for (const e of list) {
+      total++;
+      if (e.children) walk(e.children);
+    }
+  };
+  walk(d.entities);
+  for (const b of d.blocks) walk(b.entities);
+  return {
+    format: d.format,
+    binary: d.binary,
+    version: d.header.version,
+    release: VERSION_NAMES[d.header.version] ?? 'unknown',
+    codePage: d.header.codePage,
+    units: d.header.units,
+    extents: d.header.extMin && d.header.extMax ? { min: d.header.extMin, max: d.header.extMax } : null,
+    layers: d.layers.map((l) => ({ name: l.name, color: l.color, linetype: l.linetype, on: l.on, frozen: l.frozen, locked: l.locked })),
+    layouts: [...d.layouts].sort((a, b) => a.tabOrder - b.tabOrder).map((l) => l.name),
+    textStyles: d.textStyles.map((s) => ({ name: s.name, font: s.font, bigFont: s.bigFont })),
+    fontFiles: [...fonts].sort(),
+    blocks: d.blocks.length,
+    entities: { total, byType: Object.fromEntries(Object.entries(d.counts).sort()) },
+    notDrawn: d.unsupported,
+  };
+}

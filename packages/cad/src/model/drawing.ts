@@ -1,0 +1,113 @@
+/**
+ * The drawing model every reader produces and every renderer consumes. This first layer keeps each entity's
+ * common properties typed and its own group codes in order (`pairs`), so nothing a file holds is lost while
+ * the per-type geometry decoders grow; `counts` and `unsupported` say exactly what was read.
+ */
+export interface Point3 {
+  x: number;
+  y: number;
+  z: number;
+}
+
+export interface DrawingHeader {
+  /** $ACADVER, e.g. AC1015 (2000), AC1032 (2018); AC1009 for R12 */
+  version: string;
+  /** $INSUNITS (0 unitless, 1 inch, 4 mm, 6 m …) */
+  units: number;
+  extMin?: Point3;
+  extMax?: Point3;
+  /** $DWGCODEPAGE, e.g. ANSI_1252, ANSI_936 */
+  codePage: string;
+  /** every header variable as read: name → first value */
+  vars: Record<string, string | number>;
+}
+
+export interface Layer {
+  name: string;
+  /** ACI colour; negative means the layer is off */
+  color: number;
+  trueColor?: number;
+  linetype: string;
+  lineweight: number;
+  on: boolean;
+  frozen: boolean;
+  locked: boolean;
+}
+
+export interface TextStyle {
+  name: string;
+  /** primary font file (SHX or TTF) */
+  font: string;
+  bigFont: string;
+  widthFactor: number;
+  oblique: number;
+}
+
+export interface Linetype {
+  name: string;
+  description: string;
+  /** dash lengths: positive dash, negative gap, 0 dot */
+  pattern: number[];
+}
+
+export type Pair = readonly [code: number, value: string | number];
+
+export interface Entity {
+  type: string;
+  handle?: string;
+  layer: string;
+  /** ACI colour: 256 ByLayer, 0 ByBlock */
+  color: number;
+  trueColor?: number;
+  linetype?: string;
+  lineweight?: number;
+  /** true when the entity lies in paper space (code 67) */
+  paperSpace: boolean;
+  owner?: string;
+  /** the entity's group codes, in file order */
+  pairs: Pair[];
+  /** VERTEX of a POLYLINE, ATTRIB of an INSERT */
+  children?: Entity[];
+}
+
+export interface Block {
+  name: string;
+  handle?: string;
+  base: Point3;
+  entities: Entity[];
+}
+
+export interface Layout {
+  name: string;
+  tabOrder: number;
+  /** handle of the block record the layout draws */
+  blockRecord?: string;
+}
+
+export interface Drawing {
+  format: 'dxf' | 'dwg';
+  binary: boolean;
+  header: DrawingHeader;
+  layers: Layer[];
+  linetypes: Linetype[];
+  textStyles: TextStyle[];
+  blocks: Block[];
+  layouts: Layout[];
+  /** entities of the ENTITIES section (model and paper space) */
+  entities: Entity[];
+  /** every entity record read, by type, from ENTITIES and BLOCKS (children included) */
+  counts: Record<string, number>;
+  /** records of types no decoder understands yet, by type: counted and kept in `pairs`, never dropped */
+  unsupported: Record<string, number>;
+}
+
+export class CadError extends Error {
+  constructor(
+    readonly code: 'cad.parseFailed' | 'cad.tooLarge',
+    message = 'The drawing analysis failed!',
+    readonly detail?: string,
+  ) {
+    super(message);
+    this.name = 'CadError';
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * A tiny DXF writer for tests: drawings generated in code, so the core tests never depend on sample files.
+ * Not a product writer (that one belongs to the renderers); it writes exactly the pairs it is given.
+ */
+export type Pairs = [number, string | number][];
+
+export interface FixtureEntity {
+  type: string;
+  pairs: Pairs;
+}
+
+export function writeAsciiDxf(o: { version?: string; codePage?: string; layers?: string[]; blocks?: { name: string; entities: FixtureEntity[] }[]; entities: FixtureEntity[]; encoder?: (s: string) => Uint8Array }): Uint8Array {
+  const lines: (string | Uint8Array)[] = [];
+  const put = (code: number, value: string | number) => {
+    lines.push(String(code).padStart(3, ' '));
+    lines.push(typeof value === 'number' ? String(value) : o.encoder ? o.encoder(value) : value);
+  };
+  put(0, 'SECTION');
+  put(2, 'HEADER');
+  put(9, '$ACADVER');
+  put(1, o.version ?? 'AC1015');
+  put(9, '$DWGCODEPAGE');
+  put(3, o.codePage ?? 'ANSI_1252');
+  put(9, '$INSUNITS');
+  put(70, 4);
+  put(0, 'ENDSEC');
+  put(0, 'SECTION');
+  put(2, 'TABLES');
+  put(0, 'TABLE');
+  put(2, 'LAYER');
+  for (const name of o.layers ?? ['0']) {
+    put(0, 'LAYER');
+    put(2, name);
+    put(70, 0);
+    put(62, 7);
+    put(6, 'CONTINUOUS');
+  }
+  put(0, 'ENDTAB');
+  put(0, 'ENDSEC');
+  put(0, 'SECTION');
+  put(2, 'BLOCKS');
+  for (const b of o.blocks ?? []) {
+    put(0, 'BLOCK');
+    put(8, '0');
+    put(2, b.name);
+    put(70, 0);
+    put(10, 0);
+    put(20, 0);
+    put(30, 0);
+    for (const e of b.entities) writeEntity(e);
+    put(0, 'ENDBLK');
+    put(8, '0');
+  }
+  put(0, 'ENDSEC');
+  put(0, 'SECTION');
+  put(2, 'ENTITIES');
+  for (const e of o.entities) writeEntity(e);
+  put(0, 'ENDSEC');
+  put(0, 'EOF');
+
+  function writeEntity(e: FixtureEntity) {
+    put(0, e.type);
+    for (const [c, v] of e.pairs) put(c, v);
+  }
+  const enc = new TextEncoder();
+  const parts = lines.map((l) => (typeof l === 'string' ? enc.encode(l) : l));
+  const size = parts.reduce((a, p) => a + p.length + 2, 0);
+  const out = new Uint8Array(size);
+  let pos = 0;
+  for (const p of parts) {
+    out.set(p, pos);
+    pos += p.length;
+    out[pos++] = 13;
+    out[pos++] = 10;
+  }
+  return out;
+}
+
+/** Binary DXF (R13+ layout: 2-byte group codes) of the same pairs. */
+export function writeBinaryDxf(pairs: Pairs): Uint8Array {
+  const chunks: number[] = [];
+  for (const ch of 'AutoCAD Binary DXF\r\n\x1a\0') chunks.push(ch.charCodeAt(0));
+  const enc = new TextEncoder();
+  const buf = new DataView(new ArrayBuffer(8));
+  for (const [code, value] of pairs) {
+    chunks.push(code & 0xff, code >> 8);
+    if (code < 10 || (code >= 100 && code <= 102) || code === 5 || (code >= 300 && code < 310) || code === 330 || code === 999) {
+      chunks.push(...enc.encode(String(value)), 0);
+    } else if ((code >= 10 && code < 60) || (code >= 110 && code < 150) || (code >= 210 && code < 240)) {
+      buf.setFloat64(0, Number(value), true);
+      for (let i = 0; i < 8; i++) chunks.push(buf.getUint8(i));
+    } else if ((code >= 60 && code < 80) || (code >= 170 && code < 180) || (code >= 370 && code < 390)) {
+      buf.setInt16(0, Number(value), true);
+      chunks.push(buf.getUint8(0), buf.getUint8(1));
+    } else if (code >= 90 && code < 100) {
+      buf.setInt32(0, Number(value), true);
+      for (let i = 0; i < 4; i++) chunks.push(buf.getUint8(i));
+    } else throw new Error(`writer does not know code ${code}`);
+  }
+  return new Uint8Array(chunks);
+}
