@@ -2,3 +2,6 @@ export * from './model/drawing.ts';
 export { parseDxf, KNOWN_ENTITY_TYPES, pairValue } from './dxf/reader.ts';
 export { drawingInfo } from './info.ts';
 export { decodeEscapes } from './dxf/codepage.ts';
+export { flattenModelSpace, plainMText, type Flattened, type Polyline2, type TextRun } from './geometry/flatten.ts';
+export { renderSvg, boundsOf } from './render/svg.ts';
+export { aciToRgb } from './geometry/aci.ts';

@@ -1,23 +1,40 @@
 /**
- * `npm run cad -- info <file>`: JSON facts about a drawing. A corrupt file exits 1 with the message.
- * (Rendering to PNG/SVG/PDF arrives with the renderers.)
+ * `npm run cad -- info <file>`: JSON facts about a drawing.
+ * `npm run cad -- render <file> <out.svg> [--width PX] [--dark]`: the model space as SVG (PNG and PDF come
+ * with their renderers). A corrupt file exits 1 with the message.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { parseDxf } from '../dxf/reader.ts';
 import { drawingInfo } from '../info.ts';
 import { CadError } from '../model/drawing.ts';
+import { flattenModelSpace } from '../geometry/flatten.ts';
+import { renderSvg } from '../render/svg.ts';
 
-const [command, file] = process.argv.slice(2);
-const usage = 'usage: npm run cad -- info <file.dxf>';
+const { positionals, values } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { width: { type: 'string' }, dark: { type: 'boolean' } } });
+const [command, file, out] = positionals;
+const usage = 'usage: npm run cad -- info <file.dxf> | render <file.dxf> <out.svg> [--width PX] [--dark]';
+
+function load(path: string) {
+  if (!/\.dxf$/i.test(path)) throw new CadError('cad.parseFailed', 'The drawing analysis failed!', 'only DXF is read so far (DWG arrives with the DWG reader)');
+  return parseDxf(readFileSync(path));
+}
 
 try {
-  if (command !== 'info' || !file) {
+  if (command === 'info' && file) {
+    console.log(JSON.stringify(drawingInfo(load(file)), null, 2));
+  } else if (command === 'render' && file && out) {
+    if (!/\.svg$/i.test(out)) {
+      console.error('only SVG output so far (PNG and PDF arrive with their renderers)');
+      process.exit(2);
+    }
+    const flat = flattenModelSpace(load(file));
+    writeFileSync(out, renderSvg(flat, { width: values.width ? Number(values.width) : undefined, background: values.dark ? 'dark' : 'light' }));
+    console.log(JSON.stringify({ written: out, polylines: flat.polylines.length, texts: flat.texts.length, notDrawn: flat.skipped }));
+  } else {
     console.error(usage);
     process.exit(2);
   }
-  if (!/\.dxf$/i.test(file)) throw new CadError('cad.parseFailed', 'The drawing analysis failed!', 'only DXF is read so far (DWG arrives with the DWG reader)');
-  const info = drawingInfo(parseDxf(readFileSync(file)));
-  console.log(JSON.stringify(info, null, 2));
 } catch (e) {
   if (e instanceof CadError) {
     console.error(`${e.message}${e.detail ? ` (${e.detail})` : ''}`);

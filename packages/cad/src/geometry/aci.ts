@@ -1,0 +1,17 @@
+/** AutoCAD Color Index → RGB for the standard indices 1–9 and the grey ramp 250–255; the rest by the ACI hue wheel. */
+const BASE: Record<number, number> = { 1: 0xff0000, 2: 0xffff00, 3: 0x00ff00, 4: 0x00ffff, 5: 0x0000ff, 6: 0xff00ff, 7: 0xffffff, 8: 0x808080, 9: 0xc0c0c0, 250: 0x333333, 251: 0x505050, 252: 0x696969, 253: 0x828282, 254: 0xbebebe, 255: 0xffffff };
+
+export function aciToRgb(aci: number): number {
+  if (BASE[aci] !== undefined) return BASE[aci];
+  if (aci < 10 || aci > 249) return 0xffffff;
+  // indices 10–249: 24 hues × 10 shades (even: full saturation, odd: half), value falling by pairs
+  const hue = Math.floor((aci - 10) / 10) * 15;
+  const shade = (aci - 10) % 10;
+  const value = [1, 1, 0.8, 0.8, 0.6, 0.6, 0.5, 0.5, 0.3, 0.3][shade];
+  const sat = shade % 2 === 0 ? 1 : 0.5;
+  const c = value * sat;
+  const x = c * (1 - Math.abs(((hue / 60) % 2) - 1));
+  const m = value - c;
+  const [r, g, b] = hue < 60 ? [c, x, 0] : hue < 120 ? [x, c, 0] : hue < 180 ? [0, c, x] : hue < 240 ? [0, x, c] : hue < 300 ? [x, 0, c] : [c, 0, x];
+  return (Math.round((r + m) * 255) << 16) | (Math.round((g + m) * 255) << 8) | Math.round((b + m) * 255);
+}
