@@ -5,3 +5,4 @@ export { decodeEscapes } from './dxf/codepage.ts';
 export { flattenModelSpace, plainMText, type Flattened, type Polyline2, type TextRun } from './geometry/flatten.ts';
 export { renderSvg, boundsOf } from './render/svg.ts';
 export { aciToRgb } from './geometry/aci.ts';
+export { parseDwg, dwgToDxf, stopDwgWorker } from './dwg/dwg-reader.ts';

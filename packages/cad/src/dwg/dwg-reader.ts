@@ -1,0 +1,143 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { parseDxf } from '../dxf/reader.ts';
+import { CadError, type Drawing } from '../model/drawing.ts';
+
+const CHILD = path.join(import.meta.dirname, 'dwg-to-dxf.child.mjs');
+
+export interface DwgReadOptions {
+  /** a file that takes longer is abandoned and the worker restarted (a bad file must never hang a request) */
+  timeoutMs?: number;
+}
+
+interface Pending {
+  resolve(b: Buffer): void;
+  reject(e: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * One isolated worker process around LibreDWG: started on first use, reused (its WASM takes seconds to
+ * compile), restarted after a crash or a timeout, stopped when idle so its memory (~150–500 MB) is given back.
+ */
+class DwgWorker {
+  private child: ChildProcess | null = null;
+  private ready: Promise<void> | null = null;
+  private pending = new Map<number, Pending>();
+  private nextId = 1;
+  private idleTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly o: { maxHeapMb: number; idleMs: number }) {}
+
+  private start() {
+    const child = fork(CHILD, [], { execArgv: [`--max-old-space-size=${this.o.maxHeapMb}`], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    this.child = child;
+    let stderr = '';
+    child.stderr?.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
+    this.ready = new Promise((resolve, reject) => {
+      child.once('message', (m: { ready?: boolean }) => (m?.ready ? resolve() : reject(new Error('worker did not start'))));
+      child.once('exit', () => reject(new CadError('cad.parseFailed', undefined, 'the DWG worker did not start')));
+    });
+    this.ready.catch(() => undefined);
+    child.on('message', (m: { id?: number; ok?: boolean; dxf?: Uint8Array; error?: string }) => {
+      if (!m?.id) return;
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      clearTimeout(p.timer);
+      if (m.ok && m.dxf) p.resolve(Buffer.from(m.dxf));
+      else {
+        p.reject(new CadError('cad.parseFailed', undefined, m.error ?? 'conversion failed'));
+        // a failed conversion can leave LibreDWG's WASM state broken for every later file: start afresh
+        if (!this.pending.size) this.stop();
+      }
+      if (!this.pending.size) this.hold(false);
+      this.armIdle();
+    });
+    child.on('exit', (code, signal) => {
+      if (this.child === child) {
+        this.child = null;
+        this.ready = null;
+      }
+      // whatever was in flight died with it (LibreDWG aborts on some files)
+      for (const [id, p] of this.pending) {
+        clearTimeout(p.timer);
+        p.reject(new CadError('cad.parseFailed', undefined, `DWG conversion failed (${signal ?? `exit ${code}`}) ${stderr.trim().split('\n').slice(-1)[0] ?? ''}`.trim()));
+        this.pending.delete(id);
+      }
+    });
+    (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
+    this.hold(false);
+  }
+
+  /** Keeps the parent alive only while a conversion is in flight: an idle worker never holds a CLI run open. */
+  private hold(on: boolean) {
+    const c = this.child;
+    if (!c) return;
+    const channel = c.channel as unknown as { ref?: () => void; unref?: () => void } | undefined;
+    if (on) {
+      c.ref();
+      channel?.ref?.();
+    } else {
+      c.unref();
+      channel?.unref?.();
+    }
+  }
+
+  private armIdle() {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (this.pending.size) return;
+    this.idleTimer = setTimeout(() => this.stop(), this.o.idleMs);
+    this.idleTimer.unref();
+  }
+
+  async convert(bytes: Uint8Array, timeoutMs: number): Promise<Buffer> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (!this.child) this.start();
+    const child = this.child!;
+    this.hold(true);
+    await this.ready;
+    const id = this.nextId++;
+    return new Promise<Buffer>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new CadError('cad.parseFailed', undefined, `DWG conversion took longer than ${timeoutMs} ms`));
+        child.kill('SIGKILL');
+      }, timeoutMs);
+      this.pending.set(id, { resolve, reject, timer });
+      child.send({ id, bytes });
+    });
+  }
+
+  stop() {
+    this.child?.kill('SIGKILL');
+    this.child = null;
+    this.ready = null;
+  }
+}
+
+const worker = new DwgWorker({ maxHeapMb: 1024, idleMs: 5 * 60_000 });
+
+/** The DXF that LibreDWG writes for a DWG, made in the isolated worker process. */
+export function dwgToDxf(bytes: Uint8Array, o: DwgReadOptions = {}): Promise<Buffer> {
+  return worker.convert(bytes, o.timeoutMs ?? 60_000);
+}
+
+/** Ends the worker now (tests, shutdown). */
+export function stopDwgWorker() {
+  worker.stop();
+}
+
+/**
+ * DWG (R13–2018) into the drawing model: LibreDWG writes DXF in a worker process, our reader reads it, so both
+ * formats share one reader and one set of tests. R11/R12 DWG is refused clearly (LibreDWG writes only their header).
+ */
+export async function parseDwg(bytes: Uint8Array, o: DwgReadOptions = {}): Promise<Drawing> {
+  if (bytes.length < 6 || bytes[0] !== 0x41 || bytes[1] !== 0x43) throw new CadError('cad.parseFailed', undefined, 'not a DWG file');
+  const version = String.fromCharCode(...bytes.subarray(0, 6));
+  if (version < 'AC1012') throw new CadError('cad.parseFailed', undefined, `DWG ${version} (R12 and older) is not read yet`);
+  const drawing = parseDxf(await dwgToDxf(bytes, o));
+  drawing.format = 'dwg';
+  drawing.binary = true;
+  return drawing;
+}
