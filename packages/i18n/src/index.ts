@@ -1,6 +1,8 @@
 import { errors } from './locales/errors.ts';
 import { sso } from './locales/sso.ts';
 import { web } from './locales/web.ts';
+import { viewer } from './locales/viewer.ts';
+import { fonts } from './locales/fonts.ts';
 
 export const LANGUAGES = ['zh', 'en', 'ko', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -24,7 +26,7 @@ export function serverMessage(key: string, lang: Language, args?: readonly (stri
   return format(template, args);
 }
 
-export { errors, sso, web };
+export { errors, sso, web, viewer, fonts };
 
 /** Login-site text lookup. */
 export function ssoText(lang: Language, key: keyof (typeof sso)['en'], args?: readonly (string | number)[]): string {

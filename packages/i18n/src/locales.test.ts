@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { errors, sso, web, LANGUAGES } from './index.ts';
+import { errors, sso, web, viewer, fonts, LANGUAGES } from './index.ts';
 import { ERRORS } from '@cadcloud/contracts';
 
 describe('locales', () => {
-  for (const [ns, table] of Object.entries({ errors, sso, web })) {
+  for (const [ns, table] of Object.entries({ errors, sso, web, viewer, fonts })) {
     it(`${ns}: every language has every key, none empty`, () => {
       const keys = Object.keys(table.en).sort();
       for (const lang of LANGUAGES) {

@@ -1,6 +1,6 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { web, LANGUAGES, DEFAULT_LANGUAGE, normalizeLanguage, type Language } from '@cadcloud/i18n';
+import { web, viewer, fonts, LANGUAGES, DEFAULT_LANGUAGE, normalizeLanguage, type Language } from '@cadcloud/i18n';
 
 const STORAGE_KEY = 'cadcloud.lang';
 
@@ -10,11 +10,11 @@ function initialLanguage(): Language {
 }
 
 void i18n.use(initReactI18next).init({
-  resources: Object.fromEntries(LANGUAGES.map((l) => [l, { web: web[l] }])),
+  resources: Object.fromEntries(LANGUAGES.map((l) => [l, { web: web[l], viewer: viewer[l], fonts: fonts[l] }])),
   lng: initialLanguage(),
   fallbackLng: 'en',
   defaultNS: 'web',
-  ns: ['web'],
+  ns: ['web', 'viewer', 'fonts'],
   interpolation: { escapeValue: false },
   keySeparator: false,
   returnNull: false,

@@ -10,31 +10,80 @@ export function multiply(m: Affine, n: Affine): Affine {
   return [m[0] * n[0] + m[2] * n[1], m[1] * n[0] + m[3] * n[1], m[0] * n[2] + m[2] * n[3], m[1] * n[2] + m[3] * n[3], m[0] * n[4] + m[2] * n[5] + m[4], m[1] * n[4] + m[3] * n[5] + m[5]];
 }
 
+/** The top-level entity a piece of geometry came from: what a click on it selects and the properties panel shows. */
+export interface EntityRef {
+  handle?: string;
+  type: string;
+  layer: string;
+  /** resolved 0xRRGGBB */
+  color: number;
+  linetype?: string;
+  /** lineweight in 1/100 mm as stored (-1 ByLayer, -2 ByBlock, -3 default) */
+  lineweight?: number;
+}
+
 export interface Polyline2 {
   /** x0 y0 x1 y1 … in drawing units, after block transforms */
   points: number[];
   closed: boolean;
   /** 0xRRGGBB */
   color: number;
+  /** the layer the geometry is switched with: the top-level entity's layer unless the child is on its own layer */
   layer: string;
+  /** a filled area (SOLID, solid HATCH, wide polyline): `points` is a closed ring */
   filled?: boolean;
+  /** inner rings (islands) of a filled area, each x0 y0 x1 y1 …, filled with the even-odd rule */
+  holes?: number[][];
+  /** index into `Flattened.entities` */
+  entity: number;
+  /** resolved lineweight in 1/100 mm (0 = thinnest) */
+  lineweight?: number;
 }
 
 export interface TextRun {
+  /** insertion point after transforms (the alignment point for aligned TEXT, the attachment point for MTEXT) */
   x: number;
   y: number;
   height: number;
+  /** degrees, counter-clockwise */
   rotation: number;
+  /** plain text, newlines for MTEXT paragraphs */
   text: string;
   color: number;
   layer: string;
+  entity: number;
+  kind: 'text' | 'mtext';
+  /** the MTEXT string with its inline codes, for the text layout engine */
+  raw?: string;
+  /** text style name, resolved to `Drawing.textStyles` by the text layout */
+  style: string;
+  /** TEXT: 72 horizontal (0 left, 1 center, 2 right, 3 aligned, 4 middle, 5 fit) and 73 vertical (0 baseline … 3 top); MTEXT: 71 attachment 1–9 */
+  halign: number;
+  valign: number;
+  attachment?: number;
+  /** width factor × the block's x/y scale ratio */
+  widthFactor: number;
+  /** oblique angle in degrees */
+  oblique: number;
+  /** MTEXT reference column width (0 = no wrapping) */
+  boxWidth?: number;
+  /** true when a mirrored block transform flips the text */
+  mirrored?: boolean;
 }
 
 export interface Flattened {
   polylines: Polyline2[];
   texts: TextRun[];
+  entities: EntityRef[];
   /** entity types met that the flattener does not draw yet, by count */
   skipped: Record<string, number>;
+}
+
+export interface FlattenOptions {
+  tolerance?: number;
+  hiddenLayers?: Set<string>;
+  /** applied to every entity (a viewport's model-to-paper transform) */
+  transform?: Affine;
 }
 
 const num = (e: Entity, code: number, def = 0) => {
@@ -47,8 +96,13 @@ const num = (e: Entity, code: number, def = 0) => {
  * units, INSERTs expanded through their blocks (nested, arrays, mirrored), ByLayer/ByBlock colours resolved.
  * The first renderer input; the WebGL scene compiler will batch the same output.
  */
-export function flattenModelSpace(d: Drawing, opts: { tolerance?: number; hiddenLayers?: Set<string> } = {}): Flattened {
-  const out: Flattened = { polylines: [], texts: [], skipped: {} };
+export function flattenModelSpace(d: Drawing, opts: FlattenOptions = {}): Flattened {
+  return flattenEntities(d, d.entities.filter((e) => !e.paperSpace), opts);
+}
+
+/** Any list of entities (model space, a layout's block, a block preview) flattened the same way. */
+export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: FlattenOptions = {}): Flattened {
+  const out: Flattened = { polylines: [], texts: [], entities: [], skipped: {} };
   const layers = new Map(d.layers.map((l) => [l.name, l]));
   const blocks = new Map(d.blocks.map((b) => [b.name, b]));
   const ext = d.header.extMax && d.header.extMin ? Math.hypot(d.header.extMax.x - d.header.extMin.x, d.header.extMax.y - d.header.extMin.y) : 1000;
@@ -97,12 +151,30 @@ export function flattenModelSpace(d: Drawing, opts: { tolerance?: number; hidden
     }
   }
 
-  function emit(e: Entity, m: Affine, byBlock: number, depth: number) {
+  const lineweightOf = (e: Entity, byBlock: number): number => {
+    const lw = e.lineweight ?? -1;
+    if (lw === -2) return byBlock;
+    if (lw === -1) {
+      const l = layers.get(e.layer)?.lineweight ?? -3;
+      return l >= 0 ? l : 0;
+    }
+    return lw >= 0 ? lw : 0;
+  };
+
+  // `ref` is the top-level entity's index: geometry of a block's children is selected as its INSERT
+  function emit(e: Entity, m: Affine, byBlock: number, depth: number, ref: number, byBlockLw: number) {
     if (opts.hiddenLayers?.has(e.layer)) return;
     const layer = layers.get(e.layer);
     if (layer && (!layer.on || layer.frozen)) return;
     const color = colorOf(e, byBlock);
-    const pl = (points: number[], closed = false, filled = false) => out.polylines.push({ points, closed, color, layer: e.layer, filled });
+    const lineweight = lineweightOf(e, byBlockLw);
+    if (ref < 0) {
+      ref = out.entities.length;
+      out.entities.push({ handle: e.handle, type: e.type, layer: e.layer, color, linetype: e.linetype, lineweight: e.lineweight });
+    }
+    // block children drawn on layer 0 follow the INSERT's layer (switched with it)
+    const onLayer = e.layer === '0' && depth > 0 ? out.entities[ref].layer : e.layer;
+    const pl = (points: number[], closed = false, filled = false) => out.polylines.push({ points, closed, color, layer: onLayer, filled, entity: ref, lineweight });
     switch (e.type) {
       case 'LINE':
         return pl([...apply(m, num(e, 10), num(e, 20)), ...apply(m, num(e, 11), num(e, 21))]);
@@ -163,9 +235,24 @@ export function flattenModelSpace(d: Drawing, opts: { tolerance?: number; hidden
         const raw = String(pairValue(e, 1) ?? '');
         const text = e.type === 'MTEXT' ? plainMText(raw + e.pairs.filter((p) => p[0] === 3).map((p) => String(p[1])).join('')) : raw;
         if (!text) return;
-        const [x, y] = apply(m, num(e, 10), num(e, 20));
-        const scale = Math.hypot(m[0], m[1]);
-        out.texts.push({ x, y, height: num(e, 40, 1) * scale, rotation: num(e, 50) + (Math.atan2(m[1], m[0]) * 180) / Math.PI, text, color, layer: e.layer });
+        const mtext = e.type === 'MTEXT';
+        // aligned TEXT is placed by its second alignment point (11/21)
+        const aligned = !mtext && (num(e, 72) !== 0 || num(e, 73) !== 0) && pairValue(e, 11) !== undefined;
+        const [x, y] = apply(m, num(e, aligned ? 11 : 10), num(e, aligned ? 21 : 20));
+        const sx = Math.hypot(m[0], m[1]);
+        const sy = Math.hypot(m[2], m[3]);
+        const det = m[0] * m[3] - m[1] * m[2];
+        let rotation = num(e, 50);
+        if (mtext && pairValue(e, 50) === undefined && pairValue(e, 11) !== undefined) rotation = (Math.atan2(num(e, 21), num(e, 11)) * 180) / Math.PI;
+        const style = String(pairValue(e, 7) ?? 'Standard');
+        const st = d.textStyles.find((t) => t.name.toLowerCase() === style.toLowerCase());
+        out.texts.push({
+          x, y, height: num(e, 40, 1) * sy, rotation: rotation + (Math.atan2(m[1], m[0]) * 180) / Math.PI, text, color, layer: onLayer, entity: ref,
+          kind: mtext ? 'mtext' : 'text', raw: mtext ? raw + e.pairs.filter((p) => p[0] === 3).map((p) => String(p[1])).join('') : undefined,
+          style, halign: mtext ? 0 : num(e, 72), valign: mtext ? 0 : num(e, 73), attachment: mtext ? num(e, 71, 1) : undefined,
+          widthFactor: (mtext ? 1 : num(e, 41, st?.widthFactor || 1)) * (sy ? sx / sy : 1), oblique: mtext ? 0 : num(e, 51, st?.oblique ?? 0),
+          boxWidth: mtext ? num(e, 41) * sx : undefined, mirrored: det < 0 || undefined,
+        });
         return;
       }
       case 'INSERT': {
@@ -181,17 +268,17 @@ export function flattenModelSpace(d: Drawing, opts: { tolerance?: number; hidden
             const ty = num(e, 20) + ox * sin + oy * cos;
             const local: Affine = multiply([cos, sin, -sin, cos, tx, ty], [sx, 0, 0, sy, -block.base.x * sx, -block.base.y * sy]);
             const mm = multiply(m, local);
-            for (const child of block.entities) emit(child, mm, color, depth + 1);
+            for (const child of block.entities) emit(child, mm, color, depth + 1, ref, lineweight);
           }
         }
-        for (const a of e.children ?? []) if (a.type === 'ATTRIB') emit(a, m, color, depth + 1);
+        for (const a of e.children ?? []) if (a.type === 'ATTRIB') emit(a, m, color, depth + 1, ref, lineweight);
         return;
       }
       case 'DIMENSION': {
         // a dimension draws through its anonymous block
         const block = blocks.get(String(pairValue(e, 2) ?? ''));
         if (!block) return skip(e);
-        for (const child of block.entities) emit(child, m, color, depth + 1);
+        for (const child of block.entities) emit(child, m, color, depth + 1, ref, lineweight);
         return;
       }
       case 'VIEWPORT':
@@ -214,7 +301,7 @@ export function flattenModelSpace(d: Drawing, opts: { tolerance?: number; hidden
     out.skipped[e.type] = (out.skipped[e.type] ?? 0) + 1;
   }
 
-  for (const e of d.entities) if (!e.paperSpace) emit(e, IDENTITY, 0xffffff, 0);
+  for (const e of entities) emit(e, opts.transform ?? IDENTITY, 0xffffff, 0, -1, 0);
   return out;
 }
 
