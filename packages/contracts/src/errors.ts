@@ -30,6 +30,15 @@ export const ERRORS = {
   'zip.emptyFolder': { rtnCode: '1006002', key: 'errors.zip.emptyFolder' },
   'zip.notReady': { rtnCode: '1006003', key: 'errors.zip.notReady' },
   'download.failed': { rtnCode: '1007001', key: 'errors.download.failed' },
+  'drawing.parseFailed': { rtnCode: '1008001', key: 'errors.drawing.parseFailed' },
+  'drawing.obtainFailed': { rtnCode: '1008002', key: 'errors.drawing.obtainFailed' },
+  'drawing.layoutFailed': { rtnCode: '1008003', key: 'errors.drawing.layoutFailed' },
+  'drawing.loadFailed': { rtnCode: '1008004', key: 'errors.drawing.loadFailed' },
+  'drawing.overSize': { rtnCode: '1008005', key: 'errors.drawing.overSize' },
+  'drawing.noPermission': { rtnCode: '1008006', key: 'errors.drawing.noPermission' },
+  'font.unsupported': { rtnCode: '1008001', key: 'errors.font.unsupported' },
+  'font.nameRequired': { rtnCode: '1008002', key: 'errors.font.nameRequired' },
+  'font.tooMany': { rtnCode: '1008003', key: 'errors.font.tooMany' },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

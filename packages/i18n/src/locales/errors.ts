@@ -30,6 +30,10 @@ export const errors = {
     'zip.emptyFolder': '文件夹为空，没有可下载的文件',
     'zip.notReady': '下载文件尚未准备好',
     'download.failed': '下载地址获取失败',
+    'drawing.parseFailed': '图纸解析失败！', 'drawing.obtainFailed': '获取图纸失败！', 'drawing.layoutFailed': '布局切换失败！', 'drawing.loadFailed': '加载此文件失败。', 'drawing.overSize': '此文件超过大小限制。', 'drawing.noPermission': '没有权限访问此文件。',
+    'font.unsupported': '字体上传仅支持 ttf、ttc、shx 格式',
+    'font.nameRequired': '字体名称不能为空',
+    'font.tooMany': '一次最多下载 {0} 个字体',
   },
   en: {
     'auth.notSignedIn': 'Please sign in first',
@@ -58,6 +62,10 @@ export const errors = {
     'zip.emptyFolder': 'The folder is empty no files can be downloaded',
     'zip.notReady': 'The download is not ready yet',
     'download.failed': 'Failed to get download address',
+    'drawing.parseFailed': 'The drawing analysis failed!', 'drawing.obtainFailed': 'Failed to obtain drawings!', 'drawing.layoutFailed': 'Layout switch failed!', 'drawing.loadFailed': 'Failed to load this file.', 'drawing.overSize': 'This file is over size.', 'drawing.noPermission': 'No permission to visit this file.',
+    'font.unsupported': 'Only ttf, ttc and shx fonts can be uploaded',
+    'font.nameRequired': 'Font name required',
+    'font.tooMany': 'At most {0} fonts can be downloaded at once',
   },
   ko: {
     'auth.notSignedIn': '먼저 로그인하세요',
@@ -86,6 +94,10 @@ export const errors = {
     'zip.emptyFolder': '폴더가 비어 있어 다운로드할 파일이 없습니다',
     'zip.notReady': '다운로드가 아직 준비되지 않았습니다',
     'download.failed': '다운로드 주소를 가져오지 못했습니다',
+    'drawing.parseFailed': '도면 분석에 실패했습니다!', 'drawing.obtainFailed': '도면을 가져오지 못했습니다!', 'drawing.layoutFailed': '레이아웃 전환에 실패했습니다!', 'drawing.loadFailed': '이 파일을 불러오지 못했습니다.', 'drawing.overSize': '이 파일은 크기 제한을 초과합니다.', 'drawing.noPermission': '이 파일에 접근할 권한이 없습니다.',
+    'font.unsupported': 'ttf, ttc, shx 글꼴만 업로드할 수 있습니다',
+    'font.nameRequired': '글꼴 이름을 입력하세요',
+    'font.tooMany': '한 번에 최대 {0}개의 글꼴을 다운로드할 수 있습니다',
   },
   de: {
     'auth.notSignedIn': 'Bitte zuerst anmelden',
@@ -114,5 +126,9 @@ export const errors = {
     'zip.emptyFolder': 'Der Ordner ist leer, es können keine Dateien heruntergeladen werden',
     'zip.notReady': 'Der Download ist noch nicht bereit',
     'download.failed': 'Download-Adresse konnte nicht ermittelt werden',
+    'drawing.parseFailed': 'Die Zeichnung konnte nicht analysiert werden!', 'drawing.obtainFailed': 'Zeichnung konnte nicht abgerufen werden!', 'drawing.layoutFailed': 'Layoutwechsel fehlgeschlagen!', 'drawing.loadFailed': 'Diese Datei konnte nicht geladen werden.', 'drawing.overSize': 'Diese Datei ist zu groß.', 'drawing.noPermission': 'Keine Berechtigung für diese Datei.',
+    'font.unsupported': 'Nur ttf-, ttc- und shx-Schriften können hochgeladen werden',
+    'font.nameRequired': 'Schriftname erforderlich',
+    'font.tooMany': 'Es können höchstens {0} Schriften auf einmal heruntergeladen werden',
   },
 } as const;
