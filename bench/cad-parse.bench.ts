@@ -1,0 +1,214 @@
+/**
+ * DXF parse benchmark (issue: DXF parse performance). Our reader against two baselines measured in the same run:
+ * `dxf-parser` 1.1.2 and `@mlightcad/data-model` 1.14.3 (its native DXF converter into an AcDbDatabase), on every
+ * DXF in SAMPLES_DIR and on a generated ~100 MB drawing (gen-large-dxf.ts, deterministic seed, temp dir).
+ * Target: ours ≥ 3× faster than the fastest baseline, with less peak memory.
+ *
+ * Every parser runs in a child process of its own, so peak RSS (getrusage maxRSS) belongs to one parser and one
+ * file. Each parser is given the file's bytes already in memory and must produce its model (dxf-parser wants a
+ * string: the UTF-8 decode is done before the clock starts, as is data-model's ArrayBuffer copy). Samples: one child per parser and file, 2 warm-up parses, then
+ * the median of 5. The large file: 3 children per parser, one cold parse each, median.
+ *
+ *   npm run bench -- cad-parse         only this benchmark
+ *   BENCH_DXF_MB=20                    size of the generated file (default 100)
+ *   BENCH_DXF_FILE=/path/to/x.dxf      use this file instead of generating one
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { generateLargeDxf } from './gen-large-dxf.ts';
+
+const PARSERS = ['ours', 'dxf-parser', 'data-model'] as const;
+type ParserName = (typeof PARSERS)[number];
+const MB = 1024 * 1024;
+
+interface ChildResult {
+  ok: boolean;
+  error?: string;
+  /** parse times in ms */
+  times: number[];
+  /** entities in the parser's model (model space + blocks), a sanity check that the work was done */
+  entities: number;
+  /** RSS before the timed parses (runtime + module + file bytes) and the process's peak, MB */
+  rssBeforeMB: number;
+  peakRssMB: number;
+  /** heap the finished model keeps alive (after a full GC), MB */
+  retainedHeapMB: number;
+}
+
+function median(xs: number[]) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+const round = (v: number, d = 1) => +v.toFixed(d);
+
+/** One parser, one file: runs in its own process. */
+async function child(parser: ParserName, file: string, warmups: number, runs: number): Promise<ChildResult> {
+  const require = createRequire(import.meta.url);
+  type Parsed = { entities: number; model: unknown };
+  // each parser is handed its input in the form its API takes, prepared before the clock starts
+  let prepare: (bytes: Uint8Array) => unknown = (b) => b;
+  let parse: (input: any) => Promise<Parsed> | Parsed;
+  if (parser === 'ours') {
+    const { parseDxf } = await import('../packages/cad/src/dxf/reader.ts');
+    parse = (bytes: Uint8Array) => {
+      const d = parseDxf(bytes);
+      return { entities: d.entities.length + d.blocks.reduce((a, b) => a + b.entities.length, 0), model: d };
+    };
+  } else if (parser === 'dxf-parser') {
+    const mod = require('dxf-parser');
+    const DxfParser = mod.default ?? mod;
+    prepare = (bytes) => new TextDecoder().decode(bytes);
+    parse = (text: string) => {
+      const d = new DxfParser().parseSync(text);
+      return { entities: d.entities.length + Object.values(d.blocks as Record<string, { entities?: unknown[] }>).reduce((a, b) => a + (b.entities?.length ?? 0), 0), model: d };
+    };
+  } else {
+    const dm = require('@mlightcad/data-model');
+    prepare = (bytes) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    parse = async (ab: ArrayBuffer) => {
+      const db = new dm.AcDbDatabase();
+      await db.read(ab, { readOnly: true }, dm.AcDbFileType.DXF);
+      let n = 0;
+      for (const btr of db.tables.blockTable.newIterator()) for (const _ of btr.newIterator()) n++;
+      return { entities: n, model: db };
+    };
+  }
+  const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+  const input = prepare(new Uint8Array(readFileSync(file)));
+  // dxf-parser warns on every group it does not know: quiet, or the warnings cost time and fill the pipe
+  console.warn = console.log = console.info = () => {};
+  const out: ChildResult = { ok: true, times: [], entities: 0, rssBeforeMB: 0, peakRssMB: 0, retainedHeapMB: 0 };
+  try {
+    // the heap is weighed before the warm-ups: an awaited result can stay referenced from the async frame
+    gc();
+    const heapBefore = process.memoryUsage().heapUsed;
+    for (let i = 0; i < warmups; i++) await parse(input);
+    gc();
+    out.rssBeforeMB = round(process.memoryUsage().rss / MB);
+    let model: unknown = null;
+    for (let i = 0; i < runs; i++) {
+      model = null;
+      gc();
+      const t = performance.now();
+      const r = await parse(input);
+      out.times.push(round(performance.now() - t, 2));
+      out.entities = r.entities;
+      model = r.model;
+    }
+    // the last model is still referenced: what a full GC cannot free is what the model costs
+    gc();
+    out.retainedHeapMB = round((process.memoryUsage().heapUsed - heapBefore) / MB);
+    if (!model) throw new Error('no model');
+  } catch (e) {
+    out.ok = false;
+    out.error = String((e as Error).message ?? e).slice(0, 120);
+  }
+  out.peakRssMB = round(process.resourceUsage().maxRSS / 1024);
+  return out;
+}
+
+function runChild(parser: ParserName, file: string, warmups: number, runs: number): ChildResult {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', '--max-old-space-size=16384', import.meta.filename, 'child', parser, file, String(warmups), String(runs)], {
+    encoding: 'utf8',
+    maxBuffer: 16 * MB,
+    cwd: path.resolve(import.meta.dirname, '..'),
+  });
+  const line = r.stdout.trim().split('\n').pop() ?? '';
+  try {
+    return JSON.parse(line) as ChildResult;
+  } catch {
+    return { ok: false, error: `child exited ${r.status ?? r.signal}: ${r.stderr.trim().split('\n').slice(-2).join(' ').slice(0, 160)}`, times: [], entities: 0, rssBeforeMB: 0, peakRssMB: 0, retainedHeapMB: 0 };
+  }
+}
+
+interface Row {
+  file: string;
+  sizeMB: number;
+  ms: Partial<Record<ParserName, number>>;
+  peakRssMB: Partial<Record<ParserName, number>>;
+  entities: Partial<Record<ParserName, number>>;
+  retainedHeapMB: Partial<Record<ParserName, number>>;
+  errors: Partial<Record<ParserName, string>>;
+  /** fastest baseline time / our time */
+  speedup?: number;
+  /** our peak RSS / the lowest baseline peak RSS */
+  rssRatio?: number;
+}
+
+function measure(file: string, label: string, warmups: number, runs: number, children: number): Row {
+  const row: Row = { file: label, sizeMB: round(statSync(file).size / MB, 2), ms: {}, peakRssMB: {}, entities: {}, retainedHeapMB: {}, errors: {} };
+  for (const p of PARSERS) {
+    const rs = Array.from({ length: children }, () => runChild(p, file, warmups, runs));
+    const ok = rs.filter((r) => r.ok);
+    if (!ok.length) {
+      row.errors[p] = rs[0].error;
+      continue;
+    }
+    row.ms[p] = round(median(ok.flatMap((r) => r.times)), 1);
+    row.peakRssMB[p] = round(median(ok.map((r) => r.peakRssMB)), 0);
+    row.entities[p] = ok[0].entities;
+    row.retainedHeapMB[p] = ok[0].retainedHeapMB;
+  }
+  const base = (['dxf-parser', 'data-model'] as const).filter((p) => row.ms[p] !== undefined);
+  if (row.ms.ours !== undefined && base.length) {
+    row.speedup = round(Math.min(...base.map((p) => row.ms[p]!)) / row.ms.ours, 2);
+    row.rssRatio = round(row.peakRssMB.ours! / Math.min(...base.map((p) => row.peakRssMB[p]!)), 2);
+  }
+  process.stderr.write(`cad-parse ${label}: ${JSON.stringify(row.ms)} peak ${JSON.stringify(row.peakRssMB)}\n`);
+  return row;
+}
+
+/** A markdown table of the rows (the same one goes into bench/README.md). */
+export function cadParseTable(rows: Row[]): string {
+  const f = (v?: number) => (v === undefined ? '–' : String(v));
+  const lines = ['| file | MB | ours ms | dxf-parser ms | data-model ms | speed-up vs fastest | peak RSS MB ours / dxf-parser / data-model |', '|---|---|---|---|---|---|---|'];
+  for (const r of rows) lines.push(`| ${r.file} | ${r.sizeMB} | ${f(r.ms.ours)} | ${f(r.ms['dxf-parser'])} | ${f(r.ms['data-model'])} | ${r.speedup ? r.speedup + '×' : '–'} | ${f(r.peakRssMB.ours)} / ${f(r.peakRssMB['dxf-parser'])} / ${f(r.peakRssMB['data-model'])} |`);
+  return lines.join('\n');
+}
+
+export async function runCadParseBench() {
+  const repoRoot = path.resolve(import.meta.dirname, '..');
+  const samplesDir = path.resolve(repoRoot, process.env.SAMPLES_DIR ?? '../shared/samples');
+  const samples = existsSync(samplesDir) ? readdirSync(samplesDir).filter((f) => f.toLowerCase().endsWith('.dxf')).sort() : [];
+  const rows: Row[] = [];
+  for (const f of samples) rows.push(measure(path.join(samplesDir, f), f, 2, 5, 1));
+  const total: Row = { file: `all ${samples.length} samples`, sizeMB: round(rows.reduce((a, r) => a + r.sizeMB, 0), 2), ms: {}, peakRssMB: {}, entities: {}, retainedHeapMB: {}, errors: {} };
+  for (const p of PARSERS) {
+    // a parser that fails on a file has no total
+    if (rows.every((r) => r.ms[p] !== undefined)) total.ms[p] = round(rows.reduce((a, r) => a + r.ms[p]!, 0), 1);
+  }
+  const comparable = (['dxf-parser', 'data-model'] as const).filter((p) => total.ms[p] !== undefined);
+  if (total.ms.ours !== undefined && comparable.length) total.speedup = round(Math.min(...comparable.map((p) => total.ms[p]!)) / total.ms.ours, 2);
+  // totals over the files every parser read (the binary sample is ours alone)
+  const common = rows.filter((r) => PARSERS.every((p) => r.ms[p] !== undefined));
+  const commonTotal: Row = { file: `${common.length} samples all parsers read`, sizeMB: round(common.reduce((a, r) => a + r.sizeMB, 0), 2), ms: {}, peakRssMB: {}, entities: {}, retainedHeapMB: {}, errors: {} };
+  for (const p of PARSERS) commonTotal.ms[p] = round(common.reduce((a, r) => a + r.ms[p]!, 0), 1);
+  commonTotal.speedup = round(Math.min(commonTotal.ms['dxf-parser']!, commonTotal.ms['data-model']!) / commonTotal.ms.ours!, 2);
+  rows.push(total, commonTotal);
+
+  const given = process.env.BENCH_DXF_FILE;
+  const tmp = given ? null : mkdtempSync(path.join(os.tmpdir(), 'cadcloud-dxf-'));
+  try {
+    const mb = Number(process.env.BENCH_DXF_MB ?? 100);
+    const big = given ?? path.join(tmp!, `generated-${mb}mb.dxf`);
+    if (!given) generateLargeDxf(big, mb * MB, 1);
+    rows.push(measure(big, given ? path.basename(given) : `generated ${mb} MB (seed 1)`, 0, 1, 3));
+  } finally {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  }
+  const table = cadParseTable(rows);
+  process.stderr.write(`\n${table}\n\n`);
+  return { target: 'ours ≥ 3× faster than the fastest baseline, less peak RSS', rows, table };
+}
+
+if (process.argv[2] === 'child') {
+  const [, , , parser, file, warmups, runs] = process.argv;
+  const r = await child(parser as ParserName, file, Number(warmups), Number(runs));
+  process.stdout.write(JSON.stringify(r) + '\n');
+  process.exit(0);
+} else if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await runCadParseBench(), null, 2));
+}
