@@ -7,3 +7,7 @@ export { renderSvg, boundsOf } from './render/svg.ts';
 export { aciToRgb } from './geometry/aci.ts';
 export { parseDwg, dwgToDxf, stopDwgWorker } from './dwg/dwg-reader.ts';
 export { renderPng } from './render/png.ts';
+export { flattenLayout, layoutNames, layoutEntities, MODEL } from './geometry/layout.ts';
+export { compileScene, type TextGeometryFn, type CompileOptions } from './scene/compile.ts';
+export * from './scene/index.ts';
+export { readDrawing, buildSceneBytes, isDwgName, type SceneTextSupport } from './open.ts';

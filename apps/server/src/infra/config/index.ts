@@ -7,6 +7,8 @@ import { dbConfig } from '../db/db.config.ts';
 import { storageConfig } from '../storage/storage.config.ts';
 import { queueConfig } from '../queue/queue.config.ts';
 import { mailConfig } from '../mail/mail.config.ts';
+import { drawingsConfig } from '../../modules/drawings/drawings.config.ts';
+import { thumbnailsConfig } from './thumbnails.config.ts';
 
 /** Every module's declarations; add a module's config here. */
 export const configDefinitions = {
@@ -17,6 +19,8 @@ export const configDefinitions = {
   ...storageConfig,
   ...queueConfig,
   ...mailConfig,
+  ...thumbnailsConfig,
+  ...drawingsConfig,
 };
 
 export type AppConfig = ConfigValues<typeof configDefinitions> & {

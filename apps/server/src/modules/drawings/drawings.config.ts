@@ -1,0 +1,7 @@
+import { defineConfig, envInt } from '../../infra/config/config.ts';
+
+/** Limits of the scene worker: a drawing that needs more memory or time fails with the spec's message. */
+export const drawingsConfig = defineConfig({
+  sceneMaxHeapMb: { env: 'SCENE_MAX_HEAP_MB', schema: envInt(2048, 128, 65536), doc: 'heap cap of the worker thread that parses drawings (MB)' },
+  sceneTimeoutMs: { env: 'SCENE_TIMEOUT_MS', schema: envInt(120_000, 1000, 3_600_000), doc: 'longest a drawing may take to parse and compile (ms)' },
+});

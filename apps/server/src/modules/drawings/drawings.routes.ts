@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { documentEndpoint } from '../../infra/http/endpoint.ts';
+import { appError } from '../../infra/http/app-error.ts';
+import type { RouteModule } from '../index.ts';
+import { createDrawingsService } from './drawings.service.ts';
+import { createSceneBuilder } from './scene-builder.ts';
+
+const sceneQuery = z.object({ fileId: z.string().min(1), layout: z.string().max(255).default('Model') });
+
+export const drawingsRoutes: RouteModule = async (app, { deps }) => {
+  const builder = createSceneBuilder({ maxHeapMb: deps.config.sceneMaxHeapMb, timeoutMs: deps.config.sceneTimeoutMs });
+  app.addHook('onClose', async () => builder.close());
+  const drawings = createDrawingsService(deps, builder);
+
+  documentEndpoint(app, {
+    method: 'get', path: '/cloud/v5/drawing/scene', tag: 'drawings', auth: 'user',
+    summary: 'One layout of a drawing as a compiled scene (binary, see packages/cad/src/scene/binary.ts), cached per file version',
+    request: sceneQuery,
+    bodyNote: 'query fileId, layout (default Model); answers application/vnd.cadcloud.scene, or the JSON envelope with the spec error',
+  });
+  app.get('/cloud/v5/drawing/scene', async (req, reply) => {
+    if (!req.user) throw appError('auth.notSignedIn');
+    const q = sceneQuery.safeParse(req.query);
+    if (!q.success) throw appError('request.invalid');
+    const s = await drawings.scene(req.user.id, q.data.fileId, q.data.layout);
+    reply.header('content-type', 'application/vnd.cadcloud.scene').header('cache-control', 'private, max-age=3600').header('x-scene-cache', s.cached ? 'hit' : 'miss');
+    return reply.send(s.body instanceof Uint8Array ? Buffer.from(s.body.buffer, s.body.byteOffset, s.body.byteLength) : s.body);
+  });
+};

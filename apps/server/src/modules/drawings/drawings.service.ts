@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { TYPE_GROUPS } from '@cadcloud/contracts';
+import type { AppDeps } from '../../app.deps.ts';
+import { appError } from '../../infra/http/app-error.ts';
+import { blobKey } from '../../infra/storage/storage-keys.ts';
+import { createItemsRepository } from '../files/items.repository.ts';
+import { SceneBuildError, type FontLookup, type SceneBuilder } from './scene-builder.ts';
+
+/** Bump when the engine's output changes: cached scenes of older engines are then rebuilt, never served. */
+export const SCENE_ENGINE = 'e1';
+
+async function readAll(r: Readable): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const c of r) parts.push(c as Buffer);
+  return Buffer.concat(parts);
+}
+
+/** Where a scene is cached: per blob (same bytes, same scene), engine, layout and the fonts it was built with. */
+export function sceneKey(md5: string, layout: string, fontsFingerprint: string): string {
+  const h = createHash('sha1').update(`${layout}\n${fontsFingerprint}`).digest('hex').slice(0, 20);
+  return `scenes/${md5.slice(0, 2)}/${md5}/${SCENE_ENGINE}/${h}.bin`;
+}
+
+export interface DrawingFonts {
+  /** font bytes by file name, as the user's drawings see them (own library, then public fonts) */
+  lookup(uid: string): FontLookup;
+  /** changes whenever that set of fonts changes, so a newly uploaded font rebuilds the scene */
+  fingerprint(uid: string): Promise<string>;
+}
+
+const NO_FONTS: DrawingFonts = { lookup: () => async () => null, fingerprint: async () => '' };
+
+/**
+ * Opening a drawing: who may see it, the spec's limits, then the scene from the cache or built once by the
+ * worker (concurrent opens of the same file share one build).
+ */
+export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, fonts: DrawingFonts = NO_FONTS) {
+  const items = createItemsRepository(deps.db);
+  const inFlight = new Map<string, Promise<Uint8Array>>();
+
+  async function build(key: string, md5: string, fileName: string, layout: string, uid: string): Promise<Uint8Array> {
+    const bytes = await readAll(await deps.storage.get(blobKey(md5)));
+    let scene: Uint8Array;
+    try {
+      scene = await builder.build(bytes, fileName, layout, fonts.lookup(uid));
+    } catch (e) {
+      if (e instanceof SceneBuildError && e.kind === 'layout') throw appError('drawing.layoutFailed');
+      throw appError('drawing.parseFailed');
+    }
+    await deps.storage.put(key, Buffer.from(scene.buffer, scene.byteOffset, scene.byteLength), { size: scene.byteLength, contentType: 'application/octet-stream' });
+    return scene;
+  }
+
+  return {
+    /** The scene of one layout of a file the user may read: cached bytes as a stream, or freshly built bytes. */
+    async scene(uid: string, fileId: string, layout: string): Promise<{ key: string; body: Readable | Uint8Array; cached: boolean }> {
+      const row = await items.findOne(uid, fileId);
+      if (!row || row.kind !== 1 || !row.blob_md5) throw appError('drawing.noPermission');
+      if (row.freeze === 1) throw appError('file.frozen');
+      const ext = row.name.toLowerCase().split('.').pop() ?? '';
+      if (!(TYPE_GROUPS.drawing as readonly string[]).includes(ext) || ext === 'dwf' || ext === 'ocf') throw appError('drawing.loadFailed');
+      if (Number(row.size) > deps.config.webOpenFileSize) throw appError('drawing.overSize');
+      const key = sceneKey(row.blob_md5, layout, await fonts.fingerprint(uid));
+      if (await deps.storage.exists(key)) return { key, body: await deps.storage.get(key), cached: true };
+      let p = inFlight.get(key);
+      if (!p) {
+        p = build(key, row.blob_md5, row.name, layout, uid).finally(() => inFlight.delete(key));
+        inFlight.set(key, p);
+      }
+      return { key, body: await p, cached: false };
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { decodeScene } from '@cadcloud/cad/scene';
+import { writeAsciiDxf } from '../../../../../packages/cad/src/testing/dxf-writer.ts';
+import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
+import { createTestApp, type TestApp } from '../../test/fixtures.ts';
+
+const drawing = Buffer.from(
+  writeAsciiDxf({
+    layers: ['0', 'Walls', 'Notes'],
+    entities: [
+      { type: 'LINE', pairs: [[8, 'Walls'], [62, 1], [10, 0], [20, 0], [30, 0], [11, 100], [21, 0], [31, 0]] },
+      { type: 'CIRCLE', pairs: [[8, 'Walls'], [10, 50], [20, 50], [30, 0], [40, 10]] },
+      { type: 'SOLID', pairs: [[8, 'Notes'], [10, 0], [20, 0], [11, 10], [21, 0], [12, 0], [22, 10], [13, 10], [23, 10]] },
+      { type: 'TEXT', pairs: [[8, 'Notes'], [10, 5], [20, 80], [40, 5], [1, 'Kitchen']] },
+    ],
+  }),
+);
+
+for (const driver of testDatabaseDrivers()) {
+  describe(`opening a drawing on ${driver.name}`, () => {
+    let t: TestApp;
+    let a: { id: string; token: string };
+    let b: { id: string; token: string };
+    beforeAll(async () => {
+      t = await createTestApp(driver, { WEB_OPEN_FILE_SIZE: String(64 * 1024) });
+      a = await t.createUser();
+      b = await t.createUser();
+    });
+    afterAll(async () => t?.close());
+
+    const get = (fileId: string, token: string, layout?: string) =>
+      t.app.inject({ method: 'GET', headers: { 'accept-language': 'en' }, url: `/cloud/v5/drawing/scene?fileId=${fileId}${layout ? `&layout=${encodeURIComponent(layout)}` : ''}&utoken=${encodeURIComponent(token)}` });
+
+    it('compiles a DXF into a scene with its layers, entities and texts, then serves it from the cache', async () => {
+      const id = (await t.upload(a.token, 'plan.dxf', drawing)).bizData.id;
+      const first = await get(id, a.token);
+      expect(first.statusCode).toBe(200);
+      expect(first.headers['content-type']).toBe('application/vnd.cadcloud.scene');
+      expect(first.headers['x-scene-cache']).toBe('miss');
+      const s = decodeScene(new Uint8Array(first.rawPayload));
+      expect(s.meta.layouts).toEqual(['Model']);
+      expect(s.meta.layers.map((l) => l.name)).toEqual(['0', 'Walls', 'Notes']);
+      expect(s.meta.entities.map((e) => e.type)).toEqual(['LINE', 'CIRCLE', 'SOLID', 'TEXT']);
+      expect(s.meta.texts.map((x) => x.text)).toEqual(['Kitchen']);
+      // the red line is on Walls, from 0,0 to 100,0 (positions are relative to the origin)
+      const walls = s.meta.lineRanges.find(([l]) => s.meta.layers[l].name === 'Walls')!;
+      const [ox, oy] = s.meta.origin;
+      expect([s.linePositions[walls[1] * 2] + ox, s.linePositions[walls[1] * 2 + 1] + oy, s.linePositions[walls[1] * 2 + 2] + ox]).toEqual([0, 0, 100]);
+      expect([...s.lineColors.subarray(walls[1] * 4, walls[1] * 4 + 3)]).toEqual([255, 0, 0]);
+      // the SOLID is two triangles on Notes
+      const notes = s.meta.triRanges.find(([l]) => s.meta.layers[l].name === 'Notes')!;
+      expect(notes[2]).toBe(6);
+      const again = await get(id, a.token);
+      expect(again.headers['x-scene-cache']).toBe('hit');
+      expect(Buffer.compare(again.rawPayload, first.rawPayload)).toBe(0);
+    });
+
+    it('refuses another user, a frozen or oversized file, a non-drawing, and an unknown layout with the spec messages', async () => {
+      const id = (await t.upload(a.token, 'mine.dxf', drawing)).bizData.id;
+      const other = await get(id, b.token);
+      expect(other.json()).toMatchObject({ bizData: { code: 'drawing.noPermission' }, msg: 'No permission to visit this file.' });
+      expect((await get('no-such-id', a.token)).json().bizData.code).toBe('drawing.noPermission');
+      expect((await t.app.inject({ method: 'GET', url: `/cloud/v5/drawing/scene?fileId=${id}` })).statusCode).toBe(401);
+      const big = (await t.upload(a.token, 'big.dxf', Buffer.concat([drawing, Buffer.alloc(70 * 1024, 10)]))).bizData.id;
+      expect((await get(big, a.token)).json()).toMatchObject({ bizData: { code: 'drawing.overSize' }, msg: 'This file is over size.' });
+      const png = (await t.upload(a.token, 'photo.png', randomBytes(100))).bizData.id;
+      expect((await get(png, a.token)).json()).toMatchObject({ msg: 'Failed to load this file.' });
+      expect((await get(id, a.token, 'Sheet 9')).json()).toMatchObject({ bizData: { code: 'drawing.layoutFailed' }, msg: 'Layout switch failed!' });
+      await t.deps.db.updateTable('items').set({ freeze: 1 }).where('id', '=', id).execute();
+      expect((await get(id, a.token)).json().bizData.code).toBe('file.frozen');
+    });
+
+    it('answers a corrupt drawing with the spec error, caches nothing, and keeps serving', async () => {
+      const bad = (await t.upload(a.token, 'broken.dwg', randomBytes(4000))).bizData.id;
+      const trunc = (await t.upload(a.token, 'cut.dxf', drawing.subarray(0, drawing.length / 2))).bizData.id;
+      for (const id of [bad, trunc]) {
+        const r = await get(id, a.token);
+        expect(r.json(), id).toMatchObject({ bizData: { code: 'drawing.parseFailed' }, msg: 'The drawing analysis failed!' });
+      }
+      const ok = (await t.upload(a.token, 'after.dxf', Buffer.concat([drawing, Buffer.from('\n')]))).bizData.id;
+      expect((await get(ok, a.token)).statusCode).toBe(200);
+    }, 60_000);
+  });
+}

@@ -1,0 +1,107 @@
+import type { Drawing, Entity } from '../model/drawing.ts';
+import { pairValue } from '../dxf/reader.ts';
+import { flattenEntities, flattenModelSpace, type Flattened, type FlattenOptions, type Polyline2 } from './flatten.ts';
+import { clipPolygonToRect, clipPolylineToRect, type Rect } from './viewport-clip.ts';
+
+export const MODEL = 'Model';
+
+/** Layout names in tab order, Model first; R12 files with paper-space entities get one unnamed paper layout. */
+export function layoutNames(d: Drawing): string[] {
+  const paper = [...d.layouts].filter((l) => l.name.toLowerCase() !== 'model').sort((a, b) => a.tabOrder - b.tabOrder).map((l) => l.name);
+  if (!paper.length && d.entities.some((e) => e.paperSpace)) paper.push('Layout1');
+  return [MODEL, ...paper];
+}
+
+/**
+ * The entities a paper layout draws. A layout points at its block record (code 330 of LAYOUT); entities
+ * carry the same handle as their owner, the active layout's in ENTITIES (code 67 = 1), the others' in
+ * their `*Paper_Space<n>` block. Files without owners (R12) have one paper space: the code-67 entities.
+ */
+export function layoutEntities(d: Drawing, name: string): Entity[] | null {
+  const names = layoutNames(d);
+  const index = names.findIndex((n) => n.toLowerCase() === name.toLowerCase());
+  if (index <= 0) return null;
+  const layout = d.layouts.find((l) => l.name.toLowerCase() === name.toLowerCase());
+  const record = layout?.blockRecord;
+  if (record) {
+    const active = d.entities.filter((e) => e.paperSpace && e.owner === record);
+    if (active.length) return active;
+    const block = d.blocks.find((b) => b.entities.length && b.entities[0].owner === record);
+    if (block) return block.entities;
+    if (d.entities.some((e) => e.paperSpace && e.owner !== undefined)) return [];
+  }
+  // no owner information: the first paper layout is the active one (*Paper_Space)
+  return index === 1 ? d.entities.filter((e) => e.paperSpace) : (d.blocks.find((b) => b.name.toLowerCase() === `*paper_space${index - 2}`)?.entities ?? []);
+}
+
+interface Viewport {
+  entity: Entity;
+  clip: Rect;
+  /** model → paper: scale about the view centre, then to the viewport centre */
+  scale: number;
+  viewX: number;
+  viewY: number;
+  cx: number;
+  cy: number;
+  twist: number;
+}
+
+function viewportsOf(entities: Entity[]): Viewport[] {
+  const num = (e: Entity, c: number, def = 0) => {
+    const v = pairValue(e, c);
+    return v === undefined ? def : Number(v);
+  };
+  const out: Viewport[] = [];
+  for (const e of entities) {
+    if (e.type !== 'VIEWPORT') continue;
+    // id 1 is the paper sheet itself; status 0 is an off viewport
+    if (num(e, 69) === 1 || pairValue(e, 68) !== undefined && num(e, 68) === 0) continue;
+    const w = num(e, 40), h = num(e, 41), viewH = num(e, 45);
+    if (!(w > 0 && h > 0 && viewH > 0)) continue;
+    const cx = num(e, 10), cy = num(e, 20);
+    out.push({ entity: e, clip: { minX: cx - w / 2, minY: cy - h / 2, maxX: cx + w / 2, maxY: cy + h / 2 }, scale: h / viewH, viewX: num(e, 12), viewY: num(e, 22), cx, cy, twist: (num(e, 51) * Math.PI) / 180 });
+  }
+  return out;
+}
+
+/**
+ * Any layout flattened: Model as is; a paper layout as its own entities (title block, notes) plus, for each
+ * viewport, model space moved and scaled into the viewport and clipped to its rectangle. Model space is
+ * flattened once and reused by every viewport.
+ */
+export function flattenLayout(d: Drawing, name: string, opts: FlattenOptions = {}): Flattened | null {
+  if (name.toLowerCase() === MODEL.toLowerCase()) return flattenModelSpace(d, opts);
+  const entities = layoutEntities(d, name);
+  if (!entities) return null;
+  const paper = flattenEntities(d, entities, opts);
+  const viewports = viewportsOf(entities);
+  if (!viewports.length) return paper;
+  const model = flattenModelSpace(d, opts);
+  const base = paper.entities.length;
+  paper.entities.push(...model.entities);
+  for (const k of Object.keys(model.skipped)) paper.skipped[k] = (paper.skipped[k] ?? 0) + model.skipped[k];
+  for (const vp of viewports) {
+    const cos = Math.cos(vp.twist) * vp.scale, sin = Math.sin(vp.twist) * vp.scale;
+    const tx = (x: number, y: number): [number, number] => {
+      const dx = x - vp.viewX, dy = y - vp.viewY;
+      return [vp.cx + dx * cos - dy * sin, vp.cy + dx * sin + dy * cos];
+    };
+    for (const p of model.polylines) {
+      const pts = new Array<number>(p.points.length);
+      for (let i = 0; i < p.points.length; i += 2) [pts[i], pts[i + 1]] = tx(p.points[i], p.points[i + 1]);
+      const moved: Polyline2 = { ...p, points: pts, entity: p.entity + base };
+      if (p.filled) {
+        const ring = clipPolygonToRect(pts, vp.clip);
+        if (ring.length >= 6) paper.polylines.push({ ...moved, points: ring, holes: p.holes?.map((h) => clipPolygonToRect(h.map((v, i) => (i % 2 ? tx(h[i - 1], v)[1] : tx(v, h[i + 1])[0])), vp.clip)).filter((h) => h.length >= 6) });
+      } else {
+        for (const run of clipPolylineToRect(p.closed ? [...pts, pts[0], pts[1]] : pts, vp.clip)) paper.polylines.push({ ...moved, points: run, closed: false });
+      }
+    }
+    for (const t of model.texts) {
+      const [x, y] = tx(t.x, t.y);
+      if (x < vp.clip.minX || x > vp.clip.maxX || y < vp.clip.minY || y > vp.clip.maxY) continue;
+      paper.texts.push({ ...t, x, y, height: t.height * vp.scale, boxWidth: t.boxWidth !== undefined ? t.boxWidth * vp.scale : undefined, rotation: t.rotation + (vp.twist * 180) / Math.PI, entity: t.entity + base });
+    }
+  }
+  return paper;
+}

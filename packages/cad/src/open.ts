@@ -1,0 +1,39 @@
+import { parseDxf } from './dxf/reader.ts';
+import { parseDwg } from './dwg/dwg-reader.ts';
+import { CadError, type Drawing } from './model/drawing.ts';
+import { flattenLayout, layoutNames, MODEL } from './geometry/layout.ts';
+import { compileScene, type TextGeometryFn } from './scene/compile.ts';
+import { encodeScene } from './scene/binary.ts';
+import type { SceneMeta } from './scene/scene.types.ts';
+
+/** DWG-family files (dwt templates and dws standards are DWG inside) go through LibreDWG, the rest are DXF. */
+export function isDwgName(fileName: string): boolean {
+  return /\.(dwg|dwt|dws)$/i.test(fileName);
+}
+
+export async function readDrawing(bytes: Uint8Array, fileName: string, o: { timeoutMs?: number } = {}): Promise<Drawing> {
+  if (isDwgName(fileName)) return parseDwg(bytes, { timeoutMs: o.timeoutMs ?? 60_000 });
+  // a DWG renamed .dxf is still read: its first bytes say "AC10"
+  if (bytes.length > 6 && String.fromCharCode(...bytes.subarray(0, 4)) === 'AC10') return parseDwg(bytes, { timeoutMs: o.timeoutMs ?? 60_000 });
+  return parseDxf(bytes);
+}
+
+/** Text for the scene: the text engine when the caller has fonts, nothing otherwise (texts stay searchable). */
+export interface SceneTextSupport {
+  textGeometry: TextGeometryFn;
+  fonts?: SceneMeta['fonts'];
+}
+
+/**
+ * One layout of a drawing as scene bytes (what the viewer downloads and the server caches). `layout`
+ * defaults to Model; an unknown layout name fails with the spec's message.
+ */
+export async function buildSceneBytes(d: Drawing, layout: string = MODEL, text?: (d: Drawing) => Promise<SceneTextSupport>): Promise<Uint8Array> {
+  const layouts = layoutNames(d);
+  const name = layouts.find((n) => n.toLowerCase() === layout.toLowerCase());
+  if (!name) throw new CadError('cad.parseFailed', 'Layout switch failed!', `no layout ${layout}`);
+  const flat = flattenLayout(d, name);
+  if (!flat) throw new CadError('cad.parseFailed', 'Layout switch failed!', `no layout ${layout}`);
+  const t = text ? await text(d) : undefined;
+  return encodeScene(compileScene(d, flat, { layout: name, layouts, textGeometry: t?.textGeometry, fonts: t?.fonts }));
+}

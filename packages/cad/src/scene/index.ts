@@ -1,0 +1,4 @@
+/** Browser-safe part of the engine: the scene format, its decoder and picking. The web viewer imports this. */
+export * from './scene.types.ts';
+export { encodeScene, decodeScene } from './binary.ts';
+export { pickEntity, entityBounds } from './pick.ts';
