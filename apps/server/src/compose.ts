@@ -7,6 +7,7 @@ import type { AppConfig } from './infra/config/index.ts';
 import { createDatabase, migrateToLatest, createStorage, createQueue, createMailer, persistentSecret } from './infra/index.ts';
 import { registerTrashJobs, TRASH_SWEEP_JOB } from './modules/trash/trash.jobs.ts';
 import { registerDownloadJobs } from './modules/downloads/downloads.jobs.ts';
+import { registerThumbnailJobs } from './modules/thumbnails/thumbnails.jobs.ts';
 import { relyingParty } from './modules/auth/auth.config.ts';
 import { createSsoServer, type SsoDb } from '@cadcloud/sso';
 import { sweepUploadTemp } from './modules/uploads/upload-temp.ts';
@@ -29,6 +30,7 @@ export async function startJobs(deps: AppDeps) {
   await sweepLeftovers(deps);
   registerTrashJobs(deps.queue, deps);
   registerDownloadJobs(deps.queue, deps);
+  registerThumbnailJobs(deps.queue, deps);
   await deps.queue.schedule(TRASH_SWEEP_JOB, 3600_000);
   await deps.queue.start();
 }

@@ -8,10 +8,11 @@ import { uploadsRoutes } from './uploads/uploads.routes.ts';
 import { downloadsRoutes } from './downloads/downloads.routes.ts';
 import { usersRoutes } from './users/users.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
+import { thumbnailsRoutes } from './thumbnails/thumbnails.routes.ts';
 import { fontsRoutes } from './fonts/fonts.routes.ts';
 import { drawingsRoutes } from './drawings/drawings.routes.ts';
 
 export type RouteModule = FastifyPluginAsync<{ deps: AppDeps }>;
 
 /** Every module's routes, registered by app.ts in this order. */
-export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes, drawingsRoutes, fontsRoutes];
+export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes, drawingsRoutes, fontsRoutes, thumbnailsRoutes];

@@ -12,6 +12,7 @@ import { presentItem } from '../files/items.presenter.ts';
 import { checkName } from '../files/item-names.ts';
 import { createQuotaService } from '../quota/quota.service.ts';
 import { createBlobsService } from '../blobs/blobs.service.ts';
+import { createThumbnailsService } from '../thumbnails/thumbnails.service.ts';
 import { receiveToTemp, md5OfFile, uploadsDir } from './upload-temp.ts';
 
 export const CHUNK_SIZE = 8 * 1024 * 1024;
@@ -33,6 +34,7 @@ export function createUploadsService(deps: AppDeps) {
   const files = createFilesService(deps);
   const quota = createQuotaService(deps);
   const blobs = createBlobsService(deps);
+  const thumbnails = createThumbnailsService(deps);
   const limit = deps.config.webUploadFileSize;
 
   function checkSize(size: number) {
@@ -91,6 +93,7 @@ export function createUploadsService(deps: AppDeps) {
         await blobs.release([md5]);
         throw e;
       }
+      await thumbnails.afterUpload(row);
       return presentItem(row);
     } catch (e) {
       await quota.release(uid, size);

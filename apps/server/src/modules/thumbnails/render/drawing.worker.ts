@@ -1,0 +1,11 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { drawingThumbnailPng } from './drawing-thumbnail.ts';
+
+/** Worker thread body: one drawing in (workerData), one PNG or one error message out, then the thread ends. */
+const { dxf, size } = workerData as { dxf: Uint8Array; size: number };
+try {
+  const r = drawingThumbnailPng(dxf, size);
+  parentPort!.postMessage({ ok: true, png: r.png, polylines: r.polylines, texts: r.texts });
+} catch (e) {
+  parentPort!.postMessage({ ok: false, error: (e as Error)?.message ?? String(e) });
+}

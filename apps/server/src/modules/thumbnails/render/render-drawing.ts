@@ -1,0 +1,68 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { dwgToDxf } from '@cadcloud/cad';
+import { ThumbnailSkipped } from './thumbnail-skipped.ts';
+
+const BOOT = path.join(import.meta.dirname, 'drawing-worker.boot.mjs');
+const ENTRY = pathToFileURL(path.join(import.meta.dirname, 'drawing.worker.ts')).href;
+
+export interface DrawingRenderOptions {
+  size: number;
+  timeoutMs: number;
+  /** heap of the worker thread; a drawing that needs more ends that thread, never the server */
+  memoryMb: number;
+}
+
+/** DWG files (.dwg, and .dwt/.dws, which are DWG inside) start with their version "AC10xx"; anything else is read as DXF. */
+export function isDwg(bytes: Uint8Array): boolean {
+  return bytes.length >= 6 && bytes[0] === 0x41 && bytes[1] === 0x43 && bytes[2] === 0x31 && bytes[3] === 0x30;
+}
+
+/**
+ * A drawing (DWG or DXF bytes) to a PNG thumbnail. DWG becomes DXF in the engine's LibreDWG process (isolated,
+ * reused, restarted after any failure); parsing, flattening and rasterising run in a fresh worker thread with
+ * a heap cap and a deadline, so neither a huge nor a hostile file can stall or exhaust the server.
+ * Every failure is a ThumbnailSkipped with the reason.
+ */
+export async function renderDrawingThumbnail(bytes: Buffer, o: DrawingRenderOptions): Promise<{ png: Buffer; polylines: number; texts: number }> {
+  const started = Date.now();
+  let dxf: Uint8Array = bytes;
+  if (isDwg(bytes)) {
+    const version = bytes.subarray(0, 6).toString('latin1');
+    if (version < 'AC1012') throw new ThumbnailSkipped(`DWG ${version} (R12 and older) is not read yet`);
+    try {
+      dxf = await dwgToDxf(bytes, { timeoutMs: o.timeoutMs });
+    } catch (e) {
+      throw new ThumbnailSkipped(`DWG not readable: ${(e as Error).message}`);
+    }
+  }
+  const left = o.timeoutMs - (Date.now() - started);
+  if (left <= 0) throw new ThumbnailSkipped(`reading the drawing took longer than ${o.timeoutMs} ms`);
+  return inWorker(dxf, o.size, left, o.memoryMb);
+}
+
+function inWorker(dxf: Uint8Array, size: number, timeoutMs: number, memoryMb: number): Promise<{ png: Buffer; polylines: number; texts: number }> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(BOOT, {
+      workerData: { entry: ENTRY, dxf, size },
+      resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, memoryMb / 8)) },
+    });
+    let settled = false;
+    const finish = (settle: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void worker.terminate();
+      settle();
+    };
+    const timer = setTimeout(() => finish(() => reject(new ThumbnailSkipped(`rendering took longer than ${timeoutMs} ms`))), timeoutMs);
+    worker.once('message', (m: { ok: boolean; png?: Uint8Array; polylines?: number; texts?: number; error?: string }) =>
+      finish(() => (m.ok ? resolve({ png: Buffer.from(m.png!), polylines: m.polylines ?? 0, texts: m.texts ?? 0 }) : reject(new ThumbnailSkipped(`drawing not readable: ${m.error}`)))),
+    );
+    worker.once('error', (e: Error & { code?: string }) =>
+      finish(() => reject(new ThumbnailSkipped(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `rendering needed more than ${memoryMb} MB` : `rendering failed: ${e.message}`))),
+    );
+    worker.once('exit', (code) => finish(() => reject(new ThumbnailSkipped(`the render worker stopped (exit ${code})`))));
+  });
+}

@@ -1,0 +1,50 @@
+import { typeGroupOf } from '@cadcloud/contracts';
+
+/**
+ * Thumbnails belong to a blob (the content hash), not to an item: the same bytes uploaded twice render once.
+ * Raising THUMBNAIL_VERSION (a better renderer) gives every blob new keys, so browsers holding the old
+ * image forever (immutable caching) never see a stale one and the job renders them afresh.
+ */
+export const THUMBNAIL_VERSION = 1;
+export const THUMBNAIL_SIZE = 400;
+
+/** Drawings become PNG (line art), pictures WebP (photos are several times smaller than as PNG). */
+export type ThumbnailKind = 'drawing' | 'picture';
+const FORMAT = { drawing: { ext: 'png', contentType: 'image/png' }, picture: { ext: 'webp', contentType: 'image/webp' } } as const;
+
+/** Which kind of thumbnail an item type gets, or null (no thumbnail: archives, documents, dwf/ocf which we do not read). */
+export function thumbnailKindOf(type: string): ThumbnailKind | null {
+  const t = type.toLowerCase();
+  if (['dwg', 'dxf', 'dws', 'dwt'].includes(t)) return 'drawing';
+  if (typeGroupOf(t) === 'image') return 'picture';
+  return null;
+}
+
+/** The value of `items.thumbkey`: `v1-<md5>.png`; safe in a URL path, and naming the blob and the version. */
+export function thumbkeyOf(md5: string, kind: ThumbnailKind, version = THUMBNAIL_VERSION): string {
+  return `v${version}-${md5}.${FORMAT[kind].ext}`;
+}
+
+const THUMBKEY_RE = /^v(\d{1,4})-([a-f0-9]{32})\.(png|webp)$/;
+
+export function parseThumbkey(thumbkey: string): { version: number; md5: string; kind: ThumbnailKind } | null {
+  const m = THUMBKEY_RE.exec(thumbkey);
+  if (!m) return null;
+  return { version: Number(m[1]), md5: m[2], kind: m[3] === 'png' ? 'drawing' : 'picture' };
+}
+
+/** Storage key beside the blobs: `thumbs/v1/ab/<md5>.png` (same fan-out as `blobs/ab/<md5>`). */
+export function thumbnailStorageKey(thumbkey: string): string {
+  const p = parseThumbkey(thumbkey);
+  if (!p) throw new Error(`invalid thumbkey ${JSON.stringify(thumbkey)}`);
+  return `thumbs/v${p.version}/${p.md5.slice(0, 2)}/${p.md5}.${FORMAT[p.kind].ext}`;
+}
+
+export function contentTypeOf(kind: ThumbnailKind): string {
+  return FORMAT[kind].contentType;
+}
+
+/** One job per blob and version: enqueueing it again while it waits or runs is a no-op. */
+export function thumbnailJobId(md5: string, version = THUMBNAIL_VERSION): string {
+  return `thumb-v${version}-${md5}`;
+}

@@ -1,0 +1,132 @@
+import type { Readable } from 'node:stream';
+import sharp from 'sharp';
+import type { AppDeps } from '../../app.deps.ts';
+import { AppError } from '../../infra/http/app-error.ts';
+import { blobKey } from '../../infra/storage/storage-keys.ts';
+import { createThumbnailsRepository } from './thumbnails.repository.ts';
+import { contentTypeOf, parseThumbkey, THUMBNAIL_SIZE, THUMBNAIL_VERSION, thumbkeyOf, thumbnailJobId, thumbnailKindOf, thumbnailStorageKey, type ThumbnailKind } from './thumbnails.keys.ts';
+import { renderDrawingThumbnail } from './render/render-drawing.ts';
+import { renderPictureThumbnail } from './render/picture-thumbnail.ts';
+import { ThumbnailSkipped } from './render/thumbnail-skipped.ts';
+
+export const THUMBNAIL_RENDER_JOB = 'thumbnail.render';
+
+export interface RenderJobPayload {
+  md5: string;
+  /** the item type that asked for it (dwg, dxf, png …): decides drawing or picture */
+  type: string;
+}
+
+export type RenderJobResult = { thumbkey: string; rendered: boolean; ms: number; attached: number } | { skipped: string };
+
+/** What an upload hands over: the new file item. */
+interface NewItem {
+  id: string;
+  uid: string;
+  type: string;
+  blob_md5: string | null;
+}
+
+/**
+ * Thumbnails: a PNG of each drawing, a WebP of each picture, made once per blob by a background job after the
+ * upload, stored beside the blobs, and shown to the owners of files with those bytes.
+ */
+export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | 'queue' | 'config'>) {
+  const repo = createThumbnailsRepository(deps.db);
+  const cfg = deps.config;
+
+  async function readBlob(md5: string, max: number): Promise<Buffer> {
+    const stream: Readable = await deps.storage.get(blobKey(md5));
+    const parts: Buffer[] = [];
+    let n = 0;
+    for await (const chunk of stream) {
+      n += (chunk as Buffer).length;
+      if (n > max) {
+        stream.destroy();
+        throw new ThumbnailSkipped(`larger than ${max} bytes`);
+      }
+      parts.push(chunk as Buffer);
+    }
+    return Buffer.concat(parts);
+  }
+
+  async function render(kind: ThumbnailKind, bytes: Buffer): Promise<Buffer> {
+    if (kind === 'picture') return renderPictureThumbnail(bytes, THUMBNAIL_SIZE);
+    const r = await renderDrawingThumbnail(bytes, { size: THUMBNAIL_SIZE, timeoutMs: cfg.thumbnailTimeoutMs, memoryMb: cfg.thumbnailMemoryMb });
+    // fitted exactly into size×size (the renderer's padding may add a pixel) and stored as a small palette PNG
+    return sharp(r.png).resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true }).png({ compressionLevel: 9, palette: true }).toBuffer();
+  }
+
+  return {
+    repo,
+
+    /**
+     * Called once a new file item is visible (every upload path, instant upload included). Never fails the
+     * upload: a thumbnail is a nicety. Bytes whose thumbnail exists get it at once; otherwise one job per blob
+     * is queued (a second upload of the same bytes while it waits or runs adds nothing: the job attaches the
+     * thumbnail to every file with those bytes when it ends, so it also covers this one).
+     */
+    async afterUpload(item: NewItem): Promise<void> {
+      const kind = thumbnailKindOf(item.type);
+      if (!kind || !item.blob_md5) return;
+      try {
+        const thumbkey = thumbkeyOf(item.blob_md5, kind);
+        // storage first: the job stores before it attaches, so "not stored yet" means its attach is still to come
+        if (await deps.storage.exists(thumbnailStorageKey(thumbkey))) return await repo.attachToItem(item.id, item.uid, thumbkey);
+        const jobId = thumbnailJobId(item.blob_md5);
+        const st = await deps.queue.status(jobId);
+        // rendered once, but the stored image is gone (its blob was purged and the bytes came back): render again
+        const again = st.state === 'completed' && (st.result as { thumbkey?: string } | undefined)?.thumbkey;
+        if (st.state === 'unknown' || again) {
+          await deps.queue.enqueue<RenderJobPayload>(THUMBNAIL_RENDER_JOB, { md5: item.blob_md5, type: item.type }, { jobId: again ? `${jobId}-${Date.now()}` : jobId, attempts: 2 });
+        }
+        // waiting/active: that job will attach to this item too; skipped or failed before: these bytes get none
+      } catch (e) {
+        console.error(`thumbnail of ${item.blob_md5}: could not be queued`, e);
+      }
+    },
+
+    /** The job: render (unless stored already), store atomically, then show it on every file with these bytes. */
+    async renderJob(p: RenderJobPayload): Promise<RenderJobResult> {
+      const kind = thumbnailKindOf(p.type);
+      if (!kind) return { skipped: `no thumbnail for type ${p.type}` };
+      const started = Date.now();
+      const thumbkey = thumbkeyOf(p.md5, kind);
+      const key = thumbnailStorageKey(thumbkey);
+      let rendered = false;
+      if (!(await deps.storage.exists(key))) {
+        const blob = await deps.db.selectFrom('blobs').select(['md5', 'size']).where('md5', '=', p.md5).executeTakeFirst();
+        if (!blob) return { skipped: 'the file is gone' };
+        const max = kind === 'drawing' ? cfg.thumbnailMaxDrawingSize : cfg.thumbnailMaxPictureSize;
+        let image: Buffer;
+        try {
+          if (Number(blob.size) > max) throw new ThumbnailSkipped(`${blob.size} bytes is over the limit of ${max}`);
+          image = await render(kind, await readBlob(p.md5, max));
+        } catch (e) {
+          if (!(e instanceof ThumbnailSkipped)) throw e;
+          console.warn(`thumbnail of ${p.md5} (${p.type}) skipped: ${e.message}`);
+          return { skipped: e.message };
+        }
+        // the drivers' put is atomic (temp file + rename, or one S3 PUT): nobody ever reads half an image
+        await deps.storage.put(key, image, { size: image.length, contentType: contentTypeOf(kind) });
+        rendered = true;
+      }
+      const attached = await repo.attach(p.md5, thumbkey);
+      return { thumbkey, rendered, ms: Date.now() - started, attached };
+    },
+
+    /** The image behind a thumbkey, for a user who has a file showing it; anyone else gets "not found" (404). */
+    async open(uid: string, thumbkey: string): Promise<{ body: Readable; contentType: string; size: number | null }> {
+      const p = parseThumbkey(thumbkey);
+      const notFound = () => new AppError('item.notFound', [], 404);
+      if (!p || p.version > THUMBNAIL_VERSION) throw notFound();
+      if (!(await repo.ownsThumbnail(uid, p.md5, thumbkey))) throw notFound();
+      const key = thumbnailStorageKey(thumbkey);
+      const size = await deps.storage.size(key);
+      if (size === null) throw notFound();
+      return { body: await deps.storage.get(key), contentType: contentTypeOf(p.kind), size };
+    },
+  };
+}
+
+export type ThumbnailsService = ReturnType<typeof createThumbnailsService>;
