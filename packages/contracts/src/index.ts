@@ -3,3 +3,4 @@ export * from './errors.ts';
 export * from './rules.ts';
 export * from './cloud.ts';
 export * from './transfer.ts';
+export * from './fonts.ts';

@@ -17,6 +17,7 @@ export interface Database {
   sso_accounts: SsoAccountsTable;
   sso_reset_tokens: SsoResetTokensTable;
   oidc_payloads: OidcPayloadsTable;
+  fonts: FontsTable;
 }
 
 export interface UsersTable {
@@ -172,4 +173,31 @@ export interface OidcPayloadsTable {
   uid: string | null;
   expires_at: number | null;
   consumed_at: number | null;
+}
+
+/** The user's font library (migration 20261123T120000-fonts). */
+export interface FontsTable {
+  id: string;
+  uid: string;
+  /** with its extension, as the user sees it ('txt.shx') */
+  name: string;
+  /** lower-cased name: drawings name fonts in any case */
+  name_key: string;
+  /** 'ttf' | 'ttc' | 'shx' */
+  type: string;
+  size: number;
+  blob_md5: string;
+  /** spec section 9 code page: 1, 38, 39, 40, 41, 42, 1200 */
+  codepage: number;
+  is_bold: number;
+  is_italic: number;
+  /** 1 for an SHX big font (the "sub font" of a text style) */
+  is_subfont: number;
+  /** 1 when published: every user's drawings may use it */
+  is_public: number;
+  published_at: number | null;
+  created_at: number;
+  modified_at: number;
+  /** set while in the font recycle bin */
+  deleted_at: number | null;
 }

@@ -4,6 +4,7 @@ import { defineEndpoint } from '../../infra/http/endpoint.ts';
 import type { RouteModule } from '../index.ts';
 import { createFilesService } from './files.service.ts';
 import { createListCache } from './list-cache.ts';
+import { deleteWithFonts } from '../fonts/fonts.service.ts';
 
 export const filesRoutes: RouteModule = async (app, { deps }) => {
   const files = createFilesService(deps);
@@ -41,8 +42,8 @@ export const filesRoutes: RouteModule = async (app, { deps }) => {
     handler: (d, { user }) => files.move(user, d),
   });
   defineEndpoint(app, {
-    path: '/cloud/v5/union/delete', tag, auth: 'user', summary: 'deleteLevel 0 to the recycle bin, 1 permanently, 2 empty the recycle bin',
+    path: '/cloud/v5/union/delete', tag, auth: 'user', summary: 'deleteLevel 0 to the recycle bin, 1 permanently, 2 empty the recycle bin (fontIds: the font library, see fonts.service)',
     request: c.deleteRequest, response: z.object({ deleted: z.number() }),
-    handler: (d, { user }) => files.delete(user, d),
+    handler: (d, { user }) => deleteWithFonts(deps, user, d, () => files.delete(user, d)),
   });
 };
