@@ -302,6 +302,9 @@ describe('the drive in a real browser', () => {
       await shoot(m, 'phone-cloud');
       await m.locator('[data-testid="h5-row-from-phone.dxf"]').click();
       await m.waitForURL(/\/webH5\/item\//);
+      // a drawing opens in the viewer (this one is not a valid DXF: the spec's message), details one tap away
+      await m.locator('[data-testid=viewer-error]').getByText('The drawing analysis failed!').waitFor();
+      await m.click('[data-testid=h5-details]');
       await m.locator('[data-testid=h5-item-name]').getByText('from-phone.dxf').waitFor();
       await shoot(m, 'phone-item');
       const [download] = await Promise.all([m.waitForEvent('download'), m.click('[data-testid=h5-download]')]);

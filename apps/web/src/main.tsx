@@ -14,6 +14,7 @@ import { UserProvider } from './features/auth/user.tsx';
 import { Shell } from './routes/yun/Shell.tsx';
 import { FileList } from './routes/yun/FileList.tsx';
 import { Trash } from './routes/yun/Trash.tsx';
+import { ViewPage } from './routes/yun/ViewPage.tsx';
 import { NotFound } from './routes/NotFound.tsx';
 import { H5Shell } from './routes/h5/H5Shell.tsx';
 import { H5List } from './routes/h5/H5List.tsx';
@@ -41,6 +42,7 @@ const router = createBrowserRouter([
   {
     element: <SignedIn />,
     children: [
+      { path: '/yun/view/:fileId', element: <ViewPage /> },
       {
         path: '/yun',
         element: <Shell />,

@@ -7,6 +7,9 @@ import { filesApi, saveUrl, type Item } from '../../features/files/api.ts';
 import { ItemIcon } from '../../features/files/icons.tsx';
 import { NameDialog } from '../../features/files/dialogs.tsx';
 import { formatSize, formatTime } from '../../lib/format.ts';
+import { Viewer } from '../../features/viewer/Viewer.tsx';
+import { isViewable } from '../../features/viewer/viewable.ts';
+import { InfoCircleOutlined } from '@ant-design/icons';
 
 /** /webH5/item/{fileId}: the file's details with download, rename and delete. */
 export function H5Item() {
@@ -15,6 +18,7 @@ export function H5Item() {
   const navigate = useNavigate();
   const [item, setItem] = useState<Item | null | 'missing'>(null);
   const [renaming, setRenaming] = useState(false);
+  const [details, setDetails] = useState(false);
   useEffect(() => {
     filesApi.getFileInfo(fileId!).then(setItem, (e) => {
       message.error(e.message);
@@ -23,9 +27,13 @@ export function H5Item() {
   }, [fileId]);
   if (item === null) return <Spin />;
   if (item === 'missing') return <Result status="404" title={t('notFound.title')} extra={<Button onClick={() => navigate('/webH5')}>{t('common.home')}</Button>} />;
+  // a drawing opens in the viewer; its details (download, rename, delete) are one tap away
+  if (isViewable(item) && !details) {
+    return <Viewer key={item.id} phone fileId={item.id} name={item.name} onBack={() => navigate(-1)} extra={<Button size="small" icon={<InfoCircleOutlined />} onClick={() => setDetails(true)} data-testid="h5-details" aria-label={t('item.type')} />} />;
+  }
   return (
     <div className="h5-item">
-      <Button type="text" icon={<LeftOutlined />} onClick={() => navigate(-1)}>{t('common.back')}</Button>
+      <Button type="text" icon={<LeftOutlined />} onClick={() => (details ? setDetails(false) : navigate(-1))}>{t('common.back')}</Button>
       <div className="h5-item-head">
         <ItemIcon type={item.type} size={56} />
         <h2 data-testid="h5-item-name">{item.name}</h2>

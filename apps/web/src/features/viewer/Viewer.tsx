@@ -1,0 +1,387 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Alert, Button, Checkbox, Drawer, Empty, Input, List, Progress, Result, Segmented, Select, Space, Tag, Tooltip, message } from 'antd';
+import { AimOutlined, BgColorsOutlined, BorderOuterOutlined, ColumnWidthOutlined, CompressOutlined, LeftOutlined, NodeIndexOutlined, SearchOutlined, SelectOutlined, UnorderedListOutlined, UploadOutlined, DashOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { entityBounds, pickEntity, type Scene } from '@cadcloud/cad/scene';
+import { fetchScene } from './scene-api.ts';
+import { GlRenderer, type View } from './gl-renderer.ts';
+import { angleAt, areaOf, distance, fmt, type Pt } from './measure.ts';
+
+type Tool = 'select' | 'distance' | 'area' | 'angle' | 'coords';
+const THEME_KEY = 'cadcloud.viewer.light';
+const hex = (c: number) => `#${c.toString(16).padStart(6, '0')}`;
+
+/**
+ * The online viewer: one layout's scene drawn by WebGL, with layers, layouts, measuring, text search,
+ * entity properties and a dark/light background. Desktop and phone share it (touch: drag pans, pinch zooms).
+ */
+export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { fileId: string; name?: string; phone?: boolean; onBack?: () => void; onUploadFont?: () => void; extra?: React.ReactNode }) {
+  const { t } = useTranslation('viewer');
+  const wrap = useRef<HTMLDivElement>(null);
+  const glCanvas = useRef<HTMLCanvasElement>(null);
+  const overlay = useRef<HTMLCanvasElement>(null);
+  const renderer = useRef<GlRenderer | null>(null);
+  const view = useRef<View>({ cx: 0, cy: 0, ppu: 1 });
+  const [scene, setScene] = useState<Scene | null>(null);
+  const [layout, setLayout] = useState('Model');
+  const [progress, setProgress] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const [hidden, setHidden] = useState<Set<number>>(new Set());
+  const [light, setLight] = useState(() => localStorage.getItem(THEME_KEY) === '1');
+  const [tool, setTool] = useState<Tool>('select');
+  const [points, setPoints] = useState<Pt[]>([]);
+  const [areaClosed, setAreaClosed] = useState(false);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [query, setQuery] = useState('');
+  const [panel, setPanel] = useState<'layers' | 'find' | 'info' | null>(phone ? null : 'layers');
+  const frame = useRef(0);
+
+  const visible = useMemo(() => {
+    const v = new Set<number>();
+    scene?.meta.layers.forEach((l, i) => l.on && !l.frozen && !hidden.has(i) && v.add(i));
+    return v;
+  }, [scene, hidden]);
+
+  // ---- coordinates: screen (CSS px in the canvas) ↔ drawing
+  const size = () => ({ w: glCanvas.current?.clientWidth ?? 1, h: glCanvas.current?.clientHeight ?? 1 });
+  const toWorld = useCallback((sx: number, sy: number): Pt => {
+    const { w, h } = size();
+    const [ox, oy] = scene?.meta.origin ?? [0, 0];
+    return { x: view.current.cx + (sx - w / 2) / view.current.ppu + ox, y: view.current.cy - (sy - h / 2) / view.current.ppu + oy };
+  }, [scene]);
+  const toScreen = useCallback((x: number, y: number) => {
+    const { w, h } = size();
+    const [ox, oy] = scene?.meta.origin ?? [0, 0];
+    return { x: (x - ox - view.current.cx) * view.current.ppu + w / 2, y: h / 2 - (y - oy - view.current.cy) * view.current.ppu };
+  }, [scene]);
+
+  const drawOverlay = useCallback(() => {
+    const c = overlay.current;
+    if (!c || !scene) return;
+    const dpr = window.devicePixelRatio || 1;
+    c.width = c.clientWidth * dpr;
+    c.height = c.clientHeight * dpr;
+    const g = c.getContext('2d')!;
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.clearRect(0, 0, c.clientWidth, c.clientHeight);
+    // text the server could not turn into geometry (no text engine fonts) is drawn here, readable sizes only
+    if (!scene.meta.fonts && scene.meta.texts.length < 20000) {
+      for (const tx of scene.meta.texts) {
+        const px = tx.height * view.current.ppu;
+        if (px < 4 || !visible.has(scene.meta.layers.findIndex((l) => l.name === scene.meta.entities[tx.entity]?.layer))) continue;
+        const p = toScreen(tx.x, tx.y);
+        const col = scene.meta.entities[tx.entity]?.color ?? 0xffffff;
+        g.save();
+        g.translate(p.x, p.y);
+        g.rotate((-tx.rotation * Math.PI) / 180);
+        g.fillStyle = light && col === 0xffffff ? '#000' : hex(col);
+        g.font = `${px}px sans-serif`;
+        tx.text.split('\n').forEach((line, i) => g.fillText(line, 0, i * px * 1.4));
+        g.restore();
+      }
+    }
+    if (points.length) {
+      g.strokeStyle = '#ff9f1a';
+      g.fillStyle = 'rgba(255,159,26,0.15)';
+      g.lineWidth = 2;
+      g.beginPath();
+      points.forEach((p, i) => {
+        const s = toScreen(p.x, p.y);
+        if (i === 0) g.moveTo(s.x, s.y);
+        else g.lineTo(s.x, s.y);
+      });
+      if (tool === 'area' && areaClosed) {
+        g.closePath();
+        g.fill();
+      }
+      g.stroke();
+      for (const p of points) {
+        const s = toScreen(p.x, p.y);
+        g.strokeRect(s.x - 4, s.y - 4, 8, 8);
+      }
+    }
+    if (selected !== null) {
+      const b = entityBounds(scene, selected);
+      if (b) {
+        const a = toScreen(b.minX, b.maxY), z = toScreen(b.maxX, b.minY);
+        g.strokeStyle = '#1677ff';
+        g.setLineDash([6, 4]);
+        g.strokeRect(a.x - 3, a.y - 3, z.x - a.x + 6, z.y - a.y + 6);
+      }
+    }
+  }, [scene, points, tool, areaClosed, selected, light, visible, toScreen]);
+
+  const redraw = useCallback(() => {
+    cancelAnimationFrame(frame.current);
+    frame.current = requestAnimationFrame(() => {
+      renderer.current?.render(view.current, visible, light);
+      drawOverlay();
+    });
+  }, [visible, light, drawOverlay]);
+
+  const fit = useCallback((b?: { minX: number; minY: number; maxX: number; maxY: number }) => {
+    if (!scene) return;
+    const bb = b ?? scene.meta.bounds;
+    const { w, h } = size();
+    const bw = Math.max(bb.maxX - bb.minX, 1e-9), bh = Math.max(bb.maxY - bb.minY, 1e-9);
+    view.current = { cx: (bb.minX + bb.maxX) / 2 - scene.meta.origin[0], cy: (bb.minY + bb.maxY) / 2 - scene.meta.origin[1], ppu: Math.min(w / bw, h / bh) * 0.92 };
+    redraw();
+  }, [scene, redraw]);
+
+  // ---- load the scene of the current layout
+  useEffect(() => {
+    let gone = false;
+    setError(null);
+    setProgress(0);
+    fetchScene(fileId, layout, (l, total) => total && setProgress(Math.round((l / total) * 100))).then(
+      (s) => {
+        if (gone) return;
+        setScene(s);
+        setHidden(new Set());
+        setSelected(null);
+        setPoints([]);
+      },
+      (e: Error) => {
+        if (gone) return;
+        if (layout !== 'Model' && scene) {
+          message.error(e.message);
+          setLayout(scene.meta.layout);
+        } else setError(e.message);
+      },
+    );
+    return () => {
+      gone = true;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fileId, layout]);
+
+  useEffect(() => {
+    if (!scene || !glCanvas.current) return;
+    try {
+      renderer.current ??= new GlRenderer(glCanvas.current);
+      renderer.current.setScene(scene);
+    } catch (e) {
+      setError((e as Error).message);
+      return;
+    }
+    fit();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [scene]);
+  useEffect(() => () => renderer.current?.dispose(), []);
+  useEffect(() => redraw(), [redraw]);
+  useEffect(() => {
+    const ro = new ResizeObserver(() => redraw());
+    if (wrap.current) ro.observe(wrap.current);
+    return () => ro.disconnect();
+  }, [redraw]);
+  useEffect(() => localStorage.setItem(THEME_KEY, light ? '1' : '0'), [light]);
+
+  // ---- snapping: the nearest drawn vertex within 10 px makes measurements exact
+  const snap = useCallback((sx: number, sy: number): Pt => {
+    const w0 = toWorld(sx, sy);
+    if (!scene) return w0;
+    const [ox, oy] = scene.meta.origin;
+    const px = w0.x - ox, py = w0.y - oy;
+    let best = (10 / view.current.ppu) ** 2, hit: Pt | null = null;
+    const p = scene.linePositions;
+    for (const [layer, first, count] of scene.meta.lineRanges) {
+      if (!visible.has(layer)) continue;
+      for (let v = first; v < first + count; v++) {
+        const dx = p[v * 2] - px, dy = p[v * 2 + 1] - py;
+        const d = dx * dx + dy * dy;
+        if (d < best) {
+          best = d;
+          hit = { x: p[v * 2] + ox, y: p[v * 2 + 1] + oy };
+        }
+      }
+    }
+    return hit ?? w0;
+  }, [scene, toWorld, visible]);
+
+  const onClickAt = (sx: number, sy: number) => {
+    if (!scene) return;
+    if (tool === 'select') {
+      const w0 = toWorld(sx, sy);
+      const id = pickEntity(scene, w0.x, w0.y, 6 / view.current.ppu, visible);
+      setSelected(id);
+      if (id !== null) setPanel('info');
+      return;
+    }
+    const p = snap(sx, sy);
+    const max = tool === 'distance' ? 2 : tool === 'angle' ? 3 : tool === 'coords' ? 1 : Infinity;
+    setAreaClosed(false);
+    setPoints((old) => (old.length >= max || areaClosed ? [p] : [...old, p]));
+    setPanel('info');
+  };
+
+  // ---- pointer input: drag pans, wheel and pinch zoom about the pointer, a still click acts
+  const pointers = useRef(new Map<number, { x: number; y: number }>());
+  const down = useRef<{ x: number; y: number; moved: boolean } | null>(null);
+  const local = (e: { clientX: number; clientY: number }) => {
+    const r = glCanvas.current!.getBoundingClientRect();
+    return { x: e.clientX - r.left, y: e.clientY - r.top };
+  };
+  const zoomAt = (sx: number, sy: number, factor: number) => {
+    const before = toWorld(sx, sy);
+    view.current.ppu *= factor;
+    const after = toWorld(sx, sy);
+    view.current.cx += before.x - after.x;
+    view.current.cy += before.y - after.y;
+    redraw();
+  };
+  const handlers = {
+    onPointerDown: (e: React.PointerEvent) => {
+      (e.target as Element).setPointerCapture(e.pointerId);
+      pointers.current.set(e.pointerId, local(e));
+      down.current = pointers.current.size === 1 ? { ...local(e), moved: false } : null;
+    },
+    onPointerMove: (e: React.PointerEvent) => {
+      const prev = pointers.current.get(e.pointerId);
+      if (!prev) return;
+      const now = local(e);
+      if (pointers.current.size === 2) {
+        const [a, b] = [...pointers.current.entries()].map(([id, p]) => (id === e.pointerId ? now : p));
+        const [pa, pb] = [...pointers.current.values()];
+        const d0 = Math.hypot(pa.x - pb.x, pa.y - pb.y), d1 = Math.hypot(a.x - b.x, a.y - b.y);
+        if (d0 > 0) zoomAt((a.x + b.x) / 2, (a.y + b.y) / 2, d1 / d0);
+      } else {
+        view.current.cx -= (now.x - prev.x) / view.current.ppu;
+        view.current.cy += (now.y - prev.y) / view.current.ppu;
+        redraw();
+      }
+      if (down.current && Math.hypot(now.x - down.current.x, now.y - down.current.y) > 4) down.current.moved = true;
+      pointers.current.set(e.pointerId, now);
+    },
+    onPointerUp: (e: React.PointerEvent) => {
+      pointers.current.delete(e.pointerId);
+      if (down.current && !down.current.moved) onClickAt(down.current.x, down.current.y);
+      down.current = null;
+    },
+    onPointerCancel: (e: React.PointerEvent) => {
+      pointers.current.delete(e.pointerId);
+      down.current = null;
+    },
+    onWheel: (e: React.WheelEvent) => {
+      const p = local(e);
+      zoomAt(p.x, p.y, Math.exp(-e.deltaY * 0.0015));
+    },
+    onDoubleClick: () => tool === 'area' && points.length > 2 && setAreaClosed(true),
+  };
+
+  // tests and support read the view through this handle (drawing ↔ screen, draw calls)
+  useEffect(() => {
+    (window as unknown as { __cadViewer?: unknown }).__cadViewer = scene && { toScreen, toWorld, layout: scene.meta.layout, drawCalls: () => renderer.current?.drawCalls ?? 0, canvas: glCanvas.current };
+  }, [scene, toScreen, toWorld]);
+
+  const measureText = (() => {
+    if (tool === 'distance' && points.length === 2) return t('viewer.measure.distance', { d: fmt(distance(points[0], points[1])), dx: fmt(Math.abs(points[1].x - points[0].x)), dy: fmt(Math.abs(points[1].y - points[0].y)) });
+    if (tool === 'angle' && points.length === 3) return t('viewer.measure.angle', { a: fmt(angleAt(points[0], points[1], points[2])) });
+    if (tool === 'coords' && points.length === 1) return t('viewer.measure.coords', { x: fmt(points[0].x), y: fmt(points[0].y) });
+    if (tool === 'area' && points.length > 2) {
+      const r = areaOf(points);
+      return t('viewer.measure.area', { a: fmt(r.area), p: fmt(r.perimeter) });
+    }
+    return tool === 'select' ? null : t(`viewer.hint.${tool}`);
+  })();
+
+  const found = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return q && scene ? scene.meta.texts.filter((x) => x.text.toLowerCase().includes(q)).slice(0, 200) : [];
+  }, [query, scene]);
+  const zoomToText = (i: number) => {
+    const x = found[i];
+    const w = Math.max(x.height * Math.max(...x.text.split('\n').map((l) => l.length)) * 0.8, x.height);
+    fit({ minX: x.x - w, minY: x.y - x.height * 4, maxX: x.x + w * 2, maxY: x.y + x.height * 5 });
+    setSelected(x.entity);
+  };
+
+  if (error) return <Result status="warning" title={<span data-testid="viewer-error">{error}</span>} extra={<Space>{onBack && <Button onClick={onBack}>{t('viewer.back')}</Button>}{extra}</Space>} />;
+
+  const entity = selected !== null ? scene?.meta.entities[selected] : undefined;
+  const notDrawn = scene ? Object.entries(scene.meta.notDrawn) : [];
+  const substituted = scene?.meta.fonts?.substituted ?? [];
+
+  const layersPanel = scene && (
+    <div data-testid="viewer-layers">
+      <Space style={{ marginBottom: 8 }}>
+        <Button size="small" onClick={() => setHidden(new Set())}>{t('viewer.allOn')}</Button>
+        <Button size="small" onClick={() => setHidden(new Set(scene.meta.layers.map((_, i) => i)))}>{t('viewer.allOff')}</Button>
+      </Space>
+      <List size="small" dataSource={scene.meta.layers.map((l, i) => ({ l, i }))} renderItem={({ l, i }) => (
+        <List.Item>
+          <Checkbox data-testid={`layer-${l.name}`} checked={visible.has(i)} disabled={!l.on || l.frozen} onChange={(e) => setHidden((h) => { const n = new Set(h); if (e.target.checked) n.delete(i); else n.add(i); return n; })}>
+            <span className="layer-swatch" style={{ background: hex(l.color) }} /> {l.name}
+          </Checkbox>
+        </List.Item>
+      )} />
+    </div>
+  );
+  const findPanel = (
+    <div>
+      <Input.Search allowClear placeholder={t('viewer.find')} value={query} onChange={(e) => setQuery(e.target.value)} data-testid="viewer-find" />
+      {query && !found.length ? <Empty description={t('viewer.find.none')} /> : (
+        <List size="small" dataSource={found} renderItem={(x, i) => <List.Item className="clickable" data-testid="viewer-find-result" onClick={() => zoomToText(i)}>{x.text.split('\n')[0]}</List.Item>} />
+      )}
+    </div>
+  );
+  const infoPanel = (
+    <div data-testid="viewer-info">
+      {measureText && <Alert type="info" message={measureText} data-testid="viewer-measure" style={{ marginBottom: 8 }} />}
+      {entity && (
+        <table className="props" data-testid="viewer-props"><tbody>
+          <tr><th>{t('prop.type')}</th><td>{entity.type}</td></tr>
+          <tr><th>{t('prop.handle')}</th><td>{entity.handle ?? '—'}</td></tr>
+          <tr><th>{t('prop.layer')}</th><td>{entity.layer}</td></tr>
+          <tr><th>{t('prop.color')}</th><td><span className="layer-swatch" style={{ background: hex(entity.color) }} /> {hex(entity.color)}</td></tr>
+          <tr><th>{t('prop.linetype')}</th><td>{entity.linetype ?? 'ByLayer'}</td></tr>
+          <tr><th>{t('prop.lineweight')}</th><td>{entity.lineweight === undefined || entity.lineweight === -1 ? 'ByLayer' : entity.lineweight === -2 ? 'ByBlock' : entity.lineweight < 0 ? t('prop.default') : `${(entity.lineweight / 100).toFixed(2)} mm`}</td></tr>
+        </tbody></table>
+      )}
+      {notDrawn.length > 0 && <p className="muted" data-testid="viewer-not-drawn">{t('viewer.notDrawn', { list: notDrawn.map(([k, v]) => `${k} ×${v}`).join(', ') })}</p>}
+      {scene?.meta.fonts && (
+        <div data-testid="viewer-fonts">
+          <b>{t('viewer.fonts')}</b>: {scene.meta.fonts.requested.join(', ') || '—'}
+          {substituted.map((s) => <div key={s.name}><Tag color="orange">{t('viewer.fonts.substituted', { name: s.name, with: s.with })}</Tag></div>)}
+          {substituted.length > 0 && onUploadFont && <Button size="small" icon={<UploadOutlined />} onClick={onUploadFont} data-testid="viewer-upload-font">{t('viewer.fonts.upload')}</Button>}
+        </div>
+      )}
+    </div>
+  );
+  const panelBody = panel === 'layers' ? layersPanel : panel === 'find' ? findPanel : panel === 'info' ? infoPanel : null;
+
+  return (
+    <div className={`viewer ${phone ? 'viewer-phone' : ''} ${light ? 'viewer-light' : ''}`} data-testid="viewer">
+      <div className="viewer-bar">
+        {onBack && <Button type="text" icon={<LeftOutlined />} onClick={onBack} aria-label={t('viewer.back')} />}
+        {name && !phone && <span className="viewer-name" title={name}>{name}</span>}
+        {scene && scene.meta.layouts.length > 1 && (
+          <Select size="small" value={layout} onChange={setLayout} data-testid="viewer-layout" style={{ minWidth: 110 }} options={scene.meta.layouts.map((l) => ({ value: l, label: l === 'Model' ? t('viewer.model') : l }))} />
+        )}
+        <Segmented size="small" value={tool} onChange={(v) => { setTool(v as Tool); setPoints([]); setAreaClosed(false); }} data-testid="viewer-tools" options={[
+          { value: 'select', icon: <SelectOutlined />, title: t('viewer.tool.select') },
+          { value: 'distance', icon: <ColumnWidthOutlined />, title: t('viewer.tool.distance') },
+          { value: 'area', icon: <BorderOuterOutlined />, title: t('viewer.tool.area') },
+          { value: 'angle', icon: <NodeIndexOutlined />, title: t('viewer.tool.angle') },
+          { value: 'coords', icon: <AimOutlined />, title: t('viewer.tool.coords') },
+        ]} />
+        <span className="viewer-spacer" />
+        <Tooltip title={t('viewer.layers')}><Button size="small" type={panel === 'layers' ? 'primary' : 'default'} icon={<UnorderedListOutlined />} onClick={() => setPanel(panel === 'layers' ? null : 'layers')} data-testid="viewer-btn-layers" /></Tooltip>
+        <Tooltip title={t('viewer.find')}><Button size="small" type={panel === 'find' ? 'primary' : 'default'} icon={<SearchOutlined />} onClick={() => setPanel(panel === 'find' ? null : 'find')} data-testid="viewer-btn-find" /></Tooltip>
+        <Tooltip title={t('viewer.properties')}><Button size="small" type={panel === 'info' ? 'primary' : 'default'} icon={<DashOutlined />} onClick={() => setPanel(panel === 'info' ? null : 'info')} data-testid="viewer-btn-info" /></Tooltip>
+        <Tooltip title={light ? t('viewer.theme.dark') : t('viewer.theme.light')}><Button size="small" icon={<BgColorsOutlined />} onClick={() => setLight(!light)} data-testid="viewer-theme" /></Tooltip>
+        <Tooltip title={t('viewer.fit')}><Button size="small" icon={<CompressOutlined />} onClick={() => fit()} data-testid="viewer-fit" /></Tooltip>
+        {extra}
+      </div>
+      <div className="viewer-body">
+        <div className="viewer-canvas" ref={wrap}>
+          <canvas ref={glCanvas} className="viewer-gl" data-testid="viewer-canvas" style={{ cursor: tool === 'select' ? 'default' : 'crosshair', touchAction: 'none' }} {...handlers} />
+          <canvas ref={overlay} className="viewer-overlay" />
+          {!scene && <div className="viewer-loading"><Progress type="circle" percent={progress} size={72} /><div>{t('viewer.loading')}</div></div>}
+          {phone && measureText && <div className="viewer-float" data-testid="viewer-measure-float">{measureText}</div>}
+        </div>
+        {!phone && panelBody && <div className="viewer-panel">{panelBody}</div>}
+      </div>
+      {phone && <Drawer placement="bottom" open={!!panelBody} onClose={() => setPanel(null)} height="55%" title={panel && t(`viewer.panel.${panel}`)}>{panelBody}</Drawer>}
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import { useEffect, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { filesApi } from '../../features/files/api.ts';
+import { Viewer } from '../../features/viewer/Viewer.tsx';
+
+/** /yun/view/{fileId}: a drawing in the full-window viewer; back returns to the list it was opened from. */
+export function ViewPage() {
+  const { fileId } = useParams();
+  const navigate = useNavigate();
+  const [name, setName] = useState<string>();
+  useEffect(() => {
+    filesApi.getFileInfo(fileId!).then((i) => {
+      setName(i.name);
+      document.title = i.name;
+    }, () => undefined);
+  }, [fileId]);
+  const back = () => (window.history.length > 1 ? navigate(-1) : navigate('/yun/drawing'));
+  return <Viewer key={fileId} fileId={fileId!} name={name} onBack={back} onUploadFont={() => navigate('/yun/font')} />;
+}

@@ -1,0 +1,215 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
+import { launchBrowser, samplesDir, shoot, startProduct } from './harness.ts';
+
+const floorplan = path.join(samplesDir, 'dwg_2004_ddc_floorplan.dwg');
+
+/** Model space: a red 100-unit wall, a green box, a note; paper space: a title line and one viewport onto the model. */
+const generated = writeAsciiDxf({
+  layers: ['0', 'Walls', 'Boxes', 'Notes'],
+  entities: [
+    { type: 'LINE', pairs: [[8, 'Walls'], [62, 1], [10, 0], [20, 0], [30, 0], [11, 100], [21, 0], [31, 0]] },
+    { type: 'LWPOLYLINE', pairs: [[8, 'Boxes'], [62, 3], [90, 4], [70, 1], [10, 20], [20, 20], [10, 60], [20, 20], [10, 60], [20, 50], [10, 20], [20, 50]] },
+    { type: 'TEXT', pairs: [[8, 'Notes'], [10, 10], [20, 70], [40, 6], [1, 'Kitchen']] },
+    { type: 'LINE', pairs: [[67, 1], [8, '0'], [10, 0], [20, 0], [11, 297], [21, 0]] },
+    { type: 'VIEWPORT', pairs: [[67, 1], [8, '0'], [10, 150], [20, 100], [40, 200], [41, 150], [68, 1], [69, 2], [12, 50], [22, 35], [45, 120]] },
+  ],
+});
+
+/** Pixels of the WebGL canvas matching a colour test (the buffer is preserved, so it can be read back). */
+async function countPixels(page: Page, kind: 'red' | 'green' | 'ink' | 'white'): Promise<number> {
+  return page.evaluate((k) => {
+    const c = (window as any).__cadViewer.canvas as HTMLCanvasElement;
+    const tmp = document.createElement('canvas');
+    tmp.width = c.width;
+    tmp.height = c.height;
+    const g = tmp.getContext('2d')!;
+    g.drawImage(c, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      const [r, gg, b] = [d[i], d[i + 1], d[i + 2]];
+      if (k === 'red' ? r > 180 && gg < 90 && b < 90 : k === 'green' ? gg > 180 && r < 90 && b < 90 : k === 'white' ? r > 250 && gg > 250 && b > 250 : Math.abs(r - 33) + Math.abs(gg - 40) + Math.abs(b - 48) > 60) n++;
+    }
+    return n;
+  }, kind);
+}
+
+async function clickAt(page: Page, x: number, y: number) {
+  const p = await page.evaluate(([x, y]) => (window as any).__cadViewer.toScreen(x, y), [x, y]);
+  const box = (await page.locator('[data-testid=viewer-canvas]').boundingBox())!;
+  await page.mouse.click(box.x + p.x, box.y + p.y);
+}
+
+async function tapAt(page: Page, x: number, y: number) {
+  const p = await page.evaluate(([x, y]) => (window as any).__cadViewer.toScreen(x, y), [x, y]);
+  const box = (await page.locator('[data-testid=viewer-canvas]').boundingBox())!;
+  await page.touchscreen.tap(box.x + p.x, box.y + p.y);
+}
+
+const settle = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+describe('the drawing viewer in a real browser', () => {
+  let product: Awaited<ReturnType<typeof startProduct>>;
+  let browser: Browser;
+  let page: Page;
+  const work = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-viewer-'));
+  const dxf = path.join(work, 'house.dxf');
+  writeFileSync(dxf, generated);
+
+  beforeAll(async () => {
+    product = await startProduct();
+    browser = await launchBrowser();
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
+    page = await ctx.newPage();
+    await page.goto(`${product.url}/yun/index`);
+    await page.waitForURL(/\/interaction\//);
+    await page.click('a[href$="/register"]');
+    await page.fill('#email', 'viewer@example.com');
+    await page.fill('#name', 'Vera');
+    await page.fill('#password', 'correct horse');
+    await page.fill('#confirm', 'correct horse');
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${product.url}/yun/index`);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+  });
+
+  async function upload(file: string) {
+    await page.goto(`${product.url}/yun/index`);
+    await page.click('[data-testid=btn-upload]');
+    await page.setInputFiles('[data-testid=file-input]', file);
+    await page.locator(`[data-testid="row-${path.basename(file)}"]`).waitFor({ timeout: 60_000 });
+    await page.keyboard.press('Escape');
+  }
+
+  it('opens a DXF from the drive: layers, measuring, properties, find, theme, paper layout', async () => {
+    try {
+      await upload(dxf);
+      await page.click('[data-testid="open-house.dxf"]');
+      await page.waitForURL(/\/yun\/view\//);
+      await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model');
+      await settle(page);
+      expect(await countPixels(page, 'red')).toBeGreaterThan(50);
+      expect(await countPixels(page, 'green')).toBeGreaterThan(50);
+      await shoot(page, 'viewer-dxf');
+
+      // the Walls layer off: no red left, the green box stays
+      await page.locator('[data-testid="layer-Walls"]').click();
+      await settle(page);
+      expect(await countPixels(page, 'red')).toBe(0);
+      expect(await countPixels(page, 'green')).toBeGreaterThan(50);
+      await page.locator('[data-testid="layer-Walls"]').click();
+      await settle(page);
+      expect(await countPixels(page, 'red')).toBeGreaterThan(50);
+
+      // distance between two snapped corners of the box: 40
+      await page.locator('[data-testid=viewer-tools] .ant-segmented-item').nth(1).click();
+      await clickAt(page, 20.3, 20.2);
+      await clickAt(page, 59.8, 20.1);
+      await page.locator('[data-testid=viewer-measure]').getByText('Distance 40 (ΔX 40, ΔY 0)').waitFor();
+      // area of the box: 40 × 30
+      await page.locator('[data-testid=viewer-tools] .ant-segmented-item').nth(2).click();
+      for (const [x, y] of [[20, 20], [60, 20], [60, 50], [20, 50]]) await clickAt(page, x, y);
+      await page.locator('[data-testid=viewer-measure]').getByText('Area 1200, perimeter 140').waitFor();
+
+      // click the wall: its properties
+      await page.locator('[data-testid=viewer-tools] .ant-segmented-item').nth(0).click();
+      await clickAt(page, 80, 0);
+      await page.locator('[data-testid=viewer-props]').getByText('LINE').waitFor();
+      await page.locator('[data-testid=viewer-props]').getByText('Walls').waitFor();
+      await page.locator('[data-testid=viewer-props]').getByText('#ff0000').waitFor();
+
+      // find a text and zoom to it
+      await page.click('[data-testid=viewer-btn-find]');
+      await page.fill('[data-testid=viewer-find] input', 'kitch');
+      await page.locator('[data-testid=viewer-find-result]').getByText('Kitchen').click();
+      await page.locator('[data-testid=viewer-props]').getByText('TEXT').waitFor();
+
+      // light background: white paper, the red wall stays red
+      await page.click('[data-testid=viewer-fit]');
+      await page.click('[data-testid=viewer-theme]');
+      await settle(page);
+      expect(await countPixels(page, 'white')).toBeGreaterThan(100_000);
+      expect(await countPixels(page, 'red')).toBeGreaterThan(50);
+      await page.click('[data-testid=viewer-theme]');
+
+      // the paper layout: the viewport shows the model scaled into it, plus the sheet's own line
+      await page.click('[data-testid=viewer-layout]');
+      await page.locator('.ant-select-item-option').getByText('Layout1').click();
+      await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Layout1');
+      await settle(page);
+      expect(await countPixels(page, 'red')).toBeGreaterThan(50);
+      await page.locator('[data-testid=viewer-tools] .ant-segmented-item').nth(1).click();
+      // the wall (0,0)-(100,0) appears in paper units at scale 150/120 around the viewport centre
+      const s = 150 / 120;
+      await clickAt(page, 150 + (0 - 50) * s, 100 + (0 - 35) * s);
+      await clickAt(page, 150 + (100 - 50) * s, 100 + (0 - 35) * s);
+      await page.locator('[data-testid=viewer-measure]').getByText('Distance 125 (ΔX 125, ΔY 0)').waitFor();
+      await shoot(page, 'viewer-layout');
+    } catch (e) {
+      await shoot(page, 'viewer-failed');
+      throw e;
+    }
+  }, 180_000);
+
+  it.skipIf(!existsSync(floorplan))('opens the floor plan DWG, a second time from the cache', async () => {
+    try {
+      await upload(floorplan);
+      await page.click(`[data-testid="open-${path.basename(floorplan)}"]`);
+      await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 90_000 });
+      await settle(page);
+      expect(await countPixels(page, 'ink')).toBeGreaterThan(20_000);
+      await shoot(page, 'viewer-dwg');
+      const layers = await page.locator('[data-testid^="layer-"]').count();
+      expect(layers).toBeGreaterThan(3);
+      // the second open is served from the scene cache
+      const t0 = Date.now();
+      await page.goBack();
+      await page.click(`[data-testid="open-${path.basename(floorplan)}"]`);
+      await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model');
+      console.log(`floor plan second open to first frame: ${Date.now() - t0} ms`);
+    } catch (e) {
+      await shoot(page, 'viewer-dwg-failed');
+      throw e;
+    }
+  }, 180_000);
+
+  it('works at phone width with touch: layers drawer, tap to measure', async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, storageState: await page.context().storageState() });
+    await phone.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
+    const m = await phone.newPage();
+    try {
+      await page.goto(`${product.url}/yun/index`);
+      await page.click('[data-testid="open-house.dxf"]');
+      await page.waitForURL(/\/yun\/view\//);
+      const houseId = new URL(page.url()).pathname.split('/').pop();
+      await m.goto(`${product.url}/webH5/item/${houseId}`);
+      await m.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model');
+      await settle(m);
+      expect(await countPixels(m, 'red')).toBeGreaterThan(20);
+      await m.locator('[data-testid=viewer-tools] .ant-segmented-item').nth(1).tap();
+      await tapAt(m, 0, 0);
+      await tapAt(m, 100, 0);
+      await m.locator('[data-testid=viewer-measure-float]').getByText('Distance 100 (ΔX 100, ΔY 0)').waitFor();
+      await m.locator('[data-testid=viewer-btn-layers]').tap();
+      await m.locator('[data-testid="layer-Walls"]').tap();
+      await m.locator('.ant-drawer-close').tap();
+      await settle(m);
+      expect(await countPixels(m, 'red')).toBe(0);
+      await shoot(m, 'viewer-phone');
+    } catch (e) {
+      await shoot(m, 'viewer-phone-failed');
+      throw e;
+    } finally {
+      await phone.close();
+    }
+  }, 120_000);
+});
