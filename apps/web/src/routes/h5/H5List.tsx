@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ROOT_FOLDER_ID } from '@cadcloud/contracts';
 import { filesApi, type Item } from '../../features/files/api.ts';
-import { ItemIcon } from '../../features/files/icons.tsx';
+import { Thumb, useThumbnailRefresh } from '../../features/files/thumb.tsx';
 import { formatSize, formatTime } from '../../lib/format.ts';
 
 /** Mobile home (recent files) and cloud (folder browser). */
@@ -31,6 +31,7 @@ export function H5List({ mode }: { mode: 'home' | 'cloud' }) {
     if (mode === 'cloud' && folderId !== ROOT_FOLDER_ID) filesApi.parentPath(folderId).then((r) => setCrumbs(r.list), () => setCrumbs([]));
     else setCrumbs([]);
   }, [load]);
+  useThumbnailRefresh(items ?? [], load);
 
   return (
     <div>
@@ -50,7 +51,7 @@ export function H5List({ mode }: { mode: 'home' | 'cloud' }) {
           dataSource={items}
           renderItem={(item) => (
             <List.Item data-testid={`h5-row-${item.name}`} onClick={() => navigate(item.fileType === 0 ? `/webH5/cloud?folderId=${item.id}` : `/webH5/item/${item.id}`)} extra={<RightOutlined />}>
-              <List.Item.Meta avatar={<ItemIcon type={item.type} size={28} />} title={item.name} description={`${item.fileType === 0 ? t('item.folder') : formatSize(item.size)} · ${formatTime(item.modifyTimestamp, i18n.language)}`} />
+              <List.Item.Meta avatar={<Thumb item={item} size={28} box={40} />} title={item.name} description={`${item.fileType === 0 ? t('item.folder') : formatSize(item.size)} · ${formatTime(item.modifyTimestamp, i18n.language)}`} />
             </List.Item>
           )}
         />
