@@ -14,6 +14,7 @@ import { uploadQueue } from '../../features/uploads/uploads.ts';
 import { useUser } from '../../features/auth/user.tsx';
 import { formatSize, formatTime } from '../../lib/format.ts';
 import { useUploadLimit } from '../../features/files/use-config.ts';
+import { isViewable } from '../../features/viewer/viewable.ts';
 
 export type ListKind = 'index' | 'recent' | 'drawing' | 'threeModel' | 'picture' | 'other';
 
@@ -94,6 +95,7 @@ export function FileList({ kind }: { kind: ListKind }) {
   const chosen = useMemo(() => items.filter((i) => selected.includes(i.id)), [items, selected]);
   const ids = (list: Item[]) => ({ fileIds: list.filter((i) => i.fileType === 1).map((i) => i.id), folderIds: list.filter((i) => i.fileType === 0).map((i) => i.id) });
   const openFolder = (item: Item) => navigate(`/yun/index?folderId=${item.id}`); // leaves any search
+  const open = (item: Item) => (item.fileType === 0 ? openFolder(item) : isViewable(item) && navigate(`/yun/view/${item.id}`));
   const done = async (text?: string) => {
     if (text) message.success(text);
     setDialog(null);
@@ -145,9 +147,9 @@ export function FileList({ kind }: { kind: ListKind }) {
       title: t('col.name'),
       dataIndex: 'name',
       render: (_: unknown, item: Item) => (
-        <span className="name-cell" onDoubleClick={() => item.fileType === 0 && openFolder(item)}>
+        <span className="name-cell" onDoubleClick={() => open(item)}>
           <ItemIcon type={item.type} />
-          {item.fileType === 0 ? <a onClick={() => openFolder(item)}>{item.name}</a> : <span>{item.name}</span>}
+          {item.fileType === 0 || isViewable(item) ? <a onClick={() => open(item)} data-testid={`open-${item.name}`}>{item.name}</a> : <span>{item.name}</span>}
         </span>
       ),
     },
@@ -213,9 +215,9 @@ export function FileList({ kind }: { kind: ListKind }) {
       ) : items.length ? (
         <div className="grid">
           {items.map((item) => (
-            <Card key={item.id} size="small" hoverable className={selected.includes(item.id) ? 'grid-card selected' : 'grid-card'} data-testid={`card-${item.name}`} onDoubleClick={() => item.fileType === 0 && openFolder(item)}>
+            <Card key={item.id} size="small" hoverable className={selected.includes(item.id) ? 'grid-card selected' : 'grid-card'} data-testid={`card-${item.name}`} onDoubleClick={() => open(item)}>
               <Checkbox className="grid-check" checked={selected.includes(item.id)} onChange={(e) => setSelected((s) => (e.target.checked ? [...s, item.id] : s.filter((x) => x !== item.id)))} />
-              <div className="grid-thumb" onClick={() => item.fileType === 0 && openFolder(item)}>
+              <div className="grid-thumb" onClick={() => open(item)}>
                 <Thumb item={item} size={48} />
               </div>
               <div className="grid-name ellipsis" title={item.name}>{item.name}</div>
