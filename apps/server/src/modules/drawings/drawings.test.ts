@@ -46,7 +46,8 @@ for (const driver of testDatabaseDrivers()) {
       // the red line is on Walls, from 0,0 to 100,0 (positions are relative to the origin)
       const walls = s.meta.lineRanges.find(([l]) => s.meta.layers[l].name === 'Walls')!;
       const [ox, oy] = s.meta.origin;
-      expect([s.linePositions[walls[1] * 2] + ox, s.linePositions[walls[1] * 2 + 1] + oy, s.linePositions[walls[1] * 2 + 2] + ox]).toEqual([0, 0, 100]);
+      // float32 positions: exact to the micro-unit
+      expect([s.linePositions[walls[1] * 2] + ox, s.linePositions[walls[1] * 2 + 1] + oy, s.linePositions[walls[1] * 2 + 2] + ox].map((v) => Math.round(v * 1e4) / 1e4)).toEqual([0, 0, 100]);
       expect([...s.lineColors.subarray(walls[1] * 4, walls[1] * 4 + 3)]).toEqual([255, 0, 0]);
       // the SOLID is two triangles on Notes
       const notes = s.meta.triRanges.find(([l]) => s.meta.layers[l].name === 'Notes')!;
