@@ -14,6 +14,7 @@ import { UserProvider } from './features/auth/user.tsx';
 import { Shell } from './routes/yun/Shell.tsx';
 import { FileList } from './routes/yun/FileList.tsx';
 import { Trash } from './routes/yun/Trash.tsx';
+import { Fonts } from './routes/yun/Fonts.tsx';
 import { ViewPage } from './routes/yun/ViewPage.tsx';
 import { NotFound } from './routes/NotFound.tsx';
 import { H5Shell } from './routes/h5/H5Shell.tsx';
@@ -55,6 +56,7 @@ const router = createBrowserRouter([
           { path: 'picture', element: <FileList key="picture" kind="picture" /> },
           { path: 'other', element: <FileList key="other" kind="other" /> },
           { path: 'trash', element: <Trash /> },
+          { path: 'font', element: <Fonts /> },
           { path: '*', element: <Navigate to="/404" replace /> },
         ],
       },
@@ -67,6 +69,7 @@ const router = createBrowserRouter([
           { path: 'upload', element: <H5Upload /> },
           { path: 'user', element: <H5User /> },
           { path: 'item/:fileId', element: <H5Item /> },
+          { path: 'font', element: <Fonts /> },
           { path: '*', element: <Navigate to="/404" replace /> },
         ],
       },

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Layout, Menu, Dropdown, Button, Progress, Drawer, Avatar, Typography, Input, Tooltip } from 'antd';
-import { ClockCircleOutlined, FolderOutlined, BuildOutlined, BlockOutlined, PictureOutlined, AppstoreOutlined, DeleteOutlined, GlobalOutlined, UserOutlined, MenuOutlined, LogoutOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { ClockCircleOutlined, FolderOutlined, BuildOutlined, BlockOutlined, PictureOutlined, AppstoreOutlined, DeleteOutlined, GlobalOutlined, UserOutlined, MenuOutlined, LogoutOutlined, UnorderedListOutlined, FontSizeOutlined } from '@ant-design/icons';
 import { taskEvents } from '../../features/tasks/task-events.ts';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -77,6 +77,7 @@ export function Shell() {
     { key: 'picture', icon: <PictureOutlined />, label: t('nav.picture') },
     { key: 'other', icon: <AppstoreOutlined />, label: t('nav.other') },
     { key: 'trash', icon: <DeleteOutlined />, label: t('nav.trash') },
+    { key: 'font', icon: <FontSizeOutlined />, label: t('fonts.nav', { ns: 'fonts' }) },
   ];
   const nav = (
     <>
