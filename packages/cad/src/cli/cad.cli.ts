@@ -1,48 +1,69 @@
 /**
  * `npm run cad -- info <file>`: JSON facts about a drawing.
- * `npm run cad -- render <file> <out.svg> [--width PX] [--dark]`: the model space as SVG (PNG and PDF come
- * with their renderers). A corrupt file exits 1 with the message.
+ * `npm run cad -- render <file> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark]`: a layout
+ * (model space by default) as PNG, SVG or vector PDF, without a browser. A corrupt file exits 1 with the
+ * message; a layout the drawing does not have exits 2 naming the ones it has.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { parseDxf } from '../dxf/reader.ts';
-import { parseDwg, stopDwgWorker } from '../dwg/dwg-reader.ts';
+import { stopDwgWorker } from '../dwg/dwg-reader.ts';
+import { readDrawing } from '../open.ts';
 import { drawingInfo } from '../info.ts';
-import { CadError } from '../model/drawing.ts';
-import { flattenModelSpace } from '../geometry/flatten.ts';
+import { CadError, type Drawing } from '../model/drawing.ts';
+import type { Flattened } from '../geometry/flatten.ts';
+import { flattenLayout, layoutNames, MODEL } from '../geometry/layout.ts';
 import { renderSvg } from '../render/svg.ts';
+import { renderPng } from '../render/png.ts';
+import { renderPdf } from '../render/pdf.ts';
 
-const { positionals, values } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { width: { type: 'string' }, dark: { type: 'boolean' } } });
+const { positionals, values } = parseArgs({
+  args: process.argv.slice(2),
+  allowPositionals: true,
+  options: { width: { type: 'string' }, dark: { type: 'boolean' }, layout: { type: 'string' } },
+});
 const [command, file, out] = positionals;
-const usage = 'usage: npm run cad -- info <file.dxf|dwg> | render <file.dxf|dwg> <out.svg> [--width PX] [--dark]';
+const usage = 'usage: npm run cad -- info <file.dxf|dwg> | render <file.dxf|dwg> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark]';
 
-async function load(path: string) {
-  if (/\.dwg$/i.test(path)) return parseDwg(readFileSync(path), { timeoutMs: 25_000 });
-  return parseDxf(readFileSync(path));
+class UsageError extends Error {}
+
+// 25 s for LibreDWG, so a file that hangs it still ends within the 30 s the spec allows
+const load = (path: string) => readDrawing(readFileSync(path), path, { timeoutMs: 25_000 });
+
+/** Model space, or a paper layout (its own entities plus model space through its viewports); names ignore case. */
+function flattenNamed(d: Drawing, name: string = MODEL): Flattened {
+  const names = layoutNames(d);
+  const found = names.find((n) => n.toLowerCase() === name.toLowerCase());
+  const flat = found ? flattenLayout(d, found) : null;
+  if (!flat) throw new UsageError(`layout not found: ${name} (layouts: ${names.join(', ')})`);
+  return flat;
 }
 
+async function render(input: string, output: string) {
+  const format = /\.(png|svg|pdf)$/i.exec(output)?.[1].toLowerCase();
+  if (!format) throw new UsageError(`unknown output format: ${output} (use .png, .svg or .pdf)`);
+  const width = values.width === undefined ? undefined : Number(values.width);
+  if (width !== undefined && !(Number.isInteger(width) && width >= 16 && width <= 16384)) throw new UsageError(`--width must be a whole number of pixels from 16 to 16384, not ${values.width}`);
+  const d = await load(input);
+  const flat = flattenNamed(d, values.layout);
+  const opts = { width, background: values.dark ? ('dark' as const) : ('light' as const) };
+  const bytes = format === 'svg' ? renderSvg(flat, opts) : format === 'png' ? renderPng(flat, opts) : await renderPdf(flat, { ...opts, title: input.split(/[\\/]/).pop() });
+  writeFileSync(output, bytes);
+  console.log(JSON.stringify({ written: output, format, layout: values.layout ?? MODEL, polylines: flat.polylines.length, texts: flat.texts.length, notDrawn: flat.skipped }));
+}
+
+let code = 0;
 try {
-  if (command === 'info' && file) {
-    console.log(JSON.stringify(drawingInfo(await load(file)), null, 2));
-  } else if (command === 'render' && file && out) {
-    if (!/\.svg$/i.test(out)) {
-      console.error('only SVG output so far (PNG and PDF arrive with their renderers)');
-      process.exit(2);
-    }
-    const flat = flattenModelSpace(await load(file));
-    writeFileSync(out, renderSvg(flat, { width: values.width ? Number(values.width) : undefined, background: values.dark ? 'dark' : 'light' }));
-    console.log(JSON.stringify({ written: out, polylines: flat.polylines.length, texts: flat.texts.length, notDrawn: flat.skipped }));
-  } else {
-    console.error(usage);
-    process.exit(2);
-  }
-  stopDwgWorker();
+  if (command === 'info' && file) console.log(JSON.stringify(drawingInfo(await load(file)), null, 2));
+  else if (command === 'render' && file && out) await render(file, out);
+  else throw new UsageError(usage);
 } catch (e) {
-  stopDwgWorker();
-  if (e instanceof CadError) {
-    console.error(`${e.message}${e.detail ? ` (${e.detail})` : ''}`);
-    process.exit(1);
+  if (e instanceof UsageError) {
+    console.error(e.message);
+    code = 2;
+  } else {
+    console.error(e instanceof CadError ? `${e.message}${e.detail ? ` (${e.detail})` : ''}` : (e as Error).message);
+    code = 1;
   }
-  console.error((e as Error).message);
-  process.exit(1);
 }
+stopDwgWorker();
+process.exit(code);

@@ -1,57 +1,75 @@
-import type { Flattened } from '../geometry/flatten.ts';
+import type { Flattened, TextRun } from '../geometry/flatten.ts';
+import { boundsOf, framed, hex, inkColor, lineweightPx, prepare, type Bounds, type RenderOptions } from './prepare.ts';
 
-const hex = (c: number) => `#${c.toString(16).padStart(6, '0')}`;
+export { boundsOf };
+export type { RenderOptions, TextGeometry } from './prepare.ts';
+
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
-export function boundsOf(f: Flattened): { minX: number; minY: number; maxX: number; maxY: number } | null {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const p of f.polylines) {
-    for (let i = 0; i < p.points.length; i += 2) {
-      const x = p.points[i], y = p.points[i + 1];
-      if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
-    }
+/** Where a text run's insertion point sits on its box: SVG anchor and baseline from TEXT 72/73 or MTEXT 71. */
+export function textAnchor(t: TextRun): { anchor: 'start' | 'middle' | 'end'; row: 'top' | 'middle' | 'baseline' } {
+  if (t.kind === 'mtext') {
+    const a = Math.min(9, Math.max(1, t.attachment ?? 1)) - 1;
+    return { anchor: (['start', 'middle', 'end'] as const)[a % 3], row: (['top', 'middle', 'baseline'] as const)[Math.floor(a / 3)] };
   }
-  for (const t of f.texts) {
-    minX = Math.min(minX, t.x);
-    maxX = Math.max(maxX, t.x + t.height * t.text.length * 0.6);
-    minY = Math.min(minY, t.y);
-    maxY = Math.max(maxY, t.y + t.height);
-  }
-  return Number.isFinite(minX) ? { minX, minY, maxX, maxY } : null;
+  const anchor = t.halign === 1 || t.halign === 4 ? 'middle' : t.halign === 2 ? 'end' : 'start';
+  const row = t.halign === 4 || t.valign === 2 ? 'middle' : t.valign === 3 ? 'top' : 'baseline';
+  return { anchor, row };
 }
 
 /**
  * SVG of flattened geometry, drawing units kept (y flipped by one transform), so the file stays a vector
- * drawing at any zoom. White entities become black on the light background, as CAD viewers do.
+ * drawing at any zoom. Consecutive polylines of one colour and lineweight share one `<path>`; filled areas
+ * with islands use the even-odd rule. Lineweights are sized for `width` pixels (1/100 mm at 96 dpi, at
+ * least one pixel), as CAD screens show them.
  */
-export function renderSvg(f: Flattened, opts: { width?: number; background?: 'dark' | 'light' } = {}): string {
-  const b = boundsOf(f) ?? { minX: 0, minY: 0, maxX: 1, maxY: 1 };
-  const w = Math.max(b.maxX - b.minX, 1e-9);
-  const h = Math.max(b.maxY - b.minY, 1e-9);
-  const pad = Math.max(w, h) * 0.02;
-  const width = opts.width ?? 1600;
-  const height = Math.max(1, Math.round((width * (h + 2 * pad)) / (w + 2 * pad)));
-  const dark = opts.background === 'dark';
-  const ink = (c: number) => (!dark && c === 0xffffff ? '#000000' : hex(c));
-  const stroke = (Math.max(w, h) / width) * 1;
+export function renderSvg(f: Flattened, opts: RenderOptions = {}): string {
+  const p = prepare(f, opts);
+  const fr = framed(p.bounds);
+  const width = Math.max(1, Math.round(opts.width ?? 1600));
+  const height = Math.max(1, Math.round((width * fr.h) / fr.w));
+  const unit = fr.w / width; // drawing units per pixel
+  const digits = Math.min(10, Math.max(0, Math.ceil(-Math.log10(unit / 20))));
+  const n = (v: number) => String(+v.toFixed(digits));
+  const ring = (pts: readonly number[], close: boolean) => {
+    let d = `M${n(pts[0])} ${n(pts[1])}`;
+    for (let i = 2; i + 1 < pts.length; i += 2) d += `L${n(pts[i])} ${n(pts[i + 1])}`;
+    return close ? `${d}Z` : d;
+  };
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${b.minX - pad} ${-(b.maxY + pad)} ${w + 2 * pad} ${h + 2 * pad}">`);
-  out.push(`<rect x="${b.minX - pad}" y="${-(b.maxY + pad)}" width="${w + 2 * pad}" height="${h + 2 * pad}" fill="${dark ? '#212830' : '#ffffff'}"/>`);
-  out.push(`<g transform="scale(1,-1)" fill="none" stroke-width="${stroke}" stroke-linecap="round" stroke-linejoin="round">`);
-  for (const p of f.polylines) {
-    const pts: string[] = [];
-    for (let i = 0; i < p.points.length; i += 2) pts.push(`${+p.points[i].toFixed(6)},${+p.points[i + 1].toFixed(6)}`);
-    const tag = p.closed ? 'polygon' : 'polyline';
-    out.push(`<${tag} points="${pts.join(' ')}" stroke="${ink(p.color)}"${p.filled ? ` fill="${ink(p.color)}"` : ''}/>`);
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${n(fr.minX)} ${n(-fr.maxY)} ${n(fr.w)} ${n(fr.h)}">`);
+  out.push(`<rect x="${n(fr.minX)}" y="${n(-fr.maxY)}" width="${n(fr.w)}" height="${n(fr.h)}" fill="${hex(p.background)}"/>`);
+  out.push(`<g transform="scale(1,-1)" stroke-linecap="round" stroke-linejoin="round">`);
+  for (const b of p.batches) {
+    if (b.kind === 'stroke') {
+      const d = b.lines.map((l) => ring(l.points, l.closed)).join('');
+      out.push(`<path d="${d}" fill="none" stroke="${hex(b.color)}" stroke-width="${n(lineweightPx(b.lineweight) * unit)}"/>`);
+    } else if (b.kind === 'fill') {
+      // a hairline outline keeps areas thinner than a pixel visible
+      out.push(`<path d="${b.rings.map((r) => ring(r, true)).join('')}" fill="${hex(b.color)}" fill-rule="evenodd" stroke="${hex(b.color)}" stroke-width="${n(unit * 0.5)}"/>`);
+    } else {
+      let d = '';
+      for (let i = 0; i + 5 < b.triangles.length; i += 6) d += ring(b.triangles.slice(i, i + 6), true);
+      out.push(`<path d="${d}" fill="${hex(b.color)}"/>`);
+    }
   }
   out.push('</g>');
-  for (const t of f.texts) {
-    out.push(`<text x="${t.x}" y="${-t.y}" font-size="${t.height}" fill="${ink(t.color)}" font-family="sans-serif"${t.rotation ? ` transform="rotate(${-t.rotation} ${t.x} ${-t.y})"` : ''}>${esc(t.text.split('\n')[0])}</text>`);
-  }
+  for (const t of p.texts) out.push(svgText(t, p.dark, n));
   out.push('</svg>');
   return out.join('\n');
 }
+
+/** Placeholder text in the viewer's own font, until the text engine's geometry is passed in. */
+function svgText(t: TextRun, dark: boolean, n: (v: number) => string): string {
+  const { anchor, row } = textAnchor(t);
+  const lines = t.text.split('\n');
+  const x = n(t.x), y = n(-t.y);
+  const lead = 1.4 * t.height;
+  // the first baseline: below the insertion point for top-attached text, centred for middle
+  const first = row === 'top' ? t.height : row === 'middle' ? t.height / 2 - ((lines.length - 1) * lead) / 2 : -(lines.length - 1) * lead;
+  const tspans = lines.map((l, i) => `<tspan x="${x}" y="${n(-t.y + first + i * lead)}">${esc(l)}</tspan>`).join('');
+  const rot = t.rotation ? ` transform="rotate(${n(-t.rotation)} ${x} ${y})"` : '';
+  return `<text font-size="${n(t.height * 1.35)}" fill="${hex(inkColor(t.color, dark))}" font-family="sans-serif" text-anchor="${anchor}"${rot}>${tspans}</text>`;
+}
+
+export type { Bounds };

@@ -1,0 +1,37 @@
+// The part of pdfkit 0.20 the PDF renderer uses (the package ships no types; @types/pdfkit is not pinned in STACK.md).
+declare module 'pdfkit' {
+  interface PDFDocumentOptions {
+    size?: [number, number] | string;
+    margin?: number;
+    compress?: boolean;
+    autoFirstPage?: boolean;
+    info?: Record<string, string | Date>;
+  }
+  class PDFDocument {
+    constructor(options?: PDFDocumentOptions);
+    on(event: 'data', cb: (chunk: Buffer) => void): this;
+    on(event: 'end', cb: () => void): this;
+    on(event: 'error', cb: (e: Error) => void): this;
+    end(): void;
+    save(): this;
+    restore(): this;
+    rect(x: number, y: number, w: number, h: number): this;
+    moveTo(x: number, y: number): this;
+    lineTo(x: number, y: number): this;
+    closePath(): this;
+    lineWidth(w: number): this;
+    lineCap(c: 'butt' | 'round' | 'square'): this;
+    lineJoin(j: 'miter' | 'round' | 'bevel'): this;
+    strokeColor(c: string): this;
+    fillColor(c: string): this;
+    stroke(color?: string): this;
+    fill(colorOrRule?: string, rule?: string): this;
+    fillAndStroke(fill?: string, stroke?: string, rule?: string): this;
+    rotate(angle: number, opts?: { origin?: [number, number] }): this;
+    font(name: string): this;
+    fontSize(size: number): this;
+    widthOfString(s: string): number;
+    text(s: string, x: number, y: number, opts?: { lineBreak?: boolean; baseline?: string }): this;
+  }
+  export default PDFDocument;
+}

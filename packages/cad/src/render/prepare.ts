@@ -1,0 +1,146 @@
+import type { Flattened, TextRun } from '../geometry/flatten.ts';
+
+/**
+ * Geometry of one text run in drawing units, as the text engine lays it out: stroke-font glyphs as
+ * polylines (x0 y0 x1 y1 …) and outline-font glyphs as triangles (x0 y0 x1 y1 x2 y2 per triangle).
+ * Renderers take it as an optional callback so they stay independent of fonts; without it they fall back
+ * to the output format's own text (SVG `<text>`, PDF Helvetica; PNG has no fonts and draws none).
+ */
+export type TextGeometry = (run: TextRun) => { strokes: number[][]; triangles: number[] } | null | undefined;
+
+export interface RenderOptions {
+  /** output width in pixels (SVG/PNG); the height follows the drawing's aspect */
+  width?: number;
+  background?: 'dark' | 'light';
+  text?: TextGeometry;
+  /** draw lineweights (default true); false draws every line one pixel wide */
+  lineweights?: boolean;
+}
+
+export interface Bounds {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+/** One draw call: consecutive polylines with the same look share it, so big drawings make small files. */
+export type Batch =
+  | { kind: 'stroke'; color: number; /** lineweight in 1/100 mm, 0 = thinnest */ lineweight: number; lines: { points: number[]; closed: boolean }[] }
+  | { kind: 'fill'; color: number; /** rings: outer rings and holes together, filled even-odd */ rings: number[][] }
+  /** triangles of outline glyphs, filled non-zero (a triangulation's triangles may share edges) */
+  | { kind: 'triangles'; color: number; triangles: number[] };
+
+export interface Prepared {
+  batches: Batch[];
+  /** runs that no text callback turned into geometry: drawn with the format's own font */
+  texts: TextRun[];
+  bounds: Bounds;
+  background: number;
+  dark: boolean;
+}
+
+export const LIGHT_BACKGROUND = 0xffffff;
+export const DARK_BACKGROUND = 0x212830;
+
+/** White entities (ACI 7) become black on the light background, as CAD viewers do. */
+export function inkColor(c: number, dark: boolean): number {
+  return !dark && c === 0xffffff ? 0x000000 : c;
+}
+
+export const hex = (c: number) => `#${(c & 0xffffff).toString(16).padStart(6, '0')}`;
+
+/** Lineweight 1/100 mm → pixels at 96 dpi, never thinner than one pixel (what CAD screens show). */
+export function lineweightPx(lw: number): number {
+  return Math.max(1, (lw / 100) * (96 / 25.4));
+}
+
+/** Lineweight 1/100 mm → PDF points; 0 (thinnest) prints as 0.25 pt. */
+export function lineweightPt(lw: number): number {
+  return Math.max(0.25, (lw / 100) * (72 / 25.4));
+}
+
+function grow(b: Bounds, pts: readonly number[]) {
+  for (let i = 0; i + 1 < pts.length; i += 2) {
+    const x = pts[i], y = pts[i + 1];
+    if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
+    if (x < b.minX) b.minX = x;
+    if (x > b.maxX) b.maxX = x;
+    if (y < b.minY) b.minY = y;
+    if (y > b.maxY) b.maxY = y;
+  }
+}
+
+/** Text runs' approximate box when no layout engine measured them: 0.6 × height per character. */
+function growText(b: Bounds, t: TextRun) {
+  const lines = t.text.split('\n');
+  const w = t.height * Math.max(...lines.map((l) => l.length)) * 0.6 * (t.widthFactor || 1);
+  grow(b, [t.x, t.y, t.x + w, t.y + t.height * lines.length * 1.4]);
+}
+
+export function boundsOf(f: Flattened): Bounds | null {
+  const b: Bounds = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+  for (const p of f.polylines) grow(b, p.points);
+  for (const t of f.texts) growText(b, t);
+  return Number.isFinite(b.minX) ? b : null;
+}
+
+/**
+ * Flattened geometry turned into draw batches in draw order (later entities paint over earlier ones, so a
+ * solid hatch or wipeout hides what lies under it, as in CAD), texts through the callback when there is one.
+ */
+export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
+  const dark = opts.background === 'dark';
+  const useLw = opts.lineweights !== false;
+  const batches: Batch[] = [];
+  const b: Bounds = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+  let last: Batch | undefined;
+  const stroke = (color: number, lineweight: number, points: number[], closed: boolean) => {
+    if (points.length < 4) return;
+    if (last?.kind === 'stroke' && last.color === color && last.lineweight === lineweight) last.lines.push({ points, closed });
+    else batches.push((last = { kind: 'stroke', color, lineweight, lines: [{ points, closed }] }));
+  };
+  for (const p of f.polylines) {
+    grow(b, p.points);
+    const color = inkColor(p.color, dark);
+    if (p.filled) {
+      const rings = [p.points, ...(p.holes ?? [])].filter((r) => r.length >= 6);
+      if (!rings.length) continue;
+      if (last?.kind === 'fill' && last.color === color) last.rings.push(...rings);
+      // rings of different areas are separate subpaths; even-odd only matters where they overlap
+      else batches.push((last = { kind: 'fill', color, rings }));
+    } else {
+      stroke(color, useLw ? (p.lineweight ?? 0) : 0, p.points, p.closed);
+    }
+  }
+  const texts: TextRun[] = [];
+  for (const t of f.texts) {
+    const g = opts.text ? opts.text(t) : undefined;
+    if (!g) {
+      texts.push(t);
+      growText(b, t);
+      continue;
+    }
+    const color = inkColor(t.color, dark);
+    for (const s of g.strokes) {
+      grow(b, s);
+      stroke(color, 0, s, false);
+    }
+    if (g.triangles.length >= 6) {
+      grow(b, g.triangles);
+      batches.push((last = { kind: 'triangles', color, triangles: g.triangles }));
+    }
+  }
+  const bounds = Number.isFinite(b.minX) ? b : { minX: 0, minY: 0, maxX: 1, maxY: 1 };
+  return { batches, texts, bounds, background: dark ? DARK_BACKGROUND : LIGHT_BACKGROUND, dark };
+}
+
+/** The drawing's box with a 2 % margin, never zero-sized (a single point or line still gets a page). */
+export function framed(b: Bounds): Bounds & { w: number; h: number } {
+  const w0 = Math.max(b.maxX - b.minX, 0), h0 = Math.max(b.maxY - b.minY, 0);
+  const size = Math.max(w0, h0, 1e-9);
+  const pad = size * 0.02;
+  const w = Math.max(w0, size * 1e-3) + 2 * pad, h = Math.max(h0, size * 1e-3) + 2 * pad;
+  const minX = (b.minX + b.maxX) / 2 - w / 2, minY = (b.minY + b.maxY) / 2 - h / 2;
+  return { minX, minY, maxX: minX + w, maxY: minY + h, w, h };
+}
