@@ -1,0 +1,126 @@
+import type { Glyph, GlyphSource } from './glyph.ts';
+import { TtfGlyphSource } from './ttf.ts';
+
+/**
+ * The fallback fonts the product ships, both from registry packages (never from the machine):
+ * - Latin stroke font: Hershey Sans 1-stroke from `hersheytext` 2.0.0 (MIT package, Hershey font licence:
+ *   free use with the acknowledgement kept in the SVG file). Single-stroke like txt.shx / simplex.shx, so a
+ *   missing SHX font is replaced by a font of the same kind.
+ * - CJK outline font: Noto Sans SC from `@fontsource/noto-sans-sc` 5.3.0 (SIL OFL 1.1), WOFF1 files split into
+ *   ~100 unicode-range subsets; only the subsets that hold characters the drawing uses are read (a whole CJK font
+ *   would be 6+ MB per drawing). opentype.js 1.3.4 reads WOFF1, not WOFF2. It is also the stand-in for a missing
+ *   TrueType font, Latin included.
+ * Node reads them from node_modules; a browser passes its own `BundledFontFiles` (e.g. fetching /fonts/…).
+ */
+export type BundledFontFiles = (path: string) => Promise<Uint8Array | null>;
+
+export const STROKE_FALLBACK = 'Hershey Sans 1-stroke';
+export const CJK_FALLBACK = 'Noto Sans SC';
+const HERSHEY_FILE = 'hersheytext/svg_fonts/HersheySans1.svg';
+const NOTO_DIR = '@fontsource/noto-sans-sc';
+
+export const nodeBundledFiles: BundledFontFiles = async (path) => {
+  const { createRequire } = await import('node:module');
+  const { readFile } = await import('node:fs/promises');
+  const { dirname, join } = await import('node:path');
+  const require = createRequire(import.meta.url);
+  const [pkg, ...rest] = path.startsWith('@') ? [path.split('/').slice(0, 2).join('/'), ...path.split('/').slice(2)] : path.split('/');
+  let dir: string;
+  try {
+    dir = dirname(require.resolve(`${pkg}/package.json`));
+  } catch {
+    // packages whose `exports` hide package.json: walk up from their entry point
+    let p = dirname(require.resolve(pkg));
+    while (!p.endsWith(pkg.split('/').pop()!)) p = dirname(p);
+    dir = p;
+  }
+  try {
+    return new Uint8Array(await readFile(join(dir, ...rest)));
+  } catch {
+    return null;
+  }
+};
+
+/** Hershey SVG font: <glyph unicode="…" horiz-adv-x="…" d="M x y L x y …"/>, y up, cap height from 'H'. */
+export class StrokeGlyphSource implements GlyphSource {
+  readonly kind = 'shx' as const;
+  readonly name = STROKE_FALLBACK;
+  readonly descent: number;
+  private readonly glyphs = new Map<string, Glyph>();
+
+  constructor(svg: string) {
+    const raw = new Map<string, { adv: number; strokes: number[][] }>();
+    for (const m of svg.matchAll(/<glyph\b([^>]*?)\/?>/g)) {
+      const attrs = m[1];
+      const uni = /unicode="([^"]*)"/.exec(attrs)?.[1];
+      if (uni === undefined) continue;
+      const ch = uni.replace(/&#x([0-9a-f]+);/gi, (_s, h) => String.fromCodePoint(parseInt(h, 16))).replace(/&#(\d+);/g, (_s, d) => String.fromCodePoint(Number(d))).replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+      const adv = Number(/horiz-adv-x="([^"]*)"/.exec(attrs)?.[1] ?? 500);
+      const d = /\bd="([^"]*)"/.exec(attrs)?.[1] ?? '';
+      const strokes: number[][] = [];
+      for (const part of d.split(/(?=M)/)) {
+        const nums = part.replace(/[ML]/g, ' ').trim().split(/[\s,]+/).filter(Boolean).map(Number);
+        if (nums.length >= 4) strokes.push(nums);
+      }
+      raw.set(ch, { adv, strokes });
+    }
+    const h = raw.get('H');
+    const cap = h ? Math.max(...h.strokes.flatMap((s) => s.filter((_v, i) => i % 2))) : 500;
+    let minY = 0;
+    for (const [ch, g] of raw) {
+      const strokes = g.strokes.map((s) => s.map((v) => v / cap));
+      for (const s of strokes) for (let i = 1; i < s.length; i += 2) minY = Math.min(minY, s[i]);
+      this.glyphs.set(ch, { advance: g.adv / cap, strokes });
+    }
+    this.descent = -minY || 0.33;
+  }
+
+  glyph(ch: string): Glyph | undefined {
+    return this.glyphs.get(ch);
+  }
+}
+
+/** The unicode-range subsets of the CJK font and which file holds each; files are read only when needed. */
+export class CjkFallback {
+  private ranges: { file: string; from: number; to: number }[] = [];
+  private loaded = new Set<string>();
+  source?: TtfGlyphSource;
+
+  constructor(private readonly files: BundledFontFiles) {}
+
+  async init(): Promise<boolean> {
+    const json = await this.files(`${NOTO_DIR}/unicode.json`);
+    if (!json) return false;
+    const map = JSON.parse(new TextDecoder().decode(json)) as Record<string, string>;
+    for (const [key, spec] of Object.entries(map)) {
+      const file = `${NOTO_DIR}/files/noto-sans-sc-${key.replace(/[[\]]/g, '')}-400-normal.woff`;
+      for (const r of spec.split(',')) {
+        const [a, b] = r.trim().replace(/^U\+/i, '').split('-');
+        this.ranges.push({ file, from: parseInt(a, 16), to: parseInt(b ?? a, 16) });
+      }
+    }
+    return true;
+  }
+
+  /** reads every subset that holds one of `chars` not read yet */
+  async need(chars: Iterable<string>): Promise<void> {
+    const files = new Set<string>();
+    for (const ch of chars) {
+      const cp = ch.codePointAt(0)!;
+      const hit = this.ranges.find((r) => cp >= r.from && cp <= r.to);
+      if (hit && !this.loaded.has(hit.file)) files.add(hit.file);
+    }
+    for (const f of files) {
+      this.loaded.add(f);
+      const bytes = await this.files(f);
+      if (!bytes) continue;
+      if (!this.source) this.source = new TtfGlyphSource(CJK_FALLBACK, [bytes]);
+      else this.source.addFace(bytes);
+    }
+  }
+}
+
+export async function loadStrokeFallback(files: BundledFontFiles): Promise<StrokeGlyphSource | undefined> {
+  const svg = await files(HERSHEY_FILE);
+  return svg ? new StrokeGlyphSource(new TextDecoder().decode(svg)) : undefined;
+}

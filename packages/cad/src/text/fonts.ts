@@ -1,0 +1,186 @@
+import type { Drawing, Entity } from '../model/drawing.ts';
+import type { Glyph, GlyphSource } from './glyph.ts';
+import { ShxGlyphSource } from './shx.ts';
+import { TtfGlyphSource } from './ttf.ts';
+import { bigFontCodePage } from './dbcs.ts';
+import { CJK_FALLBACK, CjkFallback, loadStrokeFallback, nodeBundledFiles, STROKE_FALLBACK, type BundledFontFiles, type StrokeGlyphSource } from './bundled.ts';
+
+/** Font file bytes by name, e.g. 'txt.shx', 'gbcbig.shx', 'simsun.ttc', 'Arial' (case-insensitive, with or without extension); null when unknown. */
+export type FontBytesProvider = (fileName: string) => Promise<Uint8Array | null>;
+
+/** What the viewer shows: the fonts the drawing asks for, where each came from, and which were replaced. */
+export interface FontReport {
+  requested: string[];
+  resolved: { name: string; from: 'provider' | 'bundled' }[];
+  substituted: { name: string; with: string }[];
+}
+
+/** The fonts one text style draws with. */
+export interface StyleFonts {
+  primary?: GlyphSource;
+  big?: ShxGlyphSource;
+  /** what the style asks for: decides which bundled font stands in */
+  kind: 'shx' | 'ttf';
+}
+
+export interface FontSet {
+  report: FontReport;
+  /** by lower-case style name */
+  styles: Map<string, StyleFonts>;
+  /** every font read from the provider, by lower-case requested name (MTEXT \f and \F switch to these) */
+  byName: Map<string, GlyphSource>;
+  stroke?: StrokeGlyphSource;
+  cjk?: GlyphSource;
+}
+
+export interface LoadFontsOptions {
+  /** where the bundled fallback fonts are read from (default: node_modules, in Node) */
+  bundled?: BundledFontFiles;
+}
+
+const TTF_EXT = /\.(ttf|ttc|otf|woff)$/i;
+const key = (s: string) => s.trim().toLowerCase();
+/** styles may store a full path (C:\\fonts\\x.shx): the library is searched by file name */
+const baseName = (s: string) => s.trim().split(/[\\/]/).pop() ?? '';
+const stripExt = (s: string) => key(s).replace(/\.(shx|ttf|ttc|otf|woff)$/, '');
+
+/** The MTEXT font switches (\fArial|b0|i0; TrueType family, \Ftxt.shx; or \Ftxt,gbcbig; SHX files) a string uses. */
+export function mtextFontSwitches(raw: string): { name: string; kind: 'shx' | 'ttf' }[] {
+  const out: { name: string; kind: 'shx' | 'ttf' }[] = [];
+  for (const m of raw.matchAll(/\\([fF])([^;|]*)[^;]*;/g)) {
+    for (const part of m[2].split(',')) {
+      const name = part.trim();
+      if (!name) continue;
+      out.push({ name, kind: m[1] === 'F' || /\.shx$/i.test(name) ? 'shx' : 'ttf' });
+    }
+  }
+  return out;
+}
+
+function* textEntities(d: Drawing): Generator<Entity> {
+  const walk = function* (list: readonly Entity[]): Generator<Entity> {
+    for (const e of list) {
+      if (e.type === 'TEXT' || e.type === 'MTEXT' || e.type === 'ATTRIB' || e.type === 'ATTDEF') yield e;
+      if (e.children) yield* walk(e.children);
+    }
+  };
+  yield* walk(d.entities);
+  for (const b of d.blocks) yield* walk(b.entities);
+}
+
+function entityText(e: Entity): string {
+  let s = '';
+  for (const [c, v] of e.pairs) if (c === 1 || c === 3) s += String(v);
+  return s;
+}
+
+function parseFont(name: string, bytes: Uint8Array, codePage: string, asBigFont: boolean, faceName?: string): GlyphSource | undefined {
+  try {
+    const head = new TextDecoder('latin1').decode(bytes.subarray(0, 24));
+    if (head.startsWith('AutoCAD-86')) {
+      return new ShxGlyphSource(name, bytes, asBigFont || /bigfont/i.test(head) ? bigFontCodePage(name, codePage) : undefined);
+    }
+    return new TtfGlyphSource(name, [bytes], faceName);
+  } catch {
+    return undefined; // unreadable file: reported as substituted
+  }
+}
+
+/**
+ * Asks the provider for every font the drawing's text styles (font and big font) and MTEXT font switches name,
+ * parses SHX (shapes, Unicode and big fonts) and TrueType (TTF, TTC, OTF, WOFF), and loads the bundled fallbacks:
+ * the stroke font always (cheap), the CJK font's subsets for the characters no provided font has.
+ */
+export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: LoadFontsOptions = {}): Promise<FontSet> {
+  const files = opts.bundled ?? nodeBundledFiles;
+  const report: FontReport = { requested: [], resolved: [], substituted: [] };
+  const byName = new Map<string, GlyphSource>();
+  const requests = new Map<string, { name: string; kind: 'shx' | 'ttf'; big: boolean }>();
+  const ask = (full: string, kind: 'shx' | 'ttf', big = false) => {
+    const name = baseName(full);
+    if (!name) return;
+    const k = key(name);
+    if (!requests.has(k)) requests.set(k, { name: name.trim(), kind, big });
+  };
+  for (const st of d.textStyles) {
+    // styles without a name hold the shape files of complex linetypes, not text fonts
+    if (!st.name) continue;
+    ask(st.font, TTF_EXT.test(st.font) ? 'ttf' : 'shx');
+    ask(st.bigFont, 'shx', true);
+  }
+  const chars = new Set<string>();
+  for (const e of textEntities(d)) {
+    const s = entityText(e);
+    if (e.type === 'MTEXT') for (const f of mtextFontSwitches(s)) ask(f.name, f.kind);
+    for (const ch of s) if (ch.charCodeAt(0) >= 0x80) chars.add(ch);
+  }
+  for (const ch of ['\u2205', '°', '±']) chars.add(ch); // %%c %%d %%p
+
+  await Promise.all(
+    [...requests.values()].map(async (r) => {
+      report.requested.push(r.name);
+      let bytes: Uint8Array | null = null;
+      try {
+        bytes = await provide(r.name);
+      } catch {
+        bytes = null;
+      }
+      const src = bytes ? parseFont(r.name, bytes, d.header.codePage, r.big) : undefined;
+      if (src) {
+        byName.set(key(r.name), src);
+        byName.set(stripExt(r.name), src);
+        if (src instanceof TtfGlyphSource) byName.set(key(src.family), src);
+        report.resolved.push({ name: r.name, from: 'provider' });
+      } else {
+        report.substituted.push({ name: r.name, with: r.kind === 'ttf' || r.big ? CJK_FALLBACK : STROKE_FALLBACK });
+      }
+    }),
+  );
+  report.requested.sort();
+  report.resolved.sort((a, b) => a.name.localeCompare(b.name));
+  report.substituted.sort((a, b) => a.name.localeCompare(b.name));
+
+  const stroke = await loadStrokeFallback(files);
+  if (stroke) report.resolved.push({ name: STROKE_FALLBACK, from: 'bundled' });
+
+  // the CJK subsets: characters that no provided font and not the stroke font draws
+  const provided = [...new Set(byName.values())];
+  const missing = [...chars].filter((ch) => !stroke?.glyph(ch) && !provided.some((f) => f.glyph(ch)));
+  const wantsTtf = [...requests.values()].some((r) => r.kind === 'ttf' && !byName.has(key(r.name)));
+  const cjk = new CjkFallback(files);
+  if ((missing.length || wantsTtf) && (await cjk.init())) {
+    // a missing TrueType font is replaced by the CJK font's Latin part too
+    await cjk.need(wantsTtf ? [...missing, 'A', 'ā'] : missing);
+    if (cjk.source) report.resolved.push({ name: CJK_FALLBACK, from: 'bundled' });
+  }
+
+  const styles = new Map<string, StyleFonts>();
+  for (const st of d.textStyles) {
+    const kind = TTF_EXT.test(st.font) ? 'ttf' : 'shx';
+    const primary = st.font ? (byName.get(key(baseName(st.font))) ?? byName.get(stripExt(baseName(st.font)))) : undefined;
+    const bigSrc = st.bigFont ? byName.get(key(baseName(st.bigFont))) : undefined;
+    styles.set(key(st.name), { primary, big: bigSrc instanceof ShxGlyphSource ? bigSrc : undefined, kind });
+  }
+  return { report, styles, byName, stroke, cjk: cjk.source };
+}
+
+/** Look-alikes tried when no font has the character itself (⌀ for %%c is Ø in most SHX fonts). */
+const ALIASES: Record<string, string[]> = { '\u2205': ['\u2300', '\u00d8'], '\u2300': ['\u2205', '\u00d8'], '\u00a0': [' '] };
+
+/** The glyph for `ch`: the style's (or MTEXT-switched) font, its big font, the bundled font of the same kind, then anything. */
+export function findGlyph(fonts: FontSet, style: StyleFonts, ch: string, override?: { font?: GlyphSource; kind?: 'shx' | 'ttf' }): { glyph: Glyph; source: GlyphSource } | undefined {
+  // an MTEXT font switch replaces the style's font; when the switched-to font is missing, its kind picks the stand-in
+  const own: (GlyphSource | undefined)[] = [override?.kind ? override.font : style.primary, style.big];
+  const kind = override?.kind ?? style.kind;
+  const bundled = kind === 'ttf' ? [fonts.cjk, fonts.stroke] : [fonts.stroke, fonts.cjk];
+  const tries = [ch, ...(ALIASES[ch] ?? [])];
+  for (const list of [own, bundled, [...fonts.byName.values()]]) {
+    for (const c of tries) {
+      for (const src of list) {
+        const g = src?.glyph(c);
+        if (g) return { glyph: g, source: src! };
+      }
+    }
+  }
+  return undefined;
+}

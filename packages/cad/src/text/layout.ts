@@ -1,0 +1,405 @@
+import type { Drawing } from '../model/drawing.ts';
+import type { TextRun } from '../geometry/flatten.ts';
+import { pairValue } from '../dxf/reader.ts';
+import { aciToRgb } from '../geometry/aci.ts';
+import type { Glyph, GlyphSource } from './glyph.ts';
+import { findGlyph, type FontSet, type StyleFonts } from './fonts.ts';
+import { parseMText, parseText, type Format, type Item } from './mtext.ts';
+
+/** Text as geometry in drawing units. */
+export interface TextGeometry {
+  /** polylines x0 y0 x1 y1 … : SHX and stroke-font glyphs, underlines, overlines, fraction bars, missing-glyph boxes */
+  strokes: number[][];
+  /** filled TrueType glyphs as triangles x y x y x y … */
+  triangles: number[];
+  /** 0xRRGGBB per stroke, present when MTEXT colour codes (\C, \c) change the colour of part of the text */
+  colors?: number[];
+  /** 0xRRGGBB per triangle (triangles.length / 6 entries), present with `colors` */
+  triangleColors?: number[];
+}
+
+export interface TextBox {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+/** A glyph placed in the text's own frame (x along the baseline, y up), before rotation and placement. */
+interface Placed {
+  glyph?: Glyph;
+  /** pen position */
+  x: number;
+  y: number;
+  /** cap height and horizontal scale of the glyph */
+  h: number;
+  sx: number;
+  /** tan(oblique) */
+  shear: number;
+  advance: number;
+  descent: number;
+  color?: number;
+  ch?: string;
+  /** MTEXT \A: 0 baseline, 1 middle, 2 top of the line */
+  va?: number;
+}
+
+interface Layout {
+  glyphs: Placed[];
+  /** straight lines in the text frame: underline, overline, strike-through, fraction bars */
+  lines: { pts: number[]; color?: number }[];
+  /** placement of the text frame: origin, rotation, mirror, and for aligned/fit TEXT a stretch */
+  ox: number;
+  oy: number;
+  rot: number;
+  flipY: boolean;
+}
+
+/** MTEXT line spacing: baselines 5/3 of the text height apart (AutoCAD's "at least" spacing at factor 1). */
+const LINE_SPACING = 5 / 3;
+const STACK_SCALE = 0.7;
+const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
+
+const key = (s: string) => s.trim().toLowerCase();
+
+function styleFonts(run: TextRun, fonts: FontSet): StyleFonts {
+  return fonts.styles.get(key(run.style)) ?? fonts.styles.get('standard') ?? { kind: 'shx' };
+}
+
+/**
+ * Aligned and fit TEXT (72 = 3 or 5) span from the first alignment point (10/20) to the second (11/21), but a
+ * TextRun carries only the second. For text drawn straight from model space the first point is found in the
+ * drawing by the second point and the string; inside blocks it is not known and the text ends at the second point.
+ */
+const firstPoints = new WeakMap<Drawing, Map<string, [number, number]>>();
+function firstPointOf(d: Drawing, run: TextRun): [number, number] | undefined {
+  let m = firstPoints.get(d);
+  if (!m) {
+    m = new Map();
+    for (const e of d.entities) {
+      if (e.type !== 'TEXT') continue;
+      const h = Number(pairValue(e, 72) ?? 0);
+      if (h !== 3 && h !== 5) continue;
+      const p = (c: number) => Number(pairValue(e, c) ?? 0);
+      m.set(`${p(11)}|${p(21)}|${String(pairValue(e, 1) ?? '')}`, [p(10), p(20)]);
+    }
+    firstPoints.set(d, m);
+  }
+  return m.get(`${run.x}|${run.y}|${run.text}`);
+}
+
+function itemsOf(run: TextRun, d: Drawing, base: Format): Item[] {
+  if (run.kind === 'mtext') return parseMText(run.raw ?? run.text.replace(/\n/g, '\\P'), base, aciToRgb);
+  return parseText(run.text, base);
+}
+
+function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
+  const style = styleFonts(run, fonts);
+  const st = d.textStyles.find((t) => key(t.name) === key(run.style));
+  const mtext = run.kind === 'mtext';
+  // flatten folds the style's width factor into TEXT runs; MTEXT starts from the style's
+  const wf = (run.widthFactor || 1) * (mtext ? st?.widthFactor || 1 : 1);
+  const base: Format = {
+    height: run.height,
+    widthFactor: wf,
+    oblique: mtext ? (st?.oblique ?? 0) : run.oblique,
+    tracking: 1,
+    underline: false,
+    overline: false,
+    strike: false,
+    valign: 0,
+  };
+  const items = itemsOf(run, d, base);
+  const sourceFor = (f: Format): GlyphSource | undefined => (f.font ? fonts.byName.get(key(f.font)) ?? fonts.byName.get(key(f.font).replace(/\.(shx|ttf|ttc)$/, '')) : undefined);
+  const glyphOf = (ch: string, f: Format) => findGlyph(fonts, style, ch, f.font ? { font: sourceFor(f), kind: f.fontKind } : undefined);
+  const primaryDescent = (style.primary ?? fonts.stroke)?.descent ?? 0.33;
+
+  // one line: glyphs with x from 0; lines break at paragraphs and, for MTEXT with a width, by word wrap
+  interface Line { glyphs: Placed[]; deco: { x0: number; x1: number; f: Format }[]; stacks: { x: number; w: number; f: Format; top: Placed[]; bottom: Placed[]; kind: string }[]; width: number; height: number; align?: 'l' | 'c' | 'r' | 'j' }
+  const lines: Line[] = [];
+  let line: Line = { glyphs: [], deco: [], stacks: [], width: 0, height: 0 };
+  let paraAlign: Line['align'];
+  const place = (ch: string, f: Format, x: number, y: number, h: number): Placed => {
+    const hit = glyphOf(ch, f);
+    const sx = h * f.widthFactor;
+    const adv = hit ? hit.glyph.advance : ch.trim() === '' && ch !== '\u3000' ? 0.6 : CJK.test(ch) ? 1.15 : 0.75;
+    return { glyph: hit?.glyph, x, y, h, sx, shear: Math.tan((f.oblique * Math.PI) / 180), advance: adv * sx * f.tracking, descent: (hit?.source.descent ?? primaryDescent) * h, color: f.color, ch, va: f.valign };
+  };
+  const wrap = mtext && (run.boxWidth ?? 0) > 0 ? run.boxWidth! : Infinity;
+  const newLine = () => {
+    lines.push(line);
+    line = { glyphs: [], deco: [], stacks: [], width: 0, height: 0, align: paraAlign };
+  };
+  line.align = paraAlign;
+
+  for (const it of items) {
+    if (it.t === 'para') {
+      if (it.align) paraAlign = it.align;
+      newLine();
+      continue;
+    }
+    if (it.t === 'stack') {
+      const f = it.f, h = f.height * STACK_SCALE;
+      const part = (s: string, y: number) => {
+        const out: Placed[] = [];
+        let x = 0;
+        for (const ch of s) {
+          const p = place(ch, f, x, y, h);
+          out.push(p);
+          x += p.advance;
+        }
+        return { out, w: x };
+      };
+      const gap = f.height * 0.1;
+      let top, bottom, w: number;
+      if (it.kind === '#') {
+        top = part(it.top, f.height * 0.45);
+        bottom = part(it.bottom, 0);
+        const slash = f.height * 0.5;
+        for (const p of bottom.out) p.x += top.w + slash;
+        w = top.w + slash + bottom.w;
+      } else {
+        // numerator above the bar at half the text height, denominator below it
+        top = part(it.top, f.height / 2 + gap);
+        bottom = part(it.bottom, f.height / 2 - gap - h);
+        w = Math.max(top.w, bottom.w);
+        for (const p of top.out) p.x += (w - top.w) / 2;
+        for (const p of bottom.out) p.x += (w - bottom.w) / 2;
+      }
+      if (line.width + w > wrap && line.glyphs.length) newLine();
+      const x = line.width;
+      for (const p of [...top.out, ...bottom.out]) p.x += x;
+      line.stacks.push({ x, w, f, top: top.out, bottom: bottom.out, kind: it.kind });
+      line.width += w + f.height * 0.1;
+      line.height = Math.max(line.height, f.height);
+      continue;
+    }
+    const f = it.f;
+    const p = place(it.ch, f, line.width, 0, f.height);
+    if (line.width + p.advance > wrap && line.glyphs.length && it.ch !== ' ') {
+      // break after the last space, or before this character when it or the previous one is CJK
+      let cut = -1;
+      for (let k = line.glyphs.length - 1; k >= 0; k--) {
+        if (line.glyphs[k].ch === ' ') {
+          cut = k + 1;
+          break;
+        }
+      }
+      const prev = line.glyphs[line.glyphs.length - 1].ch ?? '';
+      if (CJK.test(it.ch) || CJK.test(prev) || cut <= 0 || cut >= line.glyphs.length + 1) cut = cut > 0 && !CJK.test(it.ch) && !CJK.test(prev) ? cut : line.glyphs.length;
+      const moved = line.glyphs.splice(cut);
+      const keepDeco = line.deco;
+      while (line.glyphs.length && line.glyphs[line.glyphs.length - 1].ch === ' ') line.glyphs.pop();
+      const last = line.glyphs[line.glyphs.length - 1];
+      line.width = last ? last.x + last.advance : 0;
+      line.deco = keepDeco.map((dd) => ({ ...dd, x1: Math.min(dd.x1, line.width) })).filter((dd) => dd.x1 > dd.x0);
+      newLine();
+      const shift = moved.length ? moved[0].x : 0;
+      for (const m of moved) {
+        m.x -= shift;
+        line.glyphs.push(m);
+        line.width = m.x + m.advance;
+        line.height = Math.max(line.height, m.h);
+      }
+      for (const dd of keepDeco) if (dd.x1 > shift) line.deco.push({ ...dd, x0: Math.max(0, dd.x0 - shift), x1: dd.x1 - shift });
+      p.x = line.width;
+    }
+    p.ch = it.ch;
+    line.glyphs.push(p);
+    if (f.underline || f.overline || f.strike) {
+      const lastDeco = line.deco[line.deco.length - 1];
+      if (lastDeco && lastDeco.f === f && Math.abs(lastDeco.x1 - p.x) < 1e-9) lastDeco.x1 = p.x + p.advance;
+      else line.deco.push({ x0: p.x, x1: p.x + p.advance, f });
+    }
+    line.width += p.advance;
+    line.height = Math.max(line.height, f.height);
+  }
+  lines.push(line);
+  for (const l of lines) if (!l.height) l.height = run.height;
+
+  const out: Layout = { glyphs: [], lines: [], ox: run.x, oy: run.y, rot: (run.rotation * Math.PI) / 180, flipY: !!run.mirrored };
+  const emitLine = (l: Line, dx: number, dy: number) => {
+    for (const g of l.glyphs) {
+      g.x += dx;
+      g.y += dy;
+      out.glyphs.push(g);
+    }
+    for (const s of l.stacks) {
+      for (const g of [...s.top, ...s.bottom]) {
+        g.x += dx;
+        g.y += dy;
+        out.glyphs.push(g);
+      }
+      if (s.kind === '/') out.lines.push({ pts: [s.x + dx, dy + s.f.height / 2, s.x + s.w + dx, dy + s.f.height / 2], color: s.f.color });
+      if (s.kind === '#') {
+        const x0 = s.x + dx + (s.top.length ? s.top[s.top.length - 1].x - dx + s.top[s.top.length - 1].advance - s.x : 0);
+        out.lines.push({ pts: [x0 + s.f.height * 0.05, dy - s.f.height * 0.05, x0 + s.f.height * 0.45, dy + s.f.height * 1.05], color: s.f.color });
+      }
+    }
+    for (const dd of l.deco) {
+      const h = dd.f.height;
+      if (dd.f.underline) out.lines.push({ pts: [dd.x0 + dx, dy - h * 0.2, dd.x1 + dx, dy - h * 0.2], color: dd.f.color });
+      if (dd.f.overline) out.lines.push({ pts: [dd.x0 + dx, dy + h * 1.2, dd.x1 + dx, dy + h * 1.2], color: dd.f.color });
+      if (dd.f.strike) out.lines.push({ pts: [dd.x0 + dx, dy + h * 0.5, dd.x1 + dx, dy + h * 0.5], color: dd.f.color });
+    }
+  };
+
+  if (!mtext) {
+    const l = lines[0];
+    const W = l.width;
+    const h = run.height;
+    let dx = 0, dy = 0;
+    const ha = run.halign, va = run.valign;
+    if (ha === 1 || ha === 4) dx = -W / 2;
+    else if (ha === 2) dx = -W;
+    if (ha === 4) dy = -h / 2;
+    else if (va === 1) dy = primaryDescent * h;
+    else if (va === 2) dy = -h / 2;
+    else if (va === 3) dy = -h;
+    if ((ha === 3 || ha === 5) && W > 0) {
+      const p1 = firstPointOf(d, run);
+      if (p1) {
+        // aligned: the whole text scales to fit between the points; fit: only its width
+        const L = Math.hypot(run.x - p1[0], run.y - p1[1]);
+        const s = L / W;
+        out.ox = p1[0];
+        out.oy = p1[1];
+        out.rot = L > 0 ? Math.atan2(run.y - p1[1], run.x - p1[0]) : out.rot;
+        for (const g of l.glyphs) {
+          g.x *= s;
+          g.sx *= s;
+          g.advance *= s;
+          if (ha === 3) {
+            g.h *= s;
+            g.descent *= s;
+          }
+        }
+        for (const dd of l.deco) {
+          dd.x0 *= s;
+          dd.x1 *= s;
+          if (ha === 3) dd.f = { ...dd.f, height: dd.f.height * s };
+        }
+        emitLine(l, 0, 0);
+        return out;
+      }
+      dx = -W; // first point unknown: end at the second point with the natural width
+    }
+    emitLine(l, dx, dy);
+    return out;
+  }
+
+  // MTEXT: attachment 1–9 = (top, middle, bottom) × (left, center, right) of the text box
+  const att = Math.min(9, Math.max(1, run.attachment ?? 1));
+  const col = (att - 1) % 3, row = Math.floor((att - 1) / 3);
+  const boxW = (run.boxWidth ?? 0) > 0 ? run.boxWidth! : Math.max(...lines.map((l) => l.width));
+  const baselines: number[] = [];
+  let y = -lines[0].height;
+  for (let i = 0; i < lines.length; i++) {
+    if (i > 0) y -= LINE_SPACING * lines[i].height;
+    baselines.push(y);
+  }
+  const totalH = -baselines[baselines.length - 1];
+  const oy = row === 0 ? 0 : row === 1 ? totalH / 2 : totalH;
+  const ox = col === 0 ? 0 : col === 1 ? -boxW / 2 : -boxW;
+  lines.forEach((l, i) => {
+    const align = l.align ?? (col === 0 ? 'l' : col === 1 ? 'c' : 'r');
+    const lx = align === 'c' ? (boxW - l.width) / 2 : align === 'r' ? boxW - l.width : 0;
+    // \A within the line: characters smaller than the line's tallest move to its middle or top
+    for (const g of l.glyphs) {
+      const va = g.va ?? 0;
+      if (va === 1) g.y += (l.height - g.h) / 2;
+      else if (va === 2) g.y += l.height - g.h;
+    }
+    emitLine(l, ox + lx, oy + baselines[i]);
+  });
+  return out;
+}
+
+
+/** Frame → drawing units. */
+function transformer(L: Layout) {
+  const c = Math.cos(L.rot), s = Math.sin(L.rot), fy = L.flipY ? -1 : 1;
+  return (x: number, y: number): [number, number] => {
+    const yy = y * fy;
+    return [L.ox + c * x - s * yy, L.oy + s * x + c * yy];
+  };
+}
+
+/** The strokes and filled triangles of one text run, in drawing units. */
+export function textGeometry(run: TextRun, d: Drawing, fonts: FontSet): TextGeometry {
+  const L = layout(run, d, fonts);
+  const T = transformer(L);
+  const out: TextGeometry = { strokes: [], triangles: [] };
+  const colors: number[] = [];
+  const triColors: number[] = [];
+  let anyColor = false;
+  const local = (g: Placed, gx: number, gy: number) => T(g.x + gx * g.sx + gy * g.h * g.shear, g.y + gy * g.h);
+  for (const g of L.glyphs) {
+    const color = g.color ?? run.color;
+    if (g.color !== undefined && g.color !== run.color) anyColor = true;
+    if (!g.glyph) {
+      // no font has the character: an empty box the size of a capital, so the text still shows something is there
+      const ch = g.ch ?? 'x';
+      if (ch.trim() === '' || ch === '\u00a0') continue;
+      const w = g.advance / (g.sx || 1) - 0.15;
+      const box: number[] = [];
+      for (const [bx, by] of [[0.05, 0], [w, 0], [w, 1], [0.05, 1], [0.05, 0]]) box.push(...local(g, bx, by));
+      out.strokes.push(box);
+      colors.push(color);
+      continue;
+    }
+    for (const s of g.glyph.strokes ?? []) {
+      const pts: number[] = new Array(s.length);
+      for (let i = 0; i < s.length; i += 2) {
+        const [x, y] = local(g, s[i], s[i + 1]);
+        pts[i] = x;
+        pts[i + 1] = y;
+      }
+      out.strokes.push(pts);
+      colors.push(color);
+    }
+    const t = g.glyph.triangles;
+    if (t?.length) {
+      for (let i = 0; i < t.length; i += 2) out.triangles.push(...local(g, t[i], t[i + 1]));
+      for (let i = 0; i < t.length; i += 6) triColors.push(color);
+    }
+  }
+  for (const l of L.lines) {
+    const pts: number[] = [];
+    for (let i = 0; i < l.pts.length; i += 2) pts.push(...T(l.pts[i], l.pts[i + 1]));
+    out.strokes.push(pts);
+    colors.push(l.color ?? run.color);
+    if (l.color !== undefined && l.color !== run.color) anyColor = true;
+  }
+  if (anyColor) {
+    out.colors = colors;
+    out.triangleColors = triColors;
+  }
+  return out;
+}
+
+/**
+ * The text's box in drawing units: each character's cell (advance × descender … cap height) placed and rotated,
+ * plus decorations. Cheaper than the geometry, and what extents, picking and find-text zoom need.
+ */
+export function textBounds(run: TextRun, d: Drawing, fonts: FontSet): TextBox {
+  const L = layout(run, d, fonts);
+  const T = transformer(L);
+  const b: TextBox = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+  const add = ([x, y]: [number, number]) => {
+    if (x < b.minX) b.minX = x;
+    if (x > b.maxX) b.maxX = x;
+    if (y < b.minY) b.minY = y;
+    if (y > b.maxY) b.maxY = y;
+  };
+  for (const g of L.glyphs) {
+    const sh = g.shear;
+    add(T(g.x - g.descent * sh, g.y - g.descent));
+    add(T(g.x + g.advance - g.descent * sh, g.y - g.descent));
+    add(T(g.x + g.h * sh, g.y + g.h));
+    add(T(g.x + g.advance + g.h * sh, g.y + g.h));
+  }
+  for (const l of L.lines) for (let i = 0; i < l.pts.length; i += 2) add(T(l.pts[i], l.pts[i + 1]));
+  if (b.minX === Infinity) add(T(0, 0));
+  return b;
+}

@@ -1,0 +1,194 @@
+/**
+ * MTEXT inline codes and TEXT %% specials to a flat list of items with their formatting. The reader has already
+ * turned \U+XXXX and \M+nXXXX into characters (dxf/codepage.ts decodeEscapes), so they arrive here as text.
+ */
+export interface Format {
+  /** MTEXT \f / \F font name, undefined = the style's font */
+  font?: string;
+  fontKind?: 'shx' | 'ttf';
+  /** absolute height in drawing units */
+  height: number;
+  widthFactor: number;
+  /** degrees */
+  oblique: number;
+  tracking: number;
+  /** 0xRRGGBB, undefined = the entity's colour */
+  color?: number;
+  underline: boolean;
+  overline: boolean;
+  strike: boolean;
+  /** \A: 0 bottom (baseline), 1 center, 2 top */
+  valign: number;
+}
+
+export type Item =
+  | { t: 'char'; ch: string; f: Format }
+  | { t: 'stack'; top: string; bottom: string; kind: '^' | '/' | '#'; f: Format }
+  | { t: 'para'; align?: 'l' | 'c' | 'r' | 'j' };
+
+const SPECIALS: Record<string, string> = { c: '\u2205', d: '\u00b0', p: '\u00b1' };
+
+/** %%c %%d %%p %%nnn %%% (and %%u %%o %%k toggles, applied through `toggle`) at s[i]; returns chars consumed or 0 */
+function percent(s: string, i: number, emit: (ch: string) => void, toggle: (k: 'underline' | 'overline' | 'strike') => void): number {
+  if (s[i] !== '%' || s[i + 1] !== '%' || i + 2 >= s.length) return 0;
+  const c = s[i + 2].toLowerCase();
+  if (SPECIALS[c]) return emit(SPECIALS[c]), 3;
+  if (c === '%') return emit('%'), 3;
+  if (c === 'u') return toggle('underline'), 3;
+  if (c === 'o') return toggle('overline'), 3;
+  if (c === 'k') return toggle('strike'), 3;
+  const m = /^\d{1,3}/.exec(s.slice(i + 2));
+  if (m) return emit(String.fromCharCode(Number(m[0]))), 2 + m[0].length;
+  return 0;
+}
+
+/** TEXT/ATTRIB: plain characters with %% specials. */
+export function parseText(s: string, base: Format): Item[] {
+  const items: Item[] = [];
+  let f = { ...base };
+  for (let i = 0; i < s.length; ) {
+    const n = percent(s, i, (ch) => items.push({ t: 'char', ch, f }), (k) => (f = { ...f, [k]: !f[k] }));
+    if (n) {
+      i += n;
+      continue;
+    }
+    const cp = s.codePointAt(i)!;
+    const ch = String.fromCodePoint(cp);
+    items.push({ t: 'char', ch, f });
+    i += ch.length;
+  }
+  return items;
+}
+
+function num(v: string, def: number): number {
+  const n = parseFloat(v);
+  return Number.isFinite(n) ? n : def;
+}
+
+/** MTEXT: \P \X \N breaks, \~ \\ \{ \}, {…} groups, \f \F \H \W \Q \T \C \c \L \O \K \A \p \S and %% specials. */
+export function parseMText(s: string, base: Format, aciToRgb: (aci: number) => number): Item[] {
+  const items: Item[] = [];
+  const stack: Format[] = [];
+  let f: Format = { ...base };
+  const set = (patch: Partial<Format>) => (f = { ...f, ...patch });
+  const readArg = (from: number): [string, number] => {
+    const end = s.indexOf(';', from);
+    return end < 0 ? [s.slice(from), s.length] : [s.slice(from, end), end + 1];
+  };
+  for (let i = 0; i < s.length; ) {
+    const c = s[i];
+    if (c === '{') {
+      stack.push(f);
+      i++;
+      continue;
+    }
+    if (c === '}') {
+      f = stack.pop() ?? f;
+      i++;
+      continue;
+    }
+    if (c === '\n') {
+      items.push({ t: 'para' });
+      i++;
+      continue;
+    }
+    if (c === '\\' && i + 1 < s.length) {
+      const code = s[i + 1];
+      i += 2;
+      switch (code) {
+        case 'P':
+        case 'X':
+        case 'N':
+          items.push({ t: 'para' });
+          continue;
+        case '~':
+          items.push({ t: 'char', ch: '\u00a0', f });
+          continue;
+        case '\\':
+        case '{':
+        case '}':
+          items.push({ t: 'char', ch: code, f });
+          continue;
+        case 'L': set({ underline: true }); continue;
+        case 'l': set({ underline: false }); continue;
+        case 'O': set({ overline: true }); continue;
+        case 'o': set({ overline: false }); continue;
+        case 'K': set({ strike: true }); continue;
+        case 'k': set({ strike: false }); continue;
+      }
+      const [arg, next] = readArg(i);
+      i = next;
+      switch (code) {
+        case 'f':
+        case 'F': {
+          const name = arg.split('|')[0].split(',')[0].trim();
+          set(name ? { font: name, fontKind: code === 'F' || /\.shx$/i.test(name) ? 'shx' : 'ttf' } : { font: undefined, fontKind: undefined });
+          break;
+        }
+        case 'H':
+          set({ height: /x$/i.test(arg) ? f.height * num(arg, 1) : num(arg, f.height) });
+          break;
+        case 'W':
+          set({ widthFactor: /x$/i.test(arg) ? f.widthFactor * num(arg, 1) : num(arg, f.widthFactor) });
+          break;
+        case 'Q':
+          set({ oblique: num(arg, 0) });
+          break;
+        case 'T':
+          set({ tracking: Math.max(0.75, num(arg, 1)) });
+          break;
+        case 'A':
+          set({ valign: Math.max(0, Math.min(2, Math.trunc(num(arg, 0)))) });
+          break;
+        case 'C': {
+          const aci = Math.trunc(num(arg, 256));
+          set({ color: aci === 256 || aci === 0 ? base.color : aciToRgb(aci) });
+          break;
+        }
+        case 'c':
+          set({ color: Math.trunc(num(arg, 0)) & 0xffffff });
+          break;
+        case 'p': {
+          const q = /(?:^|,)q([lcrjd])/.exec(arg);
+          if (q) {
+            // paragraph alignment applies to the paragraph it starts
+            const last = [...items].reverse().find((it) => it.t === 'para');
+            const a = (q[1] === 'd' ? 'j' : q[1]) as 'l' | 'c' | 'r' | 'j';
+            if (last && last.t === 'para') last.align = a;
+            else items.unshift({ t: 'para', align: a });
+          }
+          break;
+        }
+        case 'S': {
+          // a^b; (tolerance, no bar), a/b; (fraction bar), a#b; (diagonal); \^ \/ \# are literal
+          let top = '', bottom = '', kind: '^' | '/' | '#' | undefined;
+          for (let k = 0; k < arg.length; k++) {
+            const ch = arg[k];
+            if (ch === '\\' && k + 1 < arg.length) {
+              (kind ? (bottom += arg[k + 1]) : (top += arg[k + 1]));
+              k++;
+            } else if (!kind && (ch === '^' || ch === '/' || ch === '#')) kind = ch;
+            else if (kind) bottom += ch;
+            else top += ch;
+          }
+          items.push({ t: 'stack', top, bottom: bottom.replace(/^ /, kind === '^' ? '' : ' '), kind: kind ?? '^', f });
+          break;
+        }
+        default:
+          // unknown code with an argument: dropped, like AutoCAD does
+          break;
+      }
+      continue;
+    }
+    const n = percent(s, i, (ch) => items.push({ t: 'char', ch, f }), (k) => set({ [k]: !f[k] }));
+    if (n) {
+      i += n;
+      continue;
+    }
+    const cp = s.codePointAt(i)!;
+    const ch = String.fromCodePoint(cp);
+    items.push({ t: 'char', ch: ch === '\t' ? ' ' : ch, f });
+    i += ch.length;
+  }
+  return items;
+}

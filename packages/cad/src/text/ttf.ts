@@ -1,0 +1,232 @@
+import opentype, { type Font, type PathCommand } from 'opentype.js';
+import earcut from 'earcut';
+import type { Glyph, GlyphSource } from './glyph.ts';
+
+/** Curve flattening tolerance in cap heights: glyphs are cached once per font, so this is relative to text height. */
+const TOLERANCE = 0.004;
+
+/**
+ * TrueType/OpenType/WOFF1 through opentype.js 1.3.4, outlines flattened and triangulated with earcut.
+ * opentype.js does not read collections (.ttc), so the chosen face is cut out into a standalone sfnt first.
+ */
+export class TtfGlyphSource implements GlyphSource {
+  readonly kind = 'ttf' as const;
+  readonly descent: number;
+  readonly family: string;
+  private readonly fonts: Font[];
+  private readonly scale: number;
+  private readonly cache = new Map<string, Glyph | null>();
+
+  /** `faces`: several files of one family (a font split into unicode-range subsets) searched in turn */
+  constructor(
+    readonly name: string,
+    faces: Uint8Array[],
+    faceName?: string,
+  ) {
+    this.fonts = faces.map((b) => opentype.parse(sfntOf(b, faceName)));
+    const f = this.fonts[0];
+    const cap = f.tables.os2?.sCapHeight || capFromGlyph(f) || f.unitsPerEm * 0.7;
+    this.scale = 1 / cap;
+    this.descent = Math.abs(f.descender) * this.scale;
+    this.family = f.names.fontFamily?.en ?? name;
+  }
+
+  /** add more subset files of the same family (the bundled CJK font loads them lazily) */
+  addFace(bytes: Uint8Array) {
+    this.fonts.push(opentype.parse(sfntOf(bytes)));
+    for (const [k, v] of this.cache) if (v === null) this.cache.delete(k);
+  }
+
+  has(ch: string): boolean {
+    return this.fonts.some((f) => f.charToGlyphIndex(ch) > 0);
+  }
+
+  glyph(ch: string): Glyph | undefined {
+    let g = this.cache.get(ch);
+    if (g === undefined) {
+      g = null;
+      for (const f of this.fonts) {
+        const i = f.charToGlyphIndex(ch);
+        if (i > 0) {
+          g = outlineGlyph(f, i, this.scale);
+          break;
+        }
+      }
+      this.cache.set(ch, g);
+    }
+    return g ?? undefined;
+  }
+}
+
+function capFromGlyph(f: Font): number {
+  const i = f.charToGlyphIndex('H');
+  if (!i) return 0;
+  let max = 0;
+  for (const c of commandsOf(f, i)) if (c.y !== undefined && c.y > max) max = c.y;
+  return max;
+}
+
+function commandsOf(f: Font, index: number): PathCommand[] {
+  const g = f.glyphs.get(index);
+  const p = typeof g.path === 'function' ? g.path() : g.path;
+  return p.commands;
+}
+
+function outlineGlyph(f: Font, index: number, scale: number): Glyph {
+  const glyph = f.glyphs.get(index);
+  const rings = flattenCommands(commandsOf(f, index), scale);
+  return { advance: (glyph.advanceWidth ?? f.unitsPerEm * 0.5) * scale, triangles: triangulate(rings) };
+}
+
+/** Path commands (font units, y up) to closed rings in cap heights; curves subdivided to TOLERANCE. */
+export function flattenCommands(cmds: PathCommand[], scale: number): number[][] {
+  const rings: number[][] = [];
+  let ring: number[] = [];
+  let x = 0, y = 0;
+  const close = () => {
+    if (ring.length >= 6) rings.push(ring);
+    ring = [];
+  };
+  const steps = (len: number) => Math.min(64, Math.max(1, Math.ceil(Math.sqrt(len / (8 * TOLERANCE)))));
+  for (const c of cmds) {
+    const cx = (c.x ?? 0) * scale, cy = (c.y ?? 0) * scale;
+    switch (c.type) {
+      case 'M':
+        close();
+        ring.push(cx, cy);
+        break;
+      case 'L':
+        ring.push(cx, cy);
+        break;
+      case 'Q': {
+        const qx = c.x1! * scale, qy = c.y1! * scale;
+        const n = steps(Math.hypot(qx - x, qy - y) + Math.hypot(cx - qx, cy - qy));
+        for (let i = 1; i <= n; i++) {
+          const t = i / n, u = 1 - t;
+          ring.push(u * u * x + 2 * u * t * qx + t * t * cx, u * u * y + 2 * u * t * qy + t * t * cy);
+        }
+        break;
+      }
+      case 'C': {
+        const ax = c.x1! * scale, ay = c.y1! * scale, bx = c.x2! * scale, by = c.y2! * scale;
+        const n = steps(Math.hypot(ax - x, ay - y) + Math.hypot(bx - ax, by - ay) + Math.hypot(cx - bx, cy - by));
+        for (let i = 1; i <= n; i++) {
+          const t = i / n, u = 1 - t;
+          ring.push(u * u * u * x + 3 * u * u * t * ax + 3 * u * t * t * bx + t * t * t * cx, u * u * u * y + 3 * u * u * t * ay + 3 * u * t * t * by + t * t * t * cy);
+        }
+        break;
+      }
+      case 'Z':
+        close();
+        continue;
+    }
+    x = cx;
+    y = cy;
+  }
+  close();
+  // drop a closing point equal to the first
+  for (const r of rings) if (r.length >= 4 && r[0] === r[r.length - 2] && r[1] === r[r.length - 1]) r.length -= 2;
+  return rings.filter((r) => r.length >= 6);
+}
+
+function inside(px: number, py: number, r: number[]): boolean {
+  let c = false;
+  for (let i = 0, j = r.length - 2; i < r.length; j = i, i += 2) {
+    const xi = r[i], yi = r[i + 1], xj = r[j], yj = r[j + 1];
+    if (yi > py !== yj > py && px < ((xj - xi) * (py - yi)) / (yj - yi) + xi) c = !c;
+  }
+  return c;
+}
+
+function area(r: number[]): number {
+  let a = 0;
+  for (let i = 0, j = r.length - 2; i < r.length; j = i, i += 2) a += (r[j] - r[i]) * (r[j + 1] + r[i + 1]);
+  return Math.abs(a / 2);
+}
+
+/**
+ * Rings to triangles with holes. Nesting depth decides what is filled — even depth is an outer ring, odd depth a
+ * hole of the smallest ring around it — which is what both the nonzero rule of well-formed TrueType/CFF outlines
+ * (holes wound against their outer ring) and the even-odd rule give.
+ */
+export function triangulate(rings: number[][]): number[] {
+  const n = rings.length;
+  const areas = rings.map(area);
+  const parent = new Array<number>(n).fill(-1);
+  const depth = new Array<number>(n).fill(0);
+  for (let i = 0; i < n; i++) {
+    let best = -1;
+    for (let j = 0; j < n; j++) {
+      if (i === j || areas[j] <= areas[i]) continue;
+      // a ring lies inside another when most of its points do (touching points give no verdict)
+      const r = rings[i];
+      let yes = 0, no = 0;
+      for (let k = 0; k < r.length && yes + no < 5; k += 2 * Math.max(1, Math.floor(r.length / 10))) inside(r[k], r[k + 1], rings[j]) ? yes++ : no++;
+      if (yes > no && (best < 0 || areas[j] < areas[best])) best = j;
+    }
+    parent[i] = best;
+  }
+  for (let i = 0; i < n; i++) for (let p = parent[i]; p >= 0; p = parent[p]) depth[i]++;
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (depth[i] % 2) continue;
+    const data = [...rings[i]];
+    const holes: number[] = [];
+    for (let j = 0; j < n; j++) {
+      if (parent[j] === i && depth[j] % 2) {
+        holes.push(data.length / 2);
+        data.push(...rings[j]);
+      }
+    }
+    const idx = earcut(data, holes, 2);
+    for (const k of idx) out.push(data[2 * k], data[2 * k + 1]);
+  }
+  return out;
+}
+
+/** A TrueType collection's face (by family or full name, else the first) as a standalone font; other files as they are. */
+export function sfntOf(bytes: Uint8Array, faceName?: string): ArrayBuffer {
+  const own = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const v = new DataView(own);
+  if (own.byteLength < 12 || v.getUint32(0) !== 0x74746366 /* 'ttcf' */) return own;
+  const count = v.getUint32(8);
+  const offsets = Array.from({ length: count }, (_, i) => v.getUint32(12 + 4 * i));
+  const faces = offsets.map((o) => extractFace(v, o));
+  if (faceName) {
+    const want = faceName.toLowerCase();
+    for (const f of faces) {
+      try {
+        const font = opentype.parse(f);
+        const names = [font.names.fontFamily?.en, font.names.fullName?.en, ...Object.values(font.names.fontFamily ?? {})].filter(Boolean).map((s) => s!.toLowerCase());
+        if (names.includes(want)) return f;
+      } catch {
+        /* try the next face */
+      }
+    }
+  }
+  return faces[0];
+}
+
+function extractFace(v: DataView, at: number): ArrayBuffer {
+  const numTables = v.getUint16(at + 4);
+  const tables = Array.from({ length: numTables }, (_, i) => {
+    const e = at + 12 + 16 * i;
+    return { tag: v.getUint32(e), sum: v.getUint32(e + 4), offset: v.getUint32(e + 8), length: v.getUint32(e + 12) };
+  });
+  let size = 12 + 16 * numTables;
+  for (const t of tables) size += (t.length + 3) & ~3;
+  const out = new Uint8Array(size);
+  const w = new DataView(out.buffer);
+  out.set(new Uint8Array(v.buffer, v.byteOffset + at, 12), 0);
+  let pos = 12 + 16 * numTables;
+  tables.forEach((t, i) => {
+    const e = 12 + 16 * i;
+    w.setUint32(e, t.tag);
+    w.setUint32(e + 4, t.sum);
+    w.setUint32(e + 8, pos);
+    w.setUint32(e + 12, t.length);
+    out.set(new Uint8Array(v.buffer, v.byteOffset + t.offset, t.length), pos);
+    pos += (t.length + 3) & ~3;
+  });
+  return out.buffer;
+}

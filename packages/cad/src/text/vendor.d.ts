@@ -1,0 +1,38 @@
+/**
+ * Types for the two font libraries that ship none we can use: opentype.js 1.3.4 has no declarations, and
+ * shx-parser is imported by its ES file path (its `main` is CommonJS), which TypeScript cannot map to its types.
+ */
+declare module 'opentype.js' {
+  export interface PathCommand {
+    type: 'M' | 'L' | 'Q' | 'C' | 'Z';
+    x?: number;
+    y?: number;
+    x1?: number;
+    y1?: number;
+    x2?: number;
+    y2?: number;
+  }
+  export interface Glyph {
+    index: number;
+    advanceWidth?: number;
+    path: { commands: PathCommand[] } | (() => { commands: PathCommand[] });
+    getPath(x?: number, y?: number, fontSize?: number): { commands: PathCommand[] };
+  }
+  export interface Font {
+    unitsPerEm: number;
+    ascender: number;
+    descender: number;
+    names: Record<string, Record<string, string> | undefined>;
+    tables: { os2?: { sCapHeight?: number; sxHeight?: number } };
+    glyphs: { get(index: number): Glyph; length: number };
+    charToGlyphIndex(s: string): number;
+    hasChar(c: string): boolean;
+  }
+  export function parse(buffer: ArrayBuffer): Font;
+  const opentype: { parse: typeof parse };
+  export default opentype;
+}
+
+declare module '@mlightcad/shx-parser/dist/index.es.js' {
+  export * from '@mlightcad/shx-parser';
+}
