@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
 import { stopDwgWorker } from '@cadcloud/cad';
 import { writeAsciiDxf, type FixtureEntity } from '../../../../../packages/cad/src/testing/dxf-writer.ts';
@@ -224,6 +226,22 @@ describe('drawing render limits', () => {
     const ok = await renderDrawingThumbnail(big, { size: 400, timeoutMs: 60_000, memoryMb: 768 });
     expect((await sharp(ok.png).metadata()).width).toBe(400);
   }, 120_000);
+});
+
+const samplesDir = path.resolve(import.meta.dirname, '../../../../..', process.env.SAMPLES_DIR ?? '../shared/samples');
+const samples = ['dwg_2004_ddc_floorplan.dwg', 'dxf_2018_acadsharp_sample_ascii.dxf'].map((f) => path.join(samplesDir, f));
+const haveSamples = samples.every((f) => existsSync(f));
+if (!haveSamples) console.warn(`samples not found at ${samplesDir}: the sample thumbnail test is skipped`);
+
+describe.skipIf(!haveSamples)('thumbnails of the sample drawings', () => {
+  afterAll(() => stopDwgWorker());
+  it.each(samples)('%s has ink and fits 400×400', async (file) => {
+    const r = await renderDrawingThumbnail(readFileSync(file), { size: 400, timeoutMs: 120_000, memoryMb: 768 });
+    const px = await darkPixels(r.png);
+    expect(Math.max(px.width, px.height)).toBeGreaterThanOrEqual(398);
+    expect(Math.max(px.width, px.height)).toBeLessThanOrEqual(400);
+    expect(px.dark).toBeGreaterThan(500);
+  }, 180_000);
 });
 
 describe('BMP decoder', () => {

@@ -20,5 +20,9 @@ export function drawingThumbnailPng(dxf: Uint8Array, size: number): { png: Buffe
   const h = Math.max(b.maxY - b.minY, 1e-9);
   // fit the longer side: a tall sheet gets the full height, not a 400 px width and a 2000 px height
   const width = h > w ? Math.max(8, Math.round((size * w) / h)) : size;
-  return { png: renderPng(flat, { width, background: 'light' }), polylines: flat.polylines.length, texts: flat.texts.length };
+  let png = renderPng(flat, { width, background: 'light' });
+  // the renderer pads and measures text its own way: when the longer side misses `size`, scale once and render again
+  const longer = Math.max(png.readUInt32BE(16), png.readUInt32BE(20));
+  if (longer !== size) png = renderPng(flat, { width: Math.max(8, Math.floor((width * size) / longer)), background: 'light' });
+  return { png, polylines: flat.polylines.length, texts: flat.texts.length };
 }
