@@ -268,6 +268,21 @@ for (const driver of testDatabaseDrivers()) {
       expect((await t.call('/cloud/v5/font/restore', { ids: [g.id] }, a.token)).bizData.code).toBe('item.notFound');
     });
 
+    it('quota recalculation counts live fonts; binned fonts past 10 days are purged on list', async () => {
+      const u = await t.createUser();
+      const body = ttf();
+      const f = (await upload(u.token, 'Keep.ttf', body)).bizData;
+      const { createQuotaService } = await import('../quota/quota.service.ts');
+      expect(await createQuotaService(t.deps).recalculate(u.id)).toBe(body.length);
+      const old = (await upload(u.token, 'Old.ttf', ttf())).bizData;
+      await t.call('/cloud/v5/union/delete', { fontIds: [old.id] }, u.token);
+      expect(await createQuotaService(t.deps).recalculate(u.id)).toBe(body.length);
+      await t.db.db.updateTable('fonts').set({ deleted_at: Date.now() - 11 * 24 * 3600 * 1000 }).where('id', '=', old.id).execute();
+      expect((await list(u.token, { delete: 1 })).total).toBe(0);
+      expect(await t.db.db.selectFrom('fonts').select('id').where('id', '=', old.id).executeTakeFirst()).toBeUndefined();
+      expect((await list(u.token)).fontsList.map((x: any) => x.id)).toEqual([f.id]);
+    });
+
     it('the font list answers empty with total 0 for a user without fonts, and 101 unsigned', async () => {
       expect(await list(b.token)).toEqual({ fontsList: [], list: [], total: 0 });
       expect((await t.call('/cloud/v5/font/list', {})).rtnCode).toBe('101');

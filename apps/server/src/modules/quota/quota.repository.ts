@@ -32,7 +32,14 @@ export function createQuotaRepository(db: Kysely<Database>) {
         .where('deleted_at', 'is', null)
         .where('private_type', '=', '1')
         .executeTakeFirstOrThrow();
-      return Number(r.total);
+      // the font library's live fonts count too (modules/fonts)
+      const f = await db
+        .selectFrom('fonts')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), sql<number>`0`).as('total'))
+        .where('uid', '=', uid)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(r.total) + Number(f.total);
     },
     async setUsed(uid: string, used: number) {
       await db.updateTable('users').set({ storage_used: used }).where('id', '=', uid).execute();

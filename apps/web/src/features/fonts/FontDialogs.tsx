@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Checkbox, Form, Input, Modal, Select, message } from 'antd';
+import { App, Checkbox, Form, Input, Modal, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { FONT_CODEPAGES } from '@cadcloud/contracts';
 import { fontsApi, type Font } from './api.ts';
@@ -12,6 +12,7 @@ export function stemOfFont(f: Font): string {
 /** Rename: the server's message (taken name, special characters) shows and the dialog stays open. */
 export function RenameFontDialog({ font, onClose, onDone }: { font: Font | null; onClose(): void; onDone(): void }) {
   const { t } = useTranslation('fonts');
+  const { message } = App.useApp();
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   useEffect(() => setName(font ? stemOfFont(font) : ''), [font]);
@@ -46,6 +47,7 @@ interface EditValues {
 /** font/edit: name (required), code page from the spec's list, bold, italic. */
 export function EditFontDialog({ font, onClose, onDone }: { font: Font | null; onClose(): void; onDone(): void }) {
   const { t } = useTranslation('fonts');
+  const { message } = App.useApp();
   const [form] = Form.useForm<EditValues>();
   const [busy, setBusy] = useState(false);
   useEffect(() => {

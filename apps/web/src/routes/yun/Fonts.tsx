@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Button, Dropdown, Empty, Modal, Progress, Segmented, Space, Switch, Table, Tag, Tooltip, Typography, message } from 'antd';
+import { Alert, App, Button, Dropdown, Empty, Progress, Segmented, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
 import { CloudUploadOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, FontSizeOutlined, MoreOutlined, ReloadOutlined, RollbackOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { FONT_TYPES, extensionOf } from '@cadcloud/contracts';
@@ -19,6 +19,8 @@ type View = 'library' | 'bin';
 export function Fonts() {
   const { t, i18n } = useTranslation('fonts');
   const { refresh: refreshUser } = useUser();
+  // the App context's message and modal: they take the page's theme (fonts with CJK fallbacks), the static ones do not
+  const { message, modal } = App.useApp();
   const [view, setView] = useState<View>('library');
   const [fonts, setFonts] = useState<Font[]>([]);
   const [total, setTotal] = useState(0);
@@ -83,7 +85,7 @@ export function Fonts() {
   }
 
   const confirm = (content: string, onOk: () => Promise<void>) =>
-    Modal.confirm({ title: t('fonts.title'), content, okText: t('fonts.ok'), cancelText: t('fonts.cancel'), okButtonProps: { danger: true }, onOk });
+    modal.confirm({ title: t('fonts.title'), content, okText: t('fonts.ok'), cancelText: t('fonts.cancel'), okButtonProps: { danger: true }, onOk });
   const removeFonts = (ids: string[]) => confirm(t('fonts.deleteConfirm', { count: ids.length }), () => run(() => fontsApi.remove(ids, 0), t('fonts.deleted')));
   const removeForever = (ids: string[]) => confirm(t('fonts.deleteForeverConfirm', { count: ids.length }), () => run(() => fontsApi.remove(ids, 1), t('fonts.deleted')));
   const download = async (f: Font) => {
@@ -128,13 +130,13 @@ export function Fonts() {
     { title: t('fonts.col.type'), dataIndex: 'fileType', width: 70, responsive: ['md' as const], render: (v: string) => v.toUpperCase() },
     ...(view === 'library'
       ? [
-          { title: t('fonts.col.codepage'), dataIndex: 'codepage', width: 170, responsive: ['lg' as const], render: (v: number) => <span data-testid="font-codepage">{t(`fonts.codepage.${v}`, { defaultValue: String(v) })}</span> },
+          { title: t('fonts.col.codepage'), dataIndex: 'codepage', width: 150, responsive: ['lg' as const], render: (v: number) => <span data-testid="font-codepage">{t(`fonts.codepage.${v}`, { defaultValue: String(v) })}</span> },
           { title: t('fonts.col.style'), key: 'style', width: 110, responsive: ['lg' as const], render: (_: unknown, f: Font) => <span data-testid="font-style">{style(f)}</span> },
           {
             title: <Tooltip title={t('fonts.publicHint')}>{t('fonts.col.public')}</Tooltip>, dataIndex: 'ispublic', width: 90, responsive: ['md' as const],
             render: (_: unknown, f: Font) => <Switch size="small" checked={f.ispublic === 1} onChange={(on) => void togglePublic(f, on)} data-testid={`font-public-${f.name}`} aria-label={t('fonts.col.public')} />,
           },
-          { title: t('fonts.col.created'), dataIndex: 'createTime', width: 160, responsive: ['xl' as const], render: (v: number) => formatTime(v, i18n.language) },
+          { title: t('fonts.col.created'), dataIndex: 'createTime', width: 150, responsive: ['xl' as const], render: (v: number) => formatTime(v, i18n.language) },
         ]
       : [{ title: t('fonts.col.deleted'), dataIndex: 'deleteTime', width: 160, responsive: ['md' as const], render: (v: number) => formatTime(v, i18n.language) }]),
     {
