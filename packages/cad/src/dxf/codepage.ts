@@ -30,7 +30,7 @@ const mbcsDecoders = new Map<string, TextDecoder>();
 
 /** Decodes the \U+XXXX and \M+nXXXX escapes DXF writers use for characters outside the file's code page. */
 export function decodeEscapes(s: string): string {
-  if (!s.includes('\\U+') && !s.includes('\\M+') && !s.includes('\\u+') && !s.includes('\\m+')) return s;
+  if (s.indexOf('\\') < 0 || (!s.includes('\\U+') && !s.includes('\\M+') && !s.includes('\\u+') && !s.includes('\\m+'))) return s;
   return s
     .replace(/\\[Uu]\+([0-9A-Fa-f]{4})/g, (_m, hex) => String.fromCharCode(parseInt(hex, 16)))
     .replace(/\\[Mm]\+([1-5])([0-9A-Fa-f]{4})/g, (m, n, hex) => {

@@ -1,6 +1,7 @@
 import { CadError, type Block, type Drawing, type Entity, type Layer, type Layout, type Linetype, type Pair, type Point3, type TextStyle } from '../model/drawing.ts';
 import { createAsciiReader, createBinaryReader, isBinaryDxf, type PairReader } from './tokenizer.ts';
 import { decodeEscapes, decoderFor } from './codepage.ts';
+import { DxfEntity, createPairStore } from './pair-store.ts';
 
 /** Entity types the model describes (issue: drawing engine, part 1); anything else is counted as unsupported. */
 export const KNOWN_ENTITY_TYPES = new Set([
@@ -8,8 +9,6 @@ export const KNOWN_ENTITY_TYPES = new Set([
   'ATTRIB', 'ATTDEF', 'INSERT', 'DIMENSION', 'LEADER', 'MULTILEADER', 'MLEADER', 'HATCH', 'SOLID', 'TRACE', '3DFACE', 'WIPEOUT', 'IMAGE',
   'ACAD_TABLE', 'MLINE', 'VIEWPORT', 'REGION', '3DSOLID', 'BODY', 'TOLERANCE', 'SHAPE',
 ]);
-
-const STRING_CODES_WITH_TEXT = new Set([1, 2, 3, 7, 1000]);
 
 /** Reads an ASCII or binary DXF (R12–2018) into the drawing model. */
 export function parseDxf(bytes: Uint8Array): Drawing {
@@ -46,6 +45,7 @@ export function parseDxf(bytes: Uint8Array): Drawing {
   const unread = () => {
     pending = true;
   };
+  const store = createPairStore();
   const text = (v: string | number) => (typeof v === 'string' ? decodeEscapes(v) : String(v));
 
   let sawEof = false;
@@ -188,26 +188,51 @@ export function parseDxf(bytes: Uint8Array): Drawing {
   }
 
   function readEntity(type: string): Entity {
-    const e: Entity = { type, layer: '0', color: 256, paperSpace: false, pairs: [] };
+    let handle: string | undefined;
+    let layer = '0';
+    let color = 256;
+    let trueColor: number | undefined;
+    let linetype: string | undefined;
+    let lineweight: number | undefined;
+    let paperSpace = false;
+    let owner: string | undefined;
     let inReactors = false;
+    store.begin();
     while (read()) {
-      if (r.code === 0) {
+      const code = r.code;
+      if (code === 0) {
         unread();
         break;
       }
-      const { code } = r;
-      const value = STRING_CODES_WITH_TEXT.has(code) && typeof r.value === 'string' ? decodeEscapes(r.value) : r.value;
-      e.pairs.push([code, value]);
-      if (code === 102) inReactors = String(value).startsWith('{');
-      else if (code === 5) e.handle = String(value);
-      else if (code === 8) e.layer = String(value);
-      else if (code === 62) e.color = Number(value);
-      else if (code === 420) e.trueColor = Number(value);
-      else if (code === 6) e.linetype = String(value);
-      else if (code === 370) e.lineweight = Number(value);
-      else if (code === 67) e.paperSpace = Number(value) === 1;
-      else if (code === 330 && !inReactors && e.owner === undefined) e.owner = String(value);
+      if (r.isNum) {
+        const value = r.num;
+        if (code === 62) color = value;
+        else if (code === 420) trueColor = value;
+        else if (code === 370) lineweight = value;
+        else if (code === 67) paperSpace = value === 1;
+        store.pushNum(code, value);
+        continue;
+      }
+      let value = r.str;
+      if (code === 1 || code === 3 || code === 2 || code === 7 || code === 1000) value = decodeEscapes(value);
+      if (code === 102) inReactors = value.startsWith('{');
+      else if (code === 5) handle = value;
+      else if (code === 8) layer = value;
+      else if (code === 6) linetype = value;
+      else if (code === 330 && !inReactors && owner === undefined) owner = value;
+      store.pushStr(code, value);
     }
+    const [chunk, start, end] = store.end();
+    const e = new DxfEntity(type, chunk, start, end, store.cache);
+    // the same fields, in the same order, as the entity literal this reader used to build
+    if (handle !== undefined) e.handle = handle;
+    e.layer = layer;
+    e.color = color;
+    if (trueColor !== undefined) e.trueColor = trueColor;
+    if (linetype !== undefined) e.linetype = linetype;
+    if (lineweight !== undefined) e.lineweight = lineweight;
+    e.paperSpace = paperSpace;
+    if (owner !== undefined) e.owner = owner;
     return e;
   }
 
@@ -228,5 +253,6 @@ export function parseDxf(bytes: Uint8Array): Drawing {
 }
 
 export function pairValue(e: Entity, code: number): string | number | undefined {
+  if (e instanceof DxfEntity) return e.first(code);
   return e.pairs.find((p) => p[0] === code)?.[1];
 }

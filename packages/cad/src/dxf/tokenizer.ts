@@ -11,7 +11,11 @@ export interface PairReader {
   /** next pair, or false at the end; the pair is in `code` / `value` */
   next(): boolean;
   code: number;
-  value: string | number;
+  /** the value as its type: `num` when `isNum`, else `str` (separate fields: a number is never boxed) */
+  isNum: boolean;
+  num: number;
+  str: string;
+  readonly value: string | number;
   setDecoder(d: TextDecoder): void;
   readonly offset: number;
 }
@@ -55,23 +59,76 @@ export function valueKind(code: number): 'string' | 'double' | 'int16' | 'int32'
   return 'string';
 }
 
-export function createAsciiReader(bytes: Uint8Array, decoder: TextDecoder): PairReader {
-  let pos = 0;
-  // skip a UTF-8 byte order mark
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) pos = 3;
-  const n = bytes.length;
-  let dec = decoder;
+/** valueKind as a table: one byte per group code below 1072 (0 string, 1 number, 2 binary); above: string */
+const K_STRING = 0;
+const K_NUMBER = 1;
+const K_BINARY = 2;
+const KINDS = new Uint8Array(1072).map((_, code) => {
+  const k = valueKind(code);
+  return k === 'string' ? K_STRING : k === 'binary' ? K_BINARY : K_NUMBER;
+});
 
-  /** [start, end) of the next line without its line break */
-  function line(): [number, number] | null {
-    if (pos >= n) return null;
-    const start = pos;
-    let i = bytes.indexOf(10, pos);
-    if (i < 0) i = n;
-    pos = i + 1;
-    let end = i;
-    if (end > start && bytes[end - 1] === 13) end--;
-    return [start, end];
+/** 10^k for k ≤ 22 are exact doubles: m / 10^k is then the correctly rounded value, the same as Number(text) */
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/** Short ASCII strings seen before are handed out again (layer names, subclass markers, owners): less garbage. */
+const INTERN_MAX = 40;
+const INTERN_SLOTS = 4096;
+
+/**
+ * Where the ASCII reader's bytes come from: the whole file at once, or windows of a file read as it goes
+ * (`fill`), so a 100 MB drawing is never held in memory next to its model.
+ */
+export interface ByteSource {
+  /** copies the next bytes of the file into `into` from `at`; returns how many (0 at the end) */
+  fill(into: Uint8Array, at: number): number;
+}
+
+export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, source?: ByteSource): PairReader {
+  let bytes = input;
+  let pos = 0;
+  /** valid bytes in `bytes` */
+  let n = bytes.length;
+  /** bytes of the file before bytes[0] (streamed input) */
+  let base = 0;
+  let eof = !source;
+  // skip a UTF-8 byte order mark
+  if (source) refill();
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) pos = 3;
+  let dec = decoder;
+  const interned: (string | undefined)[] = new Array(INTERN_SLOTS).fill(undefined);
+
+  /**
+   * Keeps bytes[pos..n) and reads more behind them (a window too small for the line at hand is doubled). The
+   * window is then full, or the file has ended and a 0 byte stands after the last one: the fast path never
+   * reads stale bytes as part of a line.
+   */
+  function refill(): void {
+    const keep = n - pos;
+    if (keep > bytes.length / 2 || bytes === input) {
+      const grown = new Uint8Array(Math.max(1 << 22, bytes === input ? 0 : bytes.length * 2));
+      grown.set(bytes.subarray(pos, n), 0);
+      bytes = grown;
+    } else bytes.copyWithin(0, pos, n);
+    base += pos;
+    n = keep;
+    pos = 0;
+    while (n < bytes.length) {
+      const got = source!.fill(bytes, n);
+      if (got <= 0) {
+        eof = true;
+        bytes[n] = 0;
+        break;
+      }
+      n += got;
+    }
+  }
+
+  /** where the line starting at p ends (its \n, or n) */
+  function lineEnd(p: number): number {
+    let i = bytes.indexOf(10, p);
+    if (i < 0 || i >= n) i = n;
+    return i;
   }
 
   function parseIntRange(s: number, e: number): number {
@@ -92,39 +149,185 @@ export function createAsciiReader(bytes: Uint8Array, decoder: TextDecoder): Pair
     return neg ? -v : v;
   }
 
-  function parseNumber(s: number, e: number): number {
+  /** any number text Number() understands (exponents, odd spacing); what it does not is 0 */
+  function parseNumberSlow(s: number, e: number): number {
     const iv = parseIntRange(s, e);
     if (!Number.isNaN(iv)) return iv;
-    // rare path: decimals and exponents
     let str = '';
     for (let i = s; i < e; i++) str += String.fromCharCode(bytes[i]);
     const v = Number(str.trim());
     return Number.isNaN(v) ? 0 : v;
   }
 
+  /** a short ASCII string; handles (2–8 characters) are made without a subarray */
+  function ascii(s: number, len: number): string {
+    const b = bytes;
+    switch (len) {
+      case 1: return String.fromCharCode(b[s]);
+      case 2: return String.fromCharCode(b[s], b[s + 1]);
+      case 3: return String.fromCharCode(b[s], b[s + 1], b[s + 2]);
+      case 4: return String.fromCharCode(b[s], b[s + 1], b[s + 2], b[s + 3]);
+      case 5: return String.fromCharCode(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4]);
+      case 6: return String.fromCharCode(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5]);
+      default: return String.fromCharCode.apply(null, b.subarray(s, s + len) as unknown as number[]);
+    }
+  }
+
+  function decodeString(s: number, e: number, intern_: boolean): string {
+    const len = e - s;
+    if (len === 0) return '';
+    if (len > INTERN_MAX) return dec.decode(bytes.subarray(s, e));
+    // ASCII is the same in every code page DXF uses: short ASCII strings need no decoder
+    let h = 0;
+    for (let i = s; i < e; i++) {
+      const c = bytes[i];
+      if (c > 127) return dec.decode(bytes.subarray(s, e));
+      h = (Math.imul(h, 31) + c) | 0;
+    }
+    return intern_ ? intern(s, len, h) : ascii(s, len);
+  }
+
+  /** the string of bytes[s, s + len) (ASCII, hash h): the one handed out before if it is the same */
+  function intern(s: number, len: number, h: number): string {
+    const slot = (h ^ (h >>> 13) ^ len) & (INTERN_SLOTS - 1);
+    const hit = interned[slot];
+    if (hit !== undefined && hit.length === len) {
+      let i = 0;
+      while (i < len && hit.charCodeAt(i) === bytes[s + i]) i++;
+      if (i === len) return hit;
+    }
+    const str = ascii(s, len);
+    interned[slot] = str;
+    return str;
+  }
+
+  /** the general path for a pair the fast path did not take: exactly the line rules of the format */
+  function nextSlow(): boolean {
+    if (pos >= n) return false;
+    const ce = lineEnd(pos);
+    if (ce >= n && !eof) return (refill(), reader.next());
+    const cs = pos;
+    let cEnd = ce;
+    if (cEnd > cs && bytes[cEnd - 1] === 13) cEnd--;
+    const code = parseIntRange(cs, cEnd);
+    if (Number.isNaN(code)) {
+      // a blank trailing line after EOF is fine; anything else is corruption
+      if (cEnd === cs && ce + 1 >= n && eof) {
+        pos = ce + 1;
+        return false;
+      }
+      throw new CadError('cad.parseFailed', undefined, `bad group code at byte ${base + cs}`);
+    }
+    const vs = ce + 1;
+    if (vs >= n) {
+      if (!eof) return (refill(), reader.next());
+      throw new CadError('cad.parseFailed', undefined, `file ends after group code ${code}`);
+    }
+    const ve = lineEnd(vs);
+    if (ve >= n && !eof) return (refill(), reader.next());
+    pos = ve + 1;
+    let vEnd = ve;
+    if (vEnd > vs && bytes[vEnd - 1] === 13) vEnd--;
+    const kind = code >= 0 && code < 1072 ? KINDS[code] : K_STRING;
+    reader.code = code;
+    if (kind === K_NUMBER) {
+      reader.isNum = true;
+      reader.num = parseNumberSlow(vs, vEnd);
+    } else {
+      reader.isNum = false;
+      reader.str = decodeString(vs, vEnd, code !== 5 && code !== 105);
+    }
+    return true;
+  }
+
   const reader: PairReader = {
     code: 0,
-    value: '',
+    isNum: false,
+    num: 0,
+    str: '',
+    get value() {
+      return reader.isNum ? reader.num : reader.str;
+    },
     get offset() {
-      return pos;
+      return base + pos;
     },
     setDecoder(d) {
       dec = d;
     },
     next() {
-      const cl = line();
-      if (!cl) return false;
-      const code = parseIntRange(cl[0], cl[1]);
-      if (Number.isNaN(code)) {
-        // a blank trailing line after EOF is fine; anything else is corruption
-        if (cl[1] === cl[0] && pos >= n) return false;
-        throw new CadError('cad.parseFailed', undefined, `bad group code at byte ${cl[0]}`);
+      // streamed input: keep a margin so the fast path below never runs off the window for ordinary lines
+      if (!eof && n - pos < 65536) refill();
+      // fast path: "<spaces>digits\r?\n" then the value; anything unusual goes to nextSlow with pos untouched
+      let p = pos;
+      let c = bytes[p];
+      while (c === 32) c = bytes[++p];
+      if (c < 48 || c > 57) return nextSlow();
+      let code = 0;
+      do {
+        code = code * 10 + c - 48;
+        c = bytes[++p];
+      } while (c >= 48 && c <= 57);
+      if (c === 13) c = bytes[++p];
+      if (c !== 10 || ++p >= n) return nextSlow();
+      const kind = code < 1072 ? KINDS[code] : K_STRING;
+      if (kind === K_NUMBER) {
+        // sign, digits, a point, digits: exact when the digits fit in 2^53 and there are ≤ 22 decimals
+        c = bytes[p];
+        while (c === 32) c = bytes[++p];
+        let neg = false;
+        if (c === 45) {
+          neg = true;
+          c = bytes[++p];
+        }
+        let m = 0;
+        let digits = 0;
+        while (c >= 48 && c <= 57) {
+          m = m * 10 + c - 48;
+          digits++;
+          c = bytes[++p];
+        }
+        let decimals = 0;
+        if (c === 46) {
+          c = bytes[++p];
+          while (c >= 48 && c <= 57) {
+            m = m * 10 + c - 48;
+            decimals++;
+            c = bytes[++p];
+          }
+        }
+        while (c === 32) c = bytes[++p];
+        if (c === 13) c = bytes[++p];
+        if (c !== 10 || digits + decimals === 0 || m > 9007199254740991 || decimals > 22) return nextSlow();
+        const v = decimals ? m / POW10[decimals] : m;
+        reader.code = code;
+        reader.isNum = true;
+        reader.num = neg ? -v : v;
+        pos = p + 1;
+        return true;
       }
-      const vl = line();
-      if (!vl) throw new CadError('cad.parseFailed', undefined, `file ends after group code ${code}`);
-      const kind = valueKind(code);
+      // a string: one pass finds the line end, checks for ASCII and hashes for the intern table
+      const s = p;
+      let h = 0;
+      let high = 0;
+      c = bytes[p];
+      while (c !== 10 && c !== 13 && p < n) {
+        high |= c;
+        h = (Math.imul(h, 31) + c) | 0;
+        c = bytes[++p];
+      }
+      let e = p;
+      if (c === 13) {
+        if (bytes[p + 1] !== 10 || p + 1 >= n) return nextSlow(); // a lone CR belongs to the value
+        p++;
+      } else if (p >= n && !eof) return nextSlow();
+      pos = p + 1;
       reader.code = code;
-      reader.value = kind === 'string' || kind === 'binary' ? dec.decode(bytes.subarray(vl[0], vl[1])) : parseNumber(vl[0], vl[1]);
+      reader.isNum = false;
+      const len = e - s;
+      if (len === 0) reader.str = '';
+      else if (high > 127 || len > INTERN_MAX) reader.str = dec.decode(bytes.subarray(s, e));
+      else if (code === 5 || code === 105) reader.str = ascii(s, len);
+      else reader.str = intern(s, len, h);
       return true;
     },
   };
@@ -153,7 +356,12 @@ export function createBinaryReader(bytes: Uint8Array, decoder: TextDecoder): Pai
 
   const reader: PairReader = {
     code: 0,
-    value: '',
+    isNum: false,
+    num: 0,
+    str: '',
+    get value() {
+      return reader.isNum ? reader.num : reader.str;
+    },
     get offset() {
       return pos;
     },
@@ -218,7 +426,13 @@ export function createBinaryReader(bytes: Uint8Array, decoder: TextDecoder): Pai
         }
       }
       reader.code = code;
-      reader.value = value;
+      if (typeof value === 'number') {
+        reader.isNum = true;
+        reader.num = value;
+      } else {
+        reader.isNum = false;
+        reader.str = value;
+      }
       return true;
     },
   };
