@@ -54,6 +54,18 @@ export function createFontsRepository(db: Kysely<Database>) {
         .orderBy('id')
         .execute();
     },
+    /** Live fonts a user's drawings may use (own and published), in a stable order. */
+    async visibleTo(uid: string) {
+      return db
+        .selectFrom('fonts')
+        .select(['uid', 'name_key', 'blob_md5', 'codepage'])
+        .where('deleted_at', 'is', null)
+        .where((eb) => eb.or([eb('uid', '=', uid), eb('is_public', '=', 1)]))
+        .orderBy('name_key')
+        .orderBy('blob_md5')
+        .orderBy('uid')
+        .execute();
+    },
     /** A published live font by id (anyone may read it through downloadFont). */
     async findPublic(id: string) {
       return db.selectFrom('fonts').selectAll().where('id', '=', id).where('is_public', '=', 1).where('deleted_at', 'is', null).executeTakeFirst();

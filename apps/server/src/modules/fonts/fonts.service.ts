@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { FONT_BATCH_MAX, FONT_TYPES, TRASH_RETENTION_DAYS, extensionOf, formatSize, isValidItemName } from '@cadcloud/contracts';
@@ -80,6 +81,18 @@ export async function findFontBytes(deps: AppDeps, uid: string, fileName: string
   if (!hit) return null;
   const bytes = await readAll(await deps.storage.get(blobKey(hit.row.blob_md5)));
   return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), fontId: hit.row.id, from: hit.from, hash: hit.row.blob_md5 };
+}
+
+/**
+ * Changes whenever the set of fonts `uid`'s drawings resolve to changes (own live fonts, published ones, their
+ * bytes and code pages): a cache of drawings built with fonts keys on it. '' when there are none.
+ */
+export async function fontSetFingerprint(deps: AppDeps, uid: string): Promise<string> {
+  const rows = await createFontsRepository(deps.db).visibleTo(uid);
+  if (!rows.length) return '';
+  const h = createHash('sha1');
+  for (const r of rows) h.update(`${r.uid === uid ? 'u' : 'p'}:${r.name_key}:${r.blob_md5}:${r.codepage}\n`);
+  return h.digest('hex');
 }
 
 /** The font library (spec sections 3, 5, 7): upload, list, rename, edit, publish, download, delete, restore. */

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, md5, type TestApp } from '../../test/fixtures.ts';
 import { repoRoot } from '../../test/server-process.ts';
-import { findFontBytes } from './fonts.service.ts';
+import { findFontBytes, fontSetFingerprint } from './fonts.service.ts';
 import { sniffFont } from './font-format.ts';
 
 // A real TrueType font from an installed package when present; otherwise a generated TrueType header
@@ -281,6 +281,31 @@ for (const driver of testDatabaseDrivers()) {
       expect((await list(u.token, { delete: 1 })).total).toBe(0);
       expect(await t.db.db.selectFrom('fonts').select('id').where('id', '=', old.id).executeTakeFirst()).toBeUndefined();
       expect((await list(u.token)).fontsList.map((x: any) => x.id)).toEqual([f.id]);
+    });
+
+    it('fontSetFingerprint changes with own fonts, code pages and publications of others', async () => {
+      const u = await t.createUser();
+      const v = await t.createUser();
+      expect(await fontSetFingerprint(t.deps, u.id)).toBe('');
+      const f = (await upload(u.token, 'Fp.shx', shx())).bizData;
+      const one = await fontSetFingerprint(t.deps, u.id);
+      expect(one).toMatch(/^[0-9a-f]{40}$/);
+      await t.call('/cloud/v5/font/edit', { id: f.id, name: 'Fp', codepage: 39 }, u.token);
+      const two = await fontSetFingerprint(t.deps, u.id);
+      expect(two).not.toBe(one);
+      const theirs = (await upload(v.token, 'Other.shx', shx())).bizData;
+      expect(await fontSetFingerprint(t.deps, u.id)).toBe(two);
+      await t.call('/cloud/v5/font/public', { id: theirs.id }, v.token);
+      expect(await fontSetFingerprint(t.deps, u.id)).not.toBe(two);
+      await t.call('/cloud/v5/font/public', { id: theirs.id }, v.token);
+      expect(await fontSetFingerprint(t.deps, u.id)).toBe(two);
+    });
+
+    it('every font path is in the API document', async () => {
+      const doc = (await t.app.inject({ method: 'GET', url: '/api/docs' })).json();
+      for (const p of ['list', 'upload', 'public', 'rename', 'edit', 'download', 'downloadBatch', 'restore']) expect(doc.paths[`/cloud/v5/font/${p}`], p).toBeTruthy();
+      expect(doc.paths['/api/index/downloadFont'].get).toBeTruthy();
+      expect(JSON.stringify(doc.paths['/cloud/v5/font/edit'])).toContain('codepage');
     });
 
     it('the font list answers empty with total 0 for a user without fonts, and 101 unsigned', async () => {
