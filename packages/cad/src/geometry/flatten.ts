@@ -1,6 +1,11 @@
 import type { Drawing, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
 import { aciToRgb } from './aci.ts';
+import { bulgeInterior, clipPattern, readHatch, ringArea } from './hatch.ts';
+import { dashPolyline, polylineLength } from './linetype.ts';
+import { fitPointCurve, tessellateNurbs } from './spline.ts';
+import { generateDimension, type Annotation } from './dimension.ts';
+import { imageFrame, leaderGeometry, mlineElements, multiLeaderGeometry } from './leader.ts';
 
 /** A 2D affine transform [a b c d e f]: x' = a x + c y + e, y' = b x + d y + f. */
 export type Affine = [number, number, number, number, number, number];
@@ -71,12 +76,33 @@ export interface TextRun {
   mirrored?: boolean;
 }
 
+/** An IMAGE or WIPEOUT placed in the drawing: the renderer draws the picture (or masks) inside `clip ?? corners`. */
+export interface ImageFrame {
+  /** index into `Flattened.entities` */
+  entity: number;
+  /** the four corners x0 y0 … x3 y3 after transforms: insertion, +u, +u+v, +v (u along the pixel rows) */
+  corners: number[];
+  /** the clip boundary ring after transforms, when the file clips the image */
+  clip?: number[];
+  /** the IMAGEDEF (340) naming the picture file; absent for WIPEOUT */
+  imageDefHandle?: string;
+  wipeout?: boolean;
+}
+
 export interface Flattened {
   polylines: Polyline2[];
   texts: TextRun[];
   entities: EntityRef[];
-  /** entity types met that the flattener does not draw yet, by count */
+  /**
+   * entity types met that the flattener does not draw (yet), by count, block children included. A `TYPE:part` key
+   * counts a part of a drawn entity left out: `HATCH:pattern` (pattern too dense or undefined: outline drawn
+   * instead), `MULTILEADER:block` (block content of a multileader).
+   */
   skipped: Record<string, number>;
+  /** top-level entities left out on purpose, by type: layer off, frozen or hidden, invisible (60 = 1 or an invisible attribute), empty text, model-space VIEWPORT */
+  omitted?: Record<string, number>;
+  /** IMAGE and WIPEOUT frames (their outline is also in `polylines`) */
+  images?: ImageFrame[];
 }
 
 export interface FlattenOptions {
@@ -84,12 +110,47 @@ export interface FlattenOptions {
   hiddenLayers?: Set<string>;
   /** applied to every entity (a viewport's model-to-paper transform) */
   transform?: Affine;
+  /** cut lines into their linetype's dashes (default true); a renderer that dashes on the screen turns it off */
+  linetypes?: boolean;
+  /** most segments one pattern hatch may make before only its outline is drawn (default 200 000) */
+  hatchSegmentCap?: number;
 }
 
 const num = (e: Entity, code: number, def = 0) => {
   const v = pairValue(e, code);
   return v === undefined ? def : Number(v);
 };
+
+/** Values an entity inherits from the INSERT that draws it: ByBlock colour, lineweight and linetype, and layer 0's stand-in. */
+interface Inherited {
+  color: number;
+  lw: number;
+  lt: string;
+  layer: string;
+}
+
+const OCS_TYPES = new Set(['CIRCLE', 'ARC', 'LWPOLYLINE', 'POLYLINE', 'HATCH', 'INSERT', 'TEXT', 'ATTRIB', 'ATTDEF', 'SOLID', 'TRACE']);
+
+/**
+ * The 2D part of an entity's object coordinate system (210/220/230 extrusion, arbitrary axis algorithm): x and y of
+ * the OCS axes seen from above, the elevation moved along the normal. Null for the WCS (extrusion 0,0,1).
+ */
+export function ocsAffine(e: Entity): Affine | null {
+  if (pairValue(e, 230) === undefined) return null;
+  let nx = num(e, 210), ny = num(e, 220), nz = num(e, 230, 1);
+  if (Math.abs(nx) < 1e-12 && Math.abs(ny) < 1e-12 && nz > 0) return null;
+  const l = Math.hypot(nx, ny, nz) || 1;
+  nx /= l;
+  ny /= l;
+  nz /= l;
+  // Ax = (Wy or Wz) × N, Ay = N × Ax
+  let ax: [number, number, number] = Math.abs(nx) < 1 / 64 && Math.abs(ny) < 1 / 64 ? [nz, 0, -nx] : [-ny, nx, 0];
+  const al = Math.hypot(...ax) || 1;
+  ax = [ax[0] / al, ax[1] / al, ax[2] / al];
+  const ay = [ny * ax[2] - nz * ax[1], nz * ax[0] - nx * ax[2], nx * ax[1] - ny * ax[0]];
+  const z = num(e, e.type === 'LWPOLYLINE' ? 38 : 30);
+  return [ax[0], ax[1], ay[0], ay[1], z * nx, z * ny];
+}
 
 /**
  * Model space flattened to coloured 2D polylines and text runs: curves tessellated to `tolerance` drawing
@@ -102,23 +163,42 @@ export function flattenModelSpace(d: Drawing, opts: FlattenOptions = {}): Flatte
 
 /** Any list of entities (model space, a layout's block, a block preview) flattened the same way. */
 export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: FlattenOptions = {}): Flattened {
-  const out: Flattened = { polylines: [], texts: [], entities: [], skipped: {} };
+  const out: Flattened = { polylines: [], texts: [], entities: [], skipped: {}, omitted: {} };
   const layers = new Map(d.layers.map((l) => [l.name, l]));
   const blocks = new Map(d.blocks.map((b) => [b.name, b]));
-  const ext = d.header.extMax && d.header.extMin ? Math.hypot(d.header.extMax.x - d.header.extMin.x, d.header.extMax.y - d.header.extMin.y) : 1000;
+  const vars = d.header.vars;
+  const { extMin, extMax } = d.header;
+  const extOk = !!extMin && !!extMax && [extMin.x, extMin.y, extMax.x, extMax.y].every((v) => Number.isFinite(v) && Math.abs(v) < 1e15) && extMax.x >= extMin.x && extMax.y >= extMin.y;
+  const ext = extOk ? Math.hypot(extMax!.x - extMin!.x, extMax!.y - extMin!.y) : 1000;
   const tol = opts.tolerance ?? Math.max(1e-6, (Number.isFinite(ext) && ext > 0 ? ext : 1000) / 4000);
+  const margin = extOk ? Math.max(extMax!.x - extMin!.x, extMax!.y - extMin!.y, 1e-6) / 4 : 0;
+  const infiniteBox = extOk ? [extMin!.x - margin, extMin!.y - margin, extMax!.x + margin, extMax!.y + margin] : null;
+  const linetypes = new Map(d.linetypes.map((l) => [l.name.toUpperCase(), l.pattern]));
+  const ltscale = Number(vars.$LTSCALE ?? 1) || 1;
+  const hatchCap = opts.hatchSegmentCap ?? 200_000;
+  // dashes a whole drawing may make before lines stay continuous, so a huge drawing cannot explode
+  let dashBudget = 2_000_000;
 
-  const colorOf = (e: Entity, byBlock: number): number => {
+  const colorOf = (e: Entity, inh: Inherited, layerName: string): number => {
     if (e.trueColor !== undefined && e.trueColor > 0) return e.trueColor & 0xffffff;
-    if (e.color === 0) return byBlock;
+    if (e.color === 0) return inh.color;
     if (e.color === 256 || e.color === undefined) {
-      const l = layers.get(e.layer);
+      const l = layers.get(layerName);
       return l?.trueColor !== undefined ? l.trueColor & 0xffffff : aciToRgb(l?.color ?? 7);
     }
     return aciToRgb(Math.abs(e.color));
   };
 
   const apply = (m: Affine, x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+  const applyAll = (m: Affine, pts: readonly number[]): number[] => {
+    const r = new Array<number>(pts.length);
+    for (let i = 0; i < pts.length; i += 2) {
+      r[i] = m[0] * pts[i] + m[2] * pts[i + 1] + m[4];
+      r[i + 1] = m[1] * pts[i] + m[3] * pts[i + 1] + m[5];
+    }
+    return r;
+  };
+  const scaleOf = (m: Affine) => Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2])) || 1;
   const segmentsFor = (r: number, sweep: number) => Math.min(512, Math.max(4, Math.ceil(Math.abs(sweep) / (2 * Math.acos(Math.max(-1, 1 - tol / Math.max(r, tol)))))));
 
   function arcPoints(m: Affine, cx: number, cy: number, r: number, a0: number, a1: number, out2: number[]) {
@@ -132,52 +212,113 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   }
 
   function bulgeSegment(m: Affine, x0: number, y0: number, x1: number, y1: number, bulge: number, pts: number[]) {
-    if (!bulge) return pts.push(...apply(m, x1, y1));
-    const theta = 4 * Math.atan(bulge);
-    const chord = Math.hypot(x1 - x0, y1 - y0);
-    const r = chord / (2 * Math.sin(theta / 2));
-    const mx = (x0 + x1) / 2;
-    const my = (y0 + y1) / 2;
-    const h = r * Math.cos(theta / 2);
-    const nx = -(y1 - y0) / chord;
-    const ny = (x1 - x0) / chord;
-    const cx = mx + nx * h;
-    const cy = my + ny * h;
-    const a0 = Math.atan2(y0 - cy, x0 - cx);
-    const n = segmentsFor(Math.abs(r) * Math.hypot(m[0], m[1]), theta);
-    for (let i = 1; i <= n; i++) {
-      const a = a0 + (theta * i) / n;
-      pts.push(...apply(m, cx + Math.abs(r) * Math.cos(a), cy + Math.abs(r) * Math.sin(a)));
+    if (bulge) {
+      const local: number[] = [];
+      bulgeInterior(x0, y0, x1, y1, bulge, tol / scaleOf(m), local);
+      pts.push(...applyAll(m, local));
     }
+    pts.push(...apply(m, x1, y1));
   }
 
-  const lineweightOf = (e: Entity, byBlock: number): number => {
+  const lineweightOf = (e: Entity, inh: Inherited, layerName: string): number => {
     const lw = e.lineweight ?? -1;
-    if (lw === -2) return byBlock;
+    if (lw === -2) return inh.lw;
     if (lw === -1) {
-      const l = layers.get(e.layer)?.lineweight ?? -3;
+      const l = layers.get(layerName)?.lineweight ?? -3;
       return l >= 0 ? l : 0;
     }
     return lw >= 0 ? lw : 0;
   };
 
+  const linetypeOf = (e: Entity, inh: Inherited, layerName: string): string => {
+    let n = (e.linetype ?? 'BYLAYER').toUpperCase();
+    if (n === 'BYLAYER') n = (layers.get(layerName)?.linetype ?? 'CONTINUOUS').toUpperCase();
+    if (n === 'BYBLOCK') n = inh.lt;
+    return n;
+  };
+
+  /** The scaled dash pattern for a polyline, or null to draw it continuous (no pattern, dashes under the tolerance, too many). */
+  function dashPattern(name: string, scale: number, points: readonly number[], closed: boolean): number[] | null {
+    if (opts.linetypes === false || name === 'CONTINUOUS' || name === 'BYBLOCK') return null;
+    const pattern = linetypes.get(name);
+    if (!pattern || pattern.length < 2 || !pattern.some((x) => x < 0)) return null;
+    const scaled = pattern.map((x) => x * scale);
+    let period = 0, smallest = Infinity;
+    for (const x of scaled) {
+      period += Math.abs(x);
+      if (x !== 0) smallest = Math.min(smallest, Math.abs(x));
+    }
+    if (!(period > 0) || smallest < tol) return null;
+    const periods = polylineLength(points, closed) / period;
+    const pieces = periods * scaled.length;
+    if (periods > 20_000 || pieces > dashBudget) return null;
+    dashBudget -= pieces;
+    return scaled;
+  }
+
+  function omit(e: Entity) {
+    out.omitted![e.type] = (out.omitted![e.type] ?? 0) + 1;
+  }
+
   // `ref` is the top-level entity's index: geometry of a block's children is selected as its INSERT
-  function emit(e: Entity, m: Affine, byBlock: number, depth: number, ref: number, byBlockLw: number) {
-    if (opts.hiddenLayers?.has(e.layer)) return;
-    const layer = layers.get(e.layer);
-    if (layer && (!layer.on || layer.frozen)) return;
-    const color = colorOf(e, byBlock);
-    const lineweight = lineweightOf(e, byBlockLw);
+  function emit(e: Entity, m: Affine, inh: Inherited, depth: number, ref: number) {
+    const top = depth === 0;
+    // block children on layer 0 take the properties of the layer their INSERT is on
+    const layerName = e.layer === '0' && depth > 0 ? inh.layer : e.layer;
+    if (opts.hiddenLayers?.has(layerName)) return top ? omit(e) : undefined;
+    const layer = layers.get(layerName);
+    if (layer && (!layer.on || layer.frozen)) return top ? omit(e) : undefined;
+    if (num(e, 60) === 1) return top ? omit(e) : undefined;
+    const color = colorOf(e, inh, layerName);
+    const lineweight = lineweightOf(e, inh, layerName);
+    const lt = linetypeOf(e, inh, layerName);
     if (ref < 0) {
       ref = out.entities.length;
       out.entities.push({ handle: e.handle, type: e.type, layer: e.layer, color, linetype: e.linetype, lineweight: e.lineweight });
     }
-    // block children drawn on layer 0 follow the INSERT's layer (switched with it)
-    const onLayer = e.layer === '0' && depth > 0 ? out.entities[ref].layer : e.layer;
-    const pl = (points: number[], closed = false, filled = false) => out.polylines.push({ points, closed, color, layer: onLayer, filled, entity: ref, lineweight });
+    const onLayer = depth > 0 && e.layer === '0' ? out.entities[ref].layer : e.layer;
+    if (OCS_TYPES.has(e.type)) {
+      const ocs = ocsAffine(e);
+      if (ocs) m = multiply(m, ocs);
+    }
+    const pl = (points: number[], closed = false, filled = false, holes?: number[][], c = color) => {
+      const p: Polyline2 = { points, closed, color: c, layer: onLayer, filled, entity: ref, lineweight };
+      if (holes?.length) p.holes = holes;
+      out.polylines.push(p);
+    };
+    const ltScale = ltscale * num(e, 48, 1);
+    /** a line in the entity's linetype: cut into dashes, restarting the pattern at `restart` point indices */
+    const stroke = (points: number[], closed = false, restart?: Set<number>) => {
+      const pattern = dashPattern(lt, ltScale * scaleOf(m), points, closed);
+      if (!pattern) return pl(points, closed);
+      for (const piece of dashPolyline(points, closed, pattern, restart)) pl(piece);
+    };
+    const inherit: Inherited = { color, lw: lineweight, lt, layer: onLayer };
+    const text = (x: number, y: number, height: number, rotation: number, s: string, kind: 'text' | 'mtext', extra: Partial<TextRun> = {}) => {
+      const [px, py] = apply(m, x, y);
+      const sx = Math.hypot(m[0], m[1]), sy = Math.hypot(m[2], m[3]);
+      const det = m[0] * m[3] - m[1] * m[2];
+      out.texts.push({
+        x: px, y: py, height: height * sy, rotation: rotation + (Math.atan2(m[1], m[0]) * 180) / Math.PI, text: s, color, layer: onLayer, entity: ref, kind,
+        style: 'Standard', halign: 0, valign: 0, widthFactor: sy ? sx / sy : 1, oblique: 0, mirrored: det < 0 || undefined, ...extra,
+      });
+    };
+    const annotation = (a: Annotation) => {
+      for (const l of a.lines) pl(applyAll(m, l));
+      for (const s of a.solids) pl(applyAll(m, s), true, true);
+      for (const t of a.texts) text(t.x, t.y, t.height, t.rotation, t.text, 'mtext', { raw: t.text, attachment: t.attachment, boxWidth: 0, widthFactor: 1 });
+    };
     switch (e.type) {
       case 'LINE':
-        return pl([...apply(m, num(e, 10), num(e, 20)), ...apply(m, num(e, 11), num(e, 21))]);
+        return stroke([...apply(m, num(e, 10), num(e, 20)), ...apply(m, num(e, 11), num(e, 21))]);
+      case 'XLINE':
+      case 'RAY': {
+        // infinite lines are clipped to the drawing's extents grown by a quarter of their size on every side
+        const [bx, by] = apply(m, num(e, 10), num(e, 20));
+        const dx = m[0] * num(e, 11, 1) + m[2] * num(e, 21), dy = m[1] * num(e, 11, 1) + m[3] * num(e, 21);
+        const seg = clipLine(bx, by, dx, dy, e.type === 'RAY' ? 0 : -Infinity, infiniteBox ?? [bx - 500, by - 500, bx + 500, by + 500]);
+        return seg ? stroke(seg) : top ? omit(e) : undefined;
+      }
       case 'POINT': {
         const [x, y] = apply(m, num(e, 10), num(e, 20));
         return pl([x, y, x, y]);
@@ -185,12 +326,13 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       case 'CIRCLE': {
         const pts: number[] = [];
         arcPoints(m, num(e, 10), num(e, 20), num(e, 40), 0, Math.PI * 2, pts);
-        return pl(pts, true);
+        pts.length -= 2;
+        return stroke(pts, true);
       }
       case 'ARC': {
         const pts: number[] = [];
         arcPoints(m, num(e, 10), num(e, 20), num(e, 40), (num(e, 50) * Math.PI) / 180, (num(e, 51) * Math.PI) / 180, pts);
-        return pl(pts);
+        return stroke(pts);
       }
       case 'ELLIPSE': {
         const cx = num(e, 10), cy = num(e, 20), mx = num(e, 11), my = num(e, 21), ratio = num(e, 40, 1);
@@ -204,54 +346,95 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
           const c = Math.cos(t), s = Math.sin(t);
           pts.push(...apply(m, cx + mx * c - my * ratio * s, cy + my * c + mx * ratio * s));
         }
-        return pl(pts, Math.abs(t1 - t0 - Math.PI * 2) < 1e-9);
+        const full = Math.abs(t1 - t0 - Math.PI * 2) < 1e-9;
+        if (full) pts.length -= 2;
+        return stroke(pts, full);
       }
       case 'LWPOLYLINE': {
-        const verts: { x: number; y: number; b: number }[] = [];
+        const w = num(e, 43);
+        const verts: Vertex[] = [];
         for (const [c, v] of e.pairs) {
-          if (c === 10) verts.push({ x: Number(v), y: 0, b: 0 });
-          else if (c === 20 && verts.length) verts[verts.length - 1].y = Number(v);
-          else if (c === 42 && verts.length) verts[verts.length - 1].b = Number(v);
+          if (c === 10) verts.push({ x: Number(v), y: 0, b: 0, sw: w, ew: w });
+          else if (verts.length) {
+            const last = verts[verts.length - 1];
+            if (c === 20) last.y = Number(v);
+            else if (c === 42) last.b = Number(v);
+            else if (c === 40) last.sw = Number(v);
+            else if (c === 41) last.ew = Number(v);
+          }
         }
-        return polyFrom(verts, (num(e, 70) & 1) === 1);
+        const flags = num(e, 70);
+        return polyFrom(verts, (flags & 1) === 1, (flags & 128) !== 0);
       }
       case 'POLYLINE': {
         const flags = num(e, 70);
-        if (flags & (16 | 64)) return skip(e); // meshes come with the mesh decoder
-        const verts = (e.children ?? []).filter((c) => c.type === 'VERTEX').map((v) => ({ x: num(v, 10), y: num(v, 20), b: num(v, 42) }));
-        return polyFrom(verts, (flags & 1) === 1);
+        const all = (e.children ?? []).filter((c) => c.type === 'VERTEX');
+        if (flags & 64) return polyface(all);
+        if (flags & 16) return polygonMesh(all, flags);
+        // spline-fit polylines draw their fitted vertices, not the frame (vertex flag 16)
+        const verts = all.filter((v) => !(num(v, 70) & 16));
+        if (flags & 8) return stroke(verts.flatMap((v) => apply(m, num(v, 10), num(v, 20))), (flags & 1) === 1);
+        const sw = num(e, 40), ew = num(e, 41);
+        return polyFrom(verts.map((v) => ({ x: num(v, 10), y: num(v, 20), b: num(v, 42), sw: num(v, 40, sw), ew: num(v, 41, ew) })), (flags & 1) === 1, (flags & 128) !== 0);
+      }
+      case 'SPLINE': {
+        const knots: number[] = [], weights: number[] = [], ctrl: number[] = [], fit: number[] = [];
+        let st: [number, number] | undefined, et: [number, number] | undefined;
+        const p = e.pairs;
+        const sub = p.findIndex((q) => q[0] === 100 && q[1] === 'AcDbSpline');
+        for (let i = sub < 0 ? 0 : sub; i < p.length; i++) {
+          const [c, v] = p[i];
+          const y = () => (p[i + 1]?.[0] === c + 10 ? Number(p[i + 1][1]) : 0);
+          if (c === 40) knots.push(Number(v));
+          else if (c === 41) weights.push(Number(v));
+          else if (c === 10) ctrl.push(Number(v), y());
+          else if (c === 11) fit.push(Number(v), y());
+          else if (c === 12) st = [Number(v), y()];
+          else if (c === 13) et = [Number(v), y()];
+        }
+        const local = tol / scaleOf(m);
+        const pts = ctrl.length >= 4 ? tessellateNurbs(num(e, 71, 3), knots, ctrl, weights.length ? weights : undefined, local) : fit.length >= 4 ? fitPointCurve(fit, local, st, et) : null;
+        if (!pts) return skip(e);
+        const closed = (num(e, 70) & 1) === 1;
+        if (closed && pts.length > 4 && Math.hypot(pts[0] - pts[pts.length - 2], pts[1] - pts[pts.length - 1]) < local) pts.length -= 2;
+        return stroke(applyAll(m, pts), closed);
       }
       case 'SOLID':
       case 'TRACE':
       case '3DFACE': {
         const p = [0, 1, 2, 3].map((i) => apply(m, num(e, 10 + i), num(e, 20 + i)));
         // SOLID and TRACE store their corners in Z order: the third and fourth swap
-        const ring = e.type === '3DFACE' ? [p[0], p[1], p[2], p[3]] : [p[0], p[1], p[3], p[2]];
-        return pl(ring.flat(), true, e.type !== '3DFACE');
+        if (e.type !== '3DFACE') return pl([p[0], p[1], p[3], p[2]].flat(), true, true);
+        const hidden = num(e, 70) & 15;
+        if (!hidden) return stroke(p.flat(), true);
+        // 3DFACE edges flagged invisible (70 bits 1, 2, 4, 8) are left out
+        for (let i = 0; i < 4; i++) if (!(hidden & (1 << i))) stroke([...p[i], ...p[(i + 1) % 4]]);
+        return;
       }
+      case 'ATTDEF':
       case 'TEXT':
       case 'ATTRIB':
       case 'MTEXT': {
-        const raw = String(pairValue(e, 1) ?? '');
-        const text = e.type === 'MTEXT' ? plainMText(raw + e.pairs.filter((p) => p[0] === 3).map((p) => String(p[1])).join('')) : raw;
-        if (!text) return;
         const mtext = e.type === 'MTEXT';
+        const attr = e.type === 'ATTRIB' || e.type === 'ATTDEF';
+        // invisible attributes (70 bit 1) never show; inside a block only constant ATTDEFs (bit 2) draw, with their value
+        if (attr && num(e, 70) & 1 && !(e.type === 'ATTDEF' && top)) return top ? omit(e) : undefined;
+        if (e.type === 'ATTDEF' && !top && !(num(e, 70) & 2)) return;
+        const raw = mtext ? String(pairValue(e, 1) ?? '') + e.pairs.filter((p) => p[0] === 3).map((p) => String(p[1])).join('') : String(pairValue(e, e.type === 'ATTDEF' && top ? 2 : 1) ?? '');
+        const s = mtext ? plainMText(raw) : raw;
+        if (!s) return top ? omit(e) : undefined;
+        const valign = attr ? num(e, 74) : num(e, 73);
         // aligned TEXT is placed by its second alignment point (11/21)
-        const aligned = !mtext && (num(e, 72) !== 0 || num(e, 73) !== 0) && pairValue(e, 11) !== undefined;
-        const [x, y] = apply(m, num(e, aligned ? 11 : 10), num(e, aligned ? 21 : 20));
-        const sx = Math.hypot(m[0], m[1]);
-        const sy = Math.hypot(m[2], m[3]);
-        const det = m[0] * m[3] - m[1] * m[2];
+        const aligned = !mtext && (num(e, 72) !== 0 || valign !== 0) && pairValue(e, 11) !== undefined;
         let rotation = num(e, 50);
         if (mtext && pairValue(e, 50) === undefined && pairValue(e, 11) !== undefined) rotation = (Math.atan2(num(e, 21), num(e, 11)) * 180) / Math.PI;
         const style = String(pairValue(e, 7) ?? 'Standard');
         const st = d.textStyles.find((t) => t.name.toLowerCase() === style.toLowerCase());
-        out.texts.push({
-          x, y, height: num(e, 40, 1) * sy, rotation: rotation + (Math.atan2(m[1], m[0]) * 180) / Math.PI, text, color, layer: onLayer, entity: ref,
-          kind: mtext ? 'mtext' : 'text', raw: mtext ? raw + e.pairs.filter((p) => p[0] === 3).map((p) => String(p[1])).join('') : undefined,
-          style, halign: mtext ? 0 : num(e, 72), valign: mtext ? 0 : num(e, 73), attachment: mtext ? num(e, 71, 1) : undefined,
+        const sx = Math.hypot(m[0], m[1]), sy = Math.hypot(m[2], m[3]);
+        text(num(e, aligned ? 11 : 10), num(e, aligned ? 21 : 20), num(e, 40, 1), rotation, s, mtext ? 'mtext' : 'text', {
+          raw: mtext ? raw : undefined, style, halign: mtext ? 0 : num(e, 72), valign: mtext ? 0 : valign, attachment: mtext ? num(e, 71, 1) : undefined,
           widthFactor: (mtext ? 1 : num(e, 41, st?.widthFactor || 1)) * (sy ? sx / sy : 1), oblique: mtext ? 0 : num(e, 51, st?.oblique ?? 0),
-          boxWidth: mtext ? num(e, 41) * sx : undefined, mirrored: det < 0 || undefined,
+          boxWidth: mtext ? num(e, 41) * sx : undefined,
         });
         return;
       }
@@ -268,32 +451,177 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
             const ty = num(e, 20) + ox * sin + oy * cos;
             const local: Affine = multiply([cos, sin, -sin, cos, tx, ty], [sx, 0, 0, sy, -block.base.x * sx, -block.base.y * sy]);
             const mm = multiply(m, local);
-            for (const child of block.entities) emit(child, mm, color, depth + 1, ref, lineweight);
+            for (const child of block.entities) emit(child, mm, inherit, depth + 1, ref);
           }
         }
-        for (const a of e.children ?? []) if (a.type === 'ATTRIB') emit(a, m, color, depth + 1, ref, lineweight);
+        // attributes are in the INSERT's own coordinates (its OCS), not the block's
+        for (const a of e.children ?? []) if (a.type === 'ATTRIB') emit(a, m, inherit, depth + 1, ref);
+        return;
+      }
+      case 'ACAD_TABLE': {
+        // a table draws through its anonymous block, placed at its insertion point along its direction (11/21)
+        const block = blocks.get(String(pairValue(e, 2) ?? ''));
+        if (!block || depth > 16) return skip(e);
+        const a = Math.atan2(num(e, 21), num(e, 11, 1)), cos = Math.cos(a), sin = Math.sin(a);
+        const mm = multiply(m, [cos, sin, -sin, cos, num(e, 10) - (block.base.x * cos - block.base.y * sin), num(e, 20) - (block.base.x * sin + block.base.y * cos)]);
+        for (const child of block.entities) emit(child, mm, inherit, depth + 1, ref);
         return;
       }
       case 'DIMENSION': {
-        // a dimension draws through its anonymous block
+        // a dimension draws through its anonymous block; one saved without it is generated from its points
         const block = blocks.get(String(pairValue(e, 2) ?? ''));
-        if (!block) return skip(e);
-        for (const child of block.entities) emit(child, m, color, depth + 1, ref, lineweight);
+        if (block && depth <= 16) {
+          for (const child of block.entities) emit(child, m, inherit, depth + 1, ref);
+          return;
+        }
+        return annotation(generateDimension(e, vars));
+      }
+      case 'LEADER':
+        return annotation(leaderGeometry(e, vars, tol / scaleOf(m)));
+      case 'MULTILEADER':
+      case 'MLEADER': {
+        const ml = multiLeaderGeometry(e, tol / scaleOf(m));
+        annotation(ml);
+        if (ml.mtext) {
+          const t = ml.mtext;
+          text(t.x, t.y, t.height, t.rotation, plainMText(t.raw), 'mtext', { raw: t.raw, attachment: t.attachment, boxWidth: t.width * Math.hypot(m[0], m[1]), widthFactor: 1 });
+        }
+        if (ml.hasBlock) out.skipped['MULTILEADER:block'] = (out.skipped['MULTILEADER:block'] ?? 0) + 1;
+        if (!ml.lines.length && !ml.mtext) return skip(e);
         return;
       }
+      case 'MLINE': {
+        const { elements, closed } = mlineElements(e);
+        if (!elements.length) return skip(e);
+        for (const el of elements) stroke(applyAll(m, el), closed);
+        return;
+      }
+      case 'HATCH':
+        return hatch();
+      case 'IMAGE':
+      case 'WIPEOUT': {
+        const f = imageFrame(e);
+        const corners = applyAll(m, f.corners);
+        const clip = f.clip && applyAll(m, f.clip);
+        (out.images ??= []).push({ entity: ref, corners, clip, imageDefHandle: e.type === 'IMAGE' ? pairValue(e, 340)?.toString() : undefined, wipeout: e.type === 'WIPEOUT' || undefined });
+        return pl(clip ?? corners, true);
+      }
       case 'VIEWPORT':
+        // drawn by the paper layout (its frame and the model inside), never by the entity list itself
+        return top ? omit(e) : undefined;
       case 'SEQEND':
         return;
       default:
+        // REGION, 3DSOLID, BODY (ACIS data), MESH, TOLERANCE, SHAPE, underlays …: counted, reported
         return skip(e);
     }
 
-    function polyFrom(verts: { x: number; y: number; b: number }[], closed: boolean) {
+    function hatch() {
+      const sc = scaleOf(m);
+      const h = readHatch(e.pairs, tol / sc);
+      if (!h.loops.length) return skip(e);
+      if (h.solid || h.gradient) {
+        // a gradient is drawn filled with its first colour: the renderers have no gradient fill yet
+        const fill = h.gradientColor === undefined ? color : h.gradientColor < 0 ? aciToRgb(-h.gradientColor) : h.gradientColor;
+        let outer = 0;
+        for (let i = 1; i < h.loops.length; i++) if (Math.abs(ringArea(h.loops[i])) > Math.abs(ringArea(h.loops[outer]))) outer = i;
+        const holes = h.loops.filter((_, i) => i !== outer).map((r) => applyAll(m, r));
+        return pl(applyAll(m, h.loops[outer]), true, true, holes, fill);
+      }
+      const segments = h.lines.length ? clipPattern(h.loops, h.lines, hatchCap) : null;
+      if (!segments) {
+        // too dense or no pattern definition: the boundary stands in for the pattern, and the report says so
+        out.skipped['HATCH:pattern'] = (out.skipped['HATCH:pattern'] ?? 0) + 1;
+        for (const r of h.loops) pl(applyAll(m, r), true);
+        return;
+      }
+      for (const s of segments) pl(applyAll(m, s));
+    }
+
+    function polyFrom(verts: Vertex[], closed: boolean, continuousPattern: boolean) {
       if (!verts.length) return;
+      if (verts.some((v) => v.sw > 0 || v.ew > 0) && wide(verts, closed)) return;
       const pts = [...apply(m, verts[0].x, verts[0].y)];
-      for (let i = 1; i < verts.length; i++) bulgeSegment(m, verts[i - 1].x, verts[i - 1].y, verts[i].x, verts[i].y, verts[i - 1].b, pts);
-      if (closed && verts.length > 1) bulgeSegment(m, verts[verts.length - 1].x, verts[verts.length - 1].y, verts[0].x, verts[0].y, verts[verts.length - 1].b, pts);
-      pl(pts, closed);
+      // without 70 bit 128 the linetype pattern starts again at every vertex
+      const restart = continuousPattern ? undefined : new Set<number>([0]);
+      for (let i = 1; i < verts.length; i++) {
+        bulgeSegment(m, verts[i - 1].x, verts[i - 1].y, verts[i].x, verts[i].y, verts[i - 1].b, pts);
+        restart?.add(pts.length / 2 - 1);
+      }
+      if (closed && verts.length > 1) {
+        const last = verts[verts.length - 1];
+        bulgeSegment(m, last.x, last.y, verts[0].x, verts[0].y, last.b, pts);
+        pts.length -= 2; // the closing point is implied by `closed`
+      }
+      stroke(pts, closed, restart);
+    }
+
+    /**
+     * A polyline with widths: each segment becomes a filled band (quad, or ring along an arc) whose width runs
+     * from the segment's start width to its end width. Joints are not mitred. False when every width is under the
+     * tolerance, so the caller draws a plain line.
+     */
+    function wide(verts: Vertex[], closed: boolean): boolean {
+      const sc = scaleOf(m);
+      if (verts.every((v) => Math.max(v.sw, v.ew) * sc < tol)) return false;
+      const n = closed ? verts.length : verts.length - 1;
+      for (let i = 0; i < n; i++) {
+        const a = verts[i], b = verts[(i + 1) % verts.length];
+        const c: number[] = [a.x, a.y];
+        if (a.b) bulgeInterior(a.x, a.y, b.x, b.y, a.b, tol / sc, c);
+        c.push(b.x, b.y);
+        const count = c.length / 2;
+        let total = 0;
+        const along = [0];
+        for (let k = 1; k < count; k++) along.push((total += Math.hypot(c[2 * k] - c[2 * k - 2], c[2 * k + 1] - c[2 * k - 1])));
+        if (!(total > 0)) continue;
+        const left: number[] = [], right: number[] = [];
+        for (let k = 0; k < count; k++) {
+          const k0 = Math.max(0, k - 1), k1 = Math.min(count - 1, k + 1);
+          const tx = c[2 * k1] - c[2 * k0], ty = c[2 * k1 + 1] - c[2 * k0 + 1];
+          const tl = Math.hypot(tx, ty) || 1;
+          const half = (a.sw + (a.ew - a.sw) * (along[k] / total)) / 2;
+          left.push(c[2 * k] - (ty / tl) * half, c[2 * k + 1] + (tx / tl) * half);
+          right.push(c[2 * k] + (ty / tl) * half, c[2 * k + 1] - (tx / tl) * half);
+        }
+        const ring = [...left];
+        for (let k = count - 1; k >= 0; k--) ring.push(right[2 * k], right[2 * k + 1]);
+        pl(applyAll(m, ring), true, true);
+      }
+      return true;
+    }
+
+    /** Polyface mesh: location vertices (flags 64 + 128), then face records (128) whose 71–74 index them from 1; a negative index hides the edge that starts there. */
+    function polyface(all: Entity[]) {
+      const locs: [number, number][] = [];
+      const seen = new Set<string>();
+      for (const v of all) {
+        const f = num(v, 70);
+        if (f & 64) {
+          locs.push(apply(m, num(v, 10), num(v, 20)));
+          continue;
+        }
+        const idx = [71, 72, 73, 74].map((c) => num(v, c)).filter((i) => i !== 0);
+        for (let k = 0; k < idx.length; k++) {
+          const a = idx[k], b = idx[(k + 1) % idx.length];
+          if (a < 0) continue;
+          const pa = locs[Math.abs(a) - 1], pb = locs[Math.abs(b) - 1];
+          if (!pa || !pb) continue;
+          const key = Math.abs(a) < Math.abs(b) ? `${Math.abs(a)}/${Math.abs(b)}` : `${Math.abs(b)}/${Math.abs(a)}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          stroke([...pa, ...pb]);
+        }
+      }
+    }
+
+    /** Polygon mesh: M × N vertices (71, 72), drawn as M lines of N points and N lines of M; 70 bits 1 and 32 close them. */
+    function polygonMesh(all: Entity[], flags: number) {
+      const M = num(e, 71), N = num(e, 72);
+      const p = all.map((v) => apply(m, num(v, 10), num(v, 20)));
+      if (M < 1 || N < 1 || p.length < M * N) return skip(e);
+      for (let i = 0; i < M; i++) stroke(p.slice(i * N, i * N + N).flat(), (flags & 32) !== 0);
+      for (let j = 0; j < N; j++) stroke(Array.from({ length: M }, (_, i) => p[i * N + j]).flat(), (flags & 1) !== 0);
     }
   }
 
@@ -301,8 +629,33 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     out.skipped[e.type] = (out.skipped[e.type] ?? 0) + 1;
   }
 
-  for (const e of entities) emit(e, opts.transform ?? IDENTITY, 0xffffff, 0, -1, 0);
+  const root: Inherited = { color: 0xffffff, lw: 0, lt: 'CONTINUOUS', layer: '0' };
+  for (const e of entities) emit(e, opts.transform ?? IDENTITY, root, 0, -1);
   return out;
+}
+
+/** The part of the line (x, y) + t (dx, dy), t ≥ tMin, inside the box [minX minY maxX maxY] (Liang–Barsky), or null. */
+export function clipLine(x: number, y: number, dx: number, dy: number, tMin: number, box: readonly number[]): number[] | null {
+  let t0 = tMin, t1 = Infinity;
+  const edges: [number, number][] = [[-dx, x - box[0]], [dx, box[2] - x], [-dy, y - box[1]], [dy, box[3] - y]];
+  for (const [p, q] of edges) {
+    if (p === 0) {
+      if (q < 0) return null;
+    } else if (p < 0) t0 = Math.max(t0, q / p);
+    else t1 = Math.min(t1, q / p);
+  }
+  if (!(t1 > t0) || !Number.isFinite(t0) || !Number.isFinite(t1)) return null;
+  return [x + dx * t0, y + dy * t0, x + dx * t1, y + dy * t1];
+}
+
+interface Vertex {
+  x: number;
+  y: number;
+  /** bulge of the segment that starts here */
+  b: number;
+  /** start and end width of that segment */
+  sw: number;
+  ew: number;
 }
 
 /** MTEXT inline codes removed (the full MTEXT layout engine is a later step): \P newlines, {\f…;}, \H…; etc. */

@@ -9,7 +9,20 @@ export interface FixtureEntity {
   pairs: Pairs;
 }
 
-export function writeAsciiDxf(o: { version?: string; codePage?: string; layers?: string[]; blocks?: { name: string; entities: FixtureEntity[] }[]; entities: FixtureEntity[]; encoder?: (s: string) => Uint8Array }): Uint8Array {
+export function writeAsciiDxf(o: {
+  version?: string;
+  codePage?: string;
+  layers?: string[];
+  /** linetype of a layer (default CONTINUOUS) */
+  layerLinetypes?: Record<string, string>;
+  /** LTYPE table entries: simple elements, positive dash, negative gap, 0 dot */
+  linetypes?: { name: string; pattern: number[] }[];
+  /** more header variables, each with its pairs, e.g. ['$LTSCALE', [[40, 2]]] */
+  header?: [string, Pairs][];
+  blocks?: { name: string; entities: FixtureEntity[] }[];
+  entities: FixtureEntity[];
+  encoder?: (s: string) => Uint8Array;
+}): Uint8Array {
   const lines: (string | Uint8Array)[] = [];
   const put = (code: number, value: string | number) => {
     lines.push(String(code).padStart(3, ' '));
@@ -23,9 +36,31 @@ export function writeAsciiDxf(o: { version?: string; codePage?: string; layers?:
   put(3, o.codePage ?? 'ANSI_1252');
   put(9, '$INSUNITS');
   put(70, 4);
+  for (const [name, pairs] of o.header ?? []) {
+    put(9, name);
+    for (const [c, v] of pairs) put(c, v);
+  }
   put(0, 'ENDSEC');
   put(0, 'SECTION');
   put(2, 'TABLES');
+  if (o.linetypes?.length) {
+    put(0, 'TABLE');
+    put(2, 'LTYPE');
+    for (const lt of o.linetypes) {
+      put(0, 'LTYPE');
+      put(2, lt.name);
+      put(70, 0);
+      put(3, '');
+      put(72, 65);
+      put(73, lt.pattern.length);
+      put(40, lt.pattern.reduce((a, x) => a + Math.abs(x), 0));
+      for (const x of lt.pattern) {
+        put(49, x);
+        put(74, 0);
+      }
+    }
+    put(0, 'ENDTAB');
+  }
   put(0, 'TABLE');
   put(2, 'LAYER');
   for (const name of o.layers ?? ['0']) {
@@ -33,7 +68,7 @@ export function writeAsciiDxf(o: { version?: string; codePage?: string; layers?:
     put(2, name);
     put(70, 0);
     put(62, 7);
-    put(6, 'CONTINUOUS');
+    put(6, o.layerLinetypes?.[name] ?? 'CONTINUOUS');
   }
   put(0, 'ENDTAB');
   put(0, 'ENDSEC');

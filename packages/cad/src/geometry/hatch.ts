@@ -1,0 +1,293 @@
+import type { Pair } from '../model/drawing.ts';
+import { fitPointCurve, tessellateNurbs } from './spline.ts';
+
+/**
+ * HATCH read from its raw group codes: boundary loops (polyline paths with bulges; edge paths of lines, arcs, ellipse
+ * arcs and splines) tessellated in the hatch's OCS, the fill kind and the pattern definition lines. The DXF pattern
+ * lines are stored already rotated and scaled by the hatch's own angle (52) and scale (41): they are used as they are.
+ */
+export interface PatternLine {
+  /** degrees */
+  angle: number;
+  baseX: number;
+  baseY: number;
+  /** offset from one line of the family to the next */
+  offX: number;
+  offY: number;
+  /** dash lengths: positive dash, negative gap, 0 dot; empty = continuous */
+  dashes: number[];
+}
+
+export interface HatchData {
+  /** closed rings x0 y0 x1 y1 … in OCS, without the closing point repeated */
+  loops: number[][];
+  solid: boolean;
+  pattern: string;
+  lines: PatternLine[];
+  /** gradient fill (450 = 1): drawn filled with its first colour, `gradientColor` (0xRRGGBB) when the file gives one */
+  gradient: boolean;
+  gradientColor?: number;
+  /** 75: 0 odd parity (islands alternate), 1 outermost, 2 ignore islands */
+  style: number;
+}
+
+export function readHatch(pairs: readonly Pair[], tol: number): HatchData {
+  let i = pairs.findIndex((p) => p[0] === 100 && p[1] === 'AcDbHatch');
+  if (i < 0) i = 0;
+  const at = (code: number) => (i < pairs.length && pairs[i][0] === code ? Number(pairs[i++][1]) : undefined);
+  const skipTo = (code: number) => {
+    while (i < pairs.length && pairs[i][0] !== code) i++;
+  };
+  const h: HatchData = { loops: [], solid: false, pattern: '', lines: [], gradient: false, style: 0 };
+  for (let j = i; j < pairs.length && pairs[j][0] !== 91; j++) {
+    if (pairs[j][0] === 2) h.pattern = String(pairs[j][1]);
+    if (pairs[j][0] === 70) h.solid = Number(pairs[j][1]) === 1;
+  }
+  skipTo(91);
+  const nPaths = at(91) ?? 0;
+  const flags: number[] = [];
+  for (let path = 0; path < nPaths && i < pairs.length; path++) {
+    skipTo(92);
+    const flag = at(92);
+    if (flag === undefined) break;
+    const ring: number[] = [];
+    if (flag & 2) {
+      // polyline path: 72 has bulges, 73 closed, 93 vertex count, then 10/20 [42]
+      at(72);
+      at(73);
+      const n = at(93) ?? 0;
+      const verts: { x: number; y: number; b: number }[] = [];
+      while (verts.length < n && i < pairs.length) {
+        const c = pairs[i][0];
+        if (c === 10) verts.push({ x: Number(pairs[i][1]), y: 0, b: 0 });
+        else if (c === 20 && verts.length) verts[verts.length - 1].y = Number(pairs[i][1]);
+        else break;
+        i++;
+        if (pairs[i]?.[0] === 20) verts[verts.length - 1].y = Number(pairs[i++][1]);
+        if (pairs[i]?.[0] === 42) verts[verts.length - 1].b = Number(pairs[i++][1]);
+      }
+      for (let v = 0; v < verts.length; v++) {
+        const a = verts[v], b = verts[(v + 1) % verts.length];
+        ring.push(a.x, a.y);
+        if (a.b) bulgeInterior(a.x, a.y, b.x, b.y, a.b, tol, ring);
+      }
+    } else {
+      const nEdges = at(93) ?? 0;
+      for (let edge = 0; edge < nEdges && i < pairs.length; edge++) {
+        const type = at(72);
+        const pts: number[] = [];
+        if (type === 1) {
+          const x0 = at(10) ?? 0, y0 = at(20) ?? 0, x1 = at(11) ?? 0, y1 = at(21) ?? 0;
+          pts.push(x0, y0, x1, y1);
+        } else if (type === 2 || type === 3) {
+          const cx = at(10) ?? 0, cy = at(20) ?? 0;
+          const mx = type === 3 ? at(11) ?? 1 : 0, my = type === 3 ? at(21) ?? 0 : 0;
+          const r = at(40) ?? 0;
+          const s = ((at(50) ?? 0) * Math.PI) / 180, e = ((at(51) ?? 360) * Math.PI) / 180;
+          const ccw = (at(73) ?? 1) !== 0;
+          // a clockwise edge stores its angles mirrored at the x axis
+          const a0 = ccw ? s : -s;
+          let sweep = ccw ? e - s : -(e - s);
+          if (ccw && sweep <= 0) sweep += Math.PI * 2;
+          if (!ccw && sweep >= 0) sweep -= Math.PI * 2;
+          if (Math.abs(e - s) >= Math.PI * 2 - 1e-9) sweep = ccw ? Math.PI * 2 : -Math.PI * 2;
+          const major = type === 3 ? Math.hypot(mx, my) : r;
+          const steps = Math.min(512, Math.max(4, Math.ceil(Math.abs(sweep) / (2 * Math.acos(Math.max(-1, 1 - tol / Math.max(major, tol)))))));
+          for (let q = 0; q <= steps; q++) {
+            const t = a0 + (sweep * q) / steps, c = Math.cos(t), sn = Math.sin(t);
+            if (type === 2) pts.push(cx + r * c, cy + r * sn);
+            else pts.push(cx + mx * c - my * r * sn, cy + my * c + mx * r * sn); // r is the minor/major ratio here
+          }
+        } else if (type === 4) {
+          const degree = at(94) ?? 3;
+          at(73);
+          at(74);
+          const nk = at(95) ?? 0, nc = at(96) ?? 0;
+          const knots: number[] = [], ctrl: number[] = [], weights: number[] = [];
+          while (pairs[i]?.[0] === 40 && knots.length < nk) knots.push(Number(pairs[i++][1]));
+          while (pairs[i]?.[0] === 10 && ctrl.length / 2 < nc) {
+            ctrl.push(Number(pairs[i++][1]), pairs[i]?.[0] === 20 ? Number(pairs[i++][1]) : 0);
+            if (pairs[i]?.[0] === 42) weights.push(Number(pairs[i++][1]));
+          }
+          // R2010+ adds fit data (97 count, 11/21 points, 12/22 and 13/23 tangents); a 97 that is the source-object
+          // count of the path follows the last edge instead, so only take it when fit data follows
+          const fit: number[] = [];
+          if (pairs[i]?.[0] === 97 && [11, 12, 97].includes(pairs[i + 1]?.[0] as number)) {
+            i++;
+            while (pairs[i]?.[0] === 11) fit.push(Number(pairs[i++][1]), pairs[i]?.[0] === 21 ? Number(pairs[i++][1]) : 0);
+            for (const c of [12, 13]) if (pairs[i]?.[0] === c) i += pairs[i + 1]?.[0] === c + 10 ? 2 : 1;
+          }
+          if (ctrl.length >= 4) pts.push(...tessellateNurbs(degree, knots, ctrl, weights.length ? weights : undefined, tol));
+          else if (fit.length >= 4) pts.push(...fitPointCurve(fit, tol));
+        } else break;
+        // edges meet end to start; drop the shared point
+        const start = ring.length >= 2 && pts.length >= 2 && Math.abs(ring[ring.length - 2] - pts[0]) + Math.abs(ring[ring.length - 1] - pts[1]) < tol * 1e-3 ? 2 : 0;
+        for (let q = start; q < pts.length; q++) ring.push(pts[q]);
+      }
+    }
+    // the source-object handles (97 count, 330 …) follow each path: skipped by the next skipTo
+    while (i < pairs.length && (pairs[i][0] === 97 || pairs[i][0] === 330)) i++;
+    if (ring.length >= 6) {
+      if (Math.abs(ring[0] - ring[ring.length - 2]) + Math.abs(ring[1] - ring[ring.length - 1]) < 1e-12) ring.length -= 2;
+      h.loops.push(ring);
+      flags.push(flag);
+    }
+  }
+  // after the paths: 75 style, 76 pattern type, 52 angle, 41 scale, 77 double, 78 line count, then the lines
+  for (; i < pairs.length; i++) {
+    const [c, v] = pairs[i];
+    if (c === 75) h.style = Number(v);
+    else if (c === 78) {
+      const n = Number(v);
+      i++;
+      while (h.lines.length < n && pairs[i]?.[0] === 53) {
+        const line: PatternLine = { angle: Number(pairs[i++][1]), baseX: 0, baseY: 0, offX: 0, offY: 0, dashes: [] };
+        if (pairs[i]?.[0] === 43) line.baseX = Number(pairs[i++][1]);
+        if (pairs[i]?.[0] === 44) line.baseY = Number(pairs[i++][1]);
+        if (pairs[i]?.[0] === 45) line.offX = Number(pairs[i++][1]);
+        if (pairs[i]?.[0] === 46) line.offY = Number(pairs[i++][1]);
+        const nd = pairs[i]?.[0] === 79 ? Number(pairs[i++][1]) : 0;
+        while (line.dashes.length < nd && pairs[i]?.[0] === 49) line.dashes.push(Number(pairs[i++][1]));
+        h.lines.push(line);
+      }
+      i--;
+    } else if (c === 450) {
+      h.gradient = Number(v) === 1;
+      if (h.gradient) {
+        // the first of the gradient's colours: its true colour (421) or ACI (63)
+        for (let j = i + 1; j < pairs.length; j++) {
+          if (pairs[j][0] === 421) {
+            h.gradientColor = Number(pairs[j][1]) & 0xffffff;
+            break;
+          }
+          if (pairs[j][0] === 63) {
+            // the ACI, unless a true colour follows it
+            h.gradientColor = pairs[j + 1]?.[0] === 421 ? Number(pairs[j + 1][1]) & 0xffffff : -Number(pairs[j][1]); // negative: an ACI the caller resolves
+            break;
+          }
+        }
+      }
+    }
+  }
+  if (h.style === 2 && flags.some((f) => f & 1)) h.loops = h.loops.filter((_, k) => flags[k] & 1);
+  else if (h.style === 1 && flags.some((f) => f & 17)) h.loops = h.loops.filter((_, k) => flags[k] & 17);
+  return h;
+}
+
+/** Points strictly inside an arc segment given by its bulge (the end point is left to the caller). */
+export function bulgeInterior(x0: number, y0: number, x1: number, y1: number, bulge: number, tol: number, out: number[]) {
+  const theta = 4 * Math.atan(bulge);
+  const chord = Math.hypot(x1 - x0, y1 - y0);
+  if (!chord) return;
+  const r = chord / (2 * Math.sin(theta / 2));
+  const h = r * Math.cos(theta / 2);
+  const cx = (x0 + x1) / 2 - ((y1 - y0) / chord) * h;
+  const cy = (y0 + y1) / 2 + ((x1 - x0) / chord) * h;
+  const a0 = Math.atan2(y0 - cy, x0 - cx);
+  const ar = Math.abs(r);
+  const n = Math.min(512, Math.max(4, Math.ceil(Math.abs(theta) / (2 * Math.acos(Math.max(-1, 1 - tol / Math.max(ar, tol)))))));
+  for (let k = 1; k < n; k++) {
+    const a = a0 + (theta * k) / n;
+    out.push(cx + ar * Math.cos(a), cy + ar * Math.sin(a));
+  }
+}
+
+export function ringArea(r: readonly number[]): number {
+  let a = 0;
+  for (let i = 0, n = r.length; i < n; i += 2) {
+    const j = (i + 2) % n;
+    a += r[i] * r[j + 1] - r[j] * r[i + 1];
+  }
+  return a / 2;
+}
+
+/**
+ * The pattern lines of a hatch clipped to its loops by the even-odd rule: each family of parallel lines is swept
+ * across the boundary in its own frame, every boundary edge drops its crossings into the buckets of the lines it
+ * crosses, and each line keeps the pieces between alternate crossings, cut into the line's dashes. Returns the
+ * segments x0 y0 x1 y1 (a dot is a zero-length segment), or null when more than `cap` segments would be made.
+ */
+export function clipPattern(loops: readonly number[][], lines: readonly PatternLine[], cap: number): number[][] | null {
+  const out: number[][] = [];
+  let work = 0;
+  for (const line of lines) {
+    const a = (line.angle * Math.PI) / 180;
+    const ux = Math.cos(a), uy = Math.sin(a);
+    const nx = -uy, ny = ux;
+    const spacing = line.offX * nx + line.offY * ny;
+    const shift = line.offX * ux + line.offY * uy;
+    if (Math.abs(spacing) < 1e-12) continue;
+    // boundary in the family's frame: s along the lines, t across them, measured from the base point
+    let tmin = Infinity, tmax = -Infinity;
+    const frame = loops.map((ring) => {
+      const f = new Float64Array(ring.length);
+      for (let k = 0; k < ring.length; k += 2) {
+        const dx = ring[k] - line.baseX, dy = ring[k + 1] - line.baseY;
+        f[k] = dx * ux + dy * uy;
+        f[k + 1] = dx * nx + dy * ny;
+        if (f[k + 1] < tmin) tmin = f[k + 1];
+        if (f[k + 1] > tmax) tmax = f[k + 1];
+      }
+      return f;
+    });
+    const d = Math.abs(spacing);
+    const kmin = Math.ceil(tmin / d), kmax = Math.floor(tmax / d);
+    const count = kmax - kmin + 1;
+    if (count <= 0) continue;
+    if (count > cap || out.length + count > cap) return null;
+    const buckets: number[][] = Array.from({ length: count }, () => []);
+    for (const f of frame) {
+      for (let k = 0; k < f.length; k += 2) {
+        const j = (k + 2) % f.length;
+        const s0 = f[k], t0 = f[k + 1], s1 = f[j], t1 = f[j + 1];
+        if (t0 === t1) continue;
+        const lo = Math.min(t0, t1), hi = Math.max(t0, t1);
+        // half-open [lo, hi): a vertex on a scan line is counted once
+        for (let q = Math.max(kmin, Math.ceil(lo / d)); q <= kmax && q * d < hi; q++) {
+          const t = q * d;
+          buckets[q - kmin].push(s0 + ((t - t0) / (t1 - t0)) * (s1 - s0));
+        }
+      }
+    }
+    const period = line.dashes.reduce((acc, x) => acc + Math.abs(x), 0);
+    const dashed = line.dashes.length > 0 && period > 0;
+    for (let q = 0; q < count; q++) {
+      const xs = buckets[q];
+      if (xs.length < 2) continue;
+      xs.sort((p, r) => p - r);
+      const lineNo = q + kmin;
+      const t = lineNo * d;
+      // lines are numbered from the base point along the offset: line n starts its dashes n × shift along
+      const n = spacing > 0 ? lineNo : -lineNo;
+      const phase = n * shift;
+      const put = (s0: number, s1: number) => {
+        const x0 = line.baseX + s0 * ux + t * nx, y0 = line.baseY + s0 * uy + t * ny;
+        out.push([x0, y0, line.baseX + s1 * ux + t * nx, line.baseY + s1 * uy + t * ny]);
+      };
+      for (let p = 0; p + 1 < xs.length; p += 2) {
+        const a0 = xs[p], a1 = xs[p + 1];
+        if (a1 <= a0) continue;
+        if (!dashed) {
+          put(a0, a1);
+          continue;
+        }
+        // walk the dash pattern from the first period start at or before a0
+        let s = phase + Math.floor((a0 - phase) / period) * period;
+        let e = 0;
+        while (s < a1) {
+          if (++work > cap * 8) return null;
+          const len = line.dashes[e];
+          const s1 = s + Math.abs(len);
+          if (len >= 0) {
+            const c0 = Math.max(s, a0), c1 = Math.min(s1, a1);
+            if (len === 0 ? s >= a0 && s <= a1 : c1 > c0) put(len === 0 ? s : c0, len === 0 ? s : c1);
+            if (out.length > cap) return null;
+          }
+          s = s1;
+          e = (e + 1) % line.dashes.length;
+        }
+      }
+    }
+  }
+  return out;
+}
