@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import sharp from 'sharp';
 import type { AppDeps } from '../../app.deps.ts';
 import { AppError } from '../../infra/http/app-error.ts';
 import { blobKey } from '../../infra/storage/storage-keys.ts';
@@ -7,7 +6,8 @@ import { createThumbnailsRepository } from './thumbnails.repository.ts';
 import { contentTypeOf, parseThumbkey, THUMBNAIL_SIZE, THUMBNAIL_VERSION, thumbkeyOf, thumbnailJobId, thumbnailKindOf, thumbnailStorageKey, type ThumbnailKind } from './thumbnails.keys.ts';
 import { renderDrawingThumbnail } from './render/render-drawing.ts';
 import { renderPictureThumbnail } from './render/picture-thumbnail.ts';
-import { ThumbnailSkipped } from './render/thumbnail-skipped.ts';
+import { ThumbnailSkipped, ThumbnailTimeout } from './render/thumbnail-skipped.ts';
+import { thickenedPng } from './render/thicken.ts';
 
 export const THUMBNAIL_RENDER_JOB = 'thumbnail.render';
 
@@ -53,8 +53,7 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
   async function render(kind: ThumbnailKind, bytes: Buffer): Promise<Buffer> {
     if (kind === 'picture') return renderPictureThumbnail(bytes, THUMBNAIL_SIZE);
     const r = await renderDrawingThumbnail(bytes, { size: THUMBNAIL_SIZE, timeoutMs: cfg.thumbnailTimeoutMs, memoryMb: cfg.thumbnailMemoryMb });
-    // fitted exactly into size×size (the renderer's padding may add a pixel) and stored as a small palette PNG
-    return sharp(r.png).resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true }).png({ compressionLevel: 9, palette: true }).toBuffer();
+    return thickenedPng(r.png, THUMBNAIL_SIZE);
   }
 
   return {
@@ -103,6 +102,7 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
           if (Number(blob.size) > max) throw new ThumbnailSkipped(`${blob.size} bytes is over the limit of ${max}`);
           image = await render(kind, await readBlob(p.md5, max));
         } catch (e) {
+          if (e instanceof ThumbnailTimeout) console.warn(`thumbnail of ${p.md5} (${p.type}): ${e.message}`);
           if (!(e instanceof ThumbnailSkipped)) throw e;
           console.warn(`thumbnail of ${p.md5} (${p.type}) skipped: ${e.message}`);
           return { skipped: e.message };

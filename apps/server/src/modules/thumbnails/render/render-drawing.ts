@@ -2,7 +2,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { dwgToDxf } from '@cadcloud/cad';
-import { ThumbnailSkipped } from './thumbnail-skipped.ts';
+import { ThumbnailSkipped, ThumbnailTimeout } from './thumbnail-skipped.ts';
 
 const BOOT = path.join(import.meta.dirname, 'drawing-worker.boot.mjs');
 const ENTRY = pathToFileURL(path.join(import.meta.dirname, 'drawing.worker.ts')).href;
@@ -23,7 +23,7 @@ export function isDwg(bytes: Uint8Array): boolean {
  * A drawing (DWG or DXF bytes) to a PNG thumbnail. DWG becomes DXF in the engine's LibreDWG process (isolated,
  * reused, restarted after any failure); parsing, flattening and rasterising run in a fresh worker thread with
  * a heap cap and a deadline, so neither a huge nor a hostile file can stall or exhaust the server.
- * Every failure is a ThumbnailSkipped with the reason.
+ * A file that cannot be drawn is a ThumbnailSkipped with the reason; running out of time a ThumbnailTimeout.
  */
 export async function renderDrawingThumbnail(bytes: Buffer, o: DrawingRenderOptions): Promise<{ png: Buffer; polylines: number; texts: number }> {
   const started = Date.now();
@@ -34,11 +34,12 @@ export async function renderDrawingThumbnail(bytes: Buffer, o: DrawingRenderOpti
     try {
       dxf = await dwgToDxf(bytes, { timeoutMs: o.timeoutMs });
     } catch (e) {
-      throw new ThumbnailSkipped(`DWG not readable: ${(e as Error).message}`);
+      const msg = (e as Error).message;
+      throw /longer than/.test(msg) ? new ThumbnailTimeout(msg) : new ThumbnailSkipped(`DWG not readable: ${msg}`);
     }
   }
   const left = o.timeoutMs - (Date.now() - started);
-  if (left <= 0) throw new ThumbnailSkipped(`reading the drawing took longer than ${o.timeoutMs} ms`);
+  if (left <= 0) throw new ThumbnailTimeout(`reading the drawing took longer than ${o.timeoutMs} ms`);
   return inWorker(dxf, o.size, left, o.memoryMb);
 }
 
@@ -56,7 +57,7 @@ function inWorker(dxf: Uint8Array, size: number, timeoutMs: number, memoryMb: nu
       void worker.terminate();
       settle();
     };
-    const timer = setTimeout(() => finish(() => reject(new ThumbnailSkipped(`rendering took longer than ${timeoutMs} ms`))), timeoutMs);
+    const timer = setTimeout(() => finish(() => reject(new ThumbnailTimeout(`rendering took longer than ${timeoutMs} ms`))), timeoutMs);
     worker.once('message', (m: { ok: boolean; png?: Uint8Array; polylines?: number; texts?: number; error?: string }) =>
       finish(() => (m.ok ? resolve({ png: Buffer.from(m.png!), polylines: m.polylines ?? 0, texts: m.texts ?? 0 }) : reject(new ThumbnailSkipped(`drawing not readable: ${m.error}`)))),
     );

@@ -5,3 +5,11 @@
 export class ThumbnailSkipped extends Error {
   override name = 'ThumbnailSkipped';
 }
+
+/**
+ * Out of time: maybe the file, maybe a busy machine. Unlike a skip, the job fails and the queue tries once more
+ * later (attempts: 2); after that it stays failed and is not queued again.
+ */
+export class ThumbnailTimeout extends Error {
+  override name = 'ThumbnailTimeout';
+}
