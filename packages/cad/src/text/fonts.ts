@@ -1,7 +1,7 @@
 import type { Drawing, Entity } from '../model/drawing.ts';
 import type { Glyph, GlyphSource } from './glyph.ts';
 import { ShxGlyphSource } from './shx.ts';
-import { TtfGlyphSource } from './ttf.ts';
+import { collectionFaces, TtfGlyphSource } from './ttf.ts';
 import { bigFontCodePage } from './dbcs.ts';
 import { CJK_FALLBACK, CjkFallback, loadStrokeFallback, nodeBundledFiles, STROKE_FALLBACK, type BundledFontFiles, type StrokeGlyphSource } from './bundled.ts';
 
@@ -96,6 +96,7 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
   const report: FontReport = { requested: [], resolved: [], substituted: [] };
   const byName = new Map<string, GlyphSource>();
   const requests = new Map<string, { name: string; kind: 'shx' | 'ttf'; big: boolean }>();
+  const failed: { name: string; kind: 'shx' | 'ttf'; big: boolean }[] = [];
   const ask = (full: string, kind: 'shx' | 'ttf', big = false) => {
     const name = baseName(full);
     if (!name) return;
@@ -130,12 +131,24 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
         byName.set(key(r.name), src);
         byName.set(stripExt(r.name), src);
         if (src instanceof TtfGlyphSource) byName.set(key(src.family), src);
+        // the other faces of a collection (simsun.ttc holds SimSun and NSimSun) answer to their family names
+        for (const face of bytes ? collectionFaces(bytes).slice(1) : []) {
+          try {
+            const f = new TtfGlyphSource(r.name, [new Uint8Array(face)]);
+            if (!byName.has(key(f.family))) byName.set(key(f.family), f);
+          } catch {
+            /* a broken face: the others still serve */
+          }
+        }
         report.resolved.push({ name: r.name, from: 'provider' });
-      } else {
-        report.substituted.push({ name: r.name, with: r.kind === 'ttf' || r.big ? CJK_FALLBACK : STROKE_FALLBACK });
-      }
+      } else failed.push(r);
     }),
   );
+  // a name the library does not know may be a face of a collection that another request brought in
+  for (const r of failed) {
+    if (byName.has(key(r.name))) report.resolved.push({ name: r.name, from: 'provider' });
+    else report.substituted.push({ name: r.name, with: r.kind === 'ttf' || r.big ? CJK_FALLBACK : STROKE_FALLBACK });
+  }
   report.requested.sort();
   report.resolved.sort((a, b) => a.name.localeCompare(b.name));
   report.substituted.sort((a, b) => a.name.localeCompare(b.name));
@@ -146,7 +159,7 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
   // the CJK subsets: characters that no provided font and not the stroke font draws
   const provided = [...new Set(byName.values())];
   const missing = [...chars].filter((ch) => !stroke?.glyph(ch) && !provided.some((f) => f.glyph(ch)));
-  const wantsTtf = [...requests.values()].some((r) => r.kind === 'ttf' && !byName.has(key(r.name)));
+  const wantsTtf = report.substituted.some((s) => s.with === CJK_FALLBACK);
   const cjk = new CjkFallback(files);
   if ((missing.length || wantsTtf) && (await cjk.init())) {
     // a missing TrueType font is replaced by the CJK font's Latin part too

@@ -1,4 +1,4 @@
-import type { Drawing } from '../model/drawing.ts';
+import type { Drawing, TextStyle } from '../model/drawing.ts';
 import type { TextRun } from '../geometry/flatten.ts';
 import { pairValue } from '../dxf/reader.ts';
 import { aciToRgb } from '../geometry/aci.ts';
@@ -93,9 +93,21 @@ function itemsOf(run: TextRun, d: Drawing, base: Format): Item[] {
   return parseText(run.text, base);
 }
 
+/** styles by lower-case name, once per drawing (some drawings have thousands of styles) */
+const styleMaps = new WeakMap<Drawing, Map<string, TextStyle>>();
+function textStyle(d: Drawing, name: string): TextStyle | undefined {
+  let m = styleMaps.get(d);
+  if (!m) {
+    m = new Map();
+    for (const t of d.textStyles) if (!m.has(key(t.name))) m.set(key(t.name), t);
+    styleMaps.set(d, m);
+  }
+  return m.get(key(name));
+}
+
 function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
   const style = styleFonts(run, fonts);
-  const st = d.textStyles.find((t) => key(t.name) === key(run.style));
+  const st = textStyle(d, run.style);
   const mtext = run.kind === 'mtext';
   // flatten folds the style's width factor into TEXT runs; MTEXT starts from the style's
   const wf = (run.widthFactor || 1) * (mtext ? st?.widthFactor || 1 : 1);
@@ -334,6 +346,8 @@ export function textGeometry(run: TextRun, d: Drawing, fonts: FontSet): TextGeom
   const triColors: number[] = [];
   let anyColor = false;
   const local = (g: Placed, gx: number, gy: number) => T(g.x + gx * g.sx + gy * g.h * g.shear, g.y + gy * g.h);
+  // glyph frame → drawing units as one affine map per glyph: x' = a gx + c gy + e, y' = b gx + d gy + f
+  const cr = Math.cos(L.rot), sr = Math.sin(L.rot), fy = L.flipY ? -1 : 1;
   for (const g of L.glyphs) {
     const color = g.color ?? run.color;
     if (g.color !== undefined && g.color !== run.color) anyColor = true;
@@ -348,19 +362,23 @@ export function textGeometry(run: TextRun, d: Drawing, fonts: FontSet): TextGeom
       colors.push(color);
       continue;
     }
+    const [e, f] = local(g, 0, 0);
+    const a = cr * g.sx, b = sr * g.sx;
+    const lx = g.h * g.shear, ly = g.h * fy;
+    const c = cr * lx - sr * ly, dd = sr * lx + cr * ly;
     for (const s of g.glyph.strokes ?? []) {
       const pts: number[] = new Array(s.length);
       for (let i = 0; i < s.length; i += 2) {
-        const [x, y] = local(g, s[i], s[i + 1]);
-        pts[i] = x;
-        pts[i + 1] = y;
+        pts[i] = a * s[i] + c * s[i + 1] + e;
+        pts[i + 1] = b * s[i] + dd * s[i + 1] + f;
       }
       out.strokes.push(pts);
       colors.push(color);
     }
     const t = g.glyph.triangles;
     if (t?.length) {
-      for (let i = 0; i < t.length; i += 2) out.triangles.push(...local(g, t[i], t[i + 1]));
+      const tri = out.triangles;
+      for (let i = 0; i < t.length; i += 2) tri.push(a * t[i] + c * t[i + 1] + e, b * t[i] + dd * t[i + 1] + f);
       for (let i = 0; i < t.length; i += 6) triColors.push(color);
     }
   }

@@ -10,6 +10,7 @@ import type { Drawing } from '../model/drawing.ts';
 import { loadFonts, textBounds, textGeometry, type FontBytesProvider, type FontSet, type TextGeometry } from './index.ts';
 import { CJK_FALLBACK, STROKE_FALLBACK } from './bundled.ts';
 import { sb, writeBigFont, writeShapesFont } from './testing/shx-writer.ts';
+import { writeCollection, writeFont } from './testing/font-writer.ts';
 
 interface StyleDef {
   name: string;
@@ -146,6 +147,36 @@ describe('bundled fallback fonts', () => {
     expect(fonts.report.resolved).toContainEqual({ name: 'Mine.ttf', from: 'provider' });
     expect(fonts.report.substituted).toEqual([]);
     expect(textGeometry(runs(d)[0], d, fonts).triangles.length).toBeGreaterThan(0);
+  });
+});
+
+function area(tris: number[]): number {
+  let a = 0;
+  for (let i = 0; i < tris.length; i += 6) a += Math.abs((tris[i + 2] - tris[i]) * (tris[i + 5] - tris[i + 1]) - (tris[i + 4] - tris[i]) * (tris[i + 3] - tris[i + 1])) / 2;
+  return a;
+}
+
+describe('TrueType collections and outlines', () => {
+  // FaceOne: A is a 600 × 700 block, O a 700 × 700 square with a 300 × 300 hole; FaceTwo: A is a triangle
+  const one = writeFont('FaceOne', { A: [[0, 0, 600, 0, 600, 700, 0, 700]], O: [[0, 0, 700, 0, 700, 700, 0, 700], [200, 200, 200, 500, 500, 500, 500, 200]] });
+  const two = writeFont('FaceTwo', { A: [[0, 0, 700, 0, 350, 700]] });
+  const ttc = writeCollection([one, two]);
+  const d = drawing([text(0, 0, 7, 'A', [[7, 'S']]), text(0, 10, 7, 'O', [[7, 'S']]), mtext(0, 30, 7, '{\\fFaceTwo|b0|i0;A}', [[7, 'S']])], [{ name: 'S', font: 'two.ttc' }]);
+
+  it('reads the first face of a .ttc for a style, another face by its family name, and fills outlines with their holes', async () => {
+    const fonts = await loadFonts(d, library({ 'two.ttc': ttc }));
+    expect(fonts.report.requested).toEqual(['FaceTwo', 'two.ttc']);
+    expect(fonts.report.substituted).toEqual([]);
+    const [a, o, t] = runs(d);
+    // cap height 700 units = text height 7: one unit is 0.01
+    const ga = textGeometry(a, d, fonts);
+    expect(ga.triangles).toHaveLength(12);
+    expect(area(ga.triangles)).toBeCloseTo(6 * 7, 9);
+    expect(box(ga)).toEqual({ minX: 0, minY: 0, maxX: 6, maxY: 7 });
+    expect(area(textGeometry(o, d, fonts).triangles)).toBeCloseTo(7 * 7 - 3 * 3, 9);
+    const gt = textGeometry(t, d, fonts);
+    expect(gt.triangles).toHaveLength(6);
+    expect(area(gt.triangles)).toBeCloseTo((7 * 7) / 2, 9);
   });
 });
 

@@ -184,14 +184,19 @@ export function triangulate(rings: number[][]): number[] {
   return out;
 }
 
-/** A TrueType collection's face (by family or full name, else the first) as a standalone font; other files as they are. */
-export function sfntOf(bytes: Uint8Array, faceName?: string): ArrayBuffer {
+/** Every face of a TrueType collection (.ttc) as a standalone font file; [] for anything else. */
+export function collectionFaces(bytes: Uint8Array): ArrayBuffer[] {
   const own = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   const v = new DataView(own);
-  if (own.byteLength < 12 || v.getUint32(0) !== 0x74746366 /* 'ttcf' */) return own;
+  if (own.byteLength < 12 || v.getUint32(0) !== 0x74746366 /* 'ttcf' */) return [];
   const count = v.getUint32(8);
-  const offsets = Array.from({ length: count }, (_, i) => v.getUint32(12 + 4 * i));
-  const faces = offsets.map((o) => extractFace(v, o));
+  return Array.from({ length: count }, (_, i) => extractFace(v, v.getUint32(12 + 4 * i)));
+}
+
+/** A TrueType collection's face (by family or full name, else the first) as a standalone font; other files as they are. */
+export function sfntOf(bytes: Uint8Array, faceName?: string): ArrayBuffer {
+  const faces = collectionFaces(bytes);
+  if (!faces.length) return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   if (faceName) {
     const want = faceName.toLowerCase();
     for (const f of faces) {

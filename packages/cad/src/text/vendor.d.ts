@@ -12,13 +12,21 @@ declare module 'opentype.js' {
     x2?: number;
     y2?: number;
   }
-  export interface Glyph {
+  export class Path {
+    moveTo(x: number, y: number): void;
+    lineTo(x: number, y: number): void;
+    close(): void;
+  }
+  export class Glyph {
+    constructor(o: { name: string; unicode?: number; advanceWidth: number; path: Path });
     index: number;
     advanceWidth?: number;
     path: { commands: PathCommand[] } | (() => { commands: PathCommand[] });
     getPath(x?: number, y?: number, fontSize?: number): { commands: PathCommand[] };
   }
-  export interface Font {
+  export class Font {
+    constructor(o: { familyName: string; styleName: string; unitsPerEm: number; ascender: number; descender: number; glyphs: Glyph[] });
+    toArrayBuffer(): ArrayBuffer;
     unitsPerEm: number;
     ascender: number;
     descender: number;
