@@ -71,7 +71,7 @@ for (const driver of testDatabaseDrivers()) {
     });
 
     const itemOf = async (id: string) => t.db.db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const thumbkeyOf = (id: string) => until(async () => (await itemOf(id)).thumbkey, 60_000);
+    const thumbkeyOf = (id: string): Promise<string> => until(async () => (await itemOf(id)).thumbkey ?? undefined, 60_000);
     const getThumb = (thumbkey: string, token?: string, headers: Record<string, string> = {}) =>
       t.app.inject({ method: 'GET', url: `/cloud/v5/file/thumb/${thumbkey}${token ? `?utoken=${encodeURIComponent(token)}` : ''}`, headers });
     const job = (md5hex: string) => until(async () => {
@@ -178,6 +178,17 @@ for (const driver of testDatabaseDrivers()) {
       expect((await itemOf(inst.bizData.item.id)).thumbkey).toBe(k);
       expect(await t.db.db.selectFrom('jobs').select('id').where('id', 'like', `thumb-%${hash}%`).execute()).toHaveLength(1);
       expect(await t.deps.storage.exists(thumbnailStorageKey(k))).toBe(true);
+    });
+
+    it('thumbnails a drawing sent by resumable chunked upload', async () => {
+      const u = await t.createUser();
+      const body = drawingDxf(31);
+      const init = await t.call('/cloud/v5/upload/init', { name: 'chunked.dxf', size: body.length, md5: md5(body) }, u.token);
+      expect(init.bizData.uploadId).toBeTruthy();
+      await t.app.inject({ method: 'PUT', url: `/cloud/v5/upload/chunk?utoken=${u.token}&uploadId=${init.bizData.uploadId}&offset=0`, headers: { 'content-type': 'application/octet-stream' }, payload: body });
+      const done = await t.call('/cloud/v5/upload/complete', { uploadId: init.bizData.uploadId }, u.token);
+      expect(done.bizData.complete).toBe(true);
+      expect(await thumbkeyOf(done.bizData.item.id)).toBe(`v1-${md5(body)}.png`);
     });
 
     it('serves a thumbnail to its owners only', async () => {
