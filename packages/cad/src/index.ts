@@ -1,5 +1,6 @@
 export * from './model/drawing.ts';
 export { parseDxf, KNOWN_ENTITY_TYPES, pairValue } from './dxf/reader.ts';
+export { parseDxfFile } from './dxf/file.ts';
 export { drawingInfo } from './info.ts';
 export { decodeEscapes } from './dxf/codepage.ts';
 export { flattenModelSpace, flattenEntities, plainMText, type Flattened, type FlattenOptions, type Polyline2, type TextRun, type EntityRef, type Affine } from './geometry/flatten.ts';

@@ -9,62 +9,95 @@ import { createPairCache } from './pair-cache.ts';
  * `pairValue` answers from the columns without that.
  */
 export class PairChunk {
+  /** per pair: code << 1, plus 1 when the value is a string (then `nums` holds its index in `strs`) */
   readonly codes: Int32Array;
   readonly nums: Float64Array;
-  /** the string values, at the index of their pair; holes where the value is a number */
-  readonly strs: (string | undefined)[];
+  readonly strs: string[] = [];
+  /** group codes too large for `codes` (only corrupt files have them), by pair index */
+  big: Map<number, number> | null = null;
   n = 0;
   constructor(readonly size: number) {
     this.codes = new Int32Array(size);
     this.nums = new Float64Array(size);
-    this.strs = new Array(size);
+  }
+
+  code(i: number): number {
+    const c = this.codes[i];
+    return (c | 1) === (BIG | 1) ? this.big!.get(i)! : c >> 1;
+  }
+
+  value(i: number): string | number {
+    return this.codes[i] & 1 ? this.strs[this.nums[i]] : this.nums[i];
   }
 }
+
+/** marks a pair whose code is in `big` (even: it reads as a number pair, the value is in `nums`) */
+const BIG = -0x80000000;
+const CODE_LIMIT = 0x3fffffff;
 
 const FIRST_CHUNK = 1024;
 const MAX_CHUNK = 65536;
 
 export function createPairStore() {
   let chunk = new PairChunk(FIRST_CHUNK);
-  let start = 0;
-  const cache = createPairCache();
-  return {
-    cache,
+  const store = {
+    cache: createPairCache(),
+    chunk,
+    /** the pairs of the entity begun last are chunk[start, chunk.n) */
+    start: 0,
     /** the next pushes belong to one new entity */
     begin() {
-      start = chunk.n;
+      store.start = chunk.n;
     },
     pushNum(code: number, value: number) {
       if (chunk.n === chunk.size) grow();
       const i = chunk.n++;
-      chunk.codes[i] = code;
+      if (code > CODE_LIMIT || code < -CODE_LIMIT) return odd(i, code, value);
+      chunk.codes[i] = code << 1;
       chunk.nums[i] = value;
     },
     pushStr(code: number, value: string) {
       if (chunk.n === chunk.size) grow();
       const i = chunk.n++;
-      chunk.codes[i] = code;
-      chunk.strs[i] = value;
-    },
-    /** the chunk and range of the entity begun last */
-    end(): [PairChunk, number, number] {
-      return [chunk, start, chunk.n];
+      if (code > CODE_LIMIT || code < -CODE_LIMIT) return odd(i, code, value);
+      chunk.codes[i] = (code << 1) | 1;
+      chunk.nums[i] = chunk.strs.length;
+      chunk.strs.push(value);
     },
   };
+  return store;
+
+  function odd(i: number, code: number, value: string | number) {
+    (chunk.big ??= new Map()).set(i, code);
+    if (typeof value === 'number') {
+      chunk.codes[i] = BIG;
+      chunk.nums[i] = value;
+    } else {
+      // a string under a code this large: keep it as a string pair through a second map entry
+      chunk.codes[i] = BIG | 1;
+      chunk.nums[i] = chunk.strs.length;
+      chunk.strs.push(value);
+    }
+  }
 
   /** a full chunk: the entity being read moves, whole, into a new one (an entity never spans two) */
   function grow() {
-    const have = chunk.n - start;
+    const have = chunk.n - store.start;
     const next = new PairChunk(Math.max(Math.min(chunk.size * 2, MAX_CHUNK), have * 2));
-    next.codes.set(chunk.codes.subarray(start, chunk.n));
-    next.nums.set(chunk.nums.subarray(start, chunk.n));
-    for (let i = 0; i < have; i++) next.strs[i] = chunk.strs[start + i];
-    // the moved pairs no longer belong to the old chunk
-    for (let i = start; i < chunk.n; i++) chunk.strs[i] = undefined;
-    chunk.n = start;
+    for (let i = 0; i < have; i++) {
+      const from = store.start + i;
+      const c = chunk.codes[from];
+      next.codes[i] = c;
+      if (c & 1) {
+        next.nums[i] = next.strs.length;
+        next.strs.push(chunk.strs[chunk.nums[from]]);
+      } else next.nums[i] = chunk.nums[from];
+      if ((c | 1) === (BIG | 1)) (next.big ??= new Map()).set(i, chunk.big!.get(from)!);
+    }
+    chunk.n = store.start;
     next.n = have;
-    chunk = next;
-    start = 0;
+    chunk = store.chunk = next;
+    store.start = 0;
   }
 }
 
@@ -107,10 +140,7 @@ export class DxfEntity implements Entity {
     if (this.#pairs) return this.#pairs;
     const c = this.#chunk!;
     const out: Pair[] = new Array(this.#end - this.#start);
-    for (let i = this.#start, k = 0; i < this.#end; i++, k++) {
-      const s = c.strs[i];
-      out[k] = this.#cache!.get(c.codes[i], s === undefined ? c.nums[i] : s);
-    }
+    for (let i = this.#start, k = 0; i < this.#end; i++, k++) out[k] = this.#cache!.get(c.code(i), c.value(i));
     this.#chunk = null;
     this.#cache = null;
     return (this.#pairs = out);
@@ -126,11 +156,7 @@ export class DxfEntity implements Entity {
   first(code: number): string | number | undefined {
     const c = this.#chunk;
     if (!c) return this.pairs.find((p) => p[0] === code)?.[1];
-    for (let i = this.#start; i < this.#end; i++) {
-      if (c.codes[i] !== code) continue;
-      const s = c.strs[i];
-      return s === undefined ? c.nums[i] : s;
-    }
+    for (let i = this.#start; i < this.#end; i++) if (c.code(i) === code) return c.value(i);
     return undefined;
   }
 

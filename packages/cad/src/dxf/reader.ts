@@ -15,8 +15,11 @@ export function parseDxf(bytes: Uint8Array): Drawing {
   if (bytes.length === 0) throw new CadError('cad.parseFailed', undefined, 'empty file');
   const binary = isBinaryDxf(bytes);
   const latin = new TextDecoder('windows-1252');
-  const r: PairReader = binary ? createBinaryReader(bytes, latin) : createAsciiReader(bytes, latin);
+  return readDrawing(binary ? createBinaryReader(bytes, latin) : createAsciiReader(bytes, latin), binary);
+}
 
+/** The drawing from a pair reader (parseDxf; parseDxfFile streams an ASCII file through one). */
+export function readDrawing(r: PairReader, binary: boolean): Drawing {
   const drawing: Drawing = {
     format: 'dxf',
     binary,
@@ -181,8 +184,7 @@ export function parseDxf(bytes: Uint8Array): Drawing {
         continue;
       }
       into.push(e);
-      const follows = pairValue(e, 66);
-      parent = type === 'POLYLINE' || (type === 'INSERT' && Number(follows) === 1) ? e : null;
+      parent = type === 'POLYLINE' || (type === 'INSERT' && Number(pairValue(e, 66)) === 1) ? e : null;
     }
     throw new CadError('cad.parseFailed', undefined, `missing ${end}`);
   }
@@ -222,8 +224,7 @@ export function parseDxf(bytes: Uint8Array): Drawing {
       else if (code === 330 && !inReactors && owner === undefined) owner = value;
       store.pushStr(code, value);
     }
-    const [chunk, start, end] = store.end();
-    const e = new DxfEntity(type, chunk, start, end, store.cache);
+    const e = new DxfEntity(type, store.chunk, store.start, store.chunk.n, store.cache);
     // the same fields, in the same order, as the entity literal this reader used to build
     if (handle !== undefined) e.handle = handle;
     e.layer = layer;

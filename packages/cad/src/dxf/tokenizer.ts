@@ -84,7 +84,10 @@ export interface ByteSource {
   fill(into: Uint8Array, at: number): number;
 }
 
-export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, source?: ByteSource): PairReader {
+/** `source`: the bytes are read through it in windows of `windowBytes` (grown for a longer line) */
+export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, source?: ByteSource, windowBytes = 1 << 22): PairReader {
+  // streamed input: this much is kept ahead, so the fast path never runs off the window on ordinary lines
+  const margin = Math.min(65536, windowBytes >> 2);
   let bytes = input;
   let pos = 0;
   /** valid bytes in `bytes` */
@@ -106,7 +109,7 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
   function refill(): void {
     const keep = n - pos;
     if (keep > bytes.length / 2 || bytes === input) {
-      const grown = new Uint8Array(Math.max(1 << 22, bytes === input ? 0 : bytes.length * 2));
+      const grown = new Uint8Array(Math.max(windowBytes, bytes === input ? 0 : bytes.length * 2));
       grown.set(bytes.subarray(pos, n), 0);
       bytes = grown;
     } else bytes.copyWithin(0, pos, n);
@@ -255,8 +258,7 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
       dec = d;
     },
     next() {
-      // streamed input: keep a margin so the fast path below never runs off the window for ordinary lines
-      if (!eof && n - pos < 65536) refill();
+      if (!eof && n - pos < margin) refill();
       // fast path: "<spaces>digits\r?\n" then the value; anything unusual goes to nextSlow with pos untouched
       let p = pos;
       let c = bytes[p];

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createAsciiReader, type ByteSource, type PairReader } from './tokenizer.ts';
+import { parseDxf, pairValue } from './reader.ts';
+import { parseDxfFile } from './file.ts';
+import { writeAsciiDxf, type FixtureEntity } from '../testing/dxf-writer.ts';
+
+const enc = new TextEncoder();
+const latin = () => new TextDecoder('windows-1252');
+let seed = 11;
+const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+
+function pairsOf(r: PairReader): [number, string | number][] {
+  const out: [number, string | number][] = [];
+  while (r.next()) out.push([r.code, r.value]);
+  return out;
+}
+
+/** bytes handed out a few at a time, as a slow file or socket would */
+function trickle(bytes: Uint8Array): ByteSource {
+  let at = 0;
+  return {
+    fill(into, to) {
+      const k = Math.min(1 + Math.floor(rand() * 7), into.length - to, bytes.length - at);
+      into.set(bytes.subarray(at, at + k), to);
+      at += k;
+      return k;
+    },
+  };
+}
+
+/** a drawing with long and short lines, CRLF, numbers of every shape the fast path takes or leaves */
+function mixedDxf(): Uint8Array {
+  const entities: FixtureEntity[] = [];
+  for (let i = 0; i < 400; i++) {
+    const pts: [number, number][] = [];
+    for (let k = 0; k < 1 + (i % 9); k++) pts.push([10, (rand() - 0.5) * 10 ** Math.floor(rand() * 9)], [20, Number((rand() * 1e6).toPrecision(1 + Math.floor(rand() * 17)))]);
+    entities.push({ type: 'LWPOLYLINE', pairs: [[5, (0x100 + i).toString(16)], [8, `L${i % 7}`], [90, pts.length / 2], [70, i % 2], ...pts, [42, -0.5]] });
+    entities.push({ type: 'MTEXT', pairs: [[8, '0'], [10, 1e-7 * i], [20, -0], [40, 2.5], [1, 'x'.repeat(i * 3) + '\\U+4E2D'], [3, 'long '.repeat(60)]] });
+  }
+  return writeAsciiDxf({ layers: ['0', 'L0', 'L1'], entities });
+}
+
+describe('ASCII tokenizer', () => {
+  it('parses every number exactly as Number() does, through the fast path and around it', () => {
+    const texts: string[] = ['0', '-0', '0.0', '-0.0', '1.', '.5', '-.5', '+7', '007', '1e3', '-2.5E-3', ' 12.5 ', '\t3', '12345678901234567', '9007199254740993', '0.1234567890123456789012345', '1.7976931348623157e308', '123456789012.3456'];
+    for (let i = 0; i < 3000; i++) {
+      const digits = 1 + Math.floor(rand() * 17);
+      let s = '';
+      for (let k = 0; k < digits; k++) s += Math.floor(rand() * 10);
+      const point = Math.floor(rand() * (digits + 1));
+      texts.push((rand() < 0.3 ? '-' : '') + s.slice(0, point) + (point < digits ? '.' + s.slice(point) : ''));
+    }
+    const bytes = enc.encode(texts.map((t, i) => ` 10\r\n${t}\r\n${i % 2 ? '40' : '70'}\n${t}\n`).join(''));
+    const got = pairsOf(createAsciiReader(bytes, latin()));
+    expect(got.length).toBe(texts.length * 2);
+    // integers are summed digit by digit, as this reader always did (only differs from Number beyond 2^53)
+    const intText = (t: string) => {
+      const m = /^[ \t]*([+-]?)(\d+)[ \t]*$/.exec(t);
+      if (!m) return null;
+      let v = 0;
+      for (const ch of m[2]) v = v * 10 + Number(ch);
+      return m[1] === '-' ? -v : v;
+    };
+    texts.forEach((t, i) => {
+      const want = intText(t) ?? Number(t.trim());
+      expect(Object.is(got[2 * i][1], Number.isNaN(want) ? 0 : want), `${t} → ${got[2 * i][1]}`).toBe(true);
+      expect(Object.is(got[2 * i + 1][1], got[2 * i][1])).toBe(true);
+    });
+  });
+
+  it('reads the same pairs from a stream in small windows as from the whole file', () => {
+    const bytes = mixedDxf();
+    const whole = pairsOf(createAsciiReader(bytes, latin()));
+    for (const windowBytes of [64, 1000, 1 << 16]) {
+      const streamed = pairsOf(createAsciiReader(new Uint8Array(0), latin(), trickle(bytes), windowBytes));
+      expect(streamed).toEqual(whole);
+    }
+    // a file without a final line break, and a lone CR inside a value
+    const odd = enc.encode('0\nSECTION\n1\na\rb\n 10\n-1.5');
+    expect(pairsOf(createAsciiReader(odd, latin()))).toEqual([[0, 'SECTION'], [1, 'a\rb'], [10, -1.5]]);
+    expect(pairsOf(createAsciiReader(new Uint8Array(0), latin(), trickle(odd), 8))).toEqual([[0, 'SECTION'], [1, 'a\rb'], [10, -1.5]]);
+  });
+});
+
+describe('entities with their pairs in shared columns', () => {
+  it('answer pairValue, pairs, JSON and writes exactly as plain entities', () => {
+    const vertices: [number, number][] = [];
+    // far more pairs than a first chunk holds: the entity moves to a larger chunk whole
+    for (let i = 0; i < 5000; i++) vertices.push([10, i + 0.25], [20, -i]);
+    const d = parseDxf(writeAsciiDxf({ entities: [{ type: 'LINE', pairs: [[8, 'A'], [10, 1], [11, 2]] }, { type: 'LWPOLYLINE', pairs: [[5, 'FF'], [8, 'B'], [90, 5000], ...vertices] }, { type: 'LINE', pairs: [[8, 'C'], [1999999999, 'far'], [10, 3]] }] }));
+    const [a, poly, far] = d.entities;
+    expect(pairValue(poly, 20)).toBe(0);
+    expect(pairValue(poly, 10)).toBe(0.25);
+    expect(poly.pairs.length).toBe(10003);
+    expect(poly.pairs[10002]).toEqual([20, -4999]);
+    expect(pairValue(far, 1999999999)).toBe('far');
+    expect(far.pairs).toEqual([[8, 'C'], [1999999999, 'far'], [10, 3]]);
+    expect(JSON.parse(JSON.stringify(a))).toEqual({ type: 'LINE', layer: 'A', color: 256, paperSpace: false, pairs: [[8, 'A'], [10, 1], [11, 2]] });
+    expect(a).toMatchObject({ type: 'LINE', layer: 'A', pairs: [[8, 'A'], [10, 1], [11, 2]] });
+    a.pairs = [[8, 'A'], [10, 5]];
+    expect(pairValue(a, 10)).toBe(5);
+    expect(a.pairs).toEqual([[8, 'A'], [10, 5]]);
+  });
+});
+
+describe('parseDxfFile', () => {
+  it('streams a file to the same drawing as parseDxf of its bytes', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dxf-file-'));
+    try {
+      const file = path.join(dir, 'mixed.dxf');
+      const bytes = mixedDxf();
+      writeFileSync(file, bytes);
+      expect(JSON.stringify(parseDxfFile(file, 256))).toBe(JSON.stringify(parseDxf(bytes)));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  const samplesDir = path.resolve(import.meta.dirname, '../../../..', process.env.SAMPLES_DIR ?? '../shared/samples');
+  const samples = existsSync(samplesDir) ? readdirSync(samplesDir).filter((f) => f.toLowerCase().endsWith('.dxf')) : [];
+  it.runIf(samples.length > 0)('streams every sample DXF to the same drawing (64 KB windows)', () => {
+    for (const f of samples) {
+      const file = path.join(samplesDir, f);
+      expect(JSON.stringify(parseDxfFile(file, 1 << 16)), f).toBe(JSON.stringify(parseDxf(readFileSync(file))));
+    }
+  });
+});
