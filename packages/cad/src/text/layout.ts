@@ -53,6 +53,9 @@ interface Layout {
   oy: number;
   rot: number;
   flipY: boolean;
+  /** TEXT 71: backward (mirrored in its own x) and upside down (mirrored in its own y) */
+  flipX?: boolean;
+  flipYOwn?: boolean;
 }
 
 /** MTEXT line spacing: baselines 5/3 of the text height apart (AutoCAD's "at least" spacing at factor 1). */
@@ -67,29 +70,48 @@ function styleFonts(run: TextRun, fonts: FontSet): StyleFonts {
 }
 
 /**
- * Aligned and fit TEXT (72 = 3 or 5) span from the first alignment point (10/20) to the second (11/21), but a
- * TextRun carries only the second. For text drawn straight from model space the first point is found in the
- * drawing by the second point and the string; inside blocks it is not known and the text ends at the second point.
+ * What a TextRun does not carry: the first alignment point of aligned/fit TEXT (72 = 3, 5), TEXT's backward and
+ * upside-down flags (71), MTEXT's line spacing (44) and its chunks in file order (3 … then 1). For text drawn
+ * straight from model space the entity is found by its point and string; inside blocks the defaults apply.
  */
-const firstPoints = new WeakMap<Drawing, Map<string, [number, number]>>();
-function firstPointOf(d: Drawing, run: TextRun): [number, number] | undefined {
-  let m = firstPoints.get(d);
+interface TextExtra {
+  p1?: [number, number];
+  backward?: boolean;
+  upsideDown?: boolean;
+  lineSpacing?: number;
+  raw?: string;
+}
+const extras = new WeakMap<Drawing, Map<string, TextExtra>>();
+function extraOf(d: Drawing, run: TextRun): TextExtra | undefined {
+  let m = extras.get(d);
   if (!m) {
     m = new Map();
     for (const e of d.entities) {
-      if (e.type !== 'TEXT') continue;
-      const h = Number(pairValue(e, 72) ?? 0);
-      if (h !== 3 && h !== 5) continue;
-      const p = (c: number) => Number(pairValue(e, c) ?? 0);
-      m.set(`${p(11)}|${p(21)}|${String(pairValue(e, 1) ?? '')}`, [p(10), p(20)]);
+      if (e.paperSpace || (e.type !== 'TEXT' && e.type !== 'MTEXT')) continue;
+      const p = (c: number, def = 0) => Number(pairValue(e, c) ?? def);
+      const one = String(pairValue(e, 1) ?? '');
+      if (e.type === 'TEXT') {
+        const flags = p(71);
+        const x: TextExtra = { p1: [p(10), p(20)], backward: (flags & 2) !== 0 || undefined, upsideDown: (flags & 4) !== 0 || undefined };
+        if (!x.backward && !x.upsideDown && p(72) !== 3 && p(72) !== 5) continue;
+        m.set(`T|${p(10)}|${p(20)}|${one}`, x);
+        if (pairValue(e, 11) !== undefined) m.set(`T|${p(11)}|${p(21)}|${one}`, x);
+      } else {
+        const chunks = e.pairs.filter((q) => q[0] === 3).map((q) => String(q[1])).join('');
+        const spacing = p(44, 1);
+        if (!chunks && spacing === 1) continue;
+        // flatten joins 1 + 3…; DXF stores the 3 chunks first
+        m.set(`M|${p(10)}|${p(20)}|${one + chunks}`, { lineSpacing: spacing > 0 ? spacing : 1, raw: chunks + one });
+      }
     }
-    firstPoints.set(d, m);
+    extras.set(d, m);
   }
-  return m.get(`${run.x}|${run.y}|${run.text}`);
+  if (!m.size) return undefined;
+  return run.kind === 'text' ? m.get(`T|${run.x}|${run.y}|${run.text}`) : m.get(`M|${run.x}|${run.y}|${run.raw ?? ''}`);
 }
 
-function itemsOf(run: TextRun, d: Drawing, base: Format): Item[] {
-  if (run.kind === 'mtext') return parseMText(run.raw ?? run.text.replace(/\n/g, '\\P'), base, aciToRgb);
+function itemsOf(run: TextRun, extra: TextExtra | undefined, base: Format): Item[] {
+  if (run.kind === 'mtext') return parseMText(extra?.raw ?? run.raw ?? run.text.replace(/\n/g, '\\P'), base, aciToRgb);
   return parseText(run.text, base);
 }
 
@@ -121,7 +143,8 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
     strike: false,
     valign: 0,
   };
-  const items = itemsOf(run, d, base);
+  const extra = extraOf(d, run);
+  const items = itemsOf(run, extra, base);
   const sourceFor = (f: Format): GlyphSource | undefined => (f.font ? fonts.byName.get(key(f.font)) ?? fonts.byName.get(key(f.font).replace(/\.(shx|ttf|ttc)$/, '')) : undefined);
   const glyphOf = (ch: string, f: Format) => findGlyph(fonts, style, ch, f.font ? { font: sourceFor(f), kind: f.fontKind } : undefined);
   const primaryDescent = (style.primary ?? fonts.stroke)?.descent ?? 0.33;
@@ -229,7 +252,7 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
   lines.push(line);
   for (const l of lines) if (!l.height) l.height = run.height;
 
-  const out: Layout = { glyphs: [], lines: [], ox: run.x, oy: run.y, rot: (run.rotation * Math.PI) / 180, flipY: !!run.mirrored };
+  const out: Layout = { glyphs: [], lines: [], ox: run.x, oy: run.y, rot: (run.rotation * Math.PI) / 180, flipY: !!run.mirrored, flipX: !!extra?.backward, flipYOwn: !!extra?.upsideDown };
   const emitLine = (l: Line, dx: number, dy: number) => {
     for (const g of l.glyphs) {
       g.x += dx;
@@ -269,13 +292,14 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
     else if (va === 2) dy = -h / 2;
     else if (va === 3) dy = -h;
     if ((ha === 3 || ha === 5) && W > 0) {
-      const p1 = firstPointOf(d, run);
+      const p1 = extra?.p1;
       if (p1) {
         // aligned: the whole text scales to fit between the points; fit: only its width
         const L = Math.hypot(run.x - p1[0], run.y - p1[1]);
         const s = L / W;
-        out.ox = p1[0];
-        out.oy = p1[1];
+        // backward text still spans the two points: mirrored about the second one it runs back to the first
+        out.ox = extra?.backward ? run.x : p1[0];
+        out.oy = extra?.backward ? run.y : p1[1];
         out.rot = L > 0 ? Math.atan2(run.y - p1[1], run.x - p1[0]) : out.rot;
         for (const g of l.glyphs) {
           g.x *= s;
@@ -307,7 +331,7 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
   const baselines: number[] = [];
   let y = -lines[0].height;
   for (let i = 0; i < lines.length; i++) {
-    if (i > 0) y -= LINE_SPACING * lines[i].height;
+    if (i > 0) y -= LINE_SPACING * (extra?.lineSpacing ?? 1) * lines[i].height;
     baselines.push(y);
   }
   const totalH = -baselines[baselines.length - 1];
@@ -330,10 +354,10 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
 
 /** Frame → drawing units. */
 function transformer(L: Layout) {
-  const c = Math.cos(L.rot), s = Math.sin(L.rot), fy = L.flipY ? -1 : 1;
+  const c = Math.cos(L.rot), s = Math.sin(L.rot), fy = L.flipY !== !!L.flipYOwn ? -1 : 1, fx = L.flipX ? -1 : 1;
   return (x: number, y: number): [number, number] => {
-    const yy = y * fy;
-    return [L.ox + c * x - s * yy, L.oy + s * x + c * yy];
+    const xx = x * fx, yy = y * fy;
+    return [L.ox + c * xx - s * yy, L.oy + s * xx + c * yy];
   };
 }
 
@@ -347,7 +371,7 @@ export function textGeometry(run: TextRun, d: Drawing, fonts: FontSet): TextGeom
   let anyColor = false;
   const local = (g: Placed, gx: number, gy: number) => T(g.x + gx * g.sx + gy * g.h * g.shear, g.y + gy * g.h);
   // glyph frame → drawing units as one affine map per glyph: x' = a gx + c gy + e, y' = b gx + d gy + f
-  const cr = Math.cos(L.rot), sr = Math.sin(L.rot), fy = L.flipY ? -1 : 1;
+  const cr = Math.cos(L.rot), sr = Math.sin(L.rot), fy = L.flipY !== !!L.flipYOwn ? -1 : 1, fx = L.flipX ? -1 : 1;
   for (const g of L.glyphs) {
     const color = g.color ?? run.color;
     if (g.color !== undefined && g.color !== run.color) anyColor = true;
@@ -363,8 +387,8 @@ export function textGeometry(run: TextRun, d: Drawing, fonts: FontSet): TextGeom
       continue;
     }
     const [e, f] = local(g, 0, 0);
-    const a = cr * g.sx, b = sr * g.sx;
-    const lx = g.h * g.shear, ly = g.h * fy;
+    const a = cr * g.sx * fx, b = sr * g.sx * fx;
+    const lx = g.h * g.shear * fx, ly = g.h * fy;
     const c = cr * lx - sr * ly, dd = sr * lx + cr * ly;
     for (const s of g.glyph.strokes ?? []) {
       const pts: number[] = new Array(s.length);

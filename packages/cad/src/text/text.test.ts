@@ -291,6 +291,24 @@ describe('MTEXT layout', () => {
     });
   });
 
+  it('reads long MTEXT chunks in file order (3 … then 1), line spacing 44 and backward TEXT (71 = 2)', async () => {
+    const d = drawing([
+      { type: 'MTEXT', pairs: [[8, '0'], [10, 0], [20, 0], [30, 0], [40, 2], [71, 1], [44, 2], [3, 'HE'], [1, 'L\\PLO']] },
+      text(0, 10, 2, 'HI', [[71, 2]]),
+    ]);
+    const f = await loadFonts(d, none);
+    const [m, back] = runs(d);
+    const g = textGeometry(m, d, f);
+    const want = textGeometry({ ...m, raw: 'HEL\\PLO' }, d, f);
+    expect(g.strokes.length).toBe(want.strokes.length);
+    const b = box(g);
+    expect(b.maxY - b.minY).toBeCloseTo(2 + 2 * (5 / 3) * 2, 6); // double spacing
+    expect(b.maxX).toBeCloseTo(box({ strokes: want.strokes, triangles: [] }).maxX, 9); // HEL first: the widest line
+    const bb = textBounds(back, d, f);
+    expect(bb.maxX).toBeCloseTo(0, 9); // backward: runs to the left of its insertion point
+    expect(bb.minX).toBeLessThan(-2);
+  });
+
   it('stacks fractions: numerator above the bar above the denominator', async () => {
     const d = drawing([mtext(0, 0, 4, '1\\S3/4;'), mtext(0, 20, 4, '\\S3^4;'), mtext(0, 40, 4, 'X')]);
     const f = await loadFonts(d, none);
