@@ -123,15 +123,21 @@ describe('the drawing viewer in a real browser', () => {
       // click the wall: its properties
       await page.locator('[data-testid=viewer-tools] .ant-segmented-item').nth(0).click();
       await clickAt(page, 80, 0);
-      await page.locator('[data-testid=viewer-props]').getByText('LINE').waitFor();
-      await page.locator('[data-testid=viewer-props]').getByText('Walls').waitFor();
+      await page.locator('[data-testid=viewer-props]').getByText('LINE', { exact: true }).waitFor();
+      await page.locator('[data-testid=viewer-props]').getByText('Walls', { exact: true }).waitFor();
       await page.locator('[data-testid=viewer-props]').getByText('#ff0000').waitFor();
 
       // find a text and zoom to it
       await page.click('[data-testid=viewer-btn-find]');
       await page.fill('[data-testid=viewer-find] input', 'kitch');
+      const before = await page.evaluate(() => (window as any).__cadViewer.ppu());
       await page.locator('[data-testid=viewer-find-result]').getByText('Kitchen').click();
-      await page.locator('[data-testid=viewer-props]').getByText('TEXT').waitFor();
+      const c = await page.evaluate(() => ({ ...(window as any).__cadViewer.center(), ppu: (window as any).__cadViewer.ppu() }));
+      expect(c.ppu).toBeGreaterThan(before);
+      expect(c.x).toBeGreaterThan(5);
+      expect(c.x).toBeLessThan(60);
+      expect(c.y).toBeGreaterThan(65);
+      expect(c.y).toBeLessThan(85);
 
       // light background: white paper, the red wall stays red
       await page.click('[data-testid=viewer-fit]');

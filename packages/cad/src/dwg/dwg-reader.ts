@@ -139,5 +139,8 @@ export async function parseDwg(bytes: Uint8Array, o: DwgReadOptions = {}): Promi
   const drawing = parseDxf(await dwgToDxf(bytes, o));
   drawing.format = 'dwg';
   drawing.binary = true;
+  // LibreDWG 0.13 writes some files' layers all with a negative colour ("off"; e.g. the 2004 floor plan,
+  // which AutoCAD shows fully). A drawing with every layer off shows nothing, so that reading is not trusted.
+  if (drawing.layers.length > 1 && drawing.layers.every((l) => !l.on)) for (const l of drawing.layers) l.on = true;
   return drawing;
 }

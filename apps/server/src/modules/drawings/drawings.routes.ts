@@ -24,7 +24,8 @@ export const drawingsRoutes: RouteModule = async (app, { deps }) => {
     const q = sceneQuery.safeParse(req.query);
     if (!q.success) throw appError('request.invalid');
     const s = await drawings.scene(req.user.id, q.data.fileId, q.data.layout);
-    reply.header('content-type', 'application/vnd.cadcloud.scene').header('cache-control', 'private, max-age=3600').header('x-scene-cache', s.cached ? 'hit' : 'miss');
+    // no browser caching: the server's cache is per font set, which the URL does not show
+    reply.header('content-type', 'application/vnd.cadcloud.scene').header('content-length', s.size).header('cache-control', 'private, no-cache').header('x-scene-cache', s.cached ? 'hit' : 'miss');
     return reply.send(s.body instanceof Uint8Array ? Buffer.from(s.body.buffer, s.body.byteOffset, s.body.byteLength) : s.body);
   });
 };

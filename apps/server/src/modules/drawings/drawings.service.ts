@@ -54,7 +54,7 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
 
   return {
     /** The scene of one layout of a file the user may read: cached bytes as a stream, or freshly built bytes. */
-    async scene(uid: string, fileId: string, layout: string): Promise<{ key: string; body: Readable | Uint8Array; cached: boolean }> {
+    async scene(uid: string, fileId: string, layout: string): Promise<{ key: string; body: Readable | Uint8Array; cached: boolean; size: number }> {
       const row = await items.findOne(uid, fileId);
       if (!row || row.kind !== 1 || !row.blob_md5) throw appError('drawing.noPermission');
       if (row.freeze === 1) throw appError('file.frozen');
@@ -62,13 +62,15 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
       if (!(TYPE_GROUPS.drawing as readonly string[]).includes(ext) || ext === 'dwf' || ext === 'ocf') throw appError('drawing.loadFailed');
       if (Number(row.size) > deps.config.webOpenFileSize) throw appError('drawing.overSize');
       const key = sceneKey(row.blob_md5, layout, await fonts.fingerprint(uid));
-      if (await deps.storage.exists(key)) return { key, body: await deps.storage.get(key), cached: true };
+      const size = await deps.storage.size(key);
+      if (size !== null) return { key, body: await deps.storage.get(key), cached: true, size };
       let p = inFlight.get(key);
       if (!p) {
         p = build(key, row.blob_md5, row.name, layout, uid).finally(() => inFlight.delete(key));
         inFlight.set(key, p);
       }
-      return { key, body: await p, cached: false };
+      const body = await p;
+      return { key, body, cached: false, size: body.byteLength };
     },
   };
 }

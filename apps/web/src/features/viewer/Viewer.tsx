@@ -211,7 +211,8 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
     const max = tool === 'distance' ? 2 : tool === 'angle' ? 3 : tool === 'coords' ? 1 : Infinity;
     setAreaClosed(false);
     setPoints((old) => (old.length >= max || areaClosed ? [p] : [...old, p]));
-    setPanel('info');
+    // on a phone the result floats over the drawing; a drawer would cover the next tap
+    if (!phone) setPanel('info');
   };
 
   // ---- pointer input: drag pans, wheel and pinch zoom about the pointer, a still click acts
@@ -270,7 +271,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
 
   // tests and support read the view through this handle (drawing ↔ screen, draw calls)
   useEffect(() => {
-    (window as unknown as { __cadViewer?: unknown }).__cadViewer = scene && { toScreen, toWorld, layout: scene.meta.layout, drawCalls: () => renderer.current?.drawCalls ?? 0, canvas: glCanvas.current };
+    (window as unknown as { __cadViewer?: unknown }).__cadViewer = scene && { toScreen, toWorld, center: () => toWorld(size().w / 2, size().h / 2), ppu: () => view.current.ppu, layout: scene.meta.layout, drawCalls: () => renderer.current?.drawCalls ?? 0, canvas: glCanvas.current };
   }, [scene, toScreen, toWorld]);
 
   const measureText = (() => {
@@ -290,10 +291,11 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
   }, [query, scene]);
   const zoomToText = (i: number) => {
     const x = found[i];
-    const w = Math.max(x.height * Math.max(...x.text.split('\n').map((l) => l.length)) * 0.8, x.height);
-    fit({ minX: x.x - w, minY: x.y - x.height * 4, maxX: x.x + w * 2, maxY: x.y + x.height * 5 });
+    const w = x.height * Math.max(...x.text.split('\n').map((l) => l.length)) * 0.9;
+    fit({ minX: x.x - x.height, minY: x.y - x.height * 2, maxX: x.x + w + x.height, maxY: x.y + x.height * 3 });
     setSelected(x.entity);
   };
+
 
   if (error) return <Result status="warning" title={<span data-testid="viewer-error">{error}</span>} extra={<Space>{onBack && <Button onClick={onBack}>{t('viewer.back')}</Button>}{extra}</Space>} />;
 
