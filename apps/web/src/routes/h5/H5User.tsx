@@ -1,5 +1,5 @@
 import { Avatar, Button, List, Segmented } from 'antd';
-import { UserOutlined, LogoutOutlined, DesktopOutlined } from '@ant-design/icons';
+import { UserOutlined, LogoutOutlined, DesktopOutlined, FontSizeOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LANGUAGES, type Language } from '@cadcloud/i18n';
@@ -25,6 +25,9 @@ export function H5User() {
         <List.Item>
           <span>{t('user.language')}</span>
           <Segmented size="small" data-testid="h5-lang" value={i18n.language} onChange={(v) => setLanguage(v as Language)} options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))} />
+        </List.Item>
+        <List.Item>
+          <Button type="link" icon={<FontSizeOutlined />} onClick={() => navigate('/webH5/font')} data-testid="h5-fonts">{t('fonts:fonts.title')}</Button>
         </List.Item>
         <List.Item>
           <Button type="link" icon={<DesktopOutlined />} onClick={() => { sessionStorage.setItem('cadcloud.forceDesktop', '1'); navigate('/yun/recent'); }}>{t('h5.desktop')}</Button>
