@@ -20,11 +20,11 @@ async function freePort(): Promise<number> {
   }
 }
 
-/** The real product (API + web + login site) as `npm start` runs it, on a temp data folder. */
-export async function startProduct(): Promise<{ url: string; dataDir: string; stop(): Promise<void> }> {
+/** The real product (API + web + login site) as `npm start` runs it, on a temp data folder; `env` adds settings (e.g. larger limits for benchmarks). */
+export async function startProduct(env: Record<string, string> = {}): Promise<{ url: string; dataDir: string; stop(): Promise<void> }> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: root, env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: root, env: { ...process.env, ...env, PORT: String(port), DATA_DIR: dataDir, HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
