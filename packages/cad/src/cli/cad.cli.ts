@@ -2,9 +2,11 @@
  * `npm run cad -- info <file>`: JSON facts about a drawing.
  * `npm run cad -- render <file> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark]`: a layout
  * (model space by default) as PNG, SVG or vector PDF, without a browser. A corrupt file exits 1 with the
- * message; a layout the drawing does not have exits 2 naming the ones it has.
+ * message; a layout the drawing does not have exits 2 naming the ones it has. Texts are drawn by the text
+ * engine with the drawing's fonts found in `--fonts DIR` (file names ignore case), else the bundled ones.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { stopDwgWorker } from '../dwg/dwg-reader.ts';
 import { readDrawing } from '../open.ts';
@@ -15,14 +17,16 @@ import { flattenLayout, layoutNames, MODEL } from '../geometry/layout.ts';
 import { renderSvg } from '../render/svg.ts';
 import { renderPng } from '../render/png.ts';
 import { renderPdf } from '../render/pdf.ts';
+import type { TextGeometry } from '../render/prepare.ts';
+import { loadFonts, textGeometry, type FontBytesProvider } from '../text/index.ts';
 
 const { positionals, values } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
-  options: { width: { type: 'string' }, dark: { type: 'boolean' }, layout: { type: 'string' } },
+  options: { width: { type: 'string' }, dark: { type: 'boolean' }, layout: { type: 'string' }, fonts: { type: 'string' } },
 });
 const [command, file, out] = positionals;
-const usage = 'usage: npm run cad -- info <file.dxf|dwg> | render <file.dxf|dwg> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark]';
+const usage = 'usage: npm run cad -- info <file.dxf|dwg> | render <file.dxf|dwg> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark] [--fonts DIR]';
 
 class UsageError extends Error {}
 
@@ -38,6 +42,21 @@ function flattenNamed(d: Drawing, name: string = MODEL): Flattened {
   return flat;
 }
 
+/** Font files of a directory by lower-case name; none without --fonts (the bundled fallbacks draw). */
+function fontDirectory(dir: string | undefined): FontBytesProvider {
+  const files = new Map<string, string>();
+  if (dir) for (const f of readdirSync(dir)) files.set(f.toLowerCase(), path.join(dir, f));
+  return async (name) => {
+    const file = files.get(name.toLowerCase());
+    return file ? readFileSync(file) : null;
+  };
+}
+
+async function textOf(d: Drawing): Promise<TextGeometry> {
+  const fonts = await loadFonts(d, fontDirectory(values.fonts));
+  return (run) => textGeometry(run, d, fonts);
+}
+
 async function render(input: string, output: string) {
   const format = /\.(png|svg|pdf)$/i.exec(output)?.[1].toLowerCase();
   if (!format) throw new UsageError(`unknown output format: ${output} (use .png, .svg or .pdf)`);
@@ -45,7 +64,7 @@ async function render(input: string, output: string) {
   if (width !== undefined && !(Number.isInteger(width) && width >= 16 && width <= 16384)) throw new UsageError(`--width must be a whole number of pixels from 16 to 16384, not ${values.width}`);
   const d = await load(input);
   const flat = flattenNamed(d, values.layout);
-  const opts = { width, background: values.dark ? ('dark' as const) : ('light' as const) };
+  const opts = { width, background: values.dark ? ('dark' as const) : ('light' as const), text: await textOf(d) };
   const bytes = format === 'svg' ? renderSvg(flat, opts) : format === 'png' ? renderPng(flat, opts) : await renderPdf(flat, { ...opts, title: input.split(/[\\/]/).pop() });
   writeFileSync(output, bytes);
   console.log(JSON.stringify({ written: output, format, layout: values.layout ?? MODEL, polylines: flat.polylines.length, texts: flat.texts.length, notDrawn: flat.skipped }));

@@ -6,7 +6,15 @@ import type { Flattened, TextRun } from '../geometry/flatten.ts';
  * Renderers take it as an optional callback so they stay independent of fonts; without it they fall back
  * to the output format's own text (SVG `<text>`, PDF Helvetica; PNG has no fonts and draws none).
  */
-export type TextGeometry = (run: TextRun) => { strokes: number[][]; triangles: number[] } | null | undefined;
+export type TextGeometry = (run: TextRun) => TextShapes | null | undefined;
+
+export interface TextShapes {
+  strokes: number[][];
+  triangles: number[];
+  /** 0xRRGGBB per stroke / per triangle when inline colour codes recolour part of an MTEXT */
+  colors?: number[];
+  triangleColors?: number[];
+}
 
 export interface RenderOptions {
   /** output width in pixels (SVG/PNG); the height follows the drawing's aspect */
@@ -121,14 +129,15 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
       growText(b, t);
       continue;
     }
-    const color = inkColor(t.color, dark);
-    for (const s of g.strokes) {
-      grow(b, s);
-      stroke(color, 0, s, false);
+    for (let i = 0; i < g.strokes.length; i++) {
+      grow(b, g.strokes[i]);
+      stroke(inkColor(g.colors?.[i] ?? t.color, dark), 0, g.strokes[i], false);
     }
-    if (g.triangles.length >= 6) {
-      grow(b, g.triangles);
-      batches.push((last = { kind: 'triangles', color, triangles: g.triangles }));
+    grow(b, g.triangles);
+    for (let i = 0; i + 5 < g.triangles.length; i += 6) {
+      const color = inkColor(g.triangleColors?.[i / 6] ?? t.color, dark);
+      if (last?.kind !== 'triangles' || last.color !== color) batches.push((last = { kind: 'triangles', color, triangles: [] }));
+      for (let j = 0; j < 6; j++) last.triangles.push(g.triangles[i + j]);
     }
   }
   const bounds = Number.isFinite(b.minX) ? b : { minX: 0, minY: 0, maxX: 1, maxY: 1 };
