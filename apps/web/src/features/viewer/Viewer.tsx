@@ -160,6 +160,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
     try {
       renderer.current ??= new GlRenderer(glCanvas.current);
       renderer.current.setScene(scene);
+      performance.mark('cad:gl-uploaded');
     } catch (e) {
       setError((e as Error).message);
       return;

@@ -36,5 +36,9 @@ export async function fetchScene(fileId: string, layout: string, onProgress?: (l
     bytes.set(p, at);
     at += p.length;
   }
-  return decodeScene(bytes);
+  // user-timing marks: the viewer benchmark (bench/viewer.bench.ts) splits an open into transfer, decode, upload
+  performance.mark('cad:scene-received');
+  const scene = decodeScene(bytes);
+  performance.mark('cad:scene-decoded');
+  return scene;
 }
