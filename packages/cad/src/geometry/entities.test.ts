@@ -44,6 +44,20 @@ describe('HATCH', () => {
     expect(areas[1]).toBeCloseTo(400, 6);
   });
 
+  it('reads edge paths: ellipse arcs by their true angles, splines followed by more edges', () => {
+    const r = Math.sqrt(20); // the point at 45° on the ellipse 10 × 5
+    const path: Pairs = [[92, 1], [93, 4],
+      [72, 3], [10, 0], [20, 0], [11, 10], [21, 0], [40, 0.5], [50, 45], [51, 180], [73, 1],
+      [72, 4], [94, 1], [73, 0], [74, 0], [95, 4], [96, 2], [40, 0], [40, 0], [40, 1], [40, 1], [10, -10], [20, 0], [10, 0], [20, -4], [97, 0],
+      [72, 1], [10, 0], [20, -4], [11, 0], [21, 0],
+      [72, 1], [10, 0], [20, 0], [11, r], [21, r], [97, 0]];
+    const f = flat([hatch([], [], path)]);
+    const ring = f.polylines[0].points;
+    // the elliptic sector from parameter atan(2) to π (a·b/2 · Δt) plus the triangle under the spline edge
+    expect(Math.abs(ringArea(ring))).toBeCloseTo(25 * (Math.PI - Math.atan(2)) + 20, 1);
+    expect(ring.slice(0, 2).map((v) => +v.toFixed(9))).toEqual([+r.toFixed(9), +r.toFixed(9)]);
+  });
+
   it('draws ANSI31 in a 100 × 100 square as parallel 45° lines 3.175 apart, all inside', () => {
     const f = flat([hatch([square(0, 0, 100)], ansi31())]);
     const lines = f.polylines;

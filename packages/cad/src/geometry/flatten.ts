@@ -129,6 +129,19 @@ interface Inherited {
   layer: string;
 }
 
+/** One entity being drawn: what its geometry is pushed with. */
+interface Ctx {
+  e: Entity;
+  m: Affine;
+  color: number;
+  layer: string;
+  ref: number;
+  lineweight: number;
+  lt: string;
+  ltScale: number;
+  inherit: Inherited;
+}
+
 const OCS_TYPES = new Set(['CIRCLE', 'ARC', 'LWPOLYLINE', 'POLYLINE', 'HATCH', 'INSERT', 'TEXT', 'ATTRIB', 'ATTDEF', 'SOLID', 'TRACE']);
 
 /**
@@ -167,6 +180,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   const layers = new Map(d.layers.map((l) => [l.name, l]));
   const blocks = new Map(d.blocks.map((b) => [b.name, b]));
   const vars = d.header.vars;
+  const styles = new Map(d.textStyles.map((t) => [t.name.toLowerCase(), t]));
   const { extMin, extMax } = d.header;
   const extOk = !!extMin && !!extMax && [extMin.x, extMin.y, extMax.x, extMax.y].every((v) => Number.isFinite(v) && Math.abs(v) < 1e15) && extMax.x >= extMin.x && extMax.y >= extMin.y;
   const ext = extOk ? Math.hypot(extMax!.x - extMin!.x, extMax!.y - extMin!.y) : 1000;
@@ -281,58 +295,33 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       const ocs = ocsAffine(e);
       if (ocs) m = multiply(m, ocs);
     }
-    const pl = (points: number[], closed = false, filled = false, holes?: number[][], c = color) => {
-      const p: Polyline2 = { points, closed, color: c, layer: onLayer, filled, entity: ref, lineweight };
-      if (holes?.length) p.holes = holes;
-      out.polylines.push(p);
-    };
-    const ltScale = ltscale * num(e, 48, 1);
-    /** a line in the entity's linetype: cut into dashes, restarting the pattern at `restart` point indices */
-    const stroke = (points: number[], closed = false, restart?: Set<number>) => {
-      const pattern = dashPattern(lt, ltScale * scaleOf(m), points, closed);
-      if (!pattern) return pl(points, closed);
-      for (const piece of dashPolyline(points, closed, pattern, restart)) pl(piece);
-    };
-    const inherit: Inherited = { color, lw: lineweight, lt, layer: onLayer };
-    const text = (x: number, y: number, height: number, rotation: number, s: string, kind: 'text' | 'mtext', extra: Partial<TextRun> = {}) => {
-      const [px, py] = apply(m, x, y);
-      const sx = Math.hypot(m[0], m[1]), sy = Math.hypot(m[2], m[3]);
-      const det = m[0] * m[3] - m[1] * m[2];
-      out.texts.push({
-        x: px, y: py, height: height * sy, rotation: rotation + (Math.atan2(m[1], m[0]) * 180) / Math.PI, text: s, color, layer: onLayer, entity: ref, kind,
-        style: 'Standard', halign: 0, valign: 0, widthFactor: sy ? sx / sy : 1, oblique: 0, mirrored: det < 0 || undefined, ...extra,
-      });
-    };
-    const annotation = (a: Annotation) => {
-      for (const l of a.lines) pl(applyAll(m, l));
-      for (const s of a.solids) pl(applyAll(m, s), true, true);
-      for (const t of a.texts) text(t.x, t.y, t.height, t.rotation, t.text, 'mtext', { raw: t.text, attachment: t.attachment, boxWidth: 0, widthFactor: 1 });
-    };
+    const c: Ctx = { e, m, color, layer: onLayer, ref, lineweight, lt, ltScale: ltscale * num(e, 48, 1), inherit: { color, lw: lineweight, lt, layer: onLayer } };
+    const inherit = c.inherit;
     switch (e.type) {
       case 'LINE':
-        return stroke([...apply(m, num(e, 10), num(e, 20)), ...apply(m, num(e, 11), num(e, 21))]);
+        return stroke(c, [...apply(m, num(e, 10), num(e, 20)), ...apply(m, num(e, 11), num(e, 21))]);
       case 'XLINE':
       case 'RAY': {
         // infinite lines are clipped to the drawing's extents grown by a quarter of their size on every side
         const [bx, by] = apply(m, num(e, 10), num(e, 20));
         const dx = m[0] * num(e, 11, 1) + m[2] * num(e, 21), dy = m[1] * num(e, 11, 1) + m[3] * num(e, 21);
         const seg = clipLine(bx, by, dx, dy, e.type === 'RAY' ? 0 : -Infinity, infiniteBox ?? [bx - 500, by - 500, bx + 500, by + 500]);
-        return seg ? stroke(seg) : top ? omit(e) : undefined;
+        return seg ? stroke(c, seg) : top ? omit(e) : undefined;
       }
       case 'POINT': {
         const [x, y] = apply(m, num(e, 10), num(e, 20));
-        return pl([x, y, x, y]);
+        return pl(c, [x, y, x, y]);
       }
       case 'CIRCLE': {
         const pts: number[] = [];
         arcPoints(m, num(e, 10), num(e, 20), num(e, 40), 0, Math.PI * 2, pts);
         pts.length -= 2;
-        return stroke(pts, true);
+        return stroke(c, pts, true);
       }
       case 'ARC': {
         const pts: number[] = [];
         arcPoints(m, num(e, 10), num(e, 20), num(e, 40), (num(e, 50) * Math.PI) / 180, (num(e, 51) * Math.PI) / 180, pts);
-        return stroke(pts);
+        return stroke(c, pts);
       }
       case 'ELLIPSE': {
         const cx = num(e, 10), cy = num(e, 20), mx = num(e, 11), my = num(e, 21), ratio = num(e, 40, 1);
@@ -348,34 +337,34 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         }
         const full = Math.abs(t1 - t0 - Math.PI * 2) < 1e-9;
         if (full) pts.length -= 2;
-        return stroke(pts, full);
+        return stroke(c, pts, full);
       }
       case 'LWPOLYLINE': {
         const w = num(e, 43);
         const verts: Vertex[] = [];
-        for (const [c, v] of e.pairs) {
-          if (c === 10) verts.push({ x: Number(v), y: 0, b: 0, sw: w, ew: w });
+        for (const [code, v] of e.pairs) {
+          if (code === 10) verts.push({ x: Number(v), y: 0, b: 0, sw: w, ew: w });
           else if (verts.length) {
             const last = verts[verts.length - 1];
-            if (c === 20) last.y = Number(v);
-            else if (c === 42) last.b = Number(v);
-            else if (c === 40) last.sw = Number(v);
-            else if (c === 41) last.ew = Number(v);
+            if (code === 20) last.y = Number(v);
+            else if (code === 42) last.b = Number(v);
+            else if (code === 40) last.sw = Number(v);
+            else if (code === 41) last.ew = Number(v);
           }
         }
         const flags = num(e, 70);
-        return polyFrom(verts, (flags & 1) === 1, (flags & 128) !== 0);
+        return polyFrom(c, verts, (flags & 1) === 1, (flags & 128) !== 0);
       }
       case 'POLYLINE': {
         const flags = num(e, 70);
-        const all = (e.children ?? []).filter((c) => c.type === 'VERTEX');
-        if (flags & 64) return polyface(all);
-        if (flags & 16) return polygonMesh(all, flags);
+        const all = (e.children ?? []).filter((v) => v.type === 'VERTEX');
+        if (flags & 64) return polyface(c, all);
+        if (flags & 16) return polygonMesh(c, all, flags);
         // spline-fit polylines draw their fitted vertices, not the frame (vertex flag 16)
         const verts = all.filter((v) => !(num(v, 70) & 16));
-        if (flags & 8) return stroke(verts.flatMap((v) => apply(m, num(v, 10), num(v, 20))), (flags & 1) === 1);
+        if (flags & 8) return stroke(c, verts.flatMap((v) => apply(m, num(v, 10), num(v, 20))), (flags & 1) === 1);
         const sw = num(e, 40), ew = num(e, 41);
-        return polyFrom(verts.map((v) => ({ x: num(v, 10), y: num(v, 20), b: num(v, 42), sw: num(v, 40, sw), ew: num(v, 41, ew) })), (flags & 1) === 1, (flags & 128) !== 0);
+        return polyFrom(c, verts.map((v) => ({ x: num(v, 10), y: num(v, 20), b: num(v, 42), sw: num(v, 40, sw), ew: num(v, 41, ew) })), (flags & 1) === 1, (flags & 128) !== 0);
       }
       case 'SPLINE': {
         const knots: number[] = [], weights: number[] = [], ctrl: number[] = [], fit: number[] = [];
@@ -383,32 +372,32 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         const p = e.pairs;
         const sub = p.findIndex((q) => q[0] === 100 && q[1] === 'AcDbSpline');
         for (let i = sub < 0 ? 0 : sub; i < p.length; i++) {
-          const [c, v] = p[i];
-          const y = () => (p[i + 1]?.[0] === c + 10 ? Number(p[i + 1][1]) : 0);
-          if (c === 40) knots.push(Number(v));
-          else if (c === 41) weights.push(Number(v));
-          else if (c === 10) ctrl.push(Number(v), y());
-          else if (c === 11) fit.push(Number(v), y());
-          else if (c === 12) st = [Number(v), y()];
-          else if (c === 13) et = [Number(v), y()];
+          const [code, v] = p[i];
+          const y = p[i + 1]?.[0] === code + 10 ? Number(p[i + 1][1]) : 0;
+          if (code === 40) knots.push(Number(v));
+          else if (code === 41) weights.push(Number(v));
+          else if (code === 10) ctrl.push(Number(v), y);
+          else if (code === 11) fit.push(Number(v), y);
+          else if (code === 12) st = [Number(v), y];
+          else if (code === 13) et = [Number(v), y];
         }
         const local = tol / scaleOf(m);
         const pts = ctrl.length >= 4 ? tessellateNurbs(num(e, 71, 3), knots, ctrl, weights.length ? weights : undefined, local) : fit.length >= 4 ? fitPointCurve(fit, local, st, et) : null;
         if (!pts) return skip(e);
         const closed = (num(e, 70) & 1) === 1;
         if (closed && pts.length > 4 && Math.hypot(pts[0] - pts[pts.length - 2], pts[1] - pts[pts.length - 1]) < local) pts.length -= 2;
-        return stroke(applyAll(m, pts), closed);
+        return stroke(c, applyAll(m, pts), closed);
       }
       case 'SOLID':
       case 'TRACE':
       case '3DFACE': {
         const p = [0, 1, 2, 3].map((i) => apply(m, num(e, 10 + i), num(e, 20 + i)));
         // SOLID and TRACE store their corners in Z order: the third and fourth swap
-        if (e.type !== '3DFACE') return pl([p[0], p[1], p[3], p[2]].flat(), true, true);
+        if (e.type !== '3DFACE') return pl(c, [p[0], p[1], p[3], p[2]].flat(), true, true);
         const hidden = num(e, 70) & 15;
-        if (!hidden) return stroke(p.flat(), true);
+        if (!hidden) return stroke(c, p.flat(), true);
         // 3DFACE edges flagged invisible (70 bits 1, 2, 4, 8) are left out
-        for (let i = 0; i < 4; i++) if (!(hidden & (1 << i))) stroke([...p[i], ...p[(i + 1) % 4]]);
+        for (let i = 0; i < 4; i++) if (!(hidden & (1 << i))) stroke(c, [...p[i], ...p[(i + 1) % 4]]);
         return;
       }
       case 'ATTDEF':
@@ -429,9 +418,9 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         let rotation = num(e, 50);
         if (mtext && pairValue(e, 50) === undefined && pairValue(e, 11) !== undefined) rotation = (Math.atan2(num(e, 21), num(e, 11)) * 180) / Math.PI;
         const style = String(pairValue(e, 7) ?? 'Standard');
-        const st = d.textStyles.find((t) => t.name.toLowerCase() === style.toLowerCase());
+        const st = styles.get(style.toLowerCase());
         const sx = Math.hypot(m[0], m[1]), sy = Math.hypot(m[2], m[3]);
-        text(num(e, aligned ? 11 : 10), num(e, aligned ? 21 : 20), num(e, 40, 1), rotation, s, mtext ? 'mtext' : 'text', {
+        text(c, num(e, aligned ? 11 : 10), num(e, aligned ? 21 : 20), num(e, 40, 1), rotation, s, mtext ? 'mtext' : 'text', {
           raw: mtext ? raw : undefined, style, halign: mtext ? 0 : num(e, 72), valign: mtext ? 0 : valign, attachment: mtext ? num(e, 71, 1) : undefined,
           widthFactor: (mtext ? 1 : num(e, 41, st?.widthFactor || 1)) * (sy ? sx / sy : 1), oblique: mtext ? 0 : num(e, 51, st?.oblique ?? 0),
           boxWidth: mtext ? num(e, 41) * sx : undefined,
@@ -474,17 +463,17 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
           for (const child of block.entities) emit(child, m, inherit, depth + 1, ref);
           return;
         }
-        return annotation(generateDimension(e, vars));
+        return annotation(c, generateDimension(e, vars));
       }
       case 'LEADER':
-        return annotation(leaderGeometry(e, vars, tol / scaleOf(m)));
+        return annotation(c, leaderGeometry(e, vars, tol / scaleOf(m)));
       case 'MULTILEADER':
       case 'MLEADER': {
         const ml = multiLeaderGeometry(e, tol / scaleOf(m));
-        annotation(ml);
+        annotation(c, ml);
         if (ml.mtext) {
           const t = ml.mtext;
-          text(t.x, t.y, t.height, t.rotation, plainMText(t.raw), 'mtext', { raw: t.raw, attachment: t.attachment, boxWidth: t.width * Math.hypot(m[0], m[1]), widthFactor: 1 });
+          text(c, t.x, t.y, t.height, t.rotation, plainMText(t.raw), 'mtext', { raw: t.raw, attachment: t.attachment, boxWidth: t.width * Math.hypot(m[0], m[1]), widthFactor: 1 });
         }
         if (ml.hasBlock) out.skipped['MULTILEADER:block'] = (out.skipped['MULTILEADER:block'] ?? 0) + 1;
         if (!ml.lines.length && !ml.mtext) return skip(e);
@@ -493,18 +482,18 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       case 'MLINE': {
         const { elements, closed } = mlineElements(e);
         if (!elements.length) return skip(e);
-        for (const el of elements) stroke(applyAll(m, el), closed);
+        for (const el of elements) stroke(c, applyAll(m, el), closed);
         return;
       }
       case 'HATCH':
-        return hatch();
+        return hatch(c);
       case 'IMAGE':
       case 'WIPEOUT': {
         const f = imageFrame(e);
         const corners = applyAll(m, f.corners);
         const clip = f.clip && applyAll(m, f.clip);
         (out.images ??= []).push({ entity: ref, corners, clip, imageDefHandle: e.type === 'IMAGE' ? pairValue(e, 340)?.toString() : undefined, wipeout: e.type === 'WIPEOUT' || undefined });
-        return pl(clip ?? corners, true);
+        return pl(c, clip ?? corners, true);
       }
       case 'VIEWPORT':
         // drawn by the paper layout (its frame and the model inside), never by the entity list itself
@@ -516,113 +505,149 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         return skip(e);
     }
 
-    function hatch() {
-      const sc = scaleOf(m);
-      const h = readHatch(e.pairs, tol / sc);
-      if (!h.loops.length) return skip(e);
-      if (h.solid || h.gradient) {
-        // a gradient is drawn filled with its first colour: the renderers have no gradient fill yet
-        const fill = h.gradientColor === undefined ? color : h.gradientColor < 0 ? aciToRgb(-h.gradientColor) : h.gradientColor;
-        let outer = 0;
-        for (let i = 1; i < h.loops.length; i++) if (Math.abs(ringArea(h.loops[i])) > Math.abs(ringArea(h.loops[outer]))) outer = i;
-        const holes = h.loops.filter((_, i) => i !== outer).map((r) => applyAll(m, r));
-        return pl(applyAll(m, h.loops[outer]), true, true, holes, fill);
-      }
-      const segments = h.lines.length ? clipPattern(h.loops, h.lines, hatchCap) : null;
-      if (!segments) {
-        // too dense or no pattern definition: the boundary stands in for the pattern, and the report says so
-        out.skipped['HATCH:pattern'] = (out.skipped['HATCH:pattern'] ?? 0) + 1;
-        for (const r of h.loops) pl(applyAll(m, r), true);
-        return;
-      }
-      for (const s of segments) pl(applyAll(m, s));
-    }
+  }
 
-    function polyFrom(verts: Vertex[], closed: boolean, continuousPattern: boolean) {
-      if (!verts.length) return;
-      if (verts.some((v) => v.sw > 0 || v.ew > 0) && wide(verts, closed)) return;
-      const pts = [...apply(m, verts[0].x, verts[0].y)];
-      // without 70 bit 128 the linetype pattern starts again at every vertex
-      const restart = continuousPattern ? undefined : new Set<number>([0]);
-      for (let i = 1; i < verts.length; i++) {
-        bulgeSegment(m, verts[i - 1].x, verts[i - 1].y, verts[i].x, verts[i].y, verts[i - 1].b, pts);
-        restart?.add(pts.length / 2 - 1);
-      }
-      if (closed && verts.length > 1) {
-        const last = verts[verts.length - 1];
-        bulgeSegment(m, last.x, last.y, verts[0].x, verts[0].y, last.b, pts);
-        pts.length -= 2; // the closing point is implied by `closed`
-      }
-      stroke(pts, closed, restart);
-    }
+  function pl(c: Ctx, points: number[], closed = false, filled = false, holes?: number[][], color = c.color) {
+    const p: Polyline2 = { points, closed, color, layer: c.layer, filled, entity: c.ref, lineweight: c.lineweight };
+    if (holes?.length) p.holes = holes;
+    out.polylines.push(p);
+  }
 
-    /**
-     * A polyline with widths: each segment becomes a filled band (quad, or ring along an arc) whose width runs
-     * from the segment's start width to its end width. Joints are not mitred. False when every width is under the
-     * tolerance, so the caller draws a plain line.
-     */
-    function wide(verts: Vertex[], closed: boolean): boolean {
-      const sc = scaleOf(m);
-      if (verts.every((v) => Math.max(v.sw, v.ew) * sc < tol)) return false;
-      const n = closed ? verts.length : verts.length - 1;
-      for (let i = 0; i < n; i++) {
-        const a = verts[i], b = verts[(i + 1) % verts.length];
-        const c: number[] = [a.x, a.y];
-        if (a.b) bulgeInterior(a.x, a.y, b.x, b.y, a.b, tol / sc, c);
-        c.push(b.x, b.y);
-        const count = c.length / 2;
-        let total = 0;
-        const along = [0];
-        for (let k = 1; k < count; k++) along.push((total += Math.hypot(c[2 * k] - c[2 * k - 2], c[2 * k + 1] - c[2 * k - 1])));
-        if (!(total > 0)) continue;
-        const left: number[] = [], right: number[] = [];
-        for (let k = 0; k < count; k++) {
-          const k0 = Math.max(0, k - 1), k1 = Math.min(count - 1, k + 1);
-          const tx = c[2 * k1] - c[2 * k0], ty = c[2 * k1 + 1] - c[2 * k0 + 1];
-          const tl = Math.hypot(tx, ty) || 1;
-          const half = (a.sw + (a.ew - a.sw) * (along[k] / total)) / 2;
-          left.push(c[2 * k] - (ty / tl) * half, c[2 * k + 1] + (tx / tl) * half);
-          right.push(c[2 * k] + (ty / tl) * half, c[2 * k + 1] - (tx / tl) * half);
-        }
-        const ring = [...left];
-        for (let k = count - 1; k >= 0; k--) ring.push(right[2 * k], right[2 * k + 1]);
-        pl(applyAll(m, ring), true, true);
-      }
-      return true;
-    }
+  /** a line in the entity's linetype: cut into dashes, restarting the pattern at `restart` point indices */
+  function stroke(c: Ctx, points: number[], closed = false, restart?: Set<number>) {
+    const pattern = dashPattern(c.lt, c.ltScale * scaleOf(c.m), points, closed);
+    if (!pattern) return pl(c, points, closed);
+    for (const piece of dashPolyline(points, closed, pattern, restart)) pl(c, piece);
+  }
 
-    /** Polyface mesh: location vertices (flags 64 + 128), then face records (128) whose 71–74 index them from 1; a negative index hides the edge that starts there. */
-    function polyface(all: Entity[]) {
-      const locs: [number, number][] = [];
-      const seen = new Set<string>();
-      for (const v of all) {
-        const f = num(v, 70);
-        if (f & 64) {
-          locs.push(apply(m, num(v, 10), num(v, 20)));
-          continue;
-        }
-        const idx = [71, 72, 73, 74].map((c) => num(v, c)).filter((i) => i !== 0);
-        for (let k = 0; k < idx.length; k++) {
-          const a = idx[k], b = idx[(k + 1) % idx.length];
-          if (a < 0) continue;
-          const pa = locs[Math.abs(a) - 1], pb = locs[Math.abs(b) - 1];
-          if (!pa || !pb) continue;
-          const key = Math.abs(a) < Math.abs(b) ? `${Math.abs(a)}/${Math.abs(b)}` : `${Math.abs(b)}/${Math.abs(a)}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          stroke([...pa, ...pb]);
-        }
+  function text(c: Ctx, x: number, y: number, height: number, rotation: number, s: string, kind: 'text' | 'mtext', extra: Partial<TextRun> = {}) {
+    const m = c.m;
+    const [px, py] = apply(m, x, y);
+    const sx = Math.hypot(m[0], m[1]), sy = Math.hypot(m[2], m[3]);
+    const det = m[0] * m[3] - m[1] * m[2];
+    out.texts.push({
+      x: px, y: py, height: height * sy, rotation: rotation + (Math.atan2(m[1], m[0]) * 180) / Math.PI, text: s, color: c.color, layer: c.layer, entity: c.ref, kind,
+      style: 'Standard', halign: 0, valign: 0, widthFactor: sy ? sx / sy : 1, oblique: 0, mirrored: det < 0 || undefined, ...extra,
+    });
+  }
+
+  function annotation(c: Ctx, a: Annotation) {
+    for (const l of a.lines) pl(c, applyAll(c.m, l));
+    for (const s of a.solids) pl(c, applyAll(c.m, s), true, true);
+    for (const t of a.texts) text(c, t.x, t.y, t.height, t.rotation, t.text, 'mtext', { raw: t.text, attachment: t.attachment, boxWidth: 0, widthFactor: 1 });
+  }
+
+  function hatch(c: Ctx) {
+    const { e, m, color } = c;
+    const sc = scaleOf(m);
+    const h = readHatch(e.pairs, tol / sc);
+    if (!h.loops.length) return skip(e);
+    if (h.solid || h.gradient) {
+      // a gradient is drawn filled with its first colour: the renderers have no gradient fill yet
+      const fill = h.gradientColor === undefined ? color : h.gradientColor < 0 ? aciToRgb(-h.gradientColor) : h.gradientColor;
+      let outer = 0;
+      for (let i = 1; i < h.loops.length; i++) if (Math.abs(ringArea(h.loops[i])) > Math.abs(ringArea(h.loops[outer]))) outer = i;
+      const holes = h.loops.filter((_, i) => i !== outer).map((r) => applyAll(m, r));
+      return pl(c, applyAll(m, h.loops[outer]), true, true, holes, fill);
+    }
+    const segments = h.lines.length ? clipPattern(h.loops, h.lines, hatchCap) : null;
+    if (!segments) {
+      // too dense or no pattern definition: the boundary stands in for the pattern, and the report says so
+      out.skipped['HATCH:pattern'] = (out.skipped['HATCH:pattern'] ?? 0) + 1;
+      for (const r of h.loops) pl(c, applyAll(m, r), true);
+      return;
+    }
+    for (const s of segments) pl(c, applyAll(m, s));
+  }
+
+  function polyFrom(c: Ctx, verts: Vertex[], closed: boolean, continuousPattern: boolean) {
+    const m = c.m;
+    if (!verts.length) return;
+    if (verts.some((v) => v.sw > 0 || v.ew > 0) && wide(c, verts, closed)) return;
+    const pts = [...apply(m, verts[0].x, verts[0].y)];
+    // without 70 bit 128 the linetype pattern starts again at every vertex
+    const restart = continuousPattern ? undefined : new Set<number>([0]);
+    for (let i = 1; i < verts.length; i++) {
+      bulgeSegment(m, verts[i - 1].x, verts[i - 1].y, verts[i].x, verts[i].y, verts[i - 1].b, pts);
+      restart?.add(pts.length / 2 - 1);
+    }
+    if (closed && verts.length > 1) {
+      const last = verts[verts.length - 1];
+      bulgeSegment(m, last.x, last.y, verts[0].x, verts[0].y, last.b, pts);
+      pts.length -= 2; // the closing point is implied by `closed`
+    }
+    stroke(c, pts, closed, restart);
+  }
+
+  /**
+   * A polyline with widths: each segment becomes a filled band (quad, or ring along an arc) whose width runs
+   * from the segment's start width to its end width. Joints are not mitred. False when every width is under the
+   * tolerance, so the caller draws a plain line.
+   */
+  function wide(c: Ctx, verts: Vertex[], closed: boolean): boolean {
+    const m = c.m;
+    const sc = scaleOf(m);
+    if (verts.every((v) => Math.max(v.sw, v.ew) * sc < tol)) return false;
+    const n = closed ? verts.length : verts.length - 1;
+    for (let i = 0; i < n; i++) {
+      const a = verts[i], b = verts[(i + 1) % verts.length];
+      const line: number[] = [a.x, a.y];
+      if (a.b) bulgeInterior(a.x, a.y, b.x, b.y, a.b, tol / sc, line);
+      line.push(b.x, b.y);
+      const count = line.length / 2;
+      let total = 0;
+      const along = [0];
+      for (let k = 1; k < count; k++) along.push((total += Math.hypot(line[2 * k] - line[2 * k - 2], line[2 * k + 1] - line[2 * k - 1])));
+      if (!(total > 0)) continue;
+      const left: number[] = [], right: number[] = [];
+      for (let k = 0; k < count; k++) {
+        const k0 = Math.max(0, k - 1), k1 = Math.min(count - 1, k + 1);
+        const tx = line[2 * k1] - line[2 * k0], ty = line[2 * k1 + 1] - line[2 * k0 + 1];
+        const tl = Math.hypot(tx, ty) || 1;
+        const half = (a.sw + (a.ew - a.sw) * (along[k] / total)) / 2;
+        left.push(line[2 * k] - (ty / tl) * half, line[2 * k + 1] + (tx / tl) * half);
+        right.push(line[2 * k] + (ty / tl) * half, line[2 * k + 1] - (tx / tl) * half);
+      }
+      const ring = [...left];
+      for (let k = count - 1; k >= 0; k--) ring.push(right[2 * k], right[2 * k + 1]);
+      pl(c, applyAll(m, ring), true, true);
+    }
+    return true;
+  }
+
+  /** Polyface mesh: location vertices (flags 64 + 128), then face records (128) whose 71–74 index them from 1; a negative index hides the edge that starts there. */
+  function polyface(c: Ctx, all: Entity[]) {
+    const m = c.m;
+    const locs: [number, number][] = [];
+    const seen = new Set<string>();
+    for (const v of all) {
+      const f = num(v, 70);
+      if (f & 64) {
+        locs.push(apply(m, num(v, 10), num(v, 20)));
+        continue;
+      }
+      const idx = [71, 72, 73, 74].map((code) => num(v, code)).filter((i) => i !== 0);
+      for (let k = 0; k < idx.length; k++) {
+        const a = idx[k], b = idx[(k + 1) % idx.length];
+        if (a < 0) continue;
+        const pa = locs[Math.abs(a) - 1], pb = locs[Math.abs(b) - 1];
+        if (!pa || !pb) continue;
+        const key = Math.abs(a) < Math.abs(b) ? `${Math.abs(a)}/${Math.abs(b)}` : `${Math.abs(b)}/${Math.abs(a)}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        stroke(c, [...pa, ...pb]);
       }
     }
+  }
 
-    /** Polygon mesh: M × N vertices (71, 72), drawn as M lines of N points and N lines of M; 70 bits 1 and 32 close them. */
-    function polygonMesh(all: Entity[], flags: number) {
-      const M = num(e, 71), N = num(e, 72);
-      const p = all.map((v) => apply(m, num(v, 10), num(v, 20)));
-      if (M < 1 || N < 1 || p.length < M * N) return skip(e);
-      for (let i = 0; i < M; i++) stroke(p.slice(i * N, i * N + N).flat(), (flags & 32) !== 0);
-      for (let j = 0; j < N; j++) stroke(Array.from({ length: M }, (_, i) => p[i * N + j]).flat(), (flags & 1) !== 0);
-    }
+  /** Polygon mesh: M × N vertices (71, 72), drawn as M lines of N points and N lines of M; 70 bits 1 and 32 close them. */
+  function polygonMesh(c: Ctx, all: Entity[], flags: number) {
+    const { e, m } = c;
+    const M = num(e, 71), N = num(e, 72);
+    const p = all.map((v) => apply(m, num(v, 10), num(v, 20)));
+    if (M < 1 || N < 1 || p.length < M * N) return skip(e);
+    for (let i = 0; i < M; i++) stroke(c, p.slice(i * N, i * N + N).flat(), (flags & 32) !== 0);
+    for (let j = 0; j < N; j++) stroke(c, Array.from({ length: M }, (_, i) => p[i * N + j]).flat(), (flags & 1) !== 0);
   }
 
   function skip(e: Entity) {

@@ -85,9 +85,12 @@ export function readHatch(pairs: readonly Pair[], tol: number): HatchData {
           const r = at(40) ?? 0;
           const s = ((at(50) ?? 0) * Math.PI) / 180, e = ((at(51) ?? 360) * Math.PI) / 180;
           const ccw = (at(73) ?? 1) !== 0;
+          // ellipse edges store true angles, not ellipse parameters: convert (same revolution kept)
+          const param = (a: number) => (type === 3 && r > 0 ? Math.atan2(Math.sin(a) / r, Math.cos(a)) + Math.round((a - Math.atan2(Math.sin(a), Math.cos(a))) / (Math.PI * 2)) * Math.PI * 2 : a);
           // a clockwise edge stores its angles mirrored at the x axis
-          const a0 = ccw ? s : -s;
-          let sweep = ccw ? e - s : -(e - s);
+          const ps = param(ccw ? s : -s), pe = param(ccw ? e : -e);
+          const a0 = ps;
+          let sweep = pe - ps;
           if (ccw && sweep <= 0) sweep += Math.PI * 2;
           if (!ccw && sweep >= 0) sweep -= Math.PI * 2;
           if (Math.abs(e - s) >= Math.PI * 2 - 1e-9) sweep = ccw ? Math.PI * 2 : -Math.PI * 2;
@@ -109,10 +112,10 @@ export function readHatch(pairs: readonly Pair[], tol: number): HatchData {
             ctrl.push(Number(pairs[i++][1]), pairs[i]?.[0] === 20 ? Number(pairs[i++][1]) : 0);
             if (pairs[i]?.[0] === 42) weights.push(Number(pairs[i++][1]));
           }
-          // R2010+ adds fit data (97 count, 11/21 points, 12/22 and 13/23 tangents); a 97 that is the source-object
-          // count of the path follows the last edge instead, so only take it when fit data follows
+          // R2010+ adds fit data (97 count, 11/21 points, 12/22 and 13/23 tangents); after the last edge a 97 may be
+          // the path's source-object count instead, so there it is only taken when fit data follows
           const fit: number[] = [];
-          if (pairs[i]?.[0] === 97 && [11, 12, 97].includes(pairs[i + 1]?.[0] as number)) {
+          if (pairs[i]?.[0] === 97 && (edge < nEdges - 1 || [11, 12, 97].includes(pairs[i + 1]?.[0] as number))) {
             i++;
             while (pairs[i]?.[0] === 11) fit.push(Number(pairs[i++][1]), pairs[i]?.[0] === 21 ? Number(pairs[i++][1]) : 0);
             for (const c of [12, 13]) if (pairs[i]?.[0] === c) i += pairs[i + 1]?.[0] === c + 10 ? 2 : 1;
