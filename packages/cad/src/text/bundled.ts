@@ -6,7 +6,8 @@ import { TtfGlyphSource } from './ttf.ts';
  * - Latin stroke font: Hershey Sans 1-stroke from `hersheytext` 2.0.0 (MIT package, Hershey font licence:
  *   free use with the acknowledgement kept in the SVG file). Single-stroke like txt.shx / simplex.shx, so a
  *   missing SHX font is replaced by a font of the same kind.
- * - CJK outline font: Noto Sans SC from `@fontsource/noto-sans-sc` 5.3.0 (SIL OFL 1.1), WOFF1 files split into
+ * - CJK outline fonts: Noto Sans SC from `@fontsource/noto-sans-sc` 5.3.0 and, for Hangul, Noto Sans KR from
+ *   `@fontsource/noto-sans-kr` 5.3.0 (both SIL OFL 1.1), WOFF1 files split into
  *   ~100 unicode-range subsets; only the subsets that hold characters the drawing uses are read (a whole CJK font
  *   would be 6+ MB per drawing). opentype.js 1.3.4 reads WOFF1, not WOFF2. It is also the stand-in for a missing
  *   TrueType font, Latin included.
@@ -16,6 +17,7 @@ export type BundledFontFiles = (path: string) => Promise<Uint8Array | null>;
 
 export const STROKE_FALLBACK = 'Hershey Sans 1-stroke';
 export const CJK_FALLBACK = 'Noto Sans SC';
+export const KOREAN_FALLBACK = 'Noto Sans KR';
 const HERSHEY_FILE = 'hersheytext/svg_fonts/HersheySans1.svg';
 const NOTO_DIR = '@fontsource/noto-sans-sc';
 
@@ -68,6 +70,16 @@ export class StrokeGlyphSource implements GlyphSource {
     const cap = h ? Math.max(...h.strokes.flatMap((s) => s.filter((_v, i) => i % 2))) : 500;
     let minY = 0;
     for (const [ch, g] of raw) {
+      // this conversion puts the ink at the right edge of the advance (and a few glyphs, such as ±, past it):
+      // centre it, widening the advance where the ink does not fit
+      let lo = Infinity, hi = -Infinity;
+      for (const s of g.strokes) for (let i = 0; i < s.length; i += 2) (lo = Math.min(lo, s[i])), (hi = Math.max(hi, s[i]));
+      if (lo <= hi) {
+        const adv = Math.max(g.adv, hi - lo + 0.2 * cap);
+        const shift = (adv - (hi - lo)) / 2 - lo;
+        g.adv = adv;
+        for (const s of g.strokes) for (let i = 0; i < s.length; i += 2) s[i] += shift;
+      }
       const strokes = g.strokes.map((s) => s.map((v) => v / cap));
       for (const s of strokes) for (let i = 1; i < s.length; i += 2) minY = Math.min(minY, s[i]);
       this.glyphs.set(ch, { advance: g.adv / cap, strokes });
@@ -80,43 +92,87 @@ export class StrokeGlyphSource implements GlyphSource {
   }
 }
 
-/** The unicode-range subsets of the CJK font and which file holds each; files are read only when needed. */
-export class CjkFallback {
-  private ranges: { file: string; from: number; to: number }[] = [];
+/** A family split into unicode-range subsets (fontsource layout: unicode.json + files/<id>-<key>-400-normal.woff). */
+interface SplitFamily {
+  name: string;
+  dir: string;
+  id: string;
+}
+const FAMILIES: SplitFamily[] = [
+  { name: CJK_FALLBACK, dir: NOTO_DIR, id: 'noto-sans-sc' },
+  // Hangul is not in the SC font
+  { name: KOREAN_FALLBACK, dir: '@fontsource/noto-sans-kr', id: 'noto-sans-kr' },
+];
+
+/**
+ * The bundled outline fonts by unicode-range subset; files are read only when a character needs them. Acts as one
+ * glyph source: Noto Sans SC first, then Noto Sans KR.
+ */
+export class CjkFallback implements GlyphSource {
+  readonly kind = 'ttf' as const;
+  readonly name = CJK_FALLBACK;
+  descent = 0.3;
+  private byFamily: { file: string; from: number; to: number }[][] = [];
   private loaded = new Set<string>();
-  source?: TtfGlyphSource;
+  /** per family, once one of its subsets is read */
+  readonly sources: (TtfGlyphSource | undefined)[] = [];
 
   constructor(private readonly files: BundledFontFiles) {}
 
   async init(): Promise<boolean> {
-    const json = await this.files(`${NOTO_DIR}/unicode.json`);
-    if (!json) return false;
-    const map = JSON.parse(new TextDecoder().decode(json)) as Record<string, string>;
-    for (const [key, spec] of Object.entries(map)) {
-      const file = `${NOTO_DIR}/files/noto-sans-sc-${key.replace(/[[\]]/g, '')}-400-normal.woff`;
-      for (const r of spec.split(',')) {
-        const [a, b] = r.trim().replace(/^U\+/i, '').split('-');
-        this.ranges.push({ file, from: parseInt(a, 16), to: parseInt(b ?? a, 16) });
+    for (const [family, f] of FAMILIES.entries()) {
+      const json = await this.files(`${f.dir}/unicode.json`);
+      if (!json) continue;
+      const map = JSON.parse(new TextDecoder().decode(json)) as Record<string, string>;
+      for (const [key, spec] of Object.entries(map)) {
+        const file = `${f.dir}/files/${f.id}-${key.replace(/[[\]]/g, '')}-400-normal.woff`;
+        for (const r of spec.split(',')) {
+          const [a, b] = r.trim().replace(/^U\+/i, '').split('-');
+          (this.byFamily[family] ??= []).push({ file, from: parseInt(a, 16), to: parseInt(b ?? a, 16) });
+        }
       }
     }
-    return true;
+    return this.byFamily.some((r) => r?.length);
   }
 
-  /** reads every subset that holds one of `chars` not read yet */
+  /**
+   * Reads the subsets that hold `chars`, family by family: the range lists name a few code points a subset's font
+   * does not draw (Hangul in the SC lists), so a character still missing after one family is looked up in the next.
+   */
   async need(chars: Iterable<string>): Promise<void> {
-    const files = new Set<string>();
-    for (const ch of chars) {
-      const cp = ch.codePointAt(0)!;
-      const hit = this.ranges.find((r) => cp >= r.from && cp <= r.to);
-      if (hit && !this.loaded.has(hit.file)) files.add(hit.file);
+    let pending = [...new Set(chars)].filter((ch) => !this.glyph(ch));
+    for (let family = 0; family < FAMILIES.length && pending.length; family++) {
+      const files = new Set<string>();
+      for (const ch of pending) {
+        const cp = ch.codePointAt(0)!;
+        const hit = this.byFamily[family]?.find((r) => cp >= r.from && cp <= r.to);
+        if (hit && !this.loaded.has(hit.file)) files.add(hit.file);
+      }
+      for (const file of files) {
+        this.loaded.add(file);
+        const bytes = await this.files(file);
+        if (!bytes) continue;
+        const src = this.sources[family];
+        if (!src) this.sources[family] = new TtfGlyphSource(FAMILIES[family].name, [bytes]);
+        else src.addFace(bytes);
+      }
+      pending = pending.filter((ch) => !this.glyph(ch));
     }
-    for (const f of files) {
-      this.loaded.add(f);
-      const bytes = await this.files(f);
-      if (!bytes) continue;
-      if (!this.source) this.source = new TtfGlyphSource(CJK_FALLBACK, [bytes]);
-      else this.source.addFace(bytes);
+    const first = this.sources.find(Boolean);
+    if (first) this.descent = first.descent;
+  }
+
+  /** the bundled family names that were read */
+  get loadedNames(): string[] {
+    return this.sources.filter((s): s is TtfGlyphSource => !!s).map((s) => s.name);
+  }
+
+  glyph(ch: string): Glyph | undefined {
+    for (const s of this.sources) {
+      const g = s?.glyph(ch);
+      if (g) return g;
     }
+    return undefined;
   }
 }
 

@@ -164,7 +164,7 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
   if ((missing.length || wantsTtf) && (await cjk.init())) {
     // a missing TrueType font is replaced by the CJK font's Latin part too
     await cjk.need(wantsTtf ? [...missing, 'A', 'ā'] : missing);
-    if (cjk.source) report.resolved.push({ name: CJK_FALLBACK, from: 'bundled' });
+    for (const name of cjk.loadedNames) report.resolved.push({ name, from: 'bundled' });
   }
 
   const styles = new Map<string, StyleFonts>();
@@ -174,7 +174,7 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
     const bigSrc = st.bigFont ? byName.get(key(baseName(st.bigFont))) : undefined;
     styles.set(key(st.name), { primary, big: bigSrc instanceof ShxGlyphSource ? bigSrc : undefined, kind });
   }
-  return { report, styles, byName, stroke, cjk: cjk.source };
+  return { report, styles, byName, stroke, cjk: cjk.loadedNames.length ? cjk : undefined };
 }
 
 /** Look-alikes tried when no font has the character itself (⌀ for %%c is Ø in most SHX fonts). */

@@ -110,9 +110,10 @@ describe('SHX fonts from the user library', () => {
 
 describe('bundled fallback fonts', () => {
   it('draws CJK text as filled glyphs of the bundled CJK font, not boxes', async () => {
-    const d = drawing([text(0, 0, 5, '中文字体'), mtext(0, 20, 5, '图纸\\P\\U+6587\\U+5B57')], undefined, { version: 'AC1027' });
+    const d = drawing([text(0, 0, 5, '中文字体'), mtext(0, 20, 5, '图纸\\P\\U+6587\\U+5B57'), text(0, 40, 5, '한국어 도면'), text(0, 60, 5, '図面かなカナ')], undefined, { version: 'AC1027' });
     const fonts = await loadFonts(d, none);
     expect(fonts.report.resolved).toContainEqual({ name: CJK_FALLBACK, from: 'bundled' });
+    expect(fonts.report.resolved).toContainEqual({ name: 'Noto Sans KR', from: 'bundled' }); // Hangul
     for (const r of runs(d)) {
       const g = textGeometry(r, d, fonts);
       expect(g.strokes).toHaveLength(0); // a missing glyph would be a box stroke
