@@ -157,6 +157,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
 
   useEffect(() => {
     if (!scene || !glCanvas.current) return;
+    performance.mark('cad:scene-committed');
     try {
       renderer.current ??= new GlRenderer(glCanvas.current);
       renderer.current.setScene(scene);
