@@ -7,10 +7,12 @@ import { stopDwgWorker } from '@cadcloud/cad';
 import { writeAsciiDxf, type FixtureEntity } from '../../../../../packages/cad/src/testing/dxf-writer.ts';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createDbQueue } from '../../infra/queue/db.queue.ts';
+import { createBullmqQueue } from '../../infra/queue/bullmq.queue.ts';
+import { Redis } from 'ioredis';
 import { createTestApp, md5, type TestApp } from '../../test/fixtures.ts';
 import { until } from '../../test/until.ts';
 import { registerThumbnailJobs } from './thumbnails.jobs.ts';
-import { THUMBNAIL_RENDER_JOB } from './thumbnails.service.ts';
+import { createThumbnailsService, THUMBNAIL_RENDER_JOB } from './thumbnails.service.ts';
 import { thumbnailJobId, thumbnailStorageKey } from './thumbnails.keys.ts';
 import { renderDrawingThumbnail } from './render/render-drawing.ts';
 import { ThumbnailSkipped, ThumbnailTimeout } from './render/thumbnail-skipped.ts';
@@ -239,6 +241,43 @@ describe('drawing render limits', () => {
     // the same drawing with room to work renders
     const ok = await renderDrawingThumbnail(big, { size: 400, timeoutMs: 60_000, memoryMb: 768 });
     expect((await sharp(ok.png).metadata()).width).toBe(400);
+  }, 120_000);
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+describe.runIf(redisUrl)('thumbnails on BullMQ', () => {
+  it('keeps a queued render in Redis across a restart and runs it on the next worker', async () => {
+    const t = await createTestApp(testDatabaseDrivers()[0]);
+    const prefix = `thumb${randomBytes(4).toString('hex')}`;
+    const queues: ReturnType<typeof createBullmqQueue>[] = [];
+    try {
+      // uploads land in the test app (its database queue stopped); the thumbnail goes to BullMQ, no worker running
+      await t.deps.queue.stop();
+      const u = await t.createUser();
+      const body = drawingDxf(41);
+      const up = await t.upload(u.token, 'bull.dxf', body);
+      const first = createBullmqQueue({ redisUrl: redisUrl!, prefix });
+      queues.push(first);
+      const row = await t.db.db.selectFrom('items').selectAll().where('id', '=', up.bizData.id).executeTakeFirstOrThrow();
+      await createThumbnailsService({ ...t.deps, queue: first }).afterUpload(row);
+      expect((await first.status(thumbnailJobId(md5(body)))).state).toBe('waiting');
+      await first.stop();
+      // the "restarted" server: a new connection, handlers registered, worker started
+      const next = createBullmqQueue({ redisUrl: redisUrl!, prefix });
+      queues.push(next);
+      registerThumbnailJobs(next, { ...t.deps, queue: next });
+      await next.start();
+      const k = await until(async () => (await t.db.db.selectFrom('items').select('thumbkey').where('id', '=', up.bizData.id).executeTakeFirstOrThrow()).thumbkey ?? undefined, 60_000);
+      expect(k).toBe(`v1-${md5(body)}.png`);
+      expect((await next.status(thumbnailJobId(md5(body)))).result).toMatchObject({ rendered: true });
+    } finally {
+      for (const q of queues) await q.stop().catch(() => undefined);
+      const r = new Redis(redisUrl!);
+      const keys = await r.keys(`${prefix}:*`);
+      if (keys.length) await r.del(...keys);
+      r.disconnect();
+      await t.close();
+    }
   }, 120_000);
 });
 
