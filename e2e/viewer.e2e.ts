@@ -8,11 +8,11 @@ import { launchBrowser, samplesDir, shoot, startProduct } from './harness.ts';
 
 const floorplan = path.join(samplesDir, 'dwg_2004_ddc_floorplan.dwg');
 
-/** Model space: a red 100-unit wall, a green box, a note; paper space: a title line and one viewport onto the model. */
+/** Model space: a red 100-unit wall 1 mm wide, a green box, a note; paper space: a title line and one viewport onto the model. */
 const generated = writeAsciiDxf({
   layers: ['0', 'Walls', 'Boxes', 'Notes'],
   entities: [
-    { type: 'LINE', pairs: [[8, 'Walls'], [62, 1], [10, 0], [20, 0], [30, 0], [11, 100], [21, 0], [31, 0]] },
+    { type: 'LINE', pairs: [[8, 'Walls'], [62, 1], [370, 100], [10, 0], [20, 0], [30, 0], [11, 100], [21, 0], [31, 0]] },
     { type: 'LWPOLYLINE', pairs: [[8, 'Boxes'], [62, 3], [90, 4], [70, 1], [10, 20], [20, 20], [10, 60], [20, 20], [10, 60], [20, 50], [10, 20], [20, 50]] },
     { type: 'TEXT', pairs: [[8, 'Notes'], [10, 10], [20, 70], [40, 6], [1, 'Kitchen']] },
     { type: 'LINE', pairs: [[67, 1], [8, '0'], [10, 0], [20, 0], [11, 297], [21, 0]] },
@@ -100,6 +100,13 @@ describe('the drawing viewer in a real browser', () => {
       expect(await countPixels(page, 'red')).toBeGreaterThan(50);
       expect(await countPixels(page, 'green')).toBeGreaterThan(50);
       await shoot(page, 'viewer-dxf');
+      // lineweight display: the 1 mm wall is drawn ~4 px wide, 1 px without it
+      const wide = await countPixels(page, 'red');
+      await page.click('[data-testid=viewer-lineweights]');
+      await settle(page);
+      const thin = await countPixels(page, 'red');
+      expect(wide).toBeGreaterThan(thin * 2.5);
+      await page.click('[data-testid=viewer-lineweights]');
 
       // the Walls layer off: no red left, the green box stays
       await page.locator('[data-testid="layer-Walls"]').click();

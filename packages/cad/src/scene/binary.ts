@@ -1,17 +1,17 @@
 import type { Scene, SceneMeta } from './scene.types.ts';
 
 const MAGIC = 0x53444143; // 'CADS' little-endian
-const VERSION = 1;
+const VERSION = 2;
 
 const pad4 = (n: number) => (n + 3) & ~3;
 
 /**
- * The scene's wire and cache form: magic, version, meta JSON, then the six typed arrays, each length-prefixed
+ * The scene's wire and cache form: magic, version, meta JSON, then the seven typed arrays, each length-prefixed
  * and 4-byte aligned so the browser maps them as typed-array views without copying.
  */
 export function encodeScene(s: Scene): Uint8Array {
   const meta = new TextEncoder().encode(JSON.stringify(s.meta));
-  const arrays = [s.linePositions, s.lineColors, s.lineEntities, s.triPositions, s.triColors, s.triEntities];
+  const arrays = [s.linePositions, s.lineColors, s.lineEntities, s.triPositions, s.triColors, s.triEntities, s.lineWeights];
   let size = 12 + pad4(meta.length);
   for (const a of arrays) size += 4 + pad4(a.byteLength);
   const out = new Uint8Array(size);
@@ -48,5 +48,5 @@ export function decodeScene(bytes: Uint8Array): Scene {
   const f32 = () => { const { start, len } = next(); return new Float32Array(b.buffer, start, len / 4); };
   const u8 = () => { const { start, len } = next(); return new Uint8Array(b.buffer, start, len); };
   const u32 = () => { const { start, len } = next(); return new Uint32Array(b.buffer, start, len / 4); };
-  return { meta, linePositions: f32(), lineColors: u8(), lineEntities: u32(), triPositions: f32(), triColors: u8(), triEntities: u32() };
+  return { meta, linePositions: f32(), lineColors: u8(), lineEntities: u32(), triPositions: f32(), triColors: u8(), triEntities: u32(), lineWeights: u8() };
 }

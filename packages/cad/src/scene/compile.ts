@@ -3,7 +3,7 @@ import type { Drawing } from '../model/drawing.ts';
 import type { Flattened, TextRun } from '../geometry/flatten.ts';
 import { aciToRgb } from '../geometry/aci.ts';
 import type { Scene, SceneMeta, SceneRange, SceneRect } from './scene.types.ts';
-import { GrowableF32, GrowableRgba, GrowableU32 } from './growable.ts';
+import { GrowableF32, GrowableRgba, GrowableU32, GrowableU8 } from './growable.ts';
 
 /** Text as geometry in drawing units, from the text engine (SHX strokes, TTF glyph triangles). */
 export type TextGeometryFn = (run: TextRun) => { strokes: number[][]; triangles: number[] };
@@ -16,7 +16,7 @@ export interface CompileOptions {
 }
 
 interface LayerBucket {
-  lines: { pos: number[][]; color: number; entity: number }[];
+  lines: { pos: number[][]; color: number; entity: number; weight: number }[];
   tris: { pos: number[]; color: number; entity: number }[];
 }
 
@@ -75,7 +75,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
       grow(p.points);
     } else {
       const pts = p.closed && p.points.length >= 4 ? [...p.points, p.points[0], p.points[1]] : p.points;
-      b.lines.push({ pos: [pts], color: p.color, entity: p.entity });
+      b.lines.push({ pos: [pts], color: p.color, entity: p.entity, weight: Math.max(0, Math.min(255, p.lineweight ?? 0)) });
       grow(pts);
     }
   }
@@ -88,7 +88,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     const g = opts.textGeometry(t);
     const b = bucket(t.layer);
     if (g.strokes.length) {
-      b.lines.push({ pos: g.strokes, color: t.color, entity: t.entity });
+      b.lines.push({ pos: g.strokes, color: t.color, entity: t.entity, weight: 0 });
       for (const s of g.strokes) grow(s);
     }
     if (g.triangles.length) {
@@ -100,7 +100,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   if (!Number.isFinite(bounds.minX)) Object.assign(bounds, { minX: 0, minY: 0, maxX: 1, maxY: 1 });
   const ox = (bounds.minX + bounds.maxX) / 2, oy = (bounds.minY + bounds.maxY) / 2;
 
-  const lp = new GrowableF32(), lc = new GrowableRgba(), le = new GrowableU32();
+  const lp = new GrowableF32(), lc = new GrowableRgba(), le = new GrowableU32(), lw = new GrowableU8();
   const tp = new GrowableF32(), tc = new GrowableRgba(), te = new GrowableU32();
   const lineRanges: SceneRange[] = [], triRanges: SceneRange[] = [];
   buckets.forEach((b, li) => {
@@ -115,6 +115,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
           lp.push2(x0 - ox, y0 - oy);
           lp.push2(x1 - ox, y1 - oy);
           le.push(item.entity);
+          lw.push(item.weight);
           segs++;
         }
         // a single point (POINT, a dot in a linetype) is drawn as a zero-length segment
@@ -122,6 +123,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
           lp.push2(pts[0] - ox, pts[1] - oy);
           lp.push2(pts[0] - ox, pts[1] - oy);
           le.push(item.entity);
+          lw.push(item.weight);
           segs++;
         }
         lc.push(item.color, segs * 2);
@@ -153,5 +155,5 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     notDrawn: flat.skipped,
     fonts: opts.fonts,
   };
-  return { meta, linePositions: lp.done(), lineColors: lc.done(), lineEntities: le.done(), triPositions: tp.done(), triColors: tc.done(), triEntities: te.done() };
+  return { meta, linePositions: lp.done(), lineColors: lc.done(), lineEntities: le.done(), lineWeights: lw.done(), triPositions: tp.done(), triColors: tc.done(), triEntities: te.done() };
 }

@@ -54,3 +54,19 @@ export class GrowableRgba {
     return this.data.slice(0, this.length);
   }
 }
+
+export class GrowableU8 {
+  data = new Uint8Array(1024);
+  length = 0;
+  push(v: number) {
+    if (this.length === this.data.length) {
+      const next = new Uint8Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+  done(): Uint8Array {
+    return this.data.slice(0, this.length);
+  }
+}

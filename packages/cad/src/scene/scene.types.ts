@@ -67,6 +67,8 @@ export interface Scene {
   lineColors: Uint8Array;
   /** entity index per segment */
   lineEntities: Uint32Array;
+  /** lineweight per segment in 1/100 mm (0 = thinnest), for the lineweight display */
+  lineWeights: Uint8Array;
   /** x y per vertex, 3 vertices per triangle */
   triPositions: Float32Array;
   triColors: Uint8Array;

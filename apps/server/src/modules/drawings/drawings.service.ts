@@ -8,7 +8,7 @@ import { createItemsRepository } from '../files/items.repository.ts';
 import { SceneBuildError, type FontLookup, type SceneBuilder } from './scene-builder.ts';
 
 /** Bump when the engine's output changes: cached scenes of older engines are then rebuilt, never served. */
-export const SCENE_ENGINE = 'e1';
+export const SCENE_ENGINE = 'e2';
 
 async function readAll(r: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Checkbox, Drawer, Empty, Input, List, Progress, Result, Segmented, Select, Space, Tag, Tooltip, message } from 'antd';
-import { AimOutlined, BgColorsOutlined, BorderOuterOutlined, ColumnWidthOutlined, CompressOutlined, LeftOutlined, NodeIndexOutlined, SearchOutlined, SelectOutlined, UnorderedListOutlined, UploadOutlined, DashOutlined } from '@ant-design/icons';
+import { AimOutlined, BgColorsOutlined, BorderOuterOutlined, ColumnWidthOutlined, CompressOutlined, LeftOutlined, NodeIndexOutlined, SearchOutlined, SelectOutlined, UnorderedListOutlined, UploadOutlined, DashOutlined, LineHeightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { entityBounds, pickEntity, type Scene } from '@cadcloud/cad/scene';
 import { fetchScene } from './scene-api.ts';
@@ -9,6 +9,7 @@ import { angleAt, areaOf, distance, fmt, type Pt } from './measure.ts';
 
 type Tool = 'select' | 'distance' | 'area' | 'angle' | 'coords';
 const THEME_KEY = 'cadcloud.viewer.light';
+const LW_KEY = 'cadcloud.viewer.lineweights';
 const hex = (c: number) => `#${c.toString(16).padStart(6, '0')}`;
 
 /**
@@ -28,6 +29,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
   const [error, setError] = useState<string | null>(null);
   const [hidden, setHidden] = useState<Set<number>>(new Set());
   const [light, setLight] = useState(() => localStorage.getItem(THEME_KEY) === '1');
+  const [weights, setWeights] = useState(() => localStorage.getItem(LW_KEY) !== '0');
   const [tool, setTool] = useState<Tool>('select');
   const [points, setPoints] = useState<Pt[]>([]);
   const [areaClosed, setAreaClosed] = useState(false);
@@ -114,10 +116,10 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
   const redraw = useCallback(() => {
     cancelAnimationFrame(frame.current);
     frame.current = requestAnimationFrame(() => {
-      renderer.current?.render(view.current, visible, light);
+      renderer.current?.render(view.current, visible, light, weights);
       drawOverlay();
     });
-  }, [visible, light, drawOverlay]);
+  }, [visible, light, weights, drawOverlay]);
 
   const fit = useCallback((b?: { minX: number; minY: number; maxX: number; maxY: number }) => {
     if (!scene) return;
@@ -177,6 +179,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
     return () => ro.disconnect();
   }, [redraw]);
   useEffect(() => localStorage.setItem(THEME_KEY, light ? '1' : '0'), [light]);
+  useEffect(() => localStorage.setItem(LW_KEY, weights ? '1' : '0'), [weights]);
 
   // ---- snapping: the nearest drawn vertex within 10 px makes measurements exact
   const snap = useCallback((sx: number, sy: number): Pt => {
@@ -372,6 +375,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
         <Tooltip title={t('viewer.layers')}><Button size="small" type={panel === 'layers' ? 'primary' : 'default'} icon={<UnorderedListOutlined />} onClick={() => setPanel(panel === 'layers' ? null : 'layers')} data-testid="viewer-btn-layers" /></Tooltip>
         <Tooltip title={t('viewer.find')}><Button size="small" type={panel === 'find' ? 'primary' : 'default'} icon={<SearchOutlined />} onClick={() => setPanel(panel === 'find' ? null : 'find')} data-testid="viewer-btn-find" /></Tooltip>
         <Tooltip title={t('viewer.properties')}><Button size="small" type={panel === 'info' ? 'primary' : 'default'} icon={<DashOutlined />} onClick={() => setPanel(panel === 'info' ? null : 'info')} data-testid="viewer-btn-info" /></Tooltip>
+        <Tooltip title={t('viewer.lineweights')}><Button size="small" type={weights ? 'primary' : 'default'} icon={<LineHeightOutlined />} onClick={() => setWeights(!weights)} data-testid="viewer-lineweights" /></Tooltip>
         <Tooltip title={light ? t('viewer.theme.dark') : t('viewer.theme.light')}><Button size="small" icon={<BgColorsOutlined />} onClick={() => setLight(!light)} data-testid="viewer-theme" /></Tooltip>
         <Tooltip title={t('viewer.fit')}><Button size="small" icon={<CompressOutlined />} onClick={() => fit()} data-testid="viewer-fit" /></Tooltip>
         {extra}
