@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../app.deps.ts';
 import { blobKey } from '../../infra/storage/storage-keys.ts';
 import { createBlobsRepository } from './blobs.repository.ts';
+import { thumbnailStorageKeysOf } from '../thumbnails/thumbnails.keys.ts';
 
 /**
  * Content-addressed file bodies: one stored object per MD5, shared by every item (of any user) with those
@@ -19,7 +20,11 @@ export function createBlobsService(deps: Pick<AppDeps, 'db' | 'storage'>) {
       const counts = new Map<string, number>();
       for (const m of md5s) if (m) counts.set(m, (counts.get(m) ?? 0) + 1);
       const orphans = await repo.releaseRefs(counts);
-      for (const o of orphans) await deps.storage.delete(o.storage_key).catch(() => undefined);
+      for (const o of orphans) {
+        await deps.storage.delete(o.storage_key).catch(() => undefined);
+        // a thumbnail shows the same content: it goes with the bytes
+        for (const k of thumbnailStorageKeysOf(o.md5)) await deps.storage.delete(k).catch(() => undefined);
+      }
     },
   };
 }

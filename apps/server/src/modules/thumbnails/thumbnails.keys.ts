@@ -40,6 +40,11 @@ export function thumbnailStorageKey(thumbkey: string): string {
   return `thumbs/v${p.version}/${p.md5.slice(0, 2)}/${p.md5}.${FORMAT[p.kind].ext}`;
 }
 
+/** Every stored thumbnail of a blob at the current version (both kinds: the type that asked is not known then). */
+export function thumbnailStorageKeysOf(md5: string): string[] {
+  return (['drawing', 'picture'] as const).map((k) => thumbnailStorageKey(thumbkeyOf(md5, k)));
+}
+
 export function contentTypeOf(kind: ThumbnailKind): string {
   return FORMAT[kind].contentType;
 }

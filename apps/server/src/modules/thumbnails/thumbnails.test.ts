@@ -193,6 +193,21 @@ for (const driver of testDatabaseDrivers()) {
       expect(await thumbkeyOf(done.bizData.item.id)).toBe(`v1-${md5(body)}.png`);
     });
 
+    it('removes the thumbnail with the bytes, and renders again when the same bytes come back', async () => {
+      const u = await t.createUser();
+      const body = drawingDxf(51);
+      const up = await t.upload(u.token, 'gone.dxf', body);
+      const k = await thumbkeyOf(up.bizData.id);
+      expect(await t.deps.storage.exists(thumbnailStorageKey(k))).toBe(true);
+      const del = await t.call('/cloud/v5/union/delete', { fileIds: [up.bizData.id], folderIds: [], deleteLevel: 1 }, u.token);
+      expect(del.rtnCode).toBe('0000000');
+      expect(await t.db.db.selectFrom('blobs').select('md5').where('md5', '=', md5(body)).executeTakeFirst()).toBeUndefined();
+      expect(await t.deps.storage.exists(thumbnailStorageKey(k))).toBe(false);
+      const again = await t.upload(u.token, 'back.dxf', body);
+      expect(await thumbkeyOf(again.bizData.id)).toBe(k);
+      expect(await t.deps.storage.exists(thumbnailStorageKey(k))).toBe(true);
+    });
+
     it('serves a thumbnail to its owners only', async () => {
       const owner = await t.createUser();
       const stranger = await t.createUser();
