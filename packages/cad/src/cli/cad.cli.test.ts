@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeAsciiDxf } from '../testing/dxf-writer.ts';
@@ -30,4 +31,63 @@ describe('cad info', () => {
     expect(r.stderr).toContain('The drawing analysis failed!');
     expect(Date.now() - t).toBeLessThan(30_000);
   });
+});
+
+describe('cad render', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-render-'));
+  const drawing = path.join(dir, 'part.dxf');
+  writeFileSync(
+    drawing,
+    writeAsciiDxf({
+      layers: ['0', 'A'],
+      entities: [
+        { type: 'CIRCLE', pairs: [[8, 'A'], [62, 1], [10, 0], [20, 0], [30, 0], [40, 30]] },
+        { type: 'LINE', pairs: [[8, '0'], [370, 50], [10, -40], [20, 0], [30, 0], [11, 40], [21, 0], [31, 0]] },
+      ],
+    }),
+  );
+
+  it('writes PNG at --width, SVG and a vector PDF, and says what it drew', () => {
+    const png = path.join(dir, 'out.png');
+    const r = cad('render', drawing, png, '--width', '300');
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ format: 'png', layout: 'Model', polylines: 2 });
+    const bytes = readFileSync(png);
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+    expect(bytes.readUInt32BE(16)).toBe(300); // IHDR width
+    const svg = path.join(dir, 'out.svg');
+    expect(cad('render', drawing, svg, '--dark').status).toBe(0);
+    expect(readFileSync(svg, 'utf8')).toContain('stroke="#ff0000"'); // the red circle
+    const pdf = path.join(dir, 'out.pdf');
+    expect(cad('render', drawing, pdf, '--layout', 'model').status).toBe(0);
+    expect(readFileSync(pdf).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('exits 2 naming the layouts when --layout is not one of them, and for an unknown format', () => {
+    const r = cad('render', drawing, path.join(dir, 'x.png'), '--layout', 'Sheet 9');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^layout not found: Sheet 9 \(layouts: Model/);
+    expect(existsSync(path.join(dir, 'x.png'))).toBe(false);
+    expect(cad('render', drawing, path.join(dir, 'x.bmp')).status).toBe(2);
+  });
+
+  // a truncated file and random bytes, as DXF and as DWG (the DWG path runs LibreDWG in its worker)
+  const corrupt: [string, () => Buffer][] = [
+    ['truncated.dxf', () => readFileSync(drawing).subarray(0, Math.floor(readFileSync(drawing).length / 2))],
+    ['random.dxf', () => randomBytes(200_000)],
+    ['random.dwg', () => randomBytes(200_000)],
+    ['truncated.dwg', () => Buffer.concat([Buffer.from('AC1018'), randomBytes(100_000)])],
+  ];
+  // and a real DWG cut to a fifth, when the samples are there
+  const floorPlan = path.resolve(repoRoot, process.env.SAMPLES_DIR ?? '../shared/samples', 'dwg_2004_ddc_floorplan.dwg');
+  if (existsSync(floorPlan)) corrupt.push(['floorplan-cut.dwg', () => readFileSync(floorPlan).subarray(0, 300_000)]);
+  it.each(corrupt)('%s exits 1 with the message in under 30 s', (name, bytes) => {
+    const file = path.join(dir, name);
+    writeFileSync(file, bytes());
+    const t = Date.now();
+    const r = cad('render', file, path.join(dir, `${name}.png`));
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toContain('The drawing analysis failed!');
+    expect(Date.now() - t).toBeLessThan(30_000);
+  }, 35_000);
 });
