@@ -163,7 +163,9 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
   const cjk = new CjkFallback(files);
   if ((missing.length || wantsTtf) && (await cjk.init())) {
     // a missing TrueType font is replaced by the CJK font's Latin part too
-    await cjk.need(wantsTtf ? [...missing, 'A', 'ā'] : missing);
+    // (all of printable ASCII: the subsets split even the Latin alphabet, N is not with A)
+    const ascii = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i));
+    await cjk.need(wantsTtf ? [...missing, ...ascii] : missing);
     for (const name of cjk.loadedNames) report.resolved.push({ name, from: 'bundled' });
   }
 

@@ -150,7 +150,7 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
   const primaryDescent = (style.primary ?? fonts.stroke)?.descent ?? 0.33;
 
   // one line: glyphs with x from 0; lines break at paragraphs and, for MTEXT with a width, by word wrap
-  interface Line { glyphs: Placed[]; deco: { x0: number; x1: number; f: Format }[]; stacks: { x: number; w: number; f: Format; top: Placed[]; bottom: Placed[]; kind: string }[]; width: number; height: number; align?: 'l' | 'c' | 'r' | 'j' }
+  interface Line { glyphs: Placed[]; deco: { x0: number; x1: number; f: Format }[]; stacks: { x: number; w: number; f: Format; top: Placed[]; bottom: Placed[]; kind: string }[]; width: number; height: number; align?: 'l' | 'c' | 'r' | 'j'; wrapped?: boolean }
   const lines: Line[] = [];
   let line: Line = { glyphs: [], deco: [], stacks: [], width: 0, height: 0 };
   let paraAlign: Line['align'];
@@ -158,7 +158,7 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
     const hit = glyphOf(ch, f);
     const sx = h * f.widthFactor;
     const adv = hit ? hit.glyph.advance : ch.trim() === '' && ch !== '\u3000' ? 0.6 : CJK.test(ch) ? 1.15 : 0.75;
-    return { glyph: hit?.glyph, x, y, h, sx, shear: Math.tan((f.oblique * Math.PI) / 180), advance: adv * sx * f.tracking, descent: (hit?.source.descent ?? primaryDescent) * h, color: f.color, ch, va: f.valign };
+    return { glyph: hit?.glyph, x, y, h, sx, shear: Math.tan(((f.oblique + (f.italic ? 15 : 0)) * Math.PI) / 180), advance: adv * sx * f.tracking, descent: (hit?.source.descent ?? primaryDescent) * h, color: f.color, ch, va: f.valign };
   };
   const wrap = mtext && (run.boxWidth ?? 0) > 0 ? run.boxWidth! : Infinity;
   const newLine = () => {
@@ -169,7 +169,7 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
 
   for (const it of items) {
     if (it.t === 'para') {
-      if (it.align) paraAlign = it.align;
+      if (it.align) paraAlign = it.align === 'default' ? undefined : it.align;
       newLine();
       continue;
     }
@@ -210,6 +210,12 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
       continue;
     }
     const f = it.f;
+    if (it.ch === '\t') {
+      // tab stops every four text heights
+      const stop = 4 * f.height;
+      line.width = (Math.floor(line.width / stop + 1e-9) + 1) * stop;
+      continue;
+    }
     const p = place(it.ch, f, line.width, 0, f.height);
     if (line.width + p.advance > wrap && line.glyphs.length && it.ch !== ' ') {
       // break after the last space, or before this character when it or the previous one is CJK
@@ -228,6 +234,7 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
       const last = line.glyphs[line.glyphs.length - 1];
       line.width = last ? last.x + last.advance : 0;
       line.deco = keepDeco.map((dd) => ({ ...dd, x1: Math.min(dd.x1, line.width) })).filter((dd) => dd.x1 > dd.x0);
+      line.wrapped = true;
       newLine();
       const shift = moved.length ? moved[0].x : 0;
       for (const m of moved) {
@@ -274,7 +281,7 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
     for (const dd of l.deco) {
       const h = dd.f.height;
       if (dd.f.underline) out.lines.push({ pts: [dd.x0 + dx, dy - h * 0.2, dd.x1 + dx, dy - h * 0.2], color: dd.f.color });
-      if (dd.f.overline) out.lines.push({ pts: [dd.x0 + dx, dy + h * 1.2, dd.x1 + dx, dy + h * 1.2], color: dd.f.color });
+      if (dd.f.overline) out.lines.push({ pts: [dd.x0 + dx, dy + h * 1.15, dd.x1 + dx, dy + h * 1.15], color: dd.f.color });
       if (dd.f.strike) out.lines.push({ pts: [dd.x0 + dx, dy + h * 0.5, dd.x1 + dx, dy + h * 0.5], color: dd.f.color });
     }
   };
@@ -339,7 +346,19 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
   const ox = col === 0 ? 0 : col === 1 ? -boxW / 2 : -boxW;
   lines.forEach((l, i) => {
     const align = l.align ?? (col === 0 ? 'l' : col === 1 ? 'c' : 'r');
-    const lx = align === 'c' ? (boxW - l.width) / 2 : align === 'r' ? boxW - l.width : 0;
+    // trailing spaces do not count when a line is centred or right-aligned
+    let w = l.width;
+    for (let k = l.glyphs.length - 1; k >= 0 && l.glyphs[k].ch === ' ' && !l.stacks.some((st) => st.x > l.glyphs[k].x); k--) w = l.glyphs[k].x;
+    const lx = align === 'c' ? (boxW - w) / 2 : align === 'r' ? boxW - w : 0;
+    if (align === 'j' && l.wrapped && l.width < boxW) {
+      // justified: the line's spare width shared out over its spaces
+      const spaces = l.glyphs.filter((g) => g.ch === ' ').length;
+      let seen = 0;
+      if (spaces) for (const g of l.glyphs) {
+        g.x += ((boxW - l.width) * seen) / spaces;
+        if (g.ch === ' ') seen++;
+      }
+    }
     // \A within the line: characters smaller than the line's tallest move to its middle or top
     for (const g of l.glyphs) {
       const va = g.va ?? 0;
@@ -421,8 +440,8 @@ export function textGeometry(run: TextRun, d: Drawing, fonts: FontSet): TextGeom
 }
 
 /**
- * The text's box in drawing units: each character's cell (advance × descender … cap height) placed and rotated,
- * plus decorations. Cheaper than the geometry, and what extents, picking and find-text zoom need.
+ * The text's box in drawing units: each visible character's cell (advance × descender … cap height) placed and
+ * rotated, plus decorations (underlines, fraction bars). Cheaper than the geometry, and what extents, picking and find-text zoom need.
  */
 export function textBounds(run: TextRun, d: Drawing, fonts: FontSet): TextBox {
   const L = layout(run, d, fonts);
@@ -435,6 +454,7 @@ export function textBounds(run: TextRun, d: Drawing, fonts: FontSet): TextBox {
     if (y > b.maxY) b.maxY = y;
   };
   for (const g of L.glyphs) {
+    if (g.ch !== undefined && g.ch.trim() === '') continue; // blanks have no ink to pick or fit
     const sh = g.shear;
     add(T(g.x - g.descent * sh, g.y - g.descent));
     add(T(g.x + g.advance - g.descent * sh, g.y - g.descent));

@@ -19,12 +19,14 @@ export interface Format {
   strike: boolean;
   /** \A: 0 bottom (baseline), 1 center, 2 top */
   valign: number;
+  /** \f…|i1: slanted by 15° on top of the oblique angle */
+  italic?: boolean;
 }
 
 export type Item =
   | { t: 'char'; ch: string; f: Format }
   | { t: 'stack'; top: string; bottom: string; kind: '^' | '/' | '#'; f: Format }
-  | { t: 'para'; align?: 'l' | 'c' | 'r' | 'j' };
+  | { t: 'para'; align?: 'l' | 'c' | 'r' | 'j' | 'default' };
 
 const SPECIALS: Record<string, string> = { c: '\u2205', d: '\u00b0', p: '\u00b1' };
 
@@ -121,8 +123,12 @@ export function parseMText(s: string, base: Format, aciToRgb: (aci: number) => n
       switch (code) {
         case 'f':
         case 'F': {
-          const name = arg.split('|')[0].split(',')[0].trim();
+          const [first, ...flags] = arg.split('|');
+          const name = first.split(',')[0].trim();
           set(name ? { font: name, fontKind: code === 'F' || /\.shx$/i.test(name) ? 'shx' : 'ttf' } : { font: undefined, fontKind: undefined });
+          // italic of a TrueType family: drawn slanted, as no italic face is loaded
+          const italic = flags.find((x) => x.startsWith('i'));
+          if (italic) set({ italic: italic === 'i1' });
           break;
         }
         case 'H':
@@ -149,11 +155,12 @@ export function parseMText(s: string, base: Format, aciToRgb: (aci: number) => n
           set({ color: Math.trunc(num(arg, 0)) & 0xffffff });
           break;
         case 'p': {
-          const q = /(?:^|,)q([lcrjd])/.exec(arg);
+          // \pxqc; \pxi0,qj; \pi1,q*; — q sets the alignment of the paragraph it starts and those after, q* resets
+          const q = arg.replace(/^x/, '').split(',').find((part) => part.startsWith('q'));
           if (q) {
-            // paragraph alignment applies to the paragraph it starts
-            const last = [...items].reverse().find((it) => it.t === 'para');
-            const a = (q[1] === 'd' ? 'j' : q[1]) as 'l' | 'c' | 'r' | 'j';
+            const a = q[1] === '*' ? 'default' : ((q[1] === 'd' ? 'j' : q[1]) as 'l' | 'c' | 'r' | 'j');
+            let last: Item | undefined;
+            for (let k = items.length - 1; k >= 0 && !last; k--) if (items[k].t === 'para') last = items[k];
             if (last && last.t === 'para') last.align = a;
             else items.unshift({ t: 'para', align: a });
           }
@@ -185,9 +192,19 @@ export function parseMText(s: string, base: Format, aciToRgb: (aci: number) => n
       i += n;
       continue;
     }
+    if (c === '^' && i + 1 < s.length) {
+      // caret-encoded control characters: ^I tab, ^J line feed, "^ " a caret
+      const k = s[i + 1];
+      if (k === 'I') items.push({ t: 'char', ch: '\t', f });
+      else if (k === 'J') items.push({ t: 'para' });
+      else if (k === ' ') items.push({ t: 'char', ch: '^', f });
+      else if (k < '@' || k > '_') items.push({ t: 'char', ch: '^', f }), i--;
+      i += 2;
+      continue;
+    }
     const cp = s.codePointAt(i)!;
     const ch = String.fromCodePoint(cp);
-    items.push({ t: 'char', ch: ch === '\t' ? ' ' : ch, f });
+    items.push({ t: 'char', ch, f });
     i += ch.length;
   }
   return items;

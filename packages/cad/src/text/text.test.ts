@@ -310,6 +310,26 @@ describe('MTEXT layout', () => {
     expect(bb.minX).toBeLessThan(-2);
   });
 
+  it('paragraph alignment (\\pxqr; \\pxqc; \\pq*;), justified wrapping, ^I tabs, italic font switch', async () => {
+    const d = drawing([mtext(0, 0, 2, 'LEFT\\P\\pxqr;RIGHT \\P\\pxqc;MID\\P\\pq*;BACK', [[41, 40]]), mtext(0, 100, 2, '\\pxqj;aaa bbb ccc ddd eee fff ggg hhh iii jjj kkk', [[41, 30]]), mtext(0, 200, 2, 'A^IB'), mtext(0, 300, 2, '{\\fArial|i1;I}')]);
+    const f = await loadFonts(d, none);
+    const [para, just, tab, ital] = runs(d);
+    // one line's cells: the same paragraphs with the other lines' letters taken out (blanks have no cell)
+    const b = (i: number) => textBounds({ ...para, raw: para.raw!.split('\\P').map((p, k) => (k === i ? p : p.replace(/[A-Z]/g, ' '))).join('\\P') }, d, f);
+    expect(b(0).minX).toBeCloseTo(0, 9);
+    expect(b(1).maxX).toBeCloseTo(40, 9); // right-aligned in the 40 wide box, its trailing space ignored
+    expect((b(2).minX + b(2).maxX) / 2).toBeCloseTo(20, 9);
+    expect(b(3).minX).toBeCloseTo(0, 9); // q* back to the attachment's alignment
+    const j = textBounds(just, d, f);
+    expect(j.maxX).toBeCloseTo(30, 1); // wrapped lines of a justified paragraph fill the width
+    const plainTab = textBounds({ ...tab, raw: 'AB' }, d, f);
+    expect(textBounds(tab, d, f).maxX).toBeGreaterThan(plainTab.maxX + 2); // B moved to the tab stop at 4 heights
+    expect(textBounds(tab, d, f).maxX).toBeLessThan(8 + 2 * 1.5);
+    const it = textGeometry(ital, d, f).triangles;
+    const up = textGeometry({ ...ital, raw: '{\\fArial|i0;I}' }, d, f).triangles;
+    expect(Math.max(...it.filter((_v, k) => k % 2 === 0)) - Math.max(...up.filter((_v, k) => k % 2 === 0))).toBeGreaterThan(0.3); // slanted 15°
+  });
+
   it('stacks fractions: numerator above the bar above the denominator', async () => {
     const d = drawing([mtext(0, 0, 4, '1\\S3/4;'), mtext(0, 20, 4, '\\S3^4;'), mtext(0, 40, 4, 'X')]);
     const f = await loadFonts(d, none);

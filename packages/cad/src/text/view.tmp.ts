@@ -13,7 +13,8 @@ const flat = flattenModelSpace(d);
 const parts: string[] = [];
 let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
 const upd = (x: number, y: number) => { minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y); };
-for (const r of flat.texts) {
+const only = process.argv[3] ? [flat.texts[Number(process.argv[3])]] : flat.texts;
+for (const r of only) {
   const g = textGeometry(r, d, fonts);
   for (const s of g.strokes) { let p = ''; for (let i = 0; i < s.length; i += 2) { p += (i ? 'L' : 'M') + s[i].toFixed(3) + ' ' + (-s[i + 1]).toFixed(3); upd(s[i], s[i + 1]); } parts.push(`<path d="${p}" fill="none" stroke="black" stroke-width="0.15"/>`); }
   let p = '';

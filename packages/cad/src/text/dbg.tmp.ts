@@ -1,0 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import { Resvg } from '@resvg/resvg-js';
+import { parseDxf, flattenModelSpace, loadFonts, textGeometry } from '../index.ts';
+import { writeAsciiDxf } from '../testing/dxf-writer.ts';
+const d = parseDxf(writeAsciiDxf({ entities: [{ type: 'MTEXT', pairs: [[8, '0'], [10, 0], [20, 0], [30, 0], [40, 10], [71, 1], [1, '{\\fTimes New Roman|b0|i0;HEADLINE NIM}']] }] }));
+const fonts = await loadFonts(d, async () => null);
+const g = textGeometry(flattenModelSpace(d).texts[0], d, fonts);
+let p = '';
+for (let i = 0; i < g.triangles.length; i += 6) p += `<path d="M${g.triangles[i]} ${-g.triangles[i + 1]}L${g.triangles[i + 2]} ${-g.triangles[i + 3]}L${g.triangles[i + 4]} ${-g.triangles[i + 5]}Z" fill="black" stroke="red" stroke-width="0.03"/>`;
+writeFileSync('/tmp/t.png', new Resvg(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="-1 -12 80 16" width="1200" height="240"><rect x="-1" y="-12" width="80" height="16" fill="white"/>${p}</svg>`).render().asPng());
