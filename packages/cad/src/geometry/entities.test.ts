@@ -189,6 +189,31 @@ describe('polyline widths, meshes, infinite lines, OCS', () => {
     expect(Math.abs(ringArea(taper.points))).toBeCloseTo(10, 12);
   });
 
+  it('fills the outer corner of a wide polyline with a bevel', () => {
+    const f = flat([{ type: 'LWPOLYLINE', pairs: [[8, '0'], [90, 3], [70, 0], [43, 2], [10, 0], [20, 0], [10, 10], [20, 0], [10, 10], [20, 10]] }]);
+    const inside = (r: number[], x: number, y: number) => {
+      let odd = false;
+      for (let i = 0, j = r.length - 2; i < r.length; j = i, i += 2) if ((r[i + 1] > y) !== (r[j + 1] > y) && x < ((r[j] - r[i]) * (y - r[i + 1])) / (r[j + 1] - r[i + 1]) + r[i]) odd = !odd;
+      return odd;
+    };
+    // the notch outside the corner (10, 0): covered; beyond the bevel (the miter tip at (11, −1)): not
+    expect(f.polylines.some((p) => p.filled && inside(p.points, 10.3, -0.3))).toBe(true);
+    expect(f.polylines.some((p) => p.filled && inside(p.points, 10.9, -0.9))).toBe(false);
+  });
+
+  it('draws MESH edges and mirrors an ELLIPSE arc with extrusion (0, 0, −1)', () => {
+    const f = flat([
+      { type: 'MESH', pairs: [[8, '0'], [100, 'AcDbSubDMesh'], [71, 2], [72, 0], [91, 0], [92, 3], [10, 0], [20, 0], [30, 0], [10, 4], [20, 0], [30, 0], [10, 0], [20, 3], [30, 1], [93, 4], [90, 3], [90, 0], [90, 1], [90, 2], [94, 0], [95, 0]] },
+      { type: 'ELLIPSE', pairs: [[8, '0'], [100, 'AcDbEllipse'], [10, 0], [20, 0], [30, 0], [11, 2], [21, 0], [31, 0], [210, 0], [220, 0], [230, -1], [40, 0.5], [41, 0], [42, Math.PI / 2]] },
+    ]);
+    expect(f.polylines.filter((p) => p.entity === 0).map((p) => p.points).sort()).toEqual([[0, 0, 4, 0], [0, 3, 0, 0], [4, 0, 0, 3]].sort());
+    // seen from below, the quarter from the major axis end (2, 0) runs clockwise on screen: to (0, −1)
+    const arc = f.polylines.find((p) => p.entity === 1)!.points;
+    expect(arc.slice(0, 2)).toEqual([2, 0]);
+    expect(arc[arc.length - 2]).toBeCloseTo(0, 9);
+    expect(arc[arc.length - 1]).toBeCloseTo(-1, 9);
+  });
+
   it('draws a 3D polyline from above, a polyface mesh without its invisible edges, and a polygon mesh as its grid', () => {
     const v = (x: number, y: number, flags: number, extra: Pairs = []): FixtureEntity => ({ type: 'VERTEX', pairs: [[8, '0'], [10, x], [20, y], [30, 5], [70, flags], ...extra] });
     const f = flat([

@@ -190,8 +190,10 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   const linetypes = new Map(d.linetypes.map((l) => [l.name.toUpperCase(), l.pattern]));
   const ltscale = Number(vars.$LTSCALE ?? 1) || 1;
   const hatchCap = opts.hatchSegmentCap ?? 200_000;
-  // dashes a whole drawing may make before lines stay continuous, so a huge drawing cannot explode
+  // dashes and hatch pattern segments a whole drawing may make before lines stay continuous and patterns become
+  // outlines (reported), so a huge drawing cannot explode
   let dashBudget = 2_000_000;
+  let hatchBudget = 4_000_000;
 
   const colorOf = (e: Entity, inh: Inherited, layerName: string): number => {
     if (e.trueColor !== undefined && e.trueColor > 0) return e.trueColor & 0xffffff;
@@ -324,7 +326,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         return stroke(c, pts);
       }
       case 'ELLIPSE': {
-        const cx = num(e, 10), cy = num(e, 20), mx = num(e, 11), my = num(e, 21), ratio = num(e, 40, 1);
+        // the minor axis is N × major: an extrusion of (0, 0, −1) runs the ellipse the other way round
+        const cx = num(e, 10), cy = num(e, 20), mx = num(e, 11), my = num(e, 21), ratio = num(e, 40, 1) * (num(e, 230, 1) < 0 ? -1 : 1);
         let t0 = num(e, 41), t1 = num(e, 42, Math.PI * 2);
         if (t1 <= t0) t1 += Math.PI * 2;
         const major = Math.hypot(mx, my);
@@ -487,6 +490,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       }
       case 'HATCH':
         return hatch(c);
+      case 'MESH':
+        return mesh(c);
       case 'IMAGE':
       case 'WIPEOUT': {
         const f = imageFrame(e);
@@ -550,7 +555,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       const holes = h.loops.filter((_, i) => i !== outer).map((r) => applyAll(m, r));
       return pl(c, applyAll(m, h.loops[outer]), true, true, holes, fill);
     }
-    const segments = h.lines.length ? clipPattern(h.loops, h.lines, hatchCap) : null;
+    const segments = h.lines.length ? clipPattern(h.loops, h.lines, Math.min(hatchCap, hatchBudget)) : null;
+    if (segments) hatchBudget -= segments.length;
     if (!segments) {
       // too dense or no pattern definition: the boundary stands in for the pattern, and the report says so
       out.skipped['HATCH:pattern'] = (out.skipped['HATCH:pattern'] ?? 0) + 1;
@@ -589,6 +595,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     const sc = scaleOf(m);
     if (verts.every((v) => Math.max(v.sw, v.ew) * sc < tol)) return false;
     const n = closed ? verts.length : verts.length - 1;
+    let prevEnd: number[] | null = null, firstStart: number[] | null = null;
     for (let i = 0; i < n; i++) {
       const a = verts[i], b = verts[(i + 1) % verts.length];
       const line: number[] = [a.x, a.y];
@@ -611,8 +618,19 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       const ring = [...left];
       for (let k = count - 1; k >= 0; k--) ring.push(right[2 * k], right[2 * k + 1]);
       pl(c, applyAll(m, ring), true, true);
+      // a bevel fills the notch between this band and the previous one at their shared vertex
+      const first = [left[0], left[1], right[0], right[1]];
+      if (prevEnd && a.sw > 0) joint(a.x, a.y, prevEnd, first);
+      prevEnd = a.ew > 0 || b.sw > 0 ? [left[2 * count - 2], left[2 * count - 1], right[2 * count - 2], right[2 * count - 1]] : null;
+      if (i === 0) firstStart = first;
+      if (closed && i === n - 1 && prevEnd && firstStart && verts[0].sw > 0) joint(b.x, b.y, prevEnd, firstStart);
     }
     return true;
+
+    function joint(x: number, y: number, end: number[], start: number[]) {
+      pl(c, applyAll(m, [x, y, end[0], end[1], start[0], start[1]]), true, true);
+      pl(c, applyAll(m, [x, y, end[2], end[3], start[2], start[3]]), true, true);
+    }
   }
 
   /** Polyface mesh: location vertices (flags 64 + 128), then face records (128) whose 71–74 index them from 1; a negative index hides the edge that starts there. */
@@ -648,6 +666,45 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     if (M < 1 || N < 1 || p.length < M * N) return skip(e);
     for (let i = 0; i < M; i++) stroke(c, p.slice(i * N, i * N + N).flat(), (flags & 32) !== 0);
     for (let j = 0; j < N; j++) stroke(c, Array.from({ length: M }, (_, i) => p[i * N + j]).flat(), (flags & 1) !== 0);
+  }
+
+  /**
+   * MESH (subdivision mesh) seen from above: its edge list (94), or the edges of its faces (93) when it has none;
+   * the subdivision itself is not computed (level 0 cage).
+   */
+  function mesh(c: Ctx) {
+    const { e, m } = c;
+    const p = e.pairs;
+    let i = p.findIndex((q) => q[0] === 92);
+    if (i < 0) return skip(e);
+    const nv = Number(p[i++][1]);
+    const verts: [number, number][] = [];
+    for (; i < p.length && verts.length < nv && p[i][0] === 10; i++) {
+      verts.push(apply(m, Number(p[i][1]), p[i + 1]?.[0] === 20 ? Number(p[i + 1][1]) : 0));
+      while (p[i + 1] && (p[i + 1][0] === 20 || p[i + 1][0] === 30)) i++;
+    }
+    const list = (code: number): number[] => {
+      if (p[i]?.[0] !== code) return [];
+      const n = Number(p[i++][1]) * (code === 94 ? 2 : 1);
+      const r: number[] = [];
+      while (r.length < n && p[i]?.[0] === 90) r.push(Number(p[i++][1]));
+      return r;
+    };
+    const faces = list(93);
+    let edges = list(94);
+    if (!edges.length) {
+      edges = [];
+      for (let k = 0; k < faces.length; k += faces[k] + 1) for (let j = 0; j < faces[k]; j++) edges.push(faces[k + 1 + j], faces[k + 1 + ((j + 1) % faces[k])]);
+    }
+    const seen = new Set<number>();
+    for (let k = 0; k + 1 < edges.length; k += 2) {
+      const a = edges[k], b = edges[k + 1];
+      const key = Math.min(a, b) * 1e7 + Math.max(a, b);
+      if (!verts[a] || !verts[b] || seen.has(key)) continue;
+      seen.add(key);
+      stroke(c, [...verts[a], ...verts[b]]);
+    }
+    if (!seen.size) skip(e);
   }
 
   function skip(e: Entity) {
