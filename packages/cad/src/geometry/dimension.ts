@@ -138,8 +138,10 @@ export function generateDimension(e: Entity, vars: Record<string, string | numbe
       arrowHead(cx, cy, cx - px, cy - py, v, out);
       text(tx, ty, 0, pairValue(e, 1) ? dimText(e, formatMeasurement(r, v)) : '\u2300' + formatMeasurement(r, v));
     } else {
+      // the arrow points from the text to the arc: outwards with the text inside, inwards with it outside
       out.lines.push([tx, ty, px, py]);
-      arrowHead(px, py, px - cx, py - cy, v, out);
+      if (Math.hypot(px - tx, py - ty) > 1e-12) arrowHead(px, py, px - tx, py - ty, v, out);
+      else arrowHead(px, py, px - cx, py - cy, v, out);
       // the R (⌀ above) prefixes the measurement only when the file gives no text of its own
       text(tx, ty, 0, pairValue(e, 1) ? dimText(e, formatMeasurement(r, v)) : 'R' + formatMeasurement(r, v));
     }

@@ -270,6 +270,28 @@ describe('annotations', () => {
     expect(f.skipped).toEqual({});
   });
 
+  it('generates radius, diameter and 3-point angular dimensions', () => {
+    const dim = (type: number, pts: Pairs): FixtureEntity => ({ type: 'DIMENSION', pairs: [[8, '0'], [100, 'AcDbDimension'], [70, type], [1, ''], ...pts] });
+    const f = flat(
+      [
+        dim(4, [[10, 0], [20, 0], [30, 0], [11, 8], [21, 0], [31, 0], [15, 5], [25, 0], [35, 0]]),
+        dim(3, [[10, -5], [20, 20], [30, 0], [11, 0], [21, 21], [31, 0], [15, 5], [25, 20], [35, 0]]),
+        dim(5, [[10, 50 + 5], [20, 5], [30, 0], [13, 60], [23, 0], [33, 0], [14, 50], [24, 10], [34, 0], [15, 50], [25, 0], [35, 0]]),
+      ],
+      { header: dimHeader },
+    );
+    expect(f.texts.map((t) => t.text)).toEqual(['R5', '\u230010', '90\u00b0']);
+    const radius = f.polylines.filter((p) => p.entity === 0);
+    expect(radius[0].points).toEqual([8, 0, 5, 0]);
+    // text outside the circle: the arrow at (5, 0) points inwards, its base outside
+    expect(radius[1].points.slice(0, 3)).toEqual([5, 0, 7.5]);
+    // the angular arc: radius √50 about (50, 0) from 0° to 90°
+    const arc = f.polylines.find((p) => p.entity === 2 && !p.filled)!.points;
+    for (let i = 0; i < arc.length; i += 2) expect(Math.hypot(arc[i] - 50, arc[i + 1])).toBeCloseTo(Math.sqrt(50), 9);
+    expect(arc[0]).toBeCloseTo(50 + Math.sqrt(50), 9);
+    expect(arc[arc.length - 2]).toBeCloseTo(50, 9);
+  });
+
   it('draws a LEADER with an arrowhead of $DIMASZ × $DIMSCALE', () => {
     const f = flat([{ type: 'LEADER', pairs: [[8, '0'], [100, 'AcDbLeader'], [3, 'Standard'], [71, 1], [72, 0], [76, 3], [10, 0], [20, 0], [30, 0], [10, 10], [20, 10], [30, 0], [10, 20], [20, 10], [30, 0]] }], { header: [['$DIMASZ', [[40, 2.5]]], ['$DIMSCALE', [[40, 2]]]] });
     const [path, arrow] = f.polylines;

@@ -293,6 +293,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       out.entities.push({ handle: e.handle, type: e.type, layer: e.layer, color, linetype: e.linetype, lineweight: e.lineweight });
     }
     const onLayer = depth > 0 && e.layer === '0' ? out.entities[ref].layer : e.layer;
+    // attributes carry their own OCS: they are placed by the transform outside the INSERT's
+    const outer = m;
     if (OCS_TYPES.has(e.type)) {
       const ocs = ocsAffine(e);
       if (ocs) m = multiply(m, ocs);
@@ -447,7 +449,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
           }
         }
         // attributes are in the INSERT's own coordinates (its OCS), not the block's
-        for (const a of e.children ?? []) if (a.type === 'ATTRIB') emit(a, m, inherit, depth + 1, ref);
+        for (const a of e.children ?? []) if (a.type === 'ATTRIB') emit(a, outer, inherit, depth + 1, ref);
         return;
       }
       case 'ACAD_TABLE': {

@@ -43,6 +43,8 @@ export function readHatch(pairs: readonly Pair[], tol: number): HatchData {
     if (pairs[j][0] === 2) h.pattern = String(pairs[j][1]);
     if (pairs[j][0] === 70) h.solid = Number(pairs[j][1]) === 1;
   }
+  // some writers name the pattern SOLID without setting the solid-fill flag
+  if (h.pattern.toUpperCase() === 'SOLID') h.solid = true;
   skipTo(91);
   const nPaths = at(91) ?? 0;
   const flags: number[] = [];
