@@ -9,6 +9,8 @@ import { createPairCache } from './pair-cache.ts';
  * `pairValue` answers from the columns without that.
  */
 export class PairChunk {
+  /** the drawing's shared tuples, for materialising (one reference per chunk, not per entity) */
+  cache!: PairCache;
   /** per pair: code << 1, plus 1 when the value is a string (then `nums` holds its index in `strs`) */
   readonly codes: Int32Array;
   readonly nums: Float64Array;
@@ -39,9 +41,10 @@ const FIRST_CHUNK = 1024;
 const MAX_CHUNK = 65536;
 
 export function createPairStore() {
+  const cache = createPairCache();
   let chunk = new PairChunk(FIRST_CHUNK);
+  chunk.cache = cache;
   const store = {
-    cache: createPairCache(),
     chunk,
     /** the pairs of the entity begun last are chunk[start, chunk.n) */
     start: 0,
@@ -96,6 +99,7 @@ export function createPairStore() {
     }
     chunk.n = store.start;
     next.n = have;
+    next.cache = cache;
     chunk = store.chunk = next;
     store.start = 0;
   }
@@ -120,7 +124,6 @@ export class DxfEntity implements Entity {
   #chunk: PairChunk | null;
   #start: number;
   #end: number;
-  #cache: PairCache | null;
   #pairs: Pair[] | null = null;
 
   constructor(
@@ -128,28 +131,24 @@ export class DxfEntity implements Entity {
     chunk: PairChunk,
     start: number,
     end: number,
-    cache: PairCache,
   ) {
     this.#chunk = chunk;
     this.#start = start;
     this.#end = end;
-    this.#cache = cache;
   }
 
   get pairs(): Pair[] {
     if (this.#pairs) return this.#pairs;
     const c = this.#chunk!;
     const out: Pair[] = new Array(this.#end - this.#start);
-    for (let i = this.#start, k = 0; i < this.#end; i++, k++) out[k] = this.#cache!.get(c.code(i), c.value(i));
+    for (let i = this.#start, k = 0; i < this.#end; i++, k++) out[k] = c.cache.get(c.code(i), c.value(i));
     this.#chunk = null;
-    this.#cache = null;
     return (this.#pairs = out);
   }
 
   set pairs(v: Pair[]) {
     this.#pairs = v;
     this.#chunk = null;
-    this.#cache = null;
   }
 
   /** the value of the first pair with this code (pairValue), without building `pairs` */

@@ -49,6 +49,7 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
     pending = true;
   };
   const store = createPairStore();
+  const tallies = new Map<string, { known: boolean; n: number }>();
   const text = (v: string | number) => (typeof v === 'string' ? decodeEscapes(v) : String(v));
 
   let sawEof = false;
@@ -73,6 +74,10 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
     throw new CadError('cad.parseFailed', undefined, `unexpected group ${r.code}/${String(r.value).slice(0, 40)} at top level`);
   }
   if (!sawEof && !drawing.entities.length && !drawing.blocks.length) throw new CadError('cad.parseFailed', undefined, 'no EOF and nothing read');
+  for (const [type, { known, n }] of tallies) {
+    drawing.counts[type] = n;
+    if (!known) drawing.unsupported[type] = n;
+  }
   return drawing;
 
   function skipTo(end: string) {
@@ -176,8 +181,10 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
       if (type === end) return;
       if (type === 'ENDSEC' || type === 'EOF') throw new CadError('cad.parseFailed', undefined, `missing ${end}`);
       const e = readEntity(type);
-      drawing.counts[type] = (drawing.counts[type] ?? 0) + 1;
-      if (!KNOWN_ENTITY_TYPES.has(type)) drawing.unsupported[type] = (drawing.unsupported[type] ?? 0) + 1;
+      // one map look-up per entity; the counts go into the drawing at the end, in first-seen order
+      const tally = tallies.get(type);
+      if (tally) tally.n++;
+      else tallies.set(type, { known: KNOWN_ENTITY_TYPES.has(type), n: 1 });
       if (parent && (type === 'VERTEX' || type === 'ATTRIB' || type === 'SEQEND')) {
         (parent.children ??= []).push(e);
         if (type === 'SEQEND') parent = null;
@@ -224,7 +231,7 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
       else if (code === 330 && !inReactors && owner === undefined) owner = value;
       store.pushStr(code, value);
     }
-    const e = new DxfEntity(type, store.chunk, store.start, store.chunk.n, store.cache);
+    const e = new DxfEntity(type, store.chunk, store.start, store.chunk.n);
     // the same fields, in the same order, as the entity literal this reader used to build
     if (handle !== undefined) e.handle = handle;
     e.layer = layer;

@@ -71,6 +71,23 @@ describe('ASCII tokenizer', () => {
     });
   });
 
+  it('parses 17-digit decimals (shortest round trip, as Python writes them) to the same double as Number()', () => {
+    const texts = ['4503599627370496.5', '4503599627370497.5', '9007199254740993.0', '0.30000000000000004', '1.0000000000000002', '0.99999999999999989', '2.2250738585072014', '123456789.123456789012'];
+    for (let i = 0; i < 60000; i++) {
+      const v = (rand() - 0.5) * 10 ** Math.floor(rand() * 12 - 3);
+      texts.push(String(v).includes('e') ? v.toFixed(17) : String(v));
+      // and digit strings of 16–23 digits
+      const nd = 16 + Math.floor(rand() * 8);
+      let d = String(1 + Math.floor(rand() * 9));
+      while (d.length < nd) d += Math.floor(rand() * 10);
+      const point = 1 + Math.floor(rand() * (nd - 1));
+      texts.push(d.slice(0, point) + '.' + d.slice(point));
+    }
+    const bytes = enc.encode(texts.map((t) => ` 10\n${t}\n`).join(''));
+    const got = pairsOf(createAsciiReader(bytes, latin()));
+    texts.forEach((t, i) => expect(Object.is(got[i][1], Number(t)), `${t} → ${got[i][1]}`).toBe(true));
+  });
+
   it('reads the same pairs from a stream in small windows as from the whole file', () => {
     const bytes = mixedDxf();
     const whole = pairsOf(createAsciiReader(bytes, latin()));

@@ -71,6 +71,54 @@ const KINDS = new Uint8Array(1072).map((_, code) => {
 /** 10^k for k ≤ 22 are exact doubles: m / 10^k is then the correctly rounded value, the same as Number(text) */
 const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
 
+const SPLIT = 134217729; // 2^27 + 1 (Veltkamp)
+let productLow = 0;
+/** a · b: returns the rounded product and leaves in productLow what rounding lost (Dekker: exact, no FMA needed) */
+function twoProduct(a: number, b: number): number {
+  const p = a * b;
+  let c = SPLIT * a;
+  const ah = c - (c - a);
+  const al = a - ah;
+  c = SPLIT * b;
+  const bh = c - (c - b);
+  const bl = b - bh;
+  productLow = ah * bh - p + ah * bl + al * bh + al * bl;
+  return p;
+}
+
+/** the unit in the last place of a double, by its exponent field */
+const ULP = Float64Array.from({ length: 2048 }, (_, e) => 2 ** (Math.max(e, 1) - 1075));
+const f64 = new Float64Array(1);
+const u32 = new Uint32Array(f64.buffer);
+const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
+
+/**
+ * (hi · scale + lo) / divisor correctly rounded, for integers whose sum is beyond 2^53 (17-digit decimals, as
+ * Python, ezdxf and .NET write them) and a power of ten divisor ≤ 10^22: a double-double quotient, rounded once.
+ * NaN where the quotient lies within a hair of half-way between two doubles (or at a power of two): the caller
+ * then asks Number(), which settles ties exactly.
+ */
+export function exactQuotient(hi: number, scale: number, lo: number, divisor: number): number {
+  // the mantissa as s + t exactly
+  const m1 = twoProduct(hi, scale);
+  const e1 = productLow;
+  const s = m1 + lo;
+  const bv = s - m1;
+  const t = m1 - (s - bv) + (lo - bv) + e1;
+  const q = s / divisor;
+  // what q misses, from the exact remainder s + t − q · divisor
+  const p1 = twoProduct(q, divisor);
+  const q2 = (s - p1 - productLow + t) / divisor;
+  const res = q + q2;
+  const err = q2 - (res - q);
+  f64[0] = res;
+  const high = u32[HIGH_WORD];
+  if ((high & 0xfffff) === 0 && u32[1 - HIGH_WORD] === 0) return NaN;
+  const ulp = ULP[(high >>> 20) & 0x7ff];
+  if (Math.abs(Math.abs(err) - ulp / 2) < ulp * 1e-6) return NaN;
+  return res;
+}
+
 /** Short ASCII strings seen before are handed out again (layer names, subclass markers, owners): less garbage. */
 const INTERN_MAX = 40;
 const INTERN_SLOTS = 4096;
@@ -160,6 +208,23 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
     for (let i = s; i < e; i++) str += String.fromCharCode(bytes[i]);
     const v = Number(str.trim());
     return Number.isNaN(v) ? 0 : v;
+  }
+
+  /** a decimal of more digits than a double holds (`nd` ≤ 23 significant); the same double as Number() */
+  function longDecimal(ns: number, ne: number, nd: number, decimals: number): number {
+    if (nd > 23) return Number(String.fromCharCode.apply(null, bytes.subarray(ns, ne) as unknown as number[]));
+    // the mantissa exactly, as hi · 10^lowDigits + lo (each part exact in a double)
+    const lowDigits = Math.min(8, nd);
+    let hi = 0;
+    let lo = 0;
+    for (let i = ns, k = 0; i < ne; i++) {
+      const c = bytes[i];
+      if (c === 46) continue;
+      if (k++ < nd - lowDigits) hi = hi * 10 + c - 48;
+      else lo = lo * 10 + c - 48;
+    }
+    const v = exactQuotient(hi, POW10[lowDigits], lo, POW10[decimals]);
+    return Number.isNaN(v) ? Number(String.fromCharCode.apply(null, bytes.subarray(ns, ne) as unknown as number[])) : v;
   }
 
   /** a short ASCII string; handles (2–8 characters) are made without a subarray */
@@ -281,6 +346,7 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
           neg = true;
           c = bytes[++p];
         }
+        const ns = p;
         let m = 0;
         let digits = 0;
         while (c >= 48 && c <= 57) {
@@ -297,10 +363,13 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
             c = bytes[++p];
           }
         }
+        const ne = p;
         while (c === 32) c = bytes[++p];
         if (c === 13) c = bytes[++p];
-        if (c !== 10 || digits + decimals === 0 || m > 9007199254740991 || decimals > 22) return nextSlow();
-        const v = decimals ? m / POW10[decimals] : m;
+        if (c !== 10 || digits + decimals === 0 || decimals > 22) return nextSlow();
+        // more digits than a double holds exactly (17 significant, as Python and ezdxf write): Number() rounds;
+        // an integer is summed digit by digit, as this reader always did
+        const v = m <= 9007199254740991 ? (decimals ? m / POW10[decimals] : m) : decimals ? longDecimal(ns, ne, digits + decimals, decimals) : m;
         reader.code = code;
         reader.isNum = true;
         reader.num = neg ? -v : v;
