@@ -80,6 +80,8 @@ interface TextExtra {
   upsideDown?: boolean;
   lineSpacing?: number;
   raw?: string;
+  /** MTEXT columns (75 type ≠ 0): 76 count, 48 width, 49 gutter, 46 defined height */
+  columns?: { count: number; width: number; gutter: number; height: number };
 }
 const extras = new WeakMap<Drawing, Map<string, TextExtra>>();
 function extraOf(d: Drawing, run: TextRun): TextExtra | undefined {
@@ -99,9 +101,10 @@ function extraOf(d: Drawing, run: TextRun): TextExtra | undefined {
       } else {
         const chunks = e.pairs.filter((q) => q[0] === 3).map((q) => String(q[1])).join('');
         const spacing = p(44, 1);
-        if (!chunks && spacing === 1) continue;
+        const columns = p(75) > 0 && p(48) > 0 ? { count: Math.max(1, p(76, 1)), width: p(48), gutter: p(49), height: p(46) } : undefined;
+        if (!chunks && spacing === 1 && !columns) continue;
         // flatten joins 1 + 3…; DXF stores the 3 chunks first
-        m.set(`M|${p(10)}|${p(20)}|${one + chunks}`, { lineSpacing: spacing > 0 ? spacing : 1, raw: chunks + one });
+        m.set(`M|${p(10)}|${p(20)}|${one + chunks}`, { lineSpacing: spacing > 0 ? spacing : 1, raw: chunks + one, columns });
       }
     }
     extras.set(d, m);
@@ -150,7 +153,7 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
   const primaryDescent = (style.primary ?? fonts.stroke)?.descent ?? 0.33;
 
   // one line: glyphs with x from 0; lines break at paragraphs and, for MTEXT with a width, by word wrap
-  interface Line { glyphs: Placed[]; deco: { x0: number; x1: number; f: Format }[]; stacks: { x: number; w: number; f: Format; top: Placed[]; bottom: Placed[]; kind: string }[]; width: number; height: number; align?: 'l' | 'c' | 'r' | 'j'; wrapped?: boolean }
+  interface Line { glyphs: Placed[]; deco: { x0: number; x1: number; f: Format }[]; stacks: { x: number; w: number; f: Format; top: Placed[]; bottom: Placed[]; kind: string }[]; width: number; height: number; align?: 'l' | 'c' | 'r' | 'j'; wrapped?: boolean; columnBreak?: boolean }
   const lines: Line[] = [];
   let line: Line = { glyphs: [], deco: [], stacks: [], width: 0, height: 0 };
   let paraAlign: Line['align'];
@@ -160,7 +163,7 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
     const adv = hit ? hit.glyph.advance : ch.trim() === '' && ch !== '\u3000' ? 0.6 : CJK.test(ch) ? 1.15 : 0.75;
     return { glyph: hit?.glyph, x, y, h, sx, shear: Math.tan(((f.oblique + (f.italic ? 15 : 0)) * Math.PI) / 180), advance: adv * sx * f.tracking, descent: (hit?.source.descent ?? primaryDescent) * h, color: f.color, ch, va: f.valign };
   };
-  const wrap = mtext && (run.boxWidth ?? 0) > 0 ? run.boxWidth! : Infinity;
+  const wrap = extra?.columns ? extra.columns.width : mtext && (run.boxWidth ?? 0) > 0 ? run.boxWidth! : Infinity;
   const newLine = () => {
     lines.push(line);
     line = { glyphs: [], deco: [], stacks: [], width: 0, height: 0, align: paraAlign };
@@ -171,6 +174,7 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
     if (it.t === 'para') {
       if (it.align) paraAlign = it.align === 'default' ? undefined : it.align;
       newLine();
+      if (it.column) line.columnBreak = true;
       continue;
     }
     if (it.t === 'stack') {
@@ -334,16 +338,28 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
   // MTEXT: attachment 1–9 = (top, middle, bottom) × (left, center, right) of the text box
   const att = Math.min(9, Math.max(1, run.attachment ?? 1));
   const col = (att - 1) % 3, row = Math.floor((att - 1) / 3);
-  const boxW = (run.boxWidth ?? 0) > 0 ? run.boxWidth! : Math.max(...lines.map((l) => l.width));
+  const boxW = extra?.columns ? extra.columns.width : (run.boxWidth ?? 0) > 0 ? run.boxWidth! : Math.max(...lines.map((l) => l.width));
   const baselines: number[] = [];
+  const columnX: number[] = [];
+  const cols = extra?.columns;
   let y = -lines[0].height;
+  let column = 0;
   for (let i = 0; i < lines.length; i++) {
-    if (i > 0) y -= LINE_SPACING * (extra?.lineSpacing ?? 1) * lines[i].height;
+    if (i > 0) {
+      y -= LINE_SPACING * (extra?.lineSpacing ?? 1) * lines[i].height;
+      // columns: a line that would pass the column height (or follows \N) starts the next column
+      if (cols && column < cols.count - 1 && (lines[i].columnBreak || (cols.height > 0 && -y > cols.height + 1e-9))) {
+        column++;
+        y = -lines[i].height;
+      }
+    }
     baselines.push(y);
+    columnX.push(cols ? column * (cols.width + cols.gutter) : 0);
   }
-  const totalH = -baselines[baselines.length - 1];
+  const totalH = cols && cols.height > 0 ? cols.height : -Math.min(...baselines);
+  const totalW = cols ? cols.count * cols.width + (cols.count - 1) * cols.gutter : boxW;
   const oy = row === 0 ? 0 : row === 1 ? totalH / 2 : totalH;
-  const ox = col === 0 ? 0 : col === 1 ? -boxW / 2 : -boxW;
+  const ox = col === 0 ? 0 : col === 1 ? -totalW / 2 : -totalW;
   lines.forEach((l, i) => {
     const align = l.align ?? (col === 0 ? 'l' : col === 1 ? 'c' : 'r');
     // trailing spaces do not count when a line is centred or right-aligned
@@ -365,7 +381,7 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
       if (va === 1) g.y += (l.height - g.h) / 2;
       else if (va === 2) g.y += l.height - g.h;
     }
-    emitLine(l, ox + lx, oy + baselines[i]);
+    emitLine(l, ox + columnX[i] + lx, oy + baselines[i]);
   });
   return out;
 }

@@ -26,7 +26,7 @@ export interface Format {
 export type Item =
   | { t: 'char'; ch: string; f: Format }
   | { t: 'stack'; top: string; bottom: string; kind: '^' | '/' | '#'; f: Format }
-  | { t: 'para'; align?: 'l' | 'c' | 'r' | 'j' | 'default' };
+  | { t: 'para'; align?: 'l' | 'c' | 'r' | 'j' | 'default'; column?: boolean };
 
 const SPECIALS: Record<string, string> = { c: '\u2205', d: '\u00b0', p: '\u00b1' };
 
@@ -100,8 +100,10 @@ export function parseMText(s: string, base: Format, aciToRgb: (aci: number) => n
       switch (code) {
         case 'P':
         case 'X':
-        case 'N':
           items.push({ t: 'para' });
+          continue;
+        case 'N':
+          items.push({ t: 'para', column: true });
           continue;
         case '~':
           items.push({ t: 'char', ch: '\u00a0', f });

@@ -330,6 +330,24 @@ describe('MTEXT layout', () => {
     expect(Math.max(...it.filter((_v, k) => k % 2 === 0)) - Math.max(...up.filter((_v, k) => k % 2 === 0))).toBeGreaterThan(0.3); // slanted 15°
   });
 
+  it('flows into columns (75/76/48/49/46) and breaks columns at \\N', async () => {
+    const cols: [number, number][] = [[75, 1], [76, 3], [48, 20], [49, 5], [46, 10]];
+    const d = drawing([mtext(0, 0, 2, 'L1\\PL2\\PL3\\PL4\\PL5\\PL6\\PL7', cols), mtext(0, 100, 2, 'A\\NB', cols), mtext(0, 200, 2, 'L1\\PL2\\PL3\\P\\P\\P\\PL7', cols)]);
+    const f = await loadFonts(d, none);
+    const [flow, brk, gaps] = runs(d);
+    // 2 + 5/3·2·k ≤ 10 → three lines a column; seven lines fill columns at x 0, 25 and 50
+    const b = textBounds(flow, d, f);
+    expect(b.minY).toBeGreaterThan(-10 - 1);
+    expect(b.maxX).toBeGreaterThan(50);
+    expect(b.maxX).toBeLessThan(70);
+    const one = textBounds(gaps, d, f);
+    expect(one.maxX).toBeGreaterThan(50); // the 7th line starts the third column
+    const bb = textBounds(brk, d, f);
+    expect(bb.maxX).toBeGreaterThan(25); // B in the second column
+    expect(bb.minY).toBeCloseTo(100 - 2 - f.stroke!.descent * 2, 6); // on the first line of it
+    expect(textBounds({ ...brk, x: 1 }, d, f).maxX).toBeLessThan(25); // (a run the drawing does not hold has no columns)
+  });
+
   it('stacks fractions: numerator above the bar above the denominator', async () => {
     const d = drawing([mtext(0, 0, 4, '1\\S3/4;'), mtext(0, 20, 4, '\\S3^4;'), mtext(0, 40, 4, 'X')]);
     const f = await loadFonts(d, none);
