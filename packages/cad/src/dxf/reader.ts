@@ -88,6 +88,9 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
   function readHeader() {
     let varName = '';
     let point: Partial<Point3> | null = null;
+    // a variable's first value is kept (a repeated name keeps the first): decided once per name, not per pair
+    let fresh = false;
+    const vars = drawing.header.vars;
     while (read()) {
       if (r.code === 0) {
         if (r.value === 'ENDSEC') break;
@@ -96,6 +99,7 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
       if (r.code === 9) {
         varName = String(r.value);
         point = null;
+        fresh = !(varName in vars);
         continue;
       }
       if (r.code === 10 || r.code === 20 || r.code === 30) {
@@ -104,14 +108,29 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
         const p = { x: point.x ?? 0, y: point.y ?? 0, z: point.z ?? 0 };
         if (varName === '$EXTMIN') drawing.header.extMin = p;
         if (varName === '$EXTMAX') drawing.header.extMax = p;
-        if (!(varName in drawing.header.vars)) drawing.header.vars[varName] = Number(r.value);
+        if (fresh) {
+          vars[varName] = Number(r.value);
+          fresh = false;
+        }
         continue;
       }
-      if (!(varName in drawing.header.vars)) drawing.header.vars[varName] = r.value;
+      if (fresh) {
+        vars[varName] = r.value;
+        fresh = false;
+      }
       if (varName === '$ACADVER') drawing.header.version = String(r.value);
       if (varName === '$DWGCODEPAGE') drawing.header.codePage = String(r.value);
       if (varName === '$INSUNITS') drawing.header.units = Number(r.value);
     }
+  }
+
+  /** Past a record nothing is taken from (up to the next 0), without building its pairs. */
+  function skipRecord() {
+    while (read())
+      if (r.code === 0) {
+        unread();
+        return;
+      }
   }
 
   /** The pairs of one table entry or object, up to the next 0. */
@@ -131,11 +150,12 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
     while (read()) {
       if (r.code !== 0) continue;
       if (r.value === 'ENDSEC') return;
-      if (r.value === 'TABLE' || r.value === 'ENDTAB') {
-        recordPairs();
+      const type = String(r.value);
+      // TABLE / ENDTAB markers and tables the model has no place for yet (VPORT, DIMSTYLE, BLOCK_RECORD …)
+      if (type !== 'LAYER' && type !== 'STYLE' && type !== 'LTYPE') {
+        skipRecord();
         continue;
       }
-      const type = String(r.value);
       const pairs = recordPairs();
       const get = (code: number) => pairs.find((p) => p[0] === code)?.[1];
       if (type === 'LAYER') {
@@ -159,14 +179,14 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
       if (r.code !== 0) continue;
       if (r.value === 'ENDSEC') return;
       if (r.value !== 'BLOCK') {
-        recordPairs();
+        skipRecord();
         continue;
       }
       const pairs = recordPairs();
       const get = (code: number) => pairs.find((p) => p[0] === code)?.[1];
       const block: Block = { name: text(get(2) ?? ''), handle: get(5) === undefined ? undefined : String(get(5)), base: { x: Number(get(10) ?? 0), y: Number(get(20) ?? 0), z: Number(get(30) ?? 0) }, entities: [] };
       readEntities(block.entities, 'ENDBLK');
-      recordPairs(); // the ENDBLK record's own pairs
+      skipRecord(); // the ENDBLK record's own pairs
       drawing.blocks.push(block);
     }
     throw new CadError('cad.parseFailed', undefined, 'BLOCKS without ENDSEC');
@@ -248,9 +268,11 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
     while (read()) {
       if (r.code !== 0) continue;
       if (r.value === 'ENDSEC') return;
-      const type = String(r.value);
+      if (r.value !== 'LAYOUT') {
+        skipRecord();
+        continue;
+      }
       const pairs = recordPairs();
-      if (type !== 'LAYOUT') continue;
       // the block record is the 330 that follows the AcDbLayout subclass marker
       const sub = pairs.findIndex((p) => p[0] === 100 && p[1] === 'AcDbLayout');
       const after = sub >= 0 ? pairs.slice(sub) : pairs;
