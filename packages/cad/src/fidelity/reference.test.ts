@@ -13,6 +13,7 @@ import { flattenLayout } from '../geometry/layout.ts';
 import type { Flattened } from '../geometry/flatten.ts';
 import type { Drawing } from '../model/drawing.ts';
 import { renderPng } from '../render/png.ts';
+import { renderPdf } from '../render/pdf.ts';
 import type { TextGeometry } from '../render/prepare.ts';
 import { loadFonts, textGeometry } from '../text/index.ts';
 import { compareImages, decodeImage, inkBox, inkMask, type Agreement, type Rgba } from './image-metric.ts';
@@ -75,6 +76,18 @@ describe.skipIf(!haveSamples)('fidelity: dxf_qcad_flange.dxf against QCAD’s ow
   it('a mirrored, rotated or half-missing render fails the same threshold', async () => {
     await expectWrongRendersFail(flat, ref, T, text);
   });
+
+  it('our vector PDF of the layout, rasterised by pdf.js, meets the same threshold', async () => {
+    const box = inkBox(inkMask(ref))!;
+    const page = await rasterisePdf(await renderPdf(flat, { text }), Math.round(box.width * 1.1));
+    const a = await compareImages({ data: page.data, width: page.width, height: page.height }, ref, { k: 2 });
+    console.log(`flange PDF: ${fmt(a)}`);
+    expect(passes(a, T), fmt(a)).toBe(true);
+    const wrong = await rasterisePdf(await renderPdf(WRONG_RENDERS.mirrored(flat), { text }), Math.round(box.width * 1.1));
+    const w = await compareImages({ data: wrong.data, width: wrong.width, height: wrong.height }, ref, { k: 2 });
+    console.log(`  mirrored PDF: ${fmt(w)}`);
+    expect(passes(w, T), fmt(w)).toBe(false);
+  }, 60_000);
 });
 
 describe.skipIf(!haveSamples)('fidelity: dwg_2004_ddc_floorplan.dwg against the architect’s plot pdf_ddc_floorplan_plot.pdf', () => {
