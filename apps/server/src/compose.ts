@@ -8,6 +8,7 @@ import { createDatabase, migrateToLatest, createStorage, createQueue, createMail
 import { registerTrashJobs, TRASH_SWEEP_JOB } from './modules/trash/trash.jobs.ts';
 import { registerDownloadJobs } from './modules/downloads/downloads.jobs.ts';
 import { registerThumbnailJobs } from './modules/thumbnails/thumbnails.jobs.ts';
+import { registerDrawingJobs } from './modules/drawings/drawings.jobs.ts';
 import { relyingParty } from './modules/auth/auth.config.ts';
 import { createSsoServer, type SsoDb } from '@cadcloud/sso';
 import { sweepUploadTemp } from './modules/uploads/upload-temp.ts';
@@ -31,6 +32,7 @@ export async function startJobs(deps: AppDeps) {
   registerTrashJobs(deps.queue, deps);
   registerDownloadJobs(deps.queue, deps);
   registerThumbnailJobs(deps.queue, deps);
+  registerDrawingJobs(deps.queue, deps);
   await deps.queue.schedule(TRASH_SWEEP_JOB, 3600_000);
   await deps.queue.start();
 }

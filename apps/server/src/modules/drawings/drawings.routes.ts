@@ -3,13 +3,13 @@ import { documentEndpoint } from '../../infra/http/endpoint.ts';
 import { appError } from '../../infra/http/app-error.ts';
 import type { RouteModule } from '../index.ts';
 import { createDrawingsService } from './drawings.service.ts';
-import { createSceneBuilder } from './scene-builder.ts';
+import { sharedSceneBuilder } from './scene-builder.ts';
 import { drawingFonts } from './drawing-fonts.ts';
 
 const sceneQuery = z.object({ fileId: z.string().min(1), layout: z.string().max(255).default('Model') });
 
 export const drawingsRoutes: RouteModule = async (app, { deps }) => {
-  const builder = createSceneBuilder({ maxHeapMb: deps.config.sceneMaxHeapMb, timeoutMs: deps.config.sceneTimeoutMs });
+  const builder = sharedSceneBuilder(deps);
   app.addHook('onClose', async () => builder.close());
   const drawings = createDrawingsService(deps, builder, drawingFonts(deps));
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { TYPE_GROUPS } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
 import { appError } from '../../infra/http/app-error.ts';
 import { blobKey } from '../../infra/storage/storage-keys.ts';
 import { createItemsRepository } from '../files/items.repository.ts';
+import { isViewableName } from './viewable.ts';
 import { SceneBuildError, type FontLookup, type SceneBuilder } from './scene-builder.ts';
 
 /** Bump when the engine's output changes: cached scenes of older engines are then rebuilt, never served. */
@@ -58,8 +58,7 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
       const row = await items.findOne(uid, fileId);
       if (!row || row.kind !== 1 || !row.blob_md5) throw appError('drawing.noPermission');
       if (row.freeze === 1) throw appError('file.frozen');
-      const ext = row.name.toLowerCase().split('.').pop() ?? '';
-      if (!(TYPE_GROUPS.drawing as readonly string[]).includes(ext) || ext === 'dwf' || ext === 'ocf') throw appError('drawing.loadFailed');
+      if (!isViewableName(row.name)) throw appError('drawing.loadFailed');
       if (Number(row.size) > deps.config.webOpenFileSize) throw appError('drawing.overSize');
       const key = sceneKey(row.blob_md5, layout, await fonts.fingerprint(uid));
       const size = await deps.storage.size(key);

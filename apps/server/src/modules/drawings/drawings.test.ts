@@ -4,6 +4,8 @@ import { decodeScene } from '@cadcloud/cad/scene';
 import { writeAsciiDxf } from '../../../../../packages/cad/src/testing/dxf-writer.ts';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, type TestApp } from '../../test/fixtures.ts';
+import { until } from '../../test/until.ts';
+import { registerDrawingJobs } from './drawings.jobs.ts';
 
 const drawing = Buffer.from(
   writeAsciiDxf({
@@ -81,6 +83,15 @@ for (const driver of testDatabaseDrivers()) {
       }
       const ok = (await t.upload(a.token, 'after.dxf', Buffer.concat([drawing, Buffer.from('\n')]))).bizData.id;
       expect((await get(ok, a.token)).statusCode).toBe(200);
+    }, 60_000);
+
+    it('builds the Model scene in the background after an upload, so the first open is a cache hit', async () => {
+      registerDrawingJobs(t.deps.queue, t.deps);
+      const id = (await t.upload(a.token, 'warm.dxf', Buffer.concat([drawing, Buffer.from('\n\n')]))).bizData.id;
+      await until(async () => (await t.deps.queue.status(`scene-${id}`)).state === 'completed', 30_000);
+      const first = await get(id, a.token);
+      expect(first.statusCode).toBe(200);
+      expect(first.headers['x-scene-cache']).toBe('hit');
     }, 60_000);
   });
 }

@@ -41,6 +41,8 @@ export function createSceneBuilder(o: { maxHeapMb: number; timeoutMs: number }) 
   function start(): Promise<Worker> {
     if (ready) return ready;
     const w = new Worker(WORKER, { resourceLimits: { maxOldGenerationSizeMb: o.maxHeapMb } });
+    // an idle builder must not keep a finished process (tests, the CLI) alive
+    w.unref();
     worker = w;
     ready = new Promise((resolve, reject) => {
       w.once('error', reject);
@@ -111,3 +113,15 @@ export function createSceneBuilder(o: { maxHeapMb: number; timeoutMs: number }) 
 }
 
 export type SceneBuilder = ReturnType<typeof createSceneBuilder>;
+
+const shared = new WeakMap<object, SceneBuilder>();
+
+/** One builder (one worker thread) per app, shared by the routes and the prewarm job. */
+export function sharedSceneBuilder(deps: { config: { sceneMaxHeapMb: number; sceneTimeoutMs: number } }): SceneBuilder {
+  let b = shared.get(deps);
+  if (!b) {
+    b = createSceneBuilder({ maxHeapMb: deps.config.sceneMaxHeapMb, timeoutMs: deps.config.sceneTimeoutMs });
+    shared.set(deps, b);
+  }
+  return b;
+}

@@ -13,6 +13,7 @@ import { checkName } from '../files/item-names.ts';
 import { createQuotaService } from '../quota/quota.service.ts';
 import { createBlobsService } from '../blobs/blobs.service.ts';
 import { createThumbnailsService } from '../thumbnails/thumbnails.service.ts';
+import { prewarmAfterUpload } from '../drawings/drawings.jobs.ts';
 import { receiveToTemp, md5OfFile, uploadsDir } from './upload-temp.ts';
 
 export const CHUNK_SIZE = 8 * 1024 * 1024;
@@ -94,6 +95,7 @@ export function createUploadsService(deps: AppDeps) {
         throw e;
       }
       await thumbnails.afterUpload(row);
+      await prewarmAfterUpload(deps, row);
       return presentItem(row);
     } catch (e) {
       await quota.release(uid, size);
