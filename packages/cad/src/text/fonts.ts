@@ -179,8 +179,17 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
   return { report, styles, byName, stroke, cjk: cjk.loadedNames.length ? cjk : undefined };
 }
 
-/** Look-alikes tried when no font has the character itself (⌀ for %%c is Ø in most SHX fonts). */
-const ALIASES: Record<string, string[]> = { '\u2205': ['\u2300', '\u00d8'], '\u2300': ['\u2205', '\u00d8'], '\u00a0': [' '] };
+/**
+ * Other codes tried when a font lacks the character itself: non-Unicode SHX shape fonts (txt.shx, simplex.shx of
+ * old releases) keep %%d %%p %%c at codes 127, 128 and 129; elsewhere ⌀ may be ∅ or Ø.
+ */
+const ALIASES: Record<string, string[]> = {
+  '\u00b0': ['\x7f'],
+  '\u00b1': ['\x80'],
+  '\u2205': ['\x81', '\u2300', '\u00d8'],
+  '\u2300': ['\x81', '\u2205', '\u00d8'],
+  '\u00a0': [' '],
+};
 
 /** The glyph for `ch`: the style's (or MTEXT-switched) font, its big font, the bundled font of the same kind, then anything. */
 export function findGlyph(fonts: FontSet, style: StyleFonts, ch: string, override?: { font?: GlyphSource; kind?: 'shx' | 'ttf' }): { glyph: Glyph; source: GlyphSource } | undefined {

@@ -59,6 +59,8 @@ function box(g: TextGeometry) {
 const ZFONT = writeShapesFont('ZFONT', 6, 2, [
   { code: 65, name: 'A', bytes: [2, 8, 0, 6, 1, 0x60, 8, sb(-6), sb(-6), 0x60, 2, 8, 2, 0] },
   { code: 32, name: 'SPACE', bytes: [2, 0x80] },
+  // old shape fonts keep the degree sign at 127: here a vertical bar 4 high
+  { code: 127, name: 'DEGREE', bytes: [1, 0x44, 2, 8, 2, sb(-4)] },
 ]);
 /** Test big font: 中 (GBK 0xD6D0) is an open box 8 × 8; the font's height is 8 above the baseline. */
 const ZBIG = writeBigFont('ZBIG', 8, 0, [{ code: 0xd6d0, bytes: [2, 8, 0, 8, 1, 0x80, 0x8c, 0x88, 2, 8, 8, 0] }]);
@@ -78,6 +80,13 @@ describe('SHX fonts from the user library', () => {
     const exp = (ox: number) => [ox, 23, ox + 3, 23, ox, 20, ox + 3, 20];
     g.strokes[0].forEach((v, i) => expect(v).toBeCloseTo(exp(10)[i], 9));
     g.strokes[1].forEach((v, i) => expect(v).toBeCloseTo(exp(14)[i], 9));
+  });
+
+  it('draws %%d with the degree shape at code 127 of a non-Unicode shape font', async () => {
+    const d2 = drawing([text(0, 0, 3, '%%d', [[7, 'Z']])], [{ name: 'Z', font: 'zfont.shx' }]);
+    const g = textGeometry(runs(d2)[0], d2, await loadFonts(d2, library({ 'zfont.shx': ZFONT })));
+    expect(g.strokes).toHaveLength(1);
+    g.strokes[0].forEach((v, i) => expect(v).toBeCloseTo([0, 0, 0, 2][i], 9));
   });
 
   it('without the font, reports the substitution and draws with the bundled stroke font', async () => {
