@@ -8,6 +8,8 @@ export { renderSvg, boundsOf } from './render/svg.ts';
 export { aciToRgb } from './geometry/aci.ts';
 export { parseDwg, dwgToDxf, stopDwgWorker } from './dwg/dwg-reader.ts';
 export { renderPng } from './render/png.ts';
+export { renderPdf, type PdfOptions, type PaperSize } from './render/pdf.ts';
+export type { RenderOptions, TextGeometry as RenderTextGeometry } from './render/prepare.ts';
 export { flattenLayout, layoutNames, layoutEntities, MODEL } from './geometry/layout.ts';
 export { compileScene, type TextGeometryFn, type CompileOptions } from './scene/compile.ts';
 export * from './scene/index.ts';
