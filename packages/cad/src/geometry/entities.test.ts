@@ -350,7 +350,25 @@ describe('what is not drawn', () => {
   });
 
   it('counts entities it cannot draw', () => {
-    const f = flat([{ type: '3DSOLID', pairs: [[8, '0'], [1, 'ACIS']] }, { type: 'REGION', pairs: [[8, '0']] }]);
-    expect(f.skipped).toEqual({ '3DSOLID': 1, REGION: 1 });
+    const f = flat([{ type: '3DSOLID', pairs: [[8, '0'], [1, 'ACIS']] }, { type: 'REGION', pairs: [[8, '0']] }, { type: 'TOLERANCE', pairs: [[8, '0'], [1, '{\\Fgdt;j}%%v']] }]);
+    expect(f.skipped).toEqual({ '3DSOLID': 1, REGION: 1, TOLERANCE: 1 });
+  });
+
+  it('draws a REGION from its ACIS SAT text: straight and elliptic edges seen from above', () => {
+    const sat = [
+      '700 0 1 0', '@4 test @4 ACIS @24 Fri May 13 10:01:59 2022', '1 9.9999999999999995e-007 1e-010',
+      'point $-1 -1 $-1 0 0 0 #', 'point $-1 -1 $-1 10 0 3 #', 'vertex $-1 -1 $-1 $4 $0 #', 'vertex $-1 -1 $-1 $4 $1 #',
+      'edge $-1 -1 $-1 $2 0 $3 10 $-1 $5 forward @7 unknown #', 'straight-curve $-1 -1 $-1 0 0 0 1 0 0 I I #',
+      'point $-1 -1 $-1 25 20 0 #', 'vertex $-1 -1 $-1 $8 $6 #', 'edge $-1 -1 $-1 $7 0 $7 6.283185307179586 $-1 $9 forward @7 unknown #',
+      'ellipse-curve $-1 -1 $-1 20 20 0 0 0 1 5 0 0 1 I I #', 'End-of-ACIS-data',
+    ];
+    // every character but the space is stored as 159 − its code
+    const encode = (line: string) => [...line].map((ch) => (ch === ' ' ? ' ' : String.fromCharCode(159 - ch.charCodeAt(0)))).join('');
+    const f = flat([{ type: 'REGION', pairs: [[8, '0'], [100, 'AcDbModelerGeometry'], [70, 1], ...sat.map((l) => [1, encode(l)] as [number, string])] }]);
+    expect(f.skipped).toEqual({});
+    expect(f.polylines[0].points).toEqual([0, 0, 10, 0]);
+    const circle = f.polylines[1].points;
+    expect(circle.length).toBeGreaterThan(40);
+    for (let i = 0; i < circle.length; i += 2) expect(Math.hypot(circle[i] - 20, circle[i + 1] - 20)).toBeCloseTo(5, 9);
   });
 });

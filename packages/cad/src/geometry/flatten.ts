@@ -5,6 +5,7 @@ import { bulgeInterior, clipPattern, readHatch, ringArea } from './hatch.ts';
 import { dashPolyline, polylineLength } from './linetype.ts';
 import { fitPointCurve, tessellateNurbs } from './spline.ts';
 import { generateDimension, type Annotation } from './dimension.ts';
+import { acisWireframe } from './acis.ts';
 import { imageFrame, leaderGeometry, mlineElements, multiLeaderGeometry } from './leader.ts';
 
 /** A 2D affine transform [a b c d e f]: x' = a x + c y + e, y' = b x + d y + f. */
@@ -494,6 +495,14 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         return hatch(c);
       case 'MESH':
         return mesh(c);
+      case 'REGION':
+      case '3DSOLID':
+      case 'BODY': {
+        const edges = acisWireframe(e, tol / scaleOf(m));
+        if (!edges) return skip(e);
+        for (const edge of edges) stroke(c, applyAll(m, edge));
+        return;
+      }
       case 'IMAGE':
       case 'WIPEOUT': {
         const f = imageFrame(e);
@@ -508,7 +517,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       case 'SEQEND':
         return;
       default:
-        // REGION, 3DSOLID, BODY (ACIS data), MESH, TOLERANCE, SHAPE, underlays …: counted, reported
+        // TOLERANCE, SHAPE, underlays, OLE objects …: counted, reported
         return skip(e);
     }
 
