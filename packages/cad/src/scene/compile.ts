@@ -15,9 +15,15 @@ export interface CompileOptions {
   fonts?: SceneMeta['fonts'];
 }
 
-interface LayerBucket {
-  lines: { pos: number[][]; color: number; entity: number; weight: number }[];
-  tris: { pos: number[]; color: number; entity: number }[];
+/** One layer's geometry, written straight into typed arrays (no per-entity arrays: drawings have millions of vertices). */
+class LayerBucket {
+  lp = new GrowableF32();
+  lc = new GrowableRgba();
+  le = new GrowableU32();
+  lw = new GrowableU8();
+  tp = new GrowableF32();
+  tc = new GrowableRgba();
+  te = new GrowableU32();
 }
 
 /**
@@ -41,7 +47,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   // every table layer is listed, drawn or not, so the layer panel matches the drawing
   for (const l of d.layers) layerOf(l.name);
   const buckets: LayerBucket[] = [];
-  const bucket = (name: string) => (buckets[layerOf(name)] ??= { lines: [], tris: [] });
+  const bucket = (name: string) => (buckets[layerOf(name)] ??= new LayerBucket());
 
   const bounds: SceneRect = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
   const grow = (pts: ArrayLike<number>) => {
@@ -54,90 +60,101 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
       if (y > bounds.maxY) bounds.maxY = y;
     }
   };
+  // the origin comes from the bounds, so they are known before any vertex is written
+  for (const p of flat.polylines) grow(p.points);
+  for (const t of flat.texts) grow([t.x, t.y]);
+  if (!Number.isFinite(bounds.minX)) Object.assign(bounds, { minX: 0, minY: 0, maxX: 1, maxY: 1 });
+  const ox = (bounds.minX + bounds.maxX) / 2, oy = (bounds.minY + bounds.maxY) / 2;
+
+  const addLines = (b: LayerBucket, pts: ArrayLike<number>, closed: boolean, color: number, entity: number, weight: number) => {
+    let segs = 0;
+    const n = pts.length >> 1;
+    const last = closed && n > 2 ? n : n - 1;
+    for (let i = 0; i < last; i++) {
+      const j = (i + 1) % n;
+      const x0 = pts[i * 2], y0 = pts[i * 2 + 1], x1 = pts[j * 2], y1 = pts[j * 2 + 1];
+      if (!Number.isFinite(x0 + y0 + x1 + y1)) continue;
+      b.lp.push2(x0 - ox, y0 - oy);
+      b.lp.push2(x1 - ox, y1 - oy);
+      b.le.push(entity);
+      b.lw.push(weight);
+      segs++;
+    }
+    // a single point (POINT, a dot in a linetype) is drawn as a zero-length segment
+    if (n === 1 && Number.isFinite(pts[0] + pts[1])) {
+      b.lp.push2(pts[0] - ox, pts[1] - oy);
+      b.lp.push2(pts[0] - ox, pts[1] - oy);
+      b.le.push(entity);
+      b.lw.push(weight);
+      segs++;
+    }
+    b.lc.push(color, segs * 2);
+  };
+  const addTriangles = (b: LayerBucket, coords: ArrayLike<number>, idx: ArrayLike<number> | null, color: number, entity: number) => {
+    const n = idx ? Math.floor(idx.length / 3) : Math.floor(coords.length / 6);
+    for (let i = 0; i < n * 3; i++) {
+      const k = idx ? idx[i] : i;
+      b.tp.push2(coords[k * 2] - ox, coords[k * 2 + 1] - oy);
+    }
+    for (let i = 0; i < n; i++) b.te.push(entity);
+    b.tc.push(color, n * 3);
+  };
 
   for (const p of flat.polylines) {
     const b = bucket(p.layer);
     if (p.filled && p.points.length >= 6) {
-      const coords = [...p.points];
+      let coords: number[] = p.points;
       const holes: number[] = [];
-      for (const h of p.holes ?? []) {
-        if (h.length < 6) continue;
-        holes.push(coords.length / 2);
-        coords.push(...h);
+      if (p.holes?.length) {
+        coords = p.points.slice();
+        for (const h of p.holes) {
+          if (h.length < 6) continue;
+          holes.push(coords.length / 2);
+          for (const v of h) coords.push(v);
+        }
       }
-      const idx = earcut(coords, holes.length ? holes : undefined, 2);
-      const pos = new Array<number>(idx.length * 2);
-      for (let i = 0; i < idx.length; i++) {
-        pos[i * 2] = coords[idx[i] * 2];
-        pos[i * 2 + 1] = coords[idx[i] * 2 + 1];
-      }
-      b.tris.push({ pos, color: p.color, entity: p.entity });
-      grow(p.points);
+      // three or four corners (SOLID, TRACE) need no triangulator
+      const idx = coords.length === 6 && !holes.length ? [0, 1, 2] : coords.length === 8 && !holes.length ? [0, 1, 2, 0, 2, 3] : earcut(coords, holes.length ? holes : undefined, 2);
+      addTriangles(b, coords, idx, p.color, p.entity);
     } else {
-      const pts = p.closed && p.points.length >= 4 ? [...p.points, p.points[0], p.points[1]] : p.points;
-      b.lines.push({ pos: [pts], color: p.color, entity: p.entity, weight: Math.max(0, Math.min(255, p.lineweight ?? 0)) });
-      grow(pts);
+      addLines(b, p.points, p.closed && p.points.length >= 4, p.color, p.entity, Math.max(0, Math.min(255, p.lineweight ?? 0)));
     }
   }
 
   const texts: SceneMeta['texts'] = [];
   for (const t of flat.texts) {
     texts.push({ text: t.text, x: t.x, y: t.y, height: t.height, rotation: t.rotation, entity: t.entity });
-    grow([t.x, t.y]);
     if (!opts.textGeometry) continue;
     const g = opts.textGeometry(t);
     const b = bucket(t.layer);
-    if (g.strokes.length) {
-      b.lines.push({ pos: g.strokes, color: t.color, entity: t.entity, weight: 0 });
-      for (const s of g.strokes) grow(s);
-    }
-    if (g.triangles.length) {
-      b.tris.push({ pos: g.triangles, color: t.color, entity: t.entity });
-      grow(g.triangles);
-    }
+    for (const s of g.strokes) addLines(b, s, false, t.color, t.entity, 0);
+    if (g.triangles.length) addTriangles(b, g.triangles, null, t.color, t.entity);
   }
 
-  if (!Number.isFinite(bounds.minX)) Object.assign(bounds, { minX: 0, minY: 0, maxX: 1, maxY: 1 });
-  const ox = (bounds.minX + bounds.maxX) / 2, oy = (bounds.minY + bounds.maxY) / 2;
-
-  const lp = new GrowableF32(), lc = new GrowableRgba(), le = new GrowableU32(), lw = new GrowableU8();
-  const tp = new GrowableF32(), tc = new GrowableRgba(), te = new GrowableU32();
+  // one buffer per kind, layers in order: each layer is one contiguous range
+  let lines = 0, tris = 0;
+  for (const b of buckets) if (b) { lines += b.lp.length; tris += b.tp.length; }
+  const linePositions = new Float32Array(lines), lineColors = new Uint8Array(lines * 2), lineEntities = new Uint32Array(lines / 4), lineWeights = new Uint8Array(lines / 4);
+  const triPositions = new Float32Array(tris), triColors = new Uint8Array(tris * 2), triEntities = new Uint32Array(tris / 6);
   const lineRanges: SceneRange[] = [], triRanges: SceneRange[] = [];
+  let lv = 0, tv = 0;
   buckets.forEach((b, li) => {
     if (!b) return;
-    const l0 = lp.length / 2;
-    for (const item of b.lines) {
-      for (const pts of item.pos) {
-        let segs = 0;
-        for (let i = 0; i + 3 < pts.length; i += 2) {
-          const x0 = pts[i], y0 = pts[i + 1], x1 = pts[i + 2], y1 = pts[i + 3];
-          if (!Number.isFinite(x0 + y0 + x1 + y1)) continue;
-          lp.push2(x0 - ox, y0 - oy);
-          lp.push2(x1 - ox, y1 - oy);
-          le.push(item.entity);
-          lw.push(item.weight);
-          segs++;
-        }
-        // a single point (POINT, a dot in a linetype) is drawn as a zero-length segment
-        if (pts.length === 2 && Number.isFinite(pts[0] + pts[1])) {
-          lp.push2(pts[0] - ox, pts[1] - oy);
-          lp.push2(pts[0] - ox, pts[1] - oy);
-          le.push(item.entity);
-          lw.push(item.weight);
-          segs++;
-        }
-        lc.push(item.color, segs * 2);
-      }
+    if (b.lp.length) {
+      linePositions.set(b.lp.data.subarray(0, b.lp.length), lv * 2);
+      lineColors.set(b.lc.data.subarray(0, b.lc.length), lv * 4);
+      lineEntities.set(b.le.data.subarray(0, b.le.length), lv / 2);
+      lineWeights.set(b.lw.data.subarray(0, b.lw.length), lv / 2);
+      lineRanges.push([li, lv, b.lp.length / 2]);
+      lv += b.lp.length / 2;
     }
-    if (lp.length / 2 > l0) lineRanges.push([li, l0, lp.length / 2 - l0]);
-    const t0 = tp.length / 2;
-    for (const item of b.tris) {
-      const n = Math.floor(item.pos.length / 6);
-      for (let i = 0; i < n * 6; i += 2) tp.push2(item.pos[i] - ox, item.pos[i + 1] - oy);
-      for (let i = 0; i < n; i++) te.push(item.entity);
-      tc.push(item.color, n * 3);
+    if (b.tp.length) {
+      triPositions.set(b.tp.data.subarray(0, b.tp.length), tv * 2);
+      triColors.set(b.tc.data.subarray(0, b.tc.length), tv * 4);
+      triEntities.set(b.te.data.subarray(0, b.te.length), tv / 3);
+      triRanges.push([li, tv, b.tp.length / 2]);
+      tv += b.tp.length / 2;
     }
-    if (tp.length / 2 > t0) triRanges.push([li, t0, tp.length / 2 - t0]);
   });
 
   const meta: SceneMeta = {
@@ -155,5 +172,5 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     notDrawn: flat.skipped,
     fonts: opts.fonts,
   };
-  return { meta, linePositions: lp.done(), lineColors: lc.done(), lineEntities: le.done(), lineWeights: lw.done(), triPositions: tp.done(), triColors: tc.done(), triEntities: te.done() };
+  return { meta, linePositions, lineColors, lineEntities, lineWeights, triPositions, triColors, triEntities };
 }
