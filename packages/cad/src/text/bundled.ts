@@ -113,13 +113,19 @@ export class CjkFallback implements GlyphSource {
   readonly name = CJK_FALLBACK;
   descent = 0.3;
   private byFamily: { file: string; from: number; to: number }[][] = [];
-  private loaded = new Set<string>();
+  private reading = new Map<string, Promise<void>>();
+  private ready?: Promise<boolean>;
   /** per family, once one of its subsets is read */
   readonly sources: (TtfGlyphSource | undefined)[] = [];
 
   constructor(private readonly files: BundledFontFiles) {}
 
-  async init(): Promise<boolean> {
+  /** reads the range lists (once, however often it is called) */
+  init(): Promise<boolean> {
+    return (this.ready ??= this.readRanges());
+  }
+
+  private async readRanges(): Promise<boolean> {
     for (const [family, f] of FAMILIES.entries()) {
       const json = await this.files(`${f.dir}/unicode.json`);
       if (!json) continue;
@@ -146,25 +152,32 @@ export class CjkFallback implements GlyphSource {
       for (const ch of pending) {
         const cp = ch.codePointAt(0)!;
         const hit = this.byFamily[family]?.find((r) => cp >= r.from && cp <= r.to);
-        if (hit && !this.loaded.has(hit.file)) files.add(hit.file);
+        if (hit) files.add(hit.file);
       }
-      for (const file of files) {
-        this.loaded.add(file);
-        const bytes = await this.files(file);
-        if (!bytes) continue;
-        const src = this.sources[family];
-        if (!src) this.sources[family] = new TtfGlyphSource(FAMILIES[family].name, [bytes]);
-        else src.addFace(bytes);
-      }
+      // drawings loading at the same time share the reads
+      await Promise.all([...files].map((file) => this.reading.get(file) ?? this.reading.set(file, this.read(file, family)).get(file)!));
       pending = pending.filter((ch) => !this.glyph(ch));
     }
     const first = this.sources.find(Boolean);
     if (first) this.descent = first.descent;
   }
 
-  /** the bundled family names that were read */
-  get loadedNames(): string[] {
-    return this.sources.filter((s): s is TtfGlyphSource => !!s).map((s) => s.name);
+  private async read(file: string, family: number): Promise<void> {
+    const bytes = await this.files(file);
+    if (!bytes) return;
+    const src = this.sources[family];
+    if (!src) this.sources[family] = new TtfGlyphSource(FAMILIES[family].name, [bytes]);
+    else src.addFace(bytes);
+  }
+
+  /** the bundled families that draw some of `chars` (what a drawing's report names) */
+  familiesFor(chars: Iterable<string>): string[] {
+    const names = new Set<string>();
+    for (const ch of chars) {
+      const s = this.sources.find((src) => src?.glyph(ch));
+      if (s) names.add(s.name);
+    }
+    return [...names];
   }
 
   glyph(ch: string): Glyph | undefined {
@@ -176,7 +189,16 @@ export class CjkFallback implements GlyphSource {
   }
 }
 
-export async function loadStrokeFallback(files: BundledFontFiles): Promise<StrokeGlyphSource | undefined> {
-  const svg = await files(HERSHEY_FILE);
-  return svg ? new StrokeGlyphSource(new TextDecoder().decode(svg)) : undefined;
+/**
+ * The bundled fonts, parsed once per file source and shared by every drawing (a server opens many): the stroke
+ * font, and the CJK subsets read so far.
+ */
+const shared = new WeakMap<BundledFontFiles, { stroke: Promise<StrokeGlyphSource | undefined>; cjk: CjkFallback }>();
+export function bundledFonts(files: BundledFontFiles): { stroke: Promise<StrokeGlyphSource | undefined>; cjk: CjkFallback } {
+  let b = shared.get(files);
+  if (!b) {
+    const stroke = files(HERSHEY_FILE).then((svg) => (svg ? new StrokeGlyphSource(new TextDecoder().decode(svg)) : undefined));
+    shared.set(files, (b = { stroke, cjk: new CjkFallback(files) }));
+  }
+  return b;
 }

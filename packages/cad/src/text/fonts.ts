@@ -3,7 +3,7 @@ import type { Glyph, GlyphSource } from './glyph.ts';
 import { ShxGlyphSource } from './shx.ts';
 import { collectionFaces, TtfGlyphSource } from './ttf.ts';
 import { bigFontCodePage } from './dbcs.ts';
-import { CJK_FALLBACK, CjkFallback, loadStrokeFallback, nodeBundledFiles, STROKE_FALLBACK, type BundledFontFiles, type StrokeGlyphSource } from './bundled.ts';
+import { bundledFonts, CJK_FALLBACK, nodeBundledFiles, STROKE_FALLBACK, type BundledFontFiles, type StrokeGlyphSource } from './bundled.ts';
 
 /** Font file bytes by name, e.g. 'txt.shx', 'gbcbig.shx', 'simsun.ttc', 'Arial' (case-insensitive, with or without extension); null when unknown. */
 export type FontBytesProvider = (fileName: string) => Promise<Uint8Array | null>;
@@ -110,12 +110,15 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
     ask(st.bigFont, 'shx', true);
   }
   const chars = new Set<string>();
+  let sawSpecials = false;
   for (const e of textEntities(d)) {
     const s = entityText(e);
     if (e.type === 'MTEXT') for (const f of mtextFontSwitches(s)) ask(f.name, f.kind);
     for (const ch of s) if (ch.charCodeAt(0) >= 0x80) chars.add(ch);
+    if (!sawSpecials && /%%[cdp]/i.test(s)) sawSpecials = true;
   }
-  for (const ch of ['\u2205', '°', '±']) chars.add(ch); // %%c %%d %%p
+  // %%c %%d %%p
+  if (sawSpecials) for (const ch of ['\u2205', '°', '±']) chars.add(ch);
 
   await Promise.all(
     [...requests.values()].map(async (r) => {
@@ -153,20 +156,24 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
   report.resolved.sort((a, b) => a.name.localeCompare(b.name));
   report.substituted.sort((a, b) => a.name.localeCompare(b.name));
 
-  const stroke = await loadStrokeFallback(files);
+  const bundled = bundledFonts(files);
+  const stroke = await bundled.stroke;
   if (stroke) report.resolved.push({ name: STROKE_FALLBACK, from: 'bundled' });
 
   // the CJK subsets: characters that no provided font and not the stroke font draws
   const provided = [...new Set(byName.values())];
   const missing = [...chars].filter((ch) => !stroke?.glyph(ch) && !provided.some((f) => f.glyph(ch)));
   const wantsTtf = report.substituted.some((s) => s.with === CJK_FALLBACK);
-  const cjk = new CjkFallback(files);
+  const cjk = bundled.cjk;
+  let usesCjk = false;
   if ((missing.length || wantsTtf) && (await cjk.init())) {
     // a missing TrueType font is replaced by the CJK font's Latin part too
     // (all of printable ASCII: the subsets split even the Latin alphabet, N is not with A)
     const ascii = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i));
-    await cjk.need(wantsTtf ? [...missing, ...ascii] : missing);
-    for (const name of cjk.loadedNames) report.resolved.push({ name, from: 'bundled' });
+    const need = wantsTtf ? [...missing, ...ascii] : missing;
+    await cjk.need(need);
+    for (const name of cjk.familiesFor(need)) report.resolved.push({ name, from: 'bundled' });
+    usesCjk = true;
   }
 
   const styles = new Map<string, StyleFonts>();
@@ -176,7 +183,7 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
     const bigSrc = st.bigFont ? byName.get(key(baseName(st.bigFont))) : undefined;
     styles.set(key(st.name), { primary, big: bigSrc instanceof ShxGlyphSource ? bigSrc : undefined, kind });
   }
-  return { report, styles, byName, stroke, cjk: cjk.loadedNames.length ? cjk : undefined };
+  return { report, styles, byName, stroke, cjk: usesCjk ? cjk : undefined };
 }
 
 /**
