@@ -349,6 +349,15 @@ describe('what is not drawn', () => {
     expect(f.polylines).toHaveLength(0);
   });
 
+  it('stops expanding nested arrays past the entity budget and says so', () => {
+    const array = (name: string): FixtureEntity => ({ type: 'INSERT', pairs: [[8, '0'], [2, name], [10, 0], [20, 0], [30, 0], [70, 100], [71, 100], [44, 1], [45, 1]] });
+    const d = parseDxf(writeAsciiDxf({ blocks: [{ name: 'A', entities: [array('B')] }, { name: 'B', entities: [{ type: 'LINE', pairs: [[8, '0'], [10, 0], [20, 0], [30, 0], [11, 1], [21, 0], [31, 0]] }] }], entities: [array('A')] }));
+    const f = flattenModelSpace(d, { maxEntities: 50_000 });
+    expect(f.polylines.length).toBeGreaterThan(40_000);
+    expect(f.polylines.length).toBeLessThanOrEqual(60_000);
+    expect(f.skipped['INSERT:limit']).toBeGreaterThan(0);
+  });
+
   it('counts entities it cannot draw', () => {
     const f = flat([{ type: '3DSOLID', pairs: [[8, '0'], [1, 'ACIS']] }, { type: 'REGION', pairs: [[8, '0']] }, { type: 'TOLERANCE', pairs: [[8, '0'], [1, '{\\Fgdt;j}%%v']] }]);
     expect(f.skipped).toEqual({ '3DSOLID': 1, REGION: 1, TOLERANCE: 1 });

@@ -97,7 +97,8 @@ export interface Flattened {
   /**
    * entity types met that the flattener does not draw (yet), by count, block children included. A `TYPE:part` key
    * counts a part of a drawn entity left out: `HATCH:pattern` (pattern too dense or undefined: outline drawn
-   * instead), `MULTILEADER:block` (block content of a multileader).
+   * instead), `MULTILEADER:block` (block content of a multileader), `INSERT:limit` (an INSERT not expanded because
+   * the drawing already expanded `maxEntities`).
    */
   skipped: Record<string, number>;
   /** top-level entities left out on purpose, by type: layer off, frozen or hidden, invisible (60 = 1 or an invisible attribute), empty text, model-space VIEWPORT */
@@ -115,6 +116,8 @@ export interface FlattenOptions {
   linetypes?: boolean;
   /** most segments one pattern hatch may make before only its outline is drawn (default 200 000) */
   hatchSegmentCap?: number;
+  /** entities (block children included) expanded before further INSERTs are only counted (default 2 000 000) */
+  maxEntities?: number;
 }
 
 const num = (e: Entity, code: number, def = 0) => {
@@ -195,6 +198,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   // outlines (reported), so a huge drawing cannot explode
   let dashBudget = 2_000_000;
   let hatchBudget = 4_000_000;
+  let emitted = 0;
+  const maxEntities = opts.maxEntities ?? 2_000_000;
 
   const colorOf = (e: Entity, inh: Inherited, layerName: string): number => {
     if (e.trueColor !== undefined && e.trueColor > 0) return e.trueColor & 0xffffff;
@@ -279,6 +284,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
 
   // `ref` is the top-level entity's index: geometry of a block's children is selected as its INSERT
   function emit(e: Entity, m: Affine, inh: Inherited, depth: number, ref: number) {
+    emitted++;
     const top = depth === 0;
     // block children on layer 0 take the properties of the layer their INSERT is on
     const layerName = e.layer === '0' && depth > 0 ? inh.layer : e.layer;
@@ -436,6 +442,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       case 'INSERT': {
         const block = blocks.get(String(pairValue(e, 2) ?? ''));
         if (!block || depth > 16) return skip(e);
+        // nested arrays can multiply without bound: past the budget an INSERT is counted instead of expanded
+        if (emitted > maxEntities) return skip(e, 'INSERT:limit');
         const sx = num(e, 41, 1), sy = num(e, 42, 1), rot = (num(e, 50) * Math.PI) / 180;
         const cols = Math.max(1, num(e, 70, 1)), rows = Math.max(1, num(e, 71, 1)), dc = num(e, 44), dr = num(e, 45);
         const cos = Math.cos(rot), sin = Math.sin(rot);
@@ -705,7 +713,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     let edges = list(94);
     if (!edges.length) {
       edges = [];
-      for (let k = 0; k < faces.length; k += faces[k] + 1) for (let j = 0; j < faces[k]; j++) edges.push(faces[k + 1 + j], faces[k + 1 + ((j + 1) % faces[k])]);
+      for (let k = 0; k < faces.length; k += Math.max(1, faces[k] + 1)) for (let j = 0; j < faces[k]; j++) edges.push(faces[k + 1 + j], faces[k + 1 + ((j + 1) % faces[k])]);
     }
     const seen = new Set<number>();
     for (let k = 0; k + 1 < edges.length; k += 2) {
@@ -718,8 +726,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     if (!seen.size) skip(e);
   }
 
-  function skip(e: Entity) {
-    out.skipped[e.type] = (out.skipped[e.type] ?? 0) + 1;
+  function skip(e: Entity, key = e.type) {
+    out.skipped[key] = (out.skipped[key] ?? 0) + 1;
   }
 
   const root: Inherited = { color: 0xffffff, lw: 0, lt: 'CONTINUOUS', layer: '0' };
