@@ -6,6 +6,16 @@ import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, type TestApp } from '../../test/fixtures.ts';
 import { until } from '../../test/until.ts';
 import { registerDrawingJobs } from './drawings.jobs.ts';
+import { sb, writeShapesFont } from '../../../../../packages/cad/src/text/testing/shx-writer.ts';
+
+/** A shape font whose 'A' is a Z of three strokes, and a drawing whose text style asks for it by name. */
+const ZFONT = Buffer.from(writeShapesFont('ZFONT', 6, 2, [{ code: 65, name: 'A', bytes: [2, 8, 0, 6, 1, 0x60, 8, sb(-6), sb(-6), 0x60, 2, 8, 2, 0] }, { code: 32, name: 'SPACE', bytes: [2, 0x80] }]));
+function drawingWithStyle(font: string): Buffer {
+  const s = Buffer.from(writeAsciiDxf({ entities: [{ type: 'TEXT', pairs: [[8, '0'], [10, 0], [20, 0], [40, 6], [7, 'Z'], [1, 'AAA']] }] })).toString('latin1');
+  const at = s.indexOf('  0\r\nENDTAB\r\n') + '  0\r\nENDTAB\r\n'.length;
+  const style = ['  0', 'TABLE', '  2', 'STYLE', '  0', 'STYLE', '  2', 'Z', ' 70', '0', ' 40', '0', ' 41', '1', ' 50', '0', '  3', font, '  4', '', '  0', 'ENDTAB', ''].join('\r\n');
+  return Buffer.from(s.slice(0, at) + style + s.slice(at), 'latin1');
+}
 
 const drawing = Buffer.from(
   writeAsciiDxf({
@@ -92,6 +102,27 @@ for (const driver of testDatabaseDrivers()) {
       const first = await get(id, a.token);
       expect(first.statusCode).toBe(200);
       expect(first.headers['x-scene-cache']).toBe('hit');
+    }, 60_000);
+
+    it('draws text in the SHX font the user uploaded to the font library, and lists it as substituted before', async () => {
+      const id = (await t.upload(b.token, 'styled.dxf', drawingWithStyle('zfont.shx'))).bizData.id;
+      const before = decodeScene(new Uint8Array((await get(id, b.token)).rawPayload));
+      expect(before.meta.fonts?.requested).toEqual(['zfont.shx']);
+      expect(before.meta.fonts?.substituted.map((x) => x.name)).toEqual(['zfont.shx']);
+      const boundary = `----font${Date.now()}`;
+      const body = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="filedata"; filename="zfont.shx"\r\nContent-Type: application/octet-stream\r\n\r\n`), ZFONT, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+      const up = await t.app.inject({ method: 'POST', url: `/cloud/v5/font/upload?utoken=${encodeURIComponent(b.token)}`, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: body });
+      expect(up.json().rtnCode).toBe('0000000');
+      // the font set changed, so the cached scene is not reused: rebuilt with the user's font
+      const r = await get(id, b.token);
+      expect(r.headers['x-scene-cache']).toBe('miss');
+      const after = decodeScene(new Uint8Array(r.rawPayload));
+      expect(after.meta.fonts?.substituted).toEqual([]);
+      // three Zs of three strokes each: 9 segments, exactly the font's shapes
+      expect(after.lineEntities.length).toBe(9);
+      // another user's drawing with the same style still substitutes: fonts are per library
+      const other = (await t.upload(a.token, 'styled-a.dxf', drawingWithStyle('zfont.shx'))).bizData.id;
+      expect(decodeScene(new Uint8Array((await get(other, a.token)).rawPayload)).meta.fonts?.substituted.map((x) => x.name)).toEqual(['zfont.shx']);
     }, 60_000);
   });
 }
