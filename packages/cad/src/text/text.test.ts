@@ -9,7 +9,7 @@ import { flattenModelSpace, type TextRun } from '../geometry/flatten.ts';
 import type { Drawing } from '../model/drawing.ts';
 import { loadFonts, textBounds, textGeometry, type FontBytesProvider, type FontSet, type TextGeometry } from './index.ts';
 import { CJK_FALLBACK, STROKE_FALLBACK } from './bundled.ts';
-import { sb, writeBigFont, writeShapesFont } from './testing/shx-writer.ts';
+import { sb, writeBigFont, writeShapesFont, writeUnifont } from './testing/shx-writer.ts';
 import { writeCollection, writeFont } from './testing/font-writer.ts';
 
 interface StyleDef {
@@ -87,6 +87,19 @@ describe('SHX fonts from the user library', () => {
     const g = textGeometry(runs(d2)[0], d2, await loadFonts(d2, library({ 'zfont.shx': ZFONT })));
     expect(g.strokes).toHaveLength(1);
     g.strokes[0].forEach((v, i) => expect(v).toBeCloseTo([0, 0, 0, 2][i], 9));
+  });
+
+  it('draws from a Unicode SHX font by code point', async () => {
+    // 中 as a 6 × 6 box with a centre line, above 6
+    const uni = writeUnifont('ZUNI', 6, 2, [{ code: 0x4e2d, bytes: [2, 8, 0, 6, 1, 0x60, 0x6c, 0x68, 0x64, 2, 8, 3, 0, 1, 0x6c, 2, 8, 5, 0] }]);
+    const d2 = drawing([text(0, 0, 3, '\\U+4E2D', [[7, 'U']])], [{ name: 'U', font: 'zuni.shx' }]);
+    const fonts = await loadFonts(d2, library({ 'zuni.shx': uni }));
+    expect(fonts.report.resolved).toContainEqual({ name: 'zuni.shx', from: 'provider' });
+    const g = textGeometry(runs(d2)[0], d2, fonts);
+    expect(g.triangles).toHaveLength(0); // from the SHX, not the bundled outline font
+    expect(g.strokes).toHaveLength(2);
+    const b = box(g);
+    expect([b.minX, b.minY, b.maxX, b.maxY].map((v) => +v.toFixed(9))).toEqual([0, 0, 3, 3]);
   });
 
   it('without the font, reports the substitution and draws with the bundled stroke font', async () => {

@@ -52,3 +52,14 @@ export function writeBigFont(name: string, above: number, below: number, shapes:
 
 /** signed byte for 8 dx dy moves */
 export const sb = (n: number) => n & 0xff;
+
+/** A Unicode SHX font ("AutoCAD-86 unifont 1.0"): glyphs keyed by Unicode code points. */
+export function writeUnifont(name: string, above: number, below: number, shapes: ShxShapeDef[]): Uint8Array {
+  const info = [...latin1(name), 0, above, below, 0, 0];
+  const out = [...latin1('AutoCAD-86 unifont 1.0\r\n\x1a'), ...u32(shapes.length + 1), ...u16(info.length), ...info];
+  for (const s of shapes) {
+    const blob = [...latin1(s.name ?? ''), 0, ...s.bytes, 0];
+    out.push(...u16(s.code), ...u16(blob.length), ...blob);
+  }
+  return new Uint8Array(out);
+}
