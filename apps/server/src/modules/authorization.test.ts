@@ -87,6 +87,17 @@ for (const driver of testDatabaseDrivers()) {
       expect(await snapshot()).toBe(before);
     });
 
+    it('B cannot open A\'s drawing in the viewer, nor see whether it exists', async () => {
+      const before = await snapshot();
+      for (const fileId of [ids.file, ids.trashed, 'no-such-file']) {
+        const r = await t.app.inject({ method: 'GET', url: `/cloud/v5/drawing/scene?fileId=${fileId}&utoken=${b.token}` });
+        expect(r.headers['content-type'], fileId).toMatch(/json/);
+        expect(r.json().bizData.code, fileId).toBe('drawing.noPermission');
+      }
+      expect((await t.app.inject({ method: 'GET', url: `/cloud/v5/drawing/scene?fileId=${ids.file}` })).json().rtnCode).toBe('101');
+      expect(await snapshot()).toBe(before);
+    });
+
     it('every endpoint refuses an unsigned request with 101', async () => {
       for (const [path] of cases) expect((await t.call(path, {}, undefined)).rtnCode, path).toBe('101');
       expect((await t.call('/user/v5/sysuser/userInfo', {})).rtnCode).toBe('101');
