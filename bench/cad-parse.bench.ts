@@ -28,8 +28,9 @@ const MB = 1024 * 1024;
 interface ChildResult {
   ok: boolean;
   error?: string;
-  /** parse times in ms */
+  /** parse times in ms: wall clock, and CPU time of the process (user + system, GC threads included) */
   times: number[];
+  cpu: number[];
   /** entities in the parser's model (model space + blocks), a sanity check that the work was done */
   entities: number;
   /** RSS before the timed parses (runtime + module + file bytes) and the process's peak, MB */
@@ -88,7 +89,7 @@ async function child(parser: ParserName, file: string, warmups: number, runs: nu
   const input = prepare(new Uint8Array(readFileSync(file)));
   // dxf-parser warns on every group it does not know: quiet, or the warnings cost time and fill the pipe
   console.warn = console.log = console.info = () => {};
-  const out: ChildResult = { ok: true, times: [], entities: 0, rssBeforeMB: 0, peakRssMB: 0, retainedHeapMB: 0 };
+  const out: ChildResult = { ok: true, times: [], cpu: [], entities: 0, rssBeforeMB: 0, peakRssMB: 0, retainedHeapMB: 0 };
   try {
     // the heap is weighed before the warm-ups: an awaited result can stay referenced from the async frame
     gc();
@@ -101,8 +102,11 @@ async function child(parser: ParserName, file: string, warmups: number, runs: nu
       model = null;
       gc();
       const t = performance.now();
+      const c = process.cpuUsage();
       const r = await parse(input);
       out.times.push(round(performance.now() - t, 2));
+      const u = process.cpuUsage(c);
+      out.cpu.push(round((u.user + u.system) / 1000, 2));
       out.entities = r.entities;
       model = r.model;
     }
@@ -128,7 +132,7 @@ function runChild(parser: ParserName, file: string, warmups: number, runs: numbe
   try {
     return JSON.parse(line) as ChildResult;
   } catch {
-    return { ok: false, error: `child exited ${r.status ?? r.signal}: ${r.stderr.trim().split('\n').slice(-2).join(' ').slice(0, 160)}`, times: [], entities: 0, rssBeforeMB: 0, peakRssMB: 0, retainedHeapMB: 0 };
+    return { ok: false, error: `child exited ${r.status ?? r.signal}: ${r.stderr.trim().split('\n').slice(-2).join(' ').slice(0, 160)}`, times: [], cpu: [], entities: 0, rssBeforeMB: 0, peakRssMB: 0, retainedHeapMB: 0 };
   }
 }
 
@@ -136,18 +140,20 @@ interface Row {
   file: string;
   sizeMB: number;
   ms: Partial<Record<ParserName, number>>;
+  cpuMs: Partial<Record<ParserName, number>>;
   peakRssMB: Partial<Record<ParserName, number>>;
   entities: Partial<Record<ParserName, number>>;
   retainedHeapMB: Partial<Record<ParserName, number>>;
   errors: Partial<Record<ParserName, string>>;
-  /** fastest baseline time / our time */
+  /** fastest baseline time / our time (wall clock; CPU time) */
   speedup?: number;
+  cpuSpeedup?: number;
   /** our peak RSS / the lowest baseline peak RSS */
   rssRatio?: number;
 }
 
 function measure(file: string, label: string, warmups: number, runs: number, children: number, parsers: readonly ParserName[] = PARSERS): Row {
-  const row: Row = { file: label, sizeMB: round(statSync(file).size / MB, 2), ms: {}, peakRssMB: {}, entities: {}, retainedHeapMB: {}, errors: {} };
+  const row: Row = { file: label, sizeMB: round(statSync(file).size / MB, 2), ms: {}, cpuMs: {}, peakRssMB: {}, entities: {}, retainedHeapMB: {}, errors: {} };
   for (const p of parsers) {
     const rs = Array.from({ length: children }, () => runChild(p, file, warmups, runs));
     const ok = rs.filter((r) => r.ok);
@@ -156,6 +162,7 @@ function measure(file: string, label: string, warmups: number, runs: number, chi
       continue;
     }
     row.ms[p] = round(median(ok.flatMap((r) => r.times)), 1);
+    row.cpuMs[p] = round(median(ok.flatMap((r) => r.cpu)), 1);
     row.peakRssMB[p] = round(median(ok.map((r) => r.peakRssMB)), 0);
     row.entities[p] = ok[0].entities;
     row.retainedHeapMB[p] = ok[0].retainedHeapMB;
@@ -163,6 +170,7 @@ function measure(file: string, label: string, warmups: number, runs: number, chi
   const base = (['dxf-parser', 'data-model'] as const).filter((p) => row.ms[p] !== undefined);
   if (row.ms.ours !== undefined && base.length) {
     row.speedup = round(Math.min(...base.map((p) => row.ms[p]!)) / row.ms.ours, 2);
+    row.cpuSpeedup = round(Math.min(...base.map((p) => row.cpuMs[p]!)) / row.cpuMs.ours!, 2);
     row.rssRatio = round(row.peakRssMB.ours! / Math.min(...base.map((p) => row.peakRssMB[p]!)), 2);
   }
   process.stderr.write(`cad-parse ${label}: ${JSON.stringify(row.ms)} peak ${JSON.stringify(row.peakRssMB)}\n`);
@@ -172,8 +180,17 @@ function measure(file: string, label: string, warmups: number, runs: number, chi
 /** A markdown table of the rows (the same one goes into bench/README.md). */
 export function cadParseTable(rows: Row[]): string {
   const f = (v?: number) => (v === undefined ? '–' : String(v));
-  const lines = ['| file | MB | ours ms | dxf-parser ms | data-model ms | speed-up vs fastest | peak RSS MB ours / dxf-parser / data-model |', '|---|---|---|---|---|---|---|'];
-  for (const r of rows) lines.push(`| ${r.file} | ${r.sizeMB} | ${f(r.ms.ours)}${r.ms['ours-stream'] ? ` (streamed from the file: ${r.ms['ours-stream']}, peak ${r.peakRssMB['ours-stream']} MB)` : ''} | ${f(r.ms['dxf-parser'])} | ${f(r.ms['data-model'])} | ${r.speedup ? r.speedup + '×' : '–'} | ${f(r.peakRssMB.ours)} / ${f(r.peakRssMB['dxf-parser'])} / ${f(r.peakRssMB['data-model'])} |`);
+  const t = (r: Row, p: ParserName) => (r.ms[p] === undefined ? '–' : `${r.ms[p]} (${r.cpuMs[p]})`);
+  const x = (v?: number) => (v ? `${v}×` : '–');
+  const lines = [
+    '| file | MB | ours ms (CPU ms) | dxf-parser ms (CPU ms) | data-model ms (CPU ms) | speed-up vs fastest: wall / CPU | peak RSS MB ours / dxf-parser / data-model |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const r of rows) {
+    const rss = r.peakRssMB.ours === undefined ? '–' : `${f(r.peakRssMB.ours)} / ${f(r.peakRssMB['dxf-parser'])} / ${f(r.peakRssMB['data-model'])}`;
+    lines.push(`| ${r.file} | ${r.sizeMB} | ${t(r, 'ours')} | ${t(r, 'dxf-parser')} | ${t(r, 'data-model')} | ${x(r.speedup)} / ${x(r.cpuSpeedup)} | ${rss} |`);
+    if (r.ms['ours-stream'] !== undefined) lines.push(`| ↳ ours, streamed from the file (parseDxfFile, reading included) | | ${t(r, 'ours-stream')} | | | | ${r.peakRssMB['ours-stream']} |`);
+  }
   return lines.join('\n');
 }
 
@@ -187,18 +204,25 @@ export async function runCadParseBench() {
     const size = statSync(path.join(samplesDir, f)).size;
     rows.push(measure(path.join(samplesDir, f), f, Math.min(30, Math.max(3, Math.ceil((8 * MB) / size))), 9, 1));
   }
-  const total: Row = { file: `all ${samples.length} samples`, sizeMB: round(rows.reduce((a, r) => a + r.sizeMB, 0), 2), ms: {}, peakRssMB: {}, entities: {}, retainedHeapMB: {}, errors: {} };
+  const total: Row = { file: `all ${samples.length} samples`, sizeMB: round(rows.reduce((a, r) => a + r.sizeMB, 0), 2), ms: {}, cpuMs: {}, peakRssMB: {}, entities: {}, retainedHeapMB: {}, errors: {} };
   for (const p of PARSERS) {
     // a parser that fails on a file has no total
-    if (rows.every((r) => r.ms[p] !== undefined)) total.ms[p] = round(rows.reduce((a, r) => a + r.ms[p]!, 0), 1);
+    if (rows.every((r) => r.ms[p] !== undefined)) {
+      total.ms[p] = round(rows.reduce((a, r) => a + r.ms[p]!, 0), 1);
+      total.cpuMs[p] = round(rows.reduce((a, r) => a + r.cpuMs[p]!, 0), 1);
+    }
   }
   // a speed-up against a subset of the baselines would flatter: only where both read every file
   if (total.ms.ours !== undefined && total.ms['dxf-parser'] !== undefined && total.ms['data-model'] !== undefined) total.speedup = round(Math.min(total.ms['dxf-parser'], total.ms['data-model']) / total.ms.ours, 2);
   // totals over the files every parser read (the binary sample is ours alone)
   const common = rows.filter((r) => PARSERS.every((p) => r.ms[p] !== undefined));
-  const commonTotal: Row = { file: `${common.length} samples all parsers read`, sizeMB: round(common.reduce((a, r) => a + r.sizeMB, 0), 2), ms: {}, peakRssMB: {}, entities: {}, retainedHeapMB: {}, errors: {} };
-  for (const p of PARSERS) commonTotal.ms[p] = round(common.reduce((a, r) => a + r.ms[p]!, 0), 1);
+  const commonTotal: Row = { file: `${common.length} samples all parsers read`, sizeMB: round(common.reduce((a, r) => a + r.sizeMB, 0), 2), ms: {}, cpuMs: {}, peakRssMB: {}, entities: {}, retainedHeapMB: {}, errors: {} };
+  for (const p of PARSERS) {
+    commonTotal.ms[p] = round(common.reduce((a, r) => a + r.ms[p]!, 0), 1);
+    commonTotal.cpuMs[p] = round(common.reduce((a, r) => a + r.cpuMs[p]!, 0), 1);
+  }
   commonTotal.speedup = round(Math.min(commonTotal.ms['dxf-parser']!, commonTotal.ms['data-model']!) / commonTotal.ms.ours!, 2);
+  commonTotal.cpuSpeedup = round(Math.min(commonTotal.cpuMs['dxf-parser']!, commonTotal.cpuMs['data-model']!) / commonTotal.cpuMs.ours!, 2);
   rows.push(total, commonTotal);
 
   const given = process.env.BENCH_DXF_FILE;
