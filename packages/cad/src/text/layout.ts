@@ -231,7 +231,8 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
         }
       }
       const prev = line.glyphs[line.glyphs.length - 1].ch ?? '';
-      if (CJK.test(it.ch) || CJK.test(prev) || cut <= 0 || cut >= line.glyphs.length + 1) cut = cut > 0 && !CJK.test(it.ch) && !CJK.test(prev) ? cut : line.glyphs.length;
+      // CJK text breaks between any two characters; a word longer than the width breaks where it overflows
+      if (cut <= 0 || CJK.test(it.ch) || CJK.test(prev)) cut = line.glyphs.length;
       const moved = line.glyphs.splice(cut);
       const keepDeco = line.deco;
       while (line.glyphs.length && line.glyphs[line.glyphs.length - 1].ch === ' ') line.glyphs.pop();
