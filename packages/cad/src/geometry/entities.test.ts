@@ -349,6 +349,22 @@ describe('what is not drawn', () => {
     expect(f.polylines).toHaveLength(0);
   });
 
+  it('counts as omitted what draws nothing on purpose: empty blocks, patterns missing a small area, lights; draws OLE frames and ARC_DIMENSION blocks', () => {
+    const f = flat(
+      [
+        { type: 'INSERT', pairs: [[8, '0'], [2, 'EMPTY'], [10, 0], [20, 0], [30, 0]] },
+        hatch([[10, 20.5, 11, 20.5, 11, 20.9]], ansi31(50)),
+        { type: 'LIGHT', pairs: [[8, '0'], [10, 0], [20, 0], [30, 0]] },
+        { type: 'OLE2FRAME', pairs: [[8, '0'], [100, 'AcDbOle2Frame'], [70, 2], [10, 0], [20, 10], [30, 0], [11, 20], [21, 0], [31, 0]] },
+        { type: 'ARC_DIMENSION', pairs: [[8, '0'], [100, 'AcDbDimension'], [2, '*D1'], [70, 32]] },
+      ],
+      { blocks: [{ name: 'EMPTY', entities: [] }, { name: '*D1', entities: [{ type: 'LINE', pairs: [[8, '0'], [10, 0], [20, 0], [30, 0], [11, 1], [21, 1], [31, 0]] }] }] },
+    );
+    expect(f.omitted).toEqual({ INSERT: 1, HATCH: 1, LIGHT: 1 });
+    expect(f.skipped).toEqual({});
+    expect(f.polylines.map((p) => [f.entities[p.entity].type, p.points])).toEqual([['OLE2FRAME', [0, 10, 20, 10, 20, 0, 0, 0]], ['ARC_DIMENSION', [0, 0, 1, 1]]]);
+  });
+
   it('stops expanding nested arrays past the entity budget and says so', () => {
     const array = (name: string): FixtureEntity => ({ type: 'INSERT', pairs: [[8, '0'], [2, name], [10, 0], [20, 0], [30, 0], [70, 100], [71, 100], [44, 1], [45, 1]] });
     const d = parseDxf(writeAsciiDxf({ blocks: [{ name: 'A', entities: [array('B')] }, { name: 'B', entities: [{ type: 'LINE', pairs: [[8, '0'], [10, 0], [20, 0], [30, 0], [11, 1], [21, 0], [31, 0]] }] }], entities: [array('A')] }));

@@ -101,7 +101,11 @@ export interface Flattened {
    * the drawing already expanded `maxEntities`).
    */
   skipped: Record<string, number>;
-  /** top-level entities left out on purpose, by type: layer off, frozen or hidden, invisible (60 = 1 or an invisible attribute), empty text, model-space VIEWPORT */
+  /**
+   * top-level entities left out on purpose, by type: layer off, frozen or hidden, invisible (60 = 1 or an invisible
+   * attribute), empty text, model-space VIEWPORT, LIGHT, an INSERT of an empty block, a pattern hatch whose lines all
+   * miss its area, an XLINE/RAY outside the drawing
+   */
   omitted?: Record<string, number>;
   /** IMAGE and WIPEOUT frames (their outline is also in `polylines`) */
   images?: ImageFrame[];
@@ -144,6 +148,8 @@ interface Ctx {
   lt: string;
   ltScale: number;
   inherit: Inherited;
+  /** a top-level entity (not a block's child) */
+  top: boolean;
 }
 
 const OCS_TYPES = new Set(['CIRCLE', 'ARC', 'LWPOLYLINE', 'POLYLINE', 'HATCH', 'INSERT', 'TEXT', 'ATTRIB', 'ATTDEF', 'SOLID', 'TRACE']);
@@ -306,7 +312,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       const ocs = ocsAffine(e);
       if (ocs) m = multiply(m, ocs);
     }
-    const c: Ctx = { e, m, color, layer: onLayer, ref, lineweight, lt, ltScale: ltscale * num(e, 48, 1), inherit: { color, lw: lineweight, lt, layer: onLayer } };
+    const c: Ctx = { e, m, color, layer: onLayer, ref, lineweight, lt, ltScale: ltscale * num(e, 48, 1), inherit: { color, lw: lineweight, lt, layer: onLayer }, top };
     const inherit = c.inherit;
     switch (e.type) {
       case 'LINE':
@@ -444,6 +450,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         if (!block || depth > 16) return skip(e);
         // nested arrays can multiply without bound: past the budget an INSERT is counted instead of expanded
         if (emitted > maxEntities) return skip(e, 'INSERT:limit');
+        const before = { p: out.polylines.length, t: out.texts.length, s: skippedCount() };
         const sx = num(e, 41, 1), sy = num(e, 42, 1), rot = (num(e, 50) * Math.PI) / 180;
         const cols = Math.max(1, num(e, 70, 1)), rows = Math.max(1, num(e, 71, 1)), dc = num(e, 44), dr = num(e, 45);
         const cos = Math.cos(rot), sin = Math.sin(rot);
@@ -459,6 +466,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         }
         // attributes are in the INSERT's own coordinates (its OCS), not the block's
         for (const a of e.children ?? []) if (a.type === 'ATTRIB') emit(a, outer, inherit, depth + 1, ref);
+        // an empty block (or one of ATTDEFs only) draws nothing, on purpose
+        if (top && out.polylines.length === before.p && out.texts.length === before.t && skippedCount() === before.s) omit(e);
         return;
       }
       case 'ACAD_TABLE': {
@@ -470,15 +479,25 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         for (const child of block.entities) emit(child, mm, inherit, depth + 1, ref);
         return;
       }
-      case 'DIMENSION': {
-        // a dimension draws through its anonymous block; one saved without it is generated from its points
+      case 'DIMENSION':
+      case 'ARC_DIMENSION':
+      case 'LARGE_RADIAL_DIMENSION': {
+        // a dimension draws through its anonymous block; a DIMENSION saved without it is generated from its points
         const block = blocks.get(String(pairValue(e, 2) ?? ''));
         if (block && depth <= 16) {
           for (const child of block.entities) emit(child, m, inherit, depth + 1, ref);
           return;
         }
-        return annotation(c, generateDimension(e, vars));
+        return e.type === 'DIMENSION' ? annotation(c, generateDimension(e, vars)) : skip(e);
       }
+      case 'OLE2FRAME': {
+        // the embedded object itself is not readable: its frame (10 upper left, 11 lower right) stands in
+        const [x0, y0] = [num(e, 10), num(e, 20)], [x1, y1] = [num(e, 11), num(e, 21)];
+        return pl(c, applyAll(m, [x0, y0, x1, y0, x1, y1, x0, y1]), true);
+      }
+      case 'LIGHT':
+        // lights light renders, they are not drawn in 2D views or plots
+        return top ? omit(e) : undefined;
       case 'LEADER':
         return annotation(c, leaderGeometry(e, vars, tol / scaleOf(m)));
       case 'MULTILEADER':
@@ -583,6 +602,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       return;
     }
     for (const s of segments) pl(c, applyAll(m, s));
+    // a pattern whose lines all pass by a small area draws nothing, as in AutoCAD
+    if (!segments.length && c.top) omit(c.e);
   }
 
   function polyFrom(c: Ctx, verts: Vertex[], closed: boolean, continuousPattern: boolean) {
@@ -694,7 +715,9 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   function mesh(c: Ctx) {
     const { e, m } = c;
     const p = e.pairs;
-    let i = p.findIndex((q) => q[0] === 92);
+    // the count follows the subclass marker (AcDbEntity may carry a 92 of its own: the proxy graphics size)
+    const sub = p.findIndex((q) => q[0] === 100 && q[1] === 'AcDbSubDMesh');
+    let i = p.findIndex((q, k) => q[0] === 92 && k > sub);
     if (i < 0) return skip(e);
     const nv = Number(p[i++][1]);
     const verts: [number, number][] = [];
@@ -724,6 +747,12 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       stroke(c, [...verts[a], ...verts[b]]);
     }
     if (!seen.size) skip(e);
+  }
+
+  function skippedCount() {
+    let n = 0;
+    for (const k in out.skipped) n += out.skipped[k];
+    return n;
   }
 
   function skip(e: Entity, key = e.type) {
