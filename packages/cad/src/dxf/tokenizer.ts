@@ -217,8 +217,9 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
     const lowDigits = Math.min(8, nd);
     let hi = 0;
     let lo = 0;
+    const b = bytes;
     for (let i = ns, k = 0; i < ne; i++) {
-      const c = bytes[i];
+      const c = b[i];
       if (c === 46) continue;
       if (k++ < nd - lowDigits) hi = hi * 10 + c - 48;
       else lo = lo * 10 + c - 48;
@@ -260,8 +261,9 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
     const slot = (h ^ (h >>> 13) ^ len) & (INTERN_SLOTS - 1);
     const hit = interned[slot];
     if (hit !== undefined && hit.length === len) {
+      const b = bytes;
       let i = 0;
-      while (i < len && hit.charCodeAt(i) === bytes[s + i]) i++;
+      while (i < len && hit.charCodeAt(i) === b[s + i]) i++;
       if (i === len) return hit;
     }
     const str = ascii(s, len);
@@ -324,27 +326,30 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
     },
     next() {
       if (!eof && n - pos < margin) refill();
+      // locals: the optimiser keeps them in registers (the closure's `bytes` and `n` change on refill)
+      const b = bytes;
+      const n_ = n;
       // fast path: "<spaces>digits\r?\n" then the value; anything unusual goes to nextSlow with pos untouched
       let p = pos;
-      let c = bytes[p];
-      while (c === 32) c = bytes[++p];
+      let c = b[p];
+      while (c === 32) c = b[++p];
       if (c < 48 || c > 57) return nextSlow();
       let code = 0;
       do {
         code = code * 10 + c - 48;
-        c = bytes[++p];
+        c = b[++p];
       } while (c >= 48 && c <= 57);
-      if (c === 13) c = bytes[++p];
-      if (c !== 10 || ++p >= n) return nextSlow();
+      if (c === 13) c = b[++p];
+      if (c !== 10 || ++p >= n_) return nextSlow();
       const kind = code < 1072 ? KINDS[code] : K_STRING;
       if (kind === K_NUMBER) {
         // sign, digits, a point, digits: exact when the digits fit in 2^53 and there are ≤ 22 decimals
-        c = bytes[p];
-        while (c === 32) c = bytes[++p];
+        c = b[p];
+        while (c === 32) c = b[++p];
         let neg = false;
         if (c === 45) {
           neg = true;
-          c = bytes[++p];
+          c = b[++p];
         }
         const ns = p;
         let m = 0;
@@ -352,20 +357,20 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
         while (c >= 48 && c <= 57) {
           m = m * 10 + c - 48;
           digits++;
-          c = bytes[++p];
+          c = b[++p];
         }
         let decimals = 0;
         if (c === 46) {
-          c = bytes[++p];
+          c = b[++p];
           while (c >= 48 && c <= 57) {
             m = m * 10 + c - 48;
             decimals++;
-            c = bytes[++p];
+            c = b[++p];
           }
         }
         const ne = p;
-        while (c === 32) c = bytes[++p];
-        if (c === 13) c = bytes[++p];
+        while (c === 32) c = b[++p];
+        if (c === 13) c = b[++p];
         if (c !== 10 || digits + decimals === 0 || decimals > 22) return nextSlow();
         // more digits than a double holds exactly (17 significant, as Python and ezdxf write): Number() rounds;
         // an integer is summed digit by digit, as this reader always did
@@ -380,23 +385,23 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
       const s = p;
       let h = 0;
       let high = 0;
-      c = bytes[p];
-      while (c !== 10 && c !== 13 && p < n) {
+      c = b[p];
+      while (c !== 10 && c !== 13 && p < n_) {
         high |= c;
         h = (Math.imul(h, 31) + c) | 0;
-        c = bytes[++p];
+        c = b[++p];
       }
       let e = p;
       if (c === 13) {
-        if (bytes[p + 1] !== 10 || p + 1 >= n) return nextSlow(); // a lone CR belongs to the value
+        if (b[p + 1] !== 10 || p + 1 >= n_) return nextSlow(); // a lone CR belongs to the value
         p++;
-      } else if (p >= n && !eof) return nextSlow();
+      } else if (p >= n_ && !eof) return nextSlow();
       pos = p + 1;
       reader.code = code;
       reader.isNum = false;
       const len = e - s;
       if (len === 0) reader.str = '';
-      else if (high > 127 || len > INTERN_MAX) reader.str = dec.decode(bytes.subarray(s, e));
+      else if (high > 127 || len > INTERN_MAX) reader.str = dec.decode(b.subarray(s, e));
       else if (code === 5 || code === 105) reader.str = ascii(s, len);
       else reader.str = intern(s, len, h);
       return true;
