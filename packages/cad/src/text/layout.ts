@@ -241,7 +241,8 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
       line.deco = keepDeco.map((dd) => ({ ...dd, x1: Math.min(dd.x1, line.width) })).filter((dd) => dd.x1 > dd.x0);
       line.wrapped = true;
       newLine();
-      const shift = moved.length ? moved[0].x : 0;
+      // decorations follow the glyphs that moved (none when the break falls right before this character)
+      const shift = moved.length ? moved[0].x : Infinity;
       for (const m of moved) {
         m.x -= shift;
         line.glyphs.push(m);

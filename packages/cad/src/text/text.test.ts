@@ -404,6 +404,11 @@ describe('MTEXT layout', () => {
     expect(b.minX).toBeCloseTo(5, 6);
     expect(b.maxX - b.minX).toBeLessThanOrEqual(30 + 1e-9);
     expect(b.maxY - b.minY).toBeGreaterThan(2.5 * 5); // several lines
+    const all = textGeometry({ ...latin, raw: `\\L${words}` }, d, f).strokes;
+    const under = all.slice(textGeometry(latin, d, f).strokes.length); // decorations come after the glyphs
+    expect(under.length).toBeGreaterThan(3); // one underline a line, none drawn twice
+    expect(new Set(under.map((s) => s[1].toFixed(6))).size).toBe(under.length);
+    for (const u of under) expect(u[2]).toBeLessThanOrEqual(5 + 30 + 1e-9);
     const c = textBounds(cjk, d, f);
     expect(c.maxX - c.minX).toBeLessThanOrEqual(20 + 1e-9);
     expect(c.maxY - c.minY).toBeGreaterThan(2.5 * 3);
