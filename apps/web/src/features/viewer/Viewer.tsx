@@ -143,12 +143,14 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
         setSelected(null);
         setPoints([]);
       },
-      (e: Error) => {
+      (e: Error & { code?: string; rtnCode?: string }) => {
         if (gone) return;
+        // no answer or no envelope (network, proxy): the spec's "Failed to obtain drawings!"
+        const text = e.code ? e.message : t('viewer.obtainFailed');
         if (layout !== 'Model' && scene) {
-          message.error(e.message);
+          message.error(e.code ? e.message : t('viewer.layoutFailed'));
           setLayout(scene.meta.layout);
-        } else setError(e.message);
+        } else setError(text);
       },
     );
     return () => {
