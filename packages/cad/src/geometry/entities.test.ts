@@ -312,6 +312,18 @@ describe('annotations', () => {
     expect(f.texts).toMatchObject([{ kind: 'mtext', text: 'NOTE\nTWO', raw: 'NOTE\\PTWO', x: 20, y: 11.5, height: 3, attachment: 1 }]);
   });
 
+  it('draws the block content of a MULTILEADER, found by its block record handle, placed like an INSERT', () => {
+    const f = flat(
+      [{ type: 'MULTILEADER', pairs: [[8, '0'], [100, 'AcDbMLeader'], [300, 'CONTEXT_DATA{'], [40, 1], [41, 3], [140, 0], [290, 0], [296, 1], [341, 'AB'], [14, 0], [24, 0], [34, 1], [15, 20], [25, 10], [35, 0], [16, 2], [26, 2], [36, 1], [46, Math.PI / 2], [93, 0],
+        [302, 'LEADER{'], [10, 18], [20, 10], [30, 0], [11, 1], [21, 0], [31, 0], [40, 0], [304, 'LEADER_LINE{'], [10, 0], [20, 0], [30, 0], [305, '}'], [303, '}'], [301, '}'], [170, 1], [291, 0], [172, 1]] }],
+      { blocks: [{ name: 'TAG', entities: [{ type: 'LINE', pairs: [[330, 'AB'], [8, '0'], [10, 0], [20, 0], [30, 0], [11, 1], [21, 0], [31, 0]] }] }] },
+    );
+    expect(f.skipped).toEqual({});
+    const lines = f.polylines.map((p) => p.points.map((v) => +v.toFixed(9)));
+    // the leader to the landing, and the block's line scaled 2 and turned 90° at (20, 10)
+    expect(lines).toEqual([[0, 0, 18, 10], [20, 10, 20, 12]]);
+  });
+
   it('draws MLINE elements at their offsets, IMAGE and WIPEOUT frames, ACAD_TABLE through its block', () => {
     const f = flat(
       [

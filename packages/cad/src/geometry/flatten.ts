@@ -1,4 +1,4 @@
-import type { Drawing, Entity } from '../model/drawing.ts';
+import type { Block, Drawing, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
 import { aciToRgb } from './aci.ts';
 import { bulgeInterior, clipPattern, readHatch, ringArea } from './hatch.ts';
@@ -97,7 +97,7 @@ export interface Flattened {
   /**
    * entity types met that the flattener does not draw (yet), by count, block children included. A `TYPE:part` key
    * counts a part of a drawn entity left out: `HATCH:pattern` (pattern too dense or undefined: outline drawn
-   * instead), `MULTILEADER:block` (block content of a multileader), `INSERT:limit` (an INSERT not expanded because
+   * instead), `MULTILEADER:block` (block content of a multileader whose block is not found), `INSERT:limit` (an INSERT not expanded because
    * the drawing already expanded `maxEntities`).
    */
   skipped: Record<string, number>;
@@ -205,6 +205,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   let dashBudget = 2_000_000;
   let hatchBudget = 4_000_000;
   let emitted = 0;
+  let recordBlocks: Map<string, Block> | undefined;
   const maxEntities = opts.maxEntities ?? 2_000_000;
 
   const colorOf = (e: Entity, inh: Inherited, layerName: string): number => {
@@ -508,7 +509,17 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
           const t = ml.mtext;
           text(c, t.x, t.y, t.height, t.rotation, plainMText(t.raw), 'mtext', { raw: t.raw, attachment: t.attachment, boxWidth: t.width * Math.hypot(m[0], m[1]), widthFactor: 1 });
         }
-        if (ml.hasBlock) out.skipped['MULTILEADER:block'] = (out.skipped['MULTILEADER:block'] ?? 0) + 1;
+        if (ml.hasBlock) {
+          // the block content is placed like an INSERT; its block is known by its BLOCK_RECORD handle, which is the
+          // owner (330) of the block's entities
+          const b = ml.block && blockByRecord().get(ml.block.record);
+          if (b && depth <= 16) {
+            const { x, y, sx, sy, rotation } = ml.block!;
+            const cos = Math.cos(rotation), sin = Math.sin(rotation);
+            const mm = multiply(m, multiply([cos, sin, -sin, cos, x, y], [sx, 0, 0, sy, -b.base.x * sx, -b.base.y * sy]));
+            for (const child of b.entities) emit(child, mm, inherit, depth + 1, ref);
+          } else skip(e, 'MULTILEADER:block');
+        }
         if (!ml.lines.length && !ml.mtext) return skip(e);
         return;
       }
@@ -747,6 +758,14 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       stroke(c, [...verts[a], ...verts[b]]);
     }
     if (!seen.size) skip(e);
+  }
+
+  function blockByRecord() {
+    if (!recordBlocks) {
+      recordBlocks = new Map();
+      for (const b of d.blocks) if (b.entities[0]?.owner) recordBlocks.set(b.entities[0].owner, b);
+    }
+    return recordBlocks;
   }
 
   function skippedCount() {

@@ -31,8 +31,9 @@ interface Branch {
 export interface MLeader extends Annotation {
   /** the MTEXT content (inline codes kept), its location, height, rotation (degrees), attachment and width */
   mtext?: { raw: string; x: number; y: number; height: number; rotation: number; attachment: number; width: number };
-  /** the block content is not drawn: its block is named by a BLOCK_RECORD handle the model does not keep */
   hasBlock: boolean;
+  /** block content: its BLOCK_RECORD handle (341), position (15), scale (16/26) and rotation (46, radians) */
+  block?: { record: string; x: number; y: number; sx: number; sy: number; rotation: number };
 }
 
 /**
@@ -48,6 +49,7 @@ export function multiLeaderGeometry(e: Entity, tol: number): MLeader {
   const branches: Branch[] = [];
   let textHeight = 1, arrow = 0, text = '', tx = 0, ty = 0, dirX = 1, dirY = 0, rot = 0, attach = 1, width = 0, hasText = false;
   let after = -1;
+  const block = { record: '', x: 0, y: 0, sx: 1, sy: 1, rotation: 0 };
   for (let i = 0; i < p.length; i++) {
     const [c, val] = p[i];
     const num = Number(val);
@@ -84,6 +86,10 @@ export function multiLeaderGeometry(e: Entity, tol: number): MLeader {
       else if (c === 43) width = num;
       else if (c === 171) attach = num;
       else if (c === 296) out.hasBlock = num === 1;
+      else if (c === 341) block.record = String(val);
+      else if (c === 15) [block.x, block.y] = [num, next?.[0] === 25 ? Number(next[1]) : 0];
+      else if (c === 16) [block.sx, block.sy] = [num || 1, next?.[0] === 26 ? Number(next[1]) || 1 : num || 1];
+      else if (c === 46) block.rotation = num;
     }
   }
   // entity-level properties after the context: 170 line type (0 invisible, 2 spline), 291 dogleg on, 42 arrow size
@@ -104,6 +110,7 @@ export function multiLeaderGeometry(e: Entity, tol: number): MLeader {
     }
     if (dogleg && b.last && b.dog && b.dogLen > 0 && lineType !== 0) out.lines.push([b.last[0], b.last[1], b.last[0] + b.dog[0] * b.dogLen, b.last[1] + b.dog[1] * b.dogLen]);
   }
+  if (out.hasBlock && block.record) out.block = block;
   if (hasText && text) {
     const rotation = rot ? (rot * 180) / Math.PI : (Math.atan2(dirY, dirX) * 180) / Math.PI;
     out.mtext = { raw: text, x: tx, y: ty, height: textHeight, rotation, attachment: attach || 1, width };
