@@ -210,22 +210,20 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
     return Number.isNaN(v) ? 0 : v;
   }
 
-  /** a decimal of more digits than a double holds (`nd` ≤ 23 significant); the same double as Number() */
-  function longDecimal(ns: number, ne: number, nd: number, decimals: number): number {
-    if (nd > 23) return Number(String.fromCharCode.apply(null, bytes.subarray(ns, ne) as unknown as number[]));
-    // the mantissa exactly, as hi · 10^lowDigits + lo (each part exact in a double)
-    const lowDigits = Math.min(8, nd);
-    let hi = 0;
-    let lo = 0;
-    const b = bytes;
-    for (let i = ns, k = 0; i < ne; i++) {
-      const c = b[i];
-      if (c === 46) continue;
-      if (k++ < nd - lowDigits) hi = hi * 10 + c - 48;
-      else lo = lo * 10 + c - 48;
-    }
-    const v = exactQuotient(hi, POW10[lowDigits], lo, POW10[decimals]);
+  /**
+   * A decimal of more digits than a double holds (16–23 significant: Python, ezdxf and .NET write 17): the
+   * mantissa is hi · 10^loDigits + lo; the same double as Number() of the text.
+   */
+  function longDecimal(hi: number, loDigits: number, lo: number, decimals: number, ns: number, ne: number): number {
+    const v = exactQuotient(hi, POW10[loDigits], lo, POW10[decimals]);
     return Number.isNaN(v) ? Number(String.fromCharCode.apply(null, bytes.subarray(ns, ne) as unknown as number[])) : v;
+  }
+
+  /** an integer beyond 2^53: summed digit by digit, as this reader always did */
+  function bigInteger(ns: number, ne: number): number {
+    let v = 0;
+    for (let i = ns; i < ne; i++) v = v * 10 + bytes[i] - 48;
+    return v;
   }
 
   /** a short ASCII string; handles (2–8 characters) are made without a subarray */
@@ -343,7 +341,7 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
       if (c !== 10 || ++p >= n_) return nextSlow();
       const kind = code < 1072 ? KINDS[code] : K_STRING;
       if (kind === K_NUMBER) {
-        // sign, digits, a point, digits: exact when the digits fit in 2^53 and there are ≤ 22 decimals
+        // sign, digits, a point, digits. The first 15 digits go to m, any further ones to lo: both stay exact
         c = b[p];
         while (c === 32) c = b[++p];
         let neg = false;
@@ -353,9 +351,15 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
         }
         const ns = p;
         let m = 0;
+        let lo = 0;
+        let loDigits = 0;
         let digits = 0;
         while (c >= 48 && c <= 57) {
-          m = m * 10 + c - 48;
+          if (digits < 15) m = m * 10 + c - 48;
+          else {
+            lo = lo * 10 + c - 48;
+            loDigits++;
+          }
           digits++;
           c = b[++p];
         }
@@ -363,7 +367,11 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
         if (c === 46) {
           c = b[++p];
           while (c >= 48 && c <= 57) {
-            m = m * 10 + c - 48;
+            if (digits + decimals < 15) m = m * 10 + c - 48;
+            else {
+              lo = lo * 10 + c - 48;
+              loDigits++;
+            }
             decimals++;
             c = b[++p];
           }
@@ -371,10 +379,13 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
         const ne = p;
         while (c === 32) c = b[++p];
         if (c === 13) c = b[++p];
-        if (c !== 10 || digits + decimals === 0 || decimals > 22) return nextSlow();
-        // more digits than a double holds exactly (17 significant, as Python and ezdxf write): Number() rounds;
-        // an integer is summed digit by digit, as this reader always did
-        const v = m <= 9007199254740991 ? (decimals ? m / POW10[decimals] : m) : decimals ? longDecimal(ns, ne, digits + decimals, decimals) : m;
+        if (c !== 10 || digits + decimals === 0 || decimals > 22 || loDigits > 8) return nextSlow();
+        let v: number;
+        if (loDigits === 0) v = decimals ? m / POW10[decimals] : m;
+        else if (m * POW10[loDigits] <= 9007199254740991 - lo) {
+          const whole = m * POW10[loDigits] + lo;
+          v = decimals ? whole / POW10[decimals] : whole;
+        } else v = decimals ? longDecimal(m, loDigits, lo, decimals, ns, ne) : bigInteger(ns, ne);
         reader.code = code;
         reader.isNum = true;
         reader.num = neg ? -v : v;
