@@ -144,6 +144,25 @@ describe('linetypes', () => {
   });
 });
 
+describe('block children on layer 0', () => {
+  it('take the colour and linetype of the layer their INSERT is on, and ByBlock ones those of the INSERT', () => {
+    const child = (extra: Pairs): FixtureEntity => ({ type: 'LINE', pairs: [[8, '0'], [10, 0], [20, 0], [30, 0], [11, 10], [21, 0], [31, 0], ...extra] });
+    const f = flat(
+      [{ type: 'INSERT', pairs: [[8, 'Red'], [62, 3], [6, 'DOTTED'], [2, 'B'], [10, 0], [20, 0], [30, 0]] }],
+      {
+        layers: ['0', 'Red'], layerColors: { Red: 1 }, layerLinetypes: { Red: 'DASHED' },
+        linetypes: [{ name: 'DASHED', pattern: [4, -1] }, { name: 'DOTTED', pattern: [0, -2.5] }],
+        blocks: [{ name: 'B', entities: [child([]), child([[62, 0], [6, 'BYBLOCK']])] }],
+      },
+    );
+    // ByLayer on layer 0: the Red layer's red and DASHED (10 = 4 + 1 + 4 + 1); ByBlock: the INSERT's green and DOTTED
+    const red = f.polylines.filter((p) => p.color === 0xff0000), green = f.polylines.filter((p) => p.color === 0x00ff00);
+    expect(red.map((p) => [p.points[0], p.points[2]])).toEqual([[0, 4], [5, 9]]);
+    expect(green.map((p) => p.points[0])).toEqual([0, 2.5, 5, 7.5, 10]);
+    expect(f.polylines.every((p) => p.layer === 'Red')).toBe(true);
+  });
+});
+
 describe('SPLINE', () => {
   const w = Math.SQRT1_2;
   it('evaluates a rational quadratic as the exact quarter circle', () => {

@@ -15,6 +15,8 @@ export function writeAsciiDxf(o: {
   layers?: string[];
   /** linetype of a layer (default CONTINUOUS) */
   layerLinetypes?: Record<string, string>;
+  /** ACI colour of a layer (default 7) */
+  layerColors?: Record<string, number>;
   /** LTYPE table entries: simple elements, positive dash, negative gap, 0 dot */
   linetypes?: { name: string; pattern: number[] }[];
   /** more header variables, each with its pairs, e.g. ['$LTSCALE', [[40, 2]]] */
@@ -67,7 +69,7 @@ export function writeAsciiDxf(o: {
     put(0, 'LAYER');
     put(2, name);
     put(70, 0);
-    put(62, 7);
+    put(62, o.layerColors?.[name] ?? 7);
     put(6, o.layerLinetypes?.[name] ?? 'CONTINUOUS');
   }
   put(0, 'ENDTAB');
