@@ -71,6 +71,17 @@ describe('cad render', () => {
     expect(cad('render', drawing, path.join(dir, 'x.bmp')).status).toBe(2);
   });
 
+  const flange = path.resolve(repoRoot, process.env.SAMPLES_DIR ?? '../shared/samples', 'dxf_qcad_flange.dxf');
+  it.runIf(existsSync(flange))('renders a paper layout by name, any case: the sheet with model space in its viewports', () => {
+    const model = cad('render', flange, path.join(dir, 'flange-model.svg'));
+    const sheet = cad('render', flange, path.join(dir, 'flange-sheet.pdf'), '--layout', 'LAYOUT');
+    expect(sheet.status, sheet.stderr).toBe(0);
+    const [m, l] = [JSON.parse(model.stdout), JSON.parse(sheet.stdout)];
+    expect(l.layout).toBe('Layout');
+    expect(l.polylines).toBeGreaterThan(m.polylines); // border, title block and the viewports' geometry
+    expect(l.texts).toBeGreaterThan(m.texts);
+  });
+
   // a truncated file and random bytes, as DXF and as DWG (the DWG path runs LibreDWG in its worker)
   const corrupt: [string, () => Buffer][] = [
     ['truncated.dxf', () => readFileSync(drawing).subarray(0, Math.floor(readFileSync(drawing).length / 2))],

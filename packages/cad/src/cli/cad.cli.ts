@@ -34,12 +34,12 @@ class UsageError extends Error {}
 const load = (path: string) => readDrawing(readFileSync(path), path, { timeoutMs: 25_000 });
 
 /** Model space, or a paper layout (its own entities plus model space through its viewports); names ignore case. */
-function flattenNamed(d: Drawing, name: string = MODEL): Flattened {
+function flattenNamed(d: Drawing, name: string = MODEL): { layout: string; flat: Flattened } {
   const names = layoutNames(d);
   const found = names.find((n) => n.toLowerCase() === name.toLowerCase());
   const flat = found ? flattenLayout(d, found) : null;
-  if (!flat) throw new UsageError(`layout not found: ${name} (layouts: ${names.join(', ')})`);
-  return flat;
+  if (!found || !flat) throw new UsageError(`layout not found: ${name} (layouts: ${names.join(', ')})`);
+  return { layout: found, flat };
 }
 
 /** Font files of a directory by lower-case name; none without --fonts (the bundled fallbacks draw). */
@@ -63,11 +63,11 @@ async function render(input: string, output: string) {
   const width = values.width === undefined ? undefined : Number(values.width);
   if (width !== undefined && !(Number.isInteger(width) && width >= 16 && width <= 16384)) throw new UsageError(`--width must be a whole number of pixels from 16 to 16384, not ${values.width}`);
   const d = await load(input);
-  const flat = flattenNamed(d, values.layout);
+  const { layout, flat } = flattenNamed(d, values.layout);
   const opts = { width, background: values.dark ? ('dark' as const) : ('light' as const), text: await textOf(d) };
   const bytes = format === 'svg' ? renderSvg(flat, opts) : format === 'png' ? renderPng(flat, opts) : await renderPdf(flat, { ...opts, title: input.split(/[\\/]/).pop() });
   writeFileSync(output, bytes);
-  console.log(JSON.stringify({ written: output, format, layout: values.layout ?? MODEL, polylines: flat.polylines.length, texts: flat.texts.length, notDrawn: flat.skipped }));
+  console.log(JSON.stringify({ written: output, format, layout, polylines: flat.polylines.length, texts: flat.texts.length, notDrawn: flat.skipped }));
 }
 
 let code = 0;
