@@ -6,7 +6,9 @@
  *
  *   1. Time to first frame, ms since navigation start, on the sample DXFs and a generated large DXF:
  *      - ours cold: navigation to /yun/view/{id} → SPA boot → GET scene, which the server answers by reading the
- *        file, parsing and compiling it (nothing cached) → decode → GL upload → first render, + one rAF;
+ *        file, parsing and compiling it (the cache removed first: after an upload the product builds the scene in
+ *        the background, so this is an open before that build is done or after an engine change) → decode →
+ *        GL upload → first render, + one rAF;
  *      - ours warm: the same, the scene served from the server's cache (second open);
  *      - dxf-viewer: navigation to its page → fetch of the DXF → parse and scene build in the browser (main
  *        thread) → GL upload → its first Render() (the Load() promise) + one rAF.
@@ -21,11 +23,12 @@
  *      and the peak RSS (VmHWM) of the renderer and GPU processes, each viewer in a browser of its own.
  *
  *   npm run bench -- viewer
- *   BENCH_VIEWER_DXF_MB=20      size of the generated drawing for parts 1 and 3 (default 20)
+ *   BENCH_VIEWER_DXF_MB=10      size of the generated drawing for parts 1 and 3 (default 10)
  *   BENCH_VIEWER_MEM_MB=100     size of the generated drawing for part 4 (default 100; 0 skips part 4)
  *   BENCH_VIEWER_RUNS=3         timed runs per file and viewer (median)
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { createReadStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -62,20 +65,20 @@ const log = (...a: unknown[]) => console.error('[viewer bench]', ...a);
  * publishes `window.__cadViewer` with a layout (the effect after the scene's GL upload, whose render is already
  * queued for the next frame) plus one requestAnimationFrame, which runs after that render.
  */
-function firstFrameProbe() {
-  const w = window as unknown as { __bench: { frame?: number }; __cadViewer?: { layout?: string } };
-  w.__bench = {};
-  let v: unknown;
+// a string, not a function: tsx's keepNames would wrap the inner functions in a `__name` the page lacks
+const firstFrameProbe = `(() => {
+  window.__bench = {};
+  let v;
   Object.defineProperty(window, '__cadViewer', {
     configurable: true,
     get: () => v,
-    set: (x: { layout?: string } | null) => {
+    set: (x) => {
       v = x;
-      if (x?.layout && w.__bench.frame === undefined) requestAnimationFrame(() => (w.__bench.frame ??= performance.now()));
+      if (x && x.layout && window.__bench.frame === undefined) requestAnimationFrame(() => { window.__bench.frame ??= performance.now(); });
     },
   });
   localStorage.setItem('cadcloud.lang', 'en');
-}
+})()`;
 
 // ---------------------------------------------------------------------------------------------- servers
 
@@ -146,6 +149,28 @@ function clearSceneCache(dataDir: string) {
   walk(dataDir, 0);
 }
 
+/**
+ * Uploads queue a background build of each drawing's Model scene (drawing.prewarm): wait until every one is
+ * stored, so no build runs beside the timing (cold opens then remove the cache first).
+ */
+async function waitForPrewarm(dataDir: string, files: string[], timeoutMs: number) {
+  const md5s = await Promise.all(files.map(async (f) => {
+    const h = createHash('md5');
+    for await (const c of createReadStream(f)) h.update(c);
+    return h.digest('hex');
+  }));
+  // sceneKey(): scenes/<md5[0:2]>/<md5>/<engine>/<layout+fonts>.bin
+  const built = (md5: string) => {
+    const dir = path.join(dataDir, 'storage', 'scenes', md5.slice(0, 2), md5);
+    return existsSync(dir) && (readdirSync(dir, { recursive: true }) as string[]).some((f) => f.endsWith('.bin'));
+  };
+  const end = Date.now() + timeoutMs;
+  while (!md5s.every(built)) {
+    if (Date.now() > end) throw new Error(`the scenes of ${files.filter((_, i) => !built(md5s[i])).join(', ')} were not built after upload`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
 // ---------------------------------------------------------------------------------------------- timing
 
 interface OursOpen {
@@ -160,7 +185,10 @@ async function openOurs(ctx: BrowserContext, base: string, fileId: string, timeo
   let cache = '';
   page.on('response', (r) => r.url().includes('/drawing/scene') && (cache = r.headers()['x-scene-cache'] ?? ''));
   await page.goto(`${base}/yun/view/${fileId}`);
-  await page.waitForFunction(() => (window as any).__bench?.frame !== undefined || document.querySelector('[data-testid=viewer-error]'), undefined, { timeout: timeoutMs, polling: 50 });
+  await page.waitForFunction(() => (window as any).__bench?.frame !== undefined || document.querySelector('[data-testid=viewer-error]'), undefined, { timeout: timeoutMs, polling: 50 }).catch(async (e) => {
+    await page.screenshot({ path: path.join(os.tmpdir(), 'viewer-bench-timeout.png') }).catch(() => undefined);
+    throw new Error(`no first frame at ${page.url()} (screenshot in ${os.tmpdir()}/viewer-bench-timeout.png): ${e.message}`);
+  });
   const open = await page.evaluate(() => {
     const err = document.querySelector('[data-testid=viewer-error]');
     if (err) throw new Error(`viewer error: ${err.textContent}`);
@@ -176,13 +204,18 @@ async function openOurs(ctx: BrowserContext, base: string, fileId: string, timeo
     };
   });
   if (open.scene) open.scene.cache = cache;
+  const box = await page.locator('[data-testid=viewer-canvas]').boundingBox();
+  if (box) canvasSize = { w: Math.round(box.width), h: Math.round(box.height) };
   if (!keep) await page.close();
   return { open, page };
 }
 
+/** our viewer's canvas (the page minus its bar and side panel): dxf-viewer is given the same size */
+let canvasSize = { w: VIEWPORT.width, h: VIEWPORT.height };
+
 async function openBaseline(ctx: BrowserContext, base: string, name: string, timeoutMs: number, keep = false): Promise<{ frame: number; loaded: number; page: Page }> {
   const page = await ctx.newPage();
-  await page.goto(`${base}/index.html?file=/files/${encodeURIComponent(name)}&font=/fonts/DejaVuSans.ttf`);
+  await page.goto(`${base}/index.html?file=/files/${encodeURIComponent(name)}&font=/fonts/DejaVuSans.ttf&w=${canvasSize.w}&h=${canvasSize.h}`);
   await page.waitForFunction(() => (window as any).__bench?.frame !== undefined || (window as any).__bench?.error, undefined, { timeout: timeoutMs, polling: 50 });
   const r = await page.evaluate(() => ({ frame: (window as any).__bench.frame as number, loaded: (window as any).__bench.loaded as number, error: (window as any).__bench.error as string | undefined }));
   if (r.error) throw new Error(`dxf-viewer failed on ${name}: ${r.error}`);
@@ -218,6 +251,7 @@ async function panZoom(page: Page, canvasSelector: string, install: string, seco
   }
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const f = await page.evaluate(() => (window as any).__frames as { at: number; ms: number }[]);
+  if (f.length < 2) throw new Error(`pan/zoom drew ${f.length} frames: the input did not reach the viewer`);
   const work = f.map((x) => x.ms);
   const gaps = f.slice(1).map((x, k) => x.at - f[k].at).filter((g) => g < 1000);
   return { frames: f.length, frameMs: { p50: r1(median(work)), p95: r1(pct(work, 95)), max: r1(Math.max(...work)) }, intervalMs: { p50: r1(median(gaps)), p95: r1(pct(gaps, 95)) }, fps: r1(f.length / seconds) };
@@ -305,7 +339,7 @@ export async function runViewerBench() {
   const files = new Map<string, string>();
   for (const s of SAMPLES) if (existsSync(path.join(samplesDir, s))) files.set(s, path.join(samplesDir, s));
   if (!files.size) log(`no sample DXFs in ${samplesDir}: only the generated drawing is measured`);
-  const genMb = Number(process.env.BENCH_VIEWER_DXF_MB ?? 20);
+  const genMb = Number(process.env.BENCH_VIEWER_DXF_MB ?? 10);
   const memMb = Number(process.env.BENCH_VIEWER_MEM_MB ?? 100);
   const genName = `generated-${genMb}mb.dxf`;
   files.set(genName, path.join(tmp, genName));
@@ -318,13 +352,16 @@ export async function runViewerBench() {
   }
 
   const baseline = await serveBaseline(tmp, files);
-  // the product takes the large drawings: limits raised above the generated file's size
-  const product = await startProduct({ WEB_UPLOAD_FILE_SIZE: '2GB', WEB_OPEN_FILE_SIZE: '2GB', SCENE_TIMEOUT_MS: '1200000' });
+  // the product takes the large drawings (limits raised); no thumbnails, whose rendering would run beside the timing
+  const product = await startProduct({ WEB_UPLOAD_FILE_SIZE: '2GB', WEB_OPEN_FILE_SIZE: '2GB', SCENE_TIMEOUT_MS: '1200000', THUMBNAIL_MAX_DRAWING_SIZE: '1' });
   let browser: Browser | null = null;
   try {
     const token = await createUser(product);
     const ids = new Map<string, string>();
-    for (const [name, file] of files) ids.set(name, await upload(product.url, token, file));
+    for (const [name, file] of files) if (name !== memName) ids.set(name, await upload(product.url, token, file));
+    log(`product at ${product.url}, ${ids.size} files uploaded`);
+    await waitForPrewarm(product.dataDir, [...[...ids.keys()].map((n) => files.get(n) ?? path.join(samplesDir, n))], 1_200_000);
+    log('scenes prebuilt after upload');
     const floorplan = path.join(samplesDir, FLOORPLAN);
     if (existsSync(floorplan)) ids.set(FLOORPLAN, await upload(product.url, token, floorplan));
 
@@ -342,7 +379,7 @@ export async function runViewerBench() {
     // ---- 1. first frame
     const firstFrame: Record<string, unknown>[] = [];
     for (const [name] of files) {
-      if (name === memName && memName !== genName) continue;
+      if (!ids.has(name)) continue;
       const big = name.startsWith('generated');
       const runs = big ? Math.min(RUNS, 2) : RUNS;
       const timeout = big ? 900_000 : 180_000;
@@ -351,13 +388,15 @@ export async function runViewerBench() {
       for (let i = 0; i < runs; i++) {
         clearSceneCache(product.dataDir);
         const c = await openOurs(ctx, product.url, ids.get(name)!, timeout);
-        if (c.open.scene?.cache !== 'miss') throw new Error(`cold open of ${name} was not a cache miss`);
+        if (c.open.scene?.cache !== 'miss') throw new Error(`cold open of ${name} was not a cache miss: ${JSON.stringify(c.open.scene)}, scenes left: ${existsSync(path.join(product.dataDir, "storage", "scenes"))}`);
         cold.push(c.open.frame);
+        log(`${name}: ours cold ${r0(c.open.frame)} ms`);
         sceneMB = c.open.scene.bytes / MB;
         const w = await openOurs(ctx, product.url, ids.get(name)!, timeout);
         if (w.open.scene?.cache !== 'hit') throw new Error(`warm open of ${name} was not a cache hit`);
         warm.push(w.open.frame);
         base.push((await openBaseline(ctx, baseline.url, name, timeout)).frame);
+        log(`${name}: ours warm ${r0(w.open.frame)} ms, dxf-viewer ${r0(base[base.length - 1])} ms`);
       }
       const row = {
         file: name,
@@ -417,6 +456,11 @@ export async function runViewerBench() {
     // ---- 4. memory with the large drawing open, one browser per viewer
     if (memMb > 0) {
       const target = files.has(memName) ? memName : genName;
+      if (!ids.has(target)) {
+        ids.set(target, await upload(product.url, token, files.get(target)!));
+        // its scene is built after the upload; the open below is served from that (or joins a failed build's retry)
+        await waitForPrewarm(product.dataDir, [files.get(target)!], 1_200_000).catch((e) => log(e.message));
+      }
       const oursMem = await memoryOf(async (c) => {
         await c.addCookies([{ name: 'ticket', value: token, url: product.url }]);
         await c.addInitScript(firstFrameProbe);

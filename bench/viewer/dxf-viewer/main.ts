@@ -13,7 +13,10 @@ const state: BenchState = {};
 
 const params = new URLSearchParams(location.search);
 const file = params.get('file');
-const viewer = new DxfViewer(document.getElementById('view')!, {
+const view = document.getElementById('view')!;
+// the same canvas size as our viewer's (the bench passes it): both rasterise the same number of pixels
+if (params.get('w') && params.get('h')) Object.assign(view.style, { width: `${params.get('w')}px`, height: `${params.get('h')}px` });
+const viewer = new DxfViewer(view, {
   clearColor: new three.Color('#212830'),
   autoResize: true,
   // the product's canvas keeps its buffer too (the browser tests read pixels back)
