@@ -123,6 +123,13 @@ describe('linetypes', () => {
     expect(spans(flat([line([[6, 'CONTINUOUS']])], setup))).toEqual([[0, 100]]);
   });
 
+  it('keeps dashes at their paper length through a viewport transform ($PSLTSCALE 1) and clips infinite lines there', () => {
+    const d = parseDxf(writeAsciiDxf({ ...setup, entities: [line()] }));
+    // a viewport showing the model at half size: the 100-long line becomes 50, its dashes stay 10 / 5 (pattern × 2)
+    const f = flattenModelSpace(d, { tolerance: 0.001, transform: [0.5, 0, 0, 0.5, 0, 0] });
+    expect(spans(f)).toEqual([[0, 10], [15, 25], [30, 40], [45, 50]]);
+  });
+
   it('keeps a line continuous when its dashes would be under the tolerance', () => {
     expect(flat([line([[48, 0.0001]])], setup, 0.01).polylines).toHaveLength(1);
   });

@@ -129,6 +129,9 @@ const num = (e: Entity, code: number, def = 0) => {
   return v === undefined ? def : Number(v);
 };
 
+/** The linear scale of a transform (the square root of its area scale), 1 for a degenerate one. */
+const scaleOf = (m: Affine) => Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2])) || 1;
+
 /** Values an entity inherits from the INSERT that draws it: ByBlock colour, lineweight and linetype, and layer 0's stand-in. */
 interface Inherited {
   color: number;
@@ -196,9 +199,18 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   const ext = extOk ? Math.hypot(extMax!.x - extMin!.x, extMax!.y - extMin!.y) : 1000;
   const tol = opts.tolerance ?? Math.max(1e-6, (Number.isFinite(ext) && ext > 0 ? ext : 1000) / 4000);
   const margin = extOk ? Math.max(extMax!.x - extMin!.x, extMax!.y - extMin!.y, 1e-6) / 4 : 0;
-  const infiniteBox = extOk ? [extMin!.x - margin, extMin!.y - margin, extMax!.x + margin, extMax!.y + margin] : null;
+  let infiniteBox = extOk ? [extMin!.x - margin, extMin!.y - margin, extMax!.x + margin, extMax!.y + margin] : null;
+  if (infiniteBox && opts.transform) {
+    // the box in the output's coordinates (a viewport's paper space)
+    const t = opts.transform, b = infiniteBox;
+    const xs = [b[0], b[2]].flatMap((x) => [b[1], b[3]].map((y) => t[0] * x + t[2] * y + t[4]));
+    const ys = [b[0], b[2]].flatMap((x) => [b[1], b[3]].map((y) => t[1] * x + t[3] * y + t[5]));
+    infiniteBox = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+  }
   const linetypes = new Map(d.linetypes.map((l) => [l.name.toUpperCase(), l.pattern]));
   const ltscale = Number(vars.$LTSCALE ?? 1) || 1;
+  // $PSLTSCALE 1 (the default): dashes seen through a viewport keep their paper-space length
+  const viewportLtScale = opts.transform && Number(vars.$PSLTSCALE ?? 1) !== 0 ? scaleOf(opts.transform) : 1;
   const hatchCap = opts.hatchSegmentCap ?? 200_000;
   // dashes and hatch pattern segments a whole drawing may make before lines stay continuous and patterns become
   // outlines (reported), so a huge drawing cannot explode
@@ -227,7 +239,6 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     }
     return r;
   };
-  const scaleOf = (m: Affine) => Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2])) || 1;
   const segmentsFor = (r: number, sweep: number) => Math.min(512, Math.max(4, Math.ceil(Math.abs(sweep) / (2 * Math.acos(Math.max(-1, 1 - tol / Math.max(r, tol)))))));
 
   function arcPoints(m: Affine, cx: number, cy: number, r: number, a0: number, a1: number, out2: number[]) {
@@ -569,7 +580,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
 
   /** a line in the entity's linetype: cut into dashes, restarting the pattern at `restart` point indices */
   function stroke(c: Ctx, points: number[], closed = false, restart?: Set<number>) {
-    const pattern = dashPattern(c.lt, c.ltScale * scaleOf(c.m), points, closed);
+    const pattern = dashPattern(c.lt, (c.ltScale * scaleOf(c.m)) / viewportLtScale, points, closed);
     if (!pattern) return pl(c, points, closed);
     for (const piece of dashPolyline(points, closed, pattern, restart)) pl(c, piece);
   }
