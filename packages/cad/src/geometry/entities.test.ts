@@ -58,6 +58,15 @@ describe('HATCH', () => {
     expect(ring.slice(0, 2).map((v) => +v.toFixed(9))).toEqual([+r.toFixed(9), +r.toFixed(9)]);
   });
 
+  it('ignores islands with hatch style 2 (75) and keeps them with style 0', () => {
+    const style = (n: number) => {
+      const h = hatch([square(0, 0, 100), square(25, 25, 50)], []);
+      return { ...h, pairs: h.pairs.map((p) => (p[0] === 75 ? [75, n] : p)) as Pairs };
+    };
+    expect(flat([style(2)]).polylines[0].holes).toBeUndefined();
+    expect(flat([style(0)]).polylines[0].holes).toHaveLength(1);
+  });
+
   it('draws ANSI31 in a 100 × 100 square as parallel 45° lines 3.175 apart, all inside', () => {
     const f = flat([hatch([square(0, 0, 100)], ansi31())]);
     const lines = f.polylines;
