@@ -6,8 +6,8 @@
  *
  * Every parser runs in a child process of its own, so peak RSS (getrusage maxRSS) belongs to one parser and one
  * file. Each parser is given the file's bytes already in memory and must produce its model (dxf-parser wants a
- * string: the UTF-8 decode is done before the clock starts, as is data-model's ArrayBuffer copy). Samples: one child per parser and file, 3–30 warm-up parses
- * (more for smaller files), then the median of 9. The large file: 3 children per parser, one cold parse each, median.
+ * string: the UTF-8 decode is done before the clock starts, as is data-model's ArrayBuffer copy). Samples: one child per parser and file, 8–40 warm-up parses
+ * (~32 MB of parsing), then the median of 9 (no forced GC between them). The large file: 3 children per parser, one cold parse each, median.
  *
  *   npm run bench -- cad-parse         only this benchmark
  *   BENCH_DXF_MB=20                    size of the generated file (default 100)
@@ -99,8 +99,9 @@ async function child(parser: ParserName, file: string, warmups: number, runs: nu
     out.rssBeforeMB = round(process.memoryUsage().rss / MB);
     let model: unknown = null;
     for (let i = 0; i < runs; i++) {
+      // no forced GC between runs: it shrinks the young generation and the next parse pays for regrowing it,
+      // which no server sees; the garbage of one run is collected during the next, as in steady state
       model = null;
-      gc();
       const t = performance.now();
       const c = process.cpuUsage();
       const r = await parse(input);
@@ -199,10 +200,11 @@ export async function runCadParseBench() {
   const samplesDir = path.resolve(repoRoot, process.env.SAMPLES_DIR ?? '../shared/samples');
   const samples = existsSync(samplesDir) ? readdirSync(samplesDir).filter((f) => f.toLowerCase().endsWith('.dxf')).sort() : [];
   const rows: Row[] = [];
-  // small files: enough warm-up parses for the JIT to settle (a server parses many drawings), then the median of 9
+  // enough warm-up parses for the JIT to settle (a server parses many drawings: ~32 MB of the file, 8–40
+  // parses), then the median of 9
   for (const f of samples) {
     const size = statSync(path.join(samplesDir, f)).size;
-    rows.push(measure(path.join(samplesDir, f), f, Math.min(30, Math.max(3, Math.ceil((8 * MB) / size))), 9, 1));
+    rows.push(measure(path.join(samplesDir, f), f, Math.min(40, Math.max(8, Math.ceil((32 * MB) / size))), 9, 1));
   }
   const total: Row = { file: `all ${samples.length} samples`, sizeMB: round(rows.reduce((a, r) => a + r.sizeMB, 0), 2), ms: {}, cpuMs: {}, peakRssMB: {}, entities: {}, retainedHeapMB: {}, errors: {} };
   for (const p of PARSERS) {
