@@ -139,8 +139,9 @@ export async function parseDwg(bytes: Uint8Array, o: DwgReadOptions = {}): Promi
   const drawing = parseDxf(await dwgToDxf(bytes, o));
   drawing.format = 'dwg';
   drawing.binary = true;
-  // LibreDWG 0.13 writes some files' layers all with a negative colour ("off"; e.g. the 2004 floor plan,
-  // which AutoCAD shows fully). A drawing with every layer off shows nothing, so that reading is not trusted.
-  if (drawing.layers.length > 1 && drawing.layers.every((l) => !l.on)) for (const l of drawing.layers) l.on = true;
+  // LibreDWG 0.13.3 writes nearly every layer of R13–2018 files with a negative colour ("off"): all layers of
+  // 21 of the 22 readable samples, including layers named "Layer_On", and the floor plan that AutoCAD shows
+  // fully. The sign carries no information there, so DWG layers are read as on (frozen still hides them).
+  for (const l of drawing.layers) l.on = true;
   return drawing;
 }

@@ -105,8 +105,8 @@ describe.skipIf(!haveSamples)('fidelity: dwg_2004_ddc_floorplan.dwg against the 
     ref = await decodeImage(await sharp(Buffer.from(page.data.buffer, page.data.byteOffset, page.data.byteLength), { raw: { width: page.width, height: page.height, channels: 4 } }).png().toBuffer());
   }, 240_000);
 
-  // Known gap, outside the renderers: layout.ts places the viewport at its centre 12/22 without the view
-  // target 17/27, so the layout shows no model space (also: non-plottable layers drawn, text off the sheet).
+  // Known gap: the viewer draws non-plottable layers (a plot leaves them out; the reader does not keep LAYER
+  // 290 yet) and texts outside the sheet, so the layout as read stays under the plot's threshold.
   // `it.fails` flips to a failure once fixed: then make it a plain `it`.
   it.fails('our render of the layout, as the product reads it, meets the threshold', async () => {
     const a = await score(flattenLayout(d, LAYOUT)!, ref, await textOf(d));
@@ -115,12 +115,10 @@ describe.skipIf(!haveSamples)('fidelity: dwg_2004_ddc_floorplan.dwg against the 
   }, 120_000);
 
   it('the view the plot shows meets the threshold, and mirrored, rotated or half-missing renders fail it', async () => {
-    // the gaps worked around here only, to prove the metric on this plot: the viewport centred on
-    // target + centre; non-plottable layers hidden (the reader drops LAYER 290, so by name); and, as a plot
-    // is cut to the sheet, texts whose anchor lies outside the sheet (the lines' extents) dropped
-    const fixed: Drawing = { ...d, entities: d.entities.map((e) => (e.type === 'VIEWPORT' ? withViewTarget(e) : e)) };
-    const flat = onSheet(flattenLayout(fixed, LAYOUT, { hiddenLayers: new Set(d.layers.filter((l) => /nonplottable/i.test(l.name)).map((l) => l.name)) })!);
-    const text = await textOf(fixed);
+    // what a plot leaves out, left out here only: non-plottable layers (the reader drops LAYER 290, so by
+    // name) and, as a plot is cut to the sheet, texts whose anchor lies outside the sheet (the lines' extents)
+    const flat = onSheet(flattenLayout(d, LAYOUT, { hiddenLayers: new Set(d.layers.filter((l) => /nonplottable/i.test(l.name)).map((l) => l.name)) })!);
+    const text = await textOf(d);
     const a = await score(flat, ref, text);
     console.log(`floor plan, plotted view: ${fmt(a)}`);
     expect(passes(a, T), fmt(a)).toBe(true);
@@ -139,8 +137,3 @@ function onSheet(f: Flattened): Flattened {
   return { ...f, texts: f.texts.filter((t) => t.x >= minX && t.x <= maxX && t.y >= minY && t.y <= maxY) };
 }
 
-function withViewTarget(e: Drawing['entities'][number]): Drawing['entities'][number] {
-  const get = (c: number) => Number(e.pairs.find(([code]) => code === c)?.[1] ?? 0);
-  const tx = get(17), ty = get(27);
-  return { ...e, pairs: e.pairs.map(([c, v]) => (c === 12 ? [c, String(Number(v) + tx)] : c === 22 ? [c, String(Number(v) + ty)] : [c, v])) as typeof e.pairs };
-}

@@ -59,7 +59,8 @@ function viewportsOf(entities: Entity[]): Viewport[] {
     const w = num(e, 40), h = num(e, 41), viewH = num(e, 45);
     if (!(w > 0 && h > 0 && viewH > 0)) continue;
     const cx = num(e, 10), cy = num(e, 20);
-    out.push({ entity: e, clip: { minX: cx - w / 2, minY: cy - h / 2, maxX: cx + w / 2, maxY: cy + h / 2 }, scale: h / viewH, viewX: num(e, 12), viewY: num(e, 22), cx, cy, twist: (num(e, 51) * Math.PI) / 180 });
+    // the view centre (12/22) is relative to the view target (17/27) in plan views
+    out.push({ entity: e, clip: { minX: cx - w / 2, minY: cy - h / 2, maxX: cx + w / 2, maxY: cy + h / 2 }, scale: h / viewH, viewX: num(e, 12) + num(e, 17), viewY: num(e, 22) + num(e, 27), cx, cy, twist: (num(e, 51) * Math.PI) / 180 });
   }
   return out;
 }
