@@ -98,7 +98,7 @@ export interface Flattened {
    * entity types met that the flattener does not draw (yet), by count, block children included. A `TYPE:part` key
    * counts a part of a drawn entity left out: `HATCH:pattern` (pattern too dense or undefined: outline drawn
    * instead), `MULTILEADER:block` (block content of a multileader whose block is not found), `INSERT:limit` (an INSERT not expanded because
-   * the drawing already expanded `maxEntities`).
+   * the drawing already expanded `maxEntities`, or an array cut at 100 × 100).
    */
   skipped: Record<string, number>;
   /**
@@ -317,7 +317,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       ref = out.entities.length;
       out.entities.push({ handle: e.handle, type: e.type, layer: e.layer, color, linetype: e.linetype, lineweight: e.lineweight });
     }
-    const onLayer = depth > 0 && e.layer === '0' ? out.entities[ref].layer : e.layer;
+    const onLayer = layerName;
     // attributes carry their own OCS: they are placed by the transform outside the INSERT's
     const outer = m;
     if (OCS_TYPES.has(e.type)) {
@@ -362,8 +362,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         const pts: number[] = [];
         for (let i = 0; i <= n; i++) {
           const t = t0 + ((t1 - t0) * i) / n;
-          const c = Math.cos(t), s = Math.sin(t);
-          pts.push(...apply(m, cx + mx * c - my * ratio * s, cy + my * c + mx * ratio * s));
+          const cos = Math.cos(t), sin = Math.sin(t);
+          pts.push(...apply(m, cx + mx * cos - my * ratio * sin, cy + my * cos + mx * ratio * sin));
         }
         const full = Math.abs(t1 - t0 - Math.PI * 2) < 1e-9;
         if (full) pts.length -= 2;
@@ -466,9 +466,11 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         const sx = num(e, 41, 1), sy = num(e, 42, 1), rot = (num(e, 50) * Math.PI) / 180;
         const cols = Math.max(1, num(e, 70, 1)), rows = Math.max(1, num(e, 71, 1)), dc = num(e, 44), dr = num(e, 45);
         const cos = Math.cos(rot), sin = Math.sin(rot);
-        for (let r = 0; r < rows && r < 100; r++) {
-          for (let c = 0; c < cols && c < 100; c++) {
-            const ox = c * dc, oy = r * dr;
+        // arrays beyond 100 × 100 are cut there, and the report says so
+        if (rows > 100 || cols > 100) skip(e, 'INSERT:limit');
+        for (let row = 0; row < rows && row < 100; row++) {
+          for (let col = 0; col < cols && col < 100; col++) {
+            const ox = col * dc, oy = row * dr;
             const tx = num(e, 10) + ox * cos - oy * sin;
             const ty = num(e, 20) + ox * sin + oy * cos;
             const local: Affine = multiply([cos, sin, -sin, cos, tx, ty], [sx, 0, 0, sy, -block.base.x * sx, -block.base.y * sy]);
