@@ -522,18 +522,20 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
           const t = ml.mtext;
           text(c, t.x, t.y, t.height, t.rotation, plainMText(t.raw), 'mtext', { raw: t.raw, attachment: t.attachment, boxWidth: t.width * Math.hypot(m[0], m[1]), widthFactor: 1 });
         }
+        let drewBlock = false;
         if (ml.hasBlock) {
           // the block content is placed like an INSERT; its block is known by its BLOCK_RECORD handle, which is the
           // owner (330) of the block's entities
           const b = ml.block && blockByRecord().get(ml.block.record);
           if (b && depth <= 16) {
+            drewBlock = true;
             const { x, y, sx, sy, rotation } = ml.block!;
             const cos = Math.cos(rotation), sin = Math.sin(rotation);
             const mm = multiply(m, multiply([cos, sin, -sin, cos, x, y], [sx, 0, 0, sy, -b.base.x * sx, -b.base.y * sy]));
             for (const child of b.entities) emit(child, mm, inherit, depth + 1, ref);
           } else skip(e, 'MULTILEADER:block');
         }
-        if (!ml.lines.length && !ml.mtext) return skip(e);
+        if (!ml.lines.length && !ml.mtext && !drewBlock) return skip(e);
         return;
       }
       case 'MLINE': {
