@@ -397,10 +397,19 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
       let h = 0;
       let high = 0;
       c = b[p];
-      while (c !== 10 && c !== 13 && p < n_) {
+      const hashEnd = Math.min(s + INTERN_MAX + 1, n_);
+      while (c !== 10 && c !== 13 && p < hashEnd) {
         high |= c;
         h = (Math.imul(h, 31) + c) | 0;
         c = b[++p];
+      }
+      if (p === hashEnd && p < n_ && c !== 10 && c !== 13) {
+        // a long line (text, hex of binary chunks): decoded whole below, so only its end is looked for
+        let i = b.indexOf(10, p);
+        if (i < 0 || i > n_) i = n_;
+        p = i > p && b[i - 1] === 13 ? i - 1 : i;
+        c = b[p];
+        high = 128;
       }
       let e = p;
       if (c === 13) {
