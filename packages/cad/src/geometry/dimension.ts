@@ -97,9 +97,8 @@ export function generateDimension(e: Entity, vars: Record<string, string | numbe
   const text = (x: number, y: number, angle: number, s: string) => {
     if (!s) return;
     // read from below or the right: angles kept within (-90°, 90°]
-    let deg = (angle * 180) / Math.PI;
-    while (deg > 90) deg -= 180;
-    while (deg <= -90) deg += 180;
+    let deg = (((((angle * 180) / Math.PI) % 180) + 180) % 180);
+    if (deg > 90) deg -= 180;
     if (has(53) && n(53)) deg = n(53);
     out.texts.push({ x, y, height: v.txt, rotation: deg, text: s, attachment: has(71) && n(71) ? n(71) : 5 });
   };

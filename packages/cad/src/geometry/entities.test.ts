@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseDxf } from '../dxf/reader.ts';
 import { writeAsciiDxf, type FixtureEntity, type Pairs } from '../testing/dxf-writer.ts';
-import { flattenModelSpace, type Flattened } from './flatten.ts';
+import { flattenEntities, flattenModelSpace, type Flattened } from './flatten.ts';
+import type { Entity } from '../model/drawing.ts';
 import { ringArea } from './hatch.ts';
 import { nurbsPoint, tessellateNurbs } from './spline.ts';
 
@@ -442,5 +443,48 @@ describe('what is not drawn', () => {
     const circle = f.polylines[1].points;
     expect(circle.length).toBeGreaterThan(40);
     for (let i = 0; i < circle.length; i += 2) expect(Math.hypot(circle[i] - 20, circle[i + 1] - 20)).toBeCloseTo(5, 9);
+  });
+});
+
+describe('damaged entities', () => {
+  it('never throw, hang or hand non-finite numbers to the renderers', () => {
+    const d = parseDxf(writeAsciiDxf({ blocks: [{ name: 'B', entities: [{ type: 'CIRCLE', pairs: [[8, '0'], [10, 0], [20, 0], [30, 0], [40, 1]] }] }], entities: [] }));
+    const arc: Pairs = [[92, 0], [93, 2], [72, 2], [10, 30], [20, 30], [40, 10], [50, 0], [51, 180], [73, 1], [72, 4], [94, 3], [73, 0], [74, 0], [95, 8], [96, 4], ...[0, 0, 0, 0, 1, 1, 1, 1].map((k) => [40, k] as [number, number]), [10, 20], [20, 30], [10, 20], [20, 0], [10, 40], [20, 0], [10, 40], [20, 30], [97, 0]];
+    const samples: FixtureEntity[] = [
+      hatch([square(0, 0, 100), square(40, 40, 10)], ansi31(), arc),
+      hatch([square(0, 0, 10)], []),
+      { type: 'LWPOLYLINE', pairs: [[8, '0'], [90, 3], [70, 1], [43, 2], [10, 0], [20, 0], [42, 0.5], [10, 10], [20, 0], [40, 1], [41, 3], [10, 10], [20, 10]] },
+      { type: 'SPLINE', pairs: [[8, '0'], [100, 'AcDbSpline'], [70, 8], [71, 3], [72, 8], [73, 4], ...[0, 0, 0, 0, 1, 1, 1, 1].map((k) => [40, k] as [number, number]), [41, 1], [41, 2], [41, 1], [41, 1], [10, 0], [20, 0], [10, 1], [20, 2], [10, 3], [20, 2], [10, 4], [20, 0]] },
+      { type: 'DIMENSION', pairs: [[8, '0'], [10, 100], [20, 20], [11, 50], [21, 25], [70, 0], [13, 0], [23, 0], [14, 100], [24, 0], [50, 0]] },
+      { type: 'DIMENSION', pairs: [[8, '0'], [10, 5], [20, 5], [70, 2], [13, 0], [23, 0], [14, 10], [24, 0], [15, 0], [25, 0], [16, 5], [26, 5]] },
+      { type: 'LEADER', pairs: [[8, '0'], [100, 'AcDbLeader'], [71, 1], [72, 1], [10, 0], [20, 0], [10, 10], [20, 10], [10, 20], [20, 10]] },
+      { type: 'MLINE', pairs: [[8, '0'], [100, 'AcDbMline'], [40, 1], [71, 3], [73, 2], [11, 0], [21, 0], [12, 1], [22, 0], [13, 0], [23, 1], [74, 1], [41, 0.5], [75, 0], [74, 1], [41, -0.5], [75, 0], [11, 10], [21, 0], [12, 1], [22, 0], [13, 0], [23, 1], [74, 1], [41, 0.5], [75, 0], [74, 1], [41, -0.5], [75, 0]] },
+      { type: 'MESH', pairs: [[8, '0'], [100, 'AcDbSubDMesh'], [92, 3], [10, 0], [20, 0], [10, 4], [20, 0], [10, 0], [20, 3], [93, 4], [90, 3], [90, 0], [90, 1], [90, 2]] },
+      { type: 'IMAGE', pairs: [[8, '0'], [10, 5], [20, 5], [11, 0.1], [21, 0], [12, 0], [22, 0.1], [13, 100], [23, 50], [91, 3], [14, 0], [24, 0], [14, 50], [24, 0], [14, 50], [24, 25]] },
+      { type: 'INSERT', pairs: [[8, '0'], [2, 'B'], [10, 0], [20, 0], [41, 2], [42, -1], [50, 30], [70, 3], [71, 2], [44, 5], [45, 5], [210, 0], [220, 0], [230, -1]] },
+      { type: 'XLINE', pairs: [[8, '0'], [10, 0], [20, 0], [11, 1], [21, 1]] },
+      { type: 'ELLIPSE', pairs: [[8, '0'], [10, 0], [20, 0], [11, 3], [21, 0], [40, 0.5], [41, 0], [42, 3]] },
+    ];
+    let seed = 7;
+    const rnd = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const values = [NaN, Infinity, -1e300, 1e12, 0, -1, 2.5];
+    const codes = [10, 20, 40, 41, 42, 43, 49, 70, 71, 72, 73, 74, 75, 78, 79, 90, 91, 92, 93, 94, 95, 96, 97];
+    for (let iter = 0; iter < 1500; iter++) {
+      const base = samples[iter % samples.length];
+      const pairs = base.pairs.map((p) => [p[0], p[1]] as [number, string | number]);
+      for (let k = 0; k < 1 + Math.floor(rnd() * 3); k++) {
+        const i = Math.floor(rnd() * pairs.length), r = rnd();
+        if (r < 0.3) pairs.splice(i, 1);
+        else if (r < 0.6 && typeof pairs[i]?.[1] === 'number') pairs[i][1] = values[Math.floor(rnd() * values.length)];
+        else if (r < 0.8) pairs.splice(i, 0, [...pairs[Math.floor(rnd() * pairs.length)]]);
+        else if (pairs[i]) pairs[i][0] = codes[Math.floor(rnd() * codes.length)];
+      }
+      const e: Entity = { type: base.type, layer: '0', color: 256, paperSpace: false, pairs };
+      const started = performance.now();
+      const f = flattenEntities(d, [e], { tolerance: 0.01 });
+      expect(performance.now() - started).toBeLessThan(2000);
+      for (const p of f.polylines) expect(p.points.every(Number.isFinite)).toBe(true);
+      for (const t of f.texts) expect([t.x, t.y, t.height].every(Number.isFinite)).toBe(true);
+    }
   });
 });

@@ -98,7 +98,8 @@ export interface Flattened {
    * entity types met that the flattener does not draw (yet), by count, block children included. A `TYPE:part` key
    * counts a part of a drawn entity left out: `HATCH:pattern` (pattern too dense or undefined: outline drawn
    * instead), `MULTILEADER:block` (block content of a multileader whose block is not found), `INSERT:limit` (an INSERT not expanded because
-   * the drawing already expanded `maxEntities`, or an array cut at 100 × 100).
+   * the drawing already expanded `maxEntities`, or an array cut at 100 × 100), `TYPE:invalid` (a piece of geometry
+   * with damaged numbers).
    */
   skipped: Record<string, number>;
   /**
@@ -344,6 +345,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       case 'CIRCLE': {
         const pts: number[] = [];
         arcPoints(m, num(e, 10), num(e, 20), num(e, 40), 0, Math.PI * 2, pts);
+        if (pts.length < 4) return skip(e);
         pts.length -= 2;
         return stroke(c, pts, true);
       }
@@ -366,6 +368,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
           pts.push(...apply(m, cx + mx * cos - my * ratio * sin, cy + my * cos + mx * ratio * sin));
         }
         const full = Math.abs(t1 - t0 - Math.PI * 2) < 1e-9;
+        if (pts.length < 4) return skip(e);
         if (full) pts.length -= 2;
         return stroke(c, pts, full);
       }
@@ -577,6 +580,10 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   }
 
   function pl(c: Ctx, points: number[], closed = false, filled = false, holes?: number[][], color = c.color) {
+    // damaged numbers (NaN, ±Infinity, an empty tessellation) never reach the renderers: counted instead
+    let finite = points.length >= 2;
+    for (let i = 0; finite && i < points.length; i++) finite = Number.isFinite(points[i]);
+    if (!finite) return skip(c.e, `${c.e.type}:invalid`);
     const p: Polyline2 = { points, closed, color, layer: c.layer, filled, entity: c.ref, lineweight: c.lineweight };
     if (holes?.length) p.holes = holes;
     out.polylines.push(p);
@@ -594,6 +601,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     const [px, py] = apply(m, x, y);
     const sx = Math.hypot(m[0], m[1]), sy = Math.hypot(m[2], m[3]);
     const det = m[0] * m[3] - m[1] * m[2];
+    if (!Number.isFinite(px) || !Number.isFinite(py) || !Number.isFinite(height * sy)) return skip(c.e, `${c.e.type}:invalid`);
     out.texts.push({
       x: px, y: py, height: height * sy, rotation: rotation + (Math.atan2(m[1], m[0]) * 180) / Math.PI, text: s, color: c.color, layer: c.layer, entity: c.ref, kind,
       style: 'Standard', halign: 0, valign: 0, widthFactor: sy ? sx / sy : 1, oblique: 0, mirrored: det < 0 || undefined, ...extra,
@@ -762,7 +770,12 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     let edges = list(94);
     if (!edges.length) {
       edges = [];
-      for (let k = 0; k < faces.length; k += Math.max(1, faces[k] + 1)) for (let j = 0; j < faces[k]; j++) edges.push(faces[k + 1 + j], faces[k + 1 + ((j + 1) % faces[k])]);
+      // each face: its size, then that many vertex indices (a size running past the list ends it)
+      for (let k = 0; k < faces.length; k += faces[k] + 1) {
+        const size = faces[k];
+        if (!(size > 0) || !Number.isInteger(size) || k + size >= faces.length) break;
+        for (let j = 0; j < size; j++) edges.push(faces[k + 1 + j], faces[k + 1 + ((j + 1) % size)]);
+      }
     }
     const seen = new Set<number>();
     for (let k = 0; k + 1 < edges.length; k += 2) {

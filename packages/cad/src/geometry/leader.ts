@@ -124,7 +124,8 @@ export function multiLeaderGeometry(e: Entity, tol: number): MLeader {
  */
 export function mlineElements(e: Entity): { elements: number[][]; closed: boolean } {
   const p = e.pairs;
-  const nElements = Number(pairValue(e, 73) ?? 0);
+  // a style has at most 16 elements; a damaged count must not allocate or loop without end
+  const nElements = Math.max(0, Math.min(16, Math.trunc(Number(pairValue(e, 73) ?? 0)) || 0));
   const closed = (Number(pairValue(e, 71) ?? 0) & 2) !== 0;
   const elements: number[][] = Array.from({ length: nElements }, () => []);
   const sub = p.findIndex((q) => q[0] === 100 && q[1] === 'AcDbMline');
@@ -142,10 +143,10 @@ export function mlineElements(e: Entity): { elements: number[][]; closed: boolea
     }
     // per element: 74 count, 41 × count, 75 count, 42 × count
     for (let el = 0; el < nElements && j < p.length && p[j][0] === 74; el++) {
-      const n = Number(p[j++][1]);
+      const n = Math.max(0, Math.trunc(Number(p[j++][1])) || 0);
       const offset = n > 0 && p[j]?.[0] === 41 ? Number(p[j][1]) : 0;
-      j += n;
-      if (p[j]?.[0] === 75) j += 1 + Number(p[j][1]);
+      while (p[j]?.[0] === 41) j++;
+      if (p[j]?.[0] === 75) for (j++; p[j]?.[0] === 42; ) j++;
       elements[el].push(vx + mx * offset, vy + my * offset);
     }
     i = j - 1;
