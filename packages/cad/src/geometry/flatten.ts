@@ -181,8 +181,10 @@ export function ocsAffine(e: Entity): Affine | null {
 
 /**
  * Model space flattened to coloured 2D polylines and text runs: curves tessellated to `tolerance` drawing
- * units, INSERTs expanded through their blocks (nested, arrays, mirrored), ByLayer/ByBlock colours resolved.
- * The first renderer input; the WebGL scene compiler will batch the same output.
+ * units, INSERTs expanded through their blocks (nested, arrays, mirrored), ByLayer/ByBlock colours, linetypes and
+ * lineweights resolved, linetype dashes cut, hatches filled or patterned, annotations (dimensions, leaders,
+ * multileaders, tables) drawn through their blocks or generated. Every top-level entity ends drawn, in `skipped`
+ * (cannot be drawn) or in `omitted` (not drawn on purpose). The renderers' and the scene compiler's input.
  */
 export function flattenModelSpace(d: Drawing, opts: FlattenOptions = {}): Flattened {
   return flattenEntities(d, d.entities.filter((e) => !e.paperSpace), opts);
