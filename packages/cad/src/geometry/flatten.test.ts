@@ -68,4 +68,11 @@ describe('flattening the model space', () => {
     const slopes = new Set(hatch.map((p) => (Math.atan2(p.points[3] - p.points[1], p.points[2] - p.points[0]) * 180 / Math.PI).toFixed(3)));
     expect(hatch.every((p) => p.points.length === 4) && slopes.size).toBe(1);
   });
+
+  it('joins a long MTEXT in file order: the code 3 chunks, then code 1', () => {
+    const d = parseDxf(writeAsciiDxf({ entities: [{ type: 'MTEXT', pairs: [[8, '0'], [10, 0], [20, 0], [40, 2.5], [71, 1], [3, 'first chunk, '], [3, 'second chunk, '], [1, 'last part']] }] }));
+    const [t] = flattenModelSpace(d).texts;
+    expect(t.text).toBe('first chunk, second chunk, last part');
+    expect(t.raw).toBe('first chunk, second chunk, last part');
+  });
 });

@@ -444,7 +444,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         // invisible attributes (70 bit 1) never show; inside a block only constant ATTDEFs (bit 2) draw, with their value
         if (attr && num(e, 70) & 1 && !(e.type === 'ATTDEF' && top)) return top ? omit(e) : undefined;
         if (e.type === 'ATTDEF' && !top && !(num(e, 70) & 2)) return;
-        const raw = mtext ? String(pairValue(e, 1) ?? '') + e.pairs.filter((p) => p[0] === 3).map((p) => String(p[1])).join('') : String(pairValue(e, e.type === 'ATTDEF' && top ? 2 : 1) ?? '');
+        // a long MTEXT comes as 250-character chunks in code 3, then the last part in code 1
+        const raw = mtext ? e.pairs.filter((p) => p[0] === 3).map((p) => String(p[1])).join('') + String(pairValue(e, 1) ?? '') : String(pairValue(e, e.type === 'ATTDEF' && top ? 2 : 1) ?? '');
         const s = mtext ? plainMText(raw) : raw;
         if (!s) return top ? omit(e) : undefined;
         const valign = attr ? num(e, 74) : num(e, 73);

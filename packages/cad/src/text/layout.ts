@@ -103,8 +103,8 @@ function extraOf(d: Drawing, run: TextRun): TextExtra | undefined {
         const spacing = p(44, 1);
         const columns = p(75) > 0 && p(48) > 0 ? { count: Math.max(1, p(76, 1)), width: p(48), gutter: p(49), height: p(46) } : undefined;
         if (!chunks && spacing === 1 && !columns) continue;
-        // flatten joins 1 + 3…; DXF stores the 3 chunks first
-        m.set(`M|${p(10)}|${p(20)}|${one + chunks}`, { lineSpacing: spacing > 0 ? spacing : 1, raw: chunks + one, columns });
+        // keyed like the run flatten made: the 3 chunks first, then 1
+        m.set(`M|${p(10)}|${p(20)}|${chunks + one}`, { lineSpacing: spacing > 0 ? spacing : 1, raw: chunks + one, columns });
       }
     }
     extras.set(d, m);
