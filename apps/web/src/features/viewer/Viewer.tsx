@@ -1,16 +1,16 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Button, Checkbox, Drawer, Empty, Input, List, Progress, Result, Segmented, Select, Space, Tag, Tooltip, message } from 'antd';
-import { AimOutlined, BgColorsOutlined, BorderOuterOutlined, ColumnWidthOutlined, CompressOutlined, LeftOutlined, NodeIndexOutlined, SearchOutlined, SelectOutlined, UnorderedListOutlined, UploadOutlined, DashOutlined, LineHeightOutlined } from '@ant-design/icons';
+import { Button, Drawer, Progress, Result, Segmented, Select, Space, Tooltip, message } from 'antd';
+import { AimOutlined, BgColorsOutlined, BorderOuterOutlined, ColumnWidthOutlined, CompressOutlined, LeftOutlined, NodeIndexOutlined, SearchOutlined, SelectOutlined, UnorderedListOutlined, DashOutlined, LineHeightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { entityBounds, pickEntity, type Scene } from '@cadcloud/cad/scene';
 import { fetchScene } from './scene-api.ts';
 import { GlRenderer, type View } from './gl-renderer.ts';
 import { angleAt, areaOf, distance, fmt, type Pt } from './measure.ts';
+import { FindPanel, InfoPanel, LayersPanel, hex } from './ViewerPanels.tsx';
 
 type Tool = 'select' | 'distance' | 'area' | 'angle' | 'coords';
 const THEME_KEY = 'cadcloud.viewer.light';
 const LW_KEY = 'cadcloud.viewer.lineweights';
-const hex = (c: number) => `#${c.toString(16).padStart(6, '0')}`;
 
 /**
  * The online viewer: one layout's scene drawn by WebGL, with layers, layouts, measuring, text search,
@@ -303,60 +303,15 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
     setSelected(x.entity);
   };
 
-
   if (error) return <Result status="warning" title={<span data-testid="viewer-error">{error}</span>} extra={<Space>{onBack && <Button onClick={onBack}>{t('viewer.back')}</Button>}{extra}</Space>} />;
 
-  const entity = selected !== null ? scene?.meta.entities[selected] : undefined;
-  const notDrawn = scene ? Object.entries(scene.meta.notDrawn) : [];
-  const substituted = scene?.meta.fonts?.substituted ?? [];
-
-  const layersPanel = scene && (
-    <div data-testid="viewer-layers">
-      <Space style={{ marginBottom: 8 }}>
-        <Button size="small" onClick={() => setHidden(new Set())}>{t('viewer.allOn')}</Button>
-        <Button size="small" onClick={() => setHidden(new Set(scene.meta.layers.map((_, i) => i)))}>{t('viewer.allOff')}</Button>
-      </Space>
-      <List size="small" dataSource={scene.meta.layers.map((l, i) => ({ l, i }))} renderItem={({ l, i }) => (
-        <List.Item>
-          <Checkbox data-testid={`layer-${l.name}`} checked={visible.has(i)} disabled={!l.on || l.frozen} onChange={(e) => setHidden((h) => { const n = new Set(h); if (e.target.checked) n.delete(i); else n.add(i); return n; })}>
-            <span className="layer-swatch" style={{ background: hex(l.color) }} /> {l.name}
-          </Checkbox>
-        </List.Item>
-      )} />
-    </div>
-  );
-  const findPanel = (
-    <div>
-      <Input.Search allowClear placeholder={t('viewer.find')} value={query} onChange={(e) => setQuery(e.target.value)} data-testid="viewer-find" />
-      {query && !found.length ? <Empty description={t('viewer.find.none')} /> : (
-        <List size="small" dataSource={found} renderItem={(x, i) => <List.Item className="clickable" data-testid="viewer-find-result" onClick={() => zoomToText(i)}>{x.text.split('\n')[0]}</List.Item>} />
-      )}
-    </div>
-  );
-  const infoPanel = (
-    <div data-testid="viewer-info">
-      {measureText && <Alert type="info" message={measureText} data-testid="viewer-measure" style={{ marginBottom: 8 }} />}
-      {entity && (
-        <table className="props" data-testid="viewer-props"><tbody>
-          <tr><th>{t('prop.type')}</th><td>{entity.type}</td></tr>
-          <tr><th>{t('prop.handle')}</th><td>{entity.handle ?? '—'}</td></tr>
-          <tr><th>{t('prop.layer')}</th><td>{entity.layer}</td></tr>
-          <tr><th>{t('prop.color')}</th><td><span className="layer-swatch" style={{ background: hex(entity.color) }} /> {hex(entity.color)}</td></tr>
-          <tr><th>{t('prop.linetype')}</th><td>{entity.linetype ?? 'ByLayer'}</td></tr>
-          <tr><th>{t('prop.lineweight')}</th><td>{entity.lineweight === undefined || entity.lineweight === -1 ? 'ByLayer' : entity.lineweight === -2 ? 'ByBlock' : entity.lineweight < 0 ? t('prop.default') : `${(entity.lineweight / 100).toFixed(2)} mm`}</td></tr>
-        </tbody></table>
-      )}
-      {notDrawn.length > 0 && <p className="muted" data-testid="viewer-not-drawn">{t('viewer.notDrawn', { list: notDrawn.map(([k, v]) => `${k} ×${v}`).join(', ') })}</p>}
-      {scene?.meta.fonts && (
-        <div data-testid="viewer-fonts">
-          <b>{t('viewer.fonts')}</b>: {scene.meta.fonts.requested.join(', ') || '—'}
-          {substituted.map((s) => <div key={s.name}><Tag color="orange">{t('viewer.fonts.substituted', { name: s.name, with: s.with })}</Tag></div>)}
-          {substituted.length > 0 && onUploadFont && <Button size="small" icon={<UploadOutlined />} onClick={onUploadFont} data-testid="viewer-upload-font">{t('viewer.fonts.upload')}</Button>}
-        </div>
-      )}
-    </div>
-  );
-  const panelBody = panel === 'layers' ? layersPanel : panel === 'find' ? findPanel : panel === 'info' ? infoPanel : null;
+  const panelBody = !scene ? null : panel === 'layers' ? (
+    <LayersPanel scene={scene} visible={visible} onChange={(i, on) => setHidden((h) => { const n = new Set(h); if (on) n.delete(i); else n.add(i); return n; })} onAll={(on) => setHidden(on ? new Set() : new Set(scene.meta.layers.map((_, i) => i)))} />
+  ) : panel === 'find' ? (
+    <FindPanel query={query} onQuery={setQuery} found={found} onPick={zoomToText} />
+  ) : panel === 'info' ? (
+    <InfoPanel scene={scene} selected={selected} measureText={measureText} onUploadFont={onUploadFont} />
+  ) : null;
 
   return (
     <div className={`viewer ${phone ? 'viewer-phone' : ''} ${light ? 'viewer-light' : ''}`} data-testid="viewer">
