@@ -20,7 +20,10 @@ const generated = writeAsciiDxf({
   ],
 });
 
-/** Pixels of the WebGL canvas matching a colour test (the buffer is preserved, so it can be read back). */
+/**
+ * Pixels of the WebGL canvas matching a colour test (the buffer is preserved, so it can be read back). A 1 px
+ * line falls across two device pixels at half strength, so red and green count from half intensity.
+ */
 async function countPixels(page: Page, kind: 'red' | 'green' | 'ink' | 'white'): Promise<number> {
   return page.evaluate((k) => {
     const c = (window as any).__cadViewer.canvas as HTMLCanvasElement;
@@ -33,7 +36,7 @@ async function countPixels(page: Page, kind: 'red' | 'green' | 'ink' | 'white'):
     let n = 0;
     for (let i = 0; i < d.length; i += 4) {
       const [r, gg, b] = [d[i], d[i + 1], d[i + 2]];
-      if (k === 'red' ? r > 180 && gg < 90 && b < 90 : k === 'green' ? gg > 180 && r < 90 && b < 90 : k === 'white' ? r > 250 && gg > 250 && b > 250 : Math.abs(r - 33) + Math.abs(gg - 40) + Math.abs(b - 48) > 60) n++;
+      if (k === 'red' ? r > 110 && gg < 70 && b < 70 : k === 'green' ? gg > 110 && r < 70 && b < 70 : k === 'white' ? r > 250 && gg > 250 && b > 250 : Math.abs(r - 33) + Math.abs(gg - 40) + Math.abs(b - 48) > 60) n++;
     }
     return n;
   }, kind);
@@ -100,11 +103,11 @@ describe('the drawing viewer in a real browser', () => {
       expect(await countPixels(page, 'red')).toBeGreaterThan(50);
       expect(await countPixels(page, 'green')).toBeGreaterThan(50);
       await shoot(page, 'viewer-dxf');
-      // lineweight display: the 1 mm wall is drawn ~4 px wide, 1 px without it
-      const wide = await countPixels(page, 'red');
+      // lineweight display (off by default, as in AutoCAD): the 1 mm wall is drawn ~4 px wide, 1 px without it
+      const thin = await countPixels(page, 'red');
       await page.click('[data-testid=viewer-lineweights]');
       await settle(page);
-      const thin = await countPixels(page, 'red');
+      const wide = await countPixels(page, 'red');
       expect(wide).toBeGreaterThan(thin * 2.5);
       await page.click('[data-testid=viewer-lineweights]');
 

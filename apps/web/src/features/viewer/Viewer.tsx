@@ -29,7 +29,8 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
   const [error, setError] = useState<string | null>(null);
   const [hidden, setHidden] = useState<Set<number>>(new Set());
   const [light, setLight] = useState(() => localStorage.getItem(THEME_KEY) === '1');
-  const [weights, setWeights] = useState(() => localStorage.getItem(LW_KEY) !== '0');
+  // off by default, as AutoCAD's LWDISPLAY: thin lines read best on screen and draw fastest
+  const [weights, setWeights] = useState(() => localStorage.getItem(LW_KEY) === '1');
   const [tool, setTool] = useState<Tool>('select');
   const [points, setPoints] = useState<Pt[]>([]);
   const [areaClosed, setAreaClosed] = useState(false);
