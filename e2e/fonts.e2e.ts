@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, root, shoot, startProduct } from './harness.ts';
+import { launchBrowser, root, shoot, startProduct, registerThroughLoginSite } from './harness.ts';
 
 // A real TrueType font from an installed package; a generated TrueType header when it is absent
 const liberation = path.join(root, 'node_modules/pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf');
@@ -63,15 +63,7 @@ describe('the font library in a real browser', () => {
 
   it('signs up and opens the empty font library from the menu', async () => {
     await step(page, 'open', async () => {
-      await page.goto(`${product.url}/yun/recent`);
-      await page.waitForURL(/\/interaction\//);
-      await page.click('a[href$="/register"]');
-      await page.fill('#email', 'fonts@example.com');
-      await page.fill('#name', 'Fonter');
-      await page.fill('#password', 'correct horse');
-      await page.fill('#confirm', 'correct horse');
-      await page.click('button[type=submit]');
-      await page.waitForURL(`${product.url}/yun/recent`);
+      await registerThroughLoginSite(page, product.url, '/yun/recent', 'fonts@example.com', 'Fonter');
       await page.locator('[data-testid=nav]').getByText('字体').click();
       await page.waitForURL(`${product.url}/yun/font`);
       await page.locator('[data-testid=fonts-empty]').waitFor();

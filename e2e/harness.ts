@@ -62,3 +62,19 @@ export async function shoot(page: Page, name: string) {
   mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true }).catch(() => undefined);
 }
+
+/**
+ * Opens `path` signed out, lands on the separate login site, registers a new account there and comes back to
+ * `path` signed in (password "correct horse").
+ */
+export async function registerThroughLoginSite(page: Page, productUrl: string, path: string, email: string, name: string) {
+  await page.goto(`${productUrl}${path}`);
+  await page.waitForURL(/\/interaction\//);
+  await page.click('a[href$="/register"]');
+  await page.fill('#email', email);
+  await page.fill('#name', name);
+  await page.fill('#password', 'correct horse');
+  await page.fill('#confirm', 'correct horse');
+  await page.click('button[type=submit]');
+  await page.waitForURL(`${productUrl}${path}`);
+}

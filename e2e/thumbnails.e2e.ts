@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { writeAsciiDxf, type FixtureEntity } from '../packages/cad/src/testing/dxf-writer.ts';
-import { launchBrowser, shoot, startProduct } from './harness.ts';
+import { launchBrowser, shoot, startProduct, registerThroughLoginSite } from './harness.ts';
 
 const line = (x1: number, y1: number, x2: number, y2: number): FixtureEntity => ({ type: 'LINE', pairs: [[8, '0'], [62, 1], [10, x1], [20, y1], [30, 0], [11, x2], [21, y2], [31, 0]] });
 
@@ -43,15 +43,7 @@ describe('thumbnails in a real browser', () => {
 
   it('shows the rendered thumbnail of an uploaded DXF in the desktop grid', async () => {
     try {
-      await page.goto(`${product.url}/yun/index`);
-      await page.waitForURL(/\/interaction\//);
-      await page.click('a[href$="/register"]');
-      await page.fill('#email', 'thumbs@example.com');
-      await page.fill('#name', 'Thumbs');
-      await page.fill('#password', 'correct horse');
-      await page.fill('#confirm', 'correct horse');
-      await page.click('button[type=submit]');
-      await page.waitForURL(`${product.url}/yun/index`);
+      await registerThroughLoginSite(page, product.url, '/yun/index', 'thumbs@example.com', 'Thumbs');
 
       await page.click('[data-testid=btn-upload]');
       await page.setInputFiles('[data-testid=file-input]', drawing);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
-import { launchBrowser, samplesDir, shoot, startProduct } from './harness.ts';
+import { launchBrowser, samplesDir, shoot, startProduct, registerThroughLoginSite } from './harness.ts';
 
 const floorplan = path.join(samplesDir, 'dwg_2004_ddc_floorplan.dwg');
 
@@ -70,15 +70,7 @@ describe('the drawing viewer in a real browser', () => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
     page = await ctx.newPage();
-    await page.goto(`${product.url}/yun/index`);
-    await page.waitForURL(/\/interaction\//);
-    await page.click('a[href$="/register"]');
-    await page.fill('#email', 'viewer@example.com');
-    await page.fill('#name', 'Vera');
-    await page.fill('#password', 'correct horse');
-    await page.fill('#confirm', 'correct horse');
-    await page.click('button[type=submit]');
-    await page.waitForURL(`${product.url}/yun/index`);
+    await registerThroughLoginSite(page, product.url, '/yun/index', 'viewer@example.com', 'Vera');
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

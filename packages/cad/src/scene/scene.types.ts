@@ -2,8 +2,10 @@
  * A compiled scene: one layout of a drawing as GPU-ready buffers. Lines and triangles are each one vertex
  * buffer sorted by layer, so switching layers only changes which ranges are drawn (a few draw calls for a
  * whole drawing). Positions are float32 relative to `origin`, which keeps precision on drawings placed far
- * from 0,0 (survey coordinates). Browser-safe: no Node imports in this folder.
+ * from 0,0 (survey coordinates). Browser-safe: no Node imports in this folder (type imports are erased).
  */
+import type { EntityRef } from '../geometry/flatten.ts';
+
 export interface SceneRect {
   minX: number;
   minY: number;
@@ -20,14 +22,8 @@ export interface SceneLayer {
   locked: boolean;
 }
 
-export interface SceneEntity {
-  handle?: string;
-  type: string;
-  layer: string;
-  color: number;
-  linetype?: string;
-  lineweight?: number;
-}
+/** What a click selects and the properties panel shows: the top-level entity, as the flattener saw it. */
+export type SceneEntity = EntityRef;
 
 export interface SceneText {
   text: string;

@@ -141,29 +141,20 @@ export class GlRenderer {
     gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([0, -1, 1, -1, 1, 1, 0, -1, 1, 1, 0, 1]), gl.STATIC_DRAW);
     gl.enableVertexAttribArray(0);
     gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
-    const pos = gl.createBuffer()!;
-    gl.bindBuffer(gl.ARRAY_BUFFER, pos);
-    gl.bufferData(gl.ARRAY_BUFFER, scene.linePositions, gl.STATIC_DRAW);
-    gl.enableVertexAttribArray(1);
-    gl.vertexAttribPointer(1, 2, gl.FLOAT, false, 16, 0);
-    gl.vertexAttribDivisor(1, 1);
-    gl.enableVertexAttribArray(2);
-    gl.vertexAttribPointer(2, 2, gl.FLOAT, false, 16, 8);
-    gl.vertexAttribDivisor(2, 1);
-    const col = gl.createBuffer()!;
-    gl.bindBuffer(gl.ARRAY_BUFFER, col);
-    gl.bufferData(gl.ARRAY_BUFFER, scene.lineColors, gl.STATIC_DRAW);
-    gl.enableVertexAttribArray(3);
-    gl.vertexAttribPointer(3, 4, gl.UNSIGNED_BYTE, true, 8, 0);
-    gl.vertexAttribDivisor(3, 1);
-    const wt = gl.createBuffer()!;
-    gl.bindBuffer(gl.ARRAY_BUFFER, wt);
-    gl.bufferData(gl.ARRAY_BUFFER, scene.lineWeights, gl.STATIC_DRAW);
-    gl.enableVertexAttribArray(4);
-    gl.vertexAttribPointer(4, 1, gl.UNSIGNED_BYTE, false, 1, 0);
-    gl.vertexAttribDivisor(4, 1);
-    this.buffers.push(corner, pos, col, wt);
+    const upload = (data: ArrayBufferView) => {
+      const b = gl.createBuffer()!;
+      gl.bindBuffer(gl.ARRAY_BUFFER, b);
+      gl.bufferData(gl.ARRAY_BUFFER, data, gl.STATIC_DRAW);
+      return b;
+    };
+    const pos = upload(scene.linePositions), col = upload(scene.lineColors), wt = upload(scene.lineWeights);
+    for (const a of [1, 2, 3, 4]) {
+      gl.enableVertexAttribArray(a);
+      gl.vertexAttribDivisor(a, 1);
+    }
     this.wideBuffers = { pos, col, wt };
+    this.bindWideAt(0);
+    this.buffers.push(corner, pos, col, wt);
     gl.bindVertexArray(null);
     return v;
   }
