@@ -53,6 +53,7 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
   const text = (v: string | number) => (typeof v === 'string' ? decodeEscapes(v) : String(v));
 
   let sawEof = false;
+  let sections = 0;
   while (read()) {
     if (r.code === 0 && r.value === 'EOF') {
       sawEof = true;
@@ -61,6 +62,7 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
     if (r.code === 0 && r.value === 'SECTION') {
       if (!read() || (r.code as number) !== 2) throw new CadError('cad.parseFailed', undefined, 'section without a name');
       const name = String(r.value);
+      sections++;
       if (name === 'HEADER') readHeader();
       else if (name === 'TABLES') readTables();
       else if (name === 'BLOCKS') readBlocks();
@@ -74,6 +76,8 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
     throw new CadError('cad.parseFailed', undefined, `unexpected group ${r.code}/${String(r.value).slice(0, 40)} at top level`);
   }
   if (!sawEof && !drawing.entities.length && !drawing.blocks.length) throw new CadError('cad.parseFailed', undefined, 'no EOF and nothing read');
+  // a DXF is sections; "0 EOF" and nothing else (or text that happens to start so) is not a drawing
+  if (!sections) throw new CadError('cad.parseFailed', undefined, 'no section');
   for (const [type, { known, n }] of tallies) {
     drawing.counts[type] = n;
     if (!known) drawing.unsupported[type] = n;
