@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { describe, expect, it, vi, beforeAll } from 'vitest';
-import { render, screen, fireEvent, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi, beforeAll, afterAll } from 'vitest';
+import { render, screen, fireEvent, waitFor, cleanup } from '@testing-library/react';
 import '../../lib/i18n.ts';
 import { setLanguage } from '../../lib/i18n.ts';
 import { NameDialog } from './dialogs.tsx';
@@ -8,6 +8,13 @@ import { NameDialog } from './dialogs.tsx';
 beforeAll(() => {
   // antd reads matchMedia, which jsdom does not have
   window.matchMedia ??= ((q: string) => ({ matches: false, media: q, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false })) as unknown as typeof window.matchMedia;
+});
+
+// antd closes its popups and tooltips on timers: unmount, then let those timers run while jsdom's window
+// still exists (on a loaded machine they used to fire after the environment was gone: "window is not defined")
+afterAll(async () => {
+  cleanup();
+  await new Promise((r) => setTimeout(r, 1000));
 });
 
 describe('name dialog', () => {
