@@ -23,6 +23,7 @@ import { H5Upload } from './routes/h5/H5Upload.tsx';
 import { H5User } from './routes/h5/H5User.tsx';
 import { H5Item } from './routes/h5/H5Item.tsx';
 import { isPhone } from './lib/device.ts';
+import { prefetchSceneFor } from './features/viewer/scene-api.ts';
 
 // system UI fonts first; the shipped Noto fonts fill in CJK glyphs on machines without them
 const FONT_FAMILY = `-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, "PingFang SC", "Microsoft YaHei", "Apple SD Gothic Neo", "Malgun Gothic", "Noto Sans SC", "Noto Sans KR", sans-serif`;
@@ -92,6 +93,8 @@ function Root() {
 }
 
 reshapeWhenFontsLoad();
+// a drawing link: its scene downloads while the app boots
+prefetchSceneFor(window.location.pathname);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

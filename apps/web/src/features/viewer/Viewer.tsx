@@ -3,7 +3,7 @@ import { Button, Drawer, Progress, Result, Segmented, Select, Space, Tooltip, me
 import { AimOutlined, BgColorsOutlined, BorderOuterOutlined, ColumnWidthOutlined, CompressOutlined, LeftOutlined, NodeIndexOutlined, SearchOutlined, SelectOutlined, UnorderedListOutlined, DashOutlined, LineHeightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { entityBounds, pickEntity, type Scene } from '@cadcloud/cad/scene';
-import { fetchScene } from './scene-api.ts';
+import { loadScene } from './scene-api.ts';
 import { GlRenderer, type View } from './gl-renderer.ts';
 import { angleAt, areaOf, distance, fmt, type Pt } from './measure.ts';
 import { FindPanel, InfoPanel, LayersPanel, hex } from './ViewerPanels.tsx';
@@ -38,6 +38,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
   const [query, setQuery] = useState('');
   const [panel, setPanel] = useState<'layers' | 'find' | 'info' | null>(phone ? null : 'layers');
   const frame = useRef(0);
+  const [panelsReady, setPanelsReady] = useState(false);
 
   const visible = useMemo(() => {
     const v = new Set<number>();
@@ -136,7 +137,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
     let gone = false;
     setError(null);
     setProgress(0);
-    fetchScene(fileId, layout, (l, total) => total && setProgress(Math.round((l / total) * 100))).then(
+    loadScene(fileId, layout, (l, total) => total && setProgress(Math.round((l / total) * 100))).then(
       (s) => {
         if (gone) return;
         setScene(s);
@@ -172,6 +173,9 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
       return;
     }
     fit();
+    // the side panel (hundreds of layers on some drawings) renders after the drawing's first frame
+    const f = requestAnimationFrame(() => requestAnimationFrame(() => setPanelsReady(true)));
+    return () => cancelAnimationFrame(f);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [scene]);
   useEffect(() => () => renderer.current?.dispose(), []);
@@ -306,7 +310,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
 
   if (error) return <Result status="warning" title={<span data-testid="viewer-error">{error}</span>} extra={<Space>{onBack && <Button onClick={onBack}>{t('viewer.back')}</Button>}{extra}</Space>} />;
 
-  const panelBody = !scene ? null : panel === 'layers' ? (
+  const panelBody = !scene || !panelsReady ? null : panel === 'layers' ? (
     <LayersPanel scene={scene} visible={visible} onChange={(i, on) => setHidden((h) => { const n = new Set(h); if (on) n.delete(i); else n.add(i); return n; })} onAll={(on) => setHidden(on ? new Set() : new Set(scene.meta.layers.map((_, i) => i)))} />
   ) : panel === 'find' ? (
     <FindPanel query={query} onQuery={setQuery} found={found} onPick={zoomToText} />

@@ -48,3 +48,30 @@ export async function fetchScene(fileId: string, layout: string, onProgress?: (l
   performance.mark('cad:scene-decoded');
   return scene;
 }
+
+/**
+ * A scene asked for while the app is still booting: opening /yun/view/{id} or /webH5/item/{id} starts the
+ * download at once (the request does not depend on React or on the user's details, the cookie is enough),
+ * and the viewer takes it over when it mounts. Only the Model scene of that one file is prefetched.
+ */
+let early: { fileId: string; scene: Promise<Scene>; progress?: (loaded: number, total: number) => void } | null = null;
+
+export function prefetchSceneFor(pathname: string) {
+  const m = /^\/(?:yun\/view|webH5\/item)\/([^/?#]+)/.exec(pathname);
+  if (!m) return;
+  const entry: NonNullable<typeof early> = { fileId: decodeURIComponent(m[1]), scene: Promise.resolve(null as never) };
+  entry.scene = fetchScene(entry.fileId, 'Model', (l, t) => entry.progress?.(l, t));
+  entry.scene.catch(() => undefined); // the viewer reports it when it takes the promise
+  early = entry;
+}
+
+/** The prefetched scene when it is the one asked for (taken once), else a fresh request. */
+export function loadScene(fileId: string, layout: string, onProgress?: (loaded: number, total: number) => void): Promise<Scene> {
+  if (early && early.fileId === fileId && layout === 'Model') {
+    const e = early;
+    early = null;
+    e.progress = onProgress;
+    return e.scene;
+  }
+  return fetchScene(fileId, layout, onProgress);
+}
