@@ -5,7 +5,7 @@ import { currentLanguage } from '../../lib/i18n.ts';
 import { clientType } from '../../lib/device.ts';
 
 /** GET one layout's compiled scene; a JSON answer is the spec's error envelope, thrown as an ApiError. */
-export async function fetchScene(fileId: string, layout: string, onProgress?: (loaded: number, total: number) => void): Promise<Scene> {
+export async function fetchScene(fileId: string, layout: string, onProgress?: (loaded: number, total: number) => void, o: { whole?: boolean } = {}): Promise<Scene> {
   const url = `/cloud/v5/drawing/scene?fileId=${encodeURIComponent(fileId)}&layout=${encodeURIComponent(layout)}&lang=${currentLanguage()}`;
   let res: Response;
   try {
@@ -17,6 +17,14 @@ export async function fetchScene(fileId: string, layout: string, onProgress?: (l
     const body = await res.json().catch(() => null);
     if (body?.rtnCode === RTN_NOT_SIGNED_IN) goToLogin();
     throw new ApiError(String(body?.rtnCode ?? res.status), body?.msg ?? 'Network Error!', body?.bizData?.code);
+  }
+  // while the app boots the main thread is busy: let the browser fill one buffer without waking us per chunk
+  if (o.whole) {
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    performance.mark('cad:scene-received');
+    const scene = decodeScene(bytes);
+    performance.mark('cad:scene-decoded');
+    return scene;
   }
   // read with progress into one buffer sized by content-length (no second copy of a large scene); progress
   // is reported per whole percent, so a 10 MB scene does not re-render the page for every network chunk
@@ -54,13 +62,13 @@ export async function fetchScene(fileId: string, layout: string, onProgress?: (l
  * download at once (the request does not depend on React or on the user's details, the cookie is enough),
  * and the viewer takes it over when it mounts. Only the Model scene of that one file is prefetched.
  */
-let early: { fileId: string; scene: Promise<Scene>; progress?: (loaded: number, total: number) => void } | null = null;
+let early: { fileId: string; scene: Promise<Scene> } | null = null;
 
 export function prefetchSceneFor(pathname: string) {
   const m = /^\/(?:yun\/view|webH5\/item)\/([^/?#]+)/.exec(pathname);
   if (!m) return;
   const entry: NonNullable<typeof early> = { fileId: decodeURIComponent(m[1]), scene: Promise.resolve(null as never) };
-  entry.scene = fetchScene(entry.fileId, 'Model', (l, t) => entry.progress?.(l, t));
+  entry.scene = fetchScene(entry.fileId, 'Model', undefined, { whole: true });
   entry.scene.catch(() => undefined); // the viewer reports it when it takes the promise
   early = entry;
 }
@@ -70,7 +78,6 @@ export function loadScene(fileId: string, layout: string, onProgress?: (loaded: 
   if (early && early.fileId === fileId && layout === 'Model') {
     const e = early;
     early = null;
-    e.progress = onProgress;
     return e.scene;
   }
   return fetchScene(fileId, layout, onProgress);
