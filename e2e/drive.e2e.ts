@@ -4,23 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, samplesDir, shoot, startProduct } from './harness.ts';
+import { launchBrowser, samplesDir, shoot, startProduct, confirmOk } from './harness.ts';
 
 const sample = path.join(samplesDir, 'dwg_2004_ddc_floorplan.dwg');
 const hasSample = existsSync(sample);
 if (!hasSample) console.warn(`samples not found at ${samplesDir}: the browser test uploads a generated drawing instead`);
-
-/**
- * Clicks OK in a confirmation once its opening animation is over: under load a click during the zoom-in
- * can land beside the moving button.
- */
-async function confirmOk(p: Page, label: string | RegExp = /确\s*定/) {
-  const dialog = p.locator('.ant-modal-confirm');
-  await dialog.waitFor();
-  await p.waitForFunction(() => !document.querySelector('.ant-modal-confirm [class*="-appear"], .ant-modal-confirm[class*="-appear"], .ant-modal-confirm[class*="-enter"]'));
-  await dialog.getByRole('button', { name: label }).click();
-  await dialog.waitFor({ state: 'hidden' });
-}
 
 describe('the drive in a real browser', () => {
   let product: Awaited<ReturnType<typeof startProduct>>;

@@ -4,21 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, root, shoot, startProduct, registerThroughLoginSite } from './harness.ts';
+import { launchBrowser, root, shoot, startProduct, registerThroughLoginSite, confirmOk } from './harness.ts';
 
 // A real TrueType font from an installed package; a generated TrueType header when it is absent
 const liberation = path.join(root, 'node_modules/pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf');
 if (!existsSync(liberation)) console.warn(`${liberation} not found: the font browser test uploads a generated TrueType header`);
 const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
-
-/** Clicks OK in a confirmation once its opening animation is over (as in drive.e2e.ts). */
-async function confirmOk(p: Page, label: string | RegExp = /确\s*定/) {
-  const dialog = p.locator('.ant-modal-confirm');
-  await dialog.waitFor();
-  await p.waitForFunction(() => !document.querySelector('.ant-modal-confirm [class*="-appear"], .ant-modal-confirm[class*="-appear"], .ant-modal-confirm[class*="-enter"]'));
-  await dialog.getByRole('button', { name: label }).click();
-  await dialog.waitFor({ state: 'hidden' });
-}
 
 describe('the font library in a real browser', () => {
   let product: Awaited<ReturnType<typeof startProduct>>;

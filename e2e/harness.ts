@@ -78,3 +78,15 @@ export async function registerThroughLoginSite(page: Page, productUrl: string, p
   await page.click('button[type=submit]');
   await page.waitForURL(`${productUrl}${path}`);
 }
+
+/**
+ * Clicks OK in a confirmation once its opening animation is over: under load a click during the zoom-in
+ * can land beside the moving button.
+ */
+export async function confirmOk(p: Page, label: string | RegExp = /确\s*定/) {
+  const dialog = p.locator('.ant-modal-confirm');
+  await dialog.waitFor();
+  await p.waitForFunction(() => !document.querySelector('.ant-modal-confirm [class*="-appear"], .ant-modal-confirm[class*="-appear"], .ant-modal-confirm[class*="-enter"]'));
+  await dialog.getByRole('button', { name: label }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}

@@ -1,5 +1,13 @@
 import type { Scene } from '@cadcloud/cad/scene';
 
+// ACI 7 is white on a dark background and black on a light one, as in every CAD viewer (both vertex shaders)
+const INK = `
+vec4 ink(vec4 color, float light) {
+  vec3 c = color.rgb;
+  if (light > 0.5 && c.r > 0.93 && c.g > 0.93 && c.b > 0.93) c = vec3(0.0);
+  return vec4(c, 1.0);
+}`;
+
 const VS = `#version 300 es
 in vec2 a_pos;
 in vec4 a_color;
@@ -7,13 +15,11 @@ uniform vec2 u_scale;
 uniform vec2 u_offset;
 uniform float u_light;
 out vec4 v_color;
+${INK}
 void main() {
   gl_Position = vec4(a_pos * u_scale + u_offset, 0.0, 1.0);
   gl_PointSize = 2.0;
-  vec3 c = a_color.rgb;
-  // ACI 7 is white on a dark background and black on a light one, as in every CAD viewer
-  if (u_light > 0.5 && c.r > 0.93 && c.g > 0.93 && c.b > 0.93) c = vec3(0.0);
-  v_color = vec4(c, 1.0);
+  v_color = ink(a_color, u_light);
 }`;
 // Lineweight display: each segment is an instance drawn as a screen-space quad of its width (WebGL lines
 // are always 1 px). The segment's two vertices are read straight from the line buffer as instance data.
@@ -29,6 +35,7 @@ uniform vec2 u_half;
 uniform float u_light;
 uniform float u_pxPerMm;
 out vec4 v_color;
+${INK}
 void main() {
   vec2 s0 = (a_p0 * u_scale + u_offset) * u_half;
   vec2 s1 = (a_p1 * u_scale + u_offset) * u_half;
@@ -39,9 +46,7 @@ void main() {
   float w = max(a_weight * 0.01 * u_pxPerMm, 1.0) * 0.5;
   vec2 p = mix(s0, s1, a_corner.x) + n * a_corner.y * w + dir * (a_corner.x * 2.0 - 1.0) * w;
   gl_Position = vec4(p / u_half, 0.0, 1.0);
-  vec3 c = a_color.rgb;
-  if (u_light > 0.5 && c.r > 0.93 && c.g > 0.93 && c.b > 0.93) c = vec3(0.0);
-  v_color = vec4(c, 1.0);
+  v_color = ink(a_color, u_light);
 }`;
 
 const FS = `#version 300 es
