@@ -36,9 +36,11 @@ export const ERRORS = {
   'drawing.loadFailed': { rtnCode: '1008004', key: 'errors.drawing.loadFailed' },
   'drawing.overSize': { rtnCode: '1008005', key: 'errors.drawing.overSize' },
   'drawing.noPermission': { rtnCode: '1008006', key: 'errors.drawing.noPermission' },
-  'font.unsupported': { rtnCode: '1008001', key: 'errors.font.unsupported' },
-  'font.nameRequired': { rtnCode: '1008002', key: 'errors.font.nameRequired' },
-  'font.tooMany': { rtnCode: '1008003', key: 'errors.font.tooMany' },
+  'font.unsupported': { rtnCode: '1009001', key: 'errors.font.unsupported' },
+  'font.nameRequired': { rtnCode: '1009002', key: 'errors.font.nameRequired' },
+  'font.tooMany': { rtnCode: '1009003', key: 'errors.font.tooMany' },
+  // rtnCode ranges by area (append inside your range): shares 1010xxx, groups 1011xxx, public library 1012xxx,
+  // versions 1013xxx, compare 1014xxx
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -4,3 +4,4 @@ export * from './rules.ts';
 export * from './cloud.ts';
 export * from './transfer.ts';
 export * from './fonts.ts';
+export * from './shares.ts';

@@ -117,7 +117,7 @@ for (const driver of testDatabaseDrivers()) {
       const before = await t.usage(a.id);
       for (const [name, body] of [['drawing.dwg', ttf()], ['font.otf', ttf()], ['fake.ttf', Buffer.from('%PDF-1.7 '.repeat(10))], ['fake.shx', ttf()], ['fake.ttc', shx()]] as const) {
         const r = await upload(a.token, name, body);
-        expect(r.rtnCode, name).toBe('1008001');
+        expect(r.rtnCode, name).toBe('1009001');
         expect(r.bizData.code).toBe('font.unsupported');
         expect(r.msg).toBe('Only ttf, ttc and shx fonts can be uploaded');
       }
