@@ -15,7 +15,7 @@ export function registerDrawingJobs(queue: JobQueue, deps: AppDeps) {
   const drawings = createDrawingsService(deps, sharedSceneBuilder(deps), drawingFonts(deps));
   queue.register<{ uid: string; fileId: string }>(SCENE_PREWARM_JOB, async (p) => {
     try {
-      const s = await drawings.scene(p.uid, p.fileId, 'Model');
+      const s = await drawings.scene({ uid: p.uid, fileId: p.fileId }, 'Model');
       if (!(s.body instanceof Uint8Array)) (s.body as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
       return { cached: s.cached };
     } catch (e) {

@@ -6,7 +6,12 @@ import { createDrawingsService } from './drawings.service.ts';
 import { sharedSceneBuilder } from './scene-builder.ts';
 import { drawingFonts } from './drawing-fonts.ts';
 
-const sceneQuery = z.object({ fileId: z.string().min(1), layout: z.string().max(255).default('Model') });
+const sceneQuery = z.object({
+  fileId: z.string().min(1),
+  layout: z.string().max(255).default('Model'),
+  shareToken: z.string().max(2000).optional(),
+  versionId: z.string().max(64).optional(),
+});
 
 export const drawingsRoutes: RouteModule = async (app, { deps }) => {
   const builder = sharedSceneBuilder(deps);
@@ -14,16 +19,19 @@ export const drawingsRoutes: RouteModule = async (app, { deps }) => {
   const drawings = createDrawingsService(deps, builder, drawingFonts(deps));
 
   documentEndpoint(app, {
-    method: 'get', path: '/cloud/v5/drawing/scene', tag: 'drawings', auth: 'user',
+    method: 'get', path: '/cloud/v5/drawing/scene', tag: 'drawings', auth: 'optional',
     summary: 'One layout of a drawing as a compiled scene (binary, see packages/cad/src/scene/binary.ts), cached per file version',
     request: sceneQuery,
-    bodyNote: 'query fileId, layout (default Model); answers application/vnd.cadcloud.scene, or the JSON envelope with the spec error',
+    bodyNote: 'query fileId, layout (default Model), shareToken (or header x-share-token) for a share, versionId for an earlier version; answers application/vnd.cadcloud.scene, or the JSON envelope with the spec error',
   });
   app.get('/cloud/v5/drawing/scene', async (req, reply) => {
-    if (!req.user) throw appError('auth.notSignedIn');
     const q = sceneQuery.safeParse(req.query);
     if (!q.success) throw appError('request.invalid');
-    const s = await drawings.scene(req.user.id, q.data.fileId, q.data.layout);
+    const header = req.headers['x-share-token'];
+    const shareToken = q.data.shareToken ?? (typeof header === 'string' ? header : undefined);
+    // a visitor may look through a share; everything else needs a signed-in user
+    if (!req.user && !shareToken) throw appError('auth.notSignedIn');
+    const s = await drawings.scene({ uid: req.user?.id, fileId: q.data.fileId, shareToken, versionId: q.data.versionId }, q.data.layout);
     // no browser caching: the server's cache is per font set, which the URL does not show
     reply.header('content-type', 'application/vnd.cadcloud.scene').header('content-length', s.size).header('cache-control', 'private, no-cache').header('x-scene-cache', s.cached ? 'hit' : 'miss');
     return reply.send(s.body instanceof Uint8Array ? Buffer.from(s.body.buffer, s.body.byteOffset, s.body.byteLength) : s.body);

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../app.deps.ts';
 import { appError } from '../../infra/http/app-error.ts';
 import { blobKey } from '../../infra/storage/storage-keys.ts';
 import { createItemsRepository } from '../files/items.repository.ts';
+import { resolveDrawingAccess, type DrawingRequest, type DrawingSource } from './drawing-access.ts';
 import { isViewableName } from './viewable.ts';
 import { SceneBuildError, type FontLookup, type SceneBuilder } from './scene-builder.ts';
 
@@ -37,6 +38,14 @@ const NO_FONTS: DrawingFonts = { lookup: () => async () => null, fingerprint: as
  */
 export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, fonts: DrawingFonts = NO_FONTS) {
   const items = createItemsRepository(deps.db);
+  /** The owner's own live file first; other ways in (shares, public library, versions) are registered by their modules. */
+  async function resolve(req: DrawingRequest): Promise<DrawingSource | undefined> {
+    if (req.uid && !req.shareToken && !req.versionId) {
+      const row = await items.findOne(req.uid, req.fileId);
+      if (row && row.kind === 1 && row.blob_md5) return { name: row.name, size: Number(row.size), freeze: row.freeze, blobMd5: row.blob_md5, fontsOwner: row.uid };
+    }
+    return resolveDrawingAccess(deps, req);
+  }
   const inFlight = new Map<string, Promise<Uint8Array>>();
 
   async function build(key: string, md5: string, fileName: string, layout: string, uid: string): Promise<Uint8Array> {
@@ -54,18 +63,19 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
 
   return {
     /** The scene of one layout of a file the user may read: cached bytes as a stream, or freshly built bytes. */
-    async scene(uid: string, fileId: string, layout: string): Promise<{ key: string; body: Readable | Uint8Array; cached: boolean; size: number }> {
-      const row = await items.findOne(uid, fileId);
-      if (!row || row.kind !== 1 || !row.blob_md5) throw appError('drawing.noPermission');
+    async scene(req: DrawingRequest, layout: string): Promise<{ key: string; body: Readable | Uint8Array; cached: boolean; size: number }> {
+      const row = await resolve(req);
+      if (!row) throw appError('drawing.noPermission');
       if (row.freeze === 1) throw appError('file.frozen');
       if (!isViewableName(row.name)) throw appError('drawing.loadFailed');
-      if (Number(row.size) > deps.config.webOpenFileSize) throw appError('drawing.overSize');
-      const key = sceneKey(row.blob_md5, layout, await fonts.fingerprint(uid));
+      if (row.size > deps.config.webOpenFileSize) throw appError('drawing.overSize');
+      const uid = row.fontsOwner;
+      const key = sceneKey(row.blobMd5, layout, await fonts.fingerprint(uid));
       const size = await deps.storage.size(key);
       if (size !== null) return { key, body: await deps.storage.get(key), cached: true, size };
       let p = inFlight.get(key);
       if (!p) {
-        p = build(key, row.blob_md5, row.name, layout, uid).finally(() => inFlight.delete(key));
+        p = build(key, row.blobMd5, row.name, layout, uid).finally(() => inFlight.delete(key));
         inFlight.set(key, p);
       }
       const body = await p;
