@@ -39,6 +39,17 @@ export const ERRORS = {
   'font.unsupported': { rtnCode: '1009001', key: 'errors.font.unsupported' },
   'font.nameRequired': { rtnCode: '1009002', key: 'errors.font.nameRequired' },
   'font.tooMany': { rtnCode: '1009003', key: 'errors.font.tooMany' },
+  'group.notFound': { rtnCode: '1011001', key: 'errors.group.notFound' },
+  'group.notMember': { rtnCode: '1011002', key: 'errors.group.notMember' },
+  'group.ownerOnly': { rtnCode: '1011003', key: 'errors.group.ownerOnly' },
+  'group.selectOne': { rtnCode: '1011004', key: 'errors.group.selectOne' },
+  'group.sendFail': { rtnCode: '1011005', key: 'errors.group.sendFail' },
+  'group.inviteInvalid': { rtnCode: '1011006', key: 'errors.group.inviteInvalid' },
+  'group.inviteExpired': { rtnCode: '1011007', key: 'errors.group.inviteExpired' },
+  'group.ownerCannotLeave': { rtnCode: '1011008', key: 'errors.group.ownerCannotLeave' },
+  'group.userNotFound': { rtnCode: '1011009', key: 'errors.group.userNotFound' },
+  'group.alreadyMember': { rtnCode: '1011010', key: 'errors.group.alreadyMember' },
+  'group.shareNotFound': { rtnCode: '1011011', key: 'errors.group.shareNotFound' },
   // rtnCode ranges by area (append inside your range): shares 1010xxx, groups 1011xxx, public library 1012xxx,
   // versions 1013xxx, compare 1014xxx
 } as const;

@@ -5,3 +5,4 @@ export * from './cloud.ts';
 export * from './transfer.ts';
 export * from './fonts.ts';
 export * from './shares.ts';
+export * from './groups.ts';
