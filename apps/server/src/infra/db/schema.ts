@@ -18,6 +18,7 @@ export interface Database {
   sso_reset_tokens: SsoResetTokensTable;
   oidc_payloads: OidcPayloadsTable;
   fonts: FontsTable;
+  file_versions: FileVersionsTable;
 }
 
 export interface UsersTable {
@@ -199,5 +200,35 @@ export interface FontsTable {
   created_at: number;
   modified_at: number;
   /** set while in the font recycle bin */
+  deleted_at: number | null;
+}
+
+/** Version history of a file (migration 20261123T141500-file-versions). Each live row holds one blob reference. */
+export interface FileVersionsTable {
+  id: string;
+  /** the file (items.id) */
+  item_id: string;
+  /** the file's owner */
+  uid: string;
+  /** V<number>, 1-based, never reused */
+  number: number;
+  blob_md5: string;
+  size: number;
+  /** file name the bytes arrived with */
+  source_name: string;
+  updater_uid: string;
+  updater_name: string;
+  /** VERSION_REMARK_TYPES: 1 create drawing, 2 overwrite upload, 3 rollback from Vx, 4 merged from VxZx, 5 online edit */
+  remark_type: number;
+  /** the x of "rollback from Vx" ('1'), or "x,z" of "merged from VxZx" */
+  remark_from: string | null;
+  /** the user's own remark (version/updateRemark) */
+  remark: string;
+  description: string;
+  /** rollback: the version restored; copy: the cloud file copied */
+  relation_id: string | null;
+  /** 0 none, 1 version, 2 cloud file */
+  relation_type: number;
+  created_at: number;
   deleted_at: number | null;
 }
