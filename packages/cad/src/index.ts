@@ -14,4 +14,5 @@ export { flattenLayout, layoutNames, layoutEntities, MODEL } from './geometry/la
 export { compileScene, type TextGeometryFn, type CompileOptions } from './scene/compile.ts';
 export * from './scene/index.ts';
 export { readDrawing, buildSceneBytes, isDwgName, type SceneTextSupport } from './open.ts';
-export { loadFonts, textGeometry, textBounds, nodeBundledFiles, STROKE_FALLBACK, CJK_FALLBACK, parseMText, type FontBytesProvider, type FontReport, type FontSet, type TextGeometry, type TextBox, type BundledFontFiles, type LoadFontsOptions, type Glyph, type GlyphSource } from './text/index.ts';
+export { loadFonts, textGeometry, textGlyphs, textBounds, nodeBundledFiles, STROKE_FALLBACK, CJK_FALLBACK, parseMText, type FontBytesProvider, type FontReport, type FontSet, type TextGeometry, type TextGlyphs, type PlacedGlyph, type TextBox, type BundledFontFiles, type LoadFontsOptions, type Glyph, type GlyphSource } from './text/index.ts';
+export * from './compare/index.ts';

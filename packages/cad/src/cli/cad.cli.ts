@@ -4,6 +4,8 @@
  * (model space by default) as PNG, SVG or vector PDF, without a browser. A corrupt file exits 1 with the
  * message; a layout the drawing does not have exits 2 naming the ones it has. Texts are drawn by the text
  * engine with the drawing's fonts found in `--fonts DIR` (file names ignore case), else the bundled ones.
+ * `npm run cad -- compare <a> <b> [out.png|out.svg] [--layout NAME]`: the JSON change list from A to B, and the
+ * overlay (unchanged grey, added green, removed red, modified orange over faint red) when an image is named.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +21,8 @@ import { renderPng } from '../render/png.ts';
 import { renderPdf } from '../render/pdf.ts';
 import type { TextGeometry } from '../render/prepare.ts';
 import { loadFonts, textGeometry, type FontBytesProvider } from '../text/index.ts';
+import { compareDetailed } from '../compare/compare.ts';
+import { overlayFlattened } from '../compare/overlay.ts';
 
 const { positionals, values } = parseArgs({
   args: process.argv.slice(2),
@@ -26,7 +30,7 @@ const { positionals, values } = parseArgs({
   options: { width: { type: 'string' }, dark: { type: 'boolean' }, layout: { type: 'string' }, fonts: { type: 'string' } },
 });
 const [command, file, out] = positionals;
-const usage = 'usage: npm run cad -- info <file.dxf|dwg> | render <file.dxf|dwg> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark] [--fonts DIR]';
+const usage = 'usage: npm run cad -- info <file.dxf|dwg> | render <file.dxf|dwg> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark] [--fonts DIR] | compare <a> <b> [out.png|out.svg] [--layout NAME]';
 
 class UsageError extends Error {}
 
@@ -70,10 +74,24 @@ async function render(input: string, output: string) {
   console.log(JSON.stringify({ written: output, format, layout, polylines: flat.polylines.length, texts: flat.texts.length, notDrawn: flat.skipped }));
 }
 
+async function compare(fileA: string, fileB: string, image?: string) {
+  const format = image && /\.(png|svg)$/i.exec(image)?.[1].toLowerCase();
+  if (image && !format) throw new UsageError(`unknown output format: ${image} (use .png or .svg)`);
+  const a = await load(fileA), b = await load(fileB);
+  const c = compareDetailed(a, b, { layout: values.layout });
+  if (image) {
+    const flat = overlayFlattened(c);
+    const opts = { width: values.width === undefined ? undefined : Number(values.width), background: 'dark' as const };
+    writeFileSync(image, format === 'svg' ? renderSvg(flat, opts) : renderPng(flat, opts));
+  }
+  console.log(JSON.stringify({ layout: c.layout, counts: c.counts, changes: c.changes }, null, 2));
+}
+
 let code = 0;
 try {
   if (command === 'info' && file) console.log(JSON.stringify(drawingInfo(await load(file)), null, 2));
   else if (command === 'render' && file && out) await render(file, out);
+  else if (command === 'compare' && file && out) await compare(file, out, positionals[3]);
   else throw new UsageError(usage);
 } catch (e) {
   if (e instanceof UsageError) {

@@ -1,0 +1,2 @@
+export { compareDrawings, compareDetailed, type ChangeAspect, type ChangeBounds, type ChangeKind, type CompareCounts, type CompareDetail, type CompareOptions, type DrawingComparison, type EntityChange } from './compare.ts';
+export { buildCompare, compileCompareScene, overlayFlattened, COMPARE_COLOURS, COMPARE_LAYERS, type CompareBuild, type CompareLayer, type CompareSceneText } from './overlay.ts';
