@@ -18,6 +18,9 @@ export interface Database {
   sso_reset_tokens: SsoResetTokensTable;
   oidc_payloads: OidcPayloadsTable;
   fonts: FontsTable;
+  shares: SharesTable;
+  share_items: ShareItemsTable;
+  share_extract_limits: ShareExtractLimitsTable;
   file_versions: FileVersionsTable;
 }
 
@@ -231,4 +234,46 @@ export interface FileVersionsTable {
   relation_type: number;
   created_at: number;
   deleted_at: number | null;
+}
+
+/** Shares (migration 20261123T140500-shares; modules/shares). */
+export interface SharesTable {
+  id: string;
+  /** random part of every share address (≥ 16 url-safe chars) */
+  rand: string;
+  /** the sharer */
+  uid: string;
+  /** link | easy | email | group */
+  kind: string;
+  group_id: string | null;
+  /** extraction code, 4 digits */
+  code: string;
+  /** '' or 4 letters/digits */
+  password: string;
+  /** 0: never expires */
+  valid_days: number;
+  created_at: number;
+  /** null when valid_days is 0 */
+  expires_at: number | null;
+  cancelled_at: number | null;
+  can_download: number;
+  can_save: number;
+  show_notes: number;
+}
+
+export interface ShareItemsTable {
+  share_id: string;
+  item_id: string;
+  /** 0 folder, 1 file */
+  kind: number;
+}
+
+/** Failed extractions of a share per client ('*': all clients), in a sliding 15-minute window. */
+export interface ShareExtractLimitsTable {
+  share_id: string;
+  client: string;
+  window_start: number;
+  failures: number;
+  /** epoch ms; 0 when not locked */
+  locked_until: number;
 }

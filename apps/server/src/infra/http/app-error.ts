@@ -7,6 +7,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     readonly args: readonly (string | number)[] = [],
     readonly httpStatus = 200,
+    /** extra fields for the answer's bizData (next to `code`), e.g. a share's `reason` */
+    readonly details?: Record<string, string | number>,
   ) {
     super(code);
     this.rtnCode = ERRORS[code].rtnCode;
@@ -18,7 +20,7 @@ export class AppError extends Error {
  * HTTP status: the spec's clients read rtnCode from a 200 answer for business errors; only "not signed in"
  * (401) and malformed or invalid requests (400) use an error status as well.
  */
-export function appError(code: ErrorCode, args: readonly (string | number)[] = []): AppError {
+export function appError(code: ErrorCode, args: readonly (string | number)[] = [], details?: Record<string, string | number>): AppError {
   const status = code === 'auth.notSignedIn' ? 401 : code === 'request.invalid' || code === 'request.malformed' ? 400 : 200;
-  return new AppError(code, args, status);
+  return new AppError(code, args, status, details);
 }

@@ -16,7 +16,7 @@ export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError | AppError | ZodError, req, reply) => {
     const lang = requestLanguage(req);
     if (err instanceof AppError) {
-      return reply.code(err.httpStatus).send({ rtnCode: err.rtnCode, bizData: { code: err.code }, msg: serverMessage(ERRORS[err.code].key, lang, err.args) });
+      return reply.code(err.httpStatus).send({ rtnCode: err.rtnCode, bizData: { ...err.details, code: err.code }, msg: serverMessage(ERRORS[err.code].key, lang, err.args) });
     }
     if (err instanceof ZodError) {
       const detail = err.issues.map((i) => `${i.path.join('.') || 'data'}: ${i.message}`).join('; ');

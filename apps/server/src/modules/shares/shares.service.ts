@@ -1,0 +1,473 @@
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { EMAIL, ROOT_FOLDER_ID, SHARE_DAYS_MAX, SHARE_PASSWORD, SHARE_PASSWORD_DIGITS, type ShareGoneReason, type ShareKind } from '@cadcloud/contracts';
+import type { AppDeps } from '../../app.deps.ts';
+import { appError } from '../../infra/http/app-error.ts';
+import { newId } from '../../infra/db/ids.ts';
+import { blobKey } from '../../infra/storage/storage-keys.ts';
+import { persistentSecret } from '../../infra/storage/storage.factory.ts';
+import { createFilesService, type Actor } from '../files/files.service.ts';
+import type { ItemRow } from '../files/items.repository.ts';
+import { presentItem } from '../files/items.presenter.ts';
+import { createQuotaService } from '../quota/quota.service.ts';
+import { createBlobsService } from '../blobs/blobs.service.ts';
+import type { DrawingRequest, DrawingSource } from '../drawings/drawing-access.ts';
+import { createSharesRepository, type ShareItemRow, type ShareRow } from './shares.repository.ts';
+import { shareMail } from './share-mail.ts';
+
+const DAY_MS = 24 * 3600 * 1000;
+const URL_TTL = 3600;
+/** A share token lives at most this long (and never past the share's own expiry); then the visitor extracts again. */
+const TOKEN_TTL_MS = DAY_MS;
+/** Extraction limits: per client (IP) of a share, and per share from anyone. */
+export const EXTRACT_LIMITS = {
+  windowMs: 15 * 60_000,
+  lockMs: 15 * 60_000,
+  perClient: 10,
+  perShare: 100,
+} as const;
+const ALL_CLIENTS = '*';
+
+export type ShareState = 'active' | 'cancelled' | 'expired' | 'deleted';
+export interface ShareRights {
+  canDownload: boolean;
+  canSave: boolean;
+  showNotes: boolean;
+}
+export interface NewShareRecord {
+  fileIds?: string[];
+  folderIds?: string[];
+  kind: ShareKind;
+  groupId?: string | null;
+  rights: ShareRights;
+  /** 0–99; 0 never expires */
+  validDays: number;
+  /** '' (default) or 4 letters/digits */
+  password?: string;
+}
+
+// per app (deps object): tests move the clock of one app without touching others
+const clocks = new WeakMap<object, () => number>();
+/** Tests: make every shares service of this app read time from `now` (expiry, tokens, rate limits). */
+export function setSharesClock(deps: AppDeps, now: (() => number) | undefined): void {
+  if (now) clocks.set(deps, now);
+  else clocks.delete(deps);
+}
+
+const goneError = (reason: ShareGoneReason) => appError(reason === 'cancelled' ? 'share.cancelled' : reason === 'expired' ? 'share.expired' : 'share.deleted', [], { reason });
+const b64 = (s: string) => Buffer.from(s).toString('base64url');
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Shares (spec sections 3, 5, 9; issue 4): creating and managing one's shares, public info by rand, extraction
+ * with code and password (rate-limited per client and per share, counters in the database), browsing, download,
+ * save-to-my-cloud and viewer access through a share token.
+ *
+ * For other modules (groups):
+ *   const shares = createSharesService(deps);
+ *   const row = await shares.createShareRecord(ownerUid, { fileIds, folderIds, kind: 'group', groupId, rights: { canDownload, canSave, showNotes }, validDays: 0 });
+ *     → the `shares` row (id, rand, code, …); only the owner's live private items; throws an appError otherwise
+ *   const token = await shares.issueShareToken(row.id)   → a share token (as extraction returns) for share/files,
+ *     share/download, file/share/copyFoldersAndFiles and the viewer; throws 'This share no longer exists' when not active
+ *   await shares.cancelShareRecord(row.id)             → cancels (every token of it stops working at once)
+ *   shares.present(row, baseUrl) / shares.stateOf(row) → the contracts' shareSchema / the share's state
+ */
+export function createSharesService(deps: AppDeps, opts: { now?: () => number } = {}) {
+  const repo = createSharesRepository(deps.db);
+  const files = createFilesService(deps);
+  const items = files.repo;
+  const quota = createQuotaService(deps);
+  const blobs = createBlobsService(deps);
+  const now = () => (opts.now ?? clocks.get(deps) ?? Date.now)();
+  let secret: string | undefined;
+  const tokenSecret = () => (secret ??= persistentSecret(deps.config.dataDir, 'share-token'));
+
+  function sign(payload: string) {
+    return createHmac('sha256', tokenSecret()).update(payload).digest('base64url');
+  }
+
+  /** Live shared items of a share (top level), in the order shared. */
+  async function liveItems(share: ShareRow, links?: ShareItemRow[]): Promise<ItemRow[]> {
+    const l = links ?? (await repo.itemsOf([share.id]));
+    const rows = await items.findOwned(share.uid, l.map((x) => x.item_id));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return l.map((x) => byId.get(x.item_id)).filter((r): r is ItemRow => !!r);
+  }
+
+  function stateOf(share: ShareRow, liveCount: number, at = now()): ShareState {
+    if (share.cancelled_at !== null) return 'cancelled';
+    if (share.expires_at !== null && at >= Number(share.expires_at)) return 'expired';
+    if (liveCount === 0) return 'deleted';
+    return 'active';
+  }
+
+  /** The share with its live items, or the 'no longer exists' error with its reason. */
+  async function requireActive(share: ShareRow | undefined) {
+    if (!share) throw appError('share.notFound');
+    const live = await liveItems(share);
+    const state = stateOf(share, live.length);
+    if (state !== 'active') throw goneError(state);
+    return { share, live };
+  }
+
+  function rightsOf(s: ShareRow) {
+    return { canView: true, canDownload: s.can_download === 1, canSave: s.can_save === 1, showNotes: s.show_notes === 1 };
+  }
+
+  function present(s: ShareRow, live: ItemRow[], baseUrl: string) {
+    const at = now();
+    const state = stateOf(s, live.length, at);
+    const expiresAt = s.expires_at === null ? null : Number(s.expires_at);
+    const url = s.kind === 'easy' ? `${baseUrl}/easyShare/${s.rand}` : `${baseUrl}/share/${s.rand}`;
+    const h5Url = s.kind === 'easy' ? `${baseUrl}/webH5/simple/${s.rand}` : `${baseUrl}/webH5/share/${s.id}/${s.rand}`;
+    return {
+      shareId: s.id,
+      rand: s.rand,
+      kind: s.kind as ShareKind,
+      code: s.code,
+      password: s.password,
+      validDays: s.valid_days,
+      shareTime: Number(s.created_at),
+      expiresAt,
+      remainingMs: expiresAt === null ? null : Math.max(0, expiresAt - at),
+      state,
+      rights: rightsOf(s),
+      url,
+      shareUrl: url,
+      h5Url,
+      linkToken: b64(JSON.stringify({ fileId: live[0]?.id ?? '', from: 'share', isShare: 1, rand: s.rand, position: 0 })),
+      items: live.map((r) => ({ id: r.id, name: r.name, type: r.kind === 0 ? 'folder' : r.type, fileType: r.kind, size: Number(r.size) })),
+      ...(s.group_id ? { groupId: s.group_id } : {}),
+    };
+  }
+
+  async function publicInfo(s: ShareRow, itemCount: number) {
+    return {
+      shareId: s.id,
+      rand: s.rand,
+      kind: s.kind as ShareKind,
+      ownerName: await repo.ownerName(s.uid),
+      needsPassword: s.password !== '',
+      shareTime: Number(s.created_at),
+      expiresAt: s.expires_at === null ? null : Number(s.expires_at),
+      itemCount,
+    };
+  }
+
+  function checkDays(v: unknown): number {
+    const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > SHARE_DAYS_MAX) throw appError('share.daysInvalid');
+    return n;
+  }
+
+  /**
+   * The item a share token reaches: a shared item itself, or a live descendant of a shared folder (every folder
+   * between them live). Undefined when the item is outside the share.
+   */
+  async function reachable(share: ShareRow, live: ItemRow[], itemId: string): Promise<{ row: ItemRow; path: ItemRow[] } | undefined> {
+    const top = live.find((r) => r.id === itemId);
+    if (top) return { row: top, path: top.kind === 0 ? [top] : [] };
+    const folders = new Set(live.filter((r) => r.kind === 0).map((r) => r.id));
+    if (!folders.size) return undefined;
+    const row = await items.findOne(share.uid, itemId);
+    if (!row || row.parent_id === ROOT_FOLDER_ID) return undefined;
+    const chain = await items.ancestors(share.uid, row.parent_id); // nearest first
+    const path: ItemRow[] = row.kind === 0 ? [row] : [];
+    for (const a of chain) {
+      if (a.deleted_at !== null || a.kind !== 0) return undefined;
+      path.unshift(a);
+      if (folders.has(a.id)) return { row, path };
+    }
+    return undefined;
+  }
+
+  async function fromToken(token: string | undefined) {
+    if (!token) throw appError('share.tokenInvalid');
+    const [body, mac] = token.split('.');
+    if (!body || !mac || !sameText(mac, sign(body))) throw appError('share.tokenInvalid');
+    let p: { shareId?: unknown; exp?: unknown };
+    try {
+      p = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    } catch {
+      throw appError('share.tokenInvalid');
+    }
+    if (typeof p.shareId !== 'string' || typeof p.exp !== 'number' || p.exp <= now()) throw appError('share.tokenInvalid');
+    // cancel, expiry and deletion take effect at once: the share is read again on every call
+    return requireActive(await repo.findById(p.shareId));
+  }
+
+  const service = {
+    stateOf: (s: ShareRow, liveCount: number) => stateOf(s, liveCount),
+    present,
+
+    /** Creates a share of the owner's own live private items (any kind). Throws an appError on a rule; the row otherwise. */
+    async createShareRecord(ownerUid: string, o: NewShareRecord): Promise<ShareRow> {
+      const ids = [...new Set([...(o.fileIds ?? []), ...(o.folderIds ?? [])])];
+      if (!ids.length) throw appError('share.createFailed');
+      const days = checkDays(o.validDays);
+      const password = o.password ?? '';
+      if (password !== '' && !SHARE_PASSWORD.test(password)) throw appError('share.passwordInvalid');
+      const rows = await items.findOwned(ownerUid, ids);
+      if (rows.length !== ids.length) throw appError('share.createFailed');
+      if (rows.some((r) => r.private_type !== '1')) throw appError('share.notPrivate');
+      const at = now();
+      const share: ShareRow = {
+        id: newId(),
+        rand: randomBytes(12).toString('base64url'),
+        uid: ownerUid,
+        kind: o.kind,
+        group_id: o.groupId ?? null,
+        code: String(randomInt(0, 10_000)).padStart(4, '0'),
+        password,
+        valid_days: days,
+        created_at: at,
+        expires_at: days === 0 ? null : at + days * DAY_MS,
+        cancelled_at: null,
+        can_download: o.rights.canDownload ? 1 : 0,
+        can_save: o.rights.canSave ? 1 : 0,
+        show_notes: o.rights.showNotes ? 1 : 0,
+      };
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      try {
+        await repo.insert(share, ids.map((id) => ({ share_id: share.id, item_id: id, kind: byId.get(id)!.kind })));
+      } catch {
+        throw appError('share.createFailed');
+      }
+      return share;
+    },
+
+    /** A share token for an active share (what extraction returns); 'This share no longer exists' otherwise. */
+    async issueShareToken(shareId: string): Promise<string> {
+      const { share } = await requireActive(await repo.findById(shareId));
+      const exp = Math.min(now() + TOKEN_TTL_MS, share.expires_at === null ? Infinity : Number(share.expires_at));
+      const body = b64(JSON.stringify({ shareId: share.id, exp }));
+      return `${body}.${sign(body)}`;
+    },
+
+    /** Cancels a share whoever owns it (callers check ownership); tokens stop working at once. */
+    async cancelShareRecord(shareId: string): Promise<void> {
+      await repo.cancel([shareId], now());
+    },
+
+    /** The share (active) and its live top-level items behind a token; throws otherwise. */
+    verifyShareToken: fromToken,
+
+    // ---- the sharer's calls ----
+
+    async create(actor: Actor, o: { fileIds: string[]; folderIds: string[]; kind: 'link' | 'easy'; validDays: unknown; password: string; canDownload: boolean; canSave: boolean; showNotes: boolean }, baseUrl: string) {
+      files.assertNotFrozen(actor);
+      const days = o.validDays === undefined ? 7 : checkDays(o.validDays);
+      const row = await service.createShareRecord(actor.id, {
+        fileIds: o.fileIds, folderIds: o.folderIds, kind: o.kind, validDays: days, password: o.password,
+        rights: { canDownload: o.canDownload, canSave: o.canSave, showNotes: o.showNotes },
+      });
+      return present(row, await liveItems(row), baseUrl);
+    },
+
+    async list(uid: string, o: { pageNo: number; pageSize: number }, baseUrl: string) {
+      const { rows, total } = await repo.listOwned(uid, { offset: (o.pageNo - 1) * o.pageSize, limit: o.pageSize });
+      const links = await repo.itemsOf(rows.map((r) => r.id));
+      const live = new Map((await items.findOwned(uid, [...new Set(links.map((l) => l.item_id))])).map((r) => [r.id, r]));
+      const list = rows.map((s) => {
+        const mine = links.filter((l) => l.share_id === s.id).map((l) => live.get(l.item_id)).filter((r): r is ItemRow => !!r);
+        return present(s, mine, baseUrl);
+      });
+      return { list, total };
+    },
+
+    async requireOwn(uid: string, shareId: string) {
+      const [s] = await repo.findOwned(uid, [shareId]);
+      if (!s) throw appError('share.notFound');
+      return s;
+    },
+
+    /**
+     * Password: 4 digits, or '' to remove it. Valid days: the expiry is recomputed from the share time
+     * (expiresAt = shareTime + validDays; 0 never expires), so the list's "share time + valid days" always holds;
+     * lengthening an expired share's days revives it. A cancelled share cannot be changed.
+     */
+    async update(uid: string, o: { shareId: string; password?: string; validDays?: unknown }, baseUrl: string) {
+      const s = await service.requireOwn(uid, o.shareId);
+      if (s.cancelled_at !== null) throw goneError('cancelled');
+      const patch: Partial<ShareRow> = {};
+      if (o.password !== undefined) {
+        if (o.password !== '' && !SHARE_PASSWORD_DIGITS.test(o.password)) throw appError('share.passwordDigits');
+        patch.password = o.password;
+      }
+      if (o.validDays !== undefined) {
+        const days = checkDays(o.validDays);
+        patch.valid_days = days;
+        patch.expires_at = days === 0 ? null : Number(s.created_at) + days * DAY_MS;
+      }
+      if (Object.keys(patch).length) await repo.update(s.id, patch);
+      const row = { ...s, ...patch };
+      return present(row, await liveItems(row), baseUrl);
+    },
+
+    async cancel(uid: string, shareIds: string[]) {
+      const own = await repo.findOwned(uid, [...new Set(shareIds)]);
+      if (own.length !== new Set(shareIds).size) throw appError('share.notFound');
+      return { cancelled: await repo.cancel(own.map((s) => s.id), now()) };
+    },
+
+    async email(uid: string, o: { shareId: string; emails: string[]; language?: string }, baseUrl: string) {
+      const to = [...new Set(o.emails.map((e) => e.trim()).filter(Boolean))];
+      if (!to.length) throw appError('share.emailRequired');
+      if (to.some((e) => !EMAIL.test(e))) throw appError('share.emailInvalid');
+      const s = await service.requireOwn(uid, o.shareId);
+      const live = await liveItems(s);
+      const state = stateOf(s, live.length);
+      if (state !== 'active') throw goneError(state);
+      const p = present(s, live, baseUrl);
+      const msg = shareMail(o.language, { sender: await repo.ownerName(uid), url: p.url, code: s.code, password: s.password, names: live.map((r) => r.name), expiresAt: p.expiresAt });
+      try {
+        for (const addr of to) await deps.mailer.send({ to: addr, ...msg });
+      } catch {
+        throw appError('share.emailFailed');
+      }
+      return { sent: to.length };
+    },
+
+    // ---- visitors (no ticket) ----
+
+    /** Public facts of an active share; 'This share no longer exists' with the reason otherwise. */
+    async infoByRand(rand: string) {
+      const { share, live } = await requireActive(await repo.findByRand(rand));
+      return publicInfo(share, live.length);
+    },
+
+    /**
+     * Code (and password when set) → a share token. Each failure counts for this client and for the share;
+     * 10 failures of a client within 15 minutes lock that client out of the share for 15 minutes, 100 of anyone
+     * lock the share's extraction for 15 minutes. While locked even the right code is refused.
+     */
+    async extract(o: { rand: string; code: string; password: string }, client: string) {
+      const { share, live } = await requireActive(await repo.findByRand(o.rand));
+      const at = now();
+      if ((await repo.locks(share.id, [client, ALL_CLIENTS], at)).length) throw appError('share.locked');
+      const fail = async (code: 'share.wrongCode' | 'share.wrongPassword') => {
+        await repo.recordFailure(share.id, client, at, { windowMs: EXTRACT_LIMITS.windowMs, lockMs: EXTRACT_LIMITS.lockMs, limit: EXTRACT_LIMITS.perClient });
+        await repo.recordFailure(share.id, ALL_CLIENTS, at, { windowMs: EXTRACT_LIMITS.windowMs, lockMs: EXTRACT_LIMITS.lockMs, limit: EXTRACT_LIMITS.perShare });
+        return appError(code);
+      };
+      if (!sameText(o.code.trim(), share.code)) throw await fail('share.wrongCode');
+      if (share.password !== '' && !sameText(o.password, share.password)) throw await fail('share.wrongPassword');
+      await repo.clearFailures(share.id, client);
+      return {
+        shareToken: await service.issueShareToken(share.id),
+        share: await publicInfo(share, live.length),
+        rights: rightsOf(share),
+        items: live.map((r) => presentItem(r)),
+      };
+    },
+
+    /** Browse: the top level, or a folder inside the share (live descendants only). */
+    async files(token: string, folderId?: string) {
+      const { share, live } = await fromToken(token);
+      if (!folderId || live.some((r) => r.id === folderId && r.kind === 1)) {
+        return { list: live.map((r) => presentItem(r)), total: live.length, path: [] };
+      }
+      const hit = await reachable(share, live, folderId);
+      if (!hit || hit.row.kind !== 0) throw appError('item.notFound');
+      const { rows, total } = await items.listChildren(share.uid, folderId, { offset: 0, limit: 10_000 });
+      return { list: rows.map((r) => presentItem(r)), total, path: hit.path.map((r) => ({ id: r.id, name: r.name })) };
+    },
+
+    async download(token: string, fileId: string) {
+      const { share, live } = await fromToken(token);
+      if (share.can_download !== 1) throw appError('share.noDownload');
+      const hit = await reachable(share, live, fileId);
+      if (!hit || hit.row.kind !== 1 || !hit.row.blob_md5) throw appError('item.notFound');
+      if (hit.row.freeze === 1) throw appError('file.frozen');
+      const signed = await deps.storage.signedGetUrl(blobKey(hit.row.blob_md5), { expiresInSeconds: URL_TTL, downloadName: hit.row.name });
+      const url = signed.startsWith('/') ? `${deps.config.publicUrl}${signed}` : signed;
+      return { signedUrl: url, downloadUrl: url, name: hit.row.name, size: Number(hit.row.size) };
+    },
+
+    /**
+     * Save to my cloud: copies the chosen shared items (folders with everything live below them) into the
+     * caller's folder as new items on the same blobs. The whole copy's bytes are reserved at once ('Not enough
+     * space' when they do not fit); name clashes at the target get " (1)".
+     */
+    async copy(actor: Actor, o: { shareToken: string; fileIds: string[]; folderIds: string[]; targetFolderId: string }) {
+      const { share, live } = await fromToken(o.shareToken);
+      if (share.can_save !== 1) throw appError('share.noSave');
+      files.assertNotFrozen(actor);
+      await files.requireFolder(actor.id, o.targetFolderId);
+      const chosen = [...new Set([...o.fileIds, ...o.folderIds])];
+      if (!chosen.length) throw appError('request.invalid');
+      const roots: ItemRow[] = [];
+      for (const id of chosen) {
+        const hit = await reachable(share, live, id);
+        if (!hit) throw appError('item.notFound');
+        roots.push(hit.row);
+      }
+      const trees = await items.subtree(share.uid, roots.filter((r) => r.kind === 0).map((r) => r.id));
+      const inTree = new Set(trees.map((r) => r.id));
+      // a chosen item inside another chosen folder comes with that folder
+      const tops = roots.filter((r) => !(r.parent_id !== ROOT_FOLDER_ID && inTree.has(r.parent_id)));
+      const all = new Map<string, ItemRow>();
+      for (const r of [...tops, ...trees]) all.set(r.id, r);
+      const copies = [...all.values()];
+      const bytes = copies.filter((r) => r.kind === 1).reduce((a, r) => a + Number(r.size), 0);
+      await quota.reserve(actor.id, bytes, 'upload.noSpace');
+      const md5s = copies.filter((r) => r.kind === 1 && r.blob_md5).map((r) => r.blob_md5!);
+      // references first: a failure below leaves one reference too many (a kept object), never one too few
+      for (const m of md5s) await blobs.addRef(m);
+      const at = Date.now();
+      const newIds = new Map(copies.map((r) => [r.id, newId()]));
+      const topIds = new Set(tops.map((r) => r.id));
+      try {
+        await deps.db.transaction().execute(async (trx) => {
+          // parents before children: a breadth-first order from the tops
+          const children = new Map<string, ItemRow[]>();
+          for (const r of copies) if (!topIds.has(r.id)) children.set(r.parent_id, [...(children.get(r.parent_id) ?? []), r]);
+          const queue = [...tops];
+          while (queue.length) {
+            const r = queue.shift()!;
+            const parent = topIds.has(r.id) ? o.targetFolderId : newIds.get(r.parent_id)!;
+            const name = topIds.has(r.id) ? await files.freeName(actor.id, parent, r.name, r.kind, true, 'name.duplicateFile', undefined, trx) : r.name;
+            await items.insert({
+              ...r, id: newIds.get(r.id)!, uid: actor.id, parent_id: parent, name, private_type: '1', freeze: 0, version: 1,
+              browse_count: 0, like_count: 0, collection_count: 0, leave_message_count: 0, created_at: at, modified_at: at, deleted_at: null, trash_root: null, trash_parent_id: null,
+            }, trx);
+            queue.push(...(children.get(r.id) ?? []));
+          }
+        });
+      } catch (e) {
+        await quota.release(actor.id, bytes);
+        await blobs.release(md5s);
+        throw e;
+      }
+      return { copied: tops.length, items: tops.map((r) => newIds.get(r.id)!) };
+    },
+
+    /** file/getProductItemById: a public item (privateType '0'), or one the share token reaches. */
+    async productItem(fileId: string, token?: string) {
+      if (token) {
+        const { share, live } = await fromToken(token);
+        const hit = await reachable(share, live, fileId);
+        if (hit) return presentItem(hit.row, { userName: await repo.ownerName(share.uid) });
+      }
+      const pub = await repo.findPublicItem(fileId);
+      if (!pub) throw appError('item.notFound');
+      return presentItem(pub, { userName: await repo.ownerName(pub.uid) });
+    },
+
+    /** Viewer access through a share token: a shared file, or a file inside a shared folder; the owner's fonts. */
+    async drawingAccess(req: DrawingRequest): Promise<DrawingSource | undefined> {
+      if (!req.shareToken) return undefined;
+      // a bad or stale token is refused with its reason ('This share no longer exists: …', re-enter the code)
+      const ctx = await fromToken(req.shareToken);
+      const hit = await reachable(ctx.share, ctx.live, req.fileId);
+      if (!hit || hit.row.kind !== 1 || !hit.row.blob_md5) return undefined;
+      return { name: hit.row.name, size: Number(hit.row.size), freeze: hit.row.freeze, blobMd5: hit.row.blob_md5, fontsOwner: ctx.share.uid };
+    },
+  };
+  return service;
+}
+
+export type SharesService = ReturnType<typeof createSharesService>;
