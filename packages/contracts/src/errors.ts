@@ -69,6 +69,12 @@ export const ERRORS = {
   'share.emailInvalid': { rtnCode: '1010016', key: 'errors.share.emailInvalid' },
   'share.emailRequired': { rtnCode: '1010017', key: 'errors.share.emailRequired' },
   'share.emailFailed': { rtnCode: '1010018', key: 'errors.share.emailFailed' },
+  // public library (modules/library)
+  'library.notDrawing': { rtnCode: '1012001', key: 'errors.library.notDrawing' },
+  'library.notPrivate': { rtnCode: '1012002', key: 'errors.library.notPrivate' },
+  'library.notPublic': { rtnCode: '1012003', key: 'errors.library.notPublic' },
+  'library.messageEmpty': { rtnCode: '1012004', key: 'errors.library.messageEmpty' },
+  'library.messageTooLong': { rtnCode: '1012005', key: 'errors.library.messageTooLong' },
   // rtnCode ranges by area (append inside your range): shares 1010xxx, groups 1011xxx, public library 1012xxx,
   // versions 1013xxx, compare 1014xxx
 } as const;

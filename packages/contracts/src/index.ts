@@ -6,3 +6,4 @@ export * from './transfer.ts';
 export * from './fonts.ts';
 export * from './shares.ts';
 export * from './groups.ts';
+export * from './library.ts';

@@ -11,8 +11,9 @@ import { authRoutes } from './auth/auth.routes.ts';
 import { thumbnailsRoutes } from './thumbnails/thumbnails.routes.ts';
 import { fontsRoutes } from './fonts/fonts.routes.ts';
 import { drawingsRoutes } from './drawings/drawings.routes.ts';
+import { libraryRoutes } from './library/library.routes.ts';
 
 export type RouteModule = FastifyPluginAsync<{ deps: AppDeps }>;
 
 /** Every module's routes, registered by app.ts in this order. */
-export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes, drawingsRoutes, fontsRoutes, thumbnailsRoutes];
+export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes, drawingsRoutes, fontsRoutes, libraryRoutes, thumbnailsRoutes];

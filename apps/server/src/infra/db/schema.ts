@@ -21,6 +21,9 @@ export interface Database {
   shares: SharesTable;
   share_items: ShareItemsTable;
   share_extract_limits: ShareExtractLimitsTable;
+  public_likes: PublicLikesTable;
+  public_collections: PublicCollectionsTable;
+  public_messages: PublicMessagesTable;
   file_versions: FileVersionsTable;
 }
 
@@ -90,6 +93,8 @@ export interface ItemsTable {
   trash_root: string | null;
   /** parent at deletion time, for restore */
   trash_parent_id: string | null;
+  // also `published_at` (migration 20261123T142500-public-library): typed in ItemsPublicationColumns below, read and
+  // written only by modules/library, so rows built elsewhere need not name it
 }
 
 export interface UploadSessionsTable {
@@ -276,4 +281,32 @@ export interface ShareExtractLimitsTable {
   failures: number;
   /** epoch ms; 0 when not locked */
   locked_until: number;
+}
+
+/** items.published_at (migration 20261123T142500-public-library): when it was made public; null while private. */
+export interface ItemsPublicationColumns {
+  published_at: number | null;
+}
+
+/** Public library (migration 20261123T142500-public-library; modules/library): one like per (file, user). */
+export interface PublicLikesTable {
+  file_id: string;
+  uid: string;
+  created_at: number;
+}
+
+/** One collection ("favourite") per (file, user). */
+export interface PublicCollectionsTable {
+  file_id: string;
+  uid: string;
+  created_at: number;
+}
+
+/** A message left on a public drawing. */
+export interface PublicMessagesTable {
+  id: string;
+  file_id: string;
+  uid: string;
+  content: string;
+  created_at: number;
 }
