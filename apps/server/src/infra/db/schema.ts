@@ -18,6 +18,10 @@ export interface Database {
   sso_reset_tokens: SsoResetTokensTable;
   oidc_payloads: OidcPayloadsTable;
   fonts: FontsTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
+  group_invitations: GroupInvitationsTable;
+  group_shares: GroupSharesTable;
   shares: SharesTable;
   share_items: ShareItemsTable;
   share_extract_limits: ShareExtractLimitsTable;
@@ -211,36 +215,6 @@ export interface FontsTable {
   deleted_at: number | null;
 }
 
-/** Version history of a file (migration 20261123T141500-file-versions). Each live row holds one blob reference. */
-export interface FileVersionsTable {
-  id: string;
-  /** the file (items.id) */
-  item_id: string;
-  /** the file's owner */
-  uid: string;
-  /** V<number>, 1-based, never reused */
-  number: number;
-  blob_md5: string;
-  size: number;
-  /** file name the bytes arrived with */
-  source_name: string;
-  updater_uid: string;
-  updater_name: string;
-  /** VERSION_REMARK_TYPES: 1 create drawing, 2 overwrite upload, 3 rollback from Vx, 4 merged from VxZx, 5 online edit */
-  remark_type: number;
-  /** the x of "rollback from Vx" ('1'), or "x,z" of "merged from VxZx" */
-  remark_from: string | null;
-  /** the user's own remark (version/updateRemark) */
-  remark: string;
-  description: string;
-  /** rollback: the version restored; copy: the cloud file copied */
-  relation_id: string | null;
-  /** 0 none, 1 version, 2 cloud file */
-  relation_type: number;
-  created_at: number;
-  deleted_at: number | null;
-}
-
 /** Shares (migration 20261123T140500-shares; modules/shares). */
 export interface SharesTable {
   id: string;
@@ -281,6 +255,73 @@ export interface ShareExtractLimitsTable {
   failures: number;
   /** epoch ms; 0 when not locked */
   locked_until: number;
+}
+
+/** A group (migration 20261123T141000-groups; spec section 3, Group: members count, introduction). */
+export interface GroupsTable {
+  id: string;
+  name: string;
+  introduction: string;
+  owner_uid: string;
+  created_at: number;
+  modified_at: number;
+}
+
+/** One member of a group; the owner is a member with role 'owner'. */
+export interface GroupMembersTable {
+  group_id: string;
+  uid: string;
+  /** 'owner' | 'member' */
+  role: string;
+  joined_at: number;
+}
+
+/** An invitation link: whoever is signed in and opens it before it expires joins the group. */
+export interface GroupInvitationsTable {
+  /** sha256 (hex) of the token; the token is only in the link */
+  token_hash: string;
+  group_id: string;
+  created_by: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** A share of kind 'group' (shares module) sent to a group (migration 20261123T143500-group-shares). */
+export interface GroupSharesTable {
+  group_id: string;
+  share_id: string;
+  sharer_uid: string;
+  created_at: number;
+}
+
+/** Version history of a file (migration 20261123T141500-file-versions). Each live row holds one blob reference. */
+export interface FileVersionsTable {
+  id: string;
+  /** the file (items.id) */
+  item_id: string;
+  /** the file's owner */
+  uid: string;
+  /** V<number>, 1-based, never reused */
+  number: number;
+  blob_md5: string;
+  size: number;
+  /** file name the bytes arrived with */
+  source_name: string;
+  updater_uid: string;
+  updater_name: string;
+  /** VERSION_REMARK_TYPES: 1 create drawing, 2 overwrite upload, 3 rollback from Vx, 4 merged from VxZx, 5 online edit */
+  remark_type: number;
+  /** the x of "rollback from Vx" ('1'), or "x,z" of "merged from VxZx" */
+  remark_from: string | null;
+  /** the user's own remark (version/updateRemark) */
+  remark: string;
+  description: string;
+  /** rollback: the version restored; copy: the cloud file copied */
+  relation_id: string | null;
+  /** 0 none, 1 version, 2 cloud file */
+  relation_type: number;
+  created_at: number;
+  deleted_at: number | null;
 }
 
 /** items.published_at (migration 20261123T142500-public-library): when it was made public; null while private. */

@@ -5,7 +5,7 @@ export type GroupRow = Selectable<GroupsTable>;
 export type InvitationRow = Selectable<GroupInvitationsTable>;
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** The only place that touches `groups`, `group_members` and `group_invitations`. */
+/** The only place that touches `groups`, `group_members`, `group_invitations` and `group_shares`. */
 export function createGroupsRepository(db: Kysely<Database>) {
   /** A group with its owner's name and member count, as seen by `uid` (its role; null when not a member). */
   const withMeta = (t: Db, uid: string) =>
@@ -37,6 +37,7 @@ export function createGroupsRepository(db: Kysely<Database>) {
     },
     async deleteGroup(id: string, t: Db = db) {
       // members and invitations go with it (foreign keys cascade; deleted explicitly too so both dialects agree)
+      await t.deleteFrom('group_shares').where('group_id', '=', id).execute();
       await t.deleteFrom('group_invitations').where('group_id', '=', id).execute();
       await t.deleteFrom('group_members').where('group_id', '=', id).execute();
       await t.deleteFrom('groups').where('id', '=', id).execute();
@@ -84,6 +85,19 @@ export function createGroupsRepository(db: Kysely<Database>) {
     },
     async deleteExpiredInvitations(now: number) {
       await db.deleteFrom('group_invitations').where('expires_at', '<', now - 30 * 24 * 3600 * 1000).execute();
+    },
+    async insertGroupShares(rows: { group_id: string; share_id: string; sharer_uid: string; created_at: number }[]) {
+      if (rows.length) await db.insertInto('group_shares').values(rows).execute();
+    },
+    /** A group's shares, newest first. */
+    async groupShares(groupId: string) {
+      return db.selectFrom('group_shares').selectAll().where('group_id', '=', groupId).orderBy('created_at', 'desc').orderBy('share_id').execute();
+    },
+    async findGroupShare(groupId: string, shareId: string) {
+      return db.selectFrom('group_shares').selectAll().where('group_id', '=', groupId).where('share_id', '=', shareId).executeTakeFirst();
+    },
+    async deleteGroupShare(groupId: string, shareId: string) {
+      await db.deleteFrom('group_shares').where('group_id', '=', groupId).where('share_id', '=', shareId).execute();
     },
     async userNames(uids: string[]) {
       if (!uids.length) return new Map<string, string>();

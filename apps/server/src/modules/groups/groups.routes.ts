@@ -3,10 +3,12 @@ import * as c from '@cadcloud/contracts';
 import { defineEndpoint } from '../../infra/http/endpoint.ts';
 import type { RouteModule } from '../index.ts';
 import { createGroupsService } from './groups.service.ts';
+import { createGroupSharesService } from './group-shares.service.ts';
 
 /** Groups and group share (`/cloud/v5/group/...`, documented in packages/contracts/src/groups.ts). All signed in. */
 export const groupsRoutes: RouteModule = async (app, { deps }) => {
   const groups = createGroupsService(deps);
+  const groupShares = createGroupSharesService(deps);
   const tag = 'groups';
 
   defineEndpoint(app, {
@@ -50,18 +52,41 @@ export const groupsRoutes: RouteModule = async (app, { deps }) => {
     handler: (d, { user }) => groups.addMember(user.id, d),
   });
   defineEndpoint(app, {
-    path: '/cloud/v5/group/removeMember', tag, auth: 'user', summary: 'Remove a member (owner only; the owner cannot be removed)',
+    path: '/cloud/v5/group/removeMember', tag, auth: 'user', summary: 'Remove a member (owner only; the owner cannot be removed); their shares to the group are cancelled',
     request: c.groupMemberRequest, response: z.object({ removed: z.number() }),
-    handler: (d, { user }) => groups.removeMember(user.id, d),
+    handler: (d, { user }) => groupShares.removeMember(user.id, d),
   });
   defineEndpoint(app, {
-    path: '/cloud/v5/group/leave', tag, auth: 'user', summary: 'Leave a group (members; the owner deletes the group instead)',
+    path: '/cloud/v5/group/leave', tag, auth: 'user', summary: 'Leave a group (members; the owner deletes the group instead); my shares to the group are cancelled',
     request: c.groupIdRequest, response: z.object({ left: z.number() }),
-    handler: (d, { user }) => groups.leave(user.id, d.groupId),
+    handler: (d, { user }) => groupShares.leave(user.id, d.groupId),
   });
   defineEndpoint(app, {
     path: '/cloud/v5/group/delete', tag, auth: 'user', summary: 'Delete a group (owner only): its members, invitations and group shares go with it',
     request: c.groupIdRequest, response: z.object({ deleted: z.number() }),
-    handler: (d, { user }) => groups.remove(user.id, d.groupId),
+    handler: (d, { user }) => groupShares.removeGroup(user.id, d.groupId),
+  });
+
+  defineEndpoint(app, {
+    path: '/cloud/v5/group/share', tag, auth: 'user',
+    summary: "Share own private files/folders with groups I belong to (one group share each): downloadable → canDownload, can be dumped → canSave; no group: 'Please select at least one group'; failure: 'group send fail'",
+    request: c.groupShareRequest, response: c.groupShareResult,
+    handler: (d, { user }) => groupShares.share(user, d),
+  });
+  defineEndpoint(app, {
+    path: '/cloud/v5/group/shares', tag, auth: 'user', summary: "A group's active shared items, newest first (members only)",
+    request: c.groupIdRequest, response: c.groupSharesResult,
+    handler: (d, { user }) => groupShares.list(user.id, d.groupId),
+  });
+  defineEndpoint(app, {
+    path: '/cloud/v5/group/openShare', tag, auth: 'user',
+    summary: 'A share token for one of the group\'s shares (members only): then share/files, share/download, file/share/copyFoldersAndFiles and the viewer, as a link recipient',
+    request: c.groupOpenShareRequest, response: c.groupOpenShareResult,
+    handler: (d, { user }) => groupShares.open(user.id, d),
+  });
+  defineEndpoint(app, {
+    path: '/cloud/v5/group/cancelShare', tag, auth: 'user', summary: 'Cancel a group share (the sharer or the group owner)',
+    request: c.groupOpenShareRequest, response: z.object({ cancelled: z.number() }),
+    handler: (d, { user }) => groupShares.cancelOne(user.id, d),
   });
 };

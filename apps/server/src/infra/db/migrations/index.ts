@@ -4,6 +4,8 @@ import * as fonts from './20261123T120000-fonts.ts';
 import * as itemsBlobMd5 from './20261123T130000-items-blob-md5.ts';
 import * as fileVersions from './20261123T141500-file-versions.ts';
 import * as shares from './20261123T140500-shares.ts';
+import * as groups from './20261123T141000-groups.ts';
+import * as groupShares from './20261123T143500-group-shares.ts';
 import * as publicLibrary from './20261123T142500-public-library.ts';
 
 /** Static map (not a folder scan) so migrations work the same under tsx, bundlers and tests. Append only. */
@@ -13,5 +15,7 @@ export const migrations: Record<string, Migration> = {
   '20261123T130000-items-blob-md5': itemsBlobMd5,
   '20261123T141500-file-versions': fileVersions,
   '20261123T140500-shares': shares,
+  '20261123T141000-groups': groups,
+  '20261123T143500-group-shares': groupShares,
   '20261123T142500-public-library': publicLibrary,
 };
