@@ -75,6 +75,17 @@ export const ERRORS = {
   'library.notPublic': { rtnCode: '1012003', key: 'errors.library.notPublic' },
   'library.messageEmpty': { rtnCode: '1012004', key: 'errors.library.messageEmpty' },
   'library.messageTooLong': { rtnCode: '1012005', key: 'errors.library.messageTooLong' },
+  // versions (modules/versions)
+  'version.rollbackFailed': { rtnCode: '1013001', key: 'errors.version.rollbackFailed' },
+  'version.deleteFailed': { rtnCode: '1013002', key: 'errors.version.deleteFailed' },
+  'version.deleteLatest': { rtnCode: '1013003', key: 'errors.version.deleteLatest' },
+  'version.selectFile': { rtnCode: '1013004', key: 'errors.version.selectFile' },
+  'version.oneFile': { rtnCode: '1013005', key: 'errors.version.oneFile' },
+  'version.typeMismatch': { rtnCode: '1013006', key: 'errors.version.typeMismatch' },
+  // drawing compare (modules/compare)
+  'compare.parseFailed': { rtnCode: '1014001', key: 'errors.compare.parseFailed' },
+  'compare.convertFailed': { rtnCode: '1014002', key: 'errors.compare.convertFailed' },
+  'compare.notDrawing': { rtnCode: '1014003', key: 'errors.compare.notDrawing' },
   // rtnCode ranges by area (append inside your range): shares 1010xxx, groups 1011xxx, public library 1012xxx,
   // versions 1013xxx, compare 1014xxx
 } as const;

@@ -7,3 +7,4 @@ export * from './fonts.ts';
 export * from './shares.ts';
 export * from './groups.ts';
 export * from './library.ts';
+export * from './versions.ts';

@@ -6,6 +6,7 @@ import { appError } from '../../infra/http/app-error.ts';
 import { newId } from '../../infra/db/ids.ts';
 import { createQuotaService } from '../quota/quota.service.ts';
 import { createBlobsService } from '../blobs/blobs.service.ts';
+import { releaseVersionsOfFiles } from '../versions/versions.cleanup.ts';
 import { createItemsRepository, type ItemRow, type SortField } from './items.repository.ts';
 import { presentItem } from './items.presenter.ts';
 import { checkName, nextFreeName, stemOf } from './item-names.ts';
@@ -203,6 +204,8 @@ export function createFilesService(deps: AppDeps) {
       await repo.deleteRows(uid, unique.map((r) => r.id));
       await quota.release(uid, sumSize(liveTree));
       await blobs.release(unique.filter((r) => r.kind === 1).map((r) => r.blob_md5));
+      // their version history goes with them (blob references, history storage)
+      await releaseVersionsOfFiles(deps, uid, unique);
       return { deleted: ids.length };
     },
 
@@ -248,6 +251,7 @@ export function createFilesService(deps: AppDeps) {
       const tree = await repo.itemsOfTrashRoots(uid, rootIds);
       await repo.deleteRows(uid, tree.map((r) => r.id));
       await blobs.release(tree.filter((r) => r.kind === 1).map((r) => r.blob_md5));
+      await releaseVersionsOfFiles(deps, uid, tree);
       return { deleted: rootIds.length };
     },
 

@@ -68,6 +68,11 @@ export function createVersionsRepository(db: Kysely<Database>) {
     async update(uid: string, id: string, patch: Partial<VersionRow>, t: Db = db) {
       await t.updateTable('file_versions').set(patch).where('uid', '=', uid).where('id', '=', id).execute();
     },
+    /** The version rows of files deleted for good (live and deleted versions alike). */
+    async deleteOfItems(uid: string, itemIds: string[], t: Db = db) {
+      if (!itemIds.length) return;
+      await t.deleteFrom('file_versions').where('uid', '=', uid).where('item_id', 'in', itemIds).execute();
+    },
     async markDeleted(uid: string, ids: string[], now: number, t: Db = db) {
       if (!ids.length) return;
       await t.updateTable('file_versions').set({ deleted_at: now }).where('uid', '=', uid).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
