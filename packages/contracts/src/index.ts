@@ -6,5 +6,6 @@ export * from './transfer.ts';
 export * from './fonts.ts';
 export * from './shares.ts';
 export * from './groups.ts';
+export * from './compare.ts';
 export * from './library.ts';
 export * from './versions.ts';
