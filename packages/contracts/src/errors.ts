@@ -86,10 +86,6 @@ export const ERRORS = {
   'compare.parseFailed': { rtnCode: '1014001', key: 'errors.compare.parseFailed' },
   'compare.convertFailed': { rtnCode: '1014002', key: 'errors.compare.convertFailed' },
   'compare.notDrawing': { rtnCode: '1014003', key: 'errors.compare.notDrawing' },
-  // drawing compare (modules/compare)
-  'compare.parseFailed': { rtnCode: '1014001', key: 'errors.compare.parseFailed' },
-  'compare.convertFailed': { rtnCode: '1014002', key: 'errors.compare.convertFailed' },
-  'compare.notDrawing': { rtnCode: '1014003', key: 'errors.compare.notDrawing' },
   // rtnCode ranges by area (append inside your range): shares 1010xxx, groups 1011xxx, public library 1012xxx,
   // versions 1013xxx, compare 1014xxx
 } as const;
