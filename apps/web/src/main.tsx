@@ -15,7 +15,14 @@ import { Shell } from './routes/yun/Shell.tsx';
 import { FileList } from './routes/yun/FileList.tsx';
 import { Trash } from './routes/yun/Trash.tsx';
 import { Fonts } from './routes/yun/Fonts.tsx';
+import { Versions } from './routes/yun/Versions.tsx';
+import { Library } from './routes/yun/Library.tsx';
+import { LibraryDetail } from './routes/yun/LibraryDetail.tsx';
+import { H5Public, H5PublicDetail } from './routes/h5/H5Public.tsx';
+import { Shares } from './routes/yun/Shares.tsx';
+import { shareRoutes } from './routes/share/index.tsx';
 import { ViewPage } from './routes/yun/ViewPage.tsx';
+import { Compare } from './routes/yun/Compare.tsx';
 import { NotFound } from './routes/NotFound.tsx';
 import { H5Shell } from './routes/h5/H5Shell.tsx';
 import { H5List } from './routes/h5/H5List.tsx';
@@ -45,6 +52,7 @@ const router = createBrowserRouter([
     element: <SignedIn />,
     children: [
       { path: '/yun/view/:fileId', element: <ViewPage /> },
+      { path: '/yun/version/:fileId/compare', element: <Compare /> },
       {
         path: '/yun',
         element: <Shell />,
@@ -57,7 +65,14 @@ const router = createBrowserRouter([
           { path: 'picture', element: <FileList key="picture" kind="picture" /> },
           { path: 'other', element: <FileList key="other" kind="other" /> },
           { path: 'trash', element: <Trash /> },
+          { path: 'public', element: <Library key="public" kind="public" /> },
+          { path: 'public/:fileId', element: <LibraryDetail /> },
+          { path: 'myPublic', element: <Library key="myPublic" kind="myPublic" /> },
+          { path: 'myCollection', element: <Library key="myCollection" kind="myCollection" /> },
+          { path: 'myLike', element: <Library key="myLike" kind="myLike" /> },
           { path: 'font', element: <Fonts /> },
+          { path: 'share', element: <Shares /> },
+          { path: 'version/:fileId', element: <Versions /> },
           { path: '*', element: <Navigate to="/404" replace /> },
         ],
       },
@@ -70,12 +85,17 @@ const router = createBrowserRouter([
           { path: 'upload', element: <H5Upload /> },
           { path: 'user', element: <H5User /> },
           { path: 'item/:fileId', element: <H5Item /> },
+          { path: 'info/publicplatform', element: <H5Public /> },
+          { path: 'info/publicplatform/:fileId', element: <H5PublicDetail /> },
           { path: 'font', element: <Fonts /> },
+          { path: 'version/:fileId', element: <Versions /> },
           { path: '*', element: <Navigate to="/404" replace /> },
         ],
       },
     ],
   },
+  // share pages: public (a visitor opens them), so outside SignedIn
+  ...shareRoutes,
   { path: '/404', element: <NotFound /> },
   { path: '*', element: <Navigate to="/404" replace /> },
 ]);

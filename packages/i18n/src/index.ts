@@ -3,6 +3,11 @@ import { sso } from './locales/sso.ts';
 import { web } from './locales/web.ts';
 import { viewer } from './locales/viewer.ts';
 import { fonts } from './locales/fonts.ts';
+import { compare } from './locales/compare.ts';
+import { library } from './locales/library.ts';
+import { shares } from './locales/shares.ts';
+import { versions } from './locales/versions.ts';
+import { groups } from './locales/groups.ts';
 
 export const LANGUAGES = ['zh', 'en', 'ko', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -27,6 +32,11 @@ export function serverMessage(key: string, lang: Language, args?: readonly (stri
 }
 
 export { errors, sso, web, viewer, fonts };
+export { compare };
+export { library };
+export { shares };
+export { versions };
+export { groups };
 
 /** Login-site text lookup. */
 export function ssoText(lang: Language, key: keyof (typeof sso)['en'], args?: readonly (string | number)[]): string {

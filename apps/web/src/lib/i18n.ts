@@ -1,6 +1,11 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { web, viewer, fonts, LANGUAGES, DEFAULT_LANGUAGE, normalizeLanguage, type Language } from '@cadcloud/i18n';
+import { library } from '@cadcloud/i18n';
+import { shares } from '@cadcloud/i18n';
+import { compare } from '@cadcloud/i18n';
+import { versions } from '@cadcloud/i18n';
+import { groups } from '@cadcloud/i18n';
 
 const STORAGE_KEY = 'cadcloud.lang';
 
@@ -19,6 +24,20 @@ void i18n.use(initReactI18next).init({
   keySeparator: false,
   returnNull: false,
 });
+
+// the shares namespace (share dialog, /yun/share, share pages)
+for (const l of LANGUAGES) i18n.addResourceBundle(l, 'shares', shares[l]);
+// the groups namespace (/yun/group, /webH5/group, the invitation page)
+for (const l of LANGUAGES) i18n.addResourceBundle(l, 'groups', groups[l]);
+
+// the public library namespace (/yun/public, myPublic, myCollection, myLike, the public-drawing dialog)
+for (const l of LANGUAGES) i18n.addResourceBundle(l, 'library', library[l]);
+
+// the version history namespace (/yun/version/{fileId})
+for (const l of LANGUAGES) i18n.addResourceBundle(l, 'versions', versions[l]);
+
+// the drawing compare namespace (/yun/version/:fileId/compare)
+for (const l of LANGUAGES) i18n.addResourceBundle(l, 'compare', compare[l]);
 
 document.documentElement.lang = initialLanguage();
 

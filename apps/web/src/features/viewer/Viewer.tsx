@@ -12,11 +12,20 @@ type Tool = 'select' | 'distance' | 'area' | 'angle' | 'coords';
 const THEME_KEY = 'cadcloud.viewer.light';
 const LW_KEY = 'cadcloud.viewer.lineweights';
 
+/** What a page built on the viewer may drive (the compare page): where the scene comes from, a view to zoom to, layers kept hidden. */
+export interface ViewerHooks {
+  source?: (layout: string, onProgress: (loaded: number, total: number) => void) => Promise<Scene>;
+  /** zoomed to whenever a new object is given */
+  focus?: { minX: number; minY: number; maxX: number; maxY: number } | null;
+  /** scene layer names not drawn */
+  hiddenLayers?: string[];
+}
+
 /**
  * The online viewer: one layout's scene drawn by WebGL, with layers, layouts, measuring, text search,
  * entity properties and a dark/light background. Desktop and phone share it (touch: drag pans, pinch zooms).
  */
-export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { fileId: string; name?: string; phone?: boolean; onBack?: () => void; onUploadFont?: () => void; extra?: React.ReactNode }) {
+export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, shareToken, hooks }: { fileId: string; name?: string; phone?: boolean; onBack?: () => void; onUploadFont?: () => void; extra?: React.ReactNode; shareToken?: string; hooks?: ViewerHooks }) {
   const { t } = useTranslation('viewer');
   const wrap = useRef<HTMLDivElement>(null);
   const glCanvas = useRef<HTMLCanvasElement>(null);
@@ -42,9 +51,9 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
 
   const visible = useMemo(() => {
     const v = new Set<number>();
-    scene?.meta.layers.forEach((l, i) => l.on && !l.frozen && !hidden.has(i) && v.add(i));
+    scene?.meta.layers.forEach((l, i) => l.on && !l.frozen && !hidden.has(i) && !hooks?.hiddenLayers?.includes(l.name) && v.add(i));
     return v;
-  }, [scene, hidden]);
+  }, [scene, hidden, hooks?.hiddenLayers]);
 
   // ---- coordinates: screen (CSS px in the canvas) ↔ drawing
   const size = () => ({ w: glCanvas.current?.clientWidth ?? 1, h: glCanvas.current?.clientHeight ?? 1 });
@@ -137,7 +146,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
     let gone = false;
     setError(null);
     setProgress(0);
-    loadScene(fileId, layout, (l, total) => total && setProgress(Math.round((l / total) * 100))).then(
+    (hooks?.source ? hooks.source(layout, (l, total) => total && setProgress(Math.round((l / total) * 100))) : loadScene(fileId, layout, (l, total) => total && setProgress(Math.round((l / total) * 100)), { shareToken })).then(
       (s) => {
         if (gone) return;
         setScene(s);
@@ -179,6 +188,8 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra }: { f
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [scene]);
   useEffect(() => () => renderer.current?.dispose(), []);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => void (hooks?.focus && scene && fit(hooks.focus)), [hooks?.focus]);
   useEffect(() => redraw(), [redraw]);
   useEffect(() => {
     const ro = new ResizeObserver(() => redraw());

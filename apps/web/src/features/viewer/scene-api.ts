@@ -4,9 +4,14 @@ import { ApiError, goToLogin } from '../../lib/api.ts';
 import { currentLanguage } from '../../lib/i18n.ts';
 import { clientType } from '../../lib/device.ts';
 
+/** How a viewer that does not own the drawing may see it: a share token (from share extraction). */
+export interface SceneAccess {
+  shareToken?: string;
+}
+
 /** GET one layout's compiled scene; a JSON answer is the spec's error envelope, thrown as an ApiError. */
-export async function fetchScene(fileId: string, layout: string, onProgress?: (loaded: number, total: number) => void, o: { whole?: boolean } = {}): Promise<Scene> {
-  const url = `/cloud/v5/drawing/scene?fileId=${encodeURIComponent(fileId)}&layout=${encodeURIComponent(layout)}&lang=${currentLanguage()}`;
+export async function fetchScene(fileId: string, layout: string, onProgress?: (loaded: number, total: number) => void, o: { whole?: boolean } & SceneAccess = {}): Promise<Scene> {
+  const url = `/cloud/v5/drawing/scene?fileId=${encodeURIComponent(fileId)}&layout=${encodeURIComponent(layout)}&lang=${currentLanguage()}${o.shareToken ? `&shareToken=${encodeURIComponent(o.shareToken)}` : ''}`;
   let res: Response;
   try {
     res = await fetch(url, { credentials: 'same-origin', headers: { 'x-client-type': clientType() } });
@@ -15,7 +20,7 @@ export async function fetchScene(fileId: string, layout: string, onProgress?: (l
   }
   if (!(res.headers.get('content-type') ?? '').includes('cadcloud.scene')) {
     const body = await res.json().catch(() => null);
-    if (body?.rtnCode === RTN_NOT_SIGNED_IN) goToLogin();
+    if (body?.rtnCode === RTN_NOT_SIGNED_IN && !o.shareToken) goToLogin(); // a share visitor stays on the share page
     throw new ApiError(String(body?.rtnCode ?? res.status), body?.msg ?? 'Network Error!', body?.bizData?.code);
   }
   // while the app boots the main thread is busy: let the browser fill one buffer without waking us per chunk
@@ -74,11 +79,11 @@ export function prefetchSceneFor(pathname: string) {
 }
 
 /** The prefetched scene when it is the one asked for (taken once), else a fresh request. */
-export function loadScene(fileId: string, layout: string, onProgress?: (loaded: number, total: number) => void): Promise<Scene> {
-  if (early && early.fileId === fileId && layout === 'Model') {
+export function loadScene(fileId: string, layout: string, onProgress?: (loaded: number, total: number) => void, access: SceneAccess = {}): Promise<Scene> {
+  if (early && early.fileId === fileId && layout === 'Model' && !access.shareToken) {
     const e = early;
     early = null;
     return e.scene;
   }
-  return fetchScene(fileId, layout, onProgress);
+  return fetchScene(fileId, layout, onProgress, access);
 }

@@ -10,6 +10,7 @@ import { formatSize, formatTime } from '../../lib/format.ts';
 import { Viewer } from '../../features/viewer/Viewer.tsx';
 import { isViewable } from '../../features/viewer/viewable.ts';
 import { InfoCircleOutlined } from '@ant-design/icons';
+import { ShareButton } from '../../features/shares/ShareDialog.tsx';
 
 /** /webH5/item/{fileId}: the file's details with download, rename and delete. */
 export function H5Item() {
@@ -45,6 +46,7 @@ export function H5Item() {
       ]} />
       <Space direction="vertical" style={{ width: '100%', marginTop: 16 }}>
         <Button block type="primary" icon={<DownloadOutlined />} data-testid="h5-download" onClick={() => filesApi.download(item.id).then((r) => saveUrl(r.signedUrl, r.name), (e) => message.error(e.message))}>{t('toolbar.download')}</Button>
+        <ShareButton items={[item]} block />
         <Button block icon={<EditOutlined />} data-testid="h5-rename" onClick={() => setRenaming(true)}>{t('toolbar.rename')}</Button>
         <Button block danger icon={<DeleteOutlined />} data-testid="h5-delete" onClick={() => Modal.confirm({
           title: t('toolbar.delete'), content: t('delete.confirm', { count: 1 }), okText: t('common.ok'), cancelText: t('common.cancel'), okButtonProps: { danger: true },

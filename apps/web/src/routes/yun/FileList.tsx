@@ -15,6 +15,8 @@ import { useUser } from '../../features/auth/user.tsx';
 import { formatSize, formatTime } from '../../lib/format.ts';
 import { useUploadLimit } from '../../features/files/use-config.ts';
 import { isViewable } from '../../features/viewer/viewable.ts';
+import { PublishButton } from '../../features/library/PublishButton.tsx';
+import { ShareButton } from '../../features/shares/ShareDialog.tsx';
 
 export type ListKind = 'index' | 'recent' | 'drawing' | 'threeModel' | 'picture' | 'other';
 
@@ -163,9 +165,11 @@ export function FileList({ kind }: { kind: ListKind }) {
         <Space wrap>
           <Button type="primary" icon={<UploadOutlined />} onClick={() => setDialog('upload')} data-testid="btn-upload">{t('toolbar.upload')}</Button>
           {kind === 'index' && <Button icon={<FolderAddOutlined />} onClick={() => setDialog('folder')} data-testid="btn-new-folder">{t('toolbar.newFolder')}</Button>}
+          <ShareButton items={chosen} />
           <Button icon={<DownloadOutlined />} disabled={!chosen.length} onClick={download} data-testid="btn-download">{t('toolbar.download')}</Button>
           <Button icon={<SwapOutlined />} disabled={!chosen.length} onClick={() => setDialog('move')} data-testid="btn-move">{t('toolbar.move')}</Button>
           <Button icon={<EditOutlined />} disabled={chosen.length !== 1} onClick={() => setDialog('rename')} data-testid="btn-rename">{t('toolbar.rename')}</Button>
+          <PublishButton items={chosen} onDone={done} />
           <Button icon={<DeleteOutlined />} danger disabled={!chosen.length} onClick={remove} data-testid="btn-delete">{t('toolbar.delete')}</Button>
           <Tooltip title={t('toolbar.refresh')}>
             <Button icon={<ReloadOutlined />} onClick={() => void load()} aria-label={t('toolbar.refresh')} />

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Layout, Menu, Dropdown, Button, Progress, Drawer, Avatar, Typography, Input, Tooltip } from 'antd';
 import { ClockCircleOutlined, FolderOutlined, BuildOutlined, BlockOutlined, PictureOutlined, AppstoreOutlined, DeleteOutlined, GlobalOutlined, UserOutlined, MenuOutlined, LogoutOutlined, UnorderedListOutlined, FontSizeOutlined } from '@ant-design/icons';
+import { ShareAltOutlined } from '@ant-design/icons';
+import { CompassOutlined, CloudServerOutlined, StarOutlined, HeartOutlined } from '@ant-design/icons';
 import { taskEvents } from '../../features/tasks/task-events.ts';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -78,6 +80,19 @@ export function Shell() {
     { key: 'other', icon: <AppstoreOutlined />, label: t('nav.other') },
     { key: 'trash', icon: <DeleteOutlined />, label: t('nav.trash') },
     { key: 'font', icon: <FontSizeOutlined />, label: t('fonts.nav', { ns: 'fonts' }) },
+    { key: 'share', icon: <ShareAltOutlined />, label: t('shares.nav', { ns: 'shares' }) },
+    // the public library (modules/library)
+    {
+      type: 'group' as const,
+      key: 'publicGroup',
+      label: t('library.nav.group', { ns: 'library' }),
+      children: [
+        { key: 'public', icon: <CompassOutlined />, label: t('library.nav.public', { ns: 'library' }) },
+        { key: 'myPublic', icon: <CloudServerOutlined />, label: t('library.nav.myPublic', { ns: 'library' }) },
+        { key: 'myCollection', icon: <StarOutlined />, label: t('library.nav.myCollection', { ns: 'library' }) },
+        { key: 'myLike', icon: <HeartOutlined />, label: t('library.nav.myLike', { ns: 'library' }) },
+      ],
+    },
   ];
   const nav = (
     <>
