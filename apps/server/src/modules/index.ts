@@ -11,6 +11,7 @@ import { authRoutes } from './auth/auth.routes.ts';
 import { thumbnailsRoutes } from './thumbnails/thumbnails.routes.ts';
 import { fontsRoutes } from './fonts/fonts.routes.ts';
 import { drawingsRoutes } from './drawings/drawings.routes.ts';
+import { sharesRoutes } from './shares/shares.routes.ts';
 import { compareRoutes } from './compare/compare.routes.ts';
 import { libraryRoutes } from './library/library.routes.ts';
 import { versionsRoutes } from './versions/versions.routes.ts';
@@ -18,4 +19,4 @@ import { versionsRoutes } from './versions/versions.routes.ts';
 export type RouteModule = FastifyPluginAsync<{ deps: AppDeps }>;
 
 /** Every module's routes, registered by app.ts in this order. */
-export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes, drawingsRoutes, fontsRoutes, libraryRoutes, versionsRoutes, compareRoutes, thumbnailsRoutes];
+export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes, drawingsRoutes, sharesRoutes, fontsRoutes, libraryRoutes, versionsRoutes, compareRoutes, thumbnailsRoutes];

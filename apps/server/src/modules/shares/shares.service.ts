@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { EMAIL, ROOT_FOLDER_ID, SHARE_DAYS_MAX, SHARE_PASSWORD, SHARE_PASSWORD_DIGITS, type ShareGoneReason, type ShareKind } from '@cadcloud/contracts';
+import { EMAIL, ROOT_FOLDER_ID, SHARE_DAYS_DEFAULT, SHARE_DAYS_MAX, SHARE_PASSWORD, SHARE_PASSWORD_DIGITS, type ShareGoneReason, type ShareKind } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
 import { appError } from '../../infra/http/app-error.ts';
 import { newId } from '../../infra/db/ids.ts';
@@ -53,6 +53,8 @@ export function setSharesClock(deps: AppDeps, now: (() => number) | undefined): 
   else clocks.delete(deps);
 }
 
+/** As the drive lists them: folders first, then by name. */
+const sortItems = (rows: ItemRow[]) => rows.sort((x, y) => x.kind - y.kind || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0) || (x.id < y.id ? -1 : 1));
 const goneError = (reason: ShareGoneReason) => appError(reason === 'cancelled' ? 'share.cancelled' : reason === 'expired' ? 'share.expired' : 'share.deleted', [], { reason });
 const b64 = (s: string) => Buffer.from(s).toString('base64url');
 function sameText(a: string, b: string): boolean {
@@ -94,7 +96,7 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
     const l = links ?? (await repo.itemsOf([share.id]));
     const rows = await items.findOwned(share.uid, l.map((x) => x.item_id));
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return l.map((x) => byId.get(x.item_id)).filter((r): r is ItemRow => !!r);
+    return sortItems(l.map((x) => byId.get(x.item_id)).filter((r): r is ItemRow => !!r));
   }
 
   function stateOf(share: ShareRow, liveCount: number, at = now()): ShareState {
@@ -138,7 +140,8 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
       url,
       shareUrl: url,
       h5Url,
-      linkToken: b64(JSON.stringify({ fileId: live[0]?.id ?? '', from: 'share', isShare: 1, rand: s.rand, position: 0 })),
+      // the link opens the first shared file (or the first folder when only folders are shared)
+      linkToken: b64(JSON.stringify({ fileId: (live.find((r) => r.kind === 1) ?? live[0])?.id ?? '', from: 'share', isShare: 1, rand: s.rand, position: 0 })),
       items: live.map((r) => ({ id: r.id, name: r.name, type: r.kind === 0 ? 'folder' : r.type, fileType: r.kind, size: Number(r.size) })),
       ...(s.group_id ? { groupId: s.group_id } : {}),
     };
@@ -257,9 +260,9 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
 
     // ---- the sharer's calls ----
 
-    async create(actor: Actor, o: { fileIds: string[]; folderIds: string[]; kind: 'link' | 'easy'; validDays: unknown; password: string; canDownload: boolean; canSave: boolean; showNotes: boolean }, baseUrl: string) {
+    async create(actor: Actor, o: { fileIds: string[]; folderIds: string[]; kind: 'link' | 'easy'; validDays?: unknown; password: string; canDownload: boolean; canSave: boolean; showNotes: boolean }, baseUrl: string) {
       files.assertNotFrozen(actor);
-      const days = o.validDays === undefined ? 7 : checkDays(o.validDays);
+      const days = o.validDays === undefined || o.validDays === null ? SHARE_DAYS_DEFAULT : checkDays(o.validDays);
       const row = await service.createShareRecord(actor.id, {
         fileIds: o.fileIds, folderIds: o.folderIds, kind: o.kind, validDays: days, password: o.password,
         rights: { canDownload: o.canDownload, canSave: o.canSave, showNotes: o.showNotes },
@@ -272,7 +275,7 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
       const links = await repo.itemsOf(rows.map((r) => r.id));
       const live = new Map((await items.findOwned(uid, [...new Set(links.map((l) => l.item_id))])).map((r) => [r.id, r]));
       const list = rows.map((s) => {
-        const mine = links.filter((l) => l.share_id === s.id).map((l) => live.get(l.item_id)).filter((r): r is ItemRow => !!r);
+        const mine = sortItems(links.filter((l) => l.share_id === s.id).map((l) => live.get(l.item_id)).filter((r): r is ItemRow => !!r));
         return present(s, mine, baseUrl);
       });
       return { list, total };
@@ -367,7 +370,7 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
     /** Browse: the top level, or a folder inside the share (live descendants only). */
     async files(token: string, folderId?: string) {
       const { share, live } = await fromToken(token);
-      if (!folderId || live.some((r) => r.id === folderId && r.kind === 1)) {
+      if (!folderId || folderId === ROOT_FOLDER_ID) {
         return { list: live.map((r) => presentItem(r)), total: live.length, path: [] };
       }
       const hit = await reachable(share, live, folderId);
@@ -417,22 +420,29 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
       const md5s = copies.filter((r) => r.kind === 1 && r.blob_md5).map((r) => r.blob_md5!);
       // references first: a failure below leaves one reference too many (a kept object), never one too few
       for (const m of md5s) await blobs.addRef(m);
-      const at = Date.now();
+      const at = now();
       const newIds = new Map(copies.map((r) => [r.id, newId()]));
       const topIds = new Set(tops.map((r) => r.id));
       try {
         await deps.db.transaction().execute(async (trx) => {
           // parents before children: a breadth-first order from the tops
           const children = new Map<string, ItemRow[]>();
-          for (const r of copies) if (!topIds.has(r.id)) children.set(r.parent_id, [...(children.get(r.parent_id) ?? []), r]);
+          for (const r of copies) {
+            if (topIds.has(r.id)) continue;
+            const list = children.get(r.parent_id);
+            if (list) list.push(r);
+            else children.set(r.parent_id, [r]);
+          }
           const queue = [...tops];
-          while (queue.length) {
-            const r = queue.shift()!;
+          for (let qi = 0; qi < queue.length; qi++) {
+            const r = queue[qi];
             const parent = topIds.has(r.id) ? o.targetFolderId : newIds.get(r.parent_id)!;
             const name = topIds.has(r.id) ? await files.freeName(actor.id, parent, r.name, r.kind, true, 'name.duplicateFile', undefined, trx) : r.name;
+            // named column by column: a copy is a new private item of the caller, nothing of the original's life comes along
             await items.insert({
-              ...r, id: newIds.get(r.id)!, uid: actor.id, parent_id: parent, name, private_type: '1', freeze: 0, version: 1,
-              browse_count: 0, like_count: 0, collection_count: 0, leave_message_count: 0, created_at: at, modified_at: at, deleted_at: null, trash_root: null, trash_parent_id: null,
+              id: newIds.get(r.id)!, uid: actor.id, parent_id: parent, kind: r.kind, name, type: r.type, size: r.size, blob_md5: r.blob_md5, version: 1, descp: r.descp,
+              private_type: '1', freeze: 0, thumbkey: r.thumbkey, transform_status: r.transform_status, browse_count: 0, like_count: 0, collection_count: 0, leave_message_count: 0,
+              created_at: at, modified_at: at, deleted_at: null, trash_root: null, trash_parent_id: null,
             }, trx);
             queue.push(...(children.get(r.id) ?? []));
           }
