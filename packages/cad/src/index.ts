@@ -11,7 +11,7 @@ export { renderPng } from './render/png.ts';
 export { renderPdf, type PdfOptions, type PaperSize } from './render/pdf.ts';
 export type { RenderOptions, TextGeometry as RenderTextGeometry } from './render/prepare.ts';
 export { flattenLayout, layoutNames, layoutEntities, MODEL } from './geometry/layout.ts';
-export { compileScene, type TextGeometryFn, type CompileOptions } from './scene/compile.ts';
+export { compileScene, type TextGeometryFn, type TextGlyphsFn, type CompileOptions } from './scene/compile.ts';
 export * from './scene/index.ts';
 export { readDrawing, buildSceneBytes, isDwgName, type SceneTextSupport } from './open.ts';
 export { loadFonts, textGeometry, textGlyphs, textBounds, nodeBundledFiles, STROKE_FALLBACK, CJK_FALLBACK, parseMText, type FontBytesProvider, type FontReport, type FontSet, type TextGeometry, type TextGlyphs, type PlacedGlyph, type TextBox, type BundledFontFiles, type LoadFontsOptions, type Glyph, type GlyphSource } from './text/index.ts';

@@ -2,7 +2,7 @@ import { parseDxf } from './dxf/reader.ts';
 import { parseDwg } from './dwg/dwg-reader.ts';
 import { CadError, type Drawing } from './model/drawing.ts';
 import { flattenLayout, layoutNames, MODEL } from './geometry/layout.ts';
-import { compileScene, type TextGeometryFn } from './scene/compile.ts';
+import { compileScene, type TextGeometryFn, type TextGlyphsFn } from './scene/compile.ts';
 import { encodeScene } from './scene/binary.ts';
 import type { SceneMeta } from './scene/scene.types.ts';
 
@@ -21,6 +21,8 @@ export async function readDrawing(bytes: Uint8Array, fileName: string, o: { time
 /** Text for the scene: the text engine when the caller has fonts, nothing otherwise (texts stay searchable). */
 export interface SceneTextSupport {
   textGeometry: TextGeometryFn;
+  /** placed glyphs (the text engine's textGlyphs): frequent glyphs are then drawn as instances, a much smaller scene */
+  textGlyphs?: TextGlyphsFn;
   fonts?: SceneMeta['fonts'];
 }
 
@@ -35,5 +37,5 @@ export async function buildSceneBytes(d: Drawing, layout: string = MODEL, text?:
   const flat = flattenLayout(d, name);
   if (!flat) throw new CadError('cad.parseFailed', 'Layout switch failed!', `no layout ${layout}`);
   const t = text ? await text(d) : undefined;
-  return encodeScene(compileScene(d, flat, { layout: name, layouts, textGeometry: t?.textGeometry, fonts: t?.fonts }));
+  return encodeScene(compileScene(d, flat, { layout: name, layouts, textGeometry: t?.textGeometry, textGlyphs: t?.textGlyphs, fonts: t?.fonts }));
 }

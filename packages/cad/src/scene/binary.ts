@@ -1,17 +1,37 @@
 import type { Scene, SceneMeta } from './scene.types.ts';
+import { withPerVertexViews, type SceneArrays } from './runs.ts';
 
 const MAGIC = 0x53444143; // 'CADS' little-endian
-const VERSION = 2;
+/** 3: colours and weights per segment / triangle, entities as runs, instanced glyphs (2 had colours per vertex) */
+const VERSION = 3;
 
 const pad4 = (n: number) => (n + 3) & ~3;
 
+type ArrayKey = Exclude<keyof SceneArrays, 'meta'>;
+/** the typed arrays in wire order, with their element types */
+const ARRAYS: [ArrayKey, Float32ArrayConstructor | Uint8ArrayConstructor | Uint16ArrayConstructor | Uint32ArrayConstructor][] = [
+  ['linePositions', Float32Array],
+  ['lineSegmentColors', Uint8Array],
+  ['lineEntityRuns', Uint32Array],
+  ['lineWeights', Uint8Array],
+  ['triPositions', Float32Array],
+  ['triangleColors', Uint8Array],
+  ['triEntityRuns', Uint32Array],
+  ['glyphLinePositions', Float32Array],
+  ['glyphTriPositions', Float32Array],
+  ['glyphInstances', Float32Array],
+  ['glyphInstanceColors', Uint8Array],
+  ['glyphInstanceLayers', Uint16Array],
+  ['glyphInstanceEntities', Uint32Array],
+];
+
 /**
- * The scene's wire and cache form: magic, version, meta JSON, then the seven typed arrays, each length-prefixed
+ * The scene's wire and cache form: magic, version, meta JSON, then the typed arrays, each length-prefixed
  * and 4-byte aligned so the browser maps them as typed-array views without copying.
  */
 export function encodeScene(s: Scene): Uint8Array {
   const meta = new TextEncoder().encode(JSON.stringify(s.meta));
-  const arrays = [s.linePositions, s.lineColors, s.lineEntities, s.triPositions, s.triColors, s.triEntities, s.lineWeights];
+  const arrays = ARRAYS.map(([k]) => s[k]);
   let size = 12 + pad4(meta.length);
   for (const a of arrays) size += 4 + pad4(a.byteLength);
   const out = new Uint8Array(size);
@@ -29,6 +49,7 @@ export function encodeScene(s: Scene): Uint8Array {
   return out;
 }
 
+/** Views into `bytes` (no copy unless its offset is not 4-aligned): keep the bytes, they are the scene. */
 export function decodeScene(bytes: Uint8Array): Scene {
   // views need a 4-aligned offset: copy once if the caller's buffer is not aligned
   const b = bytes.byteOffset % 4 ? bytes.slice() : bytes;
@@ -38,15 +59,13 @@ export function decodeScene(bytes: Uint8Array): Scene {
   const metaLen = view.getUint32(8, true);
   const meta = JSON.parse(new TextDecoder().decode(b.subarray(12, 12 + metaLen))) as SceneMeta;
   let at = 12 + pad4(metaLen);
-  const next = () => {
+  const s = { meta } as SceneArrays;
+  for (const [key, T] of ARRAYS) {
+    if (at + 4 > b.byteLength) throw new Error('truncated scene');
     const len = view.getUint32(at, true);
-    const start = b.byteOffset + at + 4;
     if (at + 4 + len > b.byteLength) throw new Error('truncated scene');
+    (s as unknown as Record<string, ArrayBufferView>)[key] = new T(b.buffer as ArrayBuffer, b.byteOffset + at + 4, len / T.BYTES_PER_ELEMENT);
     at += 4 + pad4(len);
-    return { start, len };
-  };
-  const f32 = () => { const { start, len } = next(); return new Float32Array(b.buffer, start, len / 4); };
-  const u8 = () => { const { start, len } = next(); return new Uint8Array(b.buffer, start, len); };
-  const u32 = () => { const { start, len } = next(); return new Uint32Array(b.buffer, start, len / 4); };
-  return { meta, linePositions: f32(), lineColors: u8(), lineEntities: u32(), triPositions: f32(), triColors: u8(), triEntities: u32(), lineWeights: u8() };
+  }
+  return withPerVertexViews(s);
 }

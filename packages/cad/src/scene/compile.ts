@@ -2,34 +2,65 @@ import earcut from 'earcut';
 import type { Drawing } from '../model/drawing.ts';
 import type { Flattened, TextRun } from '../geometry/flatten.ts';
 import { aciToRgb } from '../geometry/aci.ts';
-import type { Scene, SceneMeta, SceneRange, SceneRect } from './scene.types.ts';
-import { GrowableF32, GrowableRgba, GrowableU32, GrowableU8 } from './growable.ts';
+import type { Glyph } from '../text/glyph.ts';
+import type { TextGlyphs } from '../text/layout.ts';
+import type { Scene, SceneGlyph, SceneMeta, SceneRange, SceneRect } from './scene.types.ts';
+import { GrowableF32, GrowableRgba, GrowableU32, GrowableU8, RunBuilder } from './growable.ts';
+import { withPerVertexViews } from './runs.ts';
 
 /** Text as geometry in drawing units, from the text engine (SHX strokes, TTF glyph triangles). */
-export type TextGeometryFn = (run: TextRun) => { strokes: number[][]; triangles: number[] };
+export type TextGeometryFn = (run: TextRun) => { strokes: number[][]; triangles: number[]; colors?: number[]; triangleColors?: number[] };
+/** Text as placed glyphs plus other strokes (the text engine's `textGlyphs`): glyphs used often are drawn as instances. */
+export type TextGlyphsFn = (run: TextRun) => TextGlyphs;
 
 export interface CompileOptions {
   layout: string;
   layouts: string[];
   textGeometry?: TextGeometryFn;
+  /** preferred over textGeometry when given */
+  textGlyphs?: TextGlyphsFn;
   fonts?: SceneMeta['fonts'];
 }
 
+/**
+ * Instancing a glyph costs a draw call or two per frame and its mesh; baking it costs its geometry for every use.
+ * A glyph is instanced when that saves at least this many bytes, the most saving ones first, at most MAX of them.
+ */
+const INSTANCE_MIN_SAVING = 1024;
+const MAX_INSTANCED_GLYPHS = 768;
+/** bytes of one instance: 6 floats, colour, layer (GPU) and entity (CPU) */
+const INSTANCE_BYTES = 24 + 4 + 2 + 4;
+/** bytes of a baked segment (positions, colour, weight) and triangle (positions, colour) */
+const SEGMENT_BYTES = 16 + 4 + 1;
+const TRIANGLE_BYTES = 24 + 4;
+
 /** One layer's geometry, written straight into typed arrays (no per-entity arrays: drawings have millions of vertices). */
 class LayerBucket {
+  /** x y per vertex, 2 per segment */
   lp = new GrowableF32();
+  /** rgba per segment */
   lc = new GrowableRgba();
-  le = new GrowableU32();
+  le = new RunBuilder();
   lw = new GrowableU8();
+  /** x y per vertex, 3 per triangle */
   tp = new GrowableF32();
+  /** rgba per triangle */
   tc = new GrowableRgba();
-  te = new GrowableU32();
+  te = new RunBuilder();
 }
+
+const segmentsOf = (strokes: number[][] | undefined) => {
+  let n = 0;
+  // a single point is one zero-length segment, as addLines draws it
+  for (const s of strokes ?? []) n += s.length === 2 ? 1 : Math.max(0, (s.length >> 1) - 1);
+  return n;
+};
 
 /**
  * Flattened geometry → GPU buffers. Everything is grouped by layer (one range per layer in each buffer)
  * and written into two flat vertex buffers; filled areas are triangulated once here (earcut, holes kept),
- * text comes in as strokes and glyph triangles, so the viewer draws a whole layout in a few calls.
+ * text comes in as strokes and glyph triangles, or as placed glyphs of which the frequent ones become instanced
+ * meshes, so the viewer draws a whole layout in a few calls.
  */
 export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions): Scene {
   const layerIndex = new Map<string, number>();
@@ -47,7 +78,8 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   // every table layer is listed, drawn or not, so the layer panel matches the drawing
   for (const l of d.layers) layerOf(l.name);
   const buckets: LayerBucket[] = [];
-  const bucket = (name: string) => (buckets[layerOf(name)] ??= new LayerBucket());
+  const bucketAt = (li: number) => (buckets[li] ??= new LayerBucket());
+  const bucket = (name: string) => bucketAt(layerOf(name));
 
   const bounds: SceneRect = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
   const grow = (pts: ArrayLike<number>) => {
@@ -70,13 +102,13 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     let segs = 0;
     const n = pts.length >> 1;
     const last = closed && n > 2 ? n : n - 1;
+    const at = b.lw.length;
     for (let i = 0; i < last; i++) {
       const j = (i + 1) % n;
       const x0 = pts[i * 2], y0 = pts[i * 2 + 1], x1 = pts[j * 2], y1 = pts[j * 2 + 1];
       if (!Number.isFinite(x0 + y0 + x1 + y1)) continue;
       b.lp.push2(x0 - ox, y0 - oy);
       b.lp.push2(x1 - ox, y1 - oy);
-      b.le.push(entity);
       b.lw.push(weight);
       segs++;
     }
@@ -84,20 +116,22 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     if (n === 1 && Number.isFinite(pts[0] + pts[1])) {
       b.lp.push2(pts[0] - ox, pts[1] - oy);
       b.lp.push2(pts[0] - ox, pts[1] - oy);
-      b.le.push(entity);
       b.lw.push(weight);
       segs++;
     }
-    b.lc.push(color, segs * 2);
+    if (!segs) return;
+    b.le.add(at, entity);
+    b.lc.push(color, segs);
   };
   const addTriangles = (b: LayerBucket, coords: ArrayLike<number>, idx: ArrayLike<number> | null, color: number, entity: number) => {
     const n = idx ? Math.floor(idx.length / 3) : Math.floor(coords.length / 6);
+    if (!n) return;
+    b.te.add(b.tp.length / 6, entity);
     for (let i = 0; i < n * 3; i++) {
       const k = idx ? idx[i] : i;
       b.tp.push2(coords[k * 2] - ox, coords[k * 2 + 1] - oy);
     }
-    for (let i = 0; i < n; i++) b.te.push(entity);
-    b.tc.push(color, n * 3);
+    b.tc.push(color, n);
   };
 
   for (const p of flat.polylines) {
@@ -121,37 +155,174 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     }
   }
 
+  // ---- text: strokes and triangles baked per character, or placed glyphs (instanced when used often)
   const texts: SceneMeta['texts'] = [];
+  const glyphIds = new Map<Glyph, number>();
+  const glyphList: Glyph[] = [];
+  const uses: number[] = [];
+  const placed = { glyph: new GrowableU32(), affine: new GrowableF32(), color: new GrowableU32(), layer: new GrowableU32(), entity: new GrowableU32() };
   for (const t of flat.texts) {
     texts.push({ text: t.text, x: t.x, y: t.y, height: t.height, rotation: t.rotation, entity: t.entity });
+    if (opts.textGlyphs) {
+      const g = opts.textGlyphs(t);
+      const li = layerOf(t.layer);
+      const b = bucketAt(li);
+      g.strokes.forEach((s, i) => addLines(b, s, false, g.colors[i] ?? t.color, t.entity, 0));
+      for (const p of g.glyphs) {
+        let id = glyphIds.get(p.glyph);
+        if (id === undefined) {
+          id = glyphList.length;
+          glyphIds.set(p.glyph, id);
+          glyphList.push(p.glyph);
+          uses.push(0);
+        }
+        uses[id]++;
+        placed.glyph.push(id);
+        placed.affine.push2(p.a, p.b);
+        placed.affine.push2(p.c, p.d);
+        placed.affine.push2(p.e - ox, p.f - oy);
+        placed.color.push(p.color);
+        placed.layer.push(li);
+        placed.entity.push(t.entity);
+      }
+      continue;
+    }
     if (!opts.textGeometry) continue;
     const g = opts.textGeometry(t);
     const b = bucket(t.layer);
-    for (const s of g.strokes) addLines(b, s, false, t.color, t.entity, 0);
-    if (g.triangles.length) addTriangles(b, g.triangles, null, t.color, t.entity);
+    g.strokes.forEach((s, i) => addLines(b, s, false, g.colors?.[i] ?? t.color, t.entity, 0));
+    if (!g.triangles.length) continue;
+    if (!g.triangleColors) addTriangles(b, g.triangles, null, t.color, t.entity);
+    else for (let i = 0; i < g.triangleColors.length; i++) addTriangles(b, g.triangles.slice(i * 6, i * 6 + 6), null, g.triangleColors[i], t.entity);
+  }
+
+  // which glyphs are instanced: the ones whose instances save the most bytes over baking them
+  const meshBytes = (g: Glyph) => segmentsOf(g.strokes) * 16 + Math.floor((g.triangles?.length ?? 0) / 6) * 24;
+  const bakedBytes = (g: Glyph) => segmentsOf(g.strokes) * SEGMENT_BYTES + Math.floor((g.triangles?.length ?? 0) / 6) * TRIANGLE_BYTES;
+  const saving = glyphList.map((g, i) => uses[i] * (bakedBytes(g) - INSTANCE_BYTES) - meshBytes(g));
+  const chosen = glyphList.map((_, i) => i).filter((i) => saving[i] >= INSTANCE_MIN_SAVING).sort((a, b) => saving[b] - saving[a]).slice(0, MAX_INSTANCED_GLYPHS).sort((a, b) => a - b);
+  const slot = new Int32Array(glyphList.length).fill(-1);
+  chosen.forEach((g, k) => (slot[g] = k));
+
+  // the others are baked, in text order, into their layer's buckets
+  const A = placed.affine.data;
+  for (let i = 0; i < placed.glyph.length; i++) {
+    const gi = placed.glyph.data[i];
+    if (slot[gi] >= 0) continue;
+    const g = glyphList[gi];
+    const a = A[i * 6], bb = A[i * 6 + 1], c = A[i * 6 + 2], dd = A[i * 6 + 3], e = A[i * 6 + 4] + ox, f = A[i * 6 + 5] + oy;
+    const b = bucketAt(placed.layer.data[i]);
+    const color = placed.color.data[i], entity = placed.entity.data[i];
+    for (const s of g.strokes ?? []) {
+      const pts = new Array<number>(s.length);
+      for (let k = 0; k < s.length; k += 2) {
+        pts[k] = a * s[k] + c * s[k + 1] + e;
+        pts[k + 1] = bb * s[k] + dd * s[k + 1] + f;
+      }
+      addLines(b, pts, false, color, entity, 0);
+    }
+    const t = g.triangles;
+    if (t?.length) {
+      const pts = new Array<number>(t.length);
+      for (let k = 0; k < t.length; k += 2) {
+        pts[k] = a * t[k] + c * t[k + 1] + e;
+        pts[k + 1] = bb * t[k] + dd * t[k + 1] + f;
+      }
+      addTriangles(b, pts, null, color, entity);
+    }
+  }
+
+  // instanced glyphs: one mesh each, their instances grouped by glyph (a counting sort)
+  const glyphs: SceneGlyph[] = [];
+  let meshSegs = 0, meshTris = 0;
+  for (const gi of chosen) {
+    meshSegs += segmentsOf(glyphList[gi].strokes);
+    meshTris += Math.floor((glyphList[gi].triangles?.length ?? 0) / 6);
+  }
+  const glyphLinePositions = new Float32Array(meshSegs * 4), glyphTriPositions = new Float32Array(meshTris * 6);
+  const instanceStart = new Int32Array(chosen.length + 1);
+  {
+    let lv = 0, tv = 0, inst = 0;
+    chosen.forEach((gi, k) => {
+      const g = glyphList[gi];
+      const l0 = lv, t0 = tv;
+      for (const s of g.strokes ?? []) {
+        if (s.length === 2) {
+          glyphLinePositions.set([s[0], s[1], s[0], s[1]], lv * 2);
+          lv += 2;
+        }
+        for (let i = 0; i + 3 < s.length; i += 2) {
+          glyphLinePositions.set([s[i], s[i + 1], s[i + 2], s[i + 3]], lv * 2);
+          lv += 2;
+        }
+      }
+      const t = g.triangles ?? [];
+      const tn = Math.floor(t.length / 6) * 6;
+      for (let i = 0; i < tn; i++) glyphTriPositions[tv * 2 + i] = t[i];
+      tv += tn / 2;
+      instanceStart[k] = inst;
+      glyphs.push([l0, lv - l0, t0, tv - t0, inst, uses[gi]]);
+      inst += uses[gi];
+    });
+    instanceStart[chosen.length] = inst;
+  }
+  const instances = instanceStart[chosen.length];
+  const glyphInstances = new Float32Array(instances * 6), glyphInstanceColors = new Uint8Array(instances * 4);
+  const glyphInstanceLayers = new Uint16Array(instances), glyphInstanceEntities = new Uint32Array(instances);
+  {
+    const next = instanceStart.slice();
+    for (let i = 0; i < placed.glyph.length; i++) {
+      const k = slot[placed.glyph.data[i]];
+      if (k < 0) continue;
+      const at = next[k]++;
+      glyphInstances.set(A.subarray(i * 6, i * 6 + 6), at * 6);
+      const rgb = placed.color.data[i];
+      glyphInstanceColors[at * 4] = (rgb >> 16) & 255;
+      glyphInstanceColors[at * 4 + 1] = (rgb >> 8) & 255;
+      glyphInstanceColors[at * 4 + 2] = rgb & 255;
+      glyphInstanceColors[at * 4 + 3] = 255;
+      glyphInstanceLayers[at] = Math.min(placed.layer.data[i], 0xffff);
+      glyphInstanceEntities[at] = placed.entity.data[i];
+    }
   }
 
   // one buffer per kind, layers in order: each layer is one contiguous range
-  let lines = 0, tris = 0;
-  for (const b of buckets) if (b) { lines += b.lp.length; tris += b.tp.length; }
-  const linePositions = new Float32Array(lines), lineColors = new Uint8Array(lines * 2), lineEntities = new Uint32Array(lines / 4), lineWeights = new Uint8Array(lines / 4);
-  const triPositions = new Float32Array(tris), triColors = new Uint8Array(tris * 2), triEntities = new Uint32Array(tris / 6);
+  let lineVerts = 0, triVerts = 0, lineRunCount = 0, triRunCount = 0;
+  for (const b of buckets) if (b) {
+    lineVerts += b.lp.length / 2;
+    triVerts += b.tp.length / 2;
+    lineRunCount += b.le.data.length;
+    triRunCount += b.te.data.length;
+  }
+  const segs = lineVerts / 2, tris = triVerts / 3;
+  const linePositions = new Float32Array(lineVerts * 2), lineSegmentColors = new Uint8Array(segs * 4), lineWeights = new Uint8Array(segs);
+  const triPositions = new Float32Array(triVerts * 2), triangleColors = new Uint8Array(tris * 4);
+  const lineEntityRuns = new Uint32Array(lineRunCount), triEntityRuns = new Uint32Array(triRunCount);
   const lineRanges: SceneRange[] = [], triRanges: SceneRange[] = [];
-  let lv = 0, tv = 0;
+  let lv = 0, tv = 0, lr = 0, tr = 0;
+  // runs are per bucket: a run that continues the previous bucket's last entity is kept (harmless)
+  const copyRuns = (src: GrowableU32, dst: Uint32Array, at: number, offset: number) => {
+    for (let i = 0; i < src.length; i += 2) {
+      dst[at + i] = src.data[i] + offset;
+      dst[at + i + 1] = src.data[i + 1];
+    }
+  };
   buckets.forEach((b, li) => {
     if (!b) return;
     if (b.lp.length) {
       linePositions.set(b.lp.data.subarray(0, b.lp.length), lv * 2);
-      lineColors.set(b.lc.data.subarray(0, b.lc.length), lv * 4);
-      lineEntities.set(b.le.data.subarray(0, b.le.length), lv / 2);
+      lineSegmentColors.set(b.lc.data.subarray(0, b.lc.length), lv * 2);
       lineWeights.set(b.lw.data.subarray(0, b.lw.length), lv / 2);
+      copyRuns(b.le.data, lineEntityRuns, lr, lv / 2);
+      lr += b.le.data.length;
       lineRanges.push([li, lv, b.lp.length / 2]);
       lv += b.lp.length / 2;
     }
     if (b.tp.length) {
       triPositions.set(b.tp.data.subarray(0, b.tp.length), tv * 2);
-      triColors.set(b.tc.data.subarray(0, b.tc.length), tv * 4);
-      triEntities.set(b.te.data.subarray(0, b.te.length), tv / 3);
+      triangleColors.set(b.tc.data.subarray(0, b.tc.length), (tv / 3) * 4);
+      copyRuns(b.te.data, triEntityRuns, tr, tv / 3);
+      tr += b.te.data.length;
       triRanges.push([li, tv, b.tp.length / 2]);
       tv += b.tp.length / 2;
     }
@@ -167,10 +338,11 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     layers,
     lineRanges,
     triRanges,
+    glyphs,
     entities: flat.entities,
     texts,
     notDrawn: flat.skipped,
     fonts: opts.fonts,
   };
-  return { meta, linePositions, lineColors, lineEntities, lineWeights, triPositions, triColors, triEntities };
+  return withPerVertexViews({ meta, linePositions, lineSegmentColors, lineEntityRuns, lineWeights, triPositions, triangleColors, triEntityRuns, glyphLinePositions, glyphTriPositions, glyphInstances, glyphInstanceColors, glyphInstanceLayers, glyphInstanceEntities });
 }

@@ -70,3 +70,16 @@ export class GrowableU8 {
     return this.data.slice(0, this.length);
   }
 }
+
+/** [first, value] runs: consecutive items with the same value share one run (entity ids of segments, triangles). */
+export class RunBuilder {
+  data = new GrowableU32();
+  private last = -1;
+  /** `value` for the item at `index` (indices ascending) */
+  add(index: number, value: number) {
+    if (value === this.last) return;
+    this.data.push(index);
+    this.data.push(value);
+    this.last = value;
+  }
+}

@@ -1,8 +1,11 @@
 /**
- * A compiled scene: one layout of a drawing as GPU-ready buffers. Lines and triangles are each one vertex
- * buffer sorted by layer, so switching layers only changes which ranges are drawn (a few draw calls for a
- * whole drawing). Positions are float32 relative to `origin`, which keeps precision on drawings placed far
- * from 0,0 (survey coordinates). Browser-safe: no Node imports in this folder (type imports are erased).
+ * A compiled scene: one layout of a drawing as GPU-ready buffers. Lines and triangles are each one buffer sorted
+ * by layer, so switching layers only changes which ranges are drawn (a few draw calls for a whole drawing).
+ * Positions are float32 relative to `origin`, which keeps precision on drawings placed far from 0,0 (survey
+ * coordinates). Everything but positions is stored per segment / triangle / glyph instance, never per vertex: the
+ * viewer draws segments and triangles as instances, so a colour or weight is read once per primitive. Text
+ * glyphs used often are one mesh each (in the glyph's own frame) plus one small instance per character.
+ * Browser-safe: no Node imports in this folder (type imports are erased).
  */
 import type { EntityRef } from '../geometry/flatten.ts';
 
@@ -37,6 +40,13 @@ export interface SceneText {
 /** [layer index, first vertex, vertex count] */
 export type SceneRange = [number, number, number];
 
+/**
+ * One glyph mesh drawn by instances: its segments and triangles in `glyphLinePositions` / `glyphTriPositions`
+ * (vertex ranges, glyph frame: cap height 1, origin on the baseline) and its characters in the glyph-instance
+ * arrays. [first line vertex, line vertex count, first triangle vertex, triangle vertex count, first instance, instance count]
+ */
+export type SceneGlyph = [number, number, number, number, number, number];
+
 export interface SceneMeta {
   format: 1;
   layout: string;
@@ -47,6 +57,8 @@ export interface SceneMeta {
   layers: SceneLayer[];
   lineRanges: SceneRange[];
   triRanges: SceneRange[];
+  /** instanced glyph meshes (absent or empty: all text is in the line and triangle buffers) */
+  glyphs?: SceneGlyph[];
   entities: SceneEntity[];
   texts: SceneText[];
   /** entity types not drawn, by count */
@@ -57,17 +69,38 @@ export interface SceneMeta {
 
 export interface Scene {
   meta: SceneMeta;
-  /** x y per vertex, 2 vertices per segment (gl.LINES) */
+  /** x y per vertex, 2 vertices per segment (x0 y0 x1 y1 per segment) */
   linePositions: Float32Array;
-  /** r g b a per vertex */
-  lineColors: Uint8Array;
-  /** entity index per segment */
-  lineEntities: Uint32Array;
+  /** r g b a per segment */
+  lineSegmentColors: Uint8Array;
+  /** [first segment, entity] runs: the segments from `first` up to the next run's first belong to `entity` */
+  lineEntityRuns: Uint32Array;
   /** lineweight per segment in 1/100 mm (0 = thinnest), for the lineweight display */
   lineWeights: Uint8Array;
   /** x y per vertex, 3 vertices per triangle */
   triPositions: Float32Array;
-  triColors: Uint8Array;
-  /** entity index per triangle */
-  triEntities: Uint32Array;
+  /** r g b a per triangle */
+  triangleColors: Uint8Array;
+  /** [first triangle, entity] runs */
+  triEntityRuns: Uint32Array;
+  /** glyph meshes in the glyph frame: segments (x0 y0 x1 y1) and triangles (x y × 3), ranges in `meta.glyphs` */
+  glyphLinePositions: Float32Array;
+  glyphTriPositions: Float32Array;
+  /** per glyph instance, grouped by glyph: a b c d e f of x' = a gx + c gy + e, y' = b gx + d gy + f (e f relative to the origin) */
+  glyphInstances: Float32Array;
+  /** r g b a per glyph instance */
+  glyphInstanceColors: Uint8Array;
+  /** layer index per glyph instance (the viewer hides instances of hidden layers in the shader) */
+  glyphInstanceLayers: Uint16Array;
+  /** entity index per glyph instance */
+  glyphInstanceEntities: Uint32Array;
+  /**
+   * Per-vertex forms of the format before instancing, built on first use from the arrays above (tests and tools;
+   * the viewer never reads them, they cost memory): r g b a per line vertex, entity per segment, r g b a per
+   * triangle vertex, entity per triangle. Instanced glyphs are not in them.
+   */
+  readonly lineColors: Uint8Array;
+  readonly lineEntities: Uint32Array;
+  readonly triColors: Uint8Array;
+  readonly triEntities: Uint32Array;
 }

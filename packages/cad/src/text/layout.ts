@@ -398,13 +398,38 @@ function transformer(L: Layout) {
   };
 }
 
-/** The strokes and filled triangles of one text run, in drawing units. */
-export function textGeometry(run: TextRun, d: Drawing, fonts: FontSet): TextGeometry {
+/**
+ * One glyph of a text run placed in drawing units by an affine map of the glyph's frame (cap height 1, origin on
+ * the baseline): x' = a gx + c gy + e, y' = b gx + d gy + f. The scene draws a glyph used many times as instances
+ * of one mesh instead of baking its strokes and triangles for every character.
+ */
+export interface PlacedGlyph {
+  glyph: Glyph;
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+  e: number;
+  f: number;
+  /** 0xRRGGBB */
+  color: number;
+}
+
+/** A text run as placed glyphs plus the strokes that are not glyphs (missing-glyph boxes, underlines, fraction bars). */
+export interface TextGlyphs {
+  glyphs: PlacedGlyph[];
+  strokes: number[][];
+  /** 0xRRGGBB per stroke */
+  colors: number[];
+}
+
+type PlacedItem = PlacedGlyph | { box: number[]; color: number };
+
+/** The run's glyphs and missing-glyph boxes in layout order, then its decorations: what textGeometry and textGlyphs share. */
+function placeText(run: TextRun, d: Drawing, fonts: FontSet) {
   const L = layout(run, d, fonts);
   const T = transformer(L);
-  const out: TextGeometry = { strokes: [], triangles: [] };
-  const colors: number[] = [];
-  const triColors: number[] = [];
+  const items: PlacedItem[] = [];
   let anyColor = false;
   const local = (g: Placed, gx: number, gy: number) => T(g.x + gx * g.sx + gy * g.h * g.shear, g.y + gy * g.h);
   // glyph frame → drawing units as one affine map per glyph: x' = a gx + c gy + e, y' = b gx + d gy + f
@@ -419,15 +444,38 @@ export function textGeometry(run: TextRun, d: Drawing, fonts: FontSet): TextGeom
       const w = g.advance / (g.sx || 1) - 0.15;
       const box: number[] = [];
       for (const [bx, by] of [[0.05, 0], [w, 0], [w, 1], [0.05, 1], [0.05, 0]]) box.push(...local(g, bx, by));
-      out.strokes.push(box);
-      colors.push(color);
+      items.push({ box, color });
       continue;
     }
     const [e, f] = local(g, 0, 0);
     const a = cr * g.sx * fx, b = sr * g.sx * fx;
     const lx = g.h * g.shear * fx, ly = g.h * fy;
-    const c = cr * lx - sr * ly, dd = sr * lx + cr * ly;
-    for (const s of g.glyph.strokes ?? []) {
+    items.push({ glyph: g.glyph, a, b, c: cr * lx - sr * ly, d: sr * lx + cr * ly, e, f, color });
+  }
+  const deco: { pts: number[]; color: number }[] = [];
+  for (const l of L.lines) {
+    const pts: number[] = [];
+    for (let i = 0; i < l.pts.length; i += 2) pts.push(...T(l.pts[i], l.pts[i + 1]));
+    deco.push({ pts, color: l.color ?? run.color });
+    if (l.color !== undefined && l.color !== run.color) anyColor = true;
+  }
+  return { items, deco, anyColor };
+}
+
+/** The strokes and filled triangles of one text run, in drawing units. */
+export function textGeometry(run: TextRun, d: Drawing, fonts: FontSet): TextGeometry {
+  const { items, deco, anyColor } = placeText(run, d, fonts);
+  const out: TextGeometry = { strokes: [], triangles: [] };
+  const colors: number[] = [];
+  const triColors: number[] = [];
+  for (const it of items) {
+    if ('box' in it) {
+      out.strokes.push(it.box);
+      colors.push(it.color);
+      continue;
+    }
+    const { glyph, a, b, c, d: dd, e, f, color } = it;
+    for (const s of glyph.strokes ?? []) {
       const pts: number[] = new Array(s.length);
       for (let i = 0; i < s.length; i += 2) {
         pts[i] = a * s[i] + c * s[i + 1] + e;
@@ -436,23 +484,37 @@ export function textGeometry(run: TextRun, d: Drawing, fonts: FontSet): TextGeom
       out.strokes.push(pts);
       colors.push(color);
     }
-    const t = g.glyph.triangles;
+    const t = glyph.triangles;
     if (t?.length) {
       const tri = out.triangles;
       for (let i = 0; i < t.length; i += 2) tri.push(a * t[i] + c * t[i + 1] + e, b * t[i] + dd * t[i + 1] + f);
       for (let i = 0; i < t.length; i += 6) triColors.push(color);
     }
   }
-  for (const l of L.lines) {
-    const pts: number[] = [];
-    for (let i = 0; i < l.pts.length; i += 2) pts.push(...T(l.pts[i], l.pts[i + 1]));
-    out.strokes.push(pts);
-    colors.push(l.color ?? run.color);
-    if (l.color !== undefined && l.color !== run.color) anyColor = true;
+  for (const l of deco) {
+    out.strokes.push(l.pts);
+    colors.push(l.color);
   }
   if (anyColor) {
     out.colors = colors;
     out.triangleColors = triColors;
+  }
+  return out;
+}
+
+/** One text run as placed glyphs (for instanced drawing) and the other strokes, each with its colour. */
+export function textGlyphs(run: TextRun, d: Drawing, fonts: FontSet): TextGlyphs {
+  const { items, deco } = placeText(run, d, fonts);
+  const out: TextGlyphs = { glyphs: [], strokes: [], colors: [] };
+  for (const it of items) {
+    if ('box' in it) {
+      out.strokes.push(it.box);
+      out.colors.push(it.color);
+    } else if (it.glyph.strokes?.length || it.glyph.triangles?.length) out.glyphs.push(it);
+  }
+  for (const l of deco) {
+    out.strokes.push(l.pts);
+    out.colors.push(l.color);
   }
   return out;
 }

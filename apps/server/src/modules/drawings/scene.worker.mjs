@@ -29,7 +29,7 @@ parentPort.on('message', async (m) => {
     const text = typeof cad.loadFonts === 'function' && typeof cad.textGeometry === 'function'
       ? async (drawing) => {
           const fonts = await cad.loadFonts(drawing, (name) => askFont(m.jobId, name));
-          return { textGeometry: (run) => cad.textGeometry(run, drawing, fonts), fonts: { requested: fonts.report.requested, substituted: fonts.report.substituted } };
+          return { textGeometry: (run) => cad.textGeometry(run, drawing, fonts), textGlyphs: cad.textGlyphs && ((run) => cad.textGlyphs(run, drawing, fonts)), fonts: { requested: fonts.report.requested, substituted: fonts.report.substituted } };
         }
       : undefined;
     const scene = await cad.buildSceneBytes(d, m.layout, text);
