@@ -20,6 +20,7 @@ import { Library } from './routes/yun/Library.tsx';
 import { LibraryDetail } from './routes/yun/LibraryDetail.tsx';
 import { H5Public, H5PublicDetail } from './routes/h5/H5Public.tsx';
 import { Shares } from './routes/yun/Shares.tsx';
+import { groupShellRoutes, groupViewRoutes } from './routes/yun/Groups.tsx';
 import { shareRoutes } from './routes/share/index.tsx';
 import { ViewPage } from './routes/yun/ViewPage.tsx';
 import { Compare } from './routes/yun/Compare.tsx';
@@ -52,6 +53,7 @@ const router = createBrowserRouter([
     element: <SignedIn />,
     children: [
       { path: '/yun/view/:fileId', element: <ViewPage /> },
+      ...groupViewRoutes,
       { path: '/yun/version/:fileId/compare', element: <Compare /> },
       {
         path: '/yun',
@@ -72,6 +74,7 @@ const router = createBrowserRouter([
           { path: 'myLike', element: <Library key="myLike" kind="myLike" /> },
           { path: 'font', element: <Fonts /> },
           { path: 'share', element: <Shares /> },
+          ...groupShellRoutes,
           { path: 'version/:fileId', element: <Versions /> },
           { path: '*', element: <Navigate to="/404" replace /> },
         ],
@@ -88,6 +91,7 @@ const router = createBrowserRouter([
           { path: 'info/publicplatform', element: <H5Public /> },
           { path: 'info/publicplatform/:fileId', element: <H5PublicDetail /> },
           { path: 'font', element: <Fonts /> },
+          ...groupShellRoutes,
           { path: 'version/:fileId', element: <Versions /> },
           { path: '*', element: <Navigate to="/404" replace /> },
         ],

@@ -12,11 +12,12 @@ import { thumbnailsRoutes } from './thumbnails/thumbnails.routes.ts';
 import { fontsRoutes } from './fonts/fonts.routes.ts';
 import { drawingsRoutes } from './drawings/drawings.routes.ts';
 import { sharesRoutes } from './shares/shares.routes.ts';
-import { compareRoutes } from './compare/compare.routes.ts';
 import { libraryRoutes } from './library/library.routes.ts';
+import { groupsRoutes } from './groups/groups.routes.ts';
 import { versionsRoutes } from './versions/versions.routes.ts';
+import { compareRoutes } from './compare/compare.routes.ts';
 
 export type RouteModule = FastifyPluginAsync<{ deps: AppDeps }>;
 
 /** Every module's routes, registered by app.ts in this order. */
-export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes, drawingsRoutes, sharesRoutes, fontsRoutes, libraryRoutes, versionsRoutes, compareRoutes, thumbnailsRoutes];
+export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes, drawingsRoutes, sharesRoutes, fontsRoutes, groupsRoutes, libraryRoutes, versionsRoutes, compareRoutes, thumbnailsRoutes];

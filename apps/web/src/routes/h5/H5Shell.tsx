@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
 import { HomeOutlined, CloudOutlined, CloudUploadOutlined, UserOutlined } from '@ant-design/icons';
+import { TeamOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { isPhone } from '../../lib/device.ts';
 
-/** Mobile layout: content above a bottom tab bar (home, cloud, upload, user). */
+/** Mobile layout: content above a bottom tab bar (home, cloud, group, upload, user). */
 export function H5Shell() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -12,6 +13,7 @@ export function H5Shell() {
   const tabs = [
     { id: 'home', path: '/webH5', icon: <HomeOutlined />, label: t('nav.home') },
     { id: 'cloud', path: '/webH5/cloud', icon: <CloudOutlined />, label: t('nav.cloud') },
+    { id: 'group', path: '/webH5/group', icon: <TeamOutlined />, label: t('groups.nav', { ns: 'groups' }) },
     { id: 'upload', path: '/webH5/upload', icon: <CloudUploadOutlined />, label: t('nav.upload') },
     { id: 'user', path: '/webH5/user', icon: <UserOutlined />, label: t('nav.user') },
   ];
