@@ -6,11 +6,14 @@ import { appError } from '../../infra/http/app-error.ts';
 import { blobKey } from '../../infra/storage/storage-keys.ts';
 import { getVersionForUser, type VersionRef } from '../versions/versions.service.ts';
 import { isViewableName } from '../drawings/viewable.ts';
-import type { DrawingFonts } from '../drawings/drawings.service.ts';
+import { SCENE_ENGINE, type DrawingFonts } from '../drawings/drawings.service.ts';
 import { CompareBuildError, type CompareBuilder, type CompareBuilt } from './compare-builder.ts';
 
-/** Bump when the compare's output changes: cached results of an older engine are rebuilt, never served. */
-export const COMPARE_ENGINE = 'c1';
+/**
+ * Bump when the compare's output changes: cached results of an older engine are rebuilt, never served. The scene
+ * engine's version is part of it (the overlay is a scene: a new scene format must never meet an old cached one).
+ */
+export const COMPARE_ENGINE = `c1-${SCENE_ENGINE}`;
 
 async function readAll(r: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
