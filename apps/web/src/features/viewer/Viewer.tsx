@@ -25,7 +25,7 @@ export interface ViewerHooks {
  * The online viewer: one layout's scene drawn by WebGL, with layers, layouts, measuring, text search,
  * entity properties and a dark/light background. Desktop and phone share it (touch: drag pans, pinch zooms).
  */
-export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, shareToken, hooks }: { fileId: string; name?: string; phone?: boolean; onBack?: () => void; onUploadFont?: () => void; extra?: React.ReactNode; shareToken?: string; hooks?: ViewerHooks }) {
+export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, shareToken, versionId, hooks }: { fileId: string; name?: string; phone?: boolean; onBack?: () => void; onUploadFont?: () => void; extra?: React.ReactNode; shareToken?: string; versionId?: string; hooks?: ViewerHooks }) {
   const { t } = useTranslation('viewer');
   const wrap = useRef<HTMLDivElement>(null);
   const glCanvas = useRef<HTMLCanvasElement>(null);
@@ -146,7 +146,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
     let gone = false;
     setError(null);
     setProgress(0);
-    (hooks?.source ? hooks.source(layout, (l, total) => total && setProgress(Math.round((l / total) * 100))) : loadScene(fileId, layout, (l, total) => total && setProgress(Math.round((l / total) * 100)), { shareToken })).then(
+    (hooks?.source ? hooks.source(layout, (l, total) => total && setProgress(Math.round((l / total) * 100))) : loadScene(fileId, layout, (l, total) => total && setProgress(Math.round((l / total) * 100)), { shareToken, versionId })).then(
       (s) => {
         if (gone) return;
         setScene(s);

@@ -7,11 +7,13 @@ import { clientType } from '../../lib/device.ts';
 /** How a viewer that does not own the drawing may see it: a share token (from share extraction). */
 export interface SceneAccess {
   shareToken?: string;
+  /** an earlier version of the owner's file (version history preview) */
+  versionId?: string;
 }
 
 /** GET one layout's compiled scene; a JSON answer is the spec's error envelope, thrown as an ApiError. */
 export async function fetchScene(fileId: string, layout: string, onProgress?: (loaded: number, total: number) => void, o: { whole?: boolean } & SceneAccess = {}): Promise<Scene> {
-  const url = `/cloud/v5/drawing/scene?fileId=${encodeURIComponent(fileId)}&layout=${encodeURIComponent(layout)}&lang=${currentLanguage()}${o.shareToken ? `&shareToken=${encodeURIComponent(o.shareToken)}` : ''}`;
+  const url = `/cloud/v5/drawing/scene?fileId=${encodeURIComponent(fileId)}&layout=${encodeURIComponent(layout)}&lang=${currentLanguage()}${o.shareToken ? `&shareToken=${encodeURIComponent(o.shareToken)}` : ''}${o.versionId ? `&versionId=${encodeURIComponent(o.versionId)}` : ''}`;
   let res: Response;
   try {
     res = await fetch(url, { credentials: 'same-origin', headers: { 'x-client-type': clientType() } });
@@ -71,7 +73,8 @@ let early: { fileId: string; scene: Promise<Scene> } | null = null;
 
 export function prefetchSceneFor(pathname: string) {
   const m = /^\/(?:yun\/view|webH5\/item)\/([^/?#]+)/.exec(pathname);
-  if (!m) return;
+  // an earlier version (?versionId=) is not the file's current scene
+  if (!m || /[?&]versionId=/.test(window.location.search)) return;
   const entry: NonNullable<typeof early> = { fileId: decodeURIComponent(m[1]), scene: Promise.resolve(null as never) };
   entry.scene = fetchScene(entry.fileId, 'Model', undefined, { whole: true });
   entry.scene.catch(() => undefined); // the viewer reports it when it takes the promise
@@ -80,7 +83,7 @@ export function prefetchSceneFor(pathname: string) {
 
 /** The prefetched scene when it is the one asked for (taken once), else a fresh request. */
 export function loadScene(fileId: string, layout: string, onProgress?: (loaded: number, total: number) => void, access: SceneAccess = {}): Promise<Scene> {
-  if (early && early.fileId === fileId && layout === 'Model' && !access.shareToken) {
+  if (early && early.fileId === fileId && layout === 'Model' && !access.shareToken && !access.versionId) {
     const e = early;
     early = null;
     return e.scene;

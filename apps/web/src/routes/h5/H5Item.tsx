@@ -9,6 +9,7 @@ import { NameDialog } from '../../features/files/dialogs.tsx';
 import { formatSize, formatTime } from '../../lib/format.ts';
 import { Viewer } from '../../features/viewer/Viewer.tsx';
 import { isViewable } from '../../features/viewer/viewable.ts';
+import { VersionHistoryButton } from '../../features/versions/VersionHistoryButton.tsx';
 import { InfoCircleOutlined } from '@ant-design/icons';
 import { ShareButton } from '../../features/shares/ShareDialog.tsx';
 
@@ -48,6 +49,7 @@ export function H5Item() {
         <Button block type="primary" icon={<DownloadOutlined />} data-testid="h5-download" onClick={() => filesApi.download(item.id).then((r) => saveUrl(r.signedUrl, r.name), (e) => message.error(e.message))}>{t('toolbar.download')}</Button>
         <ShareButton items={[item]} block />
         <Button block icon={<EditOutlined />} data-testid="h5-rename" onClick={() => setRenaming(true)}>{t('toolbar.rename')}</Button>
+        <VersionHistoryButton items={[item]} block phone />
         <Button block danger icon={<DeleteOutlined />} data-testid="h5-delete" onClick={() => Modal.confirm({
           title: t('toolbar.delete'), content: t('delete.confirm', { count: 1 }), okText: t('common.ok'), cancelText: t('common.cancel'), okButtonProps: { danger: true },
           onOk: async () => {

@@ -15,6 +15,7 @@ import { useUser } from '../../features/auth/user.tsx';
 import { formatSize, formatTime } from '../../lib/format.ts';
 import { useUploadLimit } from '../../features/files/use-config.ts';
 import { isViewable } from '../../features/viewer/viewable.ts';
+import { VersionHistoryButton } from '../../features/versions/VersionHistoryButton.tsx';
 import { PublishButton } from '../../features/library/PublishButton.tsx';
 import { ShareButton } from '../../features/shares/ShareDialog.tsx';
 
@@ -169,6 +170,7 @@ export function FileList({ kind }: { kind: ListKind }) {
           <Button icon={<DownloadOutlined />} disabled={!chosen.length} onClick={download} data-testid="btn-download">{t('toolbar.download')}</Button>
           <Button icon={<SwapOutlined />} disabled={!chosen.length} onClick={() => setDialog('move')} data-testid="btn-move">{t('toolbar.move')}</Button>
           <Button icon={<EditOutlined />} disabled={chosen.length !== 1} onClick={() => setDialog('rename')} data-testid="btn-rename">{t('toolbar.rename')}</Button>
+          <VersionHistoryButton items={chosen} />
           <PublishButton items={chosen} onDone={done} />
           <Button icon={<DeleteOutlined />} danger disabled={!chosen.length} onClick={remove} data-testid="btn-delete">{t('toolbar.delete')}</Button>
           <Tooltip title={t('toolbar.refresh')}>

@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { filesApi } from '../../features/files/api.ts';
 import { Viewer } from '../../features/viewer/Viewer.tsx';
 
 /** /yun/view/{fileId}: a drawing in the full-window viewer; back returns to the list it was opened from. */
 export function ViewPage() {
   const { fileId } = useParams();
+  // ?versionId=: an earlier version from the version history (owner only)
+  const versionId = useSearchParams()[0].get('versionId') ?? undefined;
   const navigate = useNavigate();
   const [name, setName] = useState<string>();
   useEffect(() => {
@@ -15,5 +17,5 @@ export function ViewPage() {
     }, () => undefined);
   }, [fileId]);
   const back = () => (window.history.length > 1 ? navigate(-1) : navigate('/yun/drawing'));
-  return <Viewer key={fileId} fileId={fileId!} name={name} onBack={back} onUploadFont={() => navigate('/yun/font')} />;
+  return <Viewer key={`${fileId}:${versionId ?? ''}`} fileId={fileId!} versionId={versionId} name={name} onBack={back} onUploadFont={() => navigate('/yun/font')} />;
 }
