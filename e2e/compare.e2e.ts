@@ -98,7 +98,7 @@ describe('drawing compare in a real browser', () => {
 
       // only V1: the added block (green) is not drawn; the overlay again: it is
       await page.click('[data-testid=viewer-fit]');
-      await page.locator('[data-testid=compare-show] .ant-segmented-item').nth(1).click();
+      await page.locator('[data-testid=compare-show] .ant-segmented-item').nth(2).click();
       await settle(page);
       expect(await greenPixels(page)).toBe(0);
       await page.locator('[data-testid=compare-show] .ant-segmented-item').nth(0).click();

@@ -7,9 +7,10 @@ import { Viewer, type ViewerHooks } from '../viewer/Viewer.tsx';
 import { compareApi, COMPARE_LAYERS, type CompareChangesResult, type CompareQuery } from './api.ts';
 import { ChangeList, CompareLegend } from './ChangeList.tsx';
 
-type Show = 'both' | 'a' | 'b';
+type Show = 'both' | 'changes' | 'a' | 'b';
 const HIDE: Record<Show, string[] | undefined> = {
   both: undefined,
+  changes: [COMPARE_LAYERS.unchanged],
   a: [COMPARE_LAYERS.modified, COMPARE_LAYERS.added],
   b: [COMPARE_LAYERS.removed, COMPARE_LAYERS.before],
 };
@@ -28,6 +29,8 @@ export function ComparePage({ query, phone, onBack }: { query: CompareQuery; pho
   const [selected, setSelected] = useState<number | null>(null);
   const [focus, setFocus] = useState<ViewerHooks['focus']>(null);
   const [extent, setExtent] = useState(0);
+  // the viewer's layout switch asks for that layout's overlay: the list follows it
+  const [layout, setLayout] = useState('Model');
   // the desktop panel floats under the viewer's toolbar (which may wrap)
   const [barBottom, setBarBottom] = useState(44);
   useEffect(() => {
@@ -49,14 +52,16 @@ export function ComparePage({ query, phone, onBack }: { query: CompareQuery; pho
     let gone = false;
     setResult(null);
     setError(null);
-    compareApi.changes(query).then((r) => !gone && setResult(r), (e: Error) => !gone && setError(e.message || t('compare.failed')));
+    setSelected(null);
+    compareApi.changes(query, layout).then((r) => !gone && setResult(r), (e: Error) => !gone && setError(e.message || t('compare.failed')));
     return () => {
       gone = true;
     };
-  }, [query.fileId, query.a, query.b]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [query.fileId, query.a, query.b, layout]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const source = useCallback(async (layout: string, onProgress: (l: number, total: number) => void): Promise<Scene> => {
     const s = await compareApi.scene(query, layout, onProgress);
+    setLayout(s.meta.layout);
     const b = s.meta.bounds;
     setExtent(Math.hypot(b.maxX - b.minX, b.maxY - b.minY));
     return s;
@@ -81,6 +86,7 @@ export function ComparePage({ query, phone, onBack }: { query: CompareQuery; pho
     <>
       <Segmented size="small" value={show} onChange={(v) => setShow(v as Show)} data-testid="compare-show" options={[
         { value: 'both', label: t('compare.show.both') },
+        { value: 'changes', label: t('compare.show.changes') },
         { value: 'a', label: t('compare.show.a', { n: result?.a.number ?? 'A' }) },
         { value: 'b', label: t('compare.show.b', { n: result?.b.number ?? 'B' }) },
       ]} />
