@@ -39,7 +39,14 @@ export function createQuotaRepository(db: Kysely<Database>) {
         .where('uid', '=', uid)
         .where('deleted_at', 'is', null)
         .executeTakeFirstOrThrow();
-      return Number(r.total) + Number(f.total);
+      // version history (modules/versions, versions.cleanup.ts countedBytes): each distinct content a file keeps
+      // besides its current one, once per file, in the bin too
+      const h = await sql<{ total: number | string | null }>`
+        select coalesce(sum(d.size), 0) as total from (
+          select distinct v.item_id, v.blob_md5, v.size from file_versions v join items i on i.id = v.item_id
+          where v.uid = ${uid} and v.deleted_at is null and (i.blob_md5 is null or v.blob_md5 <> i.blob_md5)
+        ) d`.execute(db);
+      return Number(r.total) + Number(f.total) + Number(h.rows[0]?.total ?? 0);
     },
     async setUsed(uid: string, used: number) {
       await db.updateTable('users').set({ storage_used: used }).where('id', '=', uid).execute();

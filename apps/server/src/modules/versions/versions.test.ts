@@ -5,6 +5,7 @@ import { writeAsciiDxf } from '../../../../../packages/cad/src/testing/dxf-write
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, md5, type Envelope, type TestApp } from '../../test/fixtures.ts';
 import { getVersionForUser } from './versions.repository.ts';
+import { createQuotaService } from '../quota/quota.service.ts';
 import { countedBytes } from './versions.cleanup.ts';
 import { versionFileName } from './versions.service.ts';
 
@@ -157,6 +158,8 @@ for (const driver of testDatabaseDrivers()) {
       expect(md5(entries.get('plan_V1.dxf')!)).toBe(md5(A));
       expect(md5(entries.get('plan_V3.dxf')!)).toBe(md5(C));
 
+      // the operator's recount agrees with the running count
+      expect(await createQuotaService(t.deps).recalculate(a.id)).toBe(A.length + C.length + D.length);
       const latest = await t.call('/cloud/v5/version/getFileVersionLatestNumber', { fileId }, a.token);
       expect(latest.bizData).toMatchObject({ fileId, version: 6, versionId: r6.bizData.versionId });
 
@@ -169,6 +172,7 @@ for (const driver of testDatabaseDrivers()) {
       expect((await t.call('/cloud/v5/union/delete', { deleteLevel: 0, fileIds: [fileId], folderIds: [] }, a.token)).rtnCode).toBe('0000000');
       // the bin keeps history: only the current content left the count
       expect((await t.usage(a.id)).used).toBe(A.length + C.length);
+      expect(await createQuotaService(t.deps).recalculate(a.id)).toBe(A.length + C.length);
       expect((await t.call('/cloud/v5/union/delete', { deleteLevel: 2, fileIds: [], folderIds: [] }, a.token)).rtnCode).toBe('0000000');
       expect((await t.usage(a.id)).used).toBe(0);
       for (const x of [A, C, D]) expect(await refCount(md5(x))).toBe(0);
