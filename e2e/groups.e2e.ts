@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
+import { launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
+
+/** A red wall: enough to tell that the viewer drew the group's drawing. */
+const generated = writeAsciiDxf({
+  layers: ['0', 'Walls'],
+  entities: [
+    { type: 'LINE', pairs: [[8, 'Walls'], [62, 1], [10, 0], [20, 0], [30, 0], [11, 100], [21, 0], [31, 0]] },
+    { type: 'LINE', pairs: [[8, 'Walls'], [62, 1], [10, 0], [20, 0], [30, 0], [11, 0], [21, 60], [31, 0]] },
+  ],
+});
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+
+async function redPixels(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const c = (window as any).__cadViewer.canvas as HTMLCanvasElement;
+    const tmp = document.createElement('canvas');
+    tmp.width = c.width;
+    tmp.height = c.height;
+    const g = tmp.getContext('2d')!;
+    g.drawImage(c, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] > 110 && d[i + 1] < 70 && d[i + 2] < 70) n++;
+    return n;
+  });
+}
+const settle = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+describe('groups in a real browser', () => {
+  let product: Awaited<ReturnType<typeof startProduct>>;
+  let browser: Browser;
+  let alice: Page;
+  let bob: Page;
+  const work = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-e2e-groups-'));
+  const dxf = path.join(work, 'tower.dxf');
+  writeFileSync(dxf, generated);
+  let invite = '';
+  let groupUrl = '';
+
+  beforeAll(async () => {
+    product = await startProduct();
+    browser = await launchBrowser();
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: product.url });
+    alice = await ctx.newPage();
+    await registerThroughLoginSite(alice, product.url, '/yun/group', 'alice@example.com', 'Alice');
+    const bctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    await bctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
+    bob = await bctx.newPage();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+  });
+
+  async function step<T>(p: Page, name: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      await shoot(p, `groups-failed-${name}`);
+      throw e;
+    }
+  }
+
+  it('A creates a group with an introduction and copies its invitation link', async () => {
+    await step(alice, 'create', async () => {
+      await alice.locator('[data-testid=groups-empty]').waitFor();
+      await alice.click('[data-testid=group-create]');
+      await alice.fill('[data-testid=group-name-input]', 'Tower B');
+      await alice.fill('[data-testid=group-intro-input]', 'Structure drawings of tower B');
+      await alice.click('[data-testid=group-form-ok]');
+      await alice.locator('[data-testid=group-title]').getByText('Tower B').waitFor();
+      expect(await alice.locator('[data-testid="group-row-count-Tower B"]').textContent()).toBe('1 member');
+      expect(await alice.locator('[data-testid=group-intro]').textContent()).toBe('Structure drawings of tower B');
+      groupUrl = alice.url();
+      expect(groupUrl).toMatch(/\/yun\/group\?id=/);
+
+      await alice.click('[data-testid=group-invite]');
+      const input = alice.locator('[data-testid=group-invite-link]');
+      await expect.poll(() => input.inputValue()).toMatch(/\/yun\/group\/join\/[A-Za-z0-9_-]+$/);
+      invite = await input.inputValue();
+      expect(invite.startsWith(product.url)).toBe(true);
+      await alice.click('[data-testid=group-invite-copy]');
+      await alice.getByText('Link copied').waitFor();
+      expect(await alice.evaluate(() => navigator.clipboard.readText())).toBe(invite);
+      await shoot(alice, 'groups-invite');
+      await alice.keyboard.press('Escape');
+    });
+  });
+
+  it('B opens the link signed out, signs up on the login site, comes back and joins', async () => {
+    await step(bob, 'join', async () => {
+      await registerThroughLoginSite(bob, product.url, new URL(invite).pathname, 'bob@example.com', 'Bob');
+      await bob.locator('[data-testid=group-join-name]').getByText('Tower B').waitFor();
+      await bob.getByText('Alice invites you to join the group').waitFor();
+      await shoot(bob, 'groups-join');
+      await bob.click('[data-testid=group-join-button]');
+      await bob.waitForURL(/\/yun\/group\?id=/);
+      await bob.locator('[data-testid=group-title]').getByText('Tower B').waitFor();
+      expect(await bob.locator('[data-testid=group-member-count]').textContent()).toBe('2 members');
+      // a member leaves; the owner's actions are not offered
+      expect(await bob.locator('[data-testid=group-leave]').isVisible()).toBe(true);
+      expect(await bob.locator('[data-testid=group-invite]').count()).toBe(0);
+      await bob.locator('[data-testid=group-shares-empty]').waitFor();
+    });
+    await step(alice, 'members', async () => {
+      await alice.goto(groupUrl);
+      await alice.click('[data-testid=group-tab-members]');
+      await alice.locator('[data-testid="group-member-bob@example.com"]').waitFor();
+      expect(await alice.locator('[data-testid="group-member-remove-bob@example.com"]').isVisible()).toBe(true);
+    });
+  });
+
+  it('A shares a drawing with the group, view only; B sees it, opens it in the viewer and has no download', async () => {
+    await step(alice, 'share', async () => {
+      await alice.goto(`${product.url}/yun/index`);
+      await alice.click('[data-testid=btn-upload]');
+      await alice.setInputFiles('[data-testid=file-input]', dxf);
+      const row = alice.locator('[data-testid="row-tower.dxf"]');
+      await row.waitFor({ timeout: 60_000 });
+      await alice.keyboard.press('Escape');
+      await row.locator('input[type=checkbox]').check();
+      await alice.click('[data-testid=btn-share]');
+      const dialog = alice.locator('.ant-modal').filter({ has: alice.locator('[data-testid=share-link-tab]') });
+      await dialog.waitFor();
+      await dialog.getByRole('tab', { name: 'Group' }).click();
+      await alice.locator('[data-testid="share-group-Tower B"]').waitFor();
+      // at least one group
+      await alice.click('[data-testid=share-group-send]');
+      await alice.locator('[data-testid=share-group-error]').getByText('Please select at least one group').waitFor();
+      await alice.locator('[data-testid="share-group-Tower B"]').click();
+      const tab = alice.locator('[data-testid=share-group-tab]');
+      await tab.getByRole('checkbox', { name: 'Downloadable' }).uncheck();
+      await tab.getByRole('checkbox', { name: 'Can be saved to their cloud' }).uncheck();
+      await alice.click('[data-testid=share-group-send]');
+      await dialog.waitFor({ state: 'hidden' });
+    });
+
+    await step(bob, 'open', async () => {
+      await bob.reload();
+      const name = bob.locator('[data-testid="group-item-name-tower.dxf"]');
+      await name.waitFor();
+      const item = bob.locator('[data-testid="group-item-tower.dxf"]');
+      expect(await item.getByText('View', { exact: true }).count()).toBe(1);
+      expect(await item.locator('[data-testid=group-right-download]').count()).toBe(0);
+      expect(await item.locator('[data-testid=group-right-save]').count()).toBe(0);
+      expect(await item.getByText('Shared by Alice', { exact: false }).count()).toBe(1);
+      // its menu offers opening, not download or save, and no cancel (b is neither sharer nor owner)
+      await bob.click('[data-testid="group-item-actions-tower.dxf"]');
+      await bob.locator('[data-testid=group-item-open]').waitFor();
+      expect(await bob.locator('[data-testid=group-item-download]').count()).toBe(0);
+      expect(await bob.locator('[data-testid=group-item-save]').count()).toBe(0);
+      expect(await bob.locator('[data-testid=group-item-cancel]').count()).toBe(0);
+      await bob.keyboard.press('Escape');
+      await shoot(bob, 'groups-shared-items');
+
+      await name.click();
+      await bob.waitForURL(/\/yun\/group\/[^/]+\/view\/[^/]+\/[^/]+$/);
+      await bob.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 60_000 });
+      await settle(bob);
+      expect(await redPixels(bob)).toBeGreaterThan(50);
+      expect(await bob.locator('[data-testid=group-view-download]').count()).toBe(0);
+      await shoot(bob, 'groups-viewer');
+      // the file is not B's: without the group's share token the scene is refused
+      const fileId = bob.url().split('/').pop();
+      const bare = await bob.request.get(`${product.url}/cloud/v5/drawing/scene?fileId=${fileId}&layout=Model`);
+      expect((await bare.json()).rtnCode).not.toBe('0000000');
+      await bob.goBack();
+      await bob.locator('[data-testid="group-item-name-tower.dxf"]').waitFor();
+    });
+  });
+
+  it('the group page at phone width (375 px)', async () => {
+    const phone = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, userAgent: IPHONE });
+    await phone.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
+    // B's session: the same ticket cookie
+    await phone.addCookies(await bob.context().cookies());
+    const m = await phone.newPage();
+    try {
+      await step(m, 'phone', async () => {
+        await m.goto(`${product.url}/webH5/group`);
+        await m.locator('[data-testid="group-row-Tower B"]').waitFor();
+        expect(await m.locator('[data-testid=h5-tab-group]').isVisible()).toBe(true);
+        expect(await overflow(m)).toBeLessThanOrEqual(1);
+        await m.click('[data-testid="group-row-Tower B"]');
+        await m.locator('[data-testid="group-item-name-tower.dxf"]').waitFor();
+        // one pane at a time: the list hides while a group is open
+        expect(await m.locator('[data-testid="group-row-Tower B"]').isVisible()).toBe(false);
+        expect(await overflow(m)).toBeLessThanOrEqual(1);
+        await shoot(m, 'groups-phone');
+        await m.click('[data-testid="group-item-name-tower.dxf"]');
+        await m.waitForURL(/\/webH5\/group\/[^/]+\/view\//);
+        await m.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 60_000 });
+        expect(await m.locator('[data-testid=group-view-download]').count()).toBe(0);
+      });
+    } finally {
+      await phone.close();
+    }
+  });
+});
