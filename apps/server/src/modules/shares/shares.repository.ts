@@ -53,29 +53,38 @@ export function createSharesRepository(db: Kysely<Database>) {
       return db.selectFrom('items').selectAll().where('id', '=', id).where('private_type', '=', '0').where('deleted_at', 'is', null).executeTakeFirst();
     },
 
-    /** Clients of this share (and '*': everyone) that are locked out at `now`. */
-    async locks(shareId: string, clients: string[], now: number) {
-      return db.selectFrom('share_extract_limits').select(['client', 'locked_until']).where('share_id', '=', shareId).where('client', 'in', clients).where('locked_until', '>', now).execute();
+    /** Whether this client (or everyone: '*') is locked out of the share at `now`: a read, no write. */
+    async isLocked(shareId: string, clients: string[], now: number) {
+      const r = await db.selectFrom('share_extract_limits').select('client').where('share_id', '=', shareId).where('client', 'in', clients).where('locked_until', '>', now).limit(1).execute();
+      return r.length > 0;
     },
     /**
-     * Counts one failed extraction for (share, client) in one atomic upsert: a window older than `windowMs`
-     * starts again at 1; reaching `limit` failures locks until now + `lockMs`. Safe across server processes.
+     * Counts one extraction attempt for (share, client) before its code is checked, in one atomic upsert (so
+     * parallel requests, from any server process, cannot all slip past the limit): a window older than
+     * `windowMs` starts again at 1. Answers the count in the window and the lock end after this attempt.
      */
-    async recordFailure(shareId: string, client: string, now: number, o: { windowMs: number; limit: number; lockMs: number }) {
-      const stale = now - o.windowMs;
-      const lockAt = now + o.lockMs;
+    async countAttempt(shareId: string, client: string, now: number, windowMs: number) {
+      const stale = now - windowMs;
       const T = sql.ref('share_extract_limits');
-      await db
+      const r = await db
         .insertInto('share_extract_limits')
-        .values({ share_id: shareId, client, window_start: now, failures: 1, locked_until: o.limit <= 1 ? lockAt : 0 })
+        .values({ share_id: shareId, client, window_start: now, failures: 1, locked_until: 0 })
         .onConflict((oc) =>
           oc.columns(['share_id', 'client']).doUpdateSet({
             failures: sql`case when ${T}.window_start <= ${stale} then 1 else ${T}.failures + 1 end`,
             window_start: sql`case when ${T}.window_start <= ${stale} then ${now} else ${T}.window_start end`,
-            locked_until: sql`case when (case when ${T}.window_start <= ${stale} then 1 else ${T}.failures + 1 end) >= ${o.limit} then ${lockAt} else ${T}.locked_until end`,
           }),
         )
-        .execute();
+        .returning(['failures', 'locked_until'])
+        .executeTakeFirstOrThrow();
+      return { failures: Number(r.failures), lockedUntil: Number(r.locked_until) };
+    },
+    async lock(shareId: string, client: string, until: number) {
+      await db.updateTable('share_extract_limits').set({ locked_until: until }).where('share_id', '=', shareId).where('client', '=', client).where('locked_until', '<', until).execute();
+    },
+    /** A successful attempt was not a failure: takes its count back. */
+    async uncount(shareId: string, client: string) {
+      await db.updateTable('share_extract_limits').set({ failures: sql`case when failures > 0 then failures - 1 else 0 end` }).where('share_id', '=', shareId).where('client', '=', client).execute();
     },
     async clearFailures(shareId: string, client: string) {
       await db.deleteFrom('share_extract_limits').where('share_id', '=', shareId).where('client', '=', client).execute();

@@ -348,17 +348,32 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
      * lock the share's extraction for 15 minutes. While locked even the right code is refused.
      */
     async extract(o: { rand: string; code: string; password: string }, client: string) {
-      const { share, live } = await requireActive(await repo.findByRand(o.rand));
+      const found = await repo.findByRand(o.rand);
+      if (!found) throw appError('share.notFound');
       const at = now();
-      if ((await repo.locks(share.id, [client, ALL_CLIENTS], at)).length) throw appError('share.locked');
+      const early = stateOf(found, 1, at);
+      if (early !== 'active') throw goneError(early);
+      // locked: refused at the cost of one read (a flood of guesses writes nothing)
+      if (await repo.isLocked(found.id, [client, ALL_CLIENTS], at)) throw appError('share.locked');
+      const { share, live } = await requireActive(found);
+      // every other attempt is counted before the code is compared (parallel guesses cannot overtake the limit);
+      // a success takes its count back
+      const mine = await repo.countAttempt(share.id, client, at, EXTRACT_LIMITS.windowMs);
+      if (mine.lockedUntil > at || mine.failures > EXTRACT_LIMITS.perClient) throw appError('share.locked');
+      const all = await repo.countAttempt(share.id, ALL_CLIENTS, at, EXTRACT_LIMITS.windowMs);
+      if (all.lockedUntil > at || all.failures > EXTRACT_LIMITS.perShare) {
+        await repo.uncount(share.id, client);
+        throw appError('share.locked');
+      }
       const fail = async (code: 'share.wrongCode' | 'share.wrongPassword') => {
-        await repo.recordFailure(share.id, client, at, { windowMs: EXTRACT_LIMITS.windowMs, lockMs: EXTRACT_LIMITS.lockMs, limit: EXTRACT_LIMITS.perClient });
-        await repo.recordFailure(share.id, ALL_CLIENTS, at, { windowMs: EXTRACT_LIMITS.windowMs, lockMs: EXTRACT_LIMITS.lockMs, limit: EXTRACT_LIMITS.perShare });
+        if (mine.failures >= EXTRACT_LIMITS.perClient) await repo.lock(share.id, client, at + EXTRACT_LIMITS.lockMs);
+        if (all.failures >= EXTRACT_LIMITS.perShare) await repo.lock(share.id, ALL_CLIENTS, at + EXTRACT_LIMITS.lockMs);
         return appError(code);
       };
       if (!sameText(o.code.trim(), share.code)) throw await fail('share.wrongCode');
       if (share.password !== '' && !sameText(o.password, share.password)) throw await fail('share.wrongPassword');
       await repo.clearFailures(share.id, client);
+      await repo.uncount(share.id, ALL_CLIENTS);
       return {
         shareToken: await service.issueShareToken(share.id),
         share: await publicInfo(share, live.length),

@@ -276,6 +276,14 @@ for (const driver of testDatabaseDrivers()) {
       expect([http.bizData.code, http.msg]).toEqual(['share.locked', 'Too many attempts, try again later']);
       clock = T0 + DAY + EXTRACT_LIMITS.lockMs;
       expect(await attempt(s.code, 'bot-new')).toBe('ok');
+      // parallel guesses cannot overtake the limit: each is counted before its code is compared
+      const par = (await create({ fileIds: [f.loose], validDays: 0 })).bizData;
+      const wrong = (i: number) => String((Number(par.code) + 1 + i) % 10000).padStart(4, '0');
+      const burst = await Promise.all(Array.from({ length: 60 }, (_, i) => svc.extract({ rand: par.rand, code: wrong(i), password: '' }, 'burst').then(() => 'ok', (e) => e.code as string)));
+      expect(burst.filter((x) => x === 'share.wrongCode').length).toBe(EXTRACT_LIMITS.perClient);
+      const crowd = await Promise.all(Array.from({ length: 400 }, (_, i) => svc.extract({ rand: par.rand, code: wrong(i), password: '' }, `crowd-${i}`).then(() => 'ok', (e) => e.code as string)));
+      expect(crowd.filter((x) => x === 'share.wrongCode').length).toBe(EXTRACT_LIMITS.perShare - EXTRACT_LIMITS.perClient);
+      expect(crowd.filter((x) => x === 'ok').length).toBe(0);
       // the counters live in the database (any server process sees them)
       expect(Number((await t.db.db.selectFrom('share_extract_limits').select((eb) => eb.fn.countAll<number>().as('n')).where('share_id', '=', s.shareId).executeTakeFirstOrThrow()).n)).toBeGreaterThan(100);
     }, 600_000);
