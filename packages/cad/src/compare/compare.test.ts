@@ -131,6 +131,20 @@ describe('drawing compare', () => {
     expect(s.meta.entities[s.lineEntities[first / 2]]).toMatchObject({ handle: '11', type: 'CIRCLE', layer: 'A' });
   });
 
+  it('pairs thousands of identical entities, all moved a little and re-handled, each with its own original, quickly', () => {
+    const n = 20_000, side = Math.ceil(Math.sqrt(n));
+    const lines = (dx: number, prefix: string) => Array.from({ length: n }, (_, k) => line(`${prefix}${k.toString(16).toUpperCase()}`, 'A', (k % side) * 10 + dx, Math.floor(k / side) * 10, (k % side) * 10 + dx + 4, Math.floor(k / side) * 10));
+    const a = parseDxf(writeAsciiDxf({ layers: ['0', 'A'], entities: lines(0, '1') }));
+    const b = parseDxf(writeAsciiDxf({ layers: ['0', 'A'], entities: lines(0.5, '2') }));
+    const t0 = performance.now();
+    const r = compareDrawings(a, b);
+    const ms = performance.now() - t0;
+    console.log(`${n} re-handled moved lines compared in ${Math.round(ms)} ms`);
+    expect(ms).toBeLessThan(15_000);
+    expect(r.counts).toEqual({ added: 0, removed: 0, modified: n, unchanged: 0 });
+    expect(r.changes.filter((c) => c.handleB!.slice(1) !== c.handleA!.slice(1) || c.what.join() !== 'geometry')).toEqual([]);
+  }, 60_000);
+
   const floorplan = path.join(SAMPLES, 'dxf_dxfjs_floorplan.dxf');
   it.skipIf(!existsSync(floorplan))('finds exactly the known edits in a modified copy of a real drawing', () => {
     if (!existsSync(floorplan)) return console.log(`skipped: no sample at ${floorplan} (set SAMPLES_DIR)`);

@@ -221,6 +221,62 @@ function multimap<T>(items: Iterable<T>, key: (t: T) => string): Map<string, T[]
   return m;
 }
 
+/** Most candidates one "moved anywhere" lookup looks at (many identical entities: any of them will do). */
+const SCAN_CAP = 512;
+
+/**
+ * Entities of A by a key and a grid of their centres, for "the nearest free one with the same key": a 3 × 3 cell
+ * lookup, or (anywhere) a capped scan of the key's list. Matched entities leave the lists as they are met
+ * (swap-remove), so repeated lookups never rescan them: no pairwise work even with thousands of identical entities.
+ */
+class NearIndex {
+  private cells = new Map<string, Summary[]>();
+  private all = new Map<string, Summary[]>();
+  constructor(private cell: number, private key: (s: Summary) => string, private free: (s: Summary) => boolean, items: Summary[]) {
+    for (const s of items) {
+      const k = key(s);
+      const [i, j] = this.cellOf(s);
+      add(this.all, k, s);
+      add(this.cells, `${k}\n${i}\n${j}`, s);
+    }
+  }
+  private cellOf(s: Summary): [number, number] {
+    const [cx, cy] = centre(s.bounds);
+    return [Math.floor(cx / this.cell), Math.floor(cy / this.cell)];
+  }
+  nearest(y: Summary, reach: number, anywhere: boolean): Summary | undefined {
+    const k = this.key(y);
+    const [cx, cy] = centre(y.bounds);
+    const [ci, cj] = this.cellOf(y);
+    let best: Summary | undefined, bestD = reach;
+    const scan = (l: Summary[] | undefined, cap: number) => {
+      if (!l) return;
+      for (let n = 0, seen = 0; n < l.length && seen < cap; ) {
+        const x = l[n];
+        if (!this.free(x)) {
+          l[n] = l[l.length - 1];
+          l.pop();
+          continue;
+        }
+        seen++;
+        n++;
+        const [ax, ay] = centre(x.bounds);
+        const dd = Math.hypot(ax - cx, ay - cy);
+        if (dd <= bestD) [best, bestD] = [x, dd];
+      }
+    };
+    for (let i = ci - 1; i <= ci + 1; i++) for (let j = cj - 1; j <= cj + 1; j++) scan(this.cells.get(`${k}\n${i}\n${j}`), Infinity);
+    if (!best && anywhere) scan(this.all.get(k), SCAN_CAP);
+    return best;
+  }
+}
+
+function add<T>(m: Map<string, T[]>, k: string, v: T) {
+  const l = m.get(k);
+  if (l) l.push(v);
+  else m.set(k, [v]);
+}
+
 export interface CompareOptions {
   /** layout compared (default Model); both drawings must have it */
   layout?: string;
@@ -274,8 +330,7 @@ export function compareDetailed(a: Drawing, b: Drawing, o: CompareOptions = {}):
   // 2. the same entity under another handle
   const poolA = multimap(freeA(), fullKey);
   for (const y of freeB()) {
-    const l = poolA.get(fullKey(y));
-    const x = l?.shift();
+    const x = poolA.get(fullKey(y))?.pop();
     if (x) same(x, y);
   }
   // 3. same handle, changed; when most shared handles disagree the file's handles were regenerated (another
@@ -283,46 +338,18 @@ export function compareDetailed(a: Drawing, b: Drawing, o: CompareOptions = {}):
   const handlesReliable = common < 20 || pending.length <= (common * 3) / 4;
   if (handlesReliable) for (const [x, y] of pending) if (stateA[x.ref] === -2 && stateB[y.ref] === -2) modified(x, y);
   // 4. moved: same type, shape and text elsewhere; the nearest one when there are several
-  const shapes = multimap(freeA(), shapeKey);
+  const cell = size / 128;
+  const free = (x: Summary) => stateA[x.ref] === -2;
+  const moved = new NearIndex(cell, shapeKey, free, freeA());
   for (const y of freeB()) {
-    const l = shapes.get(shapeKey(y))?.filter((x) => stateA[x.ref] === -2);
-    if (!l?.length) continue;
-    const [cx, cy] = centre(y.bounds);
-    let best = l[0], bestD = Infinity;
-    for (const x of l) {
-      const [ax, ay] = centre(x.bounds);
-      const dd = (ax - cx) ** 2 + (ay - cy) ** 2;
-      if (dd < bestD) [best, bestD] = [x, dd];
-    }
-    modified(best, y);
+    const x = moved.nearest(y, Infinity, true);
+    if (x) modified(x, y);
   }
-  // 5. reshaped in place: same type and layer, centre within a grid cell of the other's
-  const cell = size / 64;
-  const cellKey = (s: Summary, i: number, j: number) => `${s.type}\n${s.layer}\n${i}\n${j}`;
-  const grid = new Map<string, Summary[]>();
-  for (const x of freeA()) {
-    const [cx, cy] = centre(x.bounds);
-    const k = cellKey(x, Math.floor(cx / cell), Math.floor(cy / cell));
-    const l = grid.get(k);
-    if (l) l.push(x);
-    else grid.set(k, [x]);
-  }
+  // 5. reshaped in place: same type and layer, centre near the other's (a grid cell, or half the entity's size)
+  const near = new NearIndex(cell, (x) => `${x.type}\n${x.layer}`, free, freeA());
   for (const y of freeB()) {
-    const [cx, cy] = centre(y.bounds);
-    const ci = Math.floor(cx / cell), cj = Math.floor(cy / cell);
-    let best: Summary | undefined, bestD = Infinity;
-    const reach = Math.max(cell, Math.hypot(y.bounds.maxX - y.bounds.minX, y.bounds.maxY - y.bounds.minY) / 2);
-    for (let i = ci - 1; i <= ci + 1; i++) {
-      for (let j = cj - 1; j <= cj + 1; j++) {
-        for (const x of grid.get(cellKey(y, i, j)) ?? []) {
-          if (stateA[x.ref] !== -2) continue;
-          const [ax, ay] = centre(x.bounds);
-          const dd = Math.hypot(ax - cx, ay - cy);
-          if (dd <= reach && dd < bestD) [best, bestD] = [x, dd];
-        }
-      }
-    }
-    if (best) modified(best, y);
+    const x = near.nearest(y, Math.max(cell, Math.hypot(y.bounds.maxX - y.bounds.minX, y.bounds.maxY - y.bounds.minY) / 2), false);
+    if (x) modified(x, y);
   }
   // 6. the rest
   for (const x of freeA()) {
