@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { writeAsciiDxf } from '../../../../../packages/cad/src/testing/dxf-writer.ts';
+import { decodeScene } from '@cadcloud/cad/scene';
+import { sb, writeShapesFont } from '../../../../../packages/cad/src/text/testing/shx-writer.ts';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, type TestApp } from '../../test/fixtures.ts';
 import { EXTRACT_LIMITS, createSharesService, setSharesClock } from './shares.service.ts';
@@ -17,6 +19,15 @@ const dxf = Buffer.from(
     ],
   }),
 );
+
+/** A shape font whose 'A' is a Z of three strokes, and a drawing whose text style asks for it (as drawings.test.ts). */
+const ZFONT = Buffer.from(writeShapesFont('ZFONT', 6, 2, [{ code: 65, name: 'A', bytes: [2, 8, 0, 6, 1, 0x60, 8, sb(-6), sb(-6), 0x60, 2, 8, 2, 0] }, { code: 32, name: 'SPACE', bytes: [2, 0x80] }]));
+function drawingWithStyle(font: string): Buffer {
+  const s = Buffer.from(writeAsciiDxf({ entities: [{ type: 'TEXT', pairs: [[8, '0'], [10, 0], [20, 0], [40, 6], [7, 'Z'], [1, 'AAA']] }] })).toString('latin1');
+  const at = s.indexOf('  0\r\nENDTAB\r\n') + '  0\r\nENDTAB\r\n'.length;
+  const style = ['  0', 'TABLE', '  2', 'STYLE', '  0', 'STYLE', '  2', 'Z', ' 70', '0', ' 40', '0', ' 41', '1', ' 50', '0', '  3', font, '  4', '', '  0', 'ENDTAB', ''].join('\r\n');
+  return Buffer.from(s.slice(0, at) + style + s.slice(at), 'latin1');
+}
 
 type User = { id: string; token: string; email: string };
 
@@ -375,6 +386,17 @@ for (const driver of testDatabaseDrivers()) {
       expect(foreign.json().bizData.code).toBe('drawing.noPermission');
       expect((await scene(f.loose, folder.token)).json().bizData.code).toBe('drawing.noPermission');
       expect((await scene(f.inner)).statusCode).toBe(401);
+      // drawn with the sharer's fonts, whoever looks (a visitor, or B signed in without that font)
+      const boundary = `----font${Date.now()}`;
+      const body = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="filedata"; filename="zfont-${n}.shx"\r\nContent-Type: application/octet-stream\r\n\r\n`), ZFONT, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+      expect((await t.app.inject({ method: 'POST', url: `/cloud/v5/font/upload?utoken=${encodeURIComponent(a.token)}`, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: body })).json().rtnCode).toBe('0000000');
+      const styled = (await t.upload(a.token, `styled-${n}.dxf`, drawingWithStyle(`zfont-${n}.shx`))).bizData.id;
+      const st = await shareAndToken({ fileIds: [styled] });
+      for (const url of [`/cloud/v5/drawing/scene?fileId=${styled}&shareToken=${encodeURIComponent(st.token)}`, `/cloud/v5/drawing/scene?fileId=${styled}&shareToken=${encodeURIComponent(st.token)}&utoken=${encodeURIComponent(b.token)}`]) {
+        const sc = decodeScene(new Uint8Array((await t.app.inject({ method: 'GET', url })).rawPayload));
+        expect(sc.meta.fonts?.substituted).toEqual([]);
+        expect(sc.lineEntities.length).toBe(9);
+      }
       // cancelled: refused with the reason
       await t.call('/cloud/v5/share/cancel', { shareIds: [folder.s.shareId] }, a.token);
       expect((await scene(f.inner, folder.token)).json().bizData.code).toBe('share.cancelled');
@@ -398,6 +420,11 @@ for (const driver of testDatabaseDrivers()) {
       expect((await t.call('/cloud/v5/share/getInfoByRand', { rand: s.rand })).rtnCode).toBe('0000000');
       expect((await t.call('/cloud/v5/easyShare/getInfoByRand', { rand: s.rand })).rtnCode).toBe('0000000');
       expect((await ext(s.rand, s.code, '', '10.200.0.1')).rtnCode).toBe('0000000');
+      // all documented in /api/docs
+      const doc = (await t.app.inject({ method: 'GET', url: '/api/docs' })).json();
+      for (const p of ['share/create', 'share/list', 'share/update', 'share/cancel', 'share/email', 'share/getInfoByRand', 'easyShare/getInfoByRand', 'share/extract', 'share/files', 'share/download', 'file/share/copyFoldersAndFiles', 'file/getProductItemById']) {
+        expect(doc.paths[`/cloud/v5/${p}`]?.post, p).toBeTruthy();
+      }
       // a public item is readable without a ticket
       await t.db.db.updateTable('items').set({ private_type: '0' }).where('id', '=', f.top).execute();
       expect((await t.call('/cloud/v5/file/getProductItemById', { fileId: f.top })).bizData).toMatchObject({ id: f.top, privateType: '0' });
