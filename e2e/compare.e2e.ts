@@ -95,6 +95,15 @@ describe('drawing compare in a real browser', () => {
       expect(c.ppu).toBeGreaterThan(before * 2);
       expect(Math.abs(c.x - 50)).toBeLessThan(2);
       expect(Math.abs(c.y - 50)).toBeLessThan(2);
+      // and outlines it (the viewer's selection box, blue, on its overlay canvas)
+      const blue = await page.evaluate(() => {
+        const o = document.querySelector('.viewer-overlay') as HTMLCanvasElement;
+        const d = o.getContext('2d')!.getImageData(0, 0, o.width, o.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (d[i + 2] > 200 && d[i] < 80 && d[i + 3] > 100) n++;
+        return n;
+      });
+      expect(blue).toBeGreaterThan(100);
 
       // only V1: the added block (green) is not drawn; the overlay again: it is
       await page.click('[data-testid=viewer-fit]');

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Badge, Button, Drawer, Result, Segmented, Spin } from 'antd';
 import { UnorderedListOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,21 @@ const HIDE: Record<Show, string[] | undefined> = {
 };
 
 /**
+ * The overlay's entity of a change, for the viewer's outline: the overlay lists B's entities, then A's; an added or
+ * modified entity is found by its B handle from the start, a removed one by its A handle from the end.
+ */
+function sceneEntity(s: Scene | null, c: CompareChangesResult['changes'][number]): number | null {
+  if (!s) return null;
+  const list = s.meta.entities;
+  if (c.kind !== 'removed') {
+    const i = list.findIndex((e) => e.handle?.toUpperCase() === c.handleB && e.type === c.type);
+    return i >= 0 ? i : null;
+  }
+  for (let i = list.length - 1; i >= 0; i--) if (list[i].handle?.toUpperCase() === c.handleA && list[i].type === c.type) return i;
+  return null;
+}
+
+/**
  * Two versions of a drawing compared: the viewer draws the overlay scene (unchanged grey, added green, removed red,
  * modified orange over the old geometry in faint red), a legend counts each kind, and the change list (a side
  * drawer; a bottom drawer on a phone) zooms to the entity clicked. "Only A" / "only B" switch the overlay's layers.
@@ -31,6 +46,8 @@ export function ComparePage({ query, phone, onBack }: { query: CompareQuery; pho
   const [extent, setExtent] = useState(0);
   // the viewer's layout switch asks for that layout's overlay: the list follows it
   const [layout, setLayout] = useState('Model');
+  const scene = useRef<Scene | null>(null);
+  const [entity, setEntity] = useState<number | null>(null);
   // the desktop panel floats under the viewer's toolbar (which may wrap)
   const [barBottom, setBarBottom] = useState(44);
   useEffect(() => {
@@ -53,6 +70,7 @@ export function ComparePage({ query, phone, onBack }: { query: CompareQuery; pho
     setResult(null);
     setError(null);
     setSelected(null);
+    setEntity(null);
     compareApi.changes(query, layout).then((r) => !gone && setResult(r), (e: Error) => !gone && setError(e.message || t('compare.failed')));
     return () => {
       gone = true;
@@ -62,12 +80,13 @@ export function ComparePage({ query, phone, onBack }: { query: CompareQuery; pho
   const source = useCallback(async (layout: string, onProgress: (l: number, total: number) => void): Promise<Scene> => {
     const s = await compareApi.scene(query, layout, onProgress);
     setLayout(s.meta.layout);
+    scene.current = s;
     const b = s.meta.bounds;
     setExtent(Math.hypot(b.maxX - b.minX, b.maxY - b.minY));
     return s;
   }, [query.fileId, query.a, query.b]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const hooks = useMemo<ViewerHooks>(() => ({ source, focus, hiddenLayers: HIDE[show] }), [source, focus, show]);
+  const hooks = useMemo<ViewerHooks>(() => ({ source, focus, hiddenLayers: HIDE[show], select: entity }), [source, focus, show, entity]);
 
   const pick = (i: number) => {
     const c = result!.changes[i];
@@ -76,6 +95,7 @@ export function ComparePage({ query, phone, onBack }: { query: CompareQuery; pho
     const size = Math.max(b.maxX - b.minX, b.maxY - b.minY, extent / 50, 1e-6);
     const cx = (b.minX + b.maxX) / 2, cy = (b.minY + b.maxY) / 2;
     setSelected(i);
+    setEntity(sceneEntity(scene.current, c));
     setFocus({ minX: cx - size * 0.75, minY: cy - size * 0.75, maxX: cx + size * 0.75, maxY: cy + size * 0.75 });
     if (phone) setOpen(false);
   };

@@ -19,6 +19,8 @@ export interface ViewerHooks {
   focus?: { minX: number; minY: number; maxX: number; maxY: number } | null;
   /** scene layer names not drawn */
   hiddenLayers?: string[];
+  /** an entity (index into the scene's entities) to select and outline, like a click on it */
+  select?: number | null;
 }
 
 /**
@@ -190,6 +192,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
   useEffect(() => () => renderer.current?.dispose(), []);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => void (hooks?.focus && scene && fit(hooks.focus)), [hooks?.focus]);
+  useEffect(() => void (hooks?.select !== undefined && setSelected(hooks.select)), [hooks?.select, scene]);
   useEffect(() => redraw(), [redraw]);
   useEffect(() => {
     const ro = new ResizeObserver(() => redraw());
