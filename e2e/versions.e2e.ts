@@ -63,7 +63,7 @@ describe('version history in a real browser', () => {
       fileId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
       await row(1).waitFor();
       await row(1).locator('[data-testid=version-latest]').waitFor();
-      await row(1).getByText('Create drawing').waitFor();
+      await row(1).getByText('Create drawing', { exact: true }).waitFor();
       expect(await page.locator('[data-testid^="version-row-"]').count()).toBe(1);
       expect(await page.locator('[data-testid=version-compare]').isDisabled()).toBe(true);
     });
@@ -76,8 +76,8 @@ describe('version history in a real browser', () => {
       expect(await page.locator('[data-testid^="version-row-"]').count()).toBe(2);
       await row(2).locator('[data-testid=version-latest]').waitFor();
       expect(await row(1).locator('[data-testid=version-latest]').count()).toBe(0);
-      await row(2).getByText('tower-rev-b.dxf').waitFor();
-      await row(2).getByText('Overwrite upload').waitFor();
+      await row(2).getByText('tower-rev-b.dxf', { exact: true }).waitFor();
+      await row(2).getByText('Overwrite upload', { exact: true }).waitFor();
       // two drawing versions selected: compare is offered, and goes to the compare page of these two
       await row(1).locator('input[type=checkbox]').check();
       await row(2).locator('input[type=checkbox]').check();
@@ -102,7 +102,7 @@ describe('version history in a real browser', () => {
       await confirmOk(page, /OK/);
       await row(3).waitFor();
       await row(3).locator('[data-testid=version-latest]').waitFor();
-      await row(3).getByText('Rollback from V1').waitFor();
+      await row(3).getByText('Rollback from V1', { exact: true }).waitFor();
       expect(await page.locator('[data-testid^="version-row-"]').count()).toBe(3);
       const h = await (await page.request.post(`${product.url}/cloud/v5/version/history`, { data: { data: { fileId }, clientInfo: { clientType: 'Web_PC' } } })).json();
       expect(h.bizData.list.map((v: { version: number; remark: string }) => [v.version, v.remark])).toEqual([[3, ''], [2, ''], [1, 'issued for tender']]);
@@ -140,6 +140,9 @@ describe('version history in a real browser', () => {
       await phone.goto(`${product.url}/webH5/version/${encodeURIComponent(fileId)}`);
       await phone.locator('[data-testid="version-row-3"]').waitFor();
       await phone.locator('[data-testid="version-actions-1"]').waitFor();
+      // size, time and remark go under the name when their columns fold away
+      await phone.locator('[data-testid="version-narrow-1"]').getByText(/issued for tender/).waitFor();
+      await phone.locator('[data-testid="version-narrow-3"]').getByText(/Rollback from V1/).waitFor();
       // nothing wider than the screen
       const wide = await phone.evaluate(() => document.documentElement.scrollWidth);
       expect(wide).toBeLessThanOrEqual(375 + 1);

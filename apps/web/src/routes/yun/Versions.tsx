@@ -159,9 +159,15 @@ export function Versions() {
     {
       title: t('versions.col.sourceName'), dataIndex: 'sourceName', ellipsis: true,
       render: (_: unknown, v: Version) => (
-        <span className="name-cell">
-          {isDrawing(v) ? <a onClick={() => preview(v)} data-testid={`version-open-${v.version}`}>{v.sourceName}</a> : <span>{v.sourceName}</span>}
-        </span>
+        <div>
+          <div className="name-cell">{isDrawing(v) ? <a onClick={() => preview(v)} data-testid={`version-open-${v.version}`}>{v.sourceName}</a> : <span>{v.sourceName}</span>}</div>
+          {/* a phone hides the size, time and remark columns: the essentials go under the name */}
+          <div>
+            <small className="only-narrow version-narrow" style={{ whiteSpace: 'normal', color: 'rgba(0,0,0,.55)' }} data-testid={`version-narrow-${v.version}`}>
+              {formatSize(v.size)} · {formatTime(v.updateTime, i18n.language)} · {remarkText(v)}{v.remark ? ` · ${v.remark}` : ''}
+            </small>
+          </div>
+        </div>
       ),
     },
     { title: t('versions.col.size'), dataIndex: 'size', width: 100, responsive: ['sm' as const], render: (n: number) => formatSize(n) },
