@@ -8,6 +8,7 @@ import type { Drawing, Entity, Pair } from '../model/drawing.ts';
 import { decodeScene } from '../scene/binary.ts';
 import { compareDrawings, type EntityChange } from './compare.ts';
 import { buildCompare, COMPARE_COLOURS, COMPARE_LAYERS } from './overlay.ts';
+import { loadFonts, textGeometry } from '../text/index.ts';
 
 const SAMPLES = process.env.SAMPLES_DIR ?? '/work/shared/samples';
 
@@ -129,6 +130,21 @@ describe('drawing compare', () => {
     const li = s.meta.layers.findIndex((l) => l.name === COMPARE_LAYERS.removed);
     const [, first] = s.meta.lineRanges.find(([l]) => l === li)!;
     expect(s.meta.entities[s.lineEntities[first / 2]]).toMatchObject({ handle: '11', type: 'CIRCLE', layer: 'A' });
+  });
+
+  it('draws text in its state colour, inline MTEXT colours included', async () => {
+    const mtext = (h: string, s: string): FixtureEntity => ({ type: 'MTEXT', pairs: [[5, h], [8, 'T'], [10, 0], [20, 0], [30, 0], [40, 5], [1, s]] });
+    const a = parseDxf(writeAsciiDxf({ layers: ['0', 'T'], entities: [line('1', 'T', 0, -10, 50, -10)] }));
+    const b = parseDxf(writeAsciiDxf({ layers: ['0', 'T'], entities: [line('1', 'T', 0, -10, 50, -10), mtext('2', '{\\C1;RED} and {\\C5;BLUE}')] }));
+    const fonts = { a: await loadFonts(a, async () => null), b: await loadFonts(b, async () => null) };
+    const built = await buildCompare(a, b, {}, async (da, db) => ({ a: (run) => textGeometry(run, da, fonts.a), b: (run) => textGeometry(run, db, fonts.b) }));
+    const s = decodeScene(built.scene);
+    const li = s.meta.layers.findIndex((l) => l.name === COMPARE_LAYERS.added);
+    const colours = new Set<number>();
+    for (const [l, first, count] of s.meta.lineRanges) if (l === li) for (let v = first; v < first + count; v++) colours.add((s.lineColors[v * 4] << 16) | (s.lineColors[v * 4 + 1] << 8) | s.lineColors[v * 4 + 2]);
+    for (const [l, first, count] of s.meta.triRanges) if (l === li) for (let v = first; v < first + count; v++) colours.add((s.triColors[v * 4] << 16) | (s.triColors[v * 4 + 1] << 8) | s.triColors[v * 4 + 2]);
+    expect([...colours]).toEqual([COMPARE_COLOURS.added]);
+    expect(built.counts).toEqual({ added: 1, removed: 0, modified: 0, unchanged: 1 });
   });
 
   it('pairs thousands of identical entities, all moved a little and re-handled, each with its own original, quickly', () => {

@@ -75,7 +75,13 @@ export function compileCompareScene(a: Drawing, b: Drawing, c: CompareDetail, te
   const flat = overlayFlattened(c);
   const base = c.flatB.entities.length;
   const layers = ORDER.map((k) => ({ name: COMPARE_LAYERS[k], color: 7, trueColor: COMPARE_COLOURS[k], linetype: 'CONTINUOUS', lineweight: -3, on: true, frozen: false, locked: false }));
-  const textGeometry = text ? (run: TextRun) => (run.entity >= base ? text.a(run) : text.b(run)) : undefined;
+  // the state's colour for the whole text: inline MTEXT colours (\C) are dropped
+  const textGeometry = text
+    ? (run: TextRun) => {
+        const g = run.entity >= base ? text.a(run) : text.b(run);
+        return { strokes: g.strokes, triangles: g.triangles };
+      }
+    : undefined;
   const layouts = layoutNames(b).filter((n) => layoutNames(a).some((m) => m.toLowerCase() === n.toLowerCase()));
   return compileScene({ ...b, layers }, flat, { layout: c.layout, layouts, textGeometry, fonts: text?.fonts });
 }
