@@ -1,0 +1,321 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
+import { confirmOk, launchBrowser, registerThroughLoginSite, root, shoot, startProduct } from './harness.ts';
+
+/** A red wall and a green box: enough to tell that the viewer drew the shared drawing. */
+const generated = writeAsciiDxf({
+  layers: ['0', 'Walls', 'Boxes'],
+  entities: [
+    { type: 'LINE', pairs: [[8, 'Walls'], [62, 1], [10, 0], [20, 0], [30, 0], [11, 100], [21, 0], [31, 0]] },
+    { type: 'LWPOLYLINE', pairs: [[8, 'Boxes'], [62, 3], [90, 4], [70, 1], [10, 20], [20, 20], [10, 60], [20, 20], [10, 60], [20, 50], [10, 20], [20, 50]] },
+  ],
+});
+
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+
+/** Red pixels of the viewer's WebGL canvas (its buffer is preserved, so it can be read back). */
+async function redPixels(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const c = (window as any).__cadViewer.canvas as HTMLCanvasElement;
+    const tmp = document.createElement('canvas');
+    tmp.width = c.width;
+    tmp.height = c.height;
+    const g = tmp.getContext('2d')!;
+    g.drawImage(c, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] > 110 && d[i + 1] < 70 && d[i + 2] < 70) n++;
+    return n;
+  });
+}
+const settle = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+/** How far the page is wider than a 375 px phone (a mobile layout viewport grows to fit wide content, so innerWidth is no measure). */
+const overflow = (page: Page) => page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - 375);
+
+/**
+ * A private copy of the built web app, taken when it is whole. Other test runs on this machine rebuild
+ * apps/web/dist whenever its sources change, and the server only serves the assets that existed when it started:
+ * a rebuild in the middle of this test would leave pages blank or answer 404. The browser contexts below get
+ * the app's pages and assets from this copy; every API call still goes to the real server.
+ */
+async function snapshotWebApp(): Promise<string> {
+  const dist = path.join(root, 'apps/web/dist');
+  for (let i = 0; i < 180; i++) {
+    try {
+      const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+      const refs = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]);
+      if (refs.length && refs.every((r) => existsSync(path.join(dist, r)))) {
+        const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-e2e-web-'));
+        cpSync(dist, dir, { recursive: true });
+        if (existsSync(path.join(dir, 'index.html')) && refs.every((r) => existsSync(path.join(dir, r)))) return dir;
+      }
+    } catch {
+      // mid-build: try again
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error('apps/web/dist never became whole');
+}
+
+const API_PREFIXES = ['/api/', '/cloud/', '/user/', '/global/', '/order/', '/invoice/', '/company/', '/ad/'];
+async function serveWebAppFrom(ctx: BrowserContext, productUrl: string, dir: string) {
+  await ctx.route((u) => u.origin === productUrl && !API_PREFIXES.some((p) => u.pathname.startsWith(p)), async (route) => {
+    if (route.request().method() !== 'GET') return route.continue();
+    const { pathname } = new URL(route.request().url());
+    if (!path.extname(pathname)) return route.fulfill({ path: path.join(dir, 'index.html'), contentType: 'text/html; charset=utf-8' });
+    const file = path.join(dir, decodeURIComponent(pathname));
+    return file.startsWith(dir) && existsSync(file) ? route.fulfill({ path: file }) : route.continue();
+  });
+}
+
+describe('shares in a real browser', () => {
+  let product: Awaited<ReturnType<typeof startProduct>>;
+  let browser: Browser;
+  let alice: Page;
+  let visitorCtx: BrowserContext;
+  let visitor: Page;
+  const work = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-e2e-shares-'));
+  const dxf = path.join(work, 'plan.dxf');
+  writeFileSync(dxf, generated);
+  let link = '';
+  let code = '';
+  let h5Url = '';
+
+  let web = '';
+  /** A browser context that gets the web app from the private copy. */
+  async function newContext(o: Parameters<Browser['newContext']>[0]) {
+    const ctx = await browser.newContext(o);
+    await serveWebAppFrom(ctx, product.url, web);
+    return ctx;
+  }
+
+  beforeAll(async () => {
+    web = await snapshotWebApp();
+    product = await startProduct();
+    browser = await launchBrowser();
+    const ctx = await newContext({ viewport: { width: 1280, height: 860 } });
+    await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: product.url });
+    alice = await ctx.newPage();
+    await registerThroughLoginSite(alice, product.url, '/yun/index', 'alice@example.com', 'Alice');
+    visitorCtx = await newContext({ viewport: { width: 1280, height: 860 } });
+    await visitorCtx.addInitScript(() => localStorage.getItem('cadcloud.lang') || localStorage.setItem('cadcloud.lang', 'en'));
+    visitor = await visitorCtx.newPage();
+    visitor.on('pageerror', (e) => console.log('[visitor page error]', e.message));
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+    if (web) rmSync(web, { recursive: true, force: true });
+  });
+
+  async function step<T>(p: Page, name: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      await shoot(p, `shares-failed-${name}`);
+      throw e;
+    }
+  }
+
+  it('A uploads a DXF and shares it by link: valid days and password checked, download off; link, code, copy and QR', async () => {
+    await step(alice, 'create', async () => {
+      await alice.click('[data-testid=btn-upload]');
+      await alice.setInputFiles('[data-testid=file-input]', dxf);
+      const row = alice.locator('[data-testid="row-plan.dxf"]');
+      await row.waitFor({ timeout: 60_000 });
+      await alice.keyboard.press('Escape');
+      await row.locator('input[type=checkbox]').check();
+      await alice.click('[data-testid=btn-share]');
+      const dialog = alice.locator('.ant-modal').filter({ has: alice.locator('[data-testid=share-link-tab]') });
+      await dialog.waitFor();
+
+      // section 5 messages at the field; nothing is created while they show
+      const days = alice.locator('[data-testid=share-days]');
+      await days.fill('100');
+      await alice.click('[data-testid=share-create]');
+      await dialog.getByText('Please enter a positive integer 0-99!').waitFor();
+      await days.fill('abc');
+      await dialog.getByText('Please enter the correct number').waitFor();
+      await days.fill('3');
+      await alice.locator('[data-testid=share-password-input]').fill('ab1');
+      await alice.click('[data-testid=share-create]');
+      await dialog.getByText('The password must be 4 letters or digits').waitFor();
+      expect(await alice.locator('[data-testid=share-result]').count()).toBe(0);
+      await alice.locator('[data-testid=share-password-input]').fill('ab12');
+      await alice.locator('[data-testid=share-right-download]').uncheck();
+      await alice.click('[data-testid=share-create]');
+
+      await alice.locator('[data-testid=share-result]').waitFor();
+      link = await alice.locator('[data-testid=share-link]').inputValue();
+      code = (await alice.locator('[data-testid=share-code]').textContent())!.trim();
+      expect(link).toMatch(new RegExp(`^${product.url}/share/[A-Za-z0-9_-]+$`));
+      expect(code).toMatch(/^\d{4}$/);
+      expect(await alice.locator('[data-testid=share-password]').textContent()).toBe('ab12');
+      expect(await alice.locator('[data-testid=share-validity]').textContent()).toBe('3 days');
+      expect(await alice.locator('[data-testid=share-qr] svg').count()).toBe(1);
+      await alice.click('[data-testid=share-copy]');
+      await alice.getByText('Copied to the clipboard').waitFor();
+      const copied = await alice.evaluate(() => navigator.clipboard.readText());
+      expect(copied).toContain(link);
+      expect(copied).toContain(code);
+      expect(copied).toContain('ab12');
+      await shoot(alice, 'shares-dialog');
+      await alice.click('[data-testid=share-close]');
+
+      // the share as the API lists it: download off, save on
+      const list = (await (await alice.request.post(`${product.url}/cloud/v5/share/list`, { data: { data: {}, clientInfo: { clientType: 'Web_PC' } } })).json()).bizData.list;
+      expect(list).toHaveLength(1);
+      expect(list[0].rights).toMatchObject({ canDownload: false, canSave: true });
+      expect(list[0].validDays).toBe(3);
+      h5Url = list[0].h5Url;
+    });
+  });
+
+  it('/yun/share lists it with remaining time, state and rights', async () => {
+    await step(alice, 'list', async () => {
+      await alice.locator('[data-testid=nav]').getByText('My shares').click();
+      await alice.waitForURL(`${product.url}/yun/share`);
+      const row = alice.locator('[data-testid="share-row-plan.dxf"]');
+      await row.waitFor();
+      expect(await row.locator('[data-testid=share-state]').textContent()).toBe('Active');
+      expect(await row.locator('[data-testid=share-remaining]').textContent()).toMatch(/^2 d 23 h$|^3 d 0 h$/);
+      expect(await row.textContent()).toContain('Save to my cloud');
+      expect(await row.textContent()).not.toContain('Download');
+    });
+  });
+
+  it('a visitor opens the link: wrong code and wrong password are refused, then the list; no download anywhere; the drawing opens in the viewer', async () => {
+    await step(visitor, 'extract', async () => {
+      await visitor.goto(link);
+      await visitor.locator('[data-testid=share-extract]').waitFor();
+      expect(await visitor.locator('[data-testid=share-extract]').textContent()).toContain('Alice shared 1 item(s)');
+      const wrong = code === '0000' ? '1111' : '0000';
+      await visitor.fill('[data-testid=share-code-input]', wrong);
+      await visitor.fill('[data-testid=share-password-input]', 'ab12');
+      await visitor.click('[data-testid=share-extract-submit]');
+      await visitor.locator('[data-testid=share-extract-error]').getByText('Wrong extraction code').waitFor();
+      await visitor.fill('[data-testid=share-code-input]', code);
+      await visitor.fill('[data-testid=share-password-input]', 'zz99');
+      await visitor.click('[data-testid=share-extract-submit]');
+      await visitor.locator('[data-testid=share-extract-error]').getByText('Wrong password extraction').waitFor();
+      await visitor.fill('[data-testid=share-password-input]', 'ab12');
+      await visitor.click('[data-testid=share-extract-submit]');
+
+      await visitor.locator('[data-testid="share-item-plan.dxf"]').waitFor();
+      expect(await visitor.locator('[data-testid="share-download-plan.dxf"]').count()).toBe(0);
+      expect(await visitor.locator('[data-testid=share-save]').isVisible()).toBe(true);
+      // a reload does not ask for the code again
+      await visitor.reload();
+      await visitor.locator('[data-testid="share-item-plan.dxf"]').waitFor();
+      expect(await visitor.locator('[data-testid=share-extract]').count()).toBe(0);
+      await shoot(visitor, 'shares-visitor-list');
+
+      await visitor.click('[data-testid="share-open-plan.dxf"]');
+      await visitor.waitForURL(/\/share\/[^/]+\/view\//);
+      await visitor.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 60_000 });
+      await settle(visitor);
+      expect(await redPixels(visitor)).toBeGreaterThan(50);
+      expect(await visitor.locator('[data-testid=share-view-download]').count()).toBe(0);
+      await shoot(visitor, 'shares-visitor-viewer');
+      // the scene itself is refused without the token
+      const bare = await visitor.request.get(`${product.url}/cloud/v5/drawing/scene?fileId=${visitor.url().split('/view/')[1]}&layout=Model`);
+      expect((await bare.json()).rtnCode).not.toBe('0000000');
+      await visitor.goBack();
+      await visitor.locator('[data-testid="share-item-plan.dxf"]').waitFor();
+    });
+  });
+
+  it('the same share at phone width (375 px): the phone address and the desktop one', async () => {
+    const phone = await newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, userAgent: IPHONE });
+    await phone.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
+    const m = await phone.newPage();
+    try {
+      await step(m, 'phone', async () => {
+        expect(h5Url).toMatch(new RegExp(`^${product.url}/webH5/share/[^/]+/[^/]+$`));
+        await m.goto(h5Url);
+        await m.locator('[data-testid=share-extract]').waitFor();
+        expect(await overflow(m)).toBeLessThanOrEqual(1);
+        await m.fill('[data-testid=share-code-input]', code);
+        await m.fill('[data-testid=share-password-input]', 'ab12');
+        await m.click('[data-testid=share-extract-submit]');
+        await m.locator('[data-testid="share-item-plan.dxf"]').waitFor();
+        expect(await overflow(m)).toBeLessThanOrEqual(1);
+        expect(await m.locator('[data-testid="share-download-plan.dxf"]').count()).toBe(0);
+        await shoot(m, 'shares-phone-list');
+        await m.click('[data-testid="share-open-plan.dxf"]');
+        await m.waitForURL(/\/webH5\/share\/[^/]+\/[^/]+\/view\//);
+        await m.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 60_000 });
+        await settle(m);
+        expect(await redPixels(m)).toBeGreaterThan(20);
+
+        // the desktop address opened on a phone works at phone width too (this tab already holds the token)
+        await m.goto(link);
+        await m.locator('[data-testid="share-item-plan.dxf"]').waitFor();
+        expect(await overflow(m)).toBeLessThanOrEqual(1);
+        await shoot(m, 'shares-phone-desktop-path');
+      });
+    } finally {
+      await phone.close();
+    }
+  });
+
+  it('user B signs in from the share page and saves the drawing to B\'s cloud', async () => {
+    await step(visitor, 'save', async () => {
+      await visitor.click('[data-testid=share-save]');
+      // the visitor goes through the login site, registers, and lands back on the share page
+      await visitor.waitForURL(/\/interaction\//);
+      await visitor.click('a[href$="/register"]');
+      await visitor.fill('#email', 'bob@example.com');
+      await visitor.fill('#name', 'Bob');
+      await visitor.fill('#password', 'correct horse');
+      await visitor.fill('#confirm', 'correct horse');
+      await visitor.click('button[type=submit]');
+      await visitor.waitForURL(new RegExp(`${link.replace(product.url, '')}\\?save=1|${link.replace(product.url, '')}$`));
+      // no code asked again: the tab kept the token; the target folder dialog opens by itself
+      await visitor.locator('[data-testid=share-save-tree]').waitFor();
+      await visitor.locator('[data-testid=share-user]').getByText('Bob').waitFor();
+      await visitor.click('[data-testid=share-save-ok]');
+      await visitor.locator('[data-testid=share-saved]').waitFor();
+
+      const mine = (await (await visitor.request.post(`${product.url}/cloud/v5/union/list`, { data: { data: { parentId: '0' }, clientInfo: { clientType: 'Web_PC' } } })).json()).bizData.list;
+      expect(mine.map((i: { name: string }) => i.name)).toEqual(['plan.dxf']);
+      await visitor.goto(`${product.url}/yun/index`);
+      await visitor.locator('[data-testid="row-plan.dxf"]').waitFor();
+      await shoot(visitor, 'shares-saved-in-b');
+    });
+  });
+
+  it('A cancels the share; the link then shows "This share no longer exists" with the reason', async () => {
+    await step(alice, 'cancel', async () => {
+      const row = alice.locator('[data-testid="share-row-plan.dxf"]');
+      await row.locator('[data-testid^=share-more-]').click();
+      await alice.locator('.ant-dropdown:not(.ant-dropdown-hidden) [data-testid=share-action-cancel]').click();
+      await confirmOk(alice, /OK/);
+      await alice.getByText('Share cancelled').waitFor();
+      await row.locator('[data-testid=share-state]').getByText('Cancelled').waitFor();
+    });
+    await step(visitor, 'gone', async () => {
+      // even a tab that holds a token for it
+      await visitor.goto(link);
+      await visitor.locator('[data-testid=share-gone]').getByText('This share no longer exists').waitFor();
+      expect(await visitor.locator('[data-testid=share-gone-reason]').textContent()).toBe('The sharer cancelled this share.');
+      const fresh = await newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, userAgent: IPHONE });
+      await fresh.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
+      const p = await fresh.newPage();
+      try {
+        const res = await p.goto(h5Url);
+        if (res?.status() !== 200) console.log('[phone gone]', h5Url, res?.status(), await res?.text());
+        await p.locator('[data-testid=share-gone]').getByText('This share no longer exists').waitFor();
+        expect(await overflow(p)).toBeLessThanOrEqual(1);
+        await shoot(p, 'shares-gone-phone');
+      } finally {
+        await fresh.close();
+      }
+    });
+  });
+});
