@@ -73,9 +73,11 @@ export function createVersionsRepository(db: Kysely<Database>) {
       if (!itemIds.length) return;
       await t.deleteFrom('file_versions').where('uid', '=', uid).where('item_id', 'in', itemIds).execute();
     },
-    async markDeleted(uid: string, ids: string[], now: number, t: Db = db) {
-      if (!ids.length) return;
-      await t.updateTable('file_versions').set({ deleted_at: now }).where('uid', '=', uid).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
+    /** Marks live versions deleted; answers how many were still live (a concurrent delete may have taken some). */
+    async markDeleted(uid: string, ids: string[], now: number, t: Db = db): Promise<number> {
+      if (!ids.length) return 0;
+      const r = await t.updateTable('file_versions').set({ deleted_at: now }).where('uid', '=', uid).where('id', 'in', ids).where('deleted_at', 'is', null).executeTakeFirst();
+      return Number(r.numUpdatedRows);
     },
   };
 }

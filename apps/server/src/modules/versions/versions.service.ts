@@ -84,6 +84,8 @@ async function withFileLock<T>(itemId: string, fn: () => Promise<T>): Promise<T>
   }
 }
 
+class NumberTaken extends Error {}
+
 interface NewContent {
   md5: string;
   size: number;
@@ -167,6 +169,17 @@ export function createVersionsService(deps: AppDeps) {
    */
   async function append(actor: VersionActor, fileId: string, c: NewContent, store: (() => Promise<void>) | null): Promise<Version> {
     if (actor.freeze === 1) throw appError('account.frozen');
+    // another process took the same number at the same moment (the unique index decides): read again and retry
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await appendOnce(actor, fileId, c, store);
+      } catch (e) {
+        if (!(e instanceof NumberTaken) || attempt >= 3) throw e instanceof NumberTaken ? appError(c.remarkType === VERSION_REMARK_TYPES.rollback ? 'version.rollbackFailed' : 'request.invalid') : e;
+      }
+    }
+  }
+
+  async function appendOnce(actor: VersionActor, fileId: string, c: NewContent, store: (() => Promise<void>) | null): Promise<Version> {
     return withFileLock(fileId, async () => {
       const item = await requireFile(actor.id, fileId);
       const live = await ensureHistory(item);
@@ -192,7 +205,7 @@ export function createVersionsService(deps: AppDeps) {
           });
         } catch (e) {
           await blobs.release([c.md5, c.md5]);
-          if (isUniqueViolation(e)) throw appError(c.remarkType === VERSION_REMARK_TYPES.rollback ? 'version.rollbackFailed' : 'upload.repeated');
+          if (isUniqueViolation(e)) throw new NumberTaken();
           throw e;
         }
         // the file's reference on its previous content (kept alive by that version's own reference)
@@ -226,7 +239,11 @@ export function createVersionsService(deps: AppDeps) {
       if (rows.some((r) => r!.id === live[0].id)) throw appError('version.deleteLatest');
       const before = countedBytes(item, live);
       const after = countedBytes(item, live.filter((v) => !ids.includes(v.id)));
-      await repo.markDeleted(uid, ids, Date.now());
+      const n = await repo.markDeleted(uid, ids, Date.now());
+      if (n !== ids.length) {
+        // another process deleted some of them meanwhile: its call gave back their references and storage
+        throw appError('version.deleteFailed');
+      }
       await blobs.release(rows.map((r) => r!.blob_md5));
       await quota.release(uid, before - after);
       return rows.length;

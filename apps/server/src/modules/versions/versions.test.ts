@@ -231,6 +231,22 @@ for (const driver of testDatabaseDrivers()) {
       expect((await item(otherId)).blob_md5).toBe(md5(other));
     });
 
+    it('numbers concurrent uploads one after another and counts each once', async () => {
+      const fileId = (await t.upload(a.token, 'busy.dxf', dxf('Busy 0'))).bizData.id as string;
+      const before = (await t.usage(a.id)).used;
+      const bodies = [dxf('Busy 1'), dxf('Busy 2'), dxf('Busy 3')];
+      const answers = await Promise.all(bodies.map((body) => vupload(a.token, { fileId }, [{ name: 'busy.dxf', body }])));
+      expect(answers.map((r) => r.rtnCode)).toEqual(['0000000', '0000000', '0000000']);
+      expect(answers.map((r) => r.bizData.version).sort()).toEqual([2, 3, 4]);
+      expect((await t.usage(a.id)).used).toBe(before + bodies.reduce((n, b) => n + b.length, 0));
+      const h = await history(a.token, fileId);
+      expect((await item(fileId)).blob_md5).toBe(h.list[0].fileMD5);
+      // deleted once: a second delete finds nothing
+      const v2 = h.list.find((v: { version: number }) => v.version === 2).versionId;
+      expect((await t.call('/cloud/v5/version/delete', { versionId: v2 }, a.token)).rtnCode).toBe('0000000');
+      expect((await t.call('/cloud/v5/version/delete', { versionId: v2 }, a.token)).rtnCode).toBe('1000404');
+    });
+
     it('refuses a version that does not fit in the storage, changing nothing', async () => {
       const small = await t.createUser({ quota: A.length + 10 });
       const fileId = (await t.upload(small.token, 'tiny.dxf', A)).bizData.id as string;
