@@ -74,7 +74,12 @@ describe('drawing compare in a real browser', () => {
 
   it('shows the overlay, the legend and the change list; a change zooms the view to it; only A hides what B added', async () => {
     try {
-      await page.goto(compareUrl);
+      // from the file's version history: both versions ticked, Compare
+      await page.goto(compareUrl.replace(/\/compare\?.*/, ''));
+      await page.locator('[data-testid=version-number-2]').waitFor({ timeout: 60_000 });
+      for (const box of await page.locator('.ant-table-tbody .ant-checkbox-input').all()) await box.check();
+      await page.click('[data-testid=version-compare]');
+      await page.waitForURL(compareUrl);
       await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 60_000 });
       await page.locator('[data-testid=compare-item]').first().waitFor({ timeout: 60_000 });
       await settle(page);

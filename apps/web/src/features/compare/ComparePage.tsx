@@ -101,6 +101,9 @@ export function ComparePage({ query, phone, onBack }: { query: CompareQuery; pho
   };
 
   const title = result ? t('compare.title', { a: result.a.number, b: result.b.number }) : t('compare.loading');
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
   const total = result ? result.changes.length : 0;
   const extra = (
     <>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ComparePage } from '../../features/compare/ComparePage.tsx';
 import { isPhone } from '../../lib/device.ts';
@@ -12,9 +12,6 @@ export function Compare() {
   const a = params.get('a') ?? '', b = params.get('b') ?? '';
   const query = useMemo(() => ({ fileId: fileId!, a, b }), [fileId, a, b]);
   const phone = isPhone();
-  useEffect(() => {
-    document.title = 'Compare';
-  }, []);
   const back = () => (window.history.length > 1 ? navigate(-1) : navigate(`/yun/version/${encodeURIComponent(fileId!)}`));
   return <ComparePage key={`${fileId}/${a}/${b}`} query={query} phone={phone} onBack={back} />;
 }
