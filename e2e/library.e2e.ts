@@ -79,6 +79,8 @@ describe('the public library in a real browser', () => {
       // the button now offers the way back for the selected public drawing
       await row(a, 'villa.dxf').locator('input[type=checkbox]').check();
       await a.locator('[data-testid=btn-publish]').getByText('Make private').waitFor();
+      await a.locator('[data-testid="public-tag-villa.dxf"]').waitFor();
+      expect(await a.locator('[data-testid="public-tag-readme.txt"]').count()).toBe(0);
 
       await a.locator('[data-testid=nav]').getByText('My public').click();
       await a.waitForURL(`${product.url}/yun/myPublic`);
@@ -118,6 +120,9 @@ describe('the public library in a real browser', () => {
       await b.click('[data-testid="public-card-villa.dxf"]');
       await b.waitForURL(/\/yun\/public\/[^/]+$/);
       await b.locator('[data-testid=public-detail-name]').getByText('villa.dxf').waitFor();
+      // opening the detail counted exactly one browse
+      await b.locator('[data-testid=public-browse-count]').getByText('1', { exact: true }).waitFor();
+      await b.locator('[data-testid="public-thumb-villa.dxf"]').waitFor();
       await b.fill('[data-testid=message-input]', 'Lovely villa');
       await b.click('[data-testid=message-send]');
       await b.locator('[data-testid=message-item]').getByText('Lovely villa').waitFor();
@@ -127,6 +132,37 @@ describe('the public library in a real browser', () => {
       await shoot(b, 'library-viewer');
       expect(await b.getByText('No permission to visit this file.').count()).toBe(0);
     });
+  });
+
+  it('on a phone (375 px) B reaches the library from the user page, sees the counts and the detail without sideways scrolling', async () => {
+    const phone = await browser.newContext({
+      viewport: { width: 375, height: 812 },
+      isMobile: true,
+      hasTouch: true,
+      userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+      storageState: await ctxB.storageState(),
+    });
+    const m = await phone.newPage();
+    try {
+      await m.goto(`${product.url}/webH5/user`);
+      await m.click('[data-testid=h5-public]');
+      await m.waitForURL(`${product.url}/webH5/info/publicplatform`);
+      const card = m.locator('[data-testid="public-card-villa.dxf"]');
+      await card.waitFor();
+      await m.locator('[data-testid="like-count-villa.dxf"]').getByText('1', { exact: true }).waitFor();
+      expect(await m.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      expect(await m.locator('[data-testid="public-card-villa.dxf"] img').count()).toBe(1); // the owner's thumbnail, through the library
+      await card.locator('.grid-name').tap();
+      await m.waitForURL(/\/webH5\/info\/publicplatform\/[^/]+$/);
+      await m.locator('[data-testid=message-item]').getByText('Lovely villa').waitFor();
+      expect(await m.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await shoot(m, 'library-phone-detail');
+    } catch (e) {
+      await shoot(m, 'library-failed-phone');
+      throw e;
+    } finally {
+      await phone.close();
+    }
   });
 
   it('A makes it private again: it leaves B\'s lists and B can no longer open it', async () => {

@@ -10,7 +10,7 @@ export function PublicThumb({ item, size = 48 }: { item: PublicItem; size?: numb
   const [failed, setFailed] = useState(false);
   useEffect(() => setFailed(false), [item.thumbkey]);
   if (!item.thumbkey || failed) return <ItemIcon type={item.type} size={size} />;
-  return <img src={publicThumbUrl(item)} alt={item.name} loading="lazy" decoding="async" onError={() => setFailed(true)} data-testid={`public-thumb-${item.name}`} />;
+  return <img src={publicThumbUrl(item)} alt={item.name} loading="lazy" decoding="async" onError={() => setFailed(true)} data-testid={`public-thumb-${item.name}`} style={{ maxWidth: '100%', maxHeight: '100%', objectFit: 'contain' }} />;
 }
 
 /** Like and collect buttons with their counts; the server's answer is the truth shown afterwards. */

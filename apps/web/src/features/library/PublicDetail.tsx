@@ -94,7 +94,7 @@ export function PublicDetail({ fileId, onBack, onView }: { fileId: string; onBac
     <div className="public-detail" data-testid="public-detail">
       <Button type="link" icon={<ArrowLeftOutlined />} onClick={onBack} style={{ paddingLeft: 0 }}>{t('library.back')}</Button>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'flex-start' }}>
-        <div style={{ width: 220, maxWidth: '100%', height: 160, display: 'flex', alignItems: 'center', justifyContent: 'center', background: '#fff', border: '1px solid #f0f0f0', borderRadius: 8, cursor: 'pointer' }} onClick={() => onView(item)}>
+        <div style={{ width: 220, maxWidth: '100%', height: 160, overflow: 'hidden', padding: 8, display: 'flex', alignItems: 'center', justifyContent: 'center', background: '#fff', border: '1px solid #f0f0f0', borderRadius: 8, cursor: 'pointer' }} onClick={() => onView(item)}>
           <PublicThumb item={item} size={72} />
         </div>
         <div style={{ flex: '1 1 260px', minWidth: 0 }}>

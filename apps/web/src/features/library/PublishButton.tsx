@@ -1,4 +1,4 @@
-import { App, Button, Typography } from 'antd';
+import { App, Button, Tag, Typography } from 'antd';
 import { GlobalOutlined, LockOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { isPublishableName, type Item } from '@cadcloud/contracts';
@@ -55,4 +55,11 @@ export function PublishButton({ items, onDone }: { items: readonly Item[]; onDon
       {unpublish ? t('library.unpublish') : t('library.publish')}
     </Button>
   );
+}
+
+/** A small "Public" mark beside a drive item that is in the public library. */
+export function PublicTag({ item }: { item: Pick<Item, 'privateType' | 'fileType' | 'name'> }) {
+  const { t } = useTranslation('library');
+  if (item.fileType !== 1 || item.privateType !== '0') return null;
+  return <Tag color="green" style={{ marginInlineStart: 6 }} data-testid={`public-tag-${item.name}`}>{t('library.public.tag')}</Tag>;
 }

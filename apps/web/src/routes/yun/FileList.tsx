@@ -16,7 +16,7 @@ import { formatSize, formatTime } from '../../lib/format.ts';
 import { useUploadLimit } from '../../features/files/use-config.ts';
 import { isViewable } from '../../features/viewer/viewable.ts';
 import { VersionHistoryButton } from '../../features/versions/VersionHistoryButton.tsx';
-import { PublishButton } from '../../features/library/PublishButton.tsx';
+import { PublishButton, PublicTag } from '../../features/library/PublishButton.tsx';
 import { ShareButton } from '../../features/shares/ShareDialog.tsx';
 
 export type ListKind = 'index' | 'recent' | 'drawing' | 'threeModel' | 'picture' | 'other';
@@ -153,6 +153,7 @@ export function FileList({ kind }: { kind: ListKind }) {
         <span className="name-cell" onDoubleClick={() => open(item)}>
           <ItemIcon type={item.type} />
           {item.fileType === 0 || isViewable(item) ? <a onClick={() => open(item)} data-testid={`open-${item.name}`}>{item.name}</a> : <span>{item.name}</span>}
+          <PublicTag item={item} />
         </span>
       ),
     },
