@@ -60,6 +60,13 @@ for (const driver of testDatabaseDrivers()) {
       ['/cloud/v5/upload/complete', () => ({ uploadId: ids.upload })],
       ['/cloud/v5/file/detectUpload', () => ({ md5: 'a'.repeat(32), size: 100, name: 'x.dwg', parentId: ids.folder })],
       ['/cloud/v5/upload/init', () => ({ md5: 'b'.repeat(32), size: 100, name: 'x.dwg', parentId: ids.folder })],
+      // public library (modules/library): someone else's private drawing can be neither published nor seen
+      ['/cloud/v5/file/setFilePrivateType', () => ({ fileIds: [ids.file], privateType: '0' })],
+      ['/cloud/v5/public/detail', () => ({ fileId: ids.file })],
+      ['/cloud/v5/public/like', () => ({ fileId: ids.file, like: true })],
+      ['/cloud/v5/public/collect', () => ({ fileId: ids.file, collect: true })],
+      ['/cloud/v5/public/message/add', () => ({ fileId: ids.file, content: 'hi' })],
+      ['/cloud/v5/public/message/list', () => ({ fileId: ids.file })],
     ];
 
     for (const [n, [path, data]] of cases.entries()) {
@@ -73,7 +80,7 @@ for (const driver of testDatabaseDrivers()) {
     }
 
     it('lists never show another user\'s items', async () => {
-      for (const [path, data] of [['/cloud/v5/union/list', {}], ['/cloud/v5/union/list', { q: 'a', isGlobal: true }], ['/cloud/v5/file/listTypeFiles', {}], ['/cloud/v5/trash/file/list', {}], ['/cloud/v5/trash/folder/list', {}], ['/cloud/v5/zip/task/list', {}]] as const) {
+      for (const [path, data] of [['/cloud/v5/union/list', {}], ['/cloud/v5/union/list', { q: 'a', isGlobal: true }], ['/cloud/v5/file/listTypeFiles', {}], ['/cloud/v5/trash/file/list', {}], ['/cloud/v5/trash/folder/list', {}], ['/cloud/v5/zip/task/list', {}], ['/cloud/v5/public/list', {}], ['/cloud/v5/file/queryMyPublicList', {}], ['/cloud/v5/file/queryMyLikePublicList', {}], ['/cloud/v5/file/queryMyCollectionrecordList', {}]] as const) {
         const r = await t.call(path, data, b.token);
         expect(r.rtnCode, path).toBe('0000000');
         expect(r.bizData.list, path).toEqual([]);
