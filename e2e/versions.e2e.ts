@@ -137,7 +137,13 @@ describe('version history in a real browser', () => {
     const phone = await ctx.newPage();
     await phone.setViewportSize({ width: 375, height: 740 });
     await step(phone, 'phone', async () => {
-      await phone.goto(`${product.url}/webH5/version/${encodeURIComponent(fileId)}`);
+      // other browser tests on this machine rebuild the shared apps/web/dist: while they do, a fresh page load
+      // answers 404 for a moment, so load again until the app is there
+      for (let i = 0; i < 40; i++) {
+        await phone.goto(`${product.url}/webH5/version/${encodeURIComponent(fileId)}`);
+        if (await phone.locator('#root').count()) break;
+        await phone.waitForTimeout(3000);
+      }
       await phone.locator('[data-testid="version-row-3"]').waitFor();
       await phone.locator('[data-testid="version-actions-1"]').waitFor();
       // size, time and remark go under the name when their columns fold away

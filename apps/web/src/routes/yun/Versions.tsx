@@ -183,7 +183,7 @@ export function Versions() {
       ),
     },
     {
-      title: <span className="hide-narrow">{t('versions.col.actions')}</span>, key: 'actions', width: 100, align: 'center' as const,
+      title: <span className="hide-narrow">{t('versions.col.actions')}</span>, key: 'actions', width: 84, align: 'center' as const,
       render: (_: unknown, v: Version) => (
         <Space size={0}>
           <Tooltip title={t('versions.action.preview')}>
