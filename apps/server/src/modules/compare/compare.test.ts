@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { decodeScene } from '@cadcloud/cad/scene';
 import { writeAsciiDxf, type FixtureEntity } from '../../../../../packages/cad/src/testing/dxf-writer.ts';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
@@ -8,6 +10,9 @@ const line = (h: string, x0: number, y0: number, x1: number, y1: number, color?:
 const v1 = Buffer.from(writeAsciiDxf({ layers: ['0', 'Walls'], entities: [line('A1', 0, 0, 100, 0), line('A2', 0, 50, 100, 50), line('A3', 0, 100, 100, 100), { type: 'CIRCLE', pairs: [[5, 'A4'], [8, 'Walls'], [10, 50], [20, 150], [30, 0], [40, 10]] }] }));
 // V2: A1 moved up 10, A2 recoloured, the circle erased, a new circle added
 const v2 = Buffer.from(writeAsciiDxf({ layers: ['0', 'Walls'], entities: [line('A1', 0, 10, 100, 10), line('A2', 0, 50, 100, 50, 1), line('A3', 0, 100, 100, 100), { type: 'CIRCLE', pairs: [[5, 'B1'], [8, 'Walls'], [10, 300], [20, 300], [30, 0], [40, 5]] }] }));
+
+const SAMPLES = process.env.SAMPLES_DIR ?? '/work/shared/samples';
+const dwgA = path.join(SAMPLES, 'dwg_2010_libredwg_example.dwg'), dwgB = path.join(SAMPLES, 'dwg_2013_libredwg_example.dwg');
 
 for (const driver of testDatabaseDrivers()) {
   describe(`comparing versions on ${driver.name}`, () => {
@@ -62,6 +67,17 @@ for (const driver of testDatabaseDrivers()) {
       expect(swapped.bizData.counts).toEqual({ added: 1, removed: 1, modified: 2, unchanged: 1 });
       expect((swapped.bizData.changes as { kind: string; handleA?: string }[]).find((c) => c.kind === 'removed')!.handleA).toBe('B1');
     });
+
+    it.skipIf(!existsSync(dwgA) || !existsSync(dwgB))('compares DWG versions in the worker (the same drawing saved by 2010 and 2013: no changes)', async () => {
+      const id = (await t.upload(owner.token, 'example.dwg', readFileSync(dwgA))).bizData.id;
+      const src = (await t.upload(owner.token, 'example-2013.dwg', readFileSync(dwgB))).bizData.id;
+      expect((await t.call('/cloud/v5/version/copy', { fileId: id, sourceFileId: src }, owner.token)).rtnCode).toBe('0000000');
+      const list = (await t.call('/cloud/v5/version/history', { fileId: id }, owner.token)).bizData.list as { versionId: string; version: number }[];
+      const r = await t.call('/cloud/v5/version/compare/changes', { fileId: id, a: list.find((v) => v.version === 1)!.versionId, b: list.find((v) => v.version === 2)!.versionId }, owner.token, 'en');
+      expect(r.rtnCode).toBe('0000000');
+      expect(r.bizData.changes).toEqual([]);
+      expect(r.bizData.counts.unchanged).toBeGreaterThan(20);
+    }, 120_000);
 
     it('is for the owner only: another user, a version of another file, no sign-in are refused', async () => {
       const r = await t.call('/cloud/v5/version/compare/changes', { fileId, a: ids.a, b: ids.b }, other.token, 'en');
