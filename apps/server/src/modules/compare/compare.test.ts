@@ -86,6 +86,10 @@ for (const driver of testDatabaseDrivers()) {
       expect(JSON.parse(res.body).rtnCode).toBe('1000404');
       const otherFile = (await t.upload(owner.token, 'other.dxf', v1)).bizData.id;
       expect((await t.call('/cloud/v5/version/compare/changes', { fileId: otherFile, a: ids.a, b: ids.b }, owner.token, 'en')).rtnCode).toBe('1000404');
+      // a layout neither version has: the spec's layout message
+      const layout = await t.call('/cloud/v5/version/compare/changes', { fileId, a: ids.a, b: ids.b, layout: 'Sheet 9' }, owner.token, 'en');
+      expect(layout.rtnCode).toBe('1008003');
+      expect(layout.msg).toBe('Layout switch failed!');
       const anon = await t.app.inject({ method: 'GET', url: `/cloud/v5/version/compare/scene?fileId=${fileId}&a=${ids.a}&b=${ids.b}` });
       expect(JSON.parse(anon.body).rtnCode).toBe('101');
     });
