@@ -181,7 +181,7 @@ for (const driver of testDatabaseDrivers()) {
       expect((await call('group/cancelShare', { groupId, shareId: s2.shareId }, b)).rtnCode).toBe(OK);
     });
 
-    it("leaving takes the member's shares out of the group and their access away; deleting the group cancels its shares", async () => {
+    it("leaving or being removed takes the member's shares out of the group and their access away; deleting the group cancels its shares", async () => {
       const g = (await call('group/create', { name: 'Short-lived' }, a)).bizData.groupId;
       await call('group/addMember', { groupId: g, email: b.email }, a);
       const af = await upload(a, 'a-in-g.dxf');
@@ -193,6 +193,16 @@ for (const driver of testDatabaseDrivers()) {
       expect((await call('group/leave', { groupId: g }, b)).rtnCode).toBe(OK);
       expect((await sharesOf(a, g)).list.map((x: any) => x.items[0].id)).toEqual([af]);
       expect((await call('group/openShare', { groupId: g, shareId: aShare }, b)).bizData.code).toBe('group.notMember');
+
+      // the owner removes a member: their shares go too
+      await call('group/addMember', { groupId: g, email: m.email }, a);
+      const mf = await upload(m, 'm-in-g.dxf');
+      await call('group/share', { groupIds: [g], fileIds: [mf] }, m);
+      const mShare = (await sharesOf(a, g)).list.find((x: any) => x.items[0].id === mf).shareId;
+      const mTok = (await call('group/openShare', { groupId: g, shareId: mShare }, a)).bizData.shareToken;
+      expect((await call('group/removeMember', { groupId: g, uid: m.id }, a)).rtnCode).toBe(OK);
+      expect((await sharesOf(a, g)).list.map((x: any) => x.items[0].id)).toEqual([af]);
+      expect((await call('share/files', { shareToken: mTok }, a)).rtnCode).not.toBe(OK);
 
       const tok = (await call('group/openShare', { groupId: g, shareId: aShare }, a)).bizData.shareToken;
       expect((await call('group/delete', { groupId: g }, a)).rtnCode).toBe(OK);
