@@ -114,7 +114,7 @@ describe('instanced glyphs and per-primitive colours in the viewer', () => {
       // a click on the middle of an E's stroke (where the scene's mesh and instance put it) selects the TEXT
       const [lf] = scene.meta.glyphs![0];
       // the 11th character (instances are in text order; the first one touches the view's left edge)
-      const [a, b, c, d, e, f] = scene.glyphInstances.subarray(60, 66);
+      const [a, b, c, d, e, f] = scene.glyphInstances.subarray(80, 86);
       const g = scene.glyphLinePositions.subarray(lf * 2, lf * 2 + 4);
       const gx = (g[0] + g[2]) / 2, gy = (g[1] + g[3]) / 2;
       await clickAt(page, a * gx + c * gy + e + scene.meta.origin[0], b * gx + d * gy + f + scene.meta.origin[1]);

@@ -9,7 +9,7 @@ const pad4 = (n: number) => (n + 3) & ~3;
 
 type ArrayKey = Exclude<keyof SceneArrays, 'meta'>;
 /** the typed arrays in wire order, with their element types */
-const ARRAYS: [ArrayKey, Float32ArrayConstructor | Uint8ArrayConstructor | Uint16ArrayConstructor | Uint32ArrayConstructor][] = [
+const ARRAYS: [ArrayKey, Float32ArrayConstructor | Uint8ArrayConstructor | Uint32ArrayConstructor][] = [
   ['linePositions', Float32Array],
   ['lineSegmentColors', Uint8Array],
   ['lineEntityRuns', Uint32Array],
@@ -20,8 +20,6 @@ const ARRAYS: [ArrayKey, Float32ArrayConstructor | Uint8ArrayConstructor | Uint1
   ['glyphLinePositions', Float32Array],
   ['glyphTriPositions', Float32Array],
   ['glyphInstances', Float32Array],
-  ['glyphInstanceColors', Uint8Array],
-  ['glyphInstanceLayers', Uint16Array],
   ['glyphInstanceEntities', Uint32Array],
 ];
 

@@ -28,8 +28,8 @@ export interface CompileOptions {
  */
 const INSTANCE_MIN_SAVING = 1024;
 const MAX_INSTANCED_GLYPHS = 768;
-/** bytes of one instance: 6 floats, colour, layer (GPU) and entity (CPU) */
-const INSTANCE_BYTES = 24 + 4 + 2 + 4;
+/** bytes of one instance: 8 floats (placement, layer, colour) and its entity */
+const INSTANCE_BYTES = 32 + 4;
 /** bytes of a baked segment (positions, colour, weight) and triangle (positions, colour) */
 const SEGMENT_BYTES = 16 + 4 + 1;
 const TRIANGLE_BYTES = 24 + 4;
@@ -267,21 +267,16 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     instanceStart[chosen.length] = inst;
   }
   const instances = instanceStart[chosen.length];
-  const glyphInstances = new Float32Array(instances * 6), glyphInstanceColors = new Uint8Array(instances * 4);
-  const glyphInstanceLayers = new Uint16Array(instances), glyphInstanceEntities = new Uint32Array(instances);
+  const glyphInstances = new Float32Array(instances * 8), glyphInstanceEntities = new Uint32Array(instances);
   {
     const next = instanceStart.slice();
     for (let i = 0; i < placed.glyph.length; i++) {
       const k = slot[placed.glyph.data[i]];
       if (k < 0) continue;
       const at = next[k]++;
-      glyphInstances.set(A.subarray(i * 6, i * 6 + 6), at * 6);
-      const rgb = placed.color.data[i];
-      glyphInstanceColors[at * 4] = (rgb >> 16) & 255;
-      glyphInstanceColors[at * 4 + 1] = (rgb >> 8) & 255;
-      glyphInstanceColors[at * 4 + 2] = rgb & 255;
-      glyphInstanceColors[at * 4 + 3] = 255;
-      glyphInstanceLayers[at] = Math.min(placed.layer.data[i], 0xffff);
+      glyphInstances.set(A.subarray(i * 6, i * 6 + 6), at * 8);
+      glyphInstances[at * 8 + 6] = placed.layer.data[i];
+      glyphInstances[at * 8 + 7] = placed.color.data[i] & 0xffffff;
       glyphInstanceEntities[at] = placed.entity.data[i];
     }
   }
@@ -344,5 +339,5 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     notDrawn: flat.skipped,
     fonts: opts.fonts,
   };
-  return withPerVertexViews({ meta, linePositions, lineSegmentColors, lineEntityRuns, lineWeights, triPositions, triangleColors, triEntityRuns, glyphLinePositions, glyphTriPositions, glyphInstances, glyphInstanceColors, glyphInstanceLayers, glyphInstanceEntities });
+  return withPerVertexViews({ meta, linePositions, lineSegmentColors, lineEntityRuns, lineWeights, triPositions, triangleColors, triEntityRuns, glyphLinePositions, glyphTriPositions, glyphInstances, glyphInstanceEntities });
 }

@@ -56,8 +56,8 @@ function glyphsNear(s: Scene, px: number, py: number, tolerance: number, visible
   glyphs.forEach(([, , , , first, count], g) => {
     const minX = boxes[g * 4], minY = boxes[g * 4 + 1], maxX = boxes[g * 4 + 2], maxY = boxes[g * 4 + 3];
     for (let i = first; i < first + count; i++) {
-      if (visibleLayers && !visibleLayers.has(s.glyphInstanceLayers[i])) continue;
-      const a = I[i * 6], b = I[i * 6 + 1], c = I[i * 6 + 2], d = I[i * 6 + 3], e = I[i * 6 + 4], ff = I[i * 6 + 5];
+      if (visibleLayers && !visibleLayers.has(I[i * 8 + 6])) continue;
+      const a = I[i * 8], b = I[i * 8 + 1], c = I[i * 8 + 2], d = I[i * 8 + 3], e = I[i * 8 + 4], ff = I[i * 8 + 5];
       const det = a * d - b * c;
       if (!det) continue;
       const qx = px - e, qy = py - ff;
@@ -91,7 +91,7 @@ export function pickEntity(s: Scene, x: number, y: number, tolerance: number, vi
   const I = s.glyphInstances, G = s.glyphLinePositions;
   glyphsNear(s, px, py, tolerance, visibleLayers, (g, i) => {
     const [lf, lc] = s.meta.glyphs![g];
-    const a = I[i * 6], b = I[i * 6 + 1], c = I[i * 6 + 2], d = I[i * 6 + 3], e = I[i * 6 + 4], f = I[i * 6 + 5];
+    const a = I[i * 8], b = I[i * 8 + 1], c = I[i * 8 + 2], d = I[i * 8 + 3], e = I[i * 8 + 4], f = I[i * 8 + 5];
     for (let v = lf; v < lf + lc; v += 2) {
       const x0 = G[v * 2], y0 = G[v * 2 + 1], x1 = G[v * 2 + 2], y1 = G[v * 2 + 3];
       const d2 = segDist2(px, py, a * x0 + c * y0 + e, b * x0 + d * y0 + f, a * x1 + c * y1 + e, b * x1 + d * y1 + f);
@@ -144,7 +144,7 @@ export function entityBounds(s: Scene, entity: number) {
     glyphs.forEach(([lf, lc, tf, tc, first, count]) => {
       for (let i = first; i < first + count; i++) {
         if (s.glyphInstanceEntities[i] !== entity) continue;
-        const a = I[i * 6], b = I[i * 6 + 1], c = I[i * 6 + 2], d = I[i * 6 + 3], e = I[i * 6 + 4], f = I[i * 6 + 5];
+        const a = I[i * 8], b = I[i * 8 + 1], c = I[i * 8 + 2], d = I[i * 8 + 3], e = I[i * 8 + 4], f = I[i * 8 + 5];
         const mesh = (p: Float32Array, v0: number, n: number) => {
           for (let v = v0; v < v0 + n; v++) add(a * p[v * 2] + c * p[v * 2 + 1] + e, b * p[v * 2] + d * p[v * 2 + 1] + f);
         };

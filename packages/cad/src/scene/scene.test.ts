@@ -82,7 +82,7 @@ describe('scene format 3: per-primitive colours, entity runs, instanced glyphs',
     for (const [lf, lc, tf, tc, first, count] of s.meta.glyphs ?? []) {
       for (let i = first; i < first + count; i++) {
         if (s.glyphInstanceEntities[i] !== entity) continue;
-        const [a, b, c, d, e, f] = s.glyphInstances.subarray(i * 6, i * 6 + 6);
+        const [a, b, c, d, e, f] = s.glyphInstances.subarray(i * 8, i * 8 + 6);
         const map = (p: Float32Array, v0: number, n: number) => {
           const out: number[] = [];
           for (let v = v0; v < v0 + n; v++) out.push(a * p[v * 2] + c * p[v * 2 + 1] + e + ox, b * p[v * 2] + d * p[v * 2 + 1] + f + oy);
@@ -115,8 +115,8 @@ describe('scene format 3: per-primitive colours, entity runs, instanced glyphs',
     }
     // colours per instance, layers per instance
     const e = s.meta.glyphs!.find((g) => g[5] === 80)!;
-    expect([...s.glyphInstanceColors.subarray(e[4] * 4, e[4] * 4 + 4)]).toEqual([255, 0, 0, 255]);
-    expect(s.meta.layers[s.glyphInstanceLayers[e[4]]].name).toBe('T');
+    expect(s.glyphInstances[e[4] * 8 + 7]).toBe(0xff0000);
+    expect(s.meta.layers[s.glyphInstances[e[4] * 8 + 6]].name).toBe('T');
     const bytes = (x: Scene) => encodeScene(x).byteLength - new TextEncoder().encode(JSON.stringify(x.meta)).length;
     expect(bytes(s)).toBeLessThan(bytes(b) / 4);
   });
@@ -126,7 +126,7 @@ describe('scene format 3: per-primitive colours, entity runs, instanced glyphs',
     const text = entityOf(s, '31');
     // a point on the 40th E's vertical stem (the baked drawing's own geometry says where it is)
     const i = s.meta.glyphs!.find((g) => g[5] === 80)![4] + 39;
-    const [a, bb, c, d, e, f] = s.glyphInstances.subarray(i * 6, i * 6 + 6);
+    const [a, bb, c, d, e, f] = s.glyphInstances.subarray(i * 8, i * 8 + 6);
     const [ox, oy] = s.meta.origin;
     const at = (gx: number, gy: number) => [a * gx + c * gy + e + ox, bb * gx + d * gy + f + oy];
     const seg = s.glyphLinePositions.subarray(0, 4);
@@ -137,7 +137,7 @@ describe('scene format 3: per-primitive colours, entity runs, instanced glyphs',
     // inside a filled 中 (a triangle's centroid)
     const cjk = s.meta.glyphs!.find((g) => g[5] === 24)!;
     const k = cjk[4] + 5;
-    const [a2, b2, c2, d2, e2, f2] = s.glyphInstances.subarray(k * 6, k * 6 + 6);
+    const [a2, b2, c2, d2, e2, f2] = s.glyphInstances.subarray(k * 8, k * 8 + 6);
     const tri = s.glyphTriPositions.subarray(cjk[2] * 2, cjk[2] * 2 + 6);
     const gx = (tri[0] + tri[2] + tri[4]) / 3, gy = (tri[1] + tri[3] + tri[5]) / 3;
     expect(s.meta.entities[pickEntity(s, a2 * gx + c2 * gy + e2 + ox, b2 * gx + d2 * gy + f2 + oy, 1e-6)!].handle).toBe('33');

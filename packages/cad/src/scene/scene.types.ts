@@ -3,7 +3,7 @@
  * by layer, so switching layers only changes which ranges are drawn (a few draw calls for a whole drawing).
  * Positions are float32 relative to `origin`, which keeps precision on drawings placed far from 0,0 (survey
  * coordinates). Everything but positions is stored per segment / triangle / glyph instance, never per vertex: the
- * viewer draws segments and triangles as instances, so a colour or weight is read once per primitive. Text
+ * viewer reads a primitive's colour from a texture by its vertex number. Text
  * glyphs used often are one mesh each (in the glyph's own frame) plus one small instance per character.
  * Browser-safe: no Node imports in this folder (type imports are erased).
  */
@@ -86,12 +86,12 @@ export interface Scene {
   /** glyph meshes in the glyph frame: segments (x0 y0 x1 y1) and triangles (x y × 3), ranges in `meta.glyphs` */
   glyphLinePositions: Float32Array;
   glyphTriPositions: Float32Array;
-  /** per glyph instance, grouped by glyph: a b c d e f of x' = a gx + c gy + e, y' = b gx + d gy + f (e f relative to the origin) */
+  /**
+   * 8 floats per glyph instance, grouped by glyph: a b c d e f of x' = a gx + c gy + e, y' = b gx + d gy + f (e f
+   * relative to the origin), the layer index, the colour 0xRRGGBB (exact in a float). Two RGBA32F texels each,
+   * which the viewer's shader reads by vertex number (no per-instance draw overhead on software renderers).
+   */
   glyphInstances: Float32Array;
-  /** r g b a per glyph instance */
-  glyphInstanceColors: Uint8Array;
-  /** layer index per glyph instance (the viewer hides instances of hidden layers in the shader) */
-  glyphInstanceLayers: Uint16Array;
   /** entity index per glyph instance */
   glyphInstanceEntities: Uint32Array;
   /**

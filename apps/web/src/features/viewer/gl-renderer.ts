@@ -8,52 +8,43 @@ vec4 ink(vec4 color, float light) {
   return vec4(c, 1.0);
 }`;
 
-// Segments and triangles are instances: one instance carries a primitive's corners, its colour (and weight), so
-// nothing is stored per vertex. A segment instance is 2 vertices (gl.LINES), a triangle instance 3.
+// Positions are vertex attributes (x y per vertex); a segment's or triangle's colour is read from a texture by its
+// number (gl_VertexID / 2 or / 3), so colours are stored once per primitive. Not instanced: software rasterisers
+// (SwiftShader, machines without a GPU) pay a setup per instance that made 2-vertex instances 7× slower.
+const TEXEL = `
+uniform int u_w;
+ivec2 texel(int i) { return ivec2(i % u_w, i / u_w); }`;
 const SEG_VS = `#version 300 es
-in vec2 a_p0;
-in vec2 a_p1;
-in vec4 a_color;
+in vec2 a_pos;
 uniform vec2 u_scale;
 uniform vec2 u_offset;
 uniform float u_light;
+uniform highp sampler2D u_colors;
+uniform int u_per;
 out vec4 v_color;
+${TEXEL}
 ${INK}
 void main() {
-  vec2 p = gl_VertexID == 0 ? a_p0 : a_p1;
-  gl_Position = vec4(p * u_scale + u_offset, 0.0, 1.0);
+  gl_Position = vec4(a_pos * u_scale + u_offset, 0.0, 1.0);
   gl_PointSize = 2.0;
-  v_color = ink(a_color, u_light);
-}`;
-const TRI_VS = `#version 300 es
-in vec2 a_p0;
-in vec2 a_p1;
-in vec2 a_p2;
-in vec4 a_color;
-uniform vec2 u_scale;
-uniform vec2 u_offset;
-uniform float u_light;
-out vec4 v_color;
-${INK}
-void main() {
-  vec2 p = gl_VertexID == 0 ? a_p0 : gl_VertexID == 1 ? a_p1 : a_p2;
-  gl_Position = vec4(p * u_scale + u_offset, 0.0, 1.0);
-  v_color = ink(a_color, u_light);
+  v_color = ink(texelFetch(u_colors, texel(gl_VertexID / u_per), 0), u_light);
 }`;
 // Lineweight display: each segment is an instance drawn as a screen-space quad of its width (WebGL lines
-// are always 1 px), from the same instance data as the thin segments.
+// are always 1 px); its ends come from the same position buffer, read as instance data.
 const WIDE_VS = `#version 300 es
 in vec2 a_corner;
 in vec2 a_p0;
 in vec2 a_p1;
-in vec4 a_color;
 in float a_weight;
 uniform vec2 u_scale;
 uniform vec2 u_offset;
 uniform vec2 u_half;
 uniform float u_light;
 uniform float u_pxPerMm;
+uniform highp sampler2D u_colors;
+uniform int u_base;
 out vec4 v_color;
+${TEXEL}
 ${INK}
 void main() {
   vec2 s0 = (a_p0 * u_scale + u_offset) * u_half;
@@ -65,27 +56,35 @@ void main() {
   float w = max(a_weight * 0.01 * u_pxPerMm, 1.0) * 0.5;
   vec2 p = mix(s0, s1, a_corner.x) + n * a_corner.y * w + dir * (a_corner.x * 2.0 - 1.0) * w;
   gl_Position = vec4(p / u_half, 0.0, 1.0);
-  v_color = ink(a_color, u_light);
+  v_color = ink(texelFetch(u_colors, texel(u_base + gl_InstanceID), 0), u_light);
 }`;
-// Instanced glyphs: the glyph's mesh (cap height 1) per vertex, its placement (2×2 matrix + offset), colour and
-// layer per character. A character of a hidden layer is moved outside the clip volume.
+// Glyphs: one draw per glyph mesh covers all its characters, vertex k of character i being gl_VertexID = i·n + k;
+// the mesh vertex and the character's placement, layer and colour are read from textures. A character of a
+// hidden layer is moved outside the clip volume.
 const GLYPH_VS = `#version 300 es
-in vec2 a_pos;
-in vec4 a_m;
-in vec2 a_t;
-in vec4 a_color;
-in uint a_layer;
 uniform vec2 u_scale;
 uniform vec2 u_offset;
 uniform float u_light;
+uniform highp sampler2D u_mesh;
+uniform highp sampler2D u_inst;
 uniform highp usampler2D u_visible;
+uniform int u_meshFirst;
+uniform int u_meshCount;
+uniform int u_instFirst;
 out vec4 v_color;
+${TEXEL}
 ${INK}
 void main() {
-  uint on = texelFetch(u_visible, ivec2(int(a_layer & 255u), int(a_layer >> 8u)), 0).r;
-  vec2 p = vec2(a_m.x * a_pos.x + a_m.z * a_pos.y, a_m.y * a_pos.x + a_m.w * a_pos.y) + a_t;
+  int i = gl_VertexID / u_meshCount;
+  vec2 g = texelFetch(u_mesh, texel(u_meshFirst + gl_VertexID - i * u_meshCount), 0).xy;
+  int at = (u_instFirst + i) * 2;
+  vec4 m = texelFetch(u_inst, texel(at), 0);
+  vec4 t = texelFetch(u_inst, texel(at + 1), 0);
+  uint layer = uint(t.z), rgb = uint(t.w);
+  uint on = texelFetch(u_visible, ivec2(int(layer & 255u), int(layer >> 8u)), 0).r;
+  vec2 p = vec2(m.x * g.x + m.z * g.y, m.y * g.x + m.w * g.y) + t.xy;
   gl_Position = on == 0u ? vec4(2.0, 2.0, 2.0, 1.0) : vec4(p * u_scale + u_offset, 0.0, 1.0);
-  v_color = ink(a_color, u_light);
+  v_color = ink(vec4(float((rgb >> 16u) & 255u), float((rgb >> 8u) & 255u), float(rgb & 255u), 255.0) / 255.0, u_light);
 }`;
 
 const FS = `#version 300 es
@@ -102,30 +101,34 @@ export interface View {
   ppu: number;
 }
 
-type Uniforms = Record<'scale' | 'offset' | 'light' | 'half' | 'pxPerMm' | 'visible', WebGLUniformLocation | null>;
+const UNIFORMS = ['scale', 'offset', 'light', 'half', 'pxPerMm', 'colors', 'per', 'w', 'base', 'mesh', 'inst', 'visible', 'meshFirst', 'meshCount', 'instFirst'] as const;
+type Uniforms = Record<(typeof UNIFORMS)[number], WebGLUniformLocation | null>;
+type Program = { p: WebGLProgram; u: Uniforms };
+
+/** texture units */
+const T_LINE_COLORS = 0, T_TRI_COLORS = 1, T_GLYPH_LINES = 2, T_GLYPH_TRIS = 3, T_INSTANCES = 4, T_VISIBLE = 5;
 
 /**
- * Draws a compiled scene with WebGL2: segments, triangles and glyph instances uploaded once (each array once:
- * thin and wide lines share the segment buffers), then each frame is a uniform update and one draw call per run
- * of visible layers, plus one or two per instanced glyph. Pan and zoom never touch the buffers. The scene's
- * arrays stay with the caller (picking and snapping read the positions); the renderer keeps only GL objects.
+ * Draws a compiled scene with WebGL2: positions as vertex buffers, per-primitive data as textures, each uploaded
+ * once (thin and wide lines share the position buffer and the colour texture). Each frame is a uniform update and
+ * one draw call per run of visible layers, plus one or two per glyph mesh. Pan and zoom never touch the data. The
+ * scene's arrays stay with the caller (picking and snapping read the positions); the renderer keeps only GL objects.
  */
 export class GlRenderer {
   private gl: WebGL2RenderingContext;
-  private seg: { p: WebGLProgram; u: Uniforms };
-  private wide: { p: WebGLProgram; u: Uniforms };
-  private tri: { p: WebGLProgram; u: Uniforms };
-  private glyph: { p: WebGLProgram; u: Uniforms };
-  private segVao: WebGLVertexArrayObject | null = null;
+  private seg: Program;
+  private wide: Program;
+  private glyph: Program;
+  private lineVao: WebGLVertexArrayObject | null = null;
   private triVao: WebGLVertexArrayObject | null = null;
-  private glyphLineVao: WebGLVertexArrayObject | null = null;
-  private glyphTriVao: WebGLVertexArrayObject | null = null;
-  private segBuf: { pos: WebGLBuffer; col: WebGLBuffer; wt: WebGLBuffer } | null = null;
-  private triBuf: { pos: WebGLBuffer; col: WebGLBuffer } | null = null;
-  private instBuf: { m: WebGLBuffer; col: WebGLBuffer; layer: WebGLBuffer } | null = null;
+  private wideVao: WebGLVertexArrayObject | null = null;
+  private lineBuf: { pos: WebGLBuffer; wt: WebGLBuffer } | null = null;
+  private buffers: WebGLBuffer[] = [];
+  private textures: WebGLTexture[] = [];
   private visTex: WebGLTexture | null = null;
   private visKey = '';
-  private buffers: WebGLBuffer[] = [];
+  /** texels per texture row */
+  private w: number;
   /** what render() needs of the scene: ranges and glyph table, not the arrays */
   private ranges: { lines: [number, number, number][]; tris: [number, number, number][]; glyphs: [number, number, number, number, number, number][]; layers: number } | null = null;
   drawCalls = 0;
@@ -134,6 +137,7 @@ export class GlRenderer {
     const gl = canvas.getContext('webgl2', { antialias: true, preserveDrawingBuffer: true });
     if (!gl) throw new Error('WebGL2 is not available');
     this.gl = gl;
+    this.w = Math.min(4096, gl.getParameter(gl.MAX_TEXTURE_SIZE) as number);
     const compile = (type: number, src: string) => {
       const s = gl.createShader(type)!;
       gl.shaderSource(s, src);
@@ -141,7 +145,7 @@ export class GlRenderer {
       if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(s) ?? 'shader');
       return s;
     };
-    const link = (vs: string, attribs: Record<string, number>) => {
+    const link = (vs: string, attribs: Record<string, number>): Program => {
       const p = gl.createProgram()!;
       gl.attachShader(p, compile(gl.VERTEX_SHADER, vs));
       gl.attachShader(p, compile(gl.FRAGMENT_SHADER, FS));
@@ -149,14 +153,12 @@ export class GlRenderer {
       gl.linkProgram(p);
       if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(p) ?? 'link');
       const u = {} as Uniforms;
-      for (const k of ['scale', 'offset', 'light', 'half', 'pxPerMm', 'visible'] as const) u[k] = gl.getUniformLocation(p, `u_${k}`);
+      for (const k of UNIFORMS) u[k] = gl.getUniformLocation(p, `u_${k}`);
       return { p, u };
     };
-    // one attribute layout for thin and wide segments, so both draw from one VAO
-    this.seg = link(SEG_VS, { a_p0: 0, a_p1: 1, a_color: 2 });
-    this.wide = link(WIDE_VS, { a_p0: 0, a_p1: 1, a_color: 2, a_weight: 3, a_corner: 4 });
-    this.tri = link(TRI_VS, { a_p0: 0, a_p1: 1, a_color: 2, a_p2: 3 });
-    this.glyph = link(GLYPH_VS, { a_pos: 0, a_m: 1, a_t: 2, a_color: 3, a_layer: 4 });
+    this.seg = link(SEG_VS, { a_pos: 0 });
+    this.wide = link(WIDE_VS, { a_corner: 0, a_p0: 1, a_p1: 2, a_weight: 3 });
+    this.glyph = link(GLYPH_VS, {});
   }
 
   private upload(data: ArrayBufferView) {
@@ -168,92 +170,83 @@ export class GlRenderer {
     return b;
   }
 
+  /** `data` as a texture of `w`-texel rows on `unit`, without padding it: full rows, then the last partial row. */
+  private texture(unit: number, data: Uint8Array | Float32Array, components: number, internal: number, format: number) {
+    const gl = this.gl;
+    const w = this.w;
+    const n = Math.floor(data.length / components);
+    const h = Math.max(1, Math.ceil(n / w));
+    if (h > (gl.getParameter(gl.MAX_TEXTURE_SIZE) as number)) throw new Error('drawing too large for this device');
+    const type = data instanceof Float32Array ? gl.FLOAT : gl.UNSIGNED_BYTE;
+    const t = gl.createTexture()!;
+    gl.activeTexture(gl.TEXTURE0 + unit);
+    gl.bindTexture(gl.TEXTURE_2D, t);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, internal, w, h);
+    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+    const full = Math.floor(n / w), rest = n - full * w;
+    if (full) gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, w, full, format, type, data.subarray(0, full * w * components));
+    if (rest) gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, full, rest, 1, format, type, data.subarray(full * w * components, n * components));
+    this.textures.push(t);
+    return t;
+  }
+
   setScene(scene: Scene) {
     const gl = this.gl;
     for (const b of this.buffers) gl.deleteBuffer(b);
+    for (const t of this.textures) gl.deleteTexture(t);
     this.buffers = [];
-    for (const v of [this.segVao, this.triVao, this.glyphLineVao, this.glyphTriVao]) if (v) gl.deleteVertexArray(v);
-    const instanced = (locs: number[]) => {
-      for (const a of locs) {
-        gl.enableVertexAttribArray(a);
-        gl.vertexAttribDivisor(a, 1);
-      }
+    this.textures = [];
+    for (const v of [this.lineVao, this.triVao, this.wideVao]) if (v) gl.deleteVertexArray(v);
+    const positions = (data: Float32Array) => {
+      const v = gl.createVertexArray()!;
+      gl.bindVertexArray(v);
+      const b = this.upload(data);
+      gl.enableVertexAttribArray(0);
+      gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
+      return { v, b };
     };
+    const lines = positions(scene.linePositions);
+    this.lineVao = lines.v;
+    this.triVao = positions(scene.triPositions).v;
 
-    // segments: positions (16 bytes a segment), colour, weight per instance; the wide quad's corners per vertex
-    this.segVao = gl.createVertexArray()!;
-    gl.bindVertexArray(this.segVao);
-    this.segBuf = { pos: this.upload(scene.linePositions), col: this.upload(scene.lineSegmentColors), wt: this.upload(scene.lineWeights) };
-    instanced([0, 1, 2, 3]);
+    // the lineweight display: segments as instances over the same position buffer, the quad's corners per vertex
+    this.wideVao = gl.createVertexArray()!;
+    gl.bindVertexArray(this.wideVao);
     this.upload(new Float32Array([0, -1, 1, -1, 1, 1, 0, -1, 1, 1, 0, 1]));
-    gl.enableVertexAttribArray(4);
-    gl.vertexAttribPointer(4, 2, gl.FLOAT, false, 0, 0);
-    this.segAt(0);
-
-    this.triVao = gl.createVertexArray()!;
-    gl.bindVertexArray(this.triVao);
-    this.triBuf = { pos: this.upload(scene.triPositions), col: this.upload(scene.triangleColors) };
-    instanced([0, 1, 2, 3]);
-    this.triAt(0);
-
-    // glyphs: two VAOs (line mesh, triangle mesh) over the same instance buffers
-    const glyphs = scene.meta.glyphs ?? [];
-    this.glyphLineVao = this.glyphTriVao = null;
-    if (glyphs.length) {
-      this.instBuf = { m: this.upload(scene.glyphInstances), col: this.upload(scene.glyphInstanceColors), layer: this.upload(scene.glyphInstanceLayers) };
-      const meshVao = (mesh: Float32Array) => {
-        const v = gl.createVertexArray()!;
-        gl.bindVertexArray(v);
-        this.upload(mesh);
-        gl.enableVertexAttribArray(0);
-        gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
-        instanced([1, 2, 3, 4]);
-        this.instAt(0);
-        return v;
-      };
-      this.glyphLineVao = meshVao(scene.glyphLinePositions);
-      this.glyphTriVao = meshVao(scene.glyphTriPositions);
+    gl.enableVertexAttribArray(0);
+    gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
+    this.lineBuf = { pos: lines.b, wt: this.upload(scene.lineWeights) };
+    for (const a of [1, 2, 3]) {
+      gl.enableVertexAttribArray(a);
+      gl.vertexAttribDivisor(a, 1);
     }
+    this.wideAt(0);
     gl.bindVertexArray(null);
     gl.bindBuffer(gl.ARRAY_BUFFER, null);
+
+    this.texture(T_LINE_COLORS, scene.lineSegmentColors, 4, gl.RGBA8, gl.RGBA);
+    this.texture(T_TRI_COLORS, scene.triangleColors, 4, gl.RGBA8, gl.RGBA);
+    const glyphs = scene.meta.glyphs ?? [];
+    if (glyphs.length) {
+      this.texture(T_GLYPH_LINES, scene.glyphLinePositions, 2, gl.RG32F, gl.RG);
+      this.texture(T_GLYPH_TRIS, scene.glyphTriPositions, 2, gl.RG32F, gl.RG);
+      this.texture(T_INSTANCES, scene.glyphInstances, 4, gl.RGBA32F, gl.RGBA);
+    }
     this.ranges = { lines: scene.meta.lineRanges, tris: scene.meta.triRanges, glyphs, layers: scene.meta.layers.length };
     this.visKey = '';
   }
 
-  /** WebGL2 has no base instance: a run starting at segment `seg` re-points the instance attributes there (bound VAO). */
-  private segAt(seg: number) {
+  /** WebGL2 has no base instance: a wide run starting at segment `seg` re-points the instance attributes there (bound VAO). */
+  private wideAt(seg: number) {
     const gl = this.gl;
-    const b = this.segBuf!;
+    const b = this.lineBuf!;
     gl.bindBuffer(gl.ARRAY_BUFFER, b.pos);
-    gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 16, seg * 16);
-    gl.vertexAttribPointer(1, 2, gl.FLOAT, false, 16, seg * 16 + 8);
-    gl.bindBuffer(gl.ARRAY_BUFFER, b.col);
-    gl.vertexAttribPointer(2, 4, gl.UNSIGNED_BYTE, true, 4, seg * 4);
+    gl.vertexAttribPointer(1, 2, gl.FLOAT, false, 16, seg * 16);
+    gl.vertexAttribPointer(2, 2, gl.FLOAT, false, 16, seg * 16 + 8);
     gl.bindBuffer(gl.ARRAY_BUFFER, b.wt);
     gl.vertexAttribPointer(3, 1, gl.UNSIGNED_BYTE, false, 1, seg);
-  }
-
-  private triAt(tri: number) {
-    const gl = this.gl;
-    const b = this.triBuf!;
-    gl.bindBuffer(gl.ARRAY_BUFFER, b.pos);
-    gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 24, tri * 24);
-    gl.vertexAttribPointer(1, 2, gl.FLOAT, false, 24, tri * 24 + 8);
-    gl.vertexAttribPointer(3, 2, gl.FLOAT, false, 24, tri * 24 + 16);
-    gl.bindBuffer(gl.ARRAY_BUFFER, b.col);
-    gl.vertexAttribPointer(2, 4, gl.UNSIGNED_BYTE, true, 4, tri * 4);
-  }
-
-  private instAt(inst: number) {
-    const gl = this.gl;
-    const b = this.instBuf!;
-    gl.bindBuffer(gl.ARRAY_BUFFER, b.m);
-    gl.vertexAttribPointer(1, 4, gl.FLOAT, false, 24, inst * 24);
-    gl.vertexAttribPointer(2, 2, gl.FLOAT, false, 24, inst * 24 + 16);
-    gl.bindBuffer(gl.ARRAY_BUFFER, b.col);
-    gl.vertexAttribPointer(3, 4, gl.UNSIGNED_BYTE, true, 4, inst * 4);
-    gl.bindBuffer(gl.ARRAY_BUFFER, b.layer);
-    gl.vertexAttribIPointer(4, 1, gl.UNSIGNED_SHORT, 2, inst * 2);
   }
 
   /** Layer visibility for the glyph shader: one byte per layer in a 256-wide integer texture. */
@@ -261,6 +254,7 @@ export class GlRenderer {
     const gl = this.gl;
     const n = Math.max(1, this.ranges!.layers);
     const key = [...visible].sort((a, b) => a - b).join(',') + `/${n}`;
+    gl.activeTexture(gl.TEXTURE0 + T_VISIBLE);
     if (key === this.visKey && this.visTex) return;
     this.visKey = key;
     const w = 256, h = Math.ceil(n / w);
@@ -304,48 +298,62 @@ export class GlRenderer {
     const r = this.ranges;
     if (!r || !w || !h) return;
     const sx = (2 * view.ppu) / w, sy = (2 * view.ppu) / h;
-    const use = (prog: { p: WebGLProgram; u: Uniforms }) => {
+    const use = (prog: Program) => {
       gl.useProgram(prog.p);
       gl.uniform2f(prog.u.scale, sx, sy);
       gl.uniform2f(prog.u.offset, -view.cx * sx, -view.cy * sy);
       gl.uniform1f(prog.u.light, light ? 1 : 0);
+      gl.uniform1i(prog.u.w, this.w);
     };
 
-    use(this.tri);
+    use(this.seg);
+    gl.uniform1i(this.seg.u.colors, T_TRI_COLORS);
+    gl.uniform1i(this.seg.u.per, 3);
     gl.bindVertexArray(this.triVao);
     for (const [first, count] of this.runs(r.tris, visible)) {
-      // vertex `first` is triangle first/3
-      this.triAt(first / 3);
-      gl.drawArraysInstanced(gl.TRIANGLES, 0, 3, count / 3);
+      gl.drawArrays(gl.TRIANGLES, first, count);
       this.drawCalls++;
     }
 
-    use(lineweights ? this.wide : this.seg);
     if (lineweights) {
+      use(this.wide);
+      gl.uniform1i(this.wide.u.colors, T_LINE_COLORS);
       gl.uniform2f(this.wide.u.half, this.canvas.width / 2, this.canvas.height / 2);
       gl.uniform1f(this.wide.u.pxPerMm, (96 / 25.4) * dpr);
-    }
-    gl.bindVertexArray(this.segVao);
-    for (const [first, count] of this.runs(r.lines, visible)) {
-      // vertex `first` is segment first/2
-      this.segAt(first / 2);
-      if (lineweights) gl.drawArraysInstanced(gl.TRIANGLES, 0, 6, count / 2);
-      else gl.drawArraysInstanced(gl.LINES, 0, 2, count / 2);
-      this.drawCalls++;
+      gl.bindVertexArray(this.wideVao);
+      for (const [first, count] of this.runs(r.lines, visible)) {
+        // vertex `first` is segment first/2: instance attributes and the colour lookup start there
+        this.wideAt(first / 2);
+        gl.uniform1i(this.wide.u.base, first / 2);
+        gl.drawArraysInstanced(gl.TRIANGLES, 0, 6, count / 2);
+        this.drawCalls++;
+      }
+    } else {
+      gl.uniform1i(this.seg.u.colors, T_LINE_COLORS);
+      gl.uniform1i(this.seg.u.per, 2);
+      gl.bindVertexArray(this.lineVao);
+      for (const [first, count] of this.runs(r.lines, visible)) {
+        gl.drawArrays(gl.LINES, first, count);
+        this.drawCalls++;
+      }
     }
 
     if (r.glyphs.length && visible.size) {
       use(this.glyph);
       this.visibility(visible);
-      gl.activeTexture(gl.TEXTURE0);
       gl.bindTexture(gl.TEXTURE_2D, this.visTex);
-      gl.uniform1i(this.glyph.u.visible, 0);
-      for (const [vao, mode, firstAt, countAt] of [[this.glyphTriVao, gl.TRIANGLES, 2, 3], [this.glyphLineVao, gl.LINES, 0, 1]] as const) {
-        gl.bindVertexArray(vao);
+      gl.uniform1i(this.glyph.u.visible, T_VISIBLE);
+      gl.uniform1i(this.glyph.u.inst, T_INSTANCES);
+      // no attributes: an empty VAO
+      gl.bindVertexArray(null);
+      for (const [mode, unit, firstAt, countAt] of [[gl.TRIANGLES, T_GLYPH_TRIS, 2, 3], [gl.LINES, T_GLYPH_LINES, 0, 1]] as const) {
+        gl.uniform1i(this.glyph.u.mesh, unit);
         for (const g of r.glyphs) {
           if (!g[countAt] || !g[5]) continue;
-          this.instAt(g[4]);
-          gl.drawArraysInstanced(mode, g[firstAt], g[countAt], g[5]);
+          gl.uniform1i(this.glyph.u.meshFirst, g[firstAt]);
+          gl.uniform1i(this.glyph.u.meshCount, g[countAt]);
+          gl.uniform1i(this.glyph.u.instFirst, g[4]);
+          gl.drawArrays(mode, 0, g[countAt] * g[5]);
           this.drawCalls++;
         }
       }
@@ -355,7 +363,9 @@ export class GlRenderer {
 
   dispose() {
     for (const b of this.buffers) this.gl.deleteBuffer(b);
+    for (const t of this.textures) this.gl.deleteTexture(t);
     this.buffers = [];
+    this.textures = [];
     if (this.visTex) this.gl.deleteTexture(this.visTex);
     this.gl.getExtension('WEBGL_lose_context')?.loseContext();
   }
