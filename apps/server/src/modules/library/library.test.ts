@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { writeAsciiDxf } from '../../../../../packages/cad/src/testing/dxf-writer.ts';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, type TestApp } from '../../test/fixtures.ts';
+import { until } from '../../test/until.ts';
+import { registerThumbnailJobs } from '../thumbnails/thumbnails.jobs.ts';
 
 /** A small real drawing, distinct bytes per call (so every upload is its own file, not a repeat). */
 function drawing(label = randomBytes(4).toString('hex')): Buffer {
@@ -230,6 +232,24 @@ for (const driver of testDatabaseDrivers()) {
       expect((await ok('/cloud/v5/public/detail', { fileId: d.id }, b)).leaveMessageCount).toBe(1);
       const p = await upload(a, 'quiet.dxf');
       expect((await t.call('/cloud/v5/public/message/add', { fileId: p.id, content: 'hi' }, b.token)).bizData.code).toBe('item.notFound');
+    });
+
+    it('a public drawing\'s thumbnail reaches other users through the library route, a private one never', async () => {
+      registerThumbnailJobs(t.deps.queue, t.deps);
+      const d = await upload(a, 'thumbed.dxf');
+      const thumbkey = await until(async () => (await t.db.db.selectFrom('items').select('thumbkey').where('id', '=', d.id).executeTakeFirstOrThrow()).thumbkey ?? undefined, 60_000);
+      const get = (fileId: string, u?: User) => t.app.inject({ method: 'GET', url: `/cloud/v5/public/thumb/${fileId}${u ? `?utoken=${encodeURIComponent(u.token)}` : ''}` });
+      // B cannot read A's thumbnail by its key, nor through the library while it is private
+      expect((await t.app.inject({ method: 'GET', url: `/cloud/v5/file/thumb/${thumbkey}?utoken=${encodeURIComponent(b.token)}` })).statusCode).toBe(404);
+      expect((await get(d.id, b)).statusCode).toBe(404);
+      await setType(a, [d.id], '0');
+      const r = await get(d.id, b);
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['content-type']).toBe('image/png');
+      expect(r.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+      expect((await get(d.id)).statusCode).toBe(401);
+      await setType(a, [d.id], '1');
+      expect((await get(d.id, b)).statusCode).toBe(404);
     });
 
     it('another user opens a public drawing\'s scene, never a private one (nor after unpublishing)', async () => {
