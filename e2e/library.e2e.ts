@@ -104,6 +104,7 @@ describe('the public library in a real browser', () => {
       await b.click('[data-testid="collect-villa.dxf"]');
       await b.locator('[data-testid="collect-count-villa.dxf"]').getByText('1', { exact: true }).waitFor();
       expect(await b.locator('[data-testid="like-villa.dxf"]').getAttribute('aria-pressed')).toBe('true');
+      await shoot(b, 'library-list');
 
       await b.locator('[data-testid=nav]').getByText('My likes').click();
       await b.waitForURL(`${product.url}/yun/myLike`);
