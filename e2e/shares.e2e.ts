@@ -290,6 +290,31 @@ describe('shares in a real browser', () => {
     });
   });
 
+  it('A changes the password (4 digits only) and the valid days in /yun/share', async () => {
+    await step(alice, 'edit', async () => {
+      const row = alice.locator('[data-testid="share-row-plan.dxf"]');
+      await row.locator('[data-testid^=share-more-]').click();
+      await alice.locator('.ant-dropdown:not(.ant-dropdown-hidden) [data-testid=share-action-edit]').click();
+      const form = alice.locator('[data-testid=share-edit-form]');
+      await form.waitFor();
+      const password = alice.locator('[data-testid=share-edit-password]');
+      expect(await password.inputValue()).toBe('ab12');
+      await password.fill('abcd');
+      const ok = alice.locator('.ant-modal').filter({ has: form }).getByRole('button', { name: 'OK' });
+      await ok.click();
+      await form.getByText('Password must be 4 digits').waitFor();
+      await password.fill('4321');
+      await alice.locator('[data-testid=share-edit-days]').fill('0');
+      await ok.click();
+      await alice.getByText('Saved').waitFor();
+      await row.locator('[data-testid=share-remaining]').getByText('Permanent').waitFor();
+      // the new password opens it, the old one no longer does
+      const extract = async (pw: string) => (await (await alice.request.post(`${product.url}/cloud/v5/share/extract`, { data: { data: { rand: link.split('/share/')[1], code, password: pw }, clientInfo: { clientType: 'Web_PC' } } })).json()).rtnCode;
+      expect(await extract('4321')).toBe('0000000');
+      expect(await extract('ab12')).not.toBe('0000000');
+    });
+  });
+
   it('A cancels the share; the link then shows "This share no longer exists" with the reason', async () => {
     await step(alice, 'cancel', async () => {
       const row = alice.locator('[data-testid="share-row-plan.dxf"]');
@@ -316,6 +341,50 @@ describe('shares in a real browser', () => {
       } finally {
         await fresh.close();
       }
+    });
+  });
+
+  it('e-mail and group tabs give the spec messages, then send; several shares are cancelled at once', async () => {
+    await step(alice, 'email-group', async () => {
+      const clientInfo = { clientType: 'Web_PC' };
+      const g = await (await alice.request.post(`${product.url}/cloud/v5/group/create`, { data: { data: { name: 'Team' }, clientInfo } })).json();
+      expect(g.rtnCode).toBe('0000000');
+      await alice.goto(`${product.url}/yun/index`);
+      await alice.locator('[data-testid="row-plan.dxf"] input[type=checkbox]').check();
+      await alice.click('[data-testid=btn-share]');
+      const tabs = alice.locator('.ant-modal .ant-tabs-tab');
+      await tabs.getByText('E-mail').click();
+      await alice.click('[data-testid=share-email-send]');
+      await alice.locator('[data-testid=share-email-error]').getByText('Please enter the sending email address').waitFor();
+      await alice.fill('[data-testid=share-emails]', 'carol@example.com, not-an-address');
+      await alice.click('[data-testid=share-email-send]');
+      await alice.locator('[data-testid=share-email-error]').getByText('E-mail format is incorrect').waitFor();
+      await alice.fill('[data-testid=share-emails]', 'carol@example.com');
+      await alice.click('[data-testid=share-email-send]');
+      await alice.getByText('E-mail sent to 1 recipient(s)').waitFor();
+
+      await tabs.getByText('Group').click();
+      await alice.locator('[data-testid="share-group-Team"]').waitFor();
+      await alice.click('[data-testid=share-group-send]');
+      await alice.locator('[data-testid=share-group-error]').getByText('Please select at least one group').waitFor();
+      await alice.locator('[data-testid="share-group-Team"]').click();
+      await alice.click('[data-testid=share-group-send]');
+      await alice.getByText('Shared to 1 group(s)').waitFor();
+
+      const active = async () => ((await (await alice.request.post(`${product.url}/cloud/v5/share/list`, { data: { data: {}, clientInfo } })).json()).bizData.list as { kind: string; state: string; validDays: number }[]).filter((x) => x.state === 'active');
+      const now = await active();
+      expect(now.map((x) => x.kind).sort()).toEqual(['group', 'link']);
+      expect(now.find((x) => x.kind === 'link')!.validDays).toBe(7); // the Link tab's default went with the e-mail
+
+      await alice.goto(`${product.url}/yun/share`);
+      await alice.locator('[data-testid=share-kind]').getByText('Group').waitFor();
+      await alice.locator('.ant-table-thead input[type=checkbox]').check();
+      await alice.locator('.selection-note').getByText('2 share(s) selected').waitFor();
+      await alice.click('[data-testid=shares-cancel-selected]');
+      await confirmOk(alice, /OK/);
+      await alice.getByText('Share cancelled').waitFor();
+      expect(await active()).toEqual([]);
+      await shoot(alice, 'shares-list-cancelled');
     });
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { App, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { sharesApi, type Share } from './api.ts';
@@ -12,9 +12,6 @@ export function EditShareDialog({ share, onClose, onDone }: { share: Share | nul
   const [form] = Form.useForm<{ password: string; validDays: string }>();
   const [busy, setBusy] = useState(false);
   const phone = isPhone();
-  useEffect(() => {
-    if (share) form.setFieldsValue({ password: share.password, validDays: String(share.validDays) });
-  }, [share, form]);
   const submit = async () => {
     if (!share) return;
     const v = await form.validateFields().catch(() => null);
@@ -32,7 +29,7 @@ export function EditShareDialog({ share, onClose, onDone }: { share: Share | nul
   };
   return (
     <Modal open={!!share} title={t('shares.edit.title')} okText={t('shares.ok')} cancelText={t('shares.cancel')} confirmLoading={busy} onOk={submit} onCancel={onClose} destroyOnHidden>
-      <Form form={form} layout="vertical" requiredMark={false} preserve={false} data-testid="share-edit-form">
+      <Form key={share?.shareId} form={form} layout="vertical" requiredMark={false} preserve={false} initialValues={share ? { password: share.password, validDays: String(share.validDays) } : undefined} data-testid="share-edit-form">
         <Form.Item name="password" label={t('shares.field.password')} extra={t('shares.edit.passwordHelp')} rules={[{ validator: async (_, v) => { const k = checkPasswordUpdate(v); if (k) throw new Error(t(k)); } }]}>
           <Input maxLength={4} inputMode="numeric" autoComplete="off" data-testid="share-edit-password" />
         </Form.Item>

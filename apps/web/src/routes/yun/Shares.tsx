@@ -81,6 +81,8 @@ export function Shares() {
     </span>
   );
   const active = (s: Share) => s.state === 'active';
+  // a group share is opened from the group's page: it has no link or code to hand out
+  const linkable = (s: Share) => active(s) && s.kind !== 'group';
 
   const columns = [
     {
@@ -91,6 +93,7 @@ export function Shares() {
           <Space size={6}>
             <ItemIcon type={s.items[0]?.type ?? 'file'} />
             <span data-testid="share-items">{itemsLabel(t, s.items)}</span>
+            {s.kind !== 'link' && <Tag data-testid="share-kind">{t(`shares.kind.${s.kind}`)}</Tag>}
           </Space>
           {/* on a phone the folded columns show here */}
           <div className="only-narrow-block muted" style={{ fontSize: 12 }}>
@@ -109,11 +112,11 @@ export function Shares() {
       width: 170,
       render: (_: unknown, s: Share) => (
         <Space size={2}>
-          <Tooltip title={t('shares.action.copy')}><Button type="text" size="small" icon={<CopyOutlined />} disabled={!active(s)} onClick={() => void copy(s)} data-testid={`share-copy-${s.shareId}`} aria-label={t('shares.action.copy')} /></Tooltip>
-          <Tooltip title={t('shares.action.qr')}><Button type="text" size="small" icon={<QrcodeOutlined />} disabled={!active(s)} onClick={() => setQr(s)} data-testid={`share-qr-${s.shareId}`} aria-label={t('shares.action.qr')} /></Tooltip>
+          <Tooltip title={t('shares.action.copy')}><Button type="text" size="small" icon={<CopyOutlined />} disabled={!linkable(s)} onClick={() => void copy(s)} data-testid={`share-copy-${s.shareId}`} aria-label={t('shares.action.copy')} /></Tooltip>
+          <Tooltip title={t('shares.action.qr')}><Button type="text" size="small" icon={<QrcodeOutlined />} disabled={!linkable(s)} onClick={() => setQr(s)} data-testid={`share-qr-${s.shareId}`} aria-label={t('shares.action.qr')} /></Tooltip>
           <Dropdown trigger={['click']} menu={{
             items: [
-              { key: 'edit', icon: <EditOutlined />, label: <span data-testid="share-action-edit">{t('shares.action.edit')}</span>, disabled: !active(s) },
+              { key: 'edit', icon: <EditOutlined />, label: <span data-testid="share-action-edit">{t('shares.action.edit')}</span>, disabled: !linkable(s) },
               { key: 'cancel', icon: <DeleteOutlined />, label: <span data-testid="share-action-cancel">{t('shares.action.cancel')}</span>, danger: true, disabled: !active(s) },
             ],
             onClick: ({ key }) => (key === 'edit' ? setEditing(s) : cancel([s.shareId])),
