@@ -121,6 +121,7 @@ describe('version history in a real browser', () => {
       expect(res.status()).toBe(200);
       expect(res.headers()['content-type']).toContain('application/vnd.cadcloud.scene');
       await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model');
+      await page.getByText('tower-rev-b.dxf · V2').first().waitFor();
       // V2's text is in the drawing shown, V1's is not
       await page.click('[data-testid=viewer-btn-find]');
       await page.fill('[data-testid=viewer-find] input', 'Bravo');

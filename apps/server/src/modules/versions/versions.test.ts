@@ -108,6 +108,8 @@ for (const driver of testDatabaseDrivers()) {
       let it3 = await item(fileId);
       expect([it3.blob_md5, Number(it3.size), Number(it3.version), it3.name]).toEqual([md5(C), C.length, 3, 'plan.dxf']);
       expect((await t.usage(a.id)).used).toBe(A.length + B.length + C.length);
+      // the new content's scene is built in the background, like after an upload
+      expect((await t.deps.queue.status(`scene-${fileId}-v3`)).state).not.toBe('unknown');
 
       const back = await t.call('/cloud/v5/version/back', { versionId: v1, relationId: fileId, relationType: 1 }, a.token);
       expect(back.rtnCode).toBe('0000000');

@@ -135,7 +135,7 @@ export function Versions() {
       message.error((e as Error).message);
     }
   };
-  const preview = (v: Version) => navigate(versionViewPath(v.fileId, v.versionId));
+  const preview = (v: Version) => navigate(versionViewPath(v.fileId, v.versionId), { state: { title: t('versions.previewOf', { name: v.sourceName, n: v.version }) } });
 
   const remarkText = (v: Version) => t(`versions.remark.${v.remarkType}`, { from: v.remarkType === 4 ? (v.remarkFrom ?? '').split(',').map((x, i) => (i ? `Z${x}` : `V${x}`)).join('') : v.remarkFrom, defaultValue: v.description });
   const rowMenu = (v: Version) => [

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { filesApi } from '../../features/files/api.ts';
 import { Viewer } from '../../features/viewer/Viewer.tsx';
 
@@ -8,6 +8,9 @@ export function ViewPage() {
   const { fileId } = useParams();
   // ?versionId=: an earlier version from the version history (owner only)
   const versionId = useSearchParams()[0].get('versionId') ?? undefined;
+  // the version page passes "name · V2" as the title
+  const locationState = useLocation().state as { title?: string } | null;
+  const versionTitle = versionId ? locationState?.title : undefined;
   const navigate = useNavigate();
   const [name, setName] = useState<string>();
   useEffect(() => {
@@ -17,5 +20,5 @@ export function ViewPage() {
     }, () => undefined);
   }, [fileId]);
   const back = () => (window.history.length > 1 ? navigate(-1) : navigate('/yun/drawing'));
-  return <Viewer key={`${fileId}:${versionId ?? ''}`} fileId={fileId!} versionId={versionId} name={name} onBack={back} onUploadFont={() => navigate('/yun/font')} />;
+  return <Viewer key={`${fileId}:${versionId ?? ''}`} fileId={fileId!} versionId={versionId} name={versionTitle ?? name} onBack={back} onUploadFont={() => navigate('/yun/font')} />;
 }
