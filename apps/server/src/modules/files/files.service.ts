@@ -190,7 +190,9 @@ export function createFilesService(deps: AppDeps) {
             if (!sub.length) continue;
             await repo.markDeleted(uid, sub.map((x) => x.id), r.id, now, trx);
             await repo.update(uid, r.id, { trash_parent_id: r.parent_id }, trx);
-            released += sumSize(sub);
+            // counted from the rows as binned, read again after marking them: a drawing published (modules/library) while
+            // this ran has already left the used storage, and must not be released twice
+            released += sumSize(await repo.itemsOfTrashRoots(uid, [r.id], trx));
           }
         });
         await quota.release(uid, released);
