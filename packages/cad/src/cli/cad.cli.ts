@@ -81,7 +81,14 @@ async function compare(fileA: string, fileB: string, image?: string) {
   const c = compareDetailed(a, b, { layout: values.layout });
   if (image) {
     const flat = overlayFlattened(c);
-    const opts = { width: values.width === undefined ? undefined : Number(values.width), background: 'dark' as const };
+    // texts through each side's own fonts, in their state's colour
+    const base = c.flatB.entities.length;
+    const [ta, tb] = [await textOf(a), await textOf(b)];
+    const text: TextGeometry = (run) => {
+      const g = run.entity >= base ? ta(run) : tb(run);
+      return g && { strokes: g.strokes, triangles: g.triangles };
+    };
+    const opts = { width: values.width === undefined ? undefined : Number(values.width), background: 'dark' as const, text };
     writeFileSync(image, format === 'svg' ? renderSvg(flat, opts) : renderPng(flat, opts));
   }
   console.log(JSON.stringify({ layout: c.layout, counts: c.counts, changes: c.changes }, null, 2));

@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { parseDxf } from '../dxf/reader.ts';
 import { parseDwg, stopDwgWorker } from '../dwg/dwg-reader.ts';
@@ -146,6 +148,19 @@ describe('drawing compare', () => {
     expect([...colours]).toEqual([COMPARE_COLOURS.added]);
     expect(built.counts).toEqual({ added: 1, removed: 0, modified: 0, unchanged: 1 });
   });
+
+  it('npm run cad -- compare prints the change list and writes the overlay image', () => {
+    const { a, b } = pair();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cad-compare-'));
+    writeFileSync(path.join(dir, 'a.dxf'), writeBack(a));
+    writeFileSync(path.join(dir, 'b.dxf'), writeBack(b));
+    const root = path.resolve(import.meta.dirname, '../../../..');
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'packages/cad/src/cli/cad.cli.ts', 'compare', path.join(dir, 'a.dxf'), path.join(dir, 'b.dxf'), path.join(dir, 'o.png')], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.counts).toEqual({ added: 1, removed: 1, modified: 5, unchanged: 3 });
+    expect(readFileSync(path.join(dir, 'o.png')).subarray(1, 4).toString()).toBe('PNG');
+  }, 90_000);
 
   it('pairs thousands of identical entities, all moved a little and re-handled, each with its own original, quickly', () => {
     const n = 20_000, side = Math.ceil(Math.sqrt(n));
