@@ -82,8 +82,15 @@ describe('version history in a real browser', () => {
       await row(1).locator('input[type=checkbox]').check();
       await row(2).locator('input[type=checkbox]').check();
       expect(await page.locator('[data-testid=version-compare]').isDisabled()).toBe(false);
-      await row(1).locator('input[type=checkbox]').uncheck();
-      await row(2).locator('input[type=checkbox]').uncheck();
+      const h = await (await page.request.post(`${product.url}/cloud/v5/version/history`, { data: { data: { fileId }, clientInfo: { clientType: 'Web_PC' } } })).json();
+      const [v2, v1] = h.bizData.list.map((v: { versionId: string }) => v.versionId);
+      await page.click('[data-testid=version-compare]');
+      await page.waitForURL(/\/yun\/version\/[^/]+\/compare\?/);
+      const u = new URL(page.url());
+      // older first: what changed from a to b
+      expect([decodeURIComponent(u.pathname.split('/')[3]), u.searchParams.get('a'), u.searchParams.get('b')]).toEqual([fileId, v1, v2]);
+      await page.goBack();
+      await row(2).waitFor();
     });
   });
 
