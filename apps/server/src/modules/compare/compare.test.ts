@@ -68,6 +68,12 @@ for (const driver of testDatabaseDrivers()) {
       expect((swapped.bizData.changes as { kind: string; handleA?: string }[]).find((c) => c.kind === 'removed')!.handleA).toBe('B1');
     });
 
+    it('is in the API document', async () => {
+      const doc = (await t.app.inject({ method: 'GET', url: '/api/docs' })).json();
+      expect(doc.paths['/cloud/v5/version/compare/changes'].post.requestBody.content['application/json'].schema.properties.data.required).toEqual(expect.arrayContaining(['fileId', 'a', 'b']));
+      expect(doc.paths['/cloud/v5/version/compare/scene'].get).toBeTruthy();
+    });
+
     it.skipIf(!existsSync(dwgA) || !existsSync(dwgB))('compares DWG versions in the worker (the same drawing saved by 2010 and 2013: no changes)', async () => {
       const id = (await t.upload(owner.token, 'example.dwg', readFileSync(dwgA))).bizData.id;
       const src = (await t.upload(owner.token, 'example-2013.dwg', readFileSync(dwgB))).bizData.id;
