@@ -234,6 +234,17 @@ for (const driver of testDatabaseDrivers()) {
       expect((await t.call('/cloud/v5/public/message/add', { fileId: p.id, content: 'hi' }, b.token)).bizData.code).toBe('item.notFound');
     });
 
+    it('documents its endpoints in /api/docs and refuses the unsigned', async () => {
+      const r = await t.app.inject({ method: 'GET', url: '/api/docs' });
+      expect(r.statusCode).toBe(200);
+      const doc = r.json();
+      for (const p of ['/cloud/v5/file/setFilePrivateType', '/cloud/v5/file/queryMyPublicList', '/cloud/v5/file/queryMyLikePublicList', '/cloud/v5/file/queryMyCollectionrecordList', '/cloud/v5/public/list', '/cloud/v5/public/detail', '/cloud/v5/public/like', '/cloud/v5/public/collect', '/cloud/v5/public/message/add', '/cloud/v5/public/message/list', '/cloud/v5/public/message/delete']) {
+        expect(doc.paths[p], p).toBeTruthy();
+        expect((await t.call(p, {})).rtnCode, p).toBe('101');
+      }
+      expect(JSON.stringify(doc.paths['/cloud/v5/public/list'])).toContain('browses');
+    });
+
     it('a public drawing\'s thumbnail reaches other users through the library route, a private one never', async () => {
       registerThumbnailJobs(t.deps.queue, t.deps);
       const d = await upload(a, 'thumbed.dxf');
