@@ -231,6 +231,18 @@ for (const driver of testDatabaseDrivers()) {
       expect(copy.bizData).toMatchObject({ version: 3, sourceName: 'third.dxf', relationId: thirdId, relationType: 2, fileMD5: md5(third) });
       expect((await item(fileId)).blob_md5).toBe(md5(third));
       expect((await item(otherId)).blob_md5).toBe(md5(other));
+
+      // bytes shared between files: deleting the source file for good leaves the version (and its bytes) alone
+      expect((await t.call('/cloud/v5/union/delete', { deleteLevel: 1, fileIds: [thirdId], folderIds: [] }, a.token)).rtnCode).toBe('0000000');
+      const got = await t.fetchSigned((await t.call('/cloud/v5/version/download', { versionId: copy.bizData.versionId }, a.token)).bizData.signedUrl);
+      expect(md5(got.body)).toBe(md5(third));
+      // deleting this file for good (not through the bin) gives back its whole history
+      const usedBefore = (await t.usage(a.id)).used;
+      const versionBytes = (await history(a.token, fileId)).list.reduce((n: number, v: { size: number }) => n + v.size, 0);
+      expect((await t.call('/cloud/v5/union/delete', { deleteLevel: 1, fileIds: [fileId], folderIds: [] }, a.token)).rtnCode).toBe('0000000');
+      expect((await t.usage(a.id)).used).toBe(usedBefore - versionBytes);
+      expect(await refCount(md5(third))).toBe(0);
+      expect(await refCount(md5(other))).toBe(1); // other.dxf itself
     });
 
     it('numbers concurrent uploads one after another and counts each once', async () => {
