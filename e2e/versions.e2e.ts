@@ -140,7 +140,7 @@ describe('version history in a real browser', () => {
     });
   });
 
-  it('works at phone width: the compact list with its row actions', async () => {
+  it('works at phone width: reached from the file page, the compact list with its row actions', async () => {
     const ctx = page.context();
     const phone = await ctx.newPage();
     await phone.setViewportSize({ width: 375, height: 740 });
@@ -148,10 +148,14 @@ describe('version history in a real browser', () => {
       // other browser tests on this machine rebuild the shared apps/web/dist: while they do, a fresh page load
       // answers 404 for a moment, so load again until the app is there
       for (let i = 0; i < 40; i++) {
-        await phone.goto(`${product.url}/webH5/version/${encodeURIComponent(fileId)}`);
+        await phone.goto(`${product.url}/webH5/item/${encodeURIComponent(fileId)}`);
         if (await phone.locator('#root').count()) break;
         await phone.waitForTimeout(3000);
       }
+      // the phone's file page (a drawing opens in the viewer; its details hold the actions)
+      await phone.click('[data-testid=h5-details]');
+      await phone.click('[data-testid=btn-versions]');
+      await phone.waitForURL(/\/webH5\/version\//);
       await phone.locator('[data-testid="version-row-3"]').waitFor();
       await phone.locator('[data-testid="version-actions-1"]').waitFor();
       // size, time and remark go under the name when their columns fold away
