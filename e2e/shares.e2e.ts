@@ -353,7 +353,18 @@ describe('shares in a real browser', () => {
       await alice.locator('[data-testid="row-plan.dxf"] input[type=checkbox]').check();
       await alice.click('[data-testid=btn-share]');
       const tabs = alice.locator('.ant-modal .ant-tabs-tab');
-      await tabs.getByText('E-mail').click();
+      // a click while the dialog still zooms in can land beside the tab: click until the tab's pane shows
+      const openTab = async (label: string, pane: string) => {
+        for (let i = 0; ; i++) {
+          await tabs.getByText(label, { exact: true }).click();
+          try {
+            return await alice.locator(`[data-testid=${pane}]`).waitFor({ timeout: 3000 });
+          } catch (e) {
+            if (i === 4) throw e;
+          }
+        }
+      };
+      await openTab('E-mail', 'share-email-tab');
       await alice.click('[data-testid=share-email-send]');
       await alice.locator('[data-testid=share-email-error]').getByText('Please enter the sending email address').waitFor();
       await alice.fill('[data-testid=share-emails]', 'carol@example.com, not-an-address');
@@ -363,7 +374,7 @@ describe('shares in a real browser', () => {
       await alice.click('[data-testid=share-email-send]');
       await alice.getByText('E-mail sent to 1 recipient(s)').waitFor();
 
-      await tabs.getByText('Group').click();
+      await openTab('Group', 'share-group-tab');
       await alice.locator('[data-testid="share-group-Team"]').waitFor();
       await alice.click('[data-testid=share-group-send]');
       await alice.locator('[data-testid=share-group-error]').getByText('Please select at least one group').waitFor();
@@ -386,5 +397,48 @@ describe('shares in a real browser', () => {
       expect(await active()).toEqual([]);
       await shoot(alice, 'shares-list-cancelled');
     });
+  });
+
+  it('a shared folder with the download right: browse into it, download the drawing from the list and from the viewer', async () => {
+    const clientInfo = { clientType: 'Web_PC' };
+    const api = async (p: string, data: unknown) => {
+      const body = await (await alice.request.post(`${product.url}${p}`, { data: { data, clientInfo } })).json();
+      expect(body.rtnCode, `${p}: ${body.msg}`).toBe('0000000');
+      return body.bizData;
+    };
+    const folder = await api('/cloud/v5/folder/edit', { parentId: '0', name: 'Drawings' });
+    const plan = (await api('/cloud/v5/union/list', { parentId: '0' })).list.find((i: { name: string }) => i.name === 'plan.dxf');
+    await api('/cloud/v5/union/move', { fileIds: [plan.id], folderIds: [], moveToId: folder.id });
+    const share = await api('/cloud/v5/share/create', { folderIds: [folder.id], validDays: 1, canDownload: true });
+
+    const ctx = await newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
+    await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
+    const p = await ctx.newPage();
+    try {
+      await step(p, 'folder', async () => {
+        await p.goto(share.url);
+        expect(await p.locator('[data-testid=share-password-input]').count()).toBe(0); // no password on this one
+        await p.fill('[data-testid=share-code-input]', share.code);
+        await p.click('[data-testid=share-extract-submit]');
+        await p.click('[data-testid="share-open-Drawings"]');
+        await p.locator('[data-testid=share-crumbs]').getByText('Drawings').waitFor();
+        const [fromList] = await Promise.all([p.waitForEvent('download'), p.click('[data-testid="share-download-plan.dxf"]')]);
+        const saved = path.join(work, 'from-list.dxf');
+        await fromList.saveAs(saved);
+        expect(fromList.suggestedFilename()).toBe('plan.dxf');
+        expect(readFileSync(saved).equals(Buffer.from(generated))).toBe(true);
+
+        await p.click('[data-testid="share-open-plan.dxf"]');
+        await p.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 60_000 });
+        const [fromViewer] = await Promise.all([p.waitForEvent('download'), p.click('[data-testid=share-view-download]')]);
+        expect(fromViewer.suggestedFilename()).toBe('plan.dxf');
+        await p.goBack();
+        await p.locator('[data-testid=share-crumbs]').getByText('All files').click();
+        await p.locator('[data-testid="share-item-Drawings"]').waitFor();
+        expect(await p.locator('[data-testid="share-item-plan.dxf"]').count()).toBe(0);
+      });
+    } finally {
+      await ctx.close();
+    }
   });
 });
