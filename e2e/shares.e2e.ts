@@ -84,6 +84,7 @@ describe('shares in a real browser', () => {
   let link = '';
   let code = '';
   let h5Url = '';
+  let copied = '';
 
   let web = '';
   /** A browser context that gets the web app from the private copy. */
@@ -160,7 +161,7 @@ describe('shares in a real browser', () => {
       expect(await alice.locator('[data-testid=share-qr] svg').count()).toBe(1);
       await alice.click('[data-testid=share-copy]');
       await alice.getByText('Copied to the clipboard').waitFor();
-      const copied = await alice.evaluate(() => navigator.clipboard.readText());
+      copied = await alice.evaluate(() => navigator.clipboard.readText());
       expect(copied).toContain(link);
       expect(copied).toContain(code);
       expect(copied).toContain('ab12');
@@ -237,11 +238,18 @@ describe('shares in a real browser', () => {
     try {
       await step(m, 'phone', async () => {
         expect(h5Url).toMatch(new RegExp(`^${product.url}/webH5/share/[^/]+/[^/]+$`));
-        await m.goto(h5Url);
+        // the phone entry: paste what the sharer copied (link, code, password); the share's phone page opens with them filled in
+        await m.goto(`${product.url}/webH5/share`);
+        await m.fill('[data-testid=share-entry-input]', 'nothing to see');
+        await m.click('[data-testid=share-entry-go]');
+        await m.locator('[data-testid=share-entry-error]').getByText('This is not a share link').waitFor();
+        await m.fill('[data-testid=share-entry-input]', copied);
+        await m.click('[data-testid=share-entry-go]');
+        await m.waitForURL((u) => u.href.startsWith(`${h5Url}?`));
         await m.locator('[data-testid=share-extract]').waitFor();
         expect(await overflow(m)).toBeLessThanOrEqual(1);
-        await m.fill('[data-testid=share-code-input]', code);
-        await m.fill('[data-testid=share-password-input]', 'ab12');
+        expect(await m.locator('[data-testid=share-code-input]').inputValue()).toBe(code);
+        expect(await m.locator('[data-testid=share-password-input]').inputValue()).toBe('ab12');
         await m.click('[data-testid=share-extract-submit]');
         await m.locator('[data-testid="share-item-plan.dxf"]').waitFor();
         expect(await overflow(m)).toBeLessThanOrEqual(1);
@@ -439,6 +447,35 @@ describe('shares in a real browser', () => {
       });
     } finally {
       await ctx.close();
+    }
+  });
+
+  it('a temporary share opens at /easyShare/{rand} and /webH5/simple/{rand}', async () => {
+    const clientInfo = { clientType: 'Web_PC' };
+    const body = await (await alice.request.post(`${product.url}/cloud/v5/union/list`, { data: { data: { parentId: '0' }, clientInfo } })).json();
+    const folder = body.bizData.list.find((i: { name: string }) => i.name === 'Drawings');
+    const share = (await (await alice.request.post(`${product.url}/cloud/v5/share/create`, { data: { data: { folderIds: [folder.id], kind: 'easy', validDays: 1 }, clientInfo } })).json()).bizData;
+    expect(share.url).toMatch(/\/easyShare\/[^/]+$/);
+    expect(share.h5Url).toMatch(/\/webH5\/simple\/[^/]+$/);
+    for (const [url, viewport] of [[share.url, { width: 1280, height: 860 }], [share.h5Url, { width: 375, height: 812 }]] as const) {
+      const ctx = await newContext({ viewport });
+      await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
+      const p = await ctx.newPage();
+      try {
+        await step(p, 'easy', async () => {
+          await p.goto(url);
+          await p.fill('[data-testid=share-code-input]', share.code);
+          await p.click('[data-testid=share-extract-submit]');
+          await p.click('[data-testid="share-open-Drawings"]');
+          await p.locator('[data-testid="share-item-plan.dxf"]').waitFor();
+          await p.click('[data-testid="share-open-plan.dxf"]');
+          await p.waitForURL(new RegExp(`${url.replace(product.url, '')}/view/`));
+          await p.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 60_000 });
+          if (viewport.width === 375) expect(await overflow(p)).toBeLessThanOrEqual(1);
+        });
+      } finally {
+        await ctx.close();
+      }
     }
   });
 });
