@@ -143,7 +143,7 @@ function GroupTab({ items, onDone }: { items: ShareTarget[]; onDone(): void }) {
       ) : (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('shares.group.empty')} />
       )}
-      {error && <Alert type="error" showIcon message={error} style={{ marginTop: 8 }} data-testid="share-group-error" />}
+      {error && <Alert type="error" showIcon title={error} style={{ marginTop: 8 }} data-testid="share-group-error" />}
       <Space wrap style={{ marginTop: 12 }}>
         <Checkbox checked disabled>{t('shares.group.canView')}</Checkbox>
         <Checkbox checked={canDownload} onChange={(e) => setCanDownload(e.target.checked)}>{t('shares.group.canDownload')}</Checkbox>
@@ -227,7 +227,7 @@ export function ShareDialog({ open, items, onClose }: { open: boolean; items: Sh
       </div>
       {share && (
         <>
-          <Alert type="success" showIcon message={t('shares.result.title')} style={{ marginBottom: 12 }} />
+          <Alert type="success" showIcon title={t('shares.result.title')} style={{ marginBottom: 12 }} />
           <ShareResult share={share} />
         </>
       )}

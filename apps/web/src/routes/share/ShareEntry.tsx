@@ -54,7 +54,7 @@ export function ShareEntry() {
           <div className="sp-card sp-extract">
             <h2><LinkOutlined /> {t('shares.entry.title')}</h2>
             <Input.TextArea rows={3} value={text} onChange={(e) => setText(e.target.value)} placeholder={t('shares.entry.placeholder')} data-testid="share-entry-input" style={{ margin: '12px 0' }} />
-            {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} data-testid="share-entry-error" />}
+            {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} data-testid="share-entry-error" />}
             <Button type="primary" size="large" block loading={busy} onClick={() => void go()} data-testid="share-entry-go">{t('shares.entry.go')}</Button>
           </div>
         )}

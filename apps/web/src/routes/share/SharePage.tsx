@@ -93,7 +93,7 @@ function ExtractForm({ info, onAccess, onGone }: { info: SharePublicInfo; onAcce
             <Input.Password size="large" maxLength={4} autoComplete="off" placeholder={t('shares.page.passwordPlaceholder')} data-testid="share-password-input" />
           </Form.Item>
         )}
-        {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} data-testid="share-extract-error" />}
+        {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} data-testid="share-extract-error" />}
         <Button type="primary" size="large" block htmlType="submit" loading={busy} data-testid="share-extract-submit">{t('shares.page.extract')}</Button>
       </Form>
     </div>

@@ -1,0 +1,63 @@
+// @vitest-environment jsdom
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { App } from 'antd';
+import '../../lib/i18n.ts';
+import { setLanguage } from '../../lib/i18n.ts';
+import { ShareDialog } from './ShareDialog.tsx';
+
+beforeAll(() => {
+  // antd reads matchMedia and the tabs watch their size: jsdom has neither
+  window.ResizeObserver ??= class { observe() {} unobserve() {} disconnect() {} } as unknown as typeof ResizeObserver;
+  window.matchMedia ??= ((q: string) => ({ matches: false, media: q, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false })) as unknown as typeof window.matchMedia;
+});
+afterEach(() => vi.unstubAllGlobals());
+// antd closes popups on timers: unmount, then let them run while jsdom's window still exists
+afterAll(async () => {
+  cleanup();
+  await new Promise((r) => setTimeout(r, 1000));
+});
+
+const share = {
+  shareId: 's1', rand: 'R4nd0m', kind: 'link', code: '0427', password: 'ab12', validDays: 5, shareTime: 0, expiresAt: 1, remainingMs: 1, state: 'active',
+  rights: { canView: true, canDownload: false, canSave: true, showNotes: false },
+  url: 'http://cad.example/share/R4nd0m', shareUrl: 'http://cad.example/share/R4nd0m', h5Url: 'http://cad.example/webH5/share/s1/R4nd0m', linkToken: 'x', items: [],
+};
+
+describe('share dialog, link tab', () => {
+  it('shows the spec messages at the field and creates nothing until the form is right; then sends what was entered', async () => {
+    setLanguage('en');
+    const calls: { path: string; data: Record<string, unknown> }[] = [];
+    vi.stubGlobal('fetch', vi.fn(async (path: string, init: RequestInit) => {
+      calls.push({ path, data: JSON.parse(String(init.body)).data });
+      return new Response(JSON.stringify({ rtnCode: '0000000', msg: 'ok', bizData: share }), { headers: { 'content-type': 'application/json' } });
+    }));
+    render(<App><ShareDialog open items={[{ id: 'f1', name: 'plan.dxf', fileType: 1 }, { id: 'd1', name: 'Sheets', fileType: 0 }]} onClose={() => undefined} /></App>);
+    const days = await screen.findByTestId('share-days');
+    const password = screen.getByTestId('share-password-input');
+    const create = screen.getByTestId('share-create');
+
+    fireEvent.change(days, { target: { value: '100' } });
+    fireEvent.click(create);
+    await screen.findByText('Please enter a positive integer 0-99!');
+    fireEvent.change(days, { target: { value: 'x1' } });
+    await screen.findByText('Please enter the correct number');
+    fireEvent.change(days, { target: { value: '5' } });
+    fireEvent.change(password, { target: { value: 'a-12' } });
+    fireEvent.click(create);
+    await screen.findByText('The password must be 4 letters or digits');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toEqual([]);
+
+    fireEvent.change(password, { target: { value: 'ab12' } });
+    fireEvent.click(screen.getByTestId('share-right-download'));
+    fireEvent.click(create);
+    await screen.findByTestId('share-result');
+    expect(calls).toHaveLength(1);
+    expect(calls[0].path).toBe('/cloud/v5/share/create');
+    expect(calls[0].data).toEqual({ fileIds: ['f1'], folderIds: ['d1'], validDays: 5, password: 'ab12', canDownload: false, canSave: true, showNotes: false });
+    expect((screen.getByTestId('share-link') as HTMLInputElement).value).toBe('http://cad.example/share/R4nd0m');
+    expect(screen.getByTestId('share-code').textContent).toBe('0427');
+    await waitFor(() => expect(screen.getByTestId('share-qr').querySelector('svg')).not.toBeNull());
+  });
+});
