@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
-import { launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
+import { launchBrowser, registerThroughLoginSite, root, shoot, startProduct } from './harness.ts';
 
 /** A red wall: enough to tell that the viewer drew the group's drawing. */
 const generated = writeAsciiDxf({
@@ -31,7 +31,42 @@ async function redPixels(page: Page): Promise<number> {
   });
 }
 const settle = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+/** How far the page is wider than a 375 px phone (a mobile layout viewport grows to fit wide content). */
+const overflow = (page: Page) => page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - 375);
+
+/**
+ * A private copy of the built web app, taken when it is whole (as e2e/shares.e2e.ts does): other test runs on this
+ * machine rebuild apps/web/dist whenever its sources change, which would blank pages mid-test. Pages and assets
+ * come from the copy; every API call goes to the real server.
+ */
+async function snapshotWebApp(): Promise<string> {
+  const dist = path.join(root, 'apps/web/dist');
+  for (let i = 0; i < 180; i++) {
+    try {
+      const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+      const refs = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]);
+      if (refs.length && refs.every((r) => existsSync(path.join(dist, r)))) {
+        const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-e2e-web-'));
+        cpSync(dist, dir, { recursive: true });
+        if (existsSync(path.join(dir, 'index.html')) && refs.every((r) => existsSync(path.join(dir, r)))) return dir;
+      }
+    } catch {
+      // mid-build: try again
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error('apps/web/dist never became whole');
+}
+const API_PREFIXES = ['/api/', '/cloud/', '/user/', '/global/', '/order/', '/invoice/', '/company/', '/ad/'];
+async function serveWebAppFrom(ctx: BrowserContext, productUrl: string, dir: string) {
+  await ctx.route((u) => u.origin === productUrl && !API_PREFIXES.some((p) => u.pathname.startsWith(p)), async (route) => {
+    if (route.request().method() !== 'GET') return route.continue();
+    const { pathname } = new URL(route.request().url());
+    if (!path.extname(pathname)) return route.fulfill({ path: path.join(dir, 'index.html'), contentType: 'text/html; charset=utf-8' });
+    const file = path.join(dir, decodeURIComponent(pathname));
+    return file.startsWith(dir) && existsSync(file) ? route.fulfill({ path: file }) : route.continue();
+  });
+}
 
 describe('groups in a real browser', () => {
   let product: Awaited<ReturnType<typeof startProduct>>;
@@ -41,24 +76,36 @@ describe('groups in a real browser', () => {
   const work = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-e2e-groups-'));
   const dxf = path.join(work, 'tower.dxf');
   writeFileSync(dxf, generated);
+  const annex = path.join(work, 'annex.dxf');
+  writeFileSync(annex, generated);
   let invite = '';
   let groupUrl = '';
+  let web = '';
+  async function newContext(o: Parameters<Browser['newContext']>[0]) {
+    const ctx = await browser.newContext(o);
+    await serveWebAppFrom(ctx, product.url, web);
+    return ctx;
+  }
 
   beforeAll(async () => {
+    web = await snapshotWebApp();
     product = await startProduct();
     browser = await launchBrowser();
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const ctx = await newContext({ viewport: { width: 1280, height: 860 } });
     await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
     await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: product.url });
     alice = await ctx.newPage();
     await registerThroughLoginSite(alice, product.url, '/yun/group', 'alice@example.com', 'Alice');
-    const bctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    // the login site's redirect back is not routed to the private copy: load the page again from it
+    await alice.goto(`${product.url}/yun/group`);
+    const bctx = await newContext({ viewport: { width: 1280, height: 860 } });
     await bctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
     bob = await bctx.newPage();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
     await product?.stop();
+    if (web) rmSync(web, { recursive: true, force: true });
   });
 
   async function step<T>(p: Page, name: string, fn: () => Promise<T>): Promise<T> {
@@ -99,6 +146,7 @@ describe('groups in a real browser', () => {
   it('B opens the link signed out, signs up on the login site, comes back and joins', async () => {
     await step(bob, 'join', async () => {
       await registerThroughLoginSite(bob, product.url, new URL(invite).pathname, 'bob@example.com', 'Bob');
+      await bob.goto(invite);
       await bob.locator('[data-testid=group-join-name]').getByText('Tower B').waitFor();
       await bob.getByText('Alice invites you to join the group').waitFor();
       await shoot(bob, 'groups-join');
@@ -178,8 +226,56 @@ describe('groups in a real browser', () => {
     });
   });
 
+  it('downloadable and can be dumped: B downloads it and saves it into a folder of their own cloud', async () => {
+    await step(alice, 'share-all-rights', async () => {
+      await alice.goto(`${product.url}/yun/index`);
+      await alice.click('[data-testid=btn-upload]');
+      await alice.setInputFiles('[data-testid=file-input]', annex);
+      const row = alice.locator('[data-testid="row-annex.dxf"]');
+      await row.waitFor({ timeout: 60_000 });
+      await alice.keyboard.press('Escape');
+      await row.locator('input[type=checkbox]').check();
+      await alice.click('[data-testid=btn-share]');
+      const dialog = alice.locator('.ant-modal').filter({ has: alice.locator('[data-testid=share-link-tab]') });
+      await dialog.waitFor();
+      await dialog.getByRole('tab', { name: 'Group' }).click();
+      await alice.locator('[data-testid="share-group-Tower B"]').click();
+      const tab = alice.locator('[data-testid=share-group-tab]');
+      expect(await tab.getByRole('checkbox', { name: 'Downloadable' }).isChecked()).toBe(true);
+      expect(await tab.getByRole('checkbox', { name: 'Can be saved to their cloud' }).isChecked()).toBe(true);
+      await alice.click('[data-testid=share-group-send]');
+      await dialog.waitFor({ state: 'hidden' });
+    });
+    await step(bob, 'save', async () => {
+      await bob.goto(groupUrl);
+      const item = bob.locator('[data-testid="group-item-annex.dxf"]');
+      await item.waitFor();
+      await item.locator('[data-testid=group-right-download]').waitFor();
+      await item.locator('[data-testid=group-right-save]').waitFor();
+
+      await bob.click('[data-testid="group-item-actions-annex.dxf"]');
+      const [download] = await Promise.all([bob.waitForEvent('download'), bob.locator('[data-testid=group-item-download]').click()]);
+      expect(download.suggestedFilename()).toBe('annex.dxf');
+
+      await bob.click('[data-testid="group-item-actions-annex.dxf"]');
+      await bob.locator('[data-testid=group-item-save]').click();
+      await bob.locator('[data-testid=share-save-tree]').waitFor();
+      await bob.click('[data-testid=share-save-ok]');
+      await bob.getByText('Saved to my cloud').waitFor();
+      await bob.goto(`${product.url}/yun/index`);
+      await bob.locator('[data-testid="row-annex.dxf"]').waitFor();
+
+      // the viewer of a downloadable group drawing has the download button
+      await bob.goto(groupUrl);
+      await bob.locator('[data-testid="group-item-name-annex.dxf"]').click();
+      await bob.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 60_000 });
+      await bob.locator('[data-testid=group-view-download]').waitFor();
+      await bob.goBack();
+    });
+  });
+
   it('the group page at phone width (375 px)', async () => {
-    const phone = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, userAgent: IPHONE });
+    const phone = await newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, userAgent: IPHONE });
     await phone.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
     // B's session: the same ticket cookie
     await phone.addCookies(await bob.context().cookies());

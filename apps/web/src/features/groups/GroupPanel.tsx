@@ -7,6 +7,7 @@ import { extensionOf } from '@cadcloud/contracts';
 import { groupsApi, VIEWABLE, type Group, type GroupDetail, type GroupSharedItem, type Item } from './api.ts';
 import { AddMemberDialog, GroupFormDialog, InviteDialog } from './GroupDialogs.tsx';
 import { saveUrl } from '../files/api.ts';
+import { FolderPickDialog } from '../shares/FolderPickDialog.tsx';
 import { formatSize, formatTime } from '../../lib/format.ts';
 
 type Entry = { share: GroupSharedItem; item: GroupSharedItem['items'][number] };
@@ -29,6 +30,8 @@ export function GroupPanel({ groupId, base, onChanged, onGone }: { groupId: stri
   const [inviting, setInviting] = useState<Group | null>(null);
   const [adding, setAdding] = useState<Group | null>(null);
   const [browsing, setBrowsing] = useState<Entry | null>(null);
+  const [saving, setSaving] = useState<{ share: GroupSharedItem; item: { id: string; type: string; fileType: number } } | null>(null);
+  const [busy, setBusy] = useState(false);
 
   const load = useCallback(async () => {
     setLoading(true);
@@ -72,8 +75,15 @@ export function GroupPanel({ groupId, base, onChanged, onGone }: { groupId: stri
       const r = await groupsApi.download(await token(share), fileId);
       saveUrl(r.signedUrl || r.downloadUrl, r.name);
     }, undefined, () => undefined);
-  const save = (share: GroupSharedItem, item: { id: string; type: string; fileType: number }) =>
-    run(async () => groupsApi.save(await token(share), isFolder(item) ? [] : [item.id], isFolder(item) ? [item.id] : []), t('groups.savedToCloud'), () => undefined);
+  // save to my cloud: the folder is chosen first (the shares module's folder picker)
+  const save = (share: GroupSharedItem, item: { id: string; type: string; fileType: number }) => setSaving({ share, item });
+  const saveTo = async (folderId: string) => {
+    if (!saving) return;
+    setBusy(true);
+    const { share, item } = saving;
+    await run(async () => groupsApi.save(await token(share), isFolder(item) ? [] : [item.id], isFolder(item) ? [item.id] : [], folderId), t('groups.savedToCloud'), () => setSaving(null));
+    setBusy(false);
+  };
 
   const entries: Entry[] = shares.flatMap((share) => share.items.map((item) => ({ share, item })));
   const shareActions = (e: Entry) => {
@@ -208,6 +218,7 @@ export function GroupPanel({ groupId, base, onChanged, onGone }: { groupId: stri
       <GroupFormDialog open={editing} group={g} onClose={() => setEditing(false)} onDone={() => { setEditing(false); void load(); onChanged(); }} />
       <InviteDialog group={inviting} onClose={() => setInviting(null)} />
       <AddMemberDialog group={adding} onClose={() => setAdding(null)} onDone={() => { setAdding(null); void load(); onChanged(); }} />
+      <FolderPickDialog open={!!saving} busy={busy} onCancel={() => setSaving(null)} onPick={(folderId) => void saveTo(folderId)} />
       <FolderBrowser entry={browsing} groupId={groupId} onClose={() => setBrowsing(null)} onOpen={(fileId) => browsing && open(browsing.share, fileId)} onDownload={(fileId) => browsing && void download(browsing.share, fileId)} onSave={(item) => browsing && void save(browsing.share, { id: item.id, type: item.type, fileType: item.fileType })} />
     </div>
   );
