@@ -56,7 +56,15 @@ export function Groups() {
           rowKey="groupId"
           locale={{ emptyText: <Empty data-testid="groups-empty" description={t('groups.empty')} /> }}
           renderItem={(g) => (
-            <List.Item className={`group-row${g.groupId === selected ? ' selected' : ''}`} onClick={() => select(g.groupId)} data-testid={`group-row-${g.name}`}>
+            <List.Item
+              className={`group-row${g.groupId === selected ? ' selected' : ''}`}
+              onClick={() => select(g.groupId)}
+              onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && select(g.groupId)}
+              role="button"
+              tabIndex={0}
+              aria-current={g.groupId === selected ? 'true' : undefined}
+              data-testid={`group-row-${g.name}`}
+            >
               <List.Item.Meta
                 avatar={<Badge count={g.memberCount} size="small" color="#1677ff" overflowCount={999}><TeamOutlined className="group-avatar" /></Badge>}
                 title={<Space size={6} wrap><span>{g.name}</span>{g.role === 'owner' && <Tag color="gold">{t('groups.role.owner')}</Tag>}</Space>}
