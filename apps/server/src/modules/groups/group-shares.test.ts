@@ -209,6 +209,22 @@ for (const driver of testDatabaseDrivers()) {
       expect((await call('share/files', { shareToken: tok }, a)).rtnCode).not.toBe(OK);
     });
 
+    it('a shared folder: a member browses into it and opens a drawing inside it', async () => {
+      const folder = (await call('folder/edit', { name: 'Tower B plans' }, a)).bizData.id;
+      const r = await t.upload(a.token, 'inside.dxf', drawing('inside'), { parentId: folder });
+      expect(r.rtnCode).toBe(OK);
+      const inside = r.bizData.id;
+      expect((await call('group/share', { groupIds: [groupId], folderIds: [folder] }, a)).bizData).toEqual({ shared: 1 });
+      const s = (await sharesOf(b)).list.find((x: any) => x.items.some((i: any) => i.id === folder));
+      expect(s.items).toEqual([expect.objectContaining({ id: folder, name: 'Tower B plans', type: 'folder', fileType: 0 })]);
+      const tok = (await call('group/openShare', { groupId, shareId: s.shareId }, b)).bizData.shareToken;
+      const l = await call('share/files', { shareToken: tok, folderId: folder }, b);
+      expect(l.bizData.list.map((i: any) => i.id)).toEqual([inside]);
+      expect((await scene(inside, tok, b)).statusCode).toBe(200);
+      // the folder's drawing is not reachable without the token
+      expect((await t.app.inject({ method: 'GET', url: `/cloud/v5/drawing/scene?fileId=${inside}&utoken=${encodeURIComponent(b.token)}` })).json().bizData.code).toBe('drawing.noPermission');
+    });
+
     it('a deleted shared file disappears from the group', async () => {
       const f = await upload(a, 'to-delete.dxf');
       await call('group/share', { groupIds: [groupId], fileIds: [f] }, a);
