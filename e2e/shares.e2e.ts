@@ -478,4 +478,33 @@ describe('shares in a real browser', () => {
       }
     }
   });
+
+  it('A shares from the phone item page (375 px): the dialog fits the phone', async () => {
+    const clientInfo = { clientType: 'Web_PC' };
+    const list = async (parentId: string) => (await (await alice.request.post(`${product.url}/cloud/v5/union/list`, { data: { data: { parentId }, clientInfo } })).json()).bizData.list as { id: string; name: string }[];
+    const folder = (await list('0')).find((i) => i.name === 'Drawings')!;
+    const plan = (await list(folder.id)).find((i) => i.name === 'plan.dxf')!;
+    const ctx = await newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, userAgent: IPHONE, storageState: { ...(await alice.context().storageState()), origins: [] } });
+    await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
+    const m = await ctx.newPage();
+    try {
+      await step(m, 'h5-item', async () => {
+        await m.goto(`${product.url}/webH5/item/${plan.id}`);
+        await m.click('[data-testid=h5-details]');
+        await m.click('[data-testid=btn-share]');
+        await m.locator('[data-testid=share-link-tab]').waitFor();
+        await m.click('[data-testid=share-create]');
+        await m.locator('[data-testid=share-result]').waitFor();
+        expect(await m.locator('[data-testid=share-link]').inputValue()).toMatch(/\/share\/[A-Za-z0-9_-]+$/);
+        expect(await m.locator('[data-testid=share-validity]').textContent()).toBe('7 days');
+        const box = (await m.locator('.ant-modal').filter({ has: m.locator('[data-testid=share-result]') }).boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(375);
+        expect(await overflow(m)).toBeLessThanOrEqual(1);
+        await shoot(m, 'shares-phone-dialog');
+      });
+    } finally {
+      await ctx.close();
+    }
+  });
 });
