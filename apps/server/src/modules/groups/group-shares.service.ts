@@ -39,6 +39,37 @@ export function createGroupSharesService(deps: AppDeps) {
     }
   }
 
+  /**
+   * Someone left the group: their own shares to it are cancelled, and every other share of the group is re-issued
+   * (a new share of the same items and rights, the old one cancelled), so share tokens the departed member still
+   * holds stop working at once instead of when they expire. A share that can no longer be re-issued (its items
+   * deleted or no longer private) leaves the group.
+   */
+  async function afterDeparture(groupId: string, uid: string) {
+    const rows = await repo.groupShares(groupId);
+    await cancel(rows.filter((r) => r.sharer_uid === uid));
+    for (const r of rows.filter((x) => x.sharer_uid !== uid)) {
+      const s = await activeShare(r.share_id);
+      if (s) {
+        try {
+          const row = await shares.createShareRecord(r.sharer_uid, {
+            fileIds: s.live.filter((i) => i.kind === 1).map((i) => i.id),
+            folderIds: s.live.filter((i) => i.kind === 0).map((i) => i.id),
+            kind: 'group',
+            groupId,
+            rights: { canDownload: s.share.can_download === 1, canSave: s.share.can_save === 1, showNotes: s.share.show_notes === 1 },
+            validDays: 0,
+          });
+          // the group keeps showing when it was first shared
+          await repo.insertGroupShares([{ group_id: groupId, share_id: row.id, sharer_uid: r.sharer_uid, created_at: Number(r.created_at) }]);
+        } catch (e) {
+          if (!(e instanceof AppError)) throw e;
+        }
+      }
+      await cancel([r]);
+    }
+  }
+
   return {
     async share(actor: Actor, o: { groupIds: string[]; fileIds: string[]; folderIds: string[]; canDownload: boolean; canDump: boolean }) {
       const groupIds = [...new Set(o.groupIds)];
@@ -117,15 +148,15 @@ export function createGroupSharesService(deps: AppDeps) {
       return groups.remove(uid, groupId, async () => cancel(await repo.groupShares(groupId)));
     },
 
-    /** A member who leaves or is removed takes their shares out of the group. */
+    /** A member who leaves or is removed takes their shares out of the group and loses access at once. */
     async leave(uid: string, groupId: string) {
       const r = await groups.leave(uid, groupId);
-      await cancel((await repo.groupShares(groupId)).filter((s) => s.sharer_uid === uid));
+      await afterDeparture(groupId, uid);
       return r;
     },
     async removeMember(uid: string, o: { groupId: string; uid: string }) {
       const r = await groups.removeMember(uid, o);
-      await cancel((await repo.groupShares(o.groupId)).filter((s) => s.sharer_uid === o.uid));
+      await afterDeparture(o.groupId, o.uid);
       return r;
     },
   };

@@ -189,10 +189,20 @@ for (const driver of testDatabaseDrivers()) {
       await call('group/share', { groupIds: [g], fileIds: [af] }, a);
       await call('group/share', { groupIds: [g], fileIds: [bf] }, b);
       expect((await sharesOf(a, g)).total).toBe(2);
-      const aShare = (await sharesOf(b, g)).list.find((x: any) => x.items.some((i: any) => i.id === af)).shareId;
+      const before = (await sharesOf(b, g)).list.find((x: any) => x.items.some((i: any) => i.id === af));
+      const bTok = (await call('group/openShare', { groupId: g, shareId: before.shareId }, b)).bizData.shareToken;
+      expect((await call('share/files', { shareToken: bTok }, b)).rtnCode).toBe(OK);
       expect((await call('group/leave', { groupId: g }, b)).rtnCode).toBe(OK);
-      expect((await sharesOf(a, g)).list.map((x: any) => x.items[0].id)).toEqual([af]);
+      const after = (await sharesOf(a, g)).list;
+      expect(after.map((x: any) => x.items[0].id)).toEqual([af]);
+      const aShare = after[0].shareId;
+      // a's share was re-issued: same items, rights and share time, new id; the token b still holds is dead at once
+      expect(aShare).not.toBe(before.shareId);
+      expect(after[0]).toMatchObject({ rights: before.rights, shareTime: before.shareTime, sharerUid: a.id });
+      expect((await call('share/files', { shareToken: bTok }, b)).rtnCode).not.toBe(OK);
+      expect((await scene(af, bTok, b)).json().rtnCode).not.toBe(OK);
       expect((await call('group/openShare', { groupId: g, shareId: aShare }, b)).bizData.code).toBe('group.notMember');
+      expect((await call('group/openShare', { groupId: g, shareId: before.shareId }, a)).bizData.code).toBe('group.shareNotFound');
 
       // the owner removes a member: their shares go too
       await call('group/addMember', { groupId: g, email: m.email }, a);
@@ -200,11 +210,16 @@ for (const driver of testDatabaseDrivers()) {
       await call('group/share', { groupIds: [g], fileIds: [mf] }, m);
       const mShare = (await sharesOf(a, g)).list.find((x: any) => x.items[0].id === mf).shareId;
       const mTok = (await call('group/openShare', { groupId: g, shareId: mShare }, a)).bizData.shareToken;
+      const heldByM = (await call('group/openShare', { groupId: g, shareId: aShare }, m)).bizData.shareToken;
       expect((await call('group/removeMember', { groupId: g, uid: m.id }, a)).rtnCode).toBe(OK);
       expect((await sharesOf(a, g)).list.map((x: any) => x.items[0].id)).toEqual([af]);
       expect((await call('share/files', { shareToken: mTok }, a)).rtnCode).not.toBe(OK);
+      expect((await call('share/download', { shareToken: heldByM, fileId: af }, m)).rtnCode).not.toBe(OK);
+      expect((await call('share/files', { shareToken: heldByM }, m)).rtnCode).not.toBe(OK);
 
-      const tok = (await call('group/openShare', { groupId: g, shareId: aShare }, a)).bizData.shareToken;
+      const current = (await sharesOf(a, g)).list[0].shareId;
+      const tok = (await call('group/openShare', { groupId: g, shareId: current }, a)).bizData.shareToken;
+      expect((await call('share/files', { shareToken: tok }, a)).rtnCode).toBe(OK);
       expect((await call('group/delete', { groupId: g }, a)).rtnCode).toBe(OK);
       expect((await call('share/files', { shareToken: tok }, a)).rtnCode).not.toBe(OK);
     });

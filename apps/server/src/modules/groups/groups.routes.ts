@@ -52,12 +52,12 @@ export const groupsRoutes: RouteModule = async (app, { deps }) => {
     handler: (d, { user }) => groups.addMember(user.id, d),
   });
   defineEndpoint(app, {
-    path: '/cloud/v5/group/removeMember', tag, auth: 'user', summary: 'Remove a member (owner only; the owner cannot be removed); their shares to the group are cancelled',
+    path: '/cloud/v5/group/removeMember', tag, auth: 'user', summary: "Remove a member (owner only; the owner cannot be removed); their shares to the group are cancelled and the group's other shares re-issued (new shareIds), so share tokens they hold stop working at once",
     request: c.groupMemberRequest, response: z.object({ removed: z.number() }),
     handler: (d, { user }) => groupShares.removeMember(user.id, d),
   });
   defineEndpoint(app, {
-    path: '/cloud/v5/group/leave', tag, auth: 'user', summary: 'Leave a group (members; the owner deletes the group instead); my shares to the group are cancelled',
+    path: '/cloud/v5/group/leave', tag, auth: 'user', summary: "Leave a group (members; the owner deletes the group instead); my shares to the group are cancelled and its other shares re-issued (new shareIds)",
     request: c.groupIdRequest, response: z.object({ left: z.number() }),
     handler: (d, { user }) => groupShares.leave(user.id, d.groupId),
   });
