@@ -403,6 +403,7 @@ describe('shares in a real browser', () => {
       await confirmOk(alice, /OK/);
       await alice.getByText('Share cancelled').waitFor();
       expect(await active()).toEqual([]);
+      await alice.locator('.selection-note').waitFor({ state: 'detached' }); // cancelled shares leave the selection
       await shoot(alice, 'shares-list-cancelled');
     });
   });

@@ -244,6 +244,7 @@ function ShareFilesView({ base, session, user, onLost }: { base: string; session
  * getInfoByRand (gone → reason) → code and password → files; the share token stays in this tab per rand.
  */
 export function SharePage({ rand, base, variant }: { rand: string; base: string; variant: ShareVariant }) {
+  const { t } = useTranslation('shares');
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
   const [user, setUser] = useState<{ name: string } | null | undefined>(undefined);
   const easy = variant === 'simple';
@@ -252,7 +253,7 @@ export function SharePage({ rand, base, variant }: { rand: string; base: string;
     setPhase({ kind: 'loading' });
     try {
       const info = await sharesApi.info(rand, easy);
-      document.title = info.ownerName;
+      document.title = t('shares.page.from', { name: info.ownerName, count: info.itemCount });
       const session = shareSession.get(rand);
       setPhase(session ? { kind: 'files', session } : { kind: 'extract', info });
     } catch (e) {

@@ -32,7 +32,7 @@ export function Shares() {
       const r = await sharesApi.list();
       setList(r.list);
       setTotal(r.total);
-      setSelected((s) => s.filter((id) => r.list.some((x) => x.shareId === id)));
+      setSelected((s) => s.filter((id) => r.list.some((x) => x.shareId === id && x.state === 'active')));
     } catch (e) {
       message.error((e as Error).message);
     } finally {
