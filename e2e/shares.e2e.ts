@@ -431,6 +431,7 @@ describe('shares in a real browser', () => {
         await p.click('[data-testid=share-extract-submit]');
         await p.click('[data-testid="share-open-Drawings"]');
         await p.locator('[data-testid=share-crumbs]').getByText('Drawings').waitFor();
+        expect(await p.locator('[data-testid=share-save]').count()).toBe(0); // this share does not grant saving
         const [fromList] = await Promise.all([p.waitForEvent('download'), p.click('[data-testid="share-download-plan.dxf"]')]);
         const saved = path.join(work, 'from-list.dxf');
         await fromList.saveAs(saved);
