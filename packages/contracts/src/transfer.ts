@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { itemSchema } from './cloud.ts';
 
 const md5 = z.string().regex(/^[a-fA-F0-9]{32}$/, 'md5 must be 32 hex digits');
-const placement = { parentId: z.string().min(1).max(64).default('0'), relativePath: z.string().max(4096).optional(), name: z.string().max(1000) };
+/** What an upload does when a live file of its name is in the target folder: 'rename' (default) keeps both as "name (1).ext", 'version' makes it the next version of that file ('overwrite upload'). */
+export const uploadConflictSchema = z.enum(['rename', 'version']);
+export type UploadConflict = z.infer<typeof uploadConflictSchema>;
+const placement = { parentId: z.string().min(1).max(64).default('0'), relativePath: z.string().max(4096).optional(), name: z.string().max(1000), conflict: uploadConflictSchema.optional() };
 
 export const detectUploadRequest = z.object({ ...placement, md5, size: z.coerce.number().int().min(0) });
 export const detectUploadResult = z.object({ exists: z.boolean(), needUpload: z.boolean(), item: itemSchema.nullable() });

@@ -109,6 +109,8 @@ export interface UploadSessionsTable {
   size: number;
   md5: string;
   received: number;
+  /** 'rename' | 'version' (uploads: what a name clash does); added by 20261123T144500-upload-conflict */
+  conflict: Generated<string>;
   created_at: number;
   updated_at: number;
 }

@@ -11,8 +11,8 @@ export const uploadsRoutes: RouteModule = async (app, { deps }) => {
   const tag = 'uploads';
 
   documentEndpoint(app, {
-    method: 'post', path: '/cloud/v5/file/upload', tag, auth: 'user', summary: 'Multipart upload (call style 5): fields parentId, relativePath (folder uploads), md5 (optional check), then the file part `filedata`',
-    bodyNote: 'multipart/form-data: parentId, relativePath?, md5?, size?, filedata (the file, last)', response: c.itemSchema,
+    method: 'post', path: '/cloud/v5/file/upload', tag, auth: 'user', summary: 'Multipart upload (call style 5): fields parentId, relativePath (folder uploads), md5 (optional check), conflict (\'rename\' default: a file of that name is kept and this one renamed "name (1).ext"; \'version\': this becomes the next version of that file, answered as that item), then the file part `filedata`',
+    bodyNote: 'multipart/form-data: parentId, relativePath?, md5?, size?, conflict? (rename|version), filedata (the file, last)', response: c.itemSchema,
   });
   app.post('/cloud/v5/file/upload', async (req) => {
     if (!req.user) throw appError('auth.notSignedIn');
@@ -24,10 +24,12 @@ export const uploadsRoutes: RouteModule = async (app, { deps }) => {
       const q = (req.query as Record<string, string | undefined>)[n];
       return f && 'value' in f ? String(f.value) : q;
     };
+    const conflict = c.uploadConflictSchema.optional().safeParse(field('conflict') || undefined);
+    if (!conflict.success) throw appError('request.invalid');
     const declaredSize = Number(field('size') ?? req.headers['content-length'] ?? NaN);
     const item = await uploads.uploadStream(
       req.user,
-      { parentId: field('parentId') ?? '0', relativePath: field('relativePath') || undefined, name: part.filename },
+      { parentId: field('parentId') ?? '0', relativePath: field('relativePath') || undefined, name: part.filename, conflict: conflict.data },
       part.file,
       { size: Number.isFinite(declaredSize) && field('size') ? declaredSize : undefined, md5: field('md5') || undefined },
     );
@@ -35,7 +37,7 @@ export const uploadsRoutes: RouteModule = async (app, { deps }) => {
   });
 
   defineEndpoint(app, {
-    path: '/cloud/v5/file/detectUpload', tag, auth: 'user', summary: 'Instant upload: if these bytes (md5+size) are stored, the file appears without sending them',
+    path: '/cloud/v5/file/detectUpload', tag, auth: 'user', summary: 'Instant upload: if these bytes (md5+size) are stored, the file appears without sending them; conflict \'version\' makes them the next version of the file of that name',
     request: c.detectUploadRequest, response: c.detectUploadResult,
     handler: (d, { user }) => uploads.detectUpload(user, d),
   });

@@ -14,17 +14,26 @@ import { createQuotaService } from '../quota/quota.service.ts';
 import { createBlobsService } from '../blobs/blobs.service.ts';
 import { createThumbnailsService } from '../thumbnails/thumbnails.service.ts';
 import { prewarmAfterUpload } from '../drawings/drawings.jobs.ts';
+import { createVersionsService } from '../versions/versions.service.ts';
 import { receiveToTemp, md5OfFile, uploadsDir } from './upload-temp.ts';
 
 export const CHUNK_SIZE = 8 * 1024 * 1024;
 const MD5_RE = /^[a-f0-9]{32}$/;
+const conflictOf = (v: string | null | undefined): UploadConflict => (v === 'version' ? 'version' : 'rename');
+
+/** What an upload does when a live file of its name is in the target folder: 'rename' keeps both ("name (1).ext"), 'version' makes it a new version of that file. */
+export type UploadConflict = 'rename' | 'version';
 
 export interface Placement {
   parentId: string;
   /** folder upload: "a/b/c.dwg" creates or reuses folders a and b under parentId */
   relativePath?: string;
   name: string;
+  conflict?: UploadConflict;
 }
+
+/** The uploader; `name` (the signed-in user's) is written on the versions an upload makes. */
+export type UploadActor = Actor & { name?: string };
 
 /**
  * Uploads (multipart, instant, chunked/resumable, direct-to-S3). Every path ends in `finalize`: quota is
@@ -36,6 +45,7 @@ export function createUploadsService(deps: AppDeps) {
   const quota = createQuotaService(deps);
   const blobs = createBlobsService(deps);
   const thumbnails = createThumbnailsService(deps);
+  const versions = createVersionsService(deps);
   const limit = deps.config.webUploadFileSize;
 
   function checkSize(size: number) {
@@ -44,7 +54,7 @@ export function createUploadsService(deps: AppDeps) {
   }
 
   /** Resolves the target folder, creating the folders of a folder upload's relative path. */
-  async function resolvePlacement(actor: Actor, p: Placement): Promise<{ parentId: string; name: string }> {
+  async function resolvePlacement(actor: UploadActor, p: Placement): Promise<{ parentId: string; name: string }> {
     let parentId = p.parentId || ROOT_FOLDER_ID;
     await files.requireFolder(actor.id, parentId);
     const parts = (p.relativePath ?? '').split('/').filter(Boolean);
@@ -70,9 +80,32 @@ export function createUploadsService(deps: AppDeps) {
     return files.freeName(uid, parentId, name, 1, true, 'name.duplicateFile');
   }
 
+  /**
+   * With conflict 'version': the live file of this exact name in the folder (the name `nameFor` would clash with), which
+   * the upload becomes a new version of; the same bytes as its current content are refused like any repeated upload.
+   */
+  async function versionTarget(uid: string, parentId: string, name: string, md5: string, conflict: UploadConflict | undefined): Promise<ItemRow | null> {
+    if (conflict !== 'version') return null;
+    const clash = await files.repo.findByName(uid, parentId, name, 1);
+    if (!clash || !clash.blob_md5) return null;
+    if (clash.blob_md5 === md5) throw appError('upload.repeated');
+    return clash;
+  }
+
+  /** The upload as V(n+1) 'overwrite upload' of `target` (the versions module counts storage and keeps the bytes). */
+  async function overwrite(actor: UploadActor, target: ItemRow, sourceName: string, md5: string, size: number, store: (() => Promise<void>) | null) {
+    const updater = actor.name ?? (await deps.db.selectFrom('users').select('name').where('id', '=', actor.id).executeTakeFirst())?.name ?? '';
+    await versions.overwriteUpload({ id: actor.id, name: updater, freeze: actor.freeze }, target.id, { md5, size, sourceName }, store);
+    const row = await files.repo.findOne(actor.id, target.id);
+    if (!row) throw appError('item.notFound');
+    return presentItem(row);
+  }
+
   /** Makes the item visible; `store` puts the bytes under the blob key when they are not stored yet. */
-  async function finalize(actor: Actor, placement: { parentId: string; name: string }, md5: string, size: number, store: (() => Promise<void>) | null) {
+  async function finalize(actor: UploadActor, placement: { parentId: string; name: string; conflict?: UploadConflict }, md5: string, size: number, store: (() => Promise<void>) | null) {
     const uid = actor.id;
+    const target = await versionTarget(uid, placement.parentId, placement.name, md5, placement.conflict);
+    if (target) return overwrite(actor, target, placement.name, md5, size, store);
     const name = await nameFor(uid, placement.parentId, placement.name, md5);
     await quota.reserve(uid, size);
     try {
@@ -107,10 +140,10 @@ export function createUploadsService(deps: AppDeps) {
     CHUNK_SIZE,
 
     /** Multipart upload (call style 5): hashed while streaming to a temp file, then moved into place. */
-    async uploadStream(actor: Actor, placement: Placement, stream: Readable, declared: { size?: number; md5?: string }) {
+    async uploadStream(actor: UploadActor, placement: Placement, stream: Readable, declared: { size?: number; md5?: string }) {
       files.assertNotFrozen(actor);
       if (declared.size !== undefined && declared.size > limit) throw appError('upload.tooLarge', [formatSize(limit)]);
-      const target = await resolvePlacement(actor, placement);
+      const target = { ...(await resolvePlacement(actor, placement)), conflict: placement.conflict };
       const tmp = await receiveToTemp(deps.config.dataDir, stream, limit);
       if (tmp.tooLarge) throw appError('upload.tooLarge', [formatSize(limit)]);
       try {
@@ -123,7 +156,7 @@ export function createUploadsService(deps: AppDeps) {
     },
 
     /** Instant upload: when the MD5 is stored already the item appears at once and no bytes are sent. */
-    async detectUpload(actor: Actor, o: Placement & { md5: string; size: number }) {
+    async detectUpload(actor: UploadActor, o: Placement & { md5: string; size: number }) {
       files.assertNotFrozen(actor);
       const md5 = o.md5.toLowerCase();
       if (!MD5_RE.test(md5)) throw appError('upload.md5Mismatch');
@@ -133,12 +166,12 @@ export function createUploadsService(deps: AppDeps) {
       const blob = await blobs.find(md5);
       if (!blob || Number(blob.size) !== o.size) return { exists: false, needUpload: true, item: null };
       const target = await resolvePlacement(actor, o);
-      const item = await finalize(actor, target, md5, o.size, null);
+      const item = await finalize(actor, { ...target, conflict: o.conflict }, md5, o.size, null);
       return { exists: true, needUpload: false, item };
     },
 
     /** Resumable upload: init (or resume) a session; the client sends chunks from `received`. */
-    async initChunked(actor: Actor, o: Placement & { md5: string; size: number }) {
+    async initChunked(actor: UploadActor, o: Placement & { md5: string; size: number }) {
       files.assertNotFrozen(actor);
       const md5 = o.md5.toLowerCase();
       if (!MD5_RE.test(md5)) throw appError('upload.md5Mismatch');
@@ -158,6 +191,8 @@ export function createUploadsService(deps: AppDeps) {
         .where('name', '=', target.name)
         .executeTakeFirst();
       if (existing) {
+        // resuming decides again what a name clash does
+        if ((existing.conflict ?? 'rename') !== (o.conflict ?? 'rename')) await deps.db.updateTable('upload_sessions').set({ conflict: o.conflict ?? 'rename' }).where('id', '=', existing.id).execute();
         const onDisk = (await fsp.stat(this.partPath(existing.id)).catch(() => null))?.size ?? 0;
         const received = Math.min(onDisk, existing.received);
         return { uploadId: existing.id, chunkSize: CHUNK_SIZE, received, item: null };
@@ -166,7 +201,7 @@ export function createUploadsService(deps: AppDeps) {
       const now = Date.now();
       await fsp.mkdir(uploadsDir(deps.config.dataDir), { recursive: true });
       await fsp.writeFile(this.partPath(id), '');
-      await deps.db.insertInto('upload_sessions').values({ id, uid: actor.id, parent_id: target.parentId, name: target.name, size: o.size, md5, received: 0, created_at: now, updated_at: now }).execute();
+      await deps.db.insertInto('upload_sessions').values({ id, uid: actor.id, parent_id: target.parentId, name: target.name, size: o.size, md5, received: 0, conflict: o.conflict ?? 'rename', created_at: now, updated_at: now }).execute();
       return { uploadId: id, chunkSize: CHUNK_SIZE, received: 0, item: null };
     },
 
@@ -181,7 +216,7 @@ export function createUploadsService(deps: AppDeps) {
     },
 
     /** Appends a chunk at `offset`; a repeated chunk (offset below what we have) is acknowledged, not doubled. */
-    async putChunk(actor: Actor, uploadId: string, offset: number, body: Readable) {
+    async putChunk(actor: UploadActor, uploadId: string, offset: number, body: Readable) {
       const s = await this.session(actor.id, uploadId);
       const part = this.partPath(uploadId);
       const have = Math.min((await fsp.stat(part).catch(() => null))?.size ?? 0, s.received);
@@ -216,7 +251,7 @@ export function createUploadsService(deps: AppDeps) {
       return { received };
     },
 
-    async completeChunked(actor: Actor, uploadId: string) {
+    async completeChunked(actor: UploadActor, uploadId: string) {
       files.assertNotFrozen(actor);
       const s = await this.session(actor.id, uploadId);
       const part = this.partPath(uploadId);
@@ -232,7 +267,7 @@ export function createUploadsService(deps: AppDeps) {
         throw appError('upload.md5Mismatch');
       }
       try {
-        const item = await finalize(actor, { parentId: s.parent_id, name: s.name }, md5, size, () => deps.storage.importFile(blobs.keyOf(md5), part));
+        const item = await finalize(actor, { parentId: s.parent_id, name: s.name, conflict: conflictOf(s.conflict) }, md5, size, () => deps.storage.importFile(blobs.keyOf(md5), part));
         return { complete: true, received: size, item };
       } finally {
         await drop();
@@ -240,7 +275,7 @@ export function createUploadsService(deps: AppDeps) {
     },
 
     /** Direct-to-storage (call style 6): a presigned PUT to the blob key; S3 itself checks the MD5. */
-    async initDirect(actor: Actor, o: Placement & { md5: string; size: number }) {
+    async initDirect(actor: UploadActor, o: Placement & { md5: string; size: number }) {
       files.assertNotFrozen(actor);
       const md5 = o.md5.toLowerCase();
       if (!MD5_RE.test(md5)) throw appError('upload.md5Mismatch');
@@ -253,11 +288,11 @@ export function createUploadsService(deps: AppDeps) {
       await nameFor(actor.id, target.parentId, target.name, md5);
       const id = newId();
       const now = Date.now();
-      await deps.db.insertInto('upload_sessions').values({ id, uid: actor.id, parent_id: target.parentId, name: target.name, size: o.size, md5, received: 0, created_at: now, updated_at: now }).execute();
+      await deps.db.insertInto('upload_sessions').values({ id, uid: actor.id, parent_id: target.parentId, name: target.name, size: o.size, md5, received: 0, conflict: o.conflict ?? 'rename', created_at: now, updated_at: now }).execute();
       return { uploadId: id, url: put.url, headers: put.headers, method: 'PUT', item: null };
     },
 
-    async completeDirect(actor: Actor, uploadId: string) {
+    async completeDirect(actor: UploadActor, uploadId: string) {
       const s = await this.session(actor.id, uploadId);
       await deps.db.deleteFrom('upload_sessions').where('id', '=', uploadId).execute();
       const key = blobs.keyOf(s.md5);
@@ -268,7 +303,7 @@ export function createUploadsService(deps: AppDeps) {
         if (size !== null && !(await blobs.find(s.md5))) await deps.storage.delete(key);
         throw appError('upload.md5Mismatch');
       }
-      const item = await finalize(actor, { parentId: s.parent_id, name: s.name }, s.md5, s.size, async () => undefined);
+      const item = await finalize(actor, { parentId: s.parent_id, name: s.name, conflict: conflictOf(s.conflict) }, s.md5, s.size, async () => undefined);
       return { complete: true, item };
     },
   };

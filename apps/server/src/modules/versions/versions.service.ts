@@ -284,6 +284,16 @@ export function createVersionsService(deps: AppDeps) {
       return append(actor, fileId, { md5: tmp.md5, size: tmp.size, sourceName: filename, remarkType: VERSION_REMARK_TYPES.overwrite }, () => deps.storage.importFile(blobKey(tmp.md5), tmp.path));
     },
 
+    /**
+     * An upload over a live file of the same name (uploads module, conflict 'version'): the bytes become V(n+1)
+     * 'overwrite upload' of that file. `store` puts the bytes under their key when they are not stored yet.
+     */
+    async overwriteUpload(actor: VersionActor, fileId: string, c: { md5: string; size: number; sourceName: string }, store: (() => Promise<void>) | null) {
+      const item = await requireFile(actor.id, fileId);
+      assertSameType(item, c.sourceName);
+      return append(actor, fileId, { md5: c.md5, size: c.size, sourceName: c.sourceName, remarkType: VERSION_REMARK_TYPES.overwrite }, store);
+    },
+
     /** Receives a multipart body to a temp file (the upload size limit applies); the caller removes it. */
     async receive(stream: Readable) {
       const tmp = await receiveToTemp(deps.config.dataDir, stream, limit);

@@ -7,6 +7,7 @@ import * as shares from './20261123T140500-shares.ts';
 import * as groups from './20261123T141000-groups.ts';
 import * as groupShares from './20261123T143500-group-shares.ts';
 import * as publicLibrary from './20261123T142500-public-library.ts';
+import * as uploadConflict from './20261123T144500-upload-conflict.ts';
 
 /** Static map (not a folder scan) so migrations work the same under tsx, bundlers and tests. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '20261123T141000-groups': groups,
   '20261123T143500-group-shares': groupShares,
   '20261123T142500-public-library': publicLibrary,
+  '20261123T144500-upload-conflict': uploadConflict,
 };
