@@ -12,6 +12,8 @@ export const filesApi = {
   unionList: (o: { parentId: string; page?: number; pageSize?: number; q?: string; isGlobal?: boolean; sort?: SortField; desc?: boolean }) => call<Page>('/cloud/v5/union/list', { page: 1, pageSize: 100, ...o }),
   listTypeFiles: (o: { includeTypes?: string[]; excludeTypes?: string[]; pageNo?: number; pageSize?: number; q?: string; sort?: SortField; desc?: boolean }) => call<Page>('/cloud/v5/file/listTypeFiles', { pageNo: 1, pageSize: 100, ...o }),
   getFileInfo: (fileId: string) => call<Item>('/cloud/v5/file/getFileInfo', { fileId }),
+  /** a public (library) item's info, for anyone */
+  getProductItem: (fileId: string) => call<Item>('/cloud/v5/file/getProductItemById', { fileId }),
   renameFile: (fileId: string, name: string) => call<Item>('/cloud/v5/file/edit', { fileId, name }),
   renameFolder: (folderId: string, name: string) => call<Item>('/cloud/v5/folder/edit', { folderId, name }),
   createFolder: (parentId: string, name: string) => call<Item>('/cloud/v5/folder/edit', { parentId, name }),

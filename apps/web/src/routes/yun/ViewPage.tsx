@@ -14,10 +14,12 @@ export function ViewPage() {
   const navigate = useNavigate();
   const [name, setName] = useState<string>();
   useEffect(() => {
-    filesApi.getFileInfo(fileId!).then((i) => {
+    const show = (i: { name: string }) => {
       setName(i.name);
       document.title = i.name;
-    }, () => undefined);
+    };
+    // another user's public drawing: getFileInfo is owner-only, the product item call answers for public items
+    filesApi.getFileInfo(fileId!).then(show, () => filesApi.getProductItem(fileId!).then(show, () => undefined));
   }, [fileId]);
   const back = () => (window.history.length > 1 ? navigate(-1) : navigate('/yun/drawing'));
   return <Viewer key={`${fileId}:${versionId ?? ''}`} fileId={fileId!} versionId={versionId} name={versionTitle ?? name} onBack={back} onUploadFont={() => navigate('/yun/font')} />;
