@@ -7,6 +7,7 @@ import { filesApi } from './api.ts';
 import { uploadQueue, filesFromDrop } from '../uploads/uploads.ts';
 import { formatSize } from '../../lib/format.ts';
 import { taskEvents } from '../tasks/task-events.ts';
+import { useUploadConflicts } from '../uploads/ConflictDialog.tsx';
 
 /** Name input with the spec's validation (section 5) before anything is sent. */
 export function NameDialog(props: { open: boolean; title: string; label: string; initial?: string; onCancel(): void; onSubmit(name: string): Promise<void> }) {
@@ -110,6 +111,8 @@ export function UploadDialog(props: { open: boolean; parentId: string; uploadLim
   const fileInput = useRef<HTMLInputElement>(null);
   const dirInput = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
+  // a chosen file whose name is a file here: new version, keep both or skip (asked before anything is sent)
+  const conflicts = useUploadConflicts();
 
   const enqueue = async (list: { file: File; relativePath?: string }[]) => {
     const ok = list.filter((f) => {
@@ -123,13 +126,15 @@ export function UploadDialog(props: { open: boolean; parentId: string; uploadLim
     // a folder upload into a folder of the same name merges into it: say so before starting
     const tops = [...new Set(ok.map((f) => f.relativePath?.split('/')[0]).filter((n): n is string => !!n))];
     const repeats = (await Promise.all(tops.map((n) => filesApi.detectFolder(props.parentId, n).then((r) => (r.hasRepeat ? n : null), () => null)))).filter(Boolean);
-    const start = () => {
-      uploadQueue.add(ok.map((f) => ({ file: f.file, name: f.file.name, relativePath: f.relativePath, parentId: props.parentId })));
-      taskEvents.open('upload');
+    const start = async () => {
+      const planned = await conflicts.plan(ok.map((f) => ({ file: f.file, name: f.file.name, relativePath: f.relativePath, parentId: props.parentId })), props.parentId);
       props.onClose();
+      if (!planned.length) return;
+      uploadQueue.add(planned);
+      taskEvents.open('upload');
     };
     if (!repeats.length) return start();
-    Modal.confirm({ title: t('upload.title'), content: t('upload.folderExists', { name: repeats.join(', ') }), okText: t('common.ok'), cancelText: t('common.cancel'), onOk: start });
+    Modal.confirm({ title: t('upload.title'), content: t('upload.folderExists', { name: repeats.join(', ') }), okText: t('common.ok'), cancelText: t('common.cancel'), onOk: () => void start() });
   };
   const fromInput = (input: HTMLInputElement | null) => {
     const files = [...(input?.files ?? [])].map((file) => ({ file, relativePath: (file as File & { webkitRelativePath?: string }).webkitRelativePath || undefined }));
@@ -163,6 +168,7 @@ export function UploadDialog(props: { open: boolean; parentId: string; uploadLim
       </div>
       <input ref={fileInput} type="file" multiple hidden data-testid="file-input" onChange={() => fromInput(fileInput.current)} />
       <input ref={dirInput} type="file" multiple hidden data-testid="folder-input" {...({ webkitdirectory: '', directory: '' } as Record<string, string>)} onChange={() => fromInput(dirInput.current)} />
+      {conflicts.element}
     </Modal>
   );
 }

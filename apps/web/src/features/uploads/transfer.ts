@@ -1,3 +1,4 @@
+import type { UploadConflict } from '@cadcloud/contracts';
 import { ApiError, call, clientInfo } from '../../lib/api.ts';
 
 export const CHUNK_THRESHOLD = 8 * 1024 * 1024;
@@ -8,6 +9,8 @@ export interface UploadTarget {
   name: string;
   md5: string;
   size: number;
+  /** a file of this name in the folder: 'rename' (server default) keeps both, 'version' makes this its next version */
+  conflict?: UploadConflict;
 }
 
 type Progress = (loaded: number) => void;
@@ -35,6 +38,7 @@ export function uploadMultipart(file: Blob, t: UploadTarget, onProgress: Progres
     if (t.relativePath) form.append('relativePath', t.relativePath);
     form.append('md5', t.md5);
     form.append('size', String(t.size));
+    if (t.conflict) form.append('conflict', t.conflict);
     form.append('filedata', file, t.name);
     xhr.send(form);
   });

@@ -1,4 +1,4 @@
-import { MAX_CONCURRENT_UPLOADS } from '@cadcloud/contracts';
+import { MAX_CONCURRENT_UPLOADS, type UploadConflict } from '@cadcloud/contracts';
 
 export type UploadStatus = 'waiting' | 'hashing' | 'uploading' | 'success' | 'instant' | 'failed';
 
@@ -8,6 +8,8 @@ export interface UploadEntry {
   name: string;
   relativePath?: string;
   parentId: string;
+  /** chosen before the upload when a file of this name is in the folder ('version': becomes its next version) */
+  conflict?: UploadConflict;
   size: number;
   status: UploadStatus;
   loaded: number;
@@ -44,7 +46,7 @@ export class UploadQueue {
     this.listeners.forEach((l) => l());
   }
 
-  add(files: { file: Blob; name: string; relativePath?: string; parentId: string }[]) {
+  add(files: { file: Blob; name: string; relativePath?: string; parentId: string; conflict?: UploadConflict }[]) {
     for (const f of files) this.entries.push({ id: this.nextId++, ...f, size: f.file.size, status: 'waiting', loaded: 0 });
     this.emit();
     this.pump();

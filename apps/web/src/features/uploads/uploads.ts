@@ -6,7 +6,7 @@ import { UploadQueue, type UploadRunner } from './upload-queue.ts';
 /** Hash → instant upload if the server has the bytes → multipart (small) or chunked (large, resumable). */
 export const runUpload: UploadRunner = async (entry, report) => {
   const md5 = await md5OfFile(entry.file);
-  const target = { parentId: entry.parentId, relativePath: entry.relativePath, name: entry.name, md5, size: entry.size };
+  const target = { parentId: entry.parentId, relativePath: entry.relativePath, name: entry.name, md5, size: entry.size, ...(entry.conflict ? { conflict: entry.conflict } : {}) };
   const known = await call<{ exists: boolean }>('/cloud/v5/file/detectUpload', target);
   if (known.exists) return 'instant';
   report({ status: 'uploading' });

@@ -8,6 +8,7 @@ import { uploadQueue } from '../../features/uploads/uploads.ts';
 import { formatSize } from '../../lib/format.ts';
 import { useUploadLimit } from '../../features/files/use-config.ts';
 import { filesApi } from '../../features/files/api.ts';
+import { useUploadConflicts } from '../../features/uploads/ConflictDialog.tsx';
 import { message } from 'antd';
 
 /** Mobile upload: pick files or a folder; the list shows each upload's progress. */
@@ -25,10 +26,13 @@ export function H5Upload() {
     if (parentId === ROOT_FOLDER_ID) return setTarget('');
     filesApi.parentPath(parentId).then((r) => setTarget(r.list.map((f) => f.name).join(' / ')), () => setTarget(''));
   }, [parentId]);
-  const add = (input: HTMLInputElement | null) => {
+  // a chosen file whose name is a file in the folder: new version, keep both or skip
+  const conflicts = useUploadConflicts();
+  const add = async (input: HTMLInputElement | null) => {
     const list = [...(input?.files ?? [])].filter((f) => f.size <= limit || (message.error(t('upload.tooLarge', { size: formatSize(limit) })), false));
-    uploadQueue.add(list.map((file) => ({ file, name: file.name, relativePath: (file as File & { webkitRelativePath?: string }).webkitRelativePath || undefined, parentId })));
     if (input) input.value = '';
+    const planned = await conflicts.plan(list.map((file) => ({ file, name: file.name, relativePath: (file as File & { webkitRelativePath?: string }).webkitRelativePath || undefined, parentId })), parentId);
+    if (planned.length) uploadQueue.add(planned);
   };
   return (
     <div>
@@ -38,8 +42,8 @@ export function H5Upload() {
         <Button block type="primary" size="large" icon={<UploadOutlined />} onClick={() => files.current?.click()}>{t('toolbar.uploadFiles')}</Button>
         <Button block size="large" icon={<FolderAddOutlined />} onClick={() => dir.current?.click()}>{t('toolbar.uploadFolder')}</Button>
       </Space>
-      <input ref={files} type="file" multiple hidden data-testid="h5-file-input" onChange={() => add(files.current)} />
-      <input ref={dir} type="file" multiple hidden {...({ webkitdirectory: '' } as Record<string, string>)} onChange={() => add(dir.current)} />
+      <input ref={files} type="file" multiple hidden data-testid="h5-file-input" onChange={() => void add(files.current)} />
+      <input ref={dir} type="file" multiple hidden {...({ webkitdirectory: '' } as Record<string, string>)} onChange={() => void add(dir.current)} />
       <List
         style={{ marginTop: 16 }}
         dataSource={[...entries]}
@@ -55,6 +59,7 @@ export function H5Upload() {
         )}
       />
       {entries.length > 0 && <Button onClick={() => uploadQueue.clearFinished()}>{t('tasks.clear')}</Button>}
+      {conflicts.element}
     </div>
   );
 }
