@@ -296,6 +296,15 @@ describe('groups in a real browser', () => {
         await m.waitForURL(/\/webH5\/group\/[^/]+\/view\//);
         await m.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 60_000 });
         expect(await m.locator('[data-testid=group-view-download]').count()).toBe(0);
+
+        // the desktop invitation link opened on a phone keeps its token in the phone layout
+        await m.goto(invite);
+        await m.waitForURL(/\/webH5\/group\/join\/[A-Za-z0-9_-]+$/);
+        await m.locator('[data-testid=group-join-open]').waitFor();
+        expect(await overflow(m)).toBeLessThanOrEqual(1);
+        await m.click('[data-testid=group-join-open]');
+        await m.waitForURL(/\/webH5\/group\?id=/);
+        await m.locator('[data-testid="group-item-name-tower.dxf"]').waitFor();
       });
     } finally {
       await phone.close();

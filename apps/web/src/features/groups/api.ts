@@ -33,7 +33,4 @@ export const groupsApi = {
 /** Drawings the viewer opens. */
 export const VIEWABLE = ['dwg', 'dxf', 'dwt', 'dws'];
 
-/** Where the group pages live: the desktop shell or the phone layout. */
-export function groupsBase(pathname: string): '/yun' | '/webH5' {
-  return pathname.startsWith('/webH5') ? '/webH5' : '/yun';
-}
+export { groupPathIn, groupsBase } from './paths.ts';

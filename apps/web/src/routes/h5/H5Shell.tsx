@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { HomeOutlined, CloudOutlined, CloudUploadOutlined, UserOutlined } from '@ant-design/icons';
 import { TeamOutlined } from '@ant-design/icons';
+import { groupPathIn } from '../../features/groups/paths.ts';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { isPhone } from '../../lib/device.ts';
@@ -19,7 +20,7 @@ export function H5Shell() {
   ];
   // a desktop browser that opened a phone link goes to the desktop layout
   useEffect(() => {
-    if (!isPhone() && !sessionStorage.getItem('cadcloud.forceMobile')) navigate('/yun/recent', { replace: true });
+    if (!isPhone() && !sessionStorage.getItem('cadcloud.forceMobile')) navigate(groupPathIn('/yun', pathname + window.location.search) ?? '/yun/recent', { replace: true });
   }, []);
   // a file's detail page belongs to the cloud tab
   const current = pathname.startsWith('/webH5/item/') ? '/webH5/cloud' : pathname;

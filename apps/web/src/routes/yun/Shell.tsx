@@ -3,6 +3,7 @@ import { Layout, Menu, Dropdown, Button, Progress, Drawer, Avatar, Typography, I
 import { ClockCircleOutlined, FolderOutlined, BuildOutlined, BlockOutlined, PictureOutlined, AppstoreOutlined, DeleteOutlined, GlobalOutlined, UserOutlined, MenuOutlined, LogoutOutlined, UnorderedListOutlined, FontSizeOutlined } from '@ant-design/icons';
 import { ShareAltOutlined } from '@ant-design/icons';
 import { TeamOutlined } from '@ant-design/icons';
+import { groupPathIn } from '../../features/groups/paths.ts';
 import { CompassOutlined, CloudServerOutlined, StarOutlined, HeartOutlined } from '@ant-design/icons';
 import { taskEvents } from '../../features/tasks/task-events.ts';
 import { useTranslation } from 'react-i18next';
@@ -69,7 +70,7 @@ export function Shell() {
 
   // a phone that opened a desktop link goes to the mobile layout
   useEffect(() => {
-    if (isPhone() && !sessionStorage.getItem('cadcloud.forceDesktop')) navigate('/webH5', { replace: true });
+    if (isPhone() && !sessionStorage.getItem('cadcloud.forceDesktop')) navigate(groupPathIn('/webH5', location.pathname + location.search) ?? '/webH5', { replace: true });
   }, []);
 
   const items = [
