@@ -22,9 +22,15 @@ for (const driver of testDatabaseDrivers()) {
     });
     afterAll(async () => t?.close());
 
-    it('needs a signed-in user', async () => {
-      const r = await call('list', {});
-      expect(r.rtnCode).toBe('101');
+    it('documents every group endpoint in /api/docs, each refusing the unsigned', async () => {
+      const r = await t.app.inject({ method: 'GET', url: '/api/docs' });
+      expect(r.statusCode).toBe(200);
+      const doc = r.json();
+      for (const p of ['list', 'create', 'update', 'delete', 'detail', 'invite', 'inviteInfo', 'join', 'addMember', 'removeMember', 'leave', 'share', 'shares', 'openShare', 'cancelShare']) {
+        expect(doc.paths[`/cloud/v5/group/${p}`], p).toBeTruthy();
+        expect((await call(p, {})).rtnCode, p).toBe('101');
+      }
+      expect(JSON.stringify(doc.paths['/cloud/v5/group/share'])).toContain('canDump');
     });
 
     it('creates a group whose owner is its first member, lists it with member count and introduction', async () => {
