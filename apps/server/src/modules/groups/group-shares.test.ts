@@ -75,6 +75,17 @@ for (const driver of testDatabaseDrivers()) {
       expect((await sharesOf(a)).total + (await sharesOf(a, otherGroupId)).total).toBe(0);
     });
 
+    it('a public drawing keeps its own refusal; a frozen account cannot share', async () => {
+      const f = await upload(a, 'public.dxf');
+      await t.db.db.updateTable('items').set({ private_type: '0' }).where('id', '=', f).execute();
+      const r = await call('group/share', { groupIds: [groupId], fileIds: [f] }, a);
+      expect(r.bizData.code).toBe('share.notPrivate');
+      const frozen = await t.createUser({ freeze: 1 });
+      const fg = (await call('group/create', { name: 'Frozen' }, frozen)).bizData.groupId;
+      const ff = (await t.db.db.selectFrom('items').select('id').where('uid', '=', frozen.id).executeTakeFirst())?.id ?? 'none';
+      expect((await call('group/share', { groupIds: [fg], fileIds: [ff] }, frozen)).bizData.code).toBe('account.frozen');
+    });
+
     it('view only: a member sees and opens it in the viewer, but cannot download or save it', async () => {
       const f = await upload(a, 'view-only.dxf');
       const r = await call('group/share', { groupIds: [groupId, otherGroupId], fileIds: [f], canDownload: false, canDump: false }, a);
