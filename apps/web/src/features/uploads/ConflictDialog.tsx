@@ -84,7 +84,7 @@ export function useUploadConflicts(): { plan: <T extends { name: string; relativ
       title={t('versions.conflict.title')}
       onCancel={() => answer('skip')}
       maskClosable={false}
-      width={460}
+      width={520}
       footer={
         <div className="conflict-actions" style={{ display: 'flex', flexWrap: 'wrap', gap: 8, justifyContent: 'flex-end' }}>
           <Button onClick={() => answer('skip')} data-testid="conflict-skip">{t('versions.conflict.skip')}</Button>
