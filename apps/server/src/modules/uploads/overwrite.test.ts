@@ -77,6 +77,18 @@ for (const driver of testDatabaseDrivers()) {
       expect(chunked.bizData.code).toBe('upload.repeated');
     });
 
+    it('two identical uploads as versions at the same moment: one V2, the other "same file"', async () => {
+      const u = await t.createUser();
+      const A = randomBytes(1200);
+      const B = randomBytes(1300);
+      const first = (await t.upload(u.token, 'race.dwg', A)).bizData;
+      const both = await Promise.all([t.upload(u.token, 'race.dwg', B, { conflict: 'version' }), t.upload(u.token, 'race.dwg', B, { conflict: 'version' })]);
+      expect(both.map((r) => r.bizData.code ?? `V${r.bizData.version}`).sort()).toEqual(['V2', 'upload.repeated']);
+      expect((await history(u.token, first.id)).total).toBe(2);
+      expect((await t.usage(u.id)).used).toBe(A.length + B.length);
+      expect(await refCount(md5(B))).toBe(2);
+    });
+
     it('default and "rename" still keep both ("name (1).ext"); a wrong conflict value is refused', async () => {
       const u = await t.createUser();
       const first = (await t.upload(u.token, 'keep.dwg', randomBytes(10))).bizData;

@@ -94,6 +94,8 @@ interface NewContent {
   remarkFrom?: string | null;
   relationId?: string | null;
   relationType?: number;
+  /** an upload over the file: bytes equal to its current content are the repeated-upload error (checked inside the lock) */
+  refuseCurrent?: boolean;
 }
 
 /**
@@ -182,6 +184,7 @@ export function createVersionsService(deps: AppDeps) {
   async function appendOnce(actor: VersionActor, fileId: string, c: NewContent, store: (() => Promise<void>) | null): Promise<Version> {
     return withFileLock(fileId, async () => {
       const item = await requireFile(actor.id, fileId);
+      if (c.refuseCurrent && item.blob_md5 === c.md5) throw appError('upload.repeated');
       const live = await ensureHistory(item);
       const max = await repo.maxNumber(item.id);
       const row = versionRow(item, max + 1, c, actor);
@@ -291,7 +294,7 @@ export function createVersionsService(deps: AppDeps) {
     async overwriteUpload(actor: VersionActor, fileId: string, c: { md5: string; size: number; sourceName: string }, store: (() => Promise<void>) | null) {
       const item = await requireFile(actor.id, fileId);
       assertSameType(item, c.sourceName);
-      return append(actor, fileId, { md5: c.md5, size: c.size, sourceName: c.sourceName, remarkType: VERSION_REMARK_TYPES.overwrite }, store);
+      return append(actor, fileId, { md5: c.md5, size: c.size, sourceName: c.sourceName, remarkType: VERSION_REMARK_TYPES.overwrite, refuseCurrent: true }, store);
     },
 
     /** Receives a multipart body to a temp file (the upload size limit applies); the caller removes it. */
