@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { writeAsciiDxf, type FixtureEntity } from '../packages/cad/src/testing/dxf-writer.ts';
 import { launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
+import { countViewerPixels, postApi, settle } from './page-helpers.ts';
 
 const line = (h: string, x0: number, y0: number, x1: number, y1: number, extra: [number, number][] = []): FixtureEntity => ({ type: 'LINE', pairs: [[5, h], [8, 'Walls'], ...extra, [10, x0], [20, y0], [30, 0], [11, x1], [21, y1], [31, 0]] });
 const walls = [line('A1', 0, 0, 200, 0), line('A2', 200, 0, 200, 150), line('A3', 200, 150, 0, 150), line('A4', 0, 150, 0, 0)];
@@ -19,30 +20,6 @@ const v2 = writeAsciiDxf({
   ],
 });
 
-/** Canvas pixels of the overlay's "added" green (#52c41a): green well above red and blue. */
-async function greenPixels(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const c = (window as any).__cadViewer.canvas as HTMLCanvasElement;
-    const tmp = document.createElement('canvas');
-    tmp.width = c.width;
-    tmp.height = c.height;
-    const g = tmp.getContext('2d')!;
-    g.drawImage(c, 0, 0);
-    const d = g.getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (d[i + 1] > 150 && d[i + 1] > d[i] * 1.8 && d[i + 1] > d[i + 2] * 2.5) n++;
-    return n;
-  });
-}
-
-const settle = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-
-async function post(page: Page, url: string, data: unknown) {
-  const r = await page.request.post(url, { data: { data } });
-  const body = await r.json();
-  if (body.rtnCode !== '0000000') throw new Error(`${url}: ${JSON.stringify(body)}`);
-  return body.bizData;
-}
 
 describe('drawing compare in a real browser', () => {
   let product: Awaited<ReturnType<typeof startProduct>>;
@@ -63,7 +40,7 @@ describe('drawing compare in a real browser', () => {
     const fileId = (await up.json()).bizData.id as string;
     const ver = await page.request.post(`${product.url}/cloud/v5/version/upload`, { multipart: { fileId, filedata: { name: 'plan.dxf', mimeType: 'application/octet-stream', buffer: Buffer.from(v2) } } });
     expect((await ver.json()).rtnCode).toBe('0000000');
-    const list = (await post(page, `${product.url}/cloud/v5/version/history`, { fileId })).list as { versionId: string; version: number }[];
+    const list = (await postApi(page, `${product.url}/cloud/v5/version/history`, { fileId })).list as { versionId: string; version: number }[];
     const a = list.find((v) => v.version === 1)!.versionId, b = list.find((v) => v.version === 2)!.versionId;
     compareUrl = `${product.url}/yun/version/${fileId}/compare?a=${a}&b=${b}`;
   }, 180_000);
@@ -83,7 +60,7 @@ describe('drawing compare in a real browser', () => {
       await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 60_000 });
       await page.locator('[data-testid=compare-item]').first().waitFor({ timeout: 60_000 });
       await settle(page);
-      expect(await greenPixels(page)).toBeGreaterThan(200);
+      expect(await countViewerPixels(page, 'added')).toBeGreaterThan(200);
       expect(await page.locator('[data-testid=compare-item]').count()).toBe(4);
       await page.locator('[data-testid=compare-total]').getByText('4 changes').waitFor();
       expect(await page.locator('[data-testid=compare-count-added] b').textContent()).toBe('1');
@@ -114,10 +91,10 @@ describe('drawing compare in a real browser', () => {
       await page.click('[data-testid=viewer-fit]');
       await page.locator('[data-testid=compare-show] .ant-segmented-item').nth(2).click();
       await settle(page);
-      expect(await greenPixels(page)).toBe(0);
+      expect(await countViewerPixels(page, 'added')).toBe(0);
       await page.locator('[data-testid=compare-show] .ant-segmented-item').nth(0).click();
       await settle(page);
-      expect(await greenPixels(page)).toBeGreaterThan(200);
+      expect(await countViewerPixels(page, 'added')).toBeGreaterThan(200);
     } catch (e) {
       await shoot(page, 'compare-desktop-failed');
       throw e;
@@ -132,7 +109,7 @@ describe('drawing compare in a real browser', () => {
       await p.goto(compareUrl);
       await p.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 60_000 });
       await settle(p);
-      expect(await greenPixels(p)).toBeGreaterThan(50);
+      expect(await countViewerPixels(p, 'added')).toBeGreaterThan(50);
       // nothing covers the drawing until the list is asked for
       expect(await p.locator('[data-testid=compare-item]').count()).toBe(0);
       await p.click('[data-testid=compare-btn-list]');

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
-import { launchBrowser, registerThroughLoginSite, root, shoot, startProduct } from './harness.ts';
+import { launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
+import { countViewerPixels, IPHONE_UA, phoneOverflow, serveWebAppFrom, settle, snapshotWebApp } from './page-helpers.ts';
 
 /** A red wall: enough to tell that the viewer drew the group's drawing. */
 const generated = writeAsciiDxf({
@@ -14,59 +15,6 @@ const generated = writeAsciiDxf({
     { type: 'LINE', pairs: [[8, 'Walls'], [62, 1], [10, 0], [20, 0], [30, 0], [11, 0], [21, 60], [31, 0]] },
   ],
 });
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
-
-async function redPixels(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const c = (window as any).__cadViewer.canvas as HTMLCanvasElement;
-    const tmp = document.createElement('canvas');
-    tmp.width = c.width;
-    tmp.height = c.height;
-    const g = tmp.getContext('2d')!;
-    g.drawImage(c, 0, 0);
-    const d = g.getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (d[i] > 110 && d[i + 1] < 70 && d[i + 2] < 70) n++;
-    return n;
-  });
-}
-const settle = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-/** How far the page is wider than a 375 px phone (a mobile layout viewport grows to fit wide content). */
-const overflow = (page: Page) => page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - 375);
-
-/**
- * A private copy of the built web app, taken when it is whole (as e2e/shares.e2e.ts does): other test runs on this
- * machine rebuild apps/web/dist whenever its sources change, which would blank pages mid-test. Pages and assets
- * come from the copy; every API call goes to the real server.
- */
-async function snapshotWebApp(): Promise<string> {
-  const dist = path.join(root, 'apps/web/dist');
-  for (let i = 0; i < 180; i++) {
-    try {
-      const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
-      const refs = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]);
-      if (refs.length && refs.every((r) => existsSync(path.join(dist, r)))) {
-        const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-e2e-web-'));
-        cpSync(dist, dir, { recursive: true });
-        if (existsSync(path.join(dir, 'index.html')) && refs.every((r) => existsSync(path.join(dir, r)))) return dir;
-      }
-    } catch {
-      // mid-build: try again
-    }
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  throw new Error('apps/web/dist never became whole');
-}
-const API_PREFIXES = ['/api/', '/cloud/', '/user/', '/global/', '/order/', '/invoice/', '/company/', '/ad/'];
-async function serveWebAppFrom(ctx: BrowserContext, productUrl: string, dir: string) {
-  await ctx.route((u) => u.origin === productUrl && !API_PREFIXES.some((p) => u.pathname.startsWith(p)), async (route) => {
-    if (route.request().method() !== 'GET') return route.continue();
-    const { pathname } = new URL(route.request().url());
-    if (!path.extname(pathname)) return route.fulfill({ path: path.join(dir, 'index.html'), contentType: 'text/html; charset=utf-8' });
-    const file = path.join(dir, decodeURIComponent(pathname));
-    return file.startsWith(dir) && existsSync(file) ? route.fulfill({ path: file }) : route.continue();
-  });
-}
 
 describe('groups in a real browser', () => {
   let product: Awaited<ReturnType<typeof startProduct>>;
@@ -214,7 +162,7 @@ describe('groups in a real browser', () => {
       await bob.waitForURL(/\/yun\/group\/[^/]+\/view\/[^/]+\/[^/]+$/);
       await bob.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 60_000 });
       await settle(bob);
-      expect(await redPixels(bob)).toBeGreaterThan(50);
+      expect(await countViewerPixels(bob, 'red')).toBeGreaterThan(50);
       expect(await bob.locator('[data-testid=group-view-download]').count()).toBe(0);
       await shoot(bob, 'groups-viewer');
       // the file is not B's: without the group's share token the scene is refused
@@ -275,7 +223,7 @@ describe('groups in a real browser', () => {
   });
 
   it('the group page at phone width (375 px)', async () => {
-    const phone = await newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, userAgent: IPHONE });
+    const phone = await newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, userAgent: IPHONE_UA });
     await phone.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
     // B's session: the same ticket cookie
     await phone.addCookies(await bob.context().cookies());
@@ -285,12 +233,12 @@ describe('groups in a real browser', () => {
         await m.goto(`${product.url}/webH5/group`);
         await m.locator('[data-testid="group-row-Tower B"]').waitFor();
         expect(await m.locator('[data-testid=h5-tab-group]').isVisible()).toBe(true);
-        expect(await overflow(m)).toBeLessThanOrEqual(1);
+        expect(await phoneOverflow(m)).toBeLessThanOrEqual(1);
         await m.click('[data-testid="group-row-Tower B"]');
         await m.locator('[data-testid="group-item-name-tower.dxf"]').waitFor();
         // one pane at a time: the list hides while a group is open
         expect(await m.locator('[data-testid="group-row-Tower B"]').isVisible()).toBe(false);
-        expect(await overflow(m)).toBeLessThanOrEqual(1);
+        expect(await phoneOverflow(m)).toBeLessThanOrEqual(1);
         await shoot(m, 'groups-phone');
         await m.click('[data-testid="group-item-name-tower.dxf"]');
         await m.waitForURL(/\/webH5\/group\/[^/]+\/view\//);
@@ -301,7 +249,7 @@ describe('groups in a real browser', () => {
         await m.goto(invite);
         await m.waitForURL(/\/webH5\/group\/join\/[A-Za-z0-9_-]+$/);
         await m.locator('[data-testid=group-join-open]').waitFor();
-        expect(await overflow(m)).toBeLessThanOrEqual(1);
+        expect(await phoneOverflow(m)).toBeLessThanOrEqual(1);
         await m.click('[data-testid=group-join-open]');
         await m.waitForURL(/\/webH5\/group\?id=/);
         await m.locator('[data-testid="group-item-name-tower.dxf"]').waitFor();

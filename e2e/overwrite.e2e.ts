@@ -1,48 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
-import { launchBrowser, registerThroughLoginSite, root, shoot, startProduct } from './harness.ts';
+import { launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
+import { serveWebAppFrom, snapshotWebApp } from './page-helpers.ts';
 
 /** A small drawing whose one text is `label`: the same name, other bytes per label. */
 const drawing = (label: string) =>
   Buffer.from(writeAsciiDxf({ layers: ['0'], entities: [{ type: 'TEXT', pairs: [[8, '0'], [10, 5], [20, 20], [40, 8], [1, label]] }] }));
 
-/**
- * A private copy of the built web app, taken when it is whole (as e2e/shares.e2e.ts and e2e/groups.e2e.ts do): other
- * test runs on this machine rebuild apps/web/dist whenever its sources change. Pages come from the copy; API calls go
- * to the real server.
- */
-async function snapshotWebApp(): Promise<string> {
-  const dist = path.join(root, 'apps/web/dist');
-  for (let i = 0; i < 180; i++) {
-    try {
-      const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
-      const refs = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]);
-      if (refs.length && refs.every((r) => existsSync(path.join(dist, r)))) {
-        const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-e2e-web-'));
-        cpSync(dist, dir, { recursive: true });
-        if (existsSync(path.join(dir, 'index.html')) && refs.every((r) => existsSync(path.join(dir, r)))) return dir;
-      }
-    } catch {
-      // mid-build: try again
-    }
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  throw new Error('apps/web/dist never became whole');
-}
-const API_PREFIXES = ['/api/', '/cloud/', '/user/', '/global/', '/order/', '/invoice/', '/company/', '/ad/'];
-async function serveWebAppFrom(ctx: BrowserContext, productUrl: string, dir: string) {
-  await ctx.route((u) => u.origin === productUrl && !API_PREFIXES.some((p) => u.pathname.startsWith(p)), async (route) => {
-    if (route.request().method() !== 'GET') return route.continue();
-    const { pathname } = new URL(route.request().url());
-    if (!path.extname(pathname)) return route.fulfill({ path: path.join(dir, 'index.html'), contentType: 'text/html; charset=utf-8' });
-    const file = path.join(dir, decodeURIComponent(pathname));
-    return file.startsWith(dir) && existsSync(file) ? route.fulfill({ path: file }) : route.continue();
-  });
-}
 
 /** An API call from the signed-in page (its session cookie). */
 const api = (p: Page, url: string, data: object) =>

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
-import { confirmOk, launchBrowser, registerThroughLoginSite, root, shoot, startProduct } from './harness.ts';
+import { confirmOk, launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
+import { countViewerPixels, IPHONE_UA, phoneOverflow, serveWebAppFrom, settle, snapshotWebApp } from './page-helpers.ts';
 
 /** A red wall and a green box: enough to tell that the viewer drew the shared drawing. */
 const generated = writeAsciiDxf({
@@ -15,62 +16,6 @@ const generated = writeAsciiDxf({
   ],
 });
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
-
-/** Red pixels of the viewer's WebGL canvas (its buffer is preserved, so it can be read back). */
-async function redPixels(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const c = (window as any).__cadViewer.canvas as HTMLCanvasElement;
-    const tmp = document.createElement('canvas');
-    tmp.width = c.width;
-    tmp.height = c.height;
-    const g = tmp.getContext('2d')!;
-    g.drawImage(c, 0, 0);
-    const d = g.getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (d[i] > 110 && d[i + 1] < 70 && d[i + 2] < 70) n++;
-    return n;
-  });
-}
-const settle = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-/** How far the page is wider than a 375 px phone (a mobile layout viewport grows to fit wide content, so innerWidth is no measure). */
-const overflow = (page: Page) => page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - 375);
-
-/**
- * A private copy of the built web app, taken when it is whole. Other test runs on this machine rebuild
- * apps/web/dist whenever its sources change, and the server only serves the assets that existed when it started:
- * a rebuild in the middle of this test would leave pages blank or answer 404. The browser contexts below get
- * the app's pages and assets from this copy; every API call still goes to the real server.
- */
-async function snapshotWebApp(): Promise<string> {
-  const dist = path.join(root, 'apps/web/dist');
-  for (let i = 0; i < 180; i++) {
-    try {
-      const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
-      const refs = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]);
-      if (refs.length && refs.every((r) => existsSync(path.join(dist, r)))) {
-        const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-e2e-web-'));
-        cpSync(dist, dir, { recursive: true });
-        if (existsSync(path.join(dir, 'index.html')) && refs.every((r) => existsSync(path.join(dir, r)))) return dir;
-      }
-    } catch {
-      // mid-build: try again
-    }
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  throw new Error('apps/web/dist never became whole');
-}
-
-const API_PREFIXES = ['/api/', '/cloud/', '/user/', '/global/', '/order/', '/invoice/', '/company/', '/ad/'];
-async function serveWebAppFrom(ctx: BrowserContext, productUrl: string, dir: string) {
-  await ctx.route((u) => u.origin === productUrl && !API_PREFIXES.some((p) => u.pathname.startsWith(p)), async (route) => {
-    if (route.request().method() !== 'GET') return route.continue();
-    const { pathname } = new URL(route.request().url());
-    if (!path.extname(pathname)) return route.fulfill({ path: path.join(dir, 'index.html'), contentType: 'text/html; charset=utf-8' });
-    const file = path.join(dir, decodeURIComponent(pathname));
-    return file.startsWith(dir) && existsSync(file) ? route.fulfill({ path: file }) : route.continue();
-  });
-}
 
 describe('shares in a real browser', () => {
   let product: Awaited<ReturnType<typeof startProduct>>;
@@ -220,7 +165,7 @@ describe('shares in a real browser', () => {
       await visitor.waitForURL(/\/share\/[^/]+\/view\//);
       await visitor.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 60_000 });
       await settle(visitor);
-      expect(await redPixels(visitor)).toBeGreaterThan(50);
+      expect(await countViewerPixels(visitor, 'red')).toBeGreaterThan(50);
       expect(await visitor.locator('[data-testid=share-view-download]').count()).toBe(0);
       await shoot(visitor, 'shares-visitor-viewer');
       // the scene itself is refused without the token
@@ -232,7 +177,7 @@ describe('shares in a real browser', () => {
   });
 
   it('the same share at phone width (375 px): the phone address and the desktop one', async () => {
-    const phone = await newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, userAgent: IPHONE });
+    const phone = await newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, userAgent: IPHONE_UA });
     await phone.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
     const m = await phone.newPage();
     try {
@@ -247,24 +192,24 @@ describe('shares in a real browser', () => {
         await m.click('[data-testid=share-entry-go]');
         await m.waitForURL((u) => u.href.startsWith(`${h5Url}?`));
         await m.locator('[data-testid=share-extract]').waitFor();
-        expect(await overflow(m)).toBeLessThanOrEqual(1);
+        expect(await phoneOverflow(m)).toBeLessThanOrEqual(1);
         expect(await m.locator('[data-testid=share-code-input]').inputValue()).toBe(code);
         expect(await m.locator('[data-testid=share-password-input]').inputValue()).toBe('ab12');
         await m.click('[data-testid=share-extract-submit]');
         await m.locator('[data-testid="share-item-plan.dxf"]').waitFor();
-        expect(await overflow(m)).toBeLessThanOrEqual(1);
+        expect(await phoneOverflow(m)).toBeLessThanOrEqual(1);
         expect(await m.locator('[data-testid="share-download-plan.dxf"]').count()).toBe(0);
         await shoot(m, 'shares-phone-list');
         await m.click('[data-testid="share-open-plan.dxf"]');
         await m.waitForURL(/\/webH5\/share\/[^/]+\/[^/]+\/view\//);
         await m.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 60_000 });
         await settle(m);
-        expect(await redPixels(m)).toBeGreaterThan(20);
+        expect(await countViewerPixels(m, 'red')).toBeGreaterThan(20);
 
         // the desktop address opened on a phone works at phone width too (this tab already holds the token)
         await m.goto(link);
         await m.locator('[data-testid="share-item-plan.dxf"]').waitFor();
-        expect(await overflow(m)).toBeLessThanOrEqual(1);
+        expect(await phoneOverflow(m)).toBeLessThanOrEqual(1);
         await shoot(m, 'shares-phone-desktop-path');
       });
     } finally {
@@ -337,14 +282,14 @@ describe('shares in a real browser', () => {
       await visitor.goto(link);
       await visitor.locator('[data-testid=share-gone]').getByText('This share no longer exists').waitFor();
       expect(await visitor.locator('[data-testid=share-gone-reason]').textContent()).toBe('The sharer cancelled this share.');
-      const fresh = await newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, userAgent: IPHONE });
+      const fresh = await newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, userAgent: IPHONE_UA });
       await fresh.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
       const p = await fresh.newPage();
       try {
         const res = await p.goto(h5Url);
         if (res?.status() !== 200) console.log('[phone gone]', h5Url, res?.status(), await res?.text());
         await p.locator('[data-testid=share-gone]').getByText('This share no longer exists').waitFor();
-        expect(await overflow(p)).toBeLessThanOrEqual(1);
+        expect(await phoneOverflow(p)).toBeLessThanOrEqual(1);
         await shoot(p, 'shares-gone-phone');
       } finally {
         await fresh.close();
@@ -473,7 +418,7 @@ describe('shares in a real browser', () => {
           await p.click('[data-testid="share-open-plan.dxf"]');
           await p.waitForURL(new RegExp(`${url.replace(product.url, '')}/view/`));
           await p.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 60_000 });
-          if (viewport.width === 375) expect(await overflow(p)).toBeLessThanOrEqual(1);
+          if (viewport.width === 375) expect(await phoneOverflow(p)).toBeLessThanOrEqual(1);
         });
       } finally {
         await ctx.close();
@@ -486,7 +431,7 @@ describe('shares in a real browser', () => {
     const list = async (parentId: string) => (await (await alice.request.post(`${product.url}/cloud/v5/union/list`, { data: { data: { parentId }, clientInfo } })).json()).bizData.list as { id: string; name: string }[];
     const folder = (await list('0')).find((i) => i.name === 'Drawings')!;
     const plan = (await list(folder.id)).find((i) => i.name === 'plan.dxf')!;
-    const ctx = await newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, userAgent: IPHONE, storageState: { ...(await alice.context().storageState()), origins: [] } });
+    const ctx = await newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, userAgent: IPHONE_UA, storageState: { ...(await alice.context().storageState()), origins: [] } });
     await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
     const m = await ctx.newPage();
     try {
@@ -502,7 +447,7 @@ describe('shares in a real browser', () => {
         const box = (await m.locator('.ant-modal').filter({ has: m.locator('[data-testid=share-result]') }).boundingBox())!;
         expect(box.x).toBeGreaterThanOrEqual(0);
         expect(box.x + box.width).toBeLessThanOrEqual(375);
-        expect(await overflow(m)).toBeLessThanOrEqual(1);
+        expect(await phoneOverflow(m)).toBeLessThanOrEqual(1);
         await shoot(m, 'shares-phone-dialog');
       });
     } finally {

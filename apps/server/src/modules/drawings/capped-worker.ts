@@ -1,0 +1,124 @@
+import { Worker } from 'node:worker_threads';
+
+export type FontLookup = (fileName: string) => Promise<Uint8Array | null>;
+
+/** A finished job as the worker reports it: `{type:'done', jobId, ok, …}`. */
+export interface DoneMessage {
+  type: 'done';
+  jobId: number;
+  ok: boolean;
+  [k: string]: unknown;
+}
+
+export interface CappedWorkerOptions<R> {
+  /** the worker script (.mjs): says `{type:'ready'}`, answers `{type:'build', jobId, …}` with a DoneMessage and asks `{type:'font', id, jobId, fileName}` */
+  script: string;
+  maxHeapMb: number;
+  timeoutMs: number;
+  /** the result of a job, or the Error to reject it with */
+  result(m: DoneMessage): R | Error;
+  /** what every job in flight fails with when the thread dies (out of memory, crash) or is closed */
+  crashed(detail: string): Error;
+  /** what a job that overran `timeoutMs` fails with */
+  timedOut(detail: string): Error;
+}
+
+/**
+ * One worker thread that runs drawing jobs one at a time (a big drawing needs the memory; caches make repeats free).
+ * Its heap is capped and a job that overruns is ended by terminating the thread: the next job starts a fresh one, so
+ * a bad or huge file costs one error, never the server. Fonts are fetched for the worker on request.
+ */
+export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
+  interface Job {
+    resolve(r: R): void;
+    reject(e: Error): void;
+    fonts: FontLookup;
+    timer: NodeJS.Timeout;
+  }
+  let worker: Worker | null = null;
+  let ready: Promise<Worker> | null = null;
+  const jobs = new Map<number, Job>();
+  let nextId = 1;
+  let chain: Promise<unknown> = Promise.resolve();
+
+  function failAll(e: Error) {
+    for (const [id, j] of jobs) {
+      clearTimeout(j.timer);
+      j.reject(e);
+      jobs.delete(id);
+    }
+  }
+
+  function start(): Promise<Worker> {
+    if (ready) return ready;
+    const w = new Worker(o.script, { resourceLimits: { maxOldGenerationSizeMb: o.maxHeapMb } });
+    // an idle worker must not keep a finished process (tests, the CLI) alive
+    w.unref();
+    worker = w;
+    ready = new Promise((resolve, reject) => {
+      w.once('error', reject);
+      w.on('message', function first(m) {
+        if (m?.type === 'ready') {
+          w.off('message', first);
+          resolve(w);
+        }
+      });
+    });
+    ready.catch(() => undefined);
+    w.on('message', async (m) => {
+      if (m?.type === 'font') {
+        const job = jobs.get(m.jobId);
+        const bytes = job ? await job.fonts(m.fileName).catch(() => null) : null;
+        w.postMessage({ type: 'font', id: m.id, bytes });
+      } else if (m?.type === 'done') {
+        const job = jobs.get(m.jobId);
+        if (!job) return;
+        jobs.delete(m.jobId);
+        clearTimeout(job.timer);
+        const r = o.result(m as DoneMessage);
+        if (r instanceof Error) job.reject(r);
+        else job.resolve(r);
+      }
+    });
+    const reset = (e: Error) => {
+      if (worker === w) {
+        worker = null;
+        ready = null;
+      }
+      failAll(o.crashed(e.message));
+    };
+    w.on('error', reset);
+    w.on('exit', (code) => reset(new Error(`worker exited (${code})`)));
+    return ready;
+  }
+
+  async function runOne(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup): Promise<R> {
+    const w = await start();
+    const jobId = nextId++;
+    return new Promise<R>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        jobs.delete(jobId);
+        reject(o.timedOut(`over ${o.timeoutMs} ms`));
+        void w.terminate();
+      }, o.timeoutMs);
+      jobs.set(jobId, { resolve, reject, fonts, timer });
+      w.postMessage({ ...message, type: 'build', jobId, timeoutMs: o.timeoutMs }, transfer);
+    });
+  }
+
+  return {
+    /** Jobs are queued: one at a time through the thread. `transfer` buffers move to the worker (pass copies). */
+    run(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup): Promise<R> {
+      const run = chain.then(() => runOne(message, transfer, fonts));
+      chain = run.catch(() => undefined);
+      return run;
+    },
+    async close() {
+      failAll(o.crashed('closing'));
+      const w = worker;
+      worker = null;
+      ready = null;
+      await w?.terminate();
+    },
+  };
+}

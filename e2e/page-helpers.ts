@@ -1,0 +1,108 @@
+import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { root } from './harness.ts';
+
+/** What the browser tests do inside a page: read the viewer's canvas, click drawing points, call the API. */
+
+export const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+
+/** Two animation frames: whatever the last input changed has been drawn. */
+export const settle = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+/** How far the page is wider than a 375 px phone (a mobile layout viewport grows to fit wide content, so innerWidth is no measure). */
+export const phoneOverflow = (page: Page) => page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - 375);
+
+export type PixelKind = 'red' | 'green' | 'blue' | 'ink' | 'white' | 'added';
+
+/**
+ * Pixels of the viewer's WebGL canvas matching a colour test (its buffer is preserved, so it can be read back). A 1 px
+ * line falls across two device pixels at half strength, so red, green and blue count from half intensity; 'ink' is
+ * anything off the dark background, 'added' the compare overlay's green (#52c41a).
+ */
+export async function countViewerPixels(page: Page, kind: PixelKind): Promise<number> {
+  return page.evaluate((k) => {
+    const c = (window as any).__cadViewer.canvas as HTMLCanvasElement;
+    const tmp = document.createElement('canvas');
+    tmp.width = c.width;
+    tmp.height = c.height;
+    const g = tmp.getContext('2d')!;
+    g.drawImage(c, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      const r = d[i], gg = d[i + 1], b = d[i + 2];
+      const hit =
+        k === 'red' ? r > 110 && gg < 70 && b < 70
+        : k === 'green' ? gg > 110 && r < 70 && b < 70
+        : k === 'blue' ? b > 110 && r < 70 && gg < 70
+        : k === 'white' ? r > 250 && gg > 250 && b > 250
+        : k === 'added' ? gg > 150 && gg > r * 1.8 && gg > b * 2.5
+        : Math.abs(r - 33) + Math.abs(gg - 40) + Math.abs(b - 48) > 60;
+      if (hit) n++;
+    }
+    return n;
+  }, kind);
+}
+
+async function screenPoint(page: Page, x: number, y: number) {
+  const p = await page.evaluate(([x, y]) => (window as any).__cadViewer.toScreen(x, y), [x, y]);
+  const box = (await page.locator('[data-testid=viewer-canvas]').boundingBox())!;
+  return { x: box.x + p.x, y: box.y + p.y };
+}
+/** Click the drawing point (x, y) in the viewer. */
+export async function clickDrawingAt(page: Page, x: number, y: number) {
+  const p = await screenPoint(page, x, y);
+  await page.mouse.click(p.x, p.y);
+}
+/** Tap the drawing point (x, y) (touch contexts). */
+export async function tapDrawingAt(page: Page, x: number, y: number) {
+  const p = await screenPoint(page, x, y);
+  await page.touchscreen.tap(p.x, p.y);
+}
+
+/** A call-style-2 API call with the page's session cookie; throws on a non-success answer. */
+export async function postApi<T = any>(page: Page, url: string, data: unknown): Promise<T> {
+  const r = await page.request.post(url, { data: { data } });
+  const body = await r.json();
+  if (body.rtnCode !== '0000000') throw new Error(`${url}: ${JSON.stringify(body)}`);
+  return body.bizData as T;
+}
+
+/**
+ * A private copy of the built web app, taken when it is whole. Several test runs on one machine rebuild apps/web/dist
+ * whenever its sources change, and the server only serves the assets that existed when it started: a rebuild in the
+ * middle of a test would leave pages blank or answer 404. (CI runs the browser tests one file at a time, where this
+ * costs a copy of a few MB.)
+ */
+export async function snapshotWebApp(): Promise<string> {
+  const dist = path.join(root, 'apps/web/dist');
+  for (let i = 0; i < 180; i++) {
+    try {
+      const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+      const refs = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]);
+      if (refs.length && refs.every((r) => existsSync(path.join(dist, r)))) {
+        const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-e2e-web-'));
+        cpSync(dist, dir, { recursive: true });
+        if (existsSync(path.join(dir, 'index.html')) && refs.every((r) => existsSync(path.join(dir, r)))) return dir;
+      }
+    } catch {
+      // mid-build: try again
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error('apps/web/dist never became whole');
+}
+
+const API_PREFIXES = ['/api/', '/cloud/', '/user/', '/global/', '/order/', '/invoice/', '/company/', '/ad/'];
+/** The context gets the app's pages and assets from `dir` (see snapshotWebApp); every API call still goes to the real server. */
+export async function serveWebAppFrom(ctx: BrowserContext, productUrl: string, dir: string) {
+  await ctx.route((u) => u.origin === productUrl && !API_PREFIXES.some((p) => u.pathname.startsWith(p)), async (route) => {
+    if (route.request().method() !== 'GET') return route.continue();
+    const { pathname } = new URL(route.request().url());
+    if (!path.extname(pathname)) return route.fulfill({ path: path.join(dir, 'index.html'), contentType: 'text/html; charset=utf-8' });
+    const file = path.join(dir, decodeURIComponent(pathname));
+    return file.startsWith(dir) && existsSync(file) ? route.fulfill({ path: file }) : route.continue();
+  });
+}
