@@ -36,7 +36,8 @@ export function createCompareBuilder(o: { maxHeapMb: number; timeoutMs: number }
   });
   return {
     build(input: CompareInput, fonts: FontLookup): Promise<CompareBuilt> {
-      const a = input.a.slice(), b = input.b.slice();
+      // copies the worker takes over (Buffer#slice would be a view: transferring it detaches the caller's bytes)
+      const a = new Uint8Array(input.a), b = new Uint8Array(input.b);
       return worker.run({ a, b, nameA: input.nameA, nameB: input.nameB, layout: input.layout }, [a.buffer, b.buffer], fonts);
     },
     close: worker.close,

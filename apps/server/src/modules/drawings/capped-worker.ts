@@ -93,7 +93,10 @@ export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
   }
 
   async function runOne(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup): Promise<R> {
-    const w = await start();
+    // a thread that dies while starting (its heap cap, a broken install) fails this job like a crash would
+    const w = await start().catch((e: Error) => {
+      throw o.crashed(e.message);
+    });
     const jobId = nextId++;
     return new Promise<R>((resolve, reject) => {
       const timer = setTimeout(() => {

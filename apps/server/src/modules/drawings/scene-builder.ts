@@ -22,7 +22,8 @@ export function createSceneBuilder(o: { maxHeapMb: number; timeoutMs: number }) 
   });
   return {
     build(bytes: Uint8Array, fileName: string, layout: string, fonts: FontLookup): Promise<Uint8Array> {
-      const copy = bytes.slice();
+      // a copy that the worker takes over (Buffer#slice would be a view: transferring it detaches the caller's bytes)
+      const copy = new Uint8Array(bytes);
       return worker.run({ bytes: copy, fileName, layout }, [copy.buffer], fonts);
     },
     close: worker.close,
