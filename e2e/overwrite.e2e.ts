@@ -102,13 +102,20 @@ describe('upload over an existing file in a real browser', () => {
     await step(page, 'rename-skip', async () => {
       await page.goto(`${product.url}/yun/index`);
       await row('a.dxf').waitFor();
+      const dialog = page.locator('.ant-modal:has([data-testid=conflict-dialog])');
+      // the question's buttons only once its zoom-in animation is over (a click during it can land on nothing)
+      const answer = async (which: 'rename' | 'skip') => {
+        await dialog.waitFor();
+        await new Promise((r) => setTimeout(r, 500));
+        await dialog.locator(`[data-testid=conflict-${which}]`).click();
+        await dialog.waitFor({ state: 'hidden' });
+      };
       await uploadFromDialog(files[2]);
-      await page.click('[data-testid=conflict-rename]');
+      await answer('rename');
       await row('a (1).dxf').waitFor({ timeout: 60_000 });
       await page.keyboard.press('Escape');
       await uploadFromDialog(files[3]);
-      await page.click('[data-testid=conflict-skip]');
-      await page.locator('[data-testid=conflict-dialog]').waitFor({ state: 'hidden' });
+      await answer('skip');
       await new Promise((r) => setTimeout(r, 1500));
       expect(await names()).toEqual(['a (1).dxf', 'a.dxf']);
       const a = (await api(page, '/cloud/v5/union/list', { parentId: '0' })).list.find((i: { name: string }) => i.name === 'a.dxf');
