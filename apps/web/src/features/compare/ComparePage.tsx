@@ -86,7 +86,7 @@ export function ComparePage({ query, phone, onBack }: { query: CompareQuery; pho
     return s;
   }, [query.fileId, query.a, query.b]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const hooks = useMemo<ViewerHooks>(() => ({ source, focus, hiddenLayers: HIDE[show], select: entity }), [source, focus, show, entity]);
+  const hooks = useMemo<ViewerHooks>(() => ({ source, focus, hiddenLayers: HIDE[show], select: entity, layerLabel: (n) => (n.startsWith('compare:') ? t(`compare.legend.${n.slice('compare:'.length)}`) : n) }), [source, focus, show, entity, t]);
 
   const pick = (i: number) => {
     const c = result!.changes[i];

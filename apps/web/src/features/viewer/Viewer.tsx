@@ -21,6 +21,8 @@ export interface ViewerHooks {
   hiddenLayers?: string[];
   /** an entity (index into the scene's entities) to select and outline, like a click on it */
   select?: number | null;
+  /** how a scene layer is named in the layer list (the compare overlay's state layers are translated) */
+  layerLabel?: (name: string) => string;
 }
 
 /**
@@ -325,7 +327,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
   if (error) return <Result status="warning" title={<span data-testid="viewer-error">{error}</span>} extra={<Space>{onBack && <Button onClick={onBack}>{t('viewer.back')}</Button>}{extra}</Space>} />;
 
   const panelBody = !scene || !panelsReady ? null : panel === 'layers' ? (
-    <LayersPanel scene={scene} visible={visible} onChange={(i, on) => setHidden((h) => { const n = new Set(h); if (on) n.delete(i); else n.add(i); return n; })} onAll={(on) => setHidden(on ? new Set() : new Set(scene.meta.layers.map((_, i) => i)))} />
+    <LayersPanel scene={scene} visible={visible} label={hooks?.layerLabel} onChange={(i, on) => setHidden((h) => { const n = new Set(h); if (on) n.delete(i); else n.add(i); return n; })} onAll={(on) => setHidden(on ? new Set() : new Set(scene.meta.layers.map((_, i) => i)))} />
   ) : panel === 'find' ? (
     <FindPanel query={query} onQuery={setQuery} found={found} onPick={zoomToText} />
   ) : panel === 'info' ? (

@@ -6,7 +6,7 @@ import type { Scene, SceneText } from '@cadcloud/cad/scene';
 export const hex = (c: number) => `#${c.toString(16).padStart(6, '0')}`;
 
 /** The side panels of the viewer (a bottom drawer on phones): layers, text search, properties and measures. */
-export function LayersPanel({ scene, visible, onChange, onAll }: { scene: Scene; visible: Set<number>; onChange(i: number, on: boolean): void; onAll(on: boolean): void }) {
+export function LayersPanel({ scene, visible, onChange, onAll, label }: { scene: Scene; visible: Set<number>; onChange(i: number, on: boolean): void; onAll(on: boolean): void; label?: (name: string) => string }) {
   const { t } = useTranslation('viewer');
   return (
     <div data-testid="viewer-layers">
@@ -18,7 +18,7 @@ export function LayersPanel({ scene, visible, onChange, onAll }: { scene: Scene;
         <List.Item>
           {/* a layer switched off or frozen in the drawing stays off: the file says so */}
           <Checkbox data-testid={`layer-${l.name}`} checked={visible.has(i)} disabled={!l.on || l.frozen} onChange={(e) => onChange(i, e.target.checked)}>
-            <span className="layer-swatch" style={{ background: hex(l.color) }} /> {l.name}
+            <span className="layer-swatch" style={{ background: hex(l.color) }} /> {label ? label(l.name) : l.name}
           </Checkbox>
         </List.Item>
       )} />
