@@ -41,6 +41,7 @@ import { launchBrowser, samplesDir, startProduct } from '../e2e/harness.ts';
 import buildWebApp from '../e2e/global-setup.ts';
 import { runAdmin } from '../apps/server/src/admin/admin.cli.ts';
 import { generateLargeDxf } from './gen-large-dxf.ts';
+import { serveWebAppFrom, snapshotWebApp } from '../e2e/page-helpers.ts';
 
 const MB = 1024 * 1024;
 const SAMPLES = ['dxf_qcad_symbols_large.dxf', 'dxf_ezdxf_us_map.dxf', 'dxf_mlightcad_sheet_0.dxf', 'dxf_dxfjs_floorplan.dxf'];
@@ -488,11 +489,16 @@ export async function runViewerBench() {
         // its scene is built after the upload; the open below is served from that (or joins a failed build's retry)
         await waitForPrewarm(product.dataDir, [files.get(target)!], 1_200_000).catch((e) => log(e.message));
       }
+      // the app from a private copy of the build: other runs on this machine rebuild apps/web/dist, which left the
+      // tab blank for the whole wait in some runs (its bundle gone mid-load)
+      const webCopy = await snapshotWebApp();
       const oursMem = await memoryOf(async (c) => {
+        await serveWebAppFrom(c, product.url, webCopy);
         await c.addCookies([{ name: 'ticket', value: token, url: product.url }]);
         await c.addInitScript(firstFrameProbe);
         return (await openOurs(c, product.url, ids.get(target)!, Number(process.env.BENCH_VIEWER_MEM_TIMEOUT_S ?? 600) * 1000, true)).page;
       });
+      rmSync(webCopy, { recursive: true, force: true });
       log('ours memory', oursMem);
       let baseMem: unknown;
       try {

@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
 import { decodeScene } from '../packages/cad/src/scene/binary.ts';
 import { launchBrowser, shoot, startProduct, registerThroughLoginSite } from './harness.ts';
+import { serveWebAppFrom, snapshotWebApp } from './page-helpers.ts';
 
 /**
  * Scene format 3 in the browser: text whose glyphs repeat is drawn as instances of one glyph mesh (per-character
@@ -60,6 +61,8 @@ describe('instanced glyphs and per-primitive colours in the viewer', () => {
     product = await startProduct();
     browser = await launchBrowser();
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    // the app from a private copy: other runs rebuild apps/web/dist meanwhile
+    await serveWebAppFrom(ctx, product.url, await snapshotWebApp());
     await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
     page = await ctx.newPage();
     await registerThroughLoginSite(page, product.url, '/yun/index', 'glyphs@example.com', 'Gly');
