@@ -48,6 +48,7 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
   const unread = () => {
     pending = true;
   };
+
   const store = createPairStore();
   const tallies = new Map<string, { known: boolean; n: number }>();
   const text = (v: string | number) => (typeof v === 'string' ? decodeEscapes(v) : String(v));
@@ -85,7 +86,12 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
   return drawing;
 
   function skipTo(end: string) {
-    while (read()) if (r.code === 0 && r.value === end) return;
+    if (pending) {
+      pending = false;
+      if (r.code === 0 && r.value === end) return;
+    }
+    // pairs nothing takes: only the 0 pairs' values are read
+    while (r.skipRecord()) if (r.value === end) return;
     throw new CadError('cad.parseFailed', undefined, `missing ${end}`);
   }
 
@@ -130,11 +136,11 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
 
   /** Past a record nothing is taken from (up to the next 0), without building its pairs. */
   function skipRecord() {
-    while (read())
-      if (r.code === 0) {
-        unread();
-        return;
-      }
+    if (pending) {
+      if (r.code === 0) return;
+      pending = false;
+    }
+    if (r.skipRecord()) unread();
   }
 
   /** The pairs of one table entry or object, up to the next 0. */

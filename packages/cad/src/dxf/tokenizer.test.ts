@@ -100,6 +100,38 @@ describe('ASCII tokenizer', () => {
     expect(pairsOf(createAsciiReader(odd, latin()))).toEqual([[0, 'SECTION'], [1, 'a\rb'], [10, -1.5]]);
     expect(pairsOf(createAsciiReader(new Uint8Array(0), latin(), trickle(odd), 8))).toEqual([[0, 'SECTION'], [1, 'a\rb'], [10, -1.5]]);
   });
+
+  it('skips records to the same 0 pairs, offsets and errors as reading every pair', () => {
+    // the 0 pairs (with where the reader stands after each) when every pair is read, and when records are skipped
+    const zeros = (r: PairReader, skip: boolean) => {
+      const out: [number, string | number, number][] = [];
+      try {
+        for (;;) {
+          if (!(skip ? r.skipRecord() : r.next())) break;
+          if (r.code === 0) out.push([r.code, r.value, r.offset]);
+        }
+      } catch (e) {
+        out.push([-1, String(e), r.offset]);
+      }
+      return out;
+    };
+    const inputs = [
+      mixedDxf(),
+      // long lines, a lone CR, spaces and a + before codes, a comment, CRLF and LF mixed, no final line break
+      enc.encode(`0\nSECTION\n2\nOBJECTS\n0\nX\n310\n${'AB'.repeat(200)}\r\n1\na\rb\n  330\n1F\n+5\nzz\n999\nnote\n0\nY\n 40\n1e3\n0\nENDSEC\n0\nEOF`),
+      // a bad code line, and a file that ends after a code
+      enc.encode('0\nA\n8\nL\nx1\nv\n0\nB\n'),
+      enc.encode('0\nA\n8\nL\n10\n'),
+    ];
+    const samplesDir = path.resolve(import.meta.dirname, '../../../..', process.env.SAMPLES_DIR ?? '../shared/samples');
+    if (existsSync(samplesDir)) for (const f of readdirSync(samplesDir).filter((f) => f.endsWith('.dxf') && !f.includes('binary'))) inputs.push(readFileSync(path.join(samplesDir, f)));
+    for (const bytes of inputs) {
+      const want = zeros(createAsciiReader(bytes, latin()), false);
+      expect(want.length).toBeGreaterThan(0);
+      expect(zeros(createAsciiReader(bytes, latin()), true)).toEqual(want);
+      if (bytes.length < 300_000) expect(zeros(createAsciiReader(new Uint8Array(0), latin(), trickle(bytes), 256), true)).toEqual(want);
+    }
+  });
 });
 
 describe('entities with their pairs in shared columns', () => {

@@ -10,6 +10,12 @@ export const BINARY_SENTINEL = 'AutoCAD Binary DXF\r\n\x1a\0';
 export interface PairReader {
   /** next pair, or false at the end; the pair is in `code` / `value` */
   next(): boolean;
+  /**
+   * Past pairs nothing takes (the rest of a skipped record or section), up to and including the next 0 pair,
+   * which is read as next() reads it; false at the end. The same pairs and errors as calling next() until then,
+   * but the skipped values are neither decoded nor parsed.
+   */
+  skipRecord(): boolean;
   code: number;
   /** the value as its type: `num` when `isNum`, else `str` (separate fields: a number is never boxed) */
   isNum: boolean;
@@ -322,6 +328,38 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
     setDecoder(d) {
       dec = d;
     },
+    skipRecord() {
+      for (;;) {
+        if (!eof && n - pos < margin) refill();
+        const b = bytes;
+        const n_ = n;
+        // "<spaces>digits\r?\n" as in next(); a 0 pair (its value is wanted) or anything unusual goes there
+        let p = pos;
+        let c = b[p];
+        while (c === 32) c = b[++p];
+        let fast = c >= 49 && c <= 57;
+        if (fast) {
+          do c = b[++p];
+          while (c >= 48 && c <= 57);
+          if (c === 13) c = b[++p];
+          fast = c === 10 && ++p < n_;
+        }
+        if (fast) {
+          // every value line ends at its \n (a lone CR belongs to the value), whatever its type: short lines by
+          // a loop, long ones (text, hex of binary chunks) natively
+          const lim = p + 64 < n_ ? p + 64 : n_;
+          c = b[p];
+          while (c !== 10 && p < lim) c = b[++p];
+          if (c !== 10 || p >= n_) {
+            p = b.indexOf(10, p);
+            fast = p >= 0 && p < n_;
+          }
+        }
+        if (fast) pos = p + 1;
+        else if (!reader.next()) return false;
+        else if (reader.code === 0) return true;
+      }
+    },
     next() {
       if (!eof && n - pos < margin) refill();
       // locals: the optimiser keeps them in registers (the closure's `bytes` and `n` change on refill)
@@ -463,6 +501,10 @@ export function createBinaryReader(bytes: Uint8Array, decoder: TextDecoder): Pai
     },
     setDecoder(d) {
       dec = d;
+    },
+    skipRecord() {
+      while (reader.next()) if (reader.code === 0) return true;
+      return false;
     },
     next() {
       if (pos >= n) return false;
