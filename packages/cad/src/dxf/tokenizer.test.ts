@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -99,6 +99,45 @@ describe('ASCII tokenizer', () => {
     const odd = enc.encode('0\nSECTION\n1\na\rb\n 10\n-1.5');
     expect(pairsOf(createAsciiReader(odd, latin()))).toEqual([[0, 'SECTION'], [1, 'a\rb'], [10, -1.5]]);
     expect(pairsOf(createAsciiReader(new Uint8Array(0), latin(), trickle(odd), 8))).toEqual([[0, 'SECTION'], [1, 'a\rb'], [10, -1.5]]);
+  });
+
+  it('decodes long and short values with the file\'s code page, with and without Node\'s Buffer', async () => {
+    // values past the hashed prefix with bytes above ASCII (windows-1252 0x80 is €, latin1 would say U+0080),
+    // ASCII values of every length, and UTF-8 text
+    const ascii = Array.from({ length: 120 }, (_, i) => 'abcdefghij'.repeat(30).slice(0, i + 1));
+    const lines: number[] = [];
+    const push = (code: number, value: number[]) => lines.push(...enc.encode(`${code}\r\n`), ...value, 13, 10);
+    for (const a of ascii) push(1, [...enc.encode(a)]);
+    for (const at of [0, 5, 40, 41, 60, 200]) push(3, [...enc.encode('x'.repeat(at)), 0x80, 0xe9, ...enc.encode('y'.repeat(50))]);
+    push(1, [...enc.encode('€ and ✓ in UTF-8, '.repeat(5))]);
+    const bytes = new Uint8Array(lines);
+    const utf8 = () => new TextDecoder('utf-8');
+    const expected = (d: TextDecoder) => {
+      const out: [number, string][] = [];
+      let p = 0;
+      while (p < bytes.length) {
+        const ce = bytes.indexOf(10, p);
+        const ve = bytes.indexOf(10, ce + 1);
+        out.push([Number(new TextDecoder().decode(bytes.subarray(p, ce - 1))), d.decode(bytes.subarray(ce + 1, ve - 1))]);
+        p = ve + 1;
+      }
+      return out;
+    };
+    expect(pairsOf(createAsciiReader(bytes, latin()))).toEqual(expected(latin()));
+    expect(pairsOf(createAsciiReader(bytes, utf8()))).toEqual(expected(utf8()));
+    expect(pairsOf(createAsciiReader(new Uint8Array(0), latin(), trickle(bytes), 128))).toEqual(expected(latin()));
+    // the same tokenizer where there is no Buffer (the reader's generic paths)
+    vi.stubGlobal('Buffer', undefined);
+    vi.resetModules();
+    try {
+      const plain = await import('./tokenizer.ts');
+      expect(pairsOf(plain.createAsciiReader(bytes, latin()))).toEqual(expected(latin()));
+      expect(pairsOf(plain.createAsciiReader(bytes, utf8()))).toEqual(expected(utf8()));
+      const mixed = mixedDxf();
+      expect(pairsOf(plain.createAsciiReader(mixed, latin()))).toEqual(pairsOf(createAsciiReader(mixed, latin())));
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('skips records to the same 0 pairs, offsets and errors as reading every pair', () => {

@@ -69,6 +69,8 @@ export function valueKind(code: number): 'string' | 'double' | 'int16' | 'int32'
 const K_STRING = 0;
 const K_NUMBER = 1;
 const K_BINARY = 2;
+/** `high` of a long string value whose first bytes were ASCII (any value above 127 means "not ASCII") */
+const LONG = 256;
 const KINDS = new Uint8Array(1072).map((_, code) => {
   const k = valueKind(code);
   return k === 'string' ? K_STRING : k === 'binary' ? K_BINARY : K_NUMBER;
@@ -125,9 +127,24 @@ export function exactQuotient(hi: number, scale: number, lo: number, divisor: nu
   return res;
 }
 
-/** Short ASCII strings seen before are handed out again (layer names, subclass markers, owners): less garbage. */
+/**
+ * Short ASCII strings seen before are handed out again (layer names, subclass markers, owners, header variable
+ * names): less garbage. One table for every drawing read in this process, so names that every drawing has are
+ * the same string objects from one parse to the next (property keys the engine has already internalised).
+ */
 const INTERN_MAX = 40;
 const INTERN_SLOTS = 4096;
+const interned: (string | undefined)[] = new Array(INTERN_SLOTS).fill(undefined);
+
+/**
+ * Node's Buffer, where there is one (the reader also runs without): a native line search (memchr) and latin1
+ * decoding of ASCII values without a TextDecoder call.
+ */
+type NodeBytes = Uint8Array & { latin1Slice(start: number, end: number): string };
+const NodeBuffer = (globalThis as unknown as { Buffer?: { from(a: ArrayBufferLike, offset: number, length: number): NodeBytes } }).Buffer;
+const nodeView = (u: Uint8Array): NodeBytes | null => (NodeBuffer ? NodeBuffer.from(u.buffer, u.byteOffset, u.byteLength) : null);
+/** a byte above ASCII in a latin1-decoded value: that value needs the file's decoder */
+const NOT_ASCII = /[\x80-\xff]/;
 
 /**
  * Where the ASCII reader's bytes come from: the whole file at once, or windows of a file read as it goes
@@ -143,6 +160,8 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
   // streamed input: this much is kept ahead, so the fast path never runs off the window on ordinary lines
   const margin = Math.min(65536, windowBytes >> 2);
   let bytes = input;
+  /** the same bytes as a Node Buffer (null without Node): indexOf is memchr there, latin1Slice decodes ASCII */
+  let buf = nodeView(bytes);
   let pos = 0;
   /** valid bytes in `bytes` */
   let n = bytes.length;
@@ -153,7 +172,6 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
   if (source) refill();
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) pos = 3;
   let dec = decoder;
-  const interned: (string | undefined)[] = new Array(INTERN_SLOTS).fill(undefined);
 
   /**
    * Keeps bytes[pos..n) and reads more behind them (a window too small for the line at hand is doubled). The
@@ -166,6 +184,7 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
       const grown = new Uint8Array(Math.max(windowBytes, bytes === input ? 0 : bytes.length * 2));
       grown.set(bytes.subarray(pos, n), 0);
       bytes = grown;
+      buf = nodeView(bytes);
     } else bytes.copyWithin(0, pos, n);
     base += pos;
     n = keep;
@@ -183,7 +202,7 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
 
   /** where the line starting at p ends (its \n, or n) */
   function lineEnd(p: number): number {
-    let i = bytes.indexOf(10, p);
+    let i = buf ? buf.indexOf(10, p) : bytes.indexOf(10, p);
     if (i < 0 || i >= n) i = n;
     return i;
   }
@@ -242,14 +261,14 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
       case 4: return String.fromCharCode(b[s], b[s + 1], b[s + 2], b[s + 3]);
       case 5: return String.fromCharCode(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4]);
       case 6: return String.fromCharCode(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5]);
-      default: return String.fromCharCode.apply(null, b.subarray(s, s + len) as unknown as number[]);
+      default: return buf ? buf.latin1Slice(s, s + len) : String.fromCharCode.apply(null, b.subarray(s, s + len) as unknown as number[]);
     }
   }
 
   function decodeString(s: number, e: number, intern_: boolean): string {
     const len = e - s;
     if (len === 0) return '';
-    if (len > INTERN_MAX) return dec.decode(bytes.subarray(s, e));
+    if (len > INTERN_MAX) return decodeLong(s, e);
     // ASCII is the same in every code page DXF uses: short ASCII strings need no decoder
     let h = 0;
     for (let i = s; i < e; i++) {
@@ -258,6 +277,18 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
       h = (Math.imul(h, 31) + c) | 0;
     }
     return intern_ ? intern(s, len, h) : ascii(s, len);
+  }
+
+  /**
+   * A long value (text, hex of binary chunks): ASCII is the same in every code page DXF uses, so an ASCII value
+   * is decoded as latin1 (natively, no decoder call) and only a value with other bytes goes to the file's decoder.
+   */
+  function decodeLong(s: number, e: number): string {
+    if (buf) {
+      const str = buf.latin1Slice(s, e);
+      if (!NOT_ASCII.test(str)) return str;
+    }
+    return dec.decode(bytes.subarray(s, e));
   }
 
   /** the string of bytes[s, s + len) (ASCII, hash h): the one handed out before if it is the same */
@@ -347,11 +378,11 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
         if (fast) {
           // every value line ends at its \n (a lone CR belongs to the value), whatever its type: short lines by
           // a loop, long ones (text, hex of binary chunks) natively
-          const lim = p + 64 < n_ ? p + 64 : n_;
+          const lim = p + 16 < n_ ? p + 16 : n_;
           c = b[p];
           while (c !== 10 && p < lim) c = b[++p];
           if (c !== 10 || p >= n_) {
-            p = b.indexOf(10, p);
+            p = buf ? buf.indexOf(10, p) : b.indexOf(10, p);
             fast = p >= 0 && p < n_;
           }
         }
@@ -443,11 +474,12 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
       }
       if (p === hashEnd && p < n_ && c !== 10 && c !== 13) {
         // a long line (text, hex of binary chunks): decoded whole below, so only its end is looked for
-        let i = b.indexOf(10, p);
+        let i = buf ? buf.indexOf(10, p) : b.indexOf(10, p);
         if (i < 0 || i > n_) i = n_;
         p = i > p && b[i - 1] === 13 ? i - 1 : i;
         c = b[p];
-        high = 128;
+        // ASCII so far: decodeLong checks the rest
+        if (high < 128) high = LONG;
       }
       let e = p;
       if (c === 13) {
@@ -459,7 +491,8 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
       reader.isNum = false;
       const len = e - s;
       if (len === 0) reader.str = '';
-      else if (high > 127 || len > INTERN_MAX) reader.str = dec.decode(b.subarray(s, e));
+      else if (high > 127) reader.str = high === LONG ? decodeLong(s, e) : dec.decode(b.subarray(s, e));
+      else if (len > INTERN_MAX) reader.str = decodeLong(s, e);
       else if (code === 5 || code === 105) reader.str = ascii(s, len);
       else reader.str = intern(s, len, h);
       return true;
