@@ -33,7 +33,7 @@ interface ChildResult {
   cpu: number[];
   /** entities in the parser's model (model space + blocks), a sanity check that the work was done */
   entities: number;
-  /** RSS before the timed parses (runtime + module + file bytes) and the process's peak, MB */
+  /** RSS before the warm-ups (runtime + module + file bytes) and the process's peak, MB */
   rssBeforeMB: number;
   peakRssMB: number;
   /** heap the finished model keeps alive (after a full GC), MB */
@@ -91,12 +91,14 @@ async function child(parser: ParserName, file: string, warmups: number, runs: nu
   console.warn = console.log = console.info = () => {};
   const out: ChildResult = { ok: true, times: [], cpu: [], entities: 0, rssBeforeMB: 0, peakRssMB: 0, retainedHeapMB: 0 };
   try {
-    // the heap is weighed before the warm-ups: an awaited result can stay referenced from the async frame
+    // the heap is weighed before the warm-ups: an awaited result can stay referenced from the async frame.
+    // No forced GC between the warm-ups and the timed runs: a full GC shrinks the young generation and the
+    // first timed parses would pay for regrowing it (measured: 5–7 ms instead of 1.1 ms on a 0.2 MB sample for
+    // the first four of nine runs, for every parser), which a server parsing drawing after drawing never sees
     gc();
     const heapBefore = process.memoryUsage().heapUsed;
-    for (let i = 0; i < warmups; i++) await parse(input);
-    gc();
     out.rssBeforeMB = round(process.memoryUsage().rss / MB);
+    for (let i = 0; i < warmups; i++) await parse(input);
     let model: unknown = null;
     for (let i = 0; i < runs; i++) {
       // no forced GC between runs: it shrinks the young generation and the next parse pays for regrowing it,
