@@ -35,6 +35,18 @@ describe('DWG reader (LibreDWG in a worker process, then our DXF reader)', () =>
     }
   }, 90_000);
 
+  const trapping = path.join(samplesDir, 'dwg_2004_libredwg_example.dwg');
+  const good = path.join(samplesDir, 'dwg_2004_libredwg_hatch_gradient.dwg');
+  it.runIf(existsSync(trapping) && existsSync(good))('a file that kills the worker fails alone: the files right after it open (even while the old process is still exiting)', async () => {
+    for (let round = 0; round < 3; round++) {
+      const bad = parseDwg(readFileSync(trapping), { timeoutMs: 30_000 }).catch((e) => e);
+      // asked at once and right after: neither may be failed by the dying process
+      const next = [parseDwg(readFileSync(good), { timeoutMs: 30_000 }), (async () => (await bad, parseDwg(readFileSync(good), { timeoutMs: 30_000 })))()];
+      expect(await bad).toBeInstanceOf(CadError);
+      for (const d of await Promise.all(next)) expect(d.format).toBe('dwg');
+    }
+  }, 180_000);
+
   it.runIf(samples.length > 0)('opens every sample DWG R13–2018, everything read kept in the model', async () => {
     const opened: string[] = [];
     for (const file of samples) {

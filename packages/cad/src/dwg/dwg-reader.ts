@@ -14,6 +14,8 @@ interface Pending {
   resolve(b: Buffer): void;
   reject(e: Error): void;
   timer: NodeJS.Timeout;
+  /** the process doing it: when an old process exits late (after a restart), only its own requests fail */
+  child: ChildProcess;
 }
 
 /**
@@ -59,8 +61,9 @@ class DwgWorker {
         this.child = null;
         this.ready = null;
       }
-      // whatever was in flight died with it (LibreDWG aborts on some files)
+      // whatever was in flight in this process died with it (LibreDWG aborts on some files)
       for (const [id, p] of this.pending) {
+        if (p.child !== child) continue;
         clearTimeout(p.timer);
         p.reject(new CadError('cad.parseFailed', undefined, `DWG conversion failed (${signal ?? `exit ${code}`}) ${stderr.trim().split('\n').slice(-1)[0] ?? ''}`.trim()));
         this.pending.delete(id);
@@ -91,12 +94,26 @@ class DwgWorker {
     this.idleTimer.unref();
   }
 
-  async convert(bytes: Uint8Array, timeoutMs: number): Promise<Buffer> {
+  private chain: Promise<unknown> = Promise.resolve();
+
+  /**
+   * One file at a time: a file that breaks LibreDWG's WASM state (or kills the process) must not take the files
+   * queued behind it down too; after a failure the next file gets a fresh process.
+   */
+  convert(bytes: Uint8Array, timeoutMs: number): Promise<Buffer> {
+    const run = this.chain.then(() => this.convertOne(bytes, timeoutMs));
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async convertOne(bytes: Uint8Array, timeoutMs: number): Promise<Buffer> {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     if (!this.child) this.start();
     const child = this.child!;
     this.hold(true);
     await this.ready;
+    // the process was stopped while starting (another file's failure restarts it): ask the next one
+    if (child !== this.child || !child.connected) return this.convertOne(bytes, timeoutMs);
     const id = this.nextId++;
     return new Promise<Buffer>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -104,7 +121,7 @@ class DwgWorker {
         reject(new CadError('cad.parseFailed', undefined, `DWG conversion took longer than ${timeoutMs} ms`));
         child.kill('SIGKILL');
       }, timeoutMs);
-      this.pending.set(id, { resolve, reject, timer });
+      this.pending.set(id, { resolve, reject, timer, child });
       child.send({ id, bytes });
     });
   }
