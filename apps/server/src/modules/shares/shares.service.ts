@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { EMAIL, ROOT_FOLDER_ID, SHARE_DAYS_DEFAULT, SHARE_DAYS_MAX, SHARE_PASSWORD, SHARE_PASSWORD_DIGITS, type ShareGoneReason, type ShareKind } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
 import { appError } from '../../infra/http/app-error.ts';
@@ -13,6 +13,7 @@ import { createBlobsService } from '../blobs/blobs.service.ts';
 import type { DrawingRequest, DrawingSource } from '../drawings/drawing-access.ts';
 import { createSharesRepository, type ShareItemRow, type ShareRow } from './shares.repository.ts';
 import { shareMail } from './share-mail.ts';
+import { createShareTokens, sameText } from './share-token.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 const URL_TTL = 3600;
@@ -57,12 +58,6 @@ export function setSharesClock(deps: AppDeps, now: (() => number) | undefined): 
 const sortItems = (rows: ItemRow[]) => rows.sort((x, y) => x.kind - y.kind || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0) || (x.id < y.id ? -1 : 1));
 const goneError = (reason: ShareGoneReason) => appError(reason === 'cancelled' ? 'share.cancelled' : reason === 'expired' ? 'share.expired' : 'share.deleted', [], { reason });
 const b64 = (s: string) => Buffer.from(s).toString('base64url');
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 /**
  * Shares (spec sections 3, 5, 9; issue 4): creating and managing one's shares, public info by rand, extraction
  * with code and password (rate-limited per client and per share, counters in the database), browsing, download,
@@ -85,11 +80,7 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
   const blobs = createBlobsService(deps);
   const now = () => (opts.now ?? clocks.get(deps) ?? Date.now)();
   let secret: string | undefined;
-  const tokenSecret = () => (secret ??= persistentSecret(deps.config.dataDir, 'share-token'));
-
-  function sign(payload: string) {
-    return createHmac('sha256', tokenSecret()).update(payload).digest('base64url');
-  }
+  const tokens = createShareTokens(() => (secret ??= persistentSecret(deps.config.dataDir, 'share-token')), now);
 
   /** Live shared items of a share (top level), in the order shared. */
   async function liveItems(share: ShareRow, links?: ShareItemRow[]): Promise<ItemRow[]> {
@@ -188,18 +179,10 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
   }
 
   async function fromToken(token: string | undefined) {
-    if (!token) throw appError('share.tokenInvalid');
-    const [body, mac] = token.split('.');
-    if (!body || !mac || !sameText(mac, sign(body))) throw appError('share.tokenInvalid');
-    let p: { shareId?: unknown; exp?: unknown };
-    try {
-      p = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-    } catch {
-      throw appError('share.tokenInvalid');
-    }
-    if (typeof p.shareId !== 'string' || typeof p.exp !== 'number' || p.exp <= now()) throw appError('share.tokenInvalid');
+    const shareId = tokens.verify(token);
+    if (!shareId) throw appError('share.tokenInvalid');
     // cancel, expiry and deletion take effect at once: the share is read again on every call
-    return requireActive(await repo.findById(p.shareId));
+    return requireActive(await repo.findById(shareId));
   }
 
   const service = {
@@ -246,8 +229,7 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
     async issueShareToken(shareId: string): Promise<string> {
       const { share } = await requireActive(await repo.findById(shareId));
       const exp = Math.min(now() + TOKEN_TTL_MS, share.expires_at === null ? Infinity : Number(share.expires_at));
-      const body = b64(JSON.stringify({ shareId: share.id, exp }));
-      return `${body}.${sign(body)}`;
+      return tokens.issue(share.id, exp);
     },
 
     /** Cancels a share whoever owns it (callers check ownership); tokens stop working at once. */
