@@ -38,6 +38,23 @@ describe('DXF reader on drawings generated in code', () => {
     expect(drawingInfo(d).entities.total).toBe(10);
   });
 
+  it('takes the common properties from an entity\'s pairs: owner after the reactor group, colours, lineweight, paper space, escapes', () => {
+    const bytes = writeAsciiDxf({
+      entities: [
+        {
+          type: 'MTEXT',
+          pairs: [[5, '2F'], [102, '{ACAD_REACTORS'], [330, 'AA'], [102, '}'], [330, '1F'], [330, '1E'], [100, 'AcDbEntity'], [67, 1], [8, 'L\\U+4E2D'], [6, 'DASHED'], [62, 3], [420, 0x102030], [370, 25], [999, 'a comment'], [10, 1.5], [3, 'a\\U+00E9b'], [1, 'x\\Py'], [1000, '\\U+00FC'], [1999999999, 'far']],
+        },
+        { type: 'LINE', pairs: [[8, 'A'], [62, -2], [67, 0]] },
+      ],
+    });
+    const [m, l] = parseDxf(bytes).entities;
+    expect({ ...m }).toEqual({ type: 'MTEXT', handle: '2F', layer: 'L\\U+4E2D', color: 3, trueColor: 0x102030, linetype: 'DASHED', lineweight: 25, paperSpace: true, owner: '1F' });
+    expect(m.pairs).toEqual([[5, '2F'], [102, '{ACAD_REACTORS'], [330, 'AA'], [102, '}'], [330, '1F'], [330, '1E'], [100, 'AcDbEntity'], [67, 1], [8, 'L\\U+4E2D'], [6, 'DASHED'], [62, 3], [420, 0x102030], [370, 25], [10, 1.5], [3, 'aéb'], [1, 'x\\Py'], [1000, 'ü'], [1999999999, 'far']]);
+    expect({ ...l }).toEqual({ type: 'LINE', layer: 'A', color: -2, paperSpace: false });
+    expect(JSON.parse(JSON.stringify(l))).toEqual({ type: 'LINE', layer: 'A', color: -2, paperSpace: false, pairs: [[8, 'A'], [62, -2], [67, 0]] });
+  });
+
   it('decodes GBK text of an ANSI_936 drawing, and \\U+ and \\M+ escapes', () => {
     const gbk = (s: string) => (s === '中文图层' ? new Uint8Array([0xd6, 0xd0, 0xce, 0xc4, 0xcd, 0xbc, 0xb2, 0xe3]) : new TextEncoder().encode(s));
     const bytes = writeAsciiDxf({

@@ -227,6 +227,10 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
   }
 
   function readEntity(type: string): Entity {
+    // the pairs go straight into the store (pending is false here: the entity's own 0 pair was just read)
+    store.begin();
+    if (r.readPairs(store)) unread();
+    // then the fields the model takes from them, read from the columns
     let handle: string | undefined;
     let layer = '0';
     let color = 256;
@@ -236,32 +240,34 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
     let paperSpace = false;
     let owner: string | undefined;
     let inReactors = false;
-    store.begin();
-    while (read()) {
-      const code = r.code;
-      if (code === 0) {
-        unread();
-        break;
-      }
-      if (r.isNum) {
-        const value = r.num;
-        if (code === 62) color = value;
-        else if (code === 420) trueColor = value;
-        else if (code === 370) lineweight = value;
-        else if (code === 67) paperSpace = value === 1;
-        store.pushNum(code, value);
+    const chunk = store.chunk;
+    const { codes, nums, strs } = chunk;
+    const start = store.start;
+    const end = chunk.n;
+    for (let i = start; i < end; i++) {
+      const c = codes[i];
+      // code << 1, plus 1 for a string (a code too large for the column matches none of these)
+      const code = c >> 1;
+      if ((c & 1) === 0) {
+        if (code === 62) color = nums[i];
+        else if (code === 420) trueColor = nums[i];
+        else if (code === 370) lineweight = nums[i];
+        else if (code === 67) paperSpace = nums[i] === 1;
         continue;
       }
-      let value = r.str;
-      if (code === 1 || code === 3 || code === 2 || code === 7 || code === 1000) value = decodeEscapes(value);
+      if (code > 8 && code !== 102 && code !== 330 && code !== 1000) continue;
+      let value = strs[nums[i]];
+      if (code === 1 || code === 3 || code === 2 || code === 7 || code === 1000) {
+        const decoded = decodeEscapes(value);
+        if (decoded !== value) strs[nums[i]] = value = decoded;
+      }
       if (code === 102) inReactors = value.startsWith('{');
       else if (code === 5) handle = value;
       else if (code === 8) layer = value;
       else if (code === 6) linetype = value;
       else if (code === 330 && !inReactors && owner === undefined) owner = value;
-      store.pushStr(code, value);
     }
-    const e = new DxfEntity(type, store.chunk, store.start, store.chunk.n);
+    const e = new DxfEntity(type, chunk, start, end);
     // the same fields, in the same order, as the entity literal this reader used to build
     if (handle !== undefined) e.handle = handle;
     e.layer = layer;

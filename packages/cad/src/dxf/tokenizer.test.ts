@@ -140,7 +140,7 @@ describe('ASCII tokenizer', () => {
     }
   });
 
-  it('skips records to the same 0 pairs, offsets and errors as reading every pair', () => {
+  it('skips records to the same 0 pairs, offsets and errors as reading every pair, and reads them into a sink as next() does', () => {
     // the 0 pairs (with where the reader stands after each) when every pair is read, and when records are skipped
     const zeros = (r: PairReader, skip: boolean) => {
       const out: [number, string | number, number][] = [];
@@ -170,6 +170,38 @@ describe('ASCII tokenizer', () => {
       expect(zeros(createAsciiReader(bytes, latin()), true)).toEqual(want);
       if (bytes.length < 300_000) expect(zeros(createAsciiReader(new Uint8Array(0), latin(), trickle(bytes), 256), true)).toEqual(want);
     }
+
+    // readPairs: a record's pairs through a sink are the pairs next() gives, 999 comments left out, then the 0 pair
+    type Got = [number, string | number][];
+    const every = (r: PairReader) => {
+      const out: Got = [];
+      try {
+        while (r.next()) if (r.code !== 999) out.push([r.code, r.value]);
+      } catch (e) {
+        out.push([-1, String(e)]);
+      }
+      return out;
+    };
+    const viaSink = (r: PairReader) => {
+      const out: Got = [];
+      const sink = { pushNum: (c: number, v: number) => out.push([c, v]), pushStr: (c: number, v: string) => out.push([c, v]) };
+      try {
+        // the first pair, then each record's pairs and the 0 pair that ends it
+        if (r.next())
+          do if (r.code !== 999) out.push([r.code, r.value]);
+          while (r.readPairs(sink));
+      } catch (e) {
+        out.push([-1, String(e)]);
+      }
+      return out;
+    };
+    for (const bytes of inputs) {
+      const want = every(createAsciiReader(bytes, latin()));
+      expect(viaSink(createAsciiReader(bytes, latin()))).toEqual(want);
+      if (bytes.length < 300_000) expect(viaSink(createAsciiReader(new Uint8Array(0), latin(), trickle(bytes), 256))).toEqual(want);
+    }
+    expect(every(createAsciiReader(inputs[1], latin())).some(([c]) => c === 999)).toBe(false);
+    expect(viaSink(createAsciiReader(inputs[1], latin()))).toContainEqual([330, '1F']);
   });
 });
 

@@ -16,6 +16,12 @@ export interface PairReader {
    * but the skipped values are neither decoded nor parsed.
    */
   skipRecord(): boolean;
+  /**
+   * The pairs of a record into `sink` (999 comments left out) up to the next 0 pair, which is then the current
+   * pair as after next(); false at the end. The same pairs as next() would give, without handing each through
+   * the reader's fields.
+   */
+  readPairs(sink: PairSink): boolean;
   code: number;
   /** the value as its type: `num` when `isNum`, else `str` (separate fields: a number is never boxed) */
   isNum: boolean;
@@ -24,6 +30,12 @@ export interface PairReader {
   readonly value: string | number;
   setDecoder(d: TextDecoder): void;
   readonly offset: number;
+}
+
+/** where readPairs puts a record's pairs */
+export interface PairSink {
+  pushNum(code: number, value: number): void;
+  pushStr(code: number, value: string): void;
 }
 
 export function isBinaryDxf(bytes: Uint8Array): boolean {
@@ -345,6 +357,163 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
     return true;
   }
 
+  /** nextSlow for step(): 0 the end, 1 the pair is in the reader's fields (return it), 2 it went into the sink */
+  function slowStep(sink: PairSink | null): number {
+    if (!nextSlow()) return 0;
+    const code = reader.code;
+    if (sink === null || code === 0) return 1;
+    if (code !== 999) {
+      if (reader.isNum) sink.pushNum(code, reader.num);
+      else sink.pushStr(code, reader.str);
+    }
+    return 2;
+  }
+
+  /**
+   * The next pair (sink null: into the reader's fields), or with a sink every pair up to the next 0 pair into
+   * it and that 0 pair into the fields. One loop for both, so a record's pairs never leave it one by one.
+   */
+  function step(sink: PairSink | null): boolean {
+    for (;;) {
+      if (!eof && n - pos < margin) refill();
+      // locals: the optimiser keeps them in registers (the closure's `bytes` and `n` change on refill)
+      const b = bytes;
+      const n_ = n;
+      // fast path: "<spaces>digits\r?\n" then the value; anything unusual goes to nextSlow with pos untouched
+      let p = pos;
+      let c = b[p];
+      while (c === 32) c = b[++p];
+      if (c < 48 || c > 57) {
+        const k = slowStep(sink);
+        if (k === 2) continue;
+        return k === 1;
+      }
+      let code = 0;
+      do {
+        code = code * 10 + c - 48;
+        c = b[++p];
+      } while (c >= 48 && c <= 57);
+      if (c === 13) c = b[++p];
+      if (c !== 10 || ++p >= n_) {
+        const k = slowStep(sink);
+        if (k === 2) continue;
+        return k === 1;
+      }
+      const kind = code < 1072 ? KINDS[code] : K_STRING;
+      if (kind === K_NUMBER) {
+        // sign, digits, a point, digits. The first 15 digits go to m, any further ones to lo: both stay exact
+        c = b[p];
+        while (c === 32) c = b[++p];
+        let neg = false;
+        if (c === 45) {
+          neg = true;
+          c = b[++p];
+        }
+        const ns = p;
+        let m = 0;
+        let lo = 0;
+        let loDigits = 0;
+        let digits = 0;
+        while (c >= 48 && c <= 57) {
+          if (digits < 15) m = m * 10 + c - 48;
+          else {
+            lo = lo * 10 + c - 48;
+            loDigits++;
+          }
+          digits++;
+          c = b[++p];
+        }
+        let decimals = 0;
+        if (c === 46) {
+          c = b[++p];
+          while (c >= 48 && c <= 57) {
+            if (digits + decimals < 15) m = m * 10 + c - 48;
+            else {
+              lo = lo * 10 + c - 48;
+              loDigits++;
+            }
+            decimals++;
+            c = b[++p];
+          }
+        }
+        const ne = p;
+        while (c === 32) c = b[++p];
+        if (c === 13) c = b[++p];
+        if (c !== 10 || digits + decimals === 0 || decimals > 22 || loDigits > 8) {
+          const k = slowStep(sink);
+          if (k === 2) continue;
+          return k === 1;
+        }
+        let v: number;
+        if (loDigits === 0) v = decimals ? m / POW10[decimals] : m;
+        else if (m * POW10[loDigits] <= 9007199254740991 - lo) {
+          const whole = m * POW10[loDigits] + lo;
+          v = decimals ? whole / POW10[decimals] : whole;
+        } else v = decimals ? longDecimal(m, loDigits, lo, decimals, ns, ne) : bigInteger(ns, ne);
+        pos = p + 1;
+        if (neg) v = -v;
+        if (sink !== null && code !== 0) {
+          if (code !== 999) sink.pushNum(code, v);
+          continue;
+        }
+        reader.code = code;
+        reader.isNum = true;
+        reader.num = v;
+        return true;
+      }
+      // a string: one pass finds the line end, checks for ASCII and hashes for the intern table
+      const s = p;
+      let h = 0;
+      let high = 0;
+      c = b[p];
+      const hashEnd = Math.min(s + INTERN_MAX + 1, n_);
+      while (c !== 10 && c !== 13 && p < hashEnd) {
+        high |= c;
+        h = (Math.imul(h, 31) + c) | 0;
+        c = b[++p];
+      }
+      if (p === hashEnd && p < n_ && c !== 10 && c !== 13) {
+        // a long line (text, hex of binary chunks): decoded whole below, so only its end is looked for
+        let i = buf ? buf.indexOf(10, p) : b.indexOf(10, p);
+        if (i < 0 || i > n_) i = n_;
+        p = i > p && b[i - 1] === 13 ? i - 1 : i;
+        c = b[p];
+        // ASCII so far: decodeLong checks the rest
+        if (high < 128) high = LONG;
+      }
+      const e = p;
+      if (c === 13) {
+        if (b[p + 1] !== 10 || p + 1 >= n_) {
+          // a lone CR belongs to the value
+          const k = slowStep(sink);
+          if (k === 2) continue;
+          return k === 1;
+        }
+        p++;
+      } else if (p >= n_ && !eof) {
+        const k = slowStep(sink);
+        if (k === 2) continue;
+        return k === 1;
+      }
+      pos = p + 1;
+      const len = e - s;
+      let str: string;
+      if (len === 0) str = '';
+      else if (high > 127) str = high === LONG ? decodeLong(s, e) : dec.decode(b.subarray(s, e));
+      else if (len > INTERN_MAX) str = decodeLong(s, e);
+      else if (code === 5 || code === 105) str = ascii(s, len);
+      else str = intern(s, len, h);
+      if (sink !== null && code !== 0) {
+        if (code !== 999) sink.pushStr(code, str);
+        continue;
+      }
+      reader.code = code;
+      reader.isNum = false;
+      reader.str = str;
+      return true;
+    }
+  }
+
   const reader: PairReader = {
     code: 0,
     isNum: false,
@@ -392,110 +561,10 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
       }
     },
     next() {
-      if (!eof && n - pos < margin) refill();
-      // locals: the optimiser keeps them in registers (the closure's `bytes` and `n` change on refill)
-      const b = bytes;
-      const n_ = n;
-      // fast path: "<spaces>digits\r?\n" then the value; anything unusual goes to nextSlow with pos untouched
-      let p = pos;
-      let c = b[p];
-      while (c === 32) c = b[++p];
-      if (c < 48 || c > 57) return nextSlow();
-      let code = 0;
-      do {
-        code = code * 10 + c - 48;
-        c = b[++p];
-      } while (c >= 48 && c <= 57);
-      if (c === 13) c = b[++p];
-      if (c !== 10 || ++p >= n_) return nextSlow();
-      const kind = code < 1072 ? KINDS[code] : K_STRING;
-      if (kind === K_NUMBER) {
-        // sign, digits, a point, digits. The first 15 digits go to m, any further ones to lo: both stay exact
-        c = b[p];
-        while (c === 32) c = b[++p];
-        let neg = false;
-        if (c === 45) {
-          neg = true;
-          c = b[++p];
-        }
-        const ns = p;
-        let m = 0;
-        let lo = 0;
-        let loDigits = 0;
-        let digits = 0;
-        while (c >= 48 && c <= 57) {
-          if (digits < 15) m = m * 10 + c - 48;
-          else {
-            lo = lo * 10 + c - 48;
-            loDigits++;
-          }
-          digits++;
-          c = b[++p];
-        }
-        let decimals = 0;
-        if (c === 46) {
-          c = b[++p];
-          while (c >= 48 && c <= 57) {
-            if (digits + decimals < 15) m = m * 10 + c - 48;
-            else {
-              lo = lo * 10 + c - 48;
-              loDigits++;
-            }
-            decimals++;
-            c = b[++p];
-          }
-        }
-        const ne = p;
-        while (c === 32) c = b[++p];
-        if (c === 13) c = b[++p];
-        if (c !== 10 || digits + decimals === 0 || decimals > 22 || loDigits > 8) return nextSlow();
-        let v: number;
-        if (loDigits === 0) v = decimals ? m / POW10[decimals] : m;
-        else if (m * POW10[loDigits] <= 9007199254740991 - lo) {
-          const whole = m * POW10[loDigits] + lo;
-          v = decimals ? whole / POW10[decimals] : whole;
-        } else v = decimals ? longDecimal(m, loDigits, lo, decimals, ns, ne) : bigInteger(ns, ne);
-        reader.code = code;
-        reader.isNum = true;
-        reader.num = neg ? -v : v;
-        pos = p + 1;
-        return true;
-      }
-      // a string: one pass finds the line end, checks for ASCII and hashes for the intern table
-      const s = p;
-      let h = 0;
-      let high = 0;
-      c = b[p];
-      const hashEnd = Math.min(s + INTERN_MAX + 1, n_);
-      while (c !== 10 && c !== 13 && p < hashEnd) {
-        high |= c;
-        h = (Math.imul(h, 31) + c) | 0;
-        c = b[++p];
-      }
-      if (p === hashEnd && p < n_ && c !== 10 && c !== 13) {
-        // a long line (text, hex of binary chunks): decoded whole below, so only its end is looked for
-        let i = buf ? buf.indexOf(10, p) : b.indexOf(10, p);
-        if (i < 0 || i > n_) i = n_;
-        p = i > p && b[i - 1] === 13 ? i - 1 : i;
-        c = b[p];
-        // ASCII so far: decodeLong checks the rest
-        if (high < 128) high = LONG;
-      }
-      let e = p;
-      if (c === 13) {
-        if (b[p + 1] !== 10 || p + 1 >= n_) return nextSlow(); // a lone CR belongs to the value
-        p++;
-      } else if (p >= n_ && !eof) return nextSlow();
-      pos = p + 1;
-      reader.code = code;
-      reader.isNum = false;
-      const len = e - s;
-      if (len === 0) reader.str = '';
-      else if (high > 127) reader.str = high === LONG ? decodeLong(s, e) : dec.decode(b.subarray(s, e));
-      else if (len > INTERN_MAX) reader.str = decodeLong(s, e);
-      else if (code === 5 || code === 105) reader.str = ascii(s, len);
-      else reader.str = intern(s, len, h);
-      return true;
+      return step(null);
+    },
+    readPairs(sink) {
+      return step(sink);
     },
   };
   return reader;
@@ -537,6 +606,16 @@ export function createBinaryReader(bytes: Uint8Array, decoder: TextDecoder): Pai
     },
     skipRecord() {
       while (reader.next()) if (reader.code === 0) return true;
+      return false;
+    },
+    readPairs(sink) {
+      while (reader.next()) {
+        const code = reader.code;
+        if (code === 0) return true;
+        if (code === 999) continue;
+        if (reader.isNum) sink.pushNum(code, reader.num);
+        else sink.pushStr(code, reader.str);
+      }
       return false;
     },
     next() {
