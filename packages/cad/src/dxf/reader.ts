@@ -14,7 +14,7 @@ export const KNOWN_ENTITY_TYPES = new Set([
 export function parseDxf(bytes: Uint8Array): Drawing {
   if (bytes.length === 0) throw new CadError('cad.parseFailed', undefined, 'empty file');
   const binary = isBinaryDxf(bytes);
-  const latin = new TextDecoder('windows-1252');
+  const latin = decoderFor('AC1009', 'ANSI_1252');
   return readDrawing(binary ? createBinaryReader(bytes, latin) : createAsciiReader(bytes, latin), binary);
 }
 

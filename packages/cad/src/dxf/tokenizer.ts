@@ -533,18 +533,21 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
         if (!eof && n - pos < margin) refill();
         const b = bytes;
         const n_ = n;
-        // "<spaces>digits\r?\n" as in next(); a 0 pair (its value is wanted) or anything unusual goes there
+        // streamed: stop where the window needs topping up (as the check above: fewer than margin bytes left);
+        // the whole file: at its end
+        const stop = eof ? n_ : n_ - margin + 1;
+        // pair after pair in locals; a 0 pair (its value is wanted) or anything unusual goes to next() from `at`
         let p = pos;
-        let c = b[p];
-        while (c === 32) c = b[++p];
-        let fast = c >= 49 && c <= 57;
-        if (fast) {
+        let at = p;
+        while (p < stop) {
+          // "<spaces>digits\r?\n" as in next()
+          let c = b[p];
+          while (c === 32) c = b[++p];
+          if (c < 49 || c > 57) break;
           do c = b[++p];
           while (c >= 48 && c <= 57);
           if (c === 13) c = b[++p];
-          fast = c === 10 && ++p < n_;
-        }
-        if (fast) {
+          if (c !== 10 || ++p >= n_) break;
           // every value line ends at its \n (a lone CR belongs to the value), whatever its type: short lines by
           // a loop, long ones (text, hex of binary chunks) natively
           const lim = p + 16 < n_ ? p + 16 : n_;
@@ -552,12 +555,15 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
           while (c !== 10 && p < lim) c = b[++p];
           if (c !== 10 || p >= n_) {
             p = buf ? buf.indexOf(10, p) : b.indexOf(10, p);
-            fast = p >= 0 && p < n_;
+            if (p < 0 || p >= n_) break;
           }
+          at = ++p;
         }
-        if (fast) pos = p + 1;
-        else if (!reader.next()) return false;
-        else if (reader.code === 0) return true;
+        pos = at;
+        if (at < stop || at >= n_) {
+          if (!reader.next()) return false;
+          if (reader.code === 0) return true;
+        }
       }
     },
     next() {
