@@ -11,27 +11,31 @@ import './lib/i18n.ts';
 import { reshapeWhenFontsLoad } from './lib/fonts.ts';
 import './styles.css';
 import { UserProvider } from './features/auth/user.tsx';
-import { Shell } from './routes/yun/Shell.tsx';
-import { FileList } from './routes/yun/FileList.tsx';
-import { Trash } from './routes/yun/Trash.tsx';
-import { Fonts } from './routes/yun/Fonts.tsx';
-import { Versions } from './routes/yun/Versions.tsx';
-import { Library } from './routes/yun/Library.tsx';
-import { LibraryDetail } from './routes/yun/LibraryDetail.tsx';
-import { H5Public, H5PublicDetail } from './routes/h5/H5Public.tsx';
-import { Shares } from './routes/yun/Shares.tsx';
-import { groupShellRoutes, groupViewRoutes } from './routes/yun/Groups.tsx';
+import { lazyPage } from './lib/lazy-page.tsx';
+import { groupShellRoutes, groupViewRoutes } from './routes/yun/group-routes.tsx';
 import { shareRoutes } from './routes/share/index.tsx';
-import { ViewPage } from './routes/yun/ViewPage.tsx';
-import { Compare } from './routes/yun/Compare.tsx';
-import { NotFound } from './routes/NotFound.tsx';
-import { H5Shell } from './routes/h5/H5Shell.tsx';
-import { H5List } from './routes/h5/H5List.tsx';
-import { H5Upload } from './routes/h5/H5Upload.tsx';
-import { H5User } from './routes/h5/H5User.tsx';
-import { H5Item } from './routes/h5/H5Item.tsx';
 import { isPhone } from './lib/device.ts';
 import { prefetchSceneFor } from './features/viewer/scene-api.ts';
+
+// every page is a chunk of its own, loaded when first shown: a drawing link loads the viewer's code only
+const Shell = lazyPage(() => import('./routes/yun/Shell.tsx'), 'Shell');
+const FileList = lazyPage(() => import('./routes/yun/FileList.tsx'), 'FileList');
+const Trash = lazyPage(() => import('./routes/yun/Trash.tsx'), 'Trash');
+const Fonts = lazyPage(() => import('./routes/yun/Fonts.tsx'), 'Fonts');
+const Versions = lazyPage(() => import('./routes/yun/Versions.tsx'), 'Versions');
+const Library = lazyPage(() => import('./routes/yun/Library.tsx'), 'Library');
+const LibraryDetail = lazyPage(() => import('./routes/yun/LibraryDetail.tsx'), 'LibraryDetail');
+const H5Public = lazyPage(() => import('./routes/h5/H5Public.tsx'), 'H5Public');
+const H5PublicDetail = lazyPage(() => import('./routes/h5/H5Public.tsx'), 'H5PublicDetail');
+const Shares = lazyPage(() => import('./routes/yun/Shares.tsx'), 'Shares');
+const ViewPage = lazyPage(() => import('./routes/yun/ViewPage.tsx'), 'ViewPage');
+const Compare = lazyPage(() => import('./routes/yun/Compare.tsx'), 'Compare');
+const NotFound = lazyPage(() => import('./routes/NotFound.tsx'), 'NotFound');
+const H5Shell = lazyPage(() => import('./routes/h5/H5Shell.tsx'), 'H5Shell');
+const H5List = lazyPage(() => import('./routes/h5/H5List.tsx'), 'H5List');
+const H5Upload = lazyPage(() => import('./routes/h5/H5Upload.tsx'), 'H5Upload');
+const H5User = lazyPage(() => import('./routes/h5/H5User.tsx'), 'H5User');
+const H5Item = lazyPage(() => import('./routes/h5/H5Item.tsx'), 'H5Item');
 
 // system UI fonts first; the shipped Noto fonts fill in CJK glyphs on machines without them
 const FONT_FAMILY = `-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, "PingFang SC", "Microsoft YaHei", "Apple SD Gothic Neo", "Malgun Gothic", "Noto Sans SC", "Noto Sans KR", sans-serif`;
@@ -117,8 +121,10 @@ function Root() {
 }
 
 reshapeWhenFontsLoad();
-// a drawing link: its scene downloads while the app boots
+// a drawing link: its scene downloads while the app boots (index.html asked for it already), the viewer's code too
 prefetchSceneFor(window.location.pathname);
+if (/^\/yun\/view\//.test(window.location.pathname)) void ViewPage.preload();
+else if (/^\/webH5\/item\//.test(window.location.pathname)) void H5Item.preload();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

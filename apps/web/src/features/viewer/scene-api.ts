@@ -14,9 +14,14 @@ export interface SceneAccess {
 /** GET one layout's compiled scene; a JSON answer is the spec's error envelope, thrown as an ApiError. */
 export async function fetchScene(fileId: string, layout: string, onProgress?: (loaded: number, total: number) => void, o: { whole?: boolean } & SceneAccess = {}): Promise<Scene> {
   const url = `/cloud/v5/drawing/scene?fileId=${encodeURIComponent(fileId)}&layout=${encodeURIComponent(layout)}&lang=${currentLanguage()}${o.shareToken ? `&shareToken=${encodeURIComponent(o.shareToken)}` : ''}${o.versionId ? `&versionId=${encodeURIComponent(o.versionId)}` : ''}`;
+  return readScene(fetch(url, { credentials: 'same-origin', headers: { 'x-client-type': clientType() } }), onProgress, o);
+}
+
+/** The scene in an answer to the scene request (see fetchScene; index.html starts one before the app loads). */
+async function readScene(answer: Promise<Response>, onProgress?: (loaded: number, total: number) => void, o: { whole?: boolean } & SceneAccess = {}): Promise<Scene> {
   let res: Response;
   try {
-    res = await fetch(url, { credentials: 'same-origin', headers: { 'x-client-type': clientType() } });
+    res = await answer;
   } catch {
     throw new ApiError('100', 'Network Error!');
   }
@@ -69,9 +74,24 @@ export async function fetchScene(fileId: string, layout: string, onProgress?: (l
  * download at once (the request does not depend on React or on the user's details, the cookie is enough),
  * and the viewer takes it over when it mounts. Only the Model scene of that one file is prefetched.
  */
-let early: { fileId: string; scene: Promise<Scene> } | null = null;
+let early: { fileId: string; versionId?: string; scene: Promise<Scene> } | null = null;
+
+/** What the inline script in index.html started: the scene request of the page's drawing, before any bundle loaded. */
+interface HtmlPrefetch {
+  fileId: string;
+  versionId?: string;
+  res: Promise<Response>;
+}
 
 export function prefetchSceneFor(pathname: string) {
+  const html = (window as { __cadScene?: HtmlPrefetch }).__cadScene;
+  if (html) {
+    delete (window as { __cadScene?: HtmlPrefetch }).__cadScene;
+    const scene = readScene(html.res, undefined, { whole: true });
+    scene.catch(() => undefined); // the viewer reports it when it takes the promise
+    early = { fileId: html.fileId, versionId: html.versionId, scene };
+    return;
+  }
   const m = /^\/(?:yun\/view|webH5\/item)\/([^/?#]+)/.exec(pathname);
   // an earlier version (?versionId=) is not the file's current scene
   if (!m || /[?&]versionId=/.test(window.location.search)) return;
@@ -83,7 +103,7 @@ export function prefetchSceneFor(pathname: string) {
 
 /** The prefetched scene when it is the one asked for (taken once), else a fresh request. */
 export function loadScene(fileId: string, layout: string, onProgress?: (loaded: number, total: number) => void, access: SceneAccess = {}): Promise<Scene> {
-  if (early && early.fileId === fileId && layout === 'Model' && !access.shareToken && !access.versionId) {
+  if (early && early.fileId === fileId && layout === 'Model' && !access.shareToken && (access.versionId ?? '') === (early.versionId ?? '')) {
     const e = early;
     early = null;
     return e.scene;

@@ -1,8 +1,12 @@
 import type { RouteObject } from 'react-router';
 import { useLocation, useParams } from 'react-router';
-import { SharePage, type ShareVariant } from './SharePage.tsx';
-import { ShareViewPage } from './ShareViewPage.tsx';
-import { ShareEntry } from './ShareEntry.tsx';
+import type { ShareVariant } from './SharePage.tsx';
+import { lazyPage } from '../../lib/lazy-page.tsx';
+
+// the share pages' code is loaded when one is shown (see lib/lazy-page.tsx)
+const SharePage = lazyPage(() => import('./SharePage.tsx'), 'SharePage');
+const ShareViewPage = lazyPage(() => import('./ShareViewPage.tsx'), 'ShareViewPage');
+const ShareEntry = lazyPage(() => import('./ShareEntry.tsx'), 'ShareEntry');
 
 /** The share's own address, whichever of its views is open: everything before `/view/{fileId}`. */
 function baseOf(pathname: string) {

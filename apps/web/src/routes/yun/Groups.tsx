@@ -2,12 +2,10 @@ import { useCallback, useEffect, useState } from 'react';
 import { App, Badge, Button, Empty, List, Space, Tag, Typography } from 'antd';
 import { ArrowLeftOutlined, PlusOutlined, ReloadOutlined, TeamOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useSearchParams, type RouteObject } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { groupsApi, groupsBase, type Group } from '../../features/groups/api.ts';
 import { GroupFormDialog } from '../../features/groups/GroupDialogs.tsx';
 import { GroupPanel } from '../../features/groups/GroupPanel.tsx';
-import { GroupJoin } from '../../features/groups/GroupJoin.tsx';
-import { GroupViewPage } from '../../features/groups/GroupViewPage.tsx';
 import '../../features/groups/groups.css';
 
 /**
@@ -94,13 +92,4 @@ export function Groups() {
   );
 }
 
-/** Children of the /yun and /webH5 shells: the group page and the invitation link. */
-export const groupShellRoutes: RouteObject[] = [
-  { path: 'group', element: <Groups /> },
-  { path: 'group/join/:token', element: <GroupJoin /> },
-];
-/** Full-window viewer of a group's shared drawing (signed in, outside the shells). */
-export const groupViewRoutes: RouteObject[] = [
-  { path: '/yun/group/:groupId/view/:shareId/:fileId', element: <GroupViewPage /> },
-  { path: '/webH5/group/:groupId/view/:shareId/:fileId', element: <GroupViewPage /> },
-];
+// its routes (loaded lazily): group-routes.tsx

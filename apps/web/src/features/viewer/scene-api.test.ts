@@ -1,0 +1,83 @@
+// @vitest-environment jsdom
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// the scene format is not this test's business: "decoding" hands back the bytes it was given
+vi.mock('@cadcloud/cad/scene', () => ({ decodeScene: (bytes: Uint8Array) => ({ bytes: Array.from(bytes) }) }));
+vi.mock('../../lib/api.ts', async (importOriginal) => ({ ...(await importOriginal<object>()), goToLogin: vi.fn() }));
+
+const { loadScene, prefetchSceneFor } = await import('./scene-api.ts');
+const { goToLogin } = await import('../../lib/api.ts');
+
+/** The inline script of index.html that asks for a drawing link's scene before any bundle loads. */
+const html = readFileSync(path.resolve(import.meta.dirname, '../../../index.html'), 'utf8');
+const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]).find((s) => s.includes('__cadScene'))!;
+
+const sceneAnswer = (bytes: number[]) => new Response(new Uint8Array(bytes), { headers: { 'content-type': 'application/vnd.cadcloud.scene', 'content-length': String(bytes.length) } });
+
+describe('scene request started by index.html, taken over by the viewer', () => {
+  let fetchMock: ReturnType<typeof vi.fn>;
+  beforeEach(() => {
+    fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+    localStorage.clear();
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    delete (window as { __cadScene?: unknown }).__cadScene;
+  });
+  const boot = (url: string) => {
+    window.history.replaceState(null, '', url);
+    // eslint-disable-next-line no-new-func
+    new Function(inline)();
+    prefetchSceneFor(window.location.pathname);
+  };
+
+  it('asks for the Model scene of /yun/view/{id} once, in the saved language, and the viewer gets that answer', async () => {
+    localStorage.setItem('cadcloud.lang', 'ko');
+    fetchMock.mockResolvedValueOnce(sceneAnswer([1, 2, 3]));
+    boot('/yun/view/f%201');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0];
+    expect(url).toBe('/cloud/v5/drawing/scene?fileId=f%201&layout=Model&lang=ko');
+    expect(init).toMatchObject({ credentials: 'same-origin', headers: { 'x-client-type': 'Web_PC' } });
+    expect(await loadScene('f 1', 'Model')).toEqual({ bytes: [1, 2, 3] });
+    expect(fetchMock).toHaveBeenCalledTimes(1); // taken over, not asked again
+    // taken once: opening the same drawing again is a new request
+    fetchMock.mockResolvedValueOnce(sceneAnswer([4]));
+    expect(await loadScene('f 1', 'Model')).toEqual({ bytes: [4] });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('an earlier version (?versionId=) is asked for with its id and used only for that version; phone pages say Web_H5', async () => {
+    fetchMock.mockResolvedValueOnce(sceneAnswer([7]));
+    boot('/webH5/item/abc?versionId=v2');
+    expect(fetchMock.mock.calls[0][0]).toBe('/cloud/v5/drawing/scene?fileId=abc&layout=Model&lang=zh&versionId=v2');
+    expect(fetchMock.mock.calls[0][1].headers['x-client-type']).toBe('Web_H5');
+    // the current version or another layout is not what was prefetched
+    fetchMock.mockResolvedValueOnce(sceneAnswer([8]));
+    expect(await loadScene('abc', 'Model')).toEqual({ bytes: [8] });
+    fetchMock.mockResolvedValueOnce(sceneAnswer([9]));
+    expect(await loadScene('abc', 'Layout1', undefined, { versionId: 'v2' })).toEqual({ bytes: [9] });
+    expect(await loadScene('abc', 'Model', undefined, { versionId: 'v2' })).toEqual({ bytes: [7] });
+  });
+
+  it('other pages ask for nothing', () => {
+    boot('/yun/recent');
+    boot('/share/xyz/view/abc');
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect((window as { __cadScene?: unknown }).__cadScene).toBeUndefined();
+  });
+
+  it('a "not signed in" answer to the early request sends the browser to the login site; other errors reach the viewer', async () => {
+    fetchMock.mockResolvedValueOnce(new Response(JSON.stringify({ rtnCode: '101', bizData: null, msg: 'Not signed in' }), { headers: { 'content-type': 'application/json' } }));
+    boot('/yun/view/a');
+    await expect(loadScene('a', 'Model')).rejects.toMatchObject({ rtnCode: '101' });
+    expect(goToLogin).toHaveBeenCalledTimes(1);
+    fetchMock.mockRejectedValueOnce(new TypeError('network down'));
+    boot('/yun/view/b');
+    await expect(loadScene('b', 'Model')).rejects.toMatchObject({ rtnCode: '100' });
+    expect(goToLogin).toHaveBeenCalledTimes(1);
+  });
+});
