@@ -1,5 +1,5 @@
 import type { Font } from '@cadcloud/contracts';
-import { ApiError, call, clientInfo, goToLogin } from '../../lib/api.ts';
+import { call, postForZip, uploadMultipart } from '../../lib/api.ts';
 import { saveUrl } from '../files/api.ts';
 
 export type { Font };
@@ -19,50 +19,13 @@ export const fontsApi = {
   remove: (fontIds: string[], deleteLevel: 0 | 1 = 0) => call<{ deleted: number }>('/cloud/v5/union/delete', { deleteLevel, fontIds }),
   restore: (ids: string[]) => call<{ restored: number }>('/cloud/v5/font/restore', { ids }),
 
-  /** Multipart upload (call style 5) with progress (fetch has no upload progress). */
-  upload(file: File, onProgress: (pct: number) => void): Promise<Font> {
-    return new Promise((resolve, reject) => {
-      const xhr = new XMLHttpRequest();
-      xhr.open('POST', '/cloud/v5/font/upload');
-      xhr.setRequestHeader('accept-language', clientInfo().language);
-      xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(Math.round((e.loaded / e.total) * 100));
-      xhr.onload = () => {
-        try {
-          const body = JSON.parse(xhr.responseText);
-          if (body.rtnCode === '0000000') {
-            onProgress(100);
-            resolve(body.bizData);
-          } else {
-            if (body.rtnCode === '101') goToLogin();
-            reject(new ApiError(body.rtnCode, body.msg, body.bizData?.code));
-          }
-        } catch {
-          reject(new ApiError(String(xhr.status), 'Network Error!'));
-        }
-      };
-      xhr.onerror = () => reject(new ApiError('100', 'Network Error!'));
-      const form = new FormData();
-      form.append('filedata', file, file.name);
-      xhr.send(form);
-    });
-  },
+  /** Multipart upload (call style 5) with progress. */
+  upload: (file: File, onProgress: (pct: number) => void) => uploadMultipart<Font>('/cloud/v5/font/upload', {}, file, onProgress),
 
   /** font/downloadBatch answers the zip itself (call style 7): fetched as a blob and saved. */
   async downloadBatch(ids: string[]) {
-    let res: Response;
-    try {
-      res = await fetch('/cloud/v5/font/downloadBatch', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { ids }, clientInfo: clientInfo() }), credentials: 'same-origin' });
-    } catch {
-      throw new ApiError('100', 'Network Error!');
-    }
-    if (!(res.headers.get('content-type') ?? '').includes('application/zip')) {
-      const body = await res.json().catch(() => null);
-      if (body?.rtnCode === '101') goToLogin();
-      throw new ApiError(body?.rtnCode ?? String(res.status), body?.msg ?? 'Network Error!', body?.bizData?.code);
-    }
-    const name = /filename\*=UTF-8''([^;]+)/.exec(res.headers.get('content-disposition') ?? '')?.[1];
-    const url = URL.createObjectURL(await res.blob());
-    saveUrl(url, name ? decodeURIComponent(name) : 'fonts.zip');
+    const { url, name } = await postForZip('/cloud/v5/font/downloadBatch', { ids }, 'fonts.zip');
+    saveUrl(url, name);
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
   },
 };

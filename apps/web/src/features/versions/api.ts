@@ -1,5 +1,5 @@
 import type { Version } from '@cadcloud/contracts';
-import { ApiError, call, clientInfo, goToLogin } from '../../lib/api.ts';
+import { call, postForZip, uploadMultipart } from '../../lib/api.ts';
 import { saveUrl } from '../files/api.ts';
 
 export type { Version };
@@ -24,50 +24,12 @@ export const versionsApi = {
   download: (versionId: string) => call<{ signedUrl: string; name: string }>('/cloud/v5/version/download', { versionId }),
 
   /** Multipart version/upload (one file) with progress. */
-  upload(fileId: string, file: File, onProgress: (pct: number) => void): Promise<Version> {
-    return new Promise((resolve, reject) => {
-      const xhr = new XMLHttpRequest();
-      xhr.open('POST', '/cloud/v5/version/upload');
-      xhr.setRequestHeader('accept-language', clientInfo().language);
-      xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(Math.round((e.loaded / e.total) * 100));
-      xhr.onload = () => {
-        try {
-          const body = JSON.parse(xhr.responseText);
-          if (body.rtnCode === '0000000') {
-            onProgress(100);
-            resolve(body.bizData);
-          } else {
-            if (body.rtnCode === '101') goToLogin();
-            reject(new ApiError(body.rtnCode, body.msg, body.bizData?.code));
-          }
-        } catch {
-          reject(new ApiError(String(xhr.status), 'Network Error!'));
-        }
-      };
-      xhr.onerror = () => reject(new ApiError('100', 'Network Error!'));
-      const form = new FormData();
-      form.append('fileId', fileId);
-      form.append('filedata', file, file.name);
-      xhr.send(form);
-    });
-  },
+  upload: (fileId: string, file: File, onProgress: (pct: number) => void) => uploadMultipart<Version>('/cloud/v5/version/upload', { fileId }, file, onProgress),
 
   /** version/downloadBatchZip answers the zip itself: fetched as a blob and saved. */
   async downloadBatch(versionIds: string[]) {
-    let res: Response;
-    try {
-      res = await fetch('/cloud/v5/version/downloadBatchZip', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { versionIds }, clientInfo: clientInfo() }), credentials: 'same-origin' });
-    } catch {
-      throw new ApiError('100', 'Network Error!');
-    }
-    if (!(res.headers.get('content-type') ?? '').includes('application/zip')) {
-      const body = await res.json().catch(() => null);
-      if (body?.rtnCode === '101') goToLogin();
-      throw new ApiError(body?.rtnCode ?? String(res.status), body?.msg ?? 'Network Error!', body?.bizData?.code);
-    }
-    const name = /filename\*=UTF-8''([^;]+)/.exec(res.headers.get('content-disposition') ?? '')?.[1];
-    const url = URL.createObjectURL(await res.blob());
-    saveUrl(url, name ? decodeURIComponent(name) : 'versions.zip');
+    const { url, name } = await postForZip('/cloud/v5/version/downloadBatchZip', { versionIds }, 'versions.zip');
+    saveUrl(url, name);
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
   },
 };
