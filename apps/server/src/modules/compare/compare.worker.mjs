@@ -3,19 +3,9 @@
 // Plain .mjs loading the engine's TypeScript through tsx's API, like the drawings module's scene worker.
 import { parentPort } from 'node:worker_threads';
 import { tsImport } from 'tsx/esm/api';
+import { askFont, takeFontAnswer } from '../drawings/worker-fonts.mjs';
 
 const cad = await tsImport('@cadcloud/cad', import.meta.url);
-const fontWaiters = new Map();
-let nextFont = 1;
-
-/** Font bytes come from the parent (it owns the database and storage). */
-function askFont(jobId, fileName) {
-  const id = nextFont++;
-  return new Promise((resolve) => {
-    fontWaiters.set(id, resolve);
-    parentPort.postMessage({ type: 'font', id, jobId, fileName });
-  });
-}
 
 /** One side read; a failure says which side and whether it was a DWG conversion or a parse. */
 async function read(bytes, fileName, side, timeoutMs) {
@@ -29,11 +19,7 @@ async function read(bytes, fileName, side, timeoutMs) {
 }
 
 parentPort.on('message', async (m) => {
-  if (m.type === 'font') {
-    fontWaiters.get(m.id)?.(m.bytes ? new Uint8Array(m.bytes) : null);
-    fontWaiters.delete(m.id);
-    return;
-  }
+  if (takeFontAnswer(m)) return;
   if (m.type !== 'build') return;
   try {
     const a = await read(m.a, m.nameA, 'a', m.timeoutMs);

@@ -3,26 +3,12 @@
 // TypeScript through tsx's API, which works the same under `tsx`, vitest and `npm start`.
 import { parentPort } from 'node:worker_threads';
 import { tsImport } from 'tsx/esm/api';
+import { askFont, takeFontAnswer } from './worker-fonts.mjs';
 
 const cad = await tsImport('@cadcloud/cad', import.meta.url);
-const fontWaiters = new Map();
-let nextFont = 1;
-
-/** Font bytes come from the parent (it owns the database and storage). */
-function askFont(jobId, fileName) {
-  const id = nextFont++;
-  return new Promise((resolve) => {
-    fontWaiters.set(id, resolve);
-    parentPort.postMessage({ type: 'font', id, jobId, fileName });
-  });
-}
 
 parentPort.on('message', async (m) => {
-  if (m.type === 'font') {
-    fontWaiters.get(m.id)?.(m.bytes ? new Uint8Array(m.bytes) : null);
-    fontWaiters.delete(m.id);
-    return;
-  }
+  if (takeFontAnswer(m)) return;
   if (m.type !== 'build') return;
   try {
     const d = await cad.readDrawing(new Uint8Array(m.bytes), m.fileName, { timeoutMs: m.timeoutMs });
