@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
 import { launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
-import { countViewerPixels, IPHONE_UA, phoneOverflow, serveWebAppFrom, settle, snapshotWebApp } from './page-helpers.ts';
+import { clickUntilShown, countViewerPixels, IPHONE_UA, phoneOverflow, serveWebAppFrom, settle, snapshotWebApp } from './page-helpers.ts';
 
 /** A red wall: enough to tell that the viewer drew the group's drawing. */
 const generated = writeAsciiDxf({
@@ -127,8 +127,7 @@ describe('groups in a real browser', () => {
       await alice.click('[data-testid=btn-share]');
       const dialog = alice.locator('.ant-modal').filter({ has: alice.locator('[data-testid=share-link-tab]') });
       await dialog.waitFor();
-      await dialog.getByRole('tab', { name: 'Group' }).click();
-      await alice.locator('[data-testid="share-group-Tower B"]').waitFor();
+      await clickUntilShown(dialog.getByRole('tab', { name: 'Group' }), alice.locator('[data-testid="share-group-Tower B"]'));
       // at least one group
       await alice.click('[data-testid=share-group-send]');
       await alice.locator('[data-testid=share-group-error]').getByText('Please select at least one group').waitFor();
@@ -186,7 +185,7 @@ describe('groups in a real browser', () => {
       await alice.click('[data-testid=btn-share]');
       const dialog = alice.locator('.ant-modal').filter({ has: alice.locator('[data-testid=share-link-tab]') });
       await dialog.waitFor();
-      await dialog.getByRole('tab', { name: 'Group' }).click();
+      await clickUntilShown(dialog.getByRole('tab', { name: 'Group' }), alice.locator('[data-testid="share-group-Tower B"]'));
       await alice.locator('[data-testid="share-group-Tower B"]').click();
       const tab = alice.locator('[data-testid=share-group-tab]');
       expect(await tab.getByRole('checkbox', { name: 'Downloadable' }).isChecked()).toBe(true);

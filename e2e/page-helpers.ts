@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { root } from './harness.ts';
 
 /** What the browser tests do inside a page: read the viewer's canvas, click drawing points, call the API. */
@@ -105,4 +105,19 @@ export async function serveWebAppFrom(ctx: BrowserContext, productUrl: string, d
     const file = path.join(dir, decodeURIComponent(pathname));
     return file.startsWith(dir) && existsSync(file) ? route.fulfill({ path: file }) : route.continue();
   });
+}
+
+/**
+ * Clicks `target` until `shown` appears: antd dialogs zoom in, and a click while one still moves can land beside
+ * its target (production builds open faster than the animation settles).
+ */
+export async function clickUntilShown(target: Locator, shown: Locator, tries = 5): Promise<void> {
+  for (let i = 0; ; i++) {
+    await target.click();
+    try {
+      return await shown.waitFor({ timeout: 3000 });
+    } catch (e) {
+      if (i >= tries - 1) throw e;
+    }
+  }
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
 import { confirmOk, launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
-import { countViewerPixels, IPHONE_UA, phoneOverflow, serveWebAppFrom, settle, snapshotWebApp } from './page-helpers.ts';
+import { clickUntilShown, countViewerPixels, IPHONE_UA, phoneOverflow, serveWebAppFrom, settle, snapshotWebApp } from './page-helpers.ts';
 
 /** A red wall and a green box: enough to tell that the viewer drew the shared drawing. */
 const generated = writeAsciiDxf({
@@ -306,17 +306,7 @@ describe('shares in a real browser', () => {
       await alice.locator('[data-testid="row-plan.dxf"] input[type=checkbox]').check();
       await alice.click('[data-testid=btn-share]');
       const tabs = alice.locator('.ant-modal .ant-tabs-tab');
-      // a click while the dialog still zooms in can land beside the tab: click until the tab's pane shows
-      const openTab = async (label: string, pane: string) => {
-        for (let i = 0; ; i++) {
-          await tabs.getByText(label, { exact: true }).click();
-          try {
-            return await alice.locator(`[data-testid=${pane}]`).waitFor({ timeout: 3000 });
-          } catch (e) {
-            if (i === 4) throw e;
-          }
-        }
-      };
+      const openTab = (label: string, pane: string) => clickUntilShown(tabs.getByText(label, { exact: true }), alice.locator(`[data-testid=${pane}]`));
       await openTab('E-mail', 'share-email-tab');
       await alice.click('[data-testid=share-email-send]');
       await alice.locator('[data-testid=share-email-error]').getByText('Please enter the sending email address').waitFor();
