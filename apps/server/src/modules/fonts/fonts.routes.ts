@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import yazl from 'yazl';
 import * as c from '@cadcloud/contracts';
 import { defineEndpoint, documentEndpoint, ok } from '../../infra/http/endpoint.ts';
 import { appError } from '../../infra/http/app-error.ts';
+import { sendStoredZip } from '../../infra/storage/zip-reply.ts';
 import { attachmentDisposition } from '../../infra/storage/content-disposition.ts';
 import type { RouteModule } from '../index.ts';
 import { createFontsService } from './fonts.service.ts';
@@ -73,22 +73,7 @@ export const fontsRoutes: RouteModule = async (app, { deps }) => {
     if (!req.user) throw appError('auth.notSignedIn');
     const body = z.object({ data: c.fontIdsRequest }).parse(req.body ?? {});
     const entries = await fonts.batchEntries(req.user.id, body.data.ids);
-    const zip = new yazl.ZipFile();
-    const used = new Set<string>();
-    for (const e of entries) {
-      // names are unique per user ignoring case, but unzip tools on Windows/macOS fold case: keep them apart
-      let name = e.name;
-      for (let i = 1; used.has(name.toLowerCase()); i++) name = e.name.replace(/(\.[^.]+)?$/, (x) => ` (${i})${x}`);
-      used.add(name.toLowerCase());
-      // lazily: the storage stream is opened when yazl reaches the entry, one at a time
-      zip.addReadStreamLazy(name, { mtime: new Date(e.modified), size: e.size }, (cb) => {
-        deps.storage.get(e.key).then((s) => cb(null, s), (err) => cb(err, undefined as never));
-      });
-    }
-    zip.end();
-    const zipName = entries.length === 1 ? `${entries[0].name.replace(/\.[^.]+$/, '')}.zip` : 'fonts.zip';
-    reply.header('content-type', 'application/zip').header('content-disposition', attachmentDisposition(zipName)).header('cache-control', 'no-store');
-    return reply.send(zip.outputStream);
+    return sendStoredZip(reply, deps.storage, entries, 'fonts.zip');
   });
 
   documentEndpoint(app, {

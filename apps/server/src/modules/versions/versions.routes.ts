@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import yazl from 'yazl';
 import type { FastifyRequest } from 'fastify';
 import * as c from '@cadcloud/contracts';
 import { defineEndpoint, documentEndpoint, ok } from '../../infra/http/endpoint.ts';
 import { appError } from '../../infra/http/app-error.ts';
-import { attachmentDisposition } from '../../infra/storage/content-disposition.ts';
+import { sendStoredZip } from '../../infra/storage/zip-reply.ts';
 import { addDrawingAccess } from '../drawings/drawing-access.ts';
 import type { RouteModule } from '../index.ts';
 import { createVersionsService, type VersionActor } from './versions.service.ts';
@@ -110,19 +109,6 @@ export const versionsRoutes: RouteModule = async (app, { deps }) => {
     const body = z.object({ data: c.versionIdsRequest }).safeParse(req.body ?? {});
     if (!body.success) throw appError('version.selectFile');
     const entries = await versions.batchEntries(req.user.id, body.data.data.versionIds);
-    const zip = new yazl.ZipFile();
-    const used = new Set<string>();
-    for (const e of entries) {
-      let name = e.name;
-      for (let i = 1; used.has(name.toLowerCase()); i++) name = e.name.replace(/(\.[^.]+)?$/, (x) => ` (${i})${x}`);
-      used.add(name.toLowerCase());
-      zip.addReadStreamLazy(name, { mtime: new Date(e.modified), size: e.size }, (cb) => {
-        deps.storage.get(e.key).then((s) => cb(null, s), (err) => cb(err, undefined as never));
-      });
-    }
-    zip.end();
-    const zipName = entries.length === 1 ? `${entries[0].name.replace(/\.[^.]+$/, '')}.zip` : 'versions.zip';
-    reply.header('content-type', 'application/zip').header('content-disposition', attachmentDisposition(zipName)).header('cache-control', 'no-store');
-    return reply.send(zip.outputStream);
+    return sendStoredZip(reply, deps.storage, entries, 'versions.zip');
   });
 };
