@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { inflateRawSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, md5, type TestApp } from '../../test/fixtures.ts';
 import { repoRoot } from '../../test/server-process.ts';
 import { findFontBytes, fontSetFingerprint } from './fonts.service.ts';
 import { sniffFont } from './font-format.ts';
+import { unzip } from '../../test/unzip.ts';
 
 // A real TrueType font from an installed package when present; otherwise a generated TrueType header
 const liberation = path.join(repoRoot, 'node_modules/pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf');
@@ -30,27 +30,6 @@ function shx(kind: 'shapes' | 'bigfont' = 'shapes'): Buffer {
   return Buffer.concat([header, table, def, randomBytes(4)]);
 }
 
-/** Entries of a zip (central directory), inflated. Enough for yazl's output. */
-function unzip(buf: Buffer): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  const eocd = buf.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  let p = buf.readUInt32LE(eocd + 16);
-  const n = buf.readUInt16LE(eocd + 10);
-  for (let i = 0; i < n; i++) {
-    const method = buf.readUInt16LE(p + 10);
-    const csize = buf.readUInt32LE(p + 20);
-    const nameLen = buf.readUInt16LE(p + 28);
-    const extra = buf.readUInt16LE(p + 30);
-    const comment = buf.readUInt16LE(p + 32);
-    const local = buf.readUInt32LE(p + 42);
-    const name = buf.subarray(p + 46, p + 46 + nameLen).toString('utf8');
-    const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
-    const data = buf.subarray(start, start + csize);
-    out.set(name, method === 8 ? inflateRawSync(data) : Buffer.from(data));
-    p += 46 + nameLen + extra + comment;
-  }
-  return out;
-}
 
 describe('font content check', () => {
   it('accepts TrueType/OpenType/collection magics and SHX headers, refuses the rest', () => {

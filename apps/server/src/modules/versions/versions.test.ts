@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inflateRawSync } from 'node:zlib';
 import { decodeScene } from '@cadcloud/cad/scene';
 import { writeAsciiDxf } from '../../../../../packages/cad/src/testing/dxf-writer.ts';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
@@ -8,6 +7,7 @@ import { getVersionForUser } from './versions.repository.ts';
 import { createQuotaService } from '../quota/quota.service.ts';
 import { countedBytes } from './versions.cleanup.ts';
 import { versionFileName } from './versions.service.ts';
+import { unzip } from '../../test/unzip.ts';
 
 /** A small DXF whose one text is `label`: distinct bytes per label, and a scene that shows which one it is. */
 const dxf = (label: string, pad = 0) =>
@@ -16,26 +16,6 @@ const dxf = (label: string, pad = 0) =>
     Buffer.from('\n'.repeat(pad)),
   ]);
 
-function unzip(buf: Buffer): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  const eocd = buf.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  let p = buf.readUInt32LE(eocd + 16);
-  const n = buf.readUInt16LE(eocd + 10);
-  for (let i = 0; i < n; i++) {
-    const method = buf.readUInt16LE(p + 10);
-    const csize = buf.readUInt32LE(p + 20);
-    const nameLen = buf.readUInt16LE(p + 28);
-    const extra = buf.readUInt16LE(p + 30);
-    const comment = buf.readUInt16LE(p + 32);
-    const local = buf.readUInt32LE(p + 42);
-    const name = buf.subarray(p + 46, p + 46 + nameLen).toString('utf8');
-    const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
-    const data = buf.subarray(start, start + csize);
-    out.set(name, method === 8 ? inflateRawSync(data) : Buffer.from(data));
-    p += 46 + nameLen + extra + comment;
-  }
-  return out;
-}
 
 describe('version storage rule', () => {
   it('counts the current content (private, live) plus each other distinct content once', () => {
