@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
 import { decodeScene } from '../packages/cad/src/scene/binary.ts';
 import { launchBrowser, shoot, startProduct, registerThroughLoginSite } from './harness.ts';
-import { serveWebAppFrom, snapshotWebApp } from './page-helpers.ts';
+import { clickDrawingAt, countViewerPixels, serveWebAppFrom, settle, snapshotWebApp } from './page-helpers.ts';
 
 /**
  * Scene format 3 in the browser: text whose glyphs repeat is drawn as instances of one glyph mesh (per-character
@@ -22,32 +22,6 @@ const dxf = writeAsciiDxf({
     { type: 'SOLID', pairs: [[8, 'Fill'], [62, 3], [10, 110], [20, 0], [11, 140], [21, 0], [12, 110], [22, 30], [13, 140], [23, 30]] },
   ],
 });
-
-async function countPixels(page: Page, kind: 'red' | 'green' | 'blue'): Promise<number> {
-  return page.evaluate((k) => {
-    const c = (window as any).__cadViewer.canvas as HTMLCanvasElement;
-    const tmp = document.createElement('canvas');
-    tmp.width = c.width;
-    tmp.height = c.height;
-    const g = tmp.getContext('2d')!;
-    g.drawImage(c, 0, 0);
-    const d = g.getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let i = 0; i < d.length; i += 4) {
-      const [r, gg, b] = [d[i], d[i + 1], d[i + 2]];
-      if (k === 'red' ? r > 110 && gg < 70 && b < 70 : k === 'green' ? gg > 110 && r < 70 && b < 70 : b > 110 && r < 70 && gg < 70) n++;
-    }
-    return n;
-  }, kind);
-}
-
-const settle = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-
-async function clickAt(page: Page, x: number, y: number) {
-  const p = await page.evaluate(([x, y]) => (window as any).__cadViewer.toScreen(x, y), [x, y]);
-  const box = (await page.locator('[data-testid=viewer-canvas]').boundingBox())!;
-  await page.mouse.click(box.x + p.x, box.y + p.y);
-}
 
 describe('instanced glyphs and per-primitive colours in the viewer', () => {
   let product: Awaited<ReturnType<typeof startProduct>>;
@@ -91,27 +65,27 @@ describe('instanced glyphs and per-primitive colours in the viewer', () => {
       expect(scene.meta.glyphs!.map((g) => g[5])).toEqual([90]);
       expect(scene.lineEntities.every((e) => scene.meta.entities[e].type === 'LINE')).toBe(true);
 
-      const blue = await countPixels(page, 'blue');
+      const blue = await countViewerPixels(page, 'blue');
       expect(blue).toBeGreaterThan(500);
-      expect(await countPixels(page, 'red')).toBeGreaterThan(50);
-      expect(await countPixels(page, 'green')).toBeGreaterThan(200);
+      expect(await countViewerPixels(page, 'red')).toBeGreaterThan(50);
+      expect(await countViewerPixels(page, 'green')).toBeGreaterThan(200);
       await shoot(page, 'viewer-glyphs');
 
       // the Labels layer off: the instances go (the layer texture), the wall and the fill stay
       await page.locator('[data-testid="layer-Labels"]').click();
       await settle(page);
-      expect(await countPixels(page, 'blue')).toBe(0);
-      expect(await countPixels(page, 'red')).toBeGreaterThan(50);
-      expect(await countPixels(page, 'green')).toBeGreaterThan(200);
+      expect(await countViewerPixels(page, 'blue')).toBe(0);
+      expect(await countViewerPixels(page, 'red')).toBeGreaterThan(50);
+      expect(await countViewerPixels(page, 'green')).toBeGreaterThan(200);
       await page.locator('[data-testid="layer-Labels"]').click();
       await settle(page);
-      expect(await countPixels(page, 'blue')).toBe(blue);
+      expect(await countViewerPixels(page, 'blue')).toBe(blue);
 
       // lineweight display: segments become quads, glyphs are still drawn
       await page.click('[data-testid=viewer-lineweights]');
       await settle(page);
-      expect(await countPixels(page, 'blue')).toBeGreaterThan(500);
-      expect(await countPixels(page, 'red')).toBeGreaterThan(50);
+      expect(await countViewerPixels(page, 'blue')).toBeGreaterThan(500);
+      expect(await countViewerPixels(page, 'red')).toBeGreaterThan(50);
       await page.click('[data-testid=viewer-lineweights]');
 
       // a click on the middle of an E's stroke (where the scene's mesh and instance put it) selects the TEXT
@@ -120,11 +94,11 @@ describe('instanced glyphs and per-primitive colours in the viewer', () => {
       const [a, b, c, d, e, f] = scene.glyphInstances.subarray(80, 86);
       const g = scene.glyphLinePositions.subarray(lf * 2, lf * 2 + 4);
       const gx = (g[0] + g[2]) / 2, gy = (g[1] + g[3]) / 2;
-      await clickAt(page, a * gx + c * gy + e + scene.meta.origin[0], b * gx + d * gy + f + scene.meta.origin[1]);
+      await clickDrawingAt(page, a * gx + c * gy + e + scene.meta.origin[0], b * gx + d * gy + f + scene.meta.origin[1]);
       await page.locator('[data-testid=viewer-props]').getByText('TEXT', { exact: true }).waitFor();
       await page.locator('[data-testid=viewer-props]').getByText('Labels', { exact: true }).waitFor();
       // and a click inside the solid selects it
-      await clickAt(page, 125, 15);
+      await clickDrawingAt(page, 125, 15);
       await page.locator('[data-testid=viewer-props]').getByText('SOLID', { exact: true }).waitFor();
     } catch (e) {
       await shoot(page, 'viewer-glyphs-failed');

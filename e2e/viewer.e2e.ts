@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
 import { launchBrowser, samplesDir, shoot, startProduct, registerThroughLoginSite } from './harness.ts';
+import { clickDrawingAt, countViewerPixels, settle, tapDrawingAt } from './page-helpers.ts';
 
 const floorplan = path.join(samplesDir, 'dwg_2004_ddc_floorplan.dwg');
 
@@ -20,41 +21,6 @@ const generated = writeAsciiDxf({
   ],
 });
 
-/**
- * Pixels of the WebGL canvas matching a colour test (the buffer is preserved, so it can be read back). A 1 px
- * line falls across two device pixels at half strength, so red and green count from half intensity.
- */
-async function countPixels(page: Page, kind: 'red' | 'green' | 'ink' | 'white'): Promise<number> {
-  return page.evaluate((k) => {
-    const c = (window as any).__cadViewer.canvas as HTMLCanvasElement;
-    const tmp = document.createElement('canvas');
-    tmp.width = c.width;
-    tmp.height = c.height;
-    const g = tmp.getContext('2d')!;
-    g.drawImage(c, 0, 0);
-    const d = g.getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let i = 0; i < d.length; i += 4) {
-      const [r, gg, b] = [d[i], d[i + 1], d[i + 2]];
-      if (k === 'red' ? r > 110 && gg < 70 && b < 70 : k === 'green' ? gg > 110 && r < 70 && b < 70 : k === 'white' ? r > 250 && gg > 250 && b > 250 : Math.abs(r - 33) + Math.abs(gg - 40) + Math.abs(b - 48) > 60) n++;
-    }
-    return n;
-  }, kind);
-}
-
-async function clickAt(page: Page, x: number, y: number) {
-  const p = await page.evaluate(([x, y]) => (window as any).__cadViewer.toScreen(x, y), [x, y]);
-  const box = (await page.locator('[data-testid=viewer-canvas]').boundingBox())!;
-  await page.mouse.click(box.x + p.x, box.y + p.y);
-}
-
-async function tapAt(page: Page, x: number, y: number) {
-  const p = await page.evaluate(([x, y]) => (window as any).__cadViewer.toScreen(x, y), [x, y]);
-  const box = (await page.locator('[data-testid=viewer-canvas]').boundingBox())!;
-  await page.touchscreen.tap(box.x + p.x, box.y + p.y);
-}
-
-const settle = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 describe('the drawing viewer in a real browser', () => {
   let product: Awaited<ReturnType<typeof startProduct>>;
@@ -92,39 +58,39 @@ describe('the drawing viewer in a real browser', () => {
       await page.waitForURL(/\/yun\/view\//);
       await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model');
       await settle(page);
-      expect(await countPixels(page, 'red')).toBeGreaterThan(50);
-      expect(await countPixels(page, 'green')).toBeGreaterThan(50);
+      expect(await countViewerPixels(page, 'red')).toBeGreaterThan(50);
+      expect(await countViewerPixels(page, 'green')).toBeGreaterThan(50);
       await shoot(page, 'viewer-dxf');
       // lineweight display (off by default, as in AutoCAD): the 1 mm wall is drawn ~4 px wide, 1 px without it
-      const thin = await countPixels(page, 'red');
+      const thin = await countViewerPixels(page, 'red');
       await page.click('[data-testid=viewer-lineweights]');
       await settle(page);
-      const wide = await countPixels(page, 'red');
+      const wide = await countViewerPixels(page, 'red');
       expect(wide).toBeGreaterThan(thin * 2.5);
       await page.click('[data-testid=viewer-lineweights]');
 
       // the Walls layer off: no red left, the green box stays
       await page.locator('[data-testid="layer-Walls"]').click();
       await settle(page);
-      expect(await countPixels(page, 'red')).toBe(0);
-      expect(await countPixels(page, 'green')).toBeGreaterThan(50);
+      expect(await countViewerPixels(page, 'red')).toBe(0);
+      expect(await countViewerPixels(page, 'green')).toBeGreaterThan(50);
       await page.locator('[data-testid="layer-Walls"]').click();
       await settle(page);
-      expect(await countPixels(page, 'red')).toBeGreaterThan(50);
+      expect(await countViewerPixels(page, 'red')).toBeGreaterThan(50);
 
       // distance between two snapped corners of the box: 40
       await page.locator('[data-testid=viewer-tools] .ant-segmented-item').nth(1).click();
-      await clickAt(page, 20.3, 20.2);
-      await clickAt(page, 59.8, 20.1);
+      await clickDrawingAt(page, 20.3, 20.2);
+      await clickDrawingAt(page, 59.8, 20.1);
       await page.locator('[data-testid=viewer-measure]').getByText('Distance 40 (ΔX 40, ΔY 0)').waitFor();
       // area of the box: 40 × 30
       await page.locator('[data-testid=viewer-tools] .ant-segmented-item').nth(2).click();
-      for (const [x, y] of [[20, 20], [60, 20], [60, 50], [20, 50]]) await clickAt(page, x, y);
+      for (const [x, y] of [[20, 20], [60, 20], [60, 50], [20, 50]]) await clickDrawingAt(page, x, y);
       await page.locator('[data-testid=viewer-measure]').getByText('Area 1200, perimeter 140').waitFor();
 
       // click the wall: its properties
       await page.locator('[data-testid=viewer-tools] .ant-segmented-item').nth(0).click();
-      await clickAt(page, 80, 0);
+      await clickDrawingAt(page, 80, 0);
       await page.locator('[data-testid=viewer-props]').getByText('LINE', { exact: true }).waitFor();
       await page.locator('[data-testid=viewer-props]').getByText('Walls', { exact: true }).waitFor();
       await page.locator('[data-testid=viewer-props]').getByText('#ff0000').waitFor();
@@ -145,8 +111,8 @@ describe('the drawing viewer in a real browser', () => {
       await page.click('[data-testid=viewer-fit]');
       await page.click('[data-testid=viewer-theme]');
       await settle(page);
-      expect(await countPixels(page, 'white')).toBeGreaterThan(100_000);
-      expect(await countPixels(page, 'red')).toBeGreaterThan(50);
+      expect(await countViewerPixels(page, 'white')).toBeGreaterThan(100_000);
+      expect(await countViewerPixels(page, 'red')).toBeGreaterThan(50);
       await page.click('[data-testid=viewer-theme]');
 
       // the paper layout: the viewport shows the model scaled into it, plus the sheet's own line
@@ -154,12 +120,12 @@ describe('the drawing viewer in a real browser', () => {
       await page.locator('.ant-select-item-option').getByText('Layout1').click();
       await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Layout1');
       await settle(page);
-      expect(await countPixels(page, 'red')).toBeGreaterThan(50);
+      expect(await countViewerPixels(page, 'red')).toBeGreaterThan(50);
       await page.locator('[data-testid=viewer-tools] .ant-segmented-item').nth(1).click();
       // the wall (0,0)-(100,0) appears in paper units at scale 150/120 around the viewport centre
       const s = 150 / 120;
-      await clickAt(page, 150 + (0 - 50) * s, 100 + (0 - 35) * s);
-      await clickAt(page, 150 + (100 - 50) * s, 100 + (0 - 35) * s);
+      await clickDrawingAt(page, 150 + (0 - 50) * s, 100 + (0 - 35) * s);
+      await clickDrawingAt(page, 150 + (100 - 50) * s, 100 + (0 - 35) * s);
       await page.locator('[data-testid=viewer-measure]').getByText('Distance 125 (ΔX 125, ΔY 0)').waitFor();
       await shoot(page, 'viewer-layout');
     } catch (e) {
@@ -174,7 +140,7 @@ describe('the drawing viewer in a real browser', () => {
       await page.click(`[data-testid="open-${path.basename(floorplan)}"]`);
       await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 90_000 });
       await settle(page);
-      expect(await countPixels(page, 'ink')).toBeGreaterThan(20_000);
+      expect(await countViewerPixels(page, 'ink')).toBeGreaterThan(20_000);
       await shoot(page, 'viewer-dwg');
       const layers = await page.locator('[data-testid^="layer-"]').count();
       expect(layers).toBeGreaterThan(3);
@@ -202,16 +168,16 @@ describe('the drawing viewer in a real browser', () => {
       await m.goto(`${product.url}/webH5/item/${houseId}`);
       await m.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model');
       await settle(m);
-      expect(await countPixels(m, 'red')).toBeGreaterThan(20);
+      expect(await countViewerPixels(m, 'red')).toBeGreaterThan(20);
       await m.locator('[data-testid=viewer-tools] .ant-segmented-item').nth(1).tap();
-      await tapAt(m, 0, 0);
-      await tapAt(m, 100, 0);
+      await tapDrawingAt(m, 0, 0);
+      await tapDrawingAt(m, 100, 0);
       await m.locator('[data-testid=viewer-measure-float]').getByText('Distance 100 (ΔX 100, ΔY 0)').waitFor();
       await m.locator('[data-testid=viewer-btn-layers]').tap();
       await m.locator('[data-testid="layer-Walls"]').tap();
       await m.locator('.ant-drawer-close').tap();
       await settle(m);
-      expect(await countPixels(m, 'red')).toBe(0);
+      expect(await countViewerPixels(m, 'red')).toBe(0);
       await shoot(m, 'viewer-phone');
     } catch (e) {
       await shoot(m, 'viewer-phone-failed');
