@@ -7,6 +7,7 @@ import { fitPointCurve, tessellateNurbs } from './spline.ts';
 import { generateDimension, type Annotation } from './dimension.ts';
 import { acisWireframe } from './acis.ts';
 import { imageFrame, leaderGeometry, mlineElements, multiLeaderGeometry } from './leader.ts';
+import { blockInstancer, TEXT_SOURCES, type FlatBlocks } from './block-instances.ts';
 
 /** A 2D affine transform [a b c d e f]: x' = a x + c y + e, y' = b x + d y + f. */
 export type Affine = [number, number, number, number, number, number];
@@ -110,6 +111,8 @@ export interface Flattened {
   omitted?: Record<string, number>;
   /** IMAGE and WIPEOUT frames (their outline is also in `polylines`) */
   images?: ImageFrame[];
+  /** block geometry drawn by instances (only with `FlattenOptions.blockInstances`), not in `polylines`: see block-instances.ts */
+  blocks?: FlatBlocks;
 }
 
 export interface FlattenOptions {
@@ -123,6 +126,11 @@ export interface FlattenOptions {
   hatchSegmentCap?: number;
   /** entities (block children included) expanded before further INSERTs are only counted (default 2 000 000) */
   maxEntities?: number;
+  /**
+   * top-level INSERTs as instances of block meshes in `blocks` instead of polylines (the scene compiler's input; the
+   * renderers that read `polylines` leave it off, `expandFlatBlocks` bakes them back)
+   */
+  blockInstances?: boolean;
 }
 
 const num = (e: Entity, code: number, def = 0) => {
@@ -134,7 +142,7 @@ const num = (e: Entity, code: number, def = 0) => {
 const scaleOf = (m: Affine) => Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2])) || 1;
 
 /** Values an entity inherits from the INSERT that draws it: ByBlock colour, lineweight and linetype, and layer 0's stand-in. */
-interface Inherited {
+export interface Inherited {
   color: number;
   lw: number;
   lt: string;
@@ -222,6 +230,25 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   let emitted = 0;
   let recordBlocks: Map<string, Block> | undefined;
   const maxEntities = opts.maxEntities ?? 2_000_000;
+  let textPass = false;
+  const instancer = opts.blockInstances
+    ? blockInstancer({
+        out,
+        maxEntities,
+        emitChildren: (b, mm, inh, ref) => {
+          for (const child of b.entities) emit(child, mm, inh, 1, ref);
+        },
+        textPass: (on) => (textPass = on),
+        budget: {
+          get dash() { return dashBudget; },
+          set dash(v) { dashBudget = v; },
+          get hatch() { return hatchBudget; },
+          set hatch(v) { hatchBudget = v; },
+          get emitted() { return emitted; },
+          set emitted(v) { emitted = v; },
+        },
+      }, blocks)
+    : null;
 
   const colorOf = (e: Entity, inh: Inherited, layerName: string): number => {
     if (e.trueColor !== undefined && e.trueColor > 0) return e.trueColor & 0xffffff;
@@ -305,6 +332,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
 
   // `ref` is the top-level entity's index: geometry of a block's children is selected as its INSERT
   function emit(e: Entity, m: Affine, inh: Inherited, depth: number, ref: number) {
+    if (textPass && !TEXT_SOURCES.has(e.type)) return;
     emitted++;
     const top = depth === 0;
     // block children on layer 0 take the properties of the layer their INSERT is on
@@ -474,20 +502,23 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         const cos = Math.cos(rot), sin = Math.sin(rot);
         // arrays beyond 100 × 100 are cut there, and the report says so
         if (rows > 100 || cols > 100) skip(e, 'INSERT:limit');
+        const cells: Affine[] = [];
         for (let row = 0; row < rows && row < 100; row++) {
           for (let col = 0; col < cols && col < 100; col++) {
             const ox = col * dc, oy = row * dr;
             const tx = num(e, 10) + ox * cos - oy * sin;
             const ty = num(e, 20) + ox * sin + oy * cos;
             const local: Affine = multiply([cos, sin, -sin, cos, tx, ty], [sx, 0, 0, sy, -block.base.x * sx, -block.base.y * sy]);
-            const mm = multiply(m, local);
-            for (const child of block.entities) emit(child, mm, inherit, depth + 1, ref);
+            cells.push(multiply(m, local));
           }
         }
+        // a top-level INSERT may be drawn as instances of its block's mesh (block-instances.ts); null: baked here
+        const instanced = top && instancer ? instancer.insert(e, block, cells, sx, sy, inherit, ref) : null;
+        if (instanced === null) for (const mm of cells) for (const child of block.entities) emit(child, mm, inherit, depth + 1, ref);
         // attributes are in the INSERT's own coordinates (its OCS), not the block's
         for (const a of e.children ?? []) if (a.type === 'ATTRIB') emit(a, outer, inherit, depth + 1, ref);
         // an empty block (or one of ATTDEFs only) draws nothing, on purpose
-        if (top && out.polylines.length === before.p && out.texts.length === before.t && skippedCount() === before.s) omit(e);
+        if (top && !instanced && out.polylines.length === before.p && out.texts.length === before.t && skippedCount() === before.s) omit(e);
         return;
       }
       case 'ACAD_TABLE': {
@@ -811,6 +842,12 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
 
   const root: Inherited = { color: 0xffffff, lw: 0, lt: 'CONTINUOUS', layer: '0' };
   for (const e of entities) emit(e, opts.transform ?? IDENTITY, root, 0, -1);
+  if (instancer) {
+    // a budget that instances would have run out when baked: the baked drawing is the reference
+    if (!instancer.consistent()) return flattenEntities(d, entities, { ...opts, blockInstances: false });
+    const placed = instancer.result();
+    if (placed) out.blocks = placed;
+  }
   return out;
 }
 

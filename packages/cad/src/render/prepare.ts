@@ -1,4 +1,5 @@
 import type { Flattened, TextRun } from '../geometry/flatten.ts';
+import { expandFlatBlocks } from '../geometry/block-instances.ts';
 
 /**
  * Geometry of one text run in drawing units, as the text engine lays it out: stroke-font glyphs as
@@ -87,6 +88,8 @@ function growText(b: Bounds, t: TextRun) {
 }
 
 export function boundsOf(f: Flattened): Bounds | null {
+  // a flattening with block instances (the scene compiler's form) is drawn with them baked back
+  f = expandFlatBlocks(f);
   const b: Bounds = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
   for (const p of f.polylines) grow(b, p.points);
   for (const t of f.texts) growText(b, t);
@@ -98,6 +101,7 @@ export function boundsOf(f: Flattened): Bounds | null {
  * solid hatch or wipeout hides what lies under it, as in CAD), texts through the callback when there is one.
  */
 export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
+  f = expandFlatBlocks(f);
   const dark = opts.background === 'dark';
   const useLw = opts.lineweights !== false;
   const batches: Batch[] = [];

@@ -2,8 +2,13 @@ import type { Scene, SceneMeta } from './scene.types.ts';
 import { withPerVertexViews, type SceneArrays } from './runs.ts';
 
 const MAGIC = 0x53444143; // 'CADS' little-endian
-/** 3: colours and weights per segment / triangle, entities as runs, instanced glyphs (2 had colours per vertex) */
-const VERSION = 3;
+/**
+ * 3: colours and weights per segment / triangle, entities as runs, instanced glyphs (2 had colours per vertex);
+ * 4: instanced block meshes (the block arrays after the others; a version 3 scene decodes with them empty)
+ */
+const VERSION = 4;
+/** arrays a version 3 scene has (the first ones of ARRAYS) */
+const V3_ARRAYS = 11;
 
 const pad4 = (n: number) => (n + 3) & ~3;
 
@@ -21,6 +26,15 @@ const ARRAYS: [ArrayKey, Float32ArrayConstructor | Uint8ArrayConstructor | Uint3
   ['glyphTriPositions', Float32Array],
   ['glyphInstances', Float32Array],
   ['glyphInstanceEntities', Uint32Array],
+  ['blockLinePositions', Float32Array],
+  ['blockLineColors', Uint8Array],
+  ['blockLineLayers', Uint32Array],
+  ['blockLineWeights', Uint8Array],
+  ['blockTriPositions', Float32Array],
+  ['blockTriColors', Uint8Array],
+  ['blockTriLayers', Uint32Array],
+  ['blockInstances', Float32Array],
+  ['blockInstanceEntities', Uint32Array],
 ];
 
 /**
@@ -53,12 +67,17 @@ export function decodeScene(bytes: Uint8Array): Scene {
   const b = bytes.byteOffset % 4 ? bytes.slice() : bytes;
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   if (b.byteLength < 12 || view.getUint32(0, true) !== MAGIC) throw new Error('not a scene');
-  if (view.getUint32(4, true) !== VERSION) throw new Error('scene version mismatch');
+  const version = view.getUint32(4, true);
+  if (version !== VERSION && version !== 3) throw new Error('scene version mismatch');
   const metaLen = view.getUint32(8, true);
   const meta = JSON.parse(new TextDecoder().decode(b.subarray(12, 12 + metaLen))) as SceneMeta;
   let at = 12 + pad4(metaLen);
   const s = { meta } as SceneArrays;
-  for (const [key, T] of ARRAYS) {
+  for (const [i, [key, T]] of ARRAYS.entries()) {
+    if (version === 3 && i >= V3_ARRAYS) {
+      (s as unknown as Record<string, ArrayBufferView>)[key] = new T(0);
+      continue;
+    }
     if (at + 4 > b.byteLength) throw new Error('truncated scene');
     const len = view.getUint32(at, true);
     if (at + 4 + len > b.byteLength) throw new Error('truncated scene');

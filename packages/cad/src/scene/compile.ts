@@ -7,6 +7,7 @@ import type { TextGlyphs } from '../text/layout.ts';
 import type { Scene, SceneGlyph, SceneMeta, SceneRange, SceneRect } from './scene.types.ts';
 import { GrowableF32, GrowableRgba, GrowableU32, GrowableU8, RunBuilder } from './growable.ts';
 import { withPerVertexViews } from './runs.ts';
+import { planBlocks } from './blocks.ts';
 
 /** Text as geometry in drawing units, from the text engine (SHX strokes, TTF glyph triangles). */
 export type TextGeometryFn = (run: TextRun) => { strokes: number[][]; triangles: number[]; colors?: number[]; triangleColors?: number[] };
@@ -20,6 +21,8 @@ export interface CompileOptions {
   /** preferred over textGeometry when given */
   textGlyphs?: TextGlyphsFn;
   fonts?: SceneMeta['fonts'];
+  /** draw the flattening's block instances as instances where that pays (default true); false bakes them all */
+  blockInstances?: boolean;
 }
 
 /**
@@ -94,6 +97,9 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   };
   // the origin comes from the bounds, so they are known before any vertex is written
   for (const p of flat.polylines) grow(p.points);
+  // block instances (scene/blocks.ts): the ones that do not pay are baked back in place below
+  const blockPlan = planBlocks(flat, opts.blockInstances !== false);
+  blockPlan.growBounds(grow);
   for (const t of flat.texts) grow([t.x, t.y]);
   if (!Number.isFinite(bounds.minX)) Object.assign(bounds, { minX: 0, minY: 0, maxX: 1, maxY: 1 });
   const ox = (bounds.minX + bounds.maxX) / 2, oy = (bounds.minY + bounds.maxY) / 2;
@@ -134,7 +140,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     b.tc.push(color, n);
   };
 
-  for (const p of flat.polylines) {
+  blockPlan.eachBakedPolyline((p) => {
     const b = bucket(p.layer);
     if (p.filled && p.points.length >= 6) {
       let coords: number[] = p.points;
@@ -153,7 +159,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     } else {
       addLines(b, p.points, p.closed && p.points.length >= 4, p.color, p.entity, Math.max(0, Math.min(255, p.lineweight ?? 0)));
     }
-  }
+  });
 
   // ---- text: strokes and triangles baked per character, or placed glyphs (instanced when used often)
   const texts: SceneMeta['texts'] = [];
@@ -323,6 +329,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     }
   });
 
+  const placedBlocks = blockPlan.build(ox, oy, layerOf);
   const meta: SceneMeta = {
     format: 1,
     layout: opts.layout,
@@ -334,10 +341,11 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     lineRanges,
     triRanges,
     glyphs,
+    blocks: placedBlocks.blocks,
     entities: flat.entities,
     texts,
     notDrawn: flat.skipped,
     fonts: opts.fonts,
   };
-  return withPerVertexViews({ meta, linePositions, lineSegmentColors, lineEntityRuns, lineWeights, triPositions, triangleColors, triEntityRuns, glyphLinePositions, glyphTriPositions, glyphInstances, glyphInstanceEntities });
+  return withPerVertexViews({ meta, linePositions, lineSegmentColors, lineEntityRuns, lineWeights, triPositions, triangleColors, triEntityRuns, glyphLinePositions, glyphTriPositions, glyphInstances, glyphInstanceEntities, ...placedBlocks.arrays });
 }

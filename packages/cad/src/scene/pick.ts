@@ -1,5 +1,6 @@
 import type { Scene } from './scene.types.ts';
 import { forRunsOf, runValueAt } from './runs.ts';
+import { blockEntityPoints, blockTriangleAt, nearestBlockSegment } from './block-query.ts';
 
 /** Each instanced glyph's mesh box in its own frame, [minX, minY, maxX, maxY] per glyph; computed once per scene. */
 const glyphBoxes = new WeakMap<Scene, Float64Array>();
@@ -101,6 +102,9 @@ export function pickEntity(s: Scene, x: number, y: number, tolerance: number, vi
       }
     }
   });
+  // instanced blocks (block-query.ts), drawn after the baked geometry
+  const inBlock = nearestBlockSegment(s, px, py, bestD, visibleLayers);
+  if (inBlock) best = inBlock.entity;
   if (best >= 0) return best;
   const t = s.triPositions;
   for (const [layer, first, count] of s.meta.triRanges) {
@@ -109,6 +113,8 @@ export function pickEntity(s: Scene, x: number, y: number, tolerance: number, vi
       if (inTriangle(px, py, t[v * 2], t[v * 2 + 1], t[v * 2 + 2], t[v * 2 + 3], t[v * 2 + 4], t[v * 2 + 5])) best = runValueAt(s.triEntityRuns, v / 3);
     }
   }
+  const blockHit = blockTriangleAt(s, px, py, visibleLayers);
+  if (blockHit !== null) best = blockHit;
   const T = s.glyphTriPositions;
   glyphsNear(s, px, py, 0, visibleLayers, (g, i, gx, gy) => {
     const [, , tf, tc] = s.meta.glyphs![g];
@@ -153,6 +159,7 @@ export function entityBounds(s: Scene, entity: number) {
       }
     });
   }
+  blockEntityPoints(s, entity, add);
   if (!Number.isFinite(minX)) return null;
   const [ox, oy] = s.meta.origin;
   return { minX: minX + ox, minY: minY + oy, maxX: maxX + ox, maxY: maxY + oy };

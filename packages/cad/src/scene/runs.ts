@@ -1,4 +1,5 @@
 import type { Scene } from './scene.types.ts';
+import { expandBlockInstances } from './block-query.ts';
 
 /** The value of item `index` in [first, value] runs (binary search); -1 before the first run. */
 export function runValueAt(runs: Uint32Array, index: number): number {
@@ -36,14 +37,26 @@ function perVertex(colors: Uint8Array, verticesEach: number): Uint8Array {
 
 export type SceneArrays = Omit<Scene, 'lineColors' | 'lineEntities' | 'triColors' | 'triEntities'>;
 
-/** The scene with the per-vertex forms (lineColors, lineEntities, triColors, triEntities) as lazy, cached getters. */
+function concat<T extends Uint8Array | Uint32Array>(a: T, b: T): T {
+  if (!b.length) return a;
+  const out = new (a.constructor as new (n: number) => T)(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/**
+ * The scene with the per-vertex forms (lineColors, lineEntities, triColors, triEntities) as lazy, cached getters;
+ * instanced blocks' segments and triangles follow the baked ones (as `expandBlockInstances` orders them).
+ */
 export function withPerVertexViews(s: SceneArrays): Scene {
   const cache: Partial<Record<'lc' | 'le' | 'tc' | 'te', Uint8Array | Uint32Array>> = {};
   const lazy = <T extends Uint8Array | Uint32Array>(k: keyof typeof cache, make: () => T) => ({ enumerable: false, configurable: true, get: () => (cache[k] ??= make()) as T });
+  const blocks = () => expandBlockInstances(s);
   return Object.defineProperties(s as Scene, {
-    lineColors: lazy('lc', () => perVertex(s.lineSegmentColors, 2)),
-    lineEntities: lazy('le', () => expandRuns(s.lineEntityRuns, s.linePositions.length >> 2)),
-    triColors: lazy('tc', () => perVertex(s.triangleColors, 3)),
-    triEntities: lazy('te', () => expandRuns(s.triEntityRuns, Math.floor(s.triPositions.length / 6))),
+    lineColors: lazy('lc', () => concat(perVertex(s.lineSegmentColors, 2), perVertex(blocks().lineColors, 2))),
+    lineEntities: lazy('le', () => concat(expandRuns(s.lineEntityRuns, s.linePositions.length >> 2), blocks().lineEntities)),
+    triColors: lazy('tc', () => concat(perVertex(s.triangleColors, 3), perVertex(blocks().triColors, 3))),
+    triEntities: lazy('te', () => concat(expandRuns(s.triEntityRuns, Math.floor(s.triPositions.length / 6)), blocks().triEntities)),
   });
 }

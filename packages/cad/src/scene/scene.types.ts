@@ -47,6 +47,36 @@ export type SceneRange = [number, number, number];
  */
 export type SceneGlyph = [number, number, number, number, number, number];
 
+/**
+ * One block mesh drawn by instances (a block variant inserted often, see scene/blocks.ts): its segments and triangles
+ * in `blockLinePositions` / `blockTriPositions` (vertex ranges, mesh frame) and its INSERTs in the block-instance
+ * arrays. [first line vertex, line vertex count, first triangle vertex, triangle vertex count, first instance, instance count]
+ */
+export type SceneBlock = [number, number, number, number, number, number];
+
+/** Block instancing (scene format 4): every array empty when no block is instanced. */
+export interface SceneBlockArrays {
+  /** block meshes in their own frame: x y per vertex, 2 per segment; ranges in `meta.blocks` */
+  blockLinePositions: Float32Array;
+  /** r g b a per mesh segment (resolved: ByBlock, ByLayer, layer-0 stand-ins) */
+  blockLineColors: Uint8Array;
+  /** layer index per mesh segment: a segment is hidden with its own layer, as baked geometry is */
+  blockLineLayers: Uint32Array;
+  /** lineweight per mesh segment in 1/100 mm */
+  blockLineWeights: Uint8Array;
+  /** x y per vertex, 3 per triangle */
+  blockTriPositions: Float32Array;
+  blockTriColors: Uint8Array;
+  blockTriLayers: Uint32Array;
+  /**
+   * 8 floats per INSERT (each MINSERT cell), grouped by mesh: a b c d e f of x' = a mx + c my + e, y' = b mx + d my + f
+   * (e f relative to the origin; rotation, mirror and the scale the mesh does not hold), the INSERT's layer index, 0
+   */
+  blockInstances: Float32Array;
+  /** the INSERT's entity index per instance (what a click inside the block selects) */
+  blockInstanceEntities: Uint32Array;
+}
+
 export interface SceneMeta {
   format: 1;
   layout: string;
@@ -59,6 +89,8 @@ export interface SceneMeta {
   triRanges: SceneRange[];
   /** instanced glyph meshes (absent or empty: all text is in the line and triangle buffers) */
   glyphs?: SceneGlyph[];
+  /** instanced block meshes (absent or empty: every INSERT is in the line and triangle buffers) */
+  blocks?: SceneBlock[];
   entities: SceneEntity[];
   texts: SceneText[];
   /** entity types not drawn, by count */
@@ -67,7 +99,7 @@ export interface SceneMeta {
   fonts?: { requested: string[]; substituted: { name: string; with: string }[] };
 }
 
-export interface Scene {
+export interface Scene extends SceneBlockArrays {
   meta: SceneMeta;
   /** x y per vertex, 2 vertices per segment (x0 y0 x1 y1 per segment) */
   linePositions: Float32Array;
@@ -97,7 +129,9 @@ export interface Scene {
   /**
    * Per-vertex forms of the format before instancing, built on first use from the arrays above (tests and tools;
    * the viewer never reads them, they cost memory): r g b a per line vertex, entity per segment, r g b a per
-   * triangle vertex, entity per triangle. Instanced glyphs are not in them.
+   * triangle vertex, entity per triangle. Instanced glyphs are not in them. Instanced blocks are: their segments
+   * and triangles follow the baked ones (indices past `linePositions` / `triPositions`; `expandBlockInstances`
+   * gives their positions, in the same order).
    */
   readonly lineColors: Uint8Array;
   readonly lineEntities: Uint32Array;

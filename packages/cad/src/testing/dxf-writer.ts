@@ -21,7 +21,8 @@ export function writeAsciiDxf(o: {
   linetypes?: { name: string; pattern: number[] }[];
   /** more header variables, each with its pairs, e.g. ['$LTSCALE', [[40, 2]]] */
   header?: [string, Pairs][];
-  blocks?: { name: string; entities: FixtureEntity[] }[];
+  /** `base`: the block's base point (default 0,0) */
+  blocks?: { name: string; entities: FixtureEntity[]; base?: [number, number] }[];
   entities: FixtureEntity[];
   encoder?: (s: string) => Uint8Array;
 }): Uint8Array {
@@ -81,8 +82,8 @@ export function writeAsciiDxf(o: {
     put(8, '0');
     put(2, b.name);
     put(70, 0);
-    put(10, 0);
-    put(20, 0);
+    put(10, b.base?.[0] ?? 0);
+    put(20, b.base?.[1] ?? 0);
     put(30, 0);
     for (const e of b.entities) writeEntity(e);
     put(0, 'ENDBLK');
