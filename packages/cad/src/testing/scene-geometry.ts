@@ -63,8 +63,8 @@ function sameCorners(x: number[], y: number[], tol: number): boolean {
 
 /**
  * The primitives of `a` with no match in `b` and those of `b` with none in `a`: a match has the same colour, entity,
- * layer and weight and every corner within `tol`. Pieces shorter than `tol` (a dash cut a rounding error away from
- * a vertex) are left out of both sides.
+ * layer and weight and every corner within `tol`. Unmatched pieces shorter than `tol` (a dash cut a rounding error
+ * away from a vertex) are not reported.
  */
 export function diffPrims(a: Prim[], b: Prim[], tol: number): { onlyA: Prim[]; onlyB: Prim[] } {
   const q = tol * 4;
@@ -74,7 +74,6 @@ export function diffPrims(a: Prim[], b: Prim[], tol: number): { onlyA: Prim[]; o
   const pool = new Map<string, { p: Prim; used: boolean }[]>();
   const all: { p: Prim; used: boolean }[] = [];
   for (const p of b) {
-    if (tiny(p)) continue;
     const entry = { p, used: false };
     all.push(entry);
     for (let i = 0; i < p.pts.length; i += 2) {
@@ -86,7 +85,6 @@ export function diffPrims(a: Prim[], b: Prim[], tol: number): { onlyA: Prim[]; o
   }
   const onlyA: Prim[] = [];
   for (const p of a) {
-    if (tiny(p)) continue;
     let found = false;
     // a's first corner, rounded: the matching corner of b is in that cell or a neighbouring one
     search: for (const dx of [0, -1, 1]) {
@@ -101,9 +99,9 @@ export function diffPrims(a: Prim[], b: Prim[], tol: number): { onlyA: Prim[]; o
         }
       }
     }
-    if (!found) onlyA.push(p);
+    if (!found && !tiny(p)) onlyA.push(p);
   }
-  return { onlyA, onlyB: all.filter((x) => !x.used).map((x) => x.p) };
+  return { onlyA, onlyB: all.filter((x) => !x.used && !tiny(x.p)).map((x) => x.p) };
 }
 
 /** The summed area of triangles per colour / entity / layer (a triangulation-independent view of fills). */
