@@ -143,8 +143,12 @@ export function planBlocks(flat: Flattened, enabled = true): BlockPlan {
       const firstOf = new Int32Array(meshes.length);
       for (const k of chosen) {
         const s0 = s, t0 = t;
-        meshes[k].polylines.forEach((p, j) => {
-          const layer = layerOf(p.layer);
+        // a mesh's primitives by layer, as the baked buffers order them (what overlaps paints over in the same order)
+        const polys = meshes[k].polylines;
+        const layers = polys.map((p) => layerOf(p.layer));
+        const order = polys.map((_, j) => j).sort((x, y) => layers[x] - layers[y] || x - y);
+        order.forEach((j) => {
+          const p = polys[j], layer = layers[j];
           const tri = tris[k][j];
           if (tri) {
             const n = Math.floor(tri.idx.length / 3);

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Drawer, Progress, Result, Segmented, Select, Space, Tooltip, message } from 'antd';
 import { AimOutlined, BgColorsOutlined, BorderOuterOutlined, ColumnWidthOutlined, CompressOutlined, LeftOutlined, NodeIndexOutlined, SearchOutlined, SelectOutlined, UnorderedListOutlined, DashOutlined, LineHeightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { entityBounds, pickEntity, type Scene } from '@cadcloud/cad/scene';
+import { entityBounds, nearestBlockVertex, pickEntity, type Scene } from '@cadcloud/cad/scene';
 import { loadScene } from './scene-api.ts';
 import { GlRenderer, type View } from './gl-renderer.ts';
 import { angleAt, areaOf, distance, fmt, type Pt } from './measure.ts';
@@ -223,6 +223,9 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
         }
       }
     }
+    // vertices of instanced blocks
+    const inBlock = nearestBlockVertex(scene, px, py, best, visible);
+    if (inBlock) hit = { x: inBlock[0] + ox, y: inBlock[1] + oy };
     return hit ?? w0;
   }, [scene, toWorld, visible]);
 

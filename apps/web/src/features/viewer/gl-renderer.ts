@@ -1,4 +1,5 @@
 import type { Scene } from '@cadcloud/cad/scene';
+import { GlBlocks, type BlockFrame } from './gl-blocks.ts';
 
 // ACI 7 is white on a dark background and black on a light one, as in every CAD viewer (every vertex shader)
 const INK = `
@@ -119,6 +120,8 @@ export class GlRenderer {
   private seg: Program;
   private wide: Program;
   private glyph: Program;
+  /** instanced block meshes (gl-blocks.ts): triangles after the baked triangles, segments after the baked segments */
+  private blocks: GlBlocks;
   private lineVao: WebGLVertexArrayObject | null = null;
   private triVao: WebGLVertexArrayObject | null = null;
   private wideVao: WebGLVertexArrayObject | null = null;
@@ -159,6 +162,7 @@ export class GlRenderer {
     this.seg = link(SEG_VS, { a_pos: 0 });
     this.wide = link(WIDE_VS, { a_corner: 0, a_p0: 1, a_p1: 2, a_weight: 3 });
     this.glyph = link(GLYPH_VS, {});
+    this.blocks = new GlBlocks(gl, this.w);
   }
 
   private upload(data: ArrayBufferView) {
@@ -234,6 +238,7 @@ export class GlRenderer {
       this.texture(T_GLYPH_TRIS, scene.glyphTriPositions, 2, gl.RG32F, gl.RG);
       this.texture(T_INSTANCES, scene.glyphInstances, 4, gl.RGBA32F, gl.RGBA);
     }
+    this.blocks.setScene(scene);
     this.ranges = { lines: scene.meta.lineRanges, tris: scene.meta.triRanges, glyphs, layers: scene.meta.layers.length };
     this.visKey = '';
   }
@@ -314,6 +319,15 @@ export class GlRenderer {
       gl.drawArrays(gl.TRIANGLES, first, count);
       this.drawCalls++;
     }
+    const blockFrame: BlockFrame = {
+      scale: [sx, sy], offset: [-view.cx * sx, -view.cy * sy], light, wide: lineweights, half: [this.canvas.width / 2, this.canvas.height / 2], pxPerMm: (96 / 25.4) * dpr,
+      visibility: () => {
+        this.visibility(visible);
+        gl.bindTexture(gl.TEXTURE_2D, this.visTex);
+        return T_VISIBLE;
+      },
+    };
+    if (visible.size) this.drawCalls += this.blocks.draw('tris', blockFrame);
 
     if (lineweights) {
       use(this.wide);
@@ -337,6 +351,7 @@ export class GlRenderer {
         this.drawCalls++;
       }
     }
+    if (visible.size) this.drawCalls += this.blocks.draw('lines', blockFrame);
 
     if (r.glyphs.length && visible.size) {
       use(this.glyph);
@@ -362,6 +377,7 @@ export class GlRenderer {
   }
 
   dispose() {
+    this.blocks.dispose();
     for (const b of this.buffers) this.gl.deleteBuffer(b);
     for (const t of this.textures) this.gl.deleteTexture(t);
     this.buffers = [];
