@@ -23,8 +23,6 @@ export interface BlockMesh {
   block: string;
   /** geometry in the mesh frame (drawing = instance affine × mesh point); `entity` is meaningless here */
   polylines: Polyline2[];
-  /** convex hull of the mesh's points, x0 y0 x1 y1 …: an instance's bounds are its hull's */
-  hull: number[];
 }
 
 export interface BlockInstance {
@@ -163,7 +161,7 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>) 
   function meshOf(b: Build, block: string): number {
     if (b.mesh < 0) {
       b.mesh = meshes.length;
-      meshes.push({ block, polylines: b.polylines, hull: hullOf(b.polylines) });
+      meshes.push({ block, polylines: b.polylines });
     }
     return b.mesh;
   }
@@ -245,29 +243,6 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>) 
       return instances.length ? { meshes, instances } : undefined;
     },
   };
-}
-
-/** Convex hull (monotone chain) of every point and hole point of the polylines. */
-function hullOf(polylines: Polyline2[]): number[] {
-  const pts: [number, number][] = [];
-  for (const p of polylines) {
-    for (let i = 0; i + 1 < p.points.length; i += 2) pts.push([p.points[i], p.points[i + 1]]);
-    for (const h of p.holes ?? []) for (let i = 0; i + 1 < h.length; i += 2) pts.push([h[i], h[i + 1]]);
-  }
-  pts.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  if (pts.length <= 2) return pts.flat();
-  const cross = (o: number[], a: number[], b: number[]) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-  const lower: [number, number][] = [], upper: [number, number][] = [];
-  for (const p of pts) {
-    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], p) <= 0) lower.pop();
-    lower.push(p);
-  }
-  for (let i = pts.length - 1; i >= 0; i--) {
-    const p = pts[i];
-    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], p) <= 0) upper.pop();
-    upper.push(p);
-  }
-  return [...lower.slice(0, -1), ...upper.slice(0, -1)].flat();
 }
 
 /** A mesh polyline placed by an instance: drawing coordinates, selected as the INSERT. */

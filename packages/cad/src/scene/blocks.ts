@@ -1,6 +1,6 @@
 import earcut from 'earcut';
 import type { Flattened, Polyline2 } from '../geometry/flatten.ts';
-import { eachPolyline } from '../geometry/block-instances.ts';
+import { eachPolyline, placePolyline } from '../geometry/block-instances.ts';
 import type { SceneBlock, SceneBlockArrays } from './scene.types.ts';
 
 /**
@@ -110,8 +110,17 @@ export function planBlocks(flat: Flattened, enabled = true): BlockPlan {
 
     growBounds(grow) {
       const pts: number[] = [];
+      // the extremes of a placed mesh are placed points of its convex hull (computed for meshes used more than once)
+      const hulls: (number[] | undefined)[] = [];
       for (const i of instances) {
-        const h = meshes[i.mesh].hull, a = i.affine;
+        if (uses[i.mesh] === 1) {
+          for (const p of meshes[i.mesh].polylines) {
+            // as the compiler grows baked polylines: their points (holes lie inside)
+            grow(placePolyline({ ...p, holes: undefined }, i.affine, 0).points);
+          }
+          continue;
+        }
+        const h = (hulls[i.mesh] ??= hullOf(meshes[i.mesh].polylines)), a = i.affine;
         pts.length = h.length;
         for (let k = 0; k < h.length; k += 2) {
           pts[k] = a[0] * h[k] + a[2] * h[k + 1] + a[4];
@@ -198,4 +207,26 @@ export function planBlocks(flat: Flattened, enabled = true): BlockPlan {
       return { blocks, arrays: out };
     },
   };
+}
+
+/** Convex hull (monotone chain) of the polylines' points (not their holes, as the compiler's bounds). */
+function hullOf(polylines: Polyline2[]): number[] {
+  const pts: [number, number][] = [];
+  for (const p of polylines) {
+    for (let i = 0; i + 1 < p.points.length; i += 2) pts.push([p.points[i], p.points[i + 1]]);
+  }
+  pts.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  if (pts.length <= 2) return pts.flat();
+  const cross = (o: number[], a: number[], b: number[]) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const lower: [number, number][] = [], upper: [number, number][] = [];
+  for (const p of pts) {
+    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], p) <= 0) lower.pop();
+    lower.push(p);
+  }
+  for (let i = pts.length - 1; i >= 0; i--) {
+    const p = pts[i];
+    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], p) <= 0) upper.pop();
+    upper.push(p);
+  }
+  return [...lower.slice(0, -1), ...upper.slice(0, -1)].flat();
 }
