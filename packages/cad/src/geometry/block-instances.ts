@@ -88,8 +88,17 @@ function mayBeClipped(e: Entity): boolean {
 
 const ORTHO_EPS = 1e-9;
 
-export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>) {
+export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, entities: readonly Entity[]) {
   const { out, budget } = host;
+  // how often each block is placed at the top level (MINSERT cells counted): a block placed once (anonymous blocks
+  // of dynamic blocks, hatches, tables …) is baked as before, at no cost
+  const placements = new Map<string, number>();
+  for (const e of entities) {
+    if (e.type !== 'INSERT') continue;
+    const name = String(pairValue(e, 2) ?? '');
+    const cells = Math.max(1, Number(pairValue(e, 70) ?? 1) || 1) * Math.max(1, Number(pairValue(e, 71) ?? 1) || 1);
+    placements.set(name, (placements.get(name) ?? 0) + cells);
+  }
   const meshes: BlockMesh[] = [];
   const instances: BlockInstance[] = [];
   const builds = new Map<string, Build>();
@@ -173,6 +182,7 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>) 
      */
     insert(e: Entity, block: Block, cells: Affine[], sx: number, sy: number, inherit: Inherited, ref: number): boolean | null {
       if (!cells.length || !Number.isFinite(sx) || !Number.isFinite(sy) || !sx || !sy) return null;
+      if ((placements.get(block.name) ?? 0) < 2) return null;
       if (mayBeClipped(e) || isWorldBound(block.name)) return null;
       // the linear part over the INSERT's scale must be a rotation or mirror (an extrusion out of the plane is not)
       const m = cells[0];
@@ -247,6 +257,8 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>) 
 
 /** A mesh polyline placed by an instance: drawing coordinates, selected as the INSERT. */
 export function placePolyline(p: Polyline2, a: Affine, entity: number): Polyline2 {
+  // a mesh placed where it was flattened (a block at the origin, unrotated, unscaled) shares its points
+  if (a[0] === 1 && a[1] === 0 && a[2] === 0 && a[3] === 1 && a[4] === 0 && a[5] === 0) return { ...p, entity };
   const map = (pts: number[]) => {
     const r = new Array<number>(pts.length);
     for (let i = 0; i < pts.length; i += 2) {

@@ -247,7 +247,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
           get emitted() { return emitted; },
           set emitted(v) { emitted = v; },
         },
-      }, blocks)
+      }, blocks, entities)
     : null;
 
   const colorOf = (e: Entity, inh: Inherited, layerName: string): number => {
