@@ -159,6 +159,8 @@ describe('instanced glyphs and per-primitive colours in the viewer', () => {
         serve = v;
         await page.goto(viewUrl);
         await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model');
+        // the side panel comes after the first frame and narrows the canvas: capture once it is there
+        await page.locator('[data-testid="layer-L2"]').waitFor();
         const plain = await canvasPixels();
         const drawCalls: number = await page.evaluate(() => (window as any).__cadViewer.drawCalls());
         // L2 off: its inserts' layer-0 children go, the arc on B and everything on L1 stays
@@ -174,6 +176,7 @@ describe('instanced glyphs and per-primitive colours in the viewer', () => {
       await shoot(page, 'viewer-blocks-instanced');
       const b = await captures('off');
       for (const k of ['plain', 'layerOff', 'wide'] as const) {
+        expect([a[k].info.width, a[k].info.height]).toEqual([b[k].info.width, b[k].info.height]);
         const { differ, ink } = pixelDiff(a[k], b[k]);
         console.log(`blocks ${k}: ${differ} of ${ink} drawn pixels differ (instanced vs baked); draw calls ${a.drawCalls} vs ${b.drawCalls}`);
         expect(ink).toBeGreaterThan(20_000);
@@ -187,6 +190,7 @@ describe('instanced glyphs and per-primitive colours in the viewer', () => {
       serve = 'on';
       await page.goto(viewUrl);
       await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model');
+      await page.locator('[data-testid="layer-L2"]').waitFor();
       await settle(page);
       const [lf, , , , first] = on.meta.blocks![0];
       const I = on.blockInstances, L = on.blockLinePositions;
