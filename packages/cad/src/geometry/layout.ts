@@ -2,6 +2,7 @@ import type { Drawing, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
 import { flattenEntities, flattenModelSpace, type Flattened, type FlattenOptions, type Polyline2 } from './flatten.ts';
 import { clipPolygonToRect, clipPolylineToRect, type Rect } from './viewport-clip.ts';
+import { clipCurveToRect, transformCurve } from './curve.ts';
 
 export const MODEL = 'Model';
 
@@ -98,6 +99,9 @@ export function flattenLayout(d: Drawing, name: string, opts: FlattenOptions = {
         for (const run of clipPolylineToRect(p.closed ? [...pts, pts[0], pts[1]] : pts, vp.clip)) paper.polylines.push({ ...moved, points: run, closed: false });
       }
     }
+    // exact curves stay exact: moved by the same similarity, cut at the viewport's border into arcs
+    const m = [cos, sin, -sin, cos, vp.cx - vp.viewX * cos + vp.viewY * sin, vp.cy - vp.viewX * sin - vp.viewY * cos];
+    for (const g of model.curves ?? []) for (const piece of clipCurveToRect(transformCurve(g, m), vp.clip)) (paper.curves ??= []).push({ ...piece, entity: g.entity + base });
     for (const t of model.texts) {
       const [x, y] = tx(t.x, t.y);
       if (x < vp.clip.minX || x > vp.clip.maxX || y < vp.clip.minY || y > vp.clip.maxY) continue;

@@ -1,0 +1,213 @@
+/**
+ * Parametric curves: circles, arcs, elliptical arcs and polyline bulge arcs kept exact instead of tessellated.
+ * Every one of them, after any chain of block transforms (mirrors, non-uniform scales, the shear of a rotated block
+ * inside a non-uniformly scaled one) and OCS flips, is the affine image of an arc of the unit circle:
+ *
+ *   P(t) = C + U cos t + V sin t,   t ∈ [t0, t0 + sweep],   0 < sweep ≤ 2π
+ *
+ * U and V are conjugate semi-diameters (for a circle: r along x and r along y; for an ELLIPSE: the major axis and
+ * ratio × its normal). Storing them instead of (major axis, ratio) keeps sheared ellipses exact, costs one float
+ * more and makes evaluation one multiply-add per axis. No imports: the scene and the browser viewer use this too.
+ */
+
+export interface CurveGeom {
+  cx: number;
+  cy: number;
+  ux: number;
+  uy: number;
+  vx: number;
+  vy: number;
+  /** start parameter (radians) */
+  t0: number;
+  /** parameter sweep, 0 < sweep ≤ 2π (a full closed curve is 2π) */
+  sweep: number;
+}
+
+/** A curve as the flattener emits it (drawing units, after transforms), with what its polyline would carry. */
+export interface Curve2 extends CurveGeom {
+  /** 0xRRGGBB */
+  color: number;
+  layer: string;
+  /** index into `Flattened.entities` */
+  entity: number;
+  /** resolved lineweight in 1/100 mm (0 = thinnest) */
+  lineweight?: number;
+}
+
+const TAU = Math.PI * 2;
+
+export function curvePoint(g: CurveGeom, t: number): [number, number] {
+  const c = Math.cos(t), s = Math.sin(t);
+  return [g.cx + g.ux * c + g.vx * s, g.cy + g.uy * c + g.vy * s];
+}
+
+export const isFullCurve = (g: CurveGeom) => g.sweep >= TAU - 1e-12;
+
+/**
+ * The largest radius of the curve's ellipse (its semi-major axis: the largest singular value of [U V]). The chord
+ * error of a parameter step Δt is at most this × (1 − cos(Δt/2)) (see `curveSegments`).
+ */
+export function curveRadius(ux: number, uy: number, vx: number, vy: number): number {
+  const a = ux * ux + uy * uy, b = ux * vx + uy * vy, d = vx * vx + vy * vy;
+  const h = (a + d) / 2, k = Math.sqrt(((a - d) / 2) ** 2 + b * b);
+  return Math.sqrt(h + k);
+}
+
+/** Fewest and most segments a curve is drawn with: no chord spans more than 90° of parameter; the cap bounds a frame. */
+export const CURVE_MAX_SEGMENTS = 4096;
+
+/**
+ * Segments for `sweep` radians of a curve whose largest radius is `radius` (any unit, e.g. device pixels), so the
+ * chord error stays ≤ `tolerance` (same unit): uniform parameter steps Δt = sweep / n on the unit circle leave a
+ * sagitta of 1 − cos(Δt/2) along the radius; the affine map stretches it by at most the largest singular value, so
+ * the error is ≤ radius · (1 − cos(Δt/2)). At least one segment per 90° (a sub-pixel circle is still a dot, a
+ * diamond at worst), at most `cap` (then the error bound is exceeded: 0.25 px up to a radius of ~850,000 px).
+ */
+export function curveSegments(radius: number, sweep: number, tolerance = 0.25, cap = CURVE_MAX_SEGMENTS): number {
+  const s = Math.min(Math.abs(sweep), TAU);
+  const floor = Math.max(1, Math.ceil(s / (Math.PI / 2) - 1e-9));
+  if (!(radius > tolerance / 2) || !(tolerance > 0)) return Math.min(cap, floor);
+  const step = 2 * Math.acos(1 - tolerance / radius);
+  if (!(step > 0)) return cap;
+  return Math.min(cap, Math.max(floor, Math.ceil(s / step - 1e-9)));
+}
+
+/** The chord error bound of `n` uniform segments over `sweep` on a curve of largest radius `radius`. */
+export function chordError(radius: number, sweep: number, n: number): number {
+  return radius * (1 - Math.cos(Math.abs(sweep) / n / 2));
+}
+
+/** The curve as polyline points x0 y0 x1 y1 … with chord error ≤ `tolerance` (drawing units); a full curve repeats no point. */
+export function tessellateCurve(g: CurveGeom, tolerance: number, cap = CURVE_MAX_SEGMENTS): number[] {
+  const n = curveSegments(curveRadius(g.ux, g.uy, g.vx, g.vy), g.sweep, tolerance, cap);
+  const full = isFullCurve(g);
+  const out: number[] = [];
+  for (let i = 0; i <= (full ? n - 1 : n); i++) {
+    const [x, y] = curvePoint(g, g.t0 + (g.sweep * i) / n);
+    out.push(x, y);
+  }
+  return out;
+}
+
+/** The curve mapped by the affine [a b c d e f] (x' = a x + c y + e, y' = b x + d y + f): exact, whatever the map. */
+export function transformCurve<T extends CurveGeom>(g: T, m: readonly number[]): T {
+  return {
+    ...g,
+    cx: m[0] * g.cx + m[2] * g.cy + m[4],
+    cy: m[1] * g.cx + m[3] * g.cy + m[5],
+    ux: m[0] * g.ux + m[2] * g.uy,
+    uy: m[1] * g.ux + m[3] * g.uy,
+    vx: m[0] * g.vx + m[2] * g.vy,
+    vy: m[1] * g.vx + m[3] * g.vy,
+  };
+}
+
+/** The parameters t in [t0, t0 + sweep] where a cos t + b sin t = k, ascending. */
+function solveCosSin(a: number, b: number, k: number, t0: number, sweep: number, out: number[]) {
+  const r = Math.hypot(a, b);
+  if (!(r > 0) || Math.abs(k) > r) return;
+  const phi = Math.atan2(b, a), d = Math.acos(Math.max(-1, Math.min(1, k / r)));
+  for (const base of d === 0 ? [phi] : [phi - d, phi + d]) {
+    let t = t0 + ((((base - t0) % TAU) + TAU) % TAU);
+    for (; t <= t0 + sweep; t += TAU) if (t > t0 && t < t0 + sweep) out.push(t);
+  }
+}
+
+/** Where the x or y of the curve is extreme (cos/sin zeros of its derivative), inside the sweep. */
+function extremes(a: number, b: number, t0: number, sweep: number, out: number[]) {
+  // d/dt (a cos t + b sin t) = 0 ⇔ tan t = b / a
+  const phi = Math.atan2(b, a);
+  for (const base of [phi, phi + Math.PI]) {
+    let t = t0 + ((((base - t0) % TAU) + TAU) % TAU);
+    for (; t <= t0 + sweep; t += TAU) if (t >= t0 && t <= t0 + sweep) out.push(t);
+  }
+}
+
+/** The exact bounding box of the arc [minX, minY, maxX, maxY]. */
+export function curveBox(g: CurveGeom): [number, number, number, number] {
+  const ts = [g.t0, g.t0 + g.sweep];
+  extremes(g.ux, g.vx, g.t0, g.sweep, ts);
+  extremes(g.uy, g.vy, g.t0, g.sweep, ts);
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const t of ts) {
+    const [x, y] = curvePoint(g, t);
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  return [minX, minY, maxX, maxY];
+}
+
+/**
+ * The parts of the arc inside the rectangle (paper viewports clip model space), each an arc of its own: the
+ * parameters where it crosses the rectangle's four lines split it, the pieces whose middle is inside are kept.
+ */
+export function clipCurveToRect<T extends CurveGeom>(g: T, r: { minX: number; minY: number; maxX: number; maxY: number }): T[] {
+  const [x0, y0, x1, y1] = curveBox(g);
+  if (x0 >= r.minX && x1 <= r.maxX && y0 >= r.minY && y1 <= r.maxY) return [g];
+  if (x1 < r.minX || x0 > r.maxX || y1 < r.minY || y0 > r.maxY) return [];
+  const cuts: number[] = [];
+  solveCosSin(g.ux, g.vx, r.minX - g.cx, g.t0, g.sweep, cuts);
+  solveCosSin(g.ux, g.vx, r.maxX - g.cx, g.t0, g.sweep, cuts);
+  solveCosSin(g.uy, g.vy, r.minY - g.cy, g.t0, g.sweep, cuts);
+  solveCosSin(g.uy, g.vy, r.maxY - g.cy, g.t0, g.sweep, cuts);
+  cuts.sort((a, b) => a - b);
+  const ts = [g.t0, ...cuts, g.t0 + g.sweep];
+  const inside = (t: number) => {
+    const [x, y] = curvePoint(g, t);
+    return x >= r.minX && x <= r.maxX && y >= r.minY && y <= r.maxY;
+  };
+  const pieces: T[] = [];
+  for (let i = 0; i + 1 < ts.length; i++) {
+    const a = ts[i], b = ts[i + 1];
+    if (!(b - a > 1e-12) || !inside((a + b) / 2)) continue;
+    const last = pieces[pieces.length - 1];
+    if (last && Math.abs(last.t0 + last.sweep - a) < 1e-12) last.sweep = b - last.t0;
+    else pieces.push({ ...g, t0: a, sweep: b - a });
+  }
+  // a full curve cut once at its start: its first and last pieces are one arc
+  if (isFullCurve(g) && pieces.length > 1) {
+    const first = pieces[0], last = pieces[pieces.length - 1];
+    if (Math.abs(first.t0 - g.t0) < 1e-12 && Math.abs(last.t0 + last.sweep - (g.t0 + TAU)) < 1e-12) {
+      last.sweep += first.sweep;
+      pieces.shift();
+    }
+  }
+  return pieces;
+}
+
+/**
+ * The distance from (x, y) to the arc and the parameter of the nearest point: a dense sample, then Newton steps on
+ * (P(t) − q)·P′(t) = 0 from the best sample, kept inside the sweep (the ends are candidates of their own).
+ */
+export function nearestOnCurve(g: CurveGeom, x: number, y: number): { d: number; t: number } {
+  const n = Math.max(8, Math.ceil(g.sweep / (Math.PI / 32)));
+  let best = Infinity, bt = g.t0;
+  for (let i = 0; i <= n; i++) {
+    const t = g.t0 + (g.sweep * i) / n;
+    const [px, py] = curvePoint(g, t);
+    const d = (px - x) ** 2 + (py - y) ** 2;
+    if (d < best) {
+      best = d;
+      bt = t;
+    }
+  }
+  let t = bt;
+  const lo = g.t0, hi = g.t0 + g.sweep;
+  for (let k = 0; k < 12; k++) {
+    const c = Math.cos(t), s = Math.sin(t);
+    const ex = g.cx + g.ux * c + g.vx * s - x, ey = g.cy + g.uy * c + g.vy * s - y;
+    const dx = -g.ux * s + g.vx * c, dy = -g.uy * s + g.vy * c;
+    // second derivative is −(P − C)
+    const f = ex * dx + ey * dy;
+    const fp = dx * dx + dy * dy - ex * (g.ux * c + g.vx * s) - ey * (g.uy * c + g.vy * s);
+    if (!(fp > 0)) break;
+    const next = Math.max(lo, Math.min(hi, t - f / fp));
+    if (Math.abs(next - t) < 1e-15) break;
+    t = next;
+  }
+  const [px, py] = curvePoint(g, t);
+  const d = (px - x) ** 2 + (py - y) ** 2;
+  return d <= best ? { d: Math.sqrt(d), t } : { d: Math.sqrt(best), t: bt };
+}
