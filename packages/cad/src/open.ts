@@ -34,7 +34,8 @@ export async function buildSceneBytes(d: Drawing, layout: string = MODEL, text?:
   const layouts = layoutNames(d);
   const name = layouts.find((n) => n.toLowerCase() === layout.toLowerCase());
   if (!name) throw new CadError('cad.parseFailed', 'Layout switch failed!', `no layout ${layout}`);
-  const flat = flattenLayout(d, name);
+  // exact curves: the viewer tessellates them for the zoom it shows
+  const flat = flattenLayout(d, name, { curves: true });
   if (!flat) throw new CadError('cad.parseFailed', 'Layout switch failed!', `no layout ${layout}`);
   const t = text ? await text(d) : undefined;
   return encodeScene(compileScene(d, flat, { layout: name, layouts, textGeometry: t?.textGeometry, textGlyphs: t?.textGlyphs, fonts: t?.fonts }));

@@ -194,7 +194,8 @@ export function nearestOnCurve(g: CurveGeom, x: number, y: number): { d: number;
     }
   }
   let t = bt;
-  const lo = g.t0, hi = g.t0 + g.sweep;
+  // a closed curve has no ends: its parameter runs on past 2π
+  const lo = isFullCurve(g) ? -Infinity : g.t0, hi = isFullCurve(g) ? Infinity : g.t0 + g.sweep;
   for (let k = 0; k < 12; k++) {
     const c = Math.cos(t), s = Math.sin(t);
     const ex = g.cx + g.ux * c + g.vx * s - x, ey = g.cy + g.uy * c + g.vy * s - y;

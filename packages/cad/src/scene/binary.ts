@@ -2,8 +2,11 @@ import type { Scene, SceneMeta } from './scene.types.ts';
 import { withPerVertexViews, type SceneArrays } from './runs.ts';
 
 const MAGIC = 0x53444143; // 'CADS' little-endian
-/** 3: colours and weights per segment / triangle, entities as runs, instanced glyphs (2 had colours per vertex) */
-const VERSION = 3;
+/**
+ * 4: exact curves (records drawn at the zoom of each frame); 3: colours and weights per segment / triangle, entities
+ * as runs, instanced glyphs (2 had colours per vertex)
+ */
+const VERSION = 4;
 
 const pad4 = (n: number) => (n + 3) & ~3;
 
@@ -21,6 +24,8 @@ const ARRAYS: [ArrayKey, Float32ArrayConstructor | Uint8ArrayConstructor | Uint3
   ['glyphTriPositions', Float32Array],
   ['glyphInstances', Float32Array],
   ['glyphInstanceEntities', Uint32Array],
+  ['curves', Float32Array],
+  ['curveEntities', Uint32Array],
 ];
 
 /**

@@ -7,6 +7,8 @@ import type { TextGlyphs } from '../text/layout.ts';
 import type { Scene, SceneGlyph, SceneMeta, SceneRange, SceneRect } from './scene.types.ts';
 import { GrowableF32, GrowableRgba, GrowableU32, GrowableU8, RunBuilder } from './growable.ts';
 import { withPerVertexViews } from './runs.ts';
+import { packCurves } from './curves.ts';
+import { curveBox } from '../geometry/curve.ts';
 
 /** Text as geometry in drawing units, from the text engine (SHX strokes, TTF glyph triangles). */
 export type TextGeometryFn = (run: TextRun) => { strokes: number[][]; triangles: number[]; colors?: number[]; triangleColors?: number[] };
@@ -95,6 +97,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   // the origin comes from the bounds, so they are known before any vertex is written
   for (const p of flat.polylines) grow(p.points);
   for (const t of flat.texts) grow([t.x, t.y]);
+  for (const c of flat.curves ?? []) grow(curveBox(c));
   if (!Number.isFinite(bounds.minX)) Object.assign(bounds, { minX: 0, minY: 0, maxX: 1, maxY: 1 });
   const ox = (bounds.minX + bounds.maxX) / 2, oy = (bounds.minY + bounds.maxY) / 2;
 
@@ -323,6 +326,9 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     }
   });
 
+  // exact curves: records the viewer tessellates for its zoom (scene/curves.ts)
+  const curves = packCurves(flat.curves ?? [], layerOf, bounds, [ox, oy]);
+
   const meta: SceneMeta = {
     format: 1,
     layout: opts.layout,
@@ -334,10 +340,11 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     lineRanges,
     triRanges,
     glyphs,
+    curveBuckets: curves.buckets,
     entities: flat.entities,
     texts,
     notDrawn: flat.skipped,
     fonts: opts.fonts,
   };
-  return withPerVertexViews({ meta, linePositions, lineSegmentColors, lineEntityRuns, lineWeights, triPositions, triangleColors, triEntityRuns, glyphLinePositions, glyphTriPositions, glyphInstances, glyphInstanceEntities });
+  return withPerVertexViews({ meta, linePositions, lineSegmentColors, lineEntityRuns, lineWeights, triPositions, triangleColors, triEntityRuns, glyphLinePositions, glyphTriPositions, glyphInstances, glyphInstanceEntities, curves: curves.records, curveEntities: curves.entities });
 }

@@ -47,6 +47,12 @@ export type SceneRange = [number, number, number];
  */
 export type SceneGlyph = [number, number, number, number, number, number];
 
+/**
+ * A bucket of curve records (scene/curves.ts) drawn with one segment count per frame: [size class ⌈log2 radius⌉,
+ * sweep class, first record, record count, largest radius (drawing units), largest sweep (radians)].
+ */
+export type SceneCurveBucket = [number, number, number, number, number, number];
+
 export interface SceneMeta {
   format: 1;
   layout: string;
@@ -59,6 +65,8 @@ export interface SceneMeta {
   triRanges: SceneRange[];
   /** instanced glyph meshes (absent or empty: all text is in the line and triangle buffers) */
   glyphs?: SceneGlyph[];
+  /** curve buckets, in record order (absent or empty: no curves, every curve is in the line buffer) */
+  curveBuckets?: SceneCurveBucket[];
   entities: SceneEntity[];
   texts: SceneText[];
   /** entity types not drawn, by count */
@@ -94,6 +102,14 @@ export interface Scene {
   glyphInstances: Float32Array;
   /** entity index per glyph instance */
   glyphInstanceEntities: Uint32Array;
+  /**
+   * Continuous circles, arcs, elliptical arcs and bulge arcs, exact: 12 floats per record (cx cy ux uy, vx vy t0
+   * sweep, layer colour weight 0; the point at t is c + u cos t + v sin t, relative to the origin), bucketed as
+   * `meta.curveBuckets` says. The viewer tessellates them every frame for its zoom (scene/curves.ts).
+   */
+  curves: Float32Array;
+  /** entity index per curve record */
+  curveEntities: Uint32Array;
   /**
    * Per-vertex forms of the format before instancing, built on first use from the arrays above (tests and tools;
    * the viewer never reads them, they cost memory): r g b a per line vertex, entity per segment, r g b a per
