@@ -51,13 +51,14 @@ describe('cad render', () => {
     const png = path.join(dir, 'out.png');
     const r = cad('render', drawing, png, '--width', '300');
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ format: 'png', layout: 'Model', polylines: 2 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ format: 'png', layout: 'Model', polylines: 1, curves: 1 });
     const bytes = readFileSync(png);
     expect(bytes.subarray(1, 4).toString()).toBe('PNG');
     expect(bytes.readUInt32BE(16)).toBe(300); // IHDR width
     const svg = path.join(dir, 'out.svg');
     expect(cad('render', drawing, svg, '--dark').status).toBe(0);
     expect(readFileSync(svg, 'utf8')).toContain('stroke="#ff0000"'); // the red circle
+    expect(readFileSync(svg, 'utf8')).toMatch(/<path d="M30 0A30 30 0 0 1 -30 0A30 30 0 0 1 30 0" fill="none" stroke="#ff0000"/); // as true arcs
     const pdf = path.join(dir, 'out.pdf');
     expect(cad('render', drawing, pdf, '--layout', 'model').status).toBe(0);
     expect(readFileSync(pdf).subarray(0, 5).toString()).toBe('%PDF-');

@@ -41,7 +41,8 @@ const load = (path: string) => readDrawing(readFileSync(path), path, { timeoutMs
 function flattenNamed(d: Drawing, name: string = MODEL): { layout: string; flat: Flattened } {
   const names = layoutNames(d);
   const found = names.find((n) => n.toLowerCase() === name.toLowerCase());
-  const flat = found ? flattenLayout(d, found) : null;
+  // exact curves: SVG and PDF draw them as arcs, PNG at its own resolution
+  const flat = found ? flattenLayout(d, found, { curves: true }) : null;
   if (!found || !flat) throw new UsageError(`layout not found: ${name} (layouts: ${names.join(', ')})`);
   return { layout: found, flat };
 }
@@ -71,7 +72,7 @@ async function render(input: string, output: string) {
   const opts = { width, background: values.dark ? ('dark' as const) : ('light' as const), text: await textOf(d) };
   const bytes = format === 'svg' ? renderSvg(flat, opts) : format === 'png' ? renderPng(flat, opts) : await renderPdf(flat, { ...opts, title: input.split(/[\\/]/).pop() });
   writeFileSync(output, bytes);
-  console.log(JSON.stringify({ written: output, format, layout, polylines: flat.polylines.length, texts: flat.texts.length, notDrawn: flat.skipped }));
+  console.log(JSON.stringify({ written: output, format, layout, polylines: flat.polylines.length, curves: flat.curves?.length ?? 0, texts: flat.texts.length, notDrawn: flat.skipped }));
 }
 
 async function compare(fileA: string, fileB: string, image?: string) {

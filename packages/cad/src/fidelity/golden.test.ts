@@ -1,6 +1,6 @@
 /**
- * Golden images: every sample drawing's model space (texts by the text engine with the bundled fonts)
- * rendered to a 512 px PNG and compared with the
+ * Golden images: every sample drawing's model space (texts by the text engine with the bundled fonts, circles,
+ * arcs and ellipses as exact curves drawn by the renderer) rendered to a 512 px PNG and compared with the
  * committed image in golden/ (our own output, reviewed by eye once), with the fidelity metric (ink within
  * 2 px, image-metric.ts). A change that moves, loses or adds geometry fails here; `UPDATE_GOLDEN=1`
  * rewrites the images after a deliberate change — look at them before committing.
@@ -37,7 +37,7 @@ describe.skipIf(!haveSamples)('golden images of every sample drawing (512 px, mo
       const d = await readDrawing(readFileSync(sample(name)), name, { timeoutMs: 60_000 });
       const fonts = await loadFonts(d, async () => null); // the bundled fonts: the drawings' own are not public
       const text = (r: Parameters<typeof textGeometry>[0]) => textGeometry(r, d, fonts);
-      png = await sharp(renderPng(flattenModelSpace(d), { width: 512, text })).png({ palette: true, colours: 64, compressionLevel: 9 }).toBuffer();
+      png = await sharp(renderPng(flattenModelSpace(d, { curves: true }), { width: 512, text })).png({ palette: true, colours: 64, compressionLevel: 9 }).toBuffer();
     } catch (e) {
       if (e instanceof CadError && UNREADABLE.has(name)) {
         expect(e.message).toBe('The drawing analysis failed!');

@@ -212,3 +212,33 @@ export function nearestOnCurve(g: CurveGeom, x: number, y: number): { d: number;
   const d = (px - x) ** 2 + (py - y) ** 2;
   return d <= best ? { d: Math.sqrt(d), t } : { d: Math.sqrt(best), t: bt };
 }
+
+/**
+ * The curve's ellipse in principal form (the singular value decomposition of [U V]): semi-axes rx ≥ ry ≥ 0, the
+ * angle of the rx axis (radians), and whether the parameter runs counter-clockwise (det [U V] > 0; a mirror turns it).
+ */
+export function curveEllipse(g: CurveGeom): { rx: number; ry: number; rotation: number; ccw: boolean } {
+  const e = (g.ux + g.vy) / 2, f = (g.ux - g.vy) / 2, gg = (g.uy + g.vx) / 2, h = (g.uy - g.vx) / 2;
+  const q = Math.hypot(e, h), r = Math.hypot(f, gg);
+  const a1 = Math.atan2(gg, f), a2 = Math.atan2(h, e);
+  return { rx: q + r, ry: Math.abs(q - r), rotation: (a2 + a1) / 2, ccw: g.ux * g.vy - g.uy * g.vx > 0 };
+}
+
+/**
+ * Cubic Bézier pieces of the curve (x0 y0 x1 y1 x2 y2 x3 y3 each), at most `maxStep` radians of parameter per piece:
+ * the affine image of the usual circle approximation (control points k = 4/3 tan(Δt/4) along the tangents), radial
+ * error ~4e-6 of the radius for 45° pieces. For outputs with Bézier paths (PDF).
+ */
+export function curveBeziers(g: CurveGeom, maxStep = Math.PI / 4): number[][] {
+  const n = Math.max(1, Math.ceil(g.sweep / maxStep - 1e-9));
+  const dt = g.sweep / n, k = (4 / 3) * Math.tan(dt / 4);
+  const out: number[][] = [];
+  for (let i = 0; i < n; i++) {
+    const a = g.t0 + dt * i, b = a + dt;
+    const [x0, y0] = curvePoint(g, a), [x3, y3] = curvePoint(g, b);
+    const da = [-g.ux * Math.sin(a) + g.vx * Math.cos(a), -g.uy * Math.sin(a) + g.vy * Math.cos(a)];
+    const db = [-g.ux * Math.sin(b) + g.vx * Math.cos(b), -g.uy * Math.sin(b) + g.vy * Math.cos(b)];
+    out.push([x0, y0, x0 + k * da[0], y0 + k * da[1], x3 - k * db[0], y3 - k * db[1], x3, y3]);
+  }
+  return out;
+}

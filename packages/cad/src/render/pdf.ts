@@ -2,6 +2,7 @@ import PDFDocument from 'pdfkit';
 import type { Flattened, TextRun } from '../geometry/flatten.ts';
 import { framed, hex, inkColor, lineweightPt, prepare, type RenderOptions } from './prepare.ts';
 import { textAnchor } from './svg.ts';
+import { curveBeziers } from '../geometry/curve.ts';
 
 const MM = 72 / 25.4;
 /** ISO A sizes, long side × short side in mm */
@@ -56,7 +57,16 @@ export async function renderPdf(f: Flattened, opts: PdfOptions = {}): Promise<Bu
   };
   for (const b of p.batches) {
     if (b.kind === 'stroke') {
-      for (const l of b.lines) path(l.points, l.closed);
+      for (const l of b.lines) {
+        if (!l.curve) {
+          path(l.points, l.closed);
+          continue;
+        }
+        // exact curves as Bézier pieces (45° each)
+        const pieces = curveBeziers(l.curve);
+        doc.moveTo(X(pieces[0][0]), Y(pieces[0][1]));
+        for (const q of pieces) doc.bezierCurveTo(X(q[2]), Y(q[3]), X(q[4]), Y(q[5]), X(q[6]), Y(q[7]));
+      }
       doc.lineWidth(lineweightPt(b.lineweight)).stroke(hex(b.color));
     } else if (b.kind === 'fill') {
       for (const r of b.rings) path(r, true);

@@ -18,6 +18,7 @@ declare module 'pdfkit' {
     rect(x: number, y: number, w: number, h: number): this;
     moveTo(x: number, y: number): this;
     lineTo(x: number, y: number): this;
+    bezierCurveTo(cp1x: number, cp1y: number, cp2x: number, cp2y: number, x: number, y: number): this;
     closePath(): this;
     lineWidth(w: number): this;
     lineCap(c: 'butt' | 'round' | 'square'): this;

@@ -1,4 +1,5 @@
 import type { Flattened, TextRun } from '../geometry/flatten.ts';
+import { curveEllipse, curvePoint, type CurveGeom } from '../geometry/curve.ts';
 import { boundsOf, framed, hex, inkColor, lineweightPx, prepare, type Bounds, type RenderOptions } from './prepare.ts';
 
 export { boundsOf };
@@ -36,13 +37,27 @@ export function renderSvg(f: Flattened, opts: RenderOptions = {}): string {
     for (let i = 2; i + 1 < pts.length; i += 2) d += `L${n(pts[i])} ${n(pts[i + 1])}`;
     return close ? `${d}Z` : d;
   };
+  // an exact curve as elliptical arc commands (a closed one as two halves: an arc cannot end where it starts)
+  const arc = (g: CurveGeom) => {
+    const { rx, ry, rotation, ccw } = curveEllipse(g);
+    const [x0, y0] = curvePoint(g, g.t0);
+    const full = g.sweep >= Math.PI * 2 - 1e-12;
+    const ends = full ? [g.t0 + Math.PI, g.t0 + 2 * Math.PI] : [g.t0 + g.sweep];
+    const large = !full && g.sweep > Math.PI ? 1 : 0;
+    let d = `M${n(x0)} ${n(y0)}`;
+    for (const t of ends) {
+      const [x, y] = curvePoint(g, t);
+      d += `A${n(rx)} ${n(ry)} ${+((rotation * 180) / Math.PI).toFixed(6)} ${large} ${ccw ? 1 : 0} ${n(x)} ${n(y)}`;
+    }
+    return d;
+  };
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${n(fr.minX)} ${n(-fr.maxY)} ${n(fr.w)} ${n(fr.h)}">`);
   out.push(`<rect x="${n(fr.minX)}" y="${n(-fr.maxY)}" width="${n(fr.w)}" height="${n(fr.h)}" fill="${hex(p.background)}"/>`);
   out.push(`<g transform="scale(1,-1)" stroke-linecap="round" stroke-linejoin="round">`);
   for (const b of p.batches) {
     if (b.kind === 'stroke') {
-      const d = b.lines.map((l) => ring(l.points, l.closed)).join('');
+      const d = b.lines.map((l) => (l.curve ? arc(l.curve) : ring(l.points, l.closed))).join('');
       out.push(`<path d="${d}" fill="none" stroke="${hex(b.color)}" stroke-width="${n(lineweightPx(b.lineweight) * unit)}"/>`);
     } else if (b.kind === 'fill') {
       // a hairline outline keeps areas thinner than a pixel visible
