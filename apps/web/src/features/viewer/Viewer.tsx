@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Drawer, Progress, Result, Segmented, Select, Space, Tooltip, message } from 'antd';
 import { AimOutlined, BgColorsOutlined, BorderOuterOutlined, ColumnWidthOutlined, CompressOutlined, LeftOutlined, NodeIndexOutlined, SearchOutlined, SelectOutlined, UnorderedListOutlined, DashOutlined, LineHeightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { entityBounds, pickEntity, type Scene } from '@cadcloud/cad/scene';
+import { entityBounds, pickEntity, snapPoint, type Scene } from '@cadcloud/cad/scene';
 import { loadScene } from './scene-api.ts';
 import { GlRenderer, type View } from './gl-renderer.ts';
 import { angleAt, areaOf, distance, fmt, type Pt } from './measure.ts';
@@ -204,26 +204,11 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
   useEffect(() => localStorage.setItem(THEME_KEY, light ? '1' : '0'), [light]);
   useEffect(() => localStorage.setItem(LW_KEY, weights ? '1' : '0'), [weights]);
 
-  // ---- snapping: the nearest drawn vertex within 10 px makes measurements exact
+  // ---- snapping: the nearest drawn vertex, curve centre or arc end within 10 px makes measurements exact
   const snap = useCallback((sx: number, sy: number): Pt => {
     const w0 = toWorld(sx, sy);
     if (!scene) return w0;
-    const [ox, oy] = scene.meta.origin;
-    const px = w0.x - ox, py = w0.y - oy;
-    let best = (10 / view.current.ppu) ** 2, hit: Pt | null = null;
-    const p = scene.linePositions;
-    for (const [layer, first, count] of scene.meta.lineRanges) {
-      if (!visible.has(layer)) continue;
-      for (let v = first; v < first + count; v++) {
-        const dx = p[v * 2] - px, dy = p[v * 2 + 1] - py;
-        const d = dx * dx + dy * dy;
-        if (d < best) {
-          best = d;
-          hit = { x: p[v * 2] + ox, y: p[v * 2 + 1] + oy };
-        }
-      }
-    }
-    return hit ?? w0;
+    return snapPoint(scene, w0.x, w0.y, 10 / view.current.ppu, visible) ?? w0;
   }, [scene, toWorld, visible]);
 
   const onClickAt = (sx: number, sy: number) => {

@@ -1,4 +1,5 @@
 import type { Scene } from '@cadcloud/cad/scene';
+import { GlCurves } from './gl-curves.ts';
 
 // ACI 7 is white on a dark background and black on a light one, as in every CAD viewer (every vertex shader)
 const INK = `
@@ -132,6 +133,8 @@ export class GlRenderer {
   /** what render() needs of the scene: ranges and glyph table, not the arrays */
   private ranges: { lines: [number, number, number][]; tris: [number, number, number][]; glyphs: [number, number, number, number, number, number][]; layers: number } | null = null;
   drawCalls = 0;
+  /** exact curves, tessellated for the zoom of each frame (gl-curves.ts) */
+  readonly curves: GlCurves;
 
   constructor(readonly canvas: HTMLCanvasElement) {
     const gl = canvas.getContext('webgl2', { antialias: true, preserveDrawingBuffer: true });
@@ -159,6 +162,7 @@ export class GlRenderer {
     this.seg = link(SEG_VS, { a_pos: 0 });
     this.wide = link(WIDE_VS, { a_corner: 0, a_p0: 1, a_p1: 2, a_weight: 3 });
     this.glyph = link(GLYPH_VS, {});
+    this.curves = new GlCurves(gl);
   }
 
   private upload(data: ArrayBufferView) {
@@ -236,6 +240,7 @@ export class GlRenderer {
     }
     this.ranges = { lines: scene.meta.lineRanges, tris: scene.meta.triRanges, glyphs, layers: scene.meta.layers.length };
     this.visKey = '';
+    this.curves.setScene(scene);
   }
 
   /** WebGL2 has no base instance: a wide run starting at segment `seg` re-points the instance attributes there (bound VAO). */
@@ -338,6 +343,8 @@ export class GlRenderer {
       }
     }
 
+    this.drawCalls += this.curves.render({ cx: view.cx, cy: view.cy, ppu: view.ppu, width: w, height: h, dpr, visible, light, lineweights });
+
     if (r.glyphs.length && visible.size) {
       use(this.glyph);
       this.visibility(visible);
@@ -362,6 +369,7 @@ export class GlRenderer {
   }
 
   dispose() {
+    this.curves.dispose();
     for (const b of this.buffers) this.gl.deleteBuffer(b);
     for (const t of this.textures) this.gl.deleteTexture(t);
     this.buffers = [];
