@@ -9,7 +9,7 @@ import { isViewableName } from './viewable.ts';
 import { SceneBuildError, type FontLookup, type SceneBuilder } from './scene-builder.ts';
 
 /** Bump when the engine's output changes: cached scenes of older engines are then rebuilt, never served. */
-export const SCENE_ENGINE = 'e3';
+export const SCENE_ENGINE = 'e4';
 
 async function readAll(r: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
