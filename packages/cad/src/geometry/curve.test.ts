@@ -31,15 +31,17 @@ describe('segments per curve for a zoom (the viewer’s choice)', () => {
         const r = 10 ** e;
         for (const sweep of [1e-4, 0.01, 0.3, Math.PI / 2, 2, Math.PI, 4, TAU]) {
           const n = curveSegments(r, sweep, tol);
-          expect(n).toBeGreaterThanOrEqual(Math.max(1, Math.ceil(sweep / (Math.PI / 2) - 1e-9)));
+          expect(n).toBeGreaterThanOrEqual(sweep > Math.PI ? 2 : 1);
           expect(n).toBeLessThanOrEqual(CURVE_MAX_SEGMENTS);
           if (n < CURVE_MAX_SEGMENTS) expect(chordError(r, sweep, n)).toBeLessThanOrEqual(tol * (1 + 1e-9));
           // and not wastefully: one segment fewer would break the tolerance (unless the floor holds it)
-          if (n > Math.max(1, Math.ceil(sweep / (Math.PI / 2) - 1e-9)) && n < CURVE_MAX_SEGMENTS) expect(chordError(r, sweep, n - 1)).toBeGreaterThan(tol);
+          if (n > (sweep > Math.PI ? 2 : 1) && n < CURVE_MAX_SEGMENTS) expect(chordError(r, sweep, n - 1)).toBeGreaterThan(tol);
         }
       }
     }
-    expect(curveSegments(1e-6, TAU)).toBe(4);
+    // a sub-pixel circle: a dot (two segments across it), a sub-pixel arc: its chord
+    expect(curveSegments(1e-6, TAU)).toBe(2);
+    expect(curveSegments(0.1, 1)).toBe(1);
     expect(curveSegments(1e9, TAU)).toBe(CURVE_MAX_SEGMENTS);
     // a 400 px circle: ~89 segments (0.25 px), a 4 px one: 9
     expect(curveSegments(400, TAU)).toBe(89);

@@ -53,21 +53,22 @@ export function curveRadius(ux: number, uy: number, vx: number, vy: number): num
   return Math.sqrt(h + k);
 }
 
-/** Fewest and most segments a curve is drawn with: no chord spans more than 90° of parameter; the cap bounds a frame. */
+/** Most segments a curve is drawn with: bounds a frame's work for curves far larger than the screen. */
 export const CURVE_MAX_SEGMENTS = 4096;
 
 /**
  * Segments for `sweep` radians of a curve whose largest radius is `radius` (any unit, e.g. device pixels), so the
  * chord error stays ≤ `tolerance` (same unit): uniform parameter steps Δt = sweep / n on the unit circle leave a
  * sagitta of 1 − cos(Δt/2) along the radius; the affine map stretches it by at most the largest singular value, so
- * the error is ≤ radius · (1 − cos(Δt/2)). At least one segment per 90° (a sub-pixel circle is still a dot, a
- * diamond at worst), at most `cap` (then the error bound is exceeded: 0.25 px up to a radius of ~850,000 px).
+ * the error is ≤ radius · (1 − cos(Δt/2)). A curve within half the tolerance of its centre gets one segment, or two
+ * when it sweeps more than half a turn (a closed curve never collapses to a point: a sub-pixel circle is a dot). At
+ * most `cap` (then the error bound is exceeded: 0.25 px up to a radius of ~850,000 px).
  */
 export function curveSegments(radius: number, sweep: number, tolerance = 0.25, cap = CURVE_MAX_SEGMENTS): number {
   const s = Math.min(Math.abs(sweep), TAU);
-  const floor = Math.max(1, Math.ceil(s / (Math.PI / 2) - 1e-9));
+  const floor = s > Math.PI ? 2 : 1;
   if (!(radius > tolerance / 2) || !(tolerance > 0)) return Math.min(cap, floor);
-  const step = 2 * Math.acos(1 - tolerance / radius);
+  const step = 2 * Math.acos(Math.max(-1, 1 - tolerance / radius));
   if (!(step > 0)) return cap;
   return Math.min(cap, Math.max(floor, Math.ceil(s / step - 1e-9)));
 }

@@ -7,8 +7,8 @@ import type { TextGlyphs } from '../text/layout.ts';
 import type { Scene, SceneGlyph, SceneMeta, SceneRange, SceneRect } from './scene.types.ts';
 import { GrowableF32, GrowableRgba, GrowableU32, GrowableU8, RunBuilder } from './growable.ts';
 import { withPerVertexViews } from './runs.ts';
-import { packCurves } from './curves.ts';
-import { curveBox } from '../geometry/curve.ts';
+import { curveFitsRecord, packCurves } from './curves.ts';
+import { curveBox, isFullCurve, tessellateCurve, type Curve2 } from '../geometry/curve.ts';
 
 /** Text as geometry in drawing units, from the text engine (SHX strokes, TTF glyph triangles). */
 export type TextGeometryFn = (run: TextRun) => { strokes: number[][]; triangles: number[]; colors?: number[]; triangleColors?: number[] };
@@ -156,6 +156,14 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     } else {
       addLines(b, p.points, p.closed && p.points.length >= 4, p.color, p.entity, Math.max(0, Math.min(255, p.lineweight ?? 0)));
     }
+  }
+
+  // exact curves become records (below), except those float32 cannot hold around the origin: segments at the old tolerance
+  const exactCurves: Curve2[] = [];
+  const curveTolerance = Math.max(1e-9, Math.hypot(bounds.maxX - bounds.minX, bounds.maxY - bounds.minY) / 4000);
+  for (const c of flat.curves ?? []) {
+    if (curveFitsRecord(c, [ox, oy], curveTolerance)) exactCurves.push(c);
+    else addLines(bucket(c.layer), tessellateCurve(c, curveTolerance), isFullCurve(c), c.color, c.entity, Math.max(0, Math.min(255, c.lineweight ?? 0)));
   }
 
   // ---- text: strokes and triangles baked per character, or placed glyphs (instanced when used often)
@@ -327,7 +335,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   });
 
   // exact curves: records the viewer tessellates for its zoom (scene/curves.ts)
-  const curves = packCurves(flat.curves ?? [], layerOf, bounds, [ox, oy]);
+  const curves = packCurves(exactCurves, layerOf, bounds, [ox, oy]);
 
   const meta: SceneMeta = {
     format: 1,

@@ -184,6 +184,28 @@ describe('picking, snapping and bounds on exact curves', () => {
   });
 });
 
+describe('curves float32 cannot hold', () => {
+  it('bakes a near-straight bulge of enormous radius into segments, keeps a normal one as a record', () => {
+    const s = build(writeAsciiDxf({
+      layers: ['0'],
+      entities: [
+        // bulge 1e-9 over a chord of 100: radius 2.5e10, its centre 2.5e10 away
+        { type: 'LWPOLYLINE', pairs: [[5, 'F1'], [8, '0'], [90, 2], [70, 0], [10, 0], [20, 0], [42, 1e-9], [10, 100], [20, 0]] },
+        { type: 'LWPOLYLINE', pairs: [[5, 'F2'], [8, '0'], [90, 2], [70, 0], [10, 0], [20, 10], [42, 0.5], [10, 100], [20, 10]] },
+      ],
+    }));
+    const f1 = s.meta.entities.findIndex((e) => e.handle === 'F1');
+    expect([...s.curveEntities]).toEqual([s.meta.entities.findIndex((e) => e.handle === 'F2')]);
+    const segs = s.lineEntities.map((e, i) => (e === f1 ? i : -1)).filter((i) => i >= 0);
+    expect(segs.length).toBeGreaterThanOrEqual(1);
+    const [ox, oy] = s.meta.origin;
+    // the segments run from (0, 0) to (100, 0), within float32 of the (invisible) arc
+    expect(s.linePositions[segs[0] * 4] + ox).toBeCloseTo(0, 4);
+    expect(s.linePositions[segs.at(-1)! * 4 + 2] + ox).toBeCloseTo(100, 4);
+    for (const i of segs) expect(Math.abs(s.linePositions[i * 4 + 1] + oy)).toBeLessThan(1e-3);
+  });
+});
+
 describe('curves seen through a paper viewport', () => {
   it('are records cut at the viewport border', () => {
     const s: Scene = build(writeAsciiDxf({

@@ -38,6 +38,18 @@ export function curveTile(x: number, y: number, bounds: SceneRect, origin: reado
 }
 
 /**
+ * Whether a curve keeps its shape as a float32 record around the origin: rounding the centre, the axes and the two
+ * parameters to float32 moves its points by about 2^-24 of their size; that must stay under a sixteenth of
+ * `tolerance` (the scene's old tessellation tolerance). Near-straight bulge arcs of enormous radius fail it and are
+ * drawn as segments instead.
+ */
+export function curveFitsRecord(c: CurveGeom, origin: readonly [number, number], tolerance: number): boolean {
+  const r = curveRadius(c.ux, c.uy, c.vx, c.vy);
+  const err = 2 ** -24 * (Math.abs(c.cx - origin[0]) + Math.abs(c.cy - origin[1]) + 2 * r + r * (Math.abs(c.t0) + Math.abs(c.t0 + c.sweep)));
+  return err <= tolerance / 16;
+}
+
+/**
  * The flattener's curves as scene records, bucketed and ordered (see the file comment). `bounds` and `origin` must
  * be the scene's: tiles are computed from the float32 centres exactly as the viewer will.
  */
