@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
 import { launchBrowser, samplesDir, shoot, startProduct, registerThroughLoginSite } from './harness.ts';
-import { clickDrawingAt, countViewerPixels, settle, tapDrawingAt } from './page-helpers.ts';
+import { clickDrawingAt, countViewerPixels, screenPoint, settle, tapDrawingAt, viewerPixels } from './page-helpers.ts';
 
 const floorplan = path.join(samplesDir, 'dwg_2004_ddc_floorplan.dwg');
 
@@ -21,6 +21,21 @@ const generated = writeAsciiDxf({
   ],
 });
 
+/**
+ * A red circle of radius 10 (1 mm lineweight) and a green arc in a drawing 40,000 units wide: tessellated at compile time
+ * to the drawing's tolerance (extent / 4000 ≈ 14) the circle was a square; drawn from its record it stays round at any
+ * zoom (with the scene baked as before this test fails: 1,691 of 1,990 red pixels off the circle).
+ */
+const round = writeAsciiDxf({
+  header: [['$EXTMIN', [[10, -20000], [20, -20000], [30, 0]]], ['$EXTMAX', [[10, 20000], [20, 20000], [30, 0]]]],
+  layers: ['0', 'Round', 'Arcs'],
+  entities: [
+    { type: 'CIRCLE', pairs: [[8, 'Round'], [62, 1], [370, 100], [10, 0], [20, 0], [30, 0], [40, 10]] },
+    { type: 'ARC', pairs: [[8, 'Arcs'], [62, 3], [10, 13], [20, 0], [30, 0], [40, 2], [50, 0], [51, 90]] },
+    { type: 'LINE', pairs: [[8, '0'], [10, -20000], [20, -20000], [30, 0], [11, -19000], [21, -20000], [31, 0]] },
+    { type: 'LINE', pairs: [[8, '0'], [10, 20000], [20, 20000], [30, 0], [11, 19000], [21, 20000], [31, 0]] },
+  ],
+});
 
 describe('the drawing viewer in a real browser', () => {
   let product: Awaited<ReturnType<typeof startProduct>>;
@@ -29,6 +44,8 @@ describe('the drawing viewer in a real browser', () => {
   const work = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-viewer-'));
   const dxf = path.join(work, 'house.dxf');
   writeFileSync(dxf, generated);
+  const roundDxf = path.join(work, 'round.dxf');
+  writeFileSync(roundDxf, round);
 
   beforeAll(async () => {
     product = await startProduct();
@@ -130,6 +147,69 @@ describe('the drawing viewer in a real browser', () => {
       await shoot(page, 'viewer-layout');
     } catch (e) {
       await shoot(page, 'viewer-failed');
+      throw e;
+    }
+  }, 180_000);
+
+  it('draws a small circle in a huge drawing smooth when zoomed far in: pixels along the true circle, none off it', async () => {
+    try {
+      await upload(roundDxf);
+      await page.click('[data-testid="open-round.dxf"]');
+      await page.waitForURL(/\/yun\/view\//);
+      await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model');
+      await settle(page);
+      // zoom about the circle's centre with the wheel until its radius is ~250 px (from a fraction of a pixel)
+      for (let i = 0; i < 40; i++) {
+        const now: number = await page.evaluate(() => (window as any).__cadViewer.ppu());
+        if (now > 24) break;
+        const c = await screenPoint(page, 0, 0);
+        await page.mouse.move(c.x, c.y);
+        // the viewer zooms by exp(−deltaY · 0.0015): the last step lands on 25 px per unit
+        await page.mouse.wheel(0, Math.max(-400, -Math.log(25 / now) / 0.0015));
+        await page.waitForTimeout(30);
+      }
+      await settle(page);
+      const ppu: number = await page.evaluate(() => (window as any).__cadViewer.ppu());
+      expect(ppu).toBeGreaterThan(20);
+      const centre = await page.evaluate(() => (window as any).__cadViewer.toScreen(0, 0));
+      const r = 10 * ppu;
+      const red = await viewerPixels(page, 'red');
+      // every red pixel lies on the true circle (a 1 px antialiased line: within 1.5 px of it)
+      const off = red.filter(([x, y]) => Math.abs(Math.hypot(x - centre.x, y - centre.y) - r) > 1.5);
+      expect(off.length, `${off.length} of ${red.length} red pixels off the circle of ${r.toFixed(1)} px, e.g. ${JSON.stringify(off.slice(0, 3))}`).toBe(0);
+      // and the true circle is lit all round: a red pixel within 1.5 px of it every 2° (a polygon of chords would miss)
+      const lit = new Set<number>();
+      for (const [x, y] of red) lit.add(Math.round(((Math.atan2(y - centre.y, x - centre.x) * 180) / Math.PI + 360) % 360 / 2));
+      expect(lit.size).toBeGreaterThanOrEqual(178);
+      await shoot(page, 'viewer-round');
+
+      // the lineweight display draws the circle 1 mm wide (~3.8 px), still on the circle
+      await page.click('[data-testid=viewer-lineweights]');
+      await settle(page);
+      const wide = await viewerPixels(page, 'red');
+      expect(wide.length).toBeGreaterThan(red.length * 2.5);
+      expect(wide.filter(([x, y]) => Math.abs(Math.hypot(x - centre.x, y - centre.y) - r) > 3.5).length).toBe(0);
+      await page.click('[data-testid=viewer-lineweights]');
+
+      // its layer off: no red; the arc's layer stays
+      await page.locator('[data-testid="layer-Round"]').click();
+      await settle(page);
+      expect(await countViewerPixels(page, 'red')).toBe(0);
+      expect(await countViewerPixels(page, 'green')).toBeGreaterThan(50);
+      await page.locator('[data-testid="layer-Round"]').click();
+      await settle(page);
+
+      // measuring snaps to the circle's centre and the arc's end (clicked a few pixels off)
+      await page.locator('[data-testid=viewer-tools] .ant-segmented-item').nth(1).click();
+      await clickDrawingAt(page, 0.15, -0.1);
+      await clickDrawingAt(page, 15.1, 0.12);
+      await page.locator('[data-testid=viewer-measure]').getByText('Distance 15 (ΔX 15, ΔY 0)').waitFor();
+      // selecting: a click on the true circle between where the old chords ran selects it
+      await page.locator('[data-testid=viewer-tools] .ant-segmented-item').nth(0).click();
+      await clickDrawingAt(page, 10 * Math.cos(Math.PI / 4 + 0.3), 10 * Math.sin(Math.PI / 4 + 0.3));
+      await page.locator('[data-testid=viewer-props]').getByText('CIRCLE', { exact: true }).waitFor();
+    } catch (e) {
+      await shoot(page, 'viewer-round-failed');
       throw e;
     }
   }, 180_000);
