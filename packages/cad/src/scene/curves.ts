@@ -4,7 +4,7 @@
  *
  * A record is 12 floats (three RGBA32F texels): cx cy ux uy | vx vy t0 sweep | layer colour weight 0, the point at
  * parameter t being (cx, cy) + (ux, uy) cos t + (vx, vy) sin t (relative to the scene origin, like every position).
- * Records are grouped in buckets of one size class (⌈log2 largest radius⌉) and sweep class, and inside a bucket by
+ * Records are grouped in buckets of one sweep class and size class (⌈log2 largest radius⌉), and inside a bucket by
  * the tile of a CURVE_GRID × CURVE_GRID grid over the scene bounds their centre lies in: the viewer draws a bucket
  * with one segment count per frame (its largest radius on screen decides it) and, zoomed in, only the tiles in view.
  * Browser-safe.
@@ -64,8 +64,9 @@ export function packCurves(curves: readonly Curve2[], layerOf: (name: string) =>
     const r = raw.subarray(i * CURVE_FLOATS, i * CURVE_FLOATS + CURVE_FLOATS);
     r.set([c.cx - origin[0], c.cy - origin[1], c.ux, c.uy, c.vx, c.vy, c.t0, c.sweep, layerOf(c.layer), c.color & 0xffffff, Math.max(0, Math.min(255, c.lineweight ?? 0)), 0]);
     radius[i] = curveRadius(r[2], r[3], r[4], r[5]);
-    // bucket (size class, sweep class) then tile: one number that sorts them
-    key[i] = ((sizeClass(radius[i]) + 64) * 4 + sweepClass(f(c.sweep))) * CURVE_GRID * CURVE_GRID + curveTile(r[0], r[1], bounds, origin);
+    // bucket (sweep class, then size class: neighbouring buckets often share a segment count, and the viewer then
+    // draws them in one call) then tile: one number that sorts them
+    key[i] = (sweepClass(f(c.sweep)) * 128 + sizeClass(radius[i]) + 64) * CURVE_GRID * CURVE_GRID + curveTile(r[0], r[1], bounds, origin);
   }
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => key[a] - key[b] || a - b);
   const records = new Float32Array(n * CURVE_FLOATS);
@@ -76,7 +77,7 @@ export function packCurves(curves: readonly Curve2[], layerOf: (name: string) =>
     records.set(raw.subarray(src * CURVE_FLOATS, src * CURVE_FLOATS + CURVE_FLOATS), i * CURVE_FLOATS);
     entities[i] = curves[src].entity;
     const bucket = Math.floor(key[src] / tiles);
-    const size = Math.floor(bucket / 4) - 64, sweep = bucket % 4;
+    const size = (bucket % 128) - 64, sweep = Math.floor(bucket / 128);
     const last = buckets[buckets.length - 1];
     // the largest radius, a hair up: the viewer's segment count must cover every record of the bucket
     const rad = radius[src] * (1 + 1e-6), sw = raw[src * CURVE_FLOATS + 7];

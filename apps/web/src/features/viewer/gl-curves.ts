@@ -239,21 +239,27 @@ export class GlCurves {
     const margin = 64 / f.ppu;
     const x0 = f.cx - f.width / 2 / f.ppu - margin, x1 = f.cx + f.width / 2 / f.ppu + margin;
     const y0 = f.cy - f.height / 2 / f.ppu - margin, y1 = f.cy + f.height / 2 / f.ppu + margin;
-    let calls = 0;
+    // [first record, count, segments] draws: neighbouring buckets drawn whole with the same segment count are one draw
+    const draws: [number, number, number][] = [];
     this.buckets.forEach((bucket, b) => {
       const n = bucketSegments(bucket, f.ppu * f.dpr);
       this.lastSegments.push(n);
       const [, , first, count] = bucket;
       const runs = count * n * per > CULL_MIN_VERTICES && this.ordered[b] ? this.visibleRuns(b, x0, y0, x1, y1) : [[first, count] as [number, number]];
-      gl.uniform1i(this.u.n, n);
       for (const [at, k] of runs) {
-        gl.uniform1i(this.u.first, at);
-        gl.drawArrays(mode, 0, k * n * per);
-        this.lastVertices += k * n * per;
-        calls++;
+        const last = draws[draws.length - 1];
+        if (last && last[2] === n && last[0] + last[1] === at) last[1] += k;
+        else draws.push([at, k, n]);
       }
     });
-    return calls;
+    let n = -1;
+    for (const [at, k, segs] of draws) {
+      if (segs !== n) gl.uniform1i(this.u.n, (n = segs));
+      gl.uniform1i(this.u.first, at);
+      gl.drawArrays(mode, 0, k * segs * per);
+      this.lastVertices += k * segs * per;
+    }
+    return draws.length;
   }
 
   private disposeTextures() {
