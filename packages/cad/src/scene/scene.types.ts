@@ -4,7 +4,8 @@
  * Positions are float32 relative to `origin`, which keeps precision on drawings placed far from 0,0 (survey
  * coordinates). Everything but positions is stored per segment / triangle / glyph instance, never per vertex: the
  * viewer reads a primitive's colour from a texture by its vertex number. Text
- * glyphs used often are one mesh each (in the glyph's own frame) plus one small instance per character.
+ * glyphs used often are one mesh each (in the glyph's own frame) plus one small instance per character. Continuous
+ * circles, arcs, elliptical arcs and bulge arcs are exact parametric records, tessellated by the viewer for its zoom.
  * Browser-safe: no Node imports in this folder (type imports are erased).
  */
 import type { EntityRef } from '../geometry/flatten.ts';
@@ -113,7 +114,8 @@ export interface Scene {
   /**
    * Per-vertex forms of the format before instancing, built on first use from the arrays above (tests and tools;
    * the viewer never reads them, they cost memory): r g b a per line vertex, entity per segment, r g b a per
-   * triangle vertex, entity per triangle. Instanced glyphs are not in them.
+   * triangle vertex, entity per triangle. Instanced glyphs are not in them, nor are curve records: a tool that reads
+   * segments tessellates those with `tessellateSceneCurves(scene, tolerance)` (scene/curves.ts).
    */
   readonly lineColors: Uint8Array;
   readonly lineEntities: Uint32Array;
