@@ -374,7 +374,7 @@ describe('annotations', () => {
     const byEntity = (i: number) => f.polylines.filter((p) => p.entity === i).map((p) => p.points);
     expect(byEntity(0)).toEqual([[0, 0.5, 10, 0.5], [0, -0.5, 10, -0.5]]);
     expect(byEntity(1)).toEqual([[5, 5, 15, 5, 15, 10, 5, 10]]);
-    expect(f.images).toEqual([{ entity: 1, corners: [5, 5, 15, 5, 15, 10, 5, 10], clip: undefined, imageDefHandle: 'ABC', wipeout: undefined }]);
+    expect(f.images).toEqual([{ entity: 1, corners: [5, 5, 15, 5, 15, 10, 5, 10], clip: undefined, imageDefHandle: 'ABC', wipeout: undefined, layer: '0', order: 2, adjust: undefined }]);
     expect(byEntity(2)).toEqual([[100, 100, 110, 95]]);
   });
 });

@@ -7,6 +7,7 @@ import { fitPointCurve, tessellateNurbs } from './spline.ts';
 import { generateDimension, type Annotation } from './dimension.ts';
 import { acisWireframe } from './acis.ts';
 import { imageFrame, leaderGeometry, mlineElements, multiLeaderGeometry } from './leader.ts';
+import { imageAdjust, type ImageAdjust } from './image-adjust.ts';
 
 /** A 2D affine transform [a b c d e f]: x' = a x + c y + e, y' = b x + d y + f. */
 export type Affine = [number, number, number, number, number, number];
@@ -88,6 +89,12 @@ export interface ImageFrame {
   /** the IMAGEDEF (340) naming the picture file; absent for WIPEOUT */
   imageDefHandle?: string;
   wipeout?: boolean;
+  /** the layer it is switched with (as its frame polyline's) */
+  layer: string;
+  /** index in `polylines` of its frame: renderers paint the picture there, so draw order is kept */
+  order: number;
+  /** IMAGE adjustments (IMAGEADJUST), when they differ from the defaults: brightness 50, contrast 50, fade 0 (0–100 each) */
+  adjust?: ImageAdjust;
 }
 
 export interface Flattened {
@@ -567,7 +574,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         const f = imageFrame(e);
         const corners = applyAll(m, f.corners);
         const clip = f.clip && applyAll(m, f.clip);
-        (out.images ??= []).push({ entity: ref, corners, clip, imageDefHandle: e.type === 'IMAGE' ? pairValue(e, 340)?.toString() : undefined, wipeout: e.type === 'WIPEOUT' || undefined });
+        (out.images ??= []).push({ entity: ref, corners, clip, imageDefHandle: e.type === 'IMAGE' ? pairValue(e, 340)?.toString() : undefined, wipeout: e.type === 'WIPEOUT' || undefined, layer: c.layer, order: out.polylines.length, adjust: imageAdjust(e) });
         return pl(c, clip ?? corners, true);
       }
       case 'VIEWPORT':

@@ -2,6 +2,7 @@ import type { Drawing, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
 import { flattenEntities, flattenModelSpace, type Flattened, type FlattenOptions, type Polyline2 } from './flatten.ts';
 import { clipPolygonToRect, clipPolylineToRect, type Rect } from './viewport-clip.ts';
+import { viewportImages } from './image-refs.ts';
 
 export const MODEL = 'Model';
 
@@ -87,6 +88,7 @@ export function flattenLayout(d: Drawing, name: string, opts: FlattenOptions = {
       const dx = x - vp.viewX, dy = y - vp.viewY;
       return [vp.cx + dx * cos - dy * sin, vp.cy + dx * sin + dy * cos];
     };
+    if (model.images?.length) (paper.images ??= []).push(...viewportImages(model.images, tx, vp.clip, base, paper.polylines.length));
     for (const p of model.polylines) {
       const pts = new Array<number>(p.points.length);
       for (let i = 0; i < p.points.length; i += 2) [pts[i], pts[i + 1]] = tx(p.points[i], p.points[i + 1]);

@@ -7,6 +7,8 @@ import type { TextGlyphs } from '../text/layout.ts';
 import type { Scene, SceneGlyph, SceneMeta, SceneRange, SceneRect } from './scene.types.ts';
 import { GrowableF32, GrowableRgba, GrowableU32, GrowableU8, RunBuilder } from './growable.ts';
 import { withPerVertexViews } from './runs.ts';
+import { imageRefs } from '../geometry/image-refs.ts';
+import { sceneImages } from './images.ts';
 
 /** Text as geometry in drawing units, from the text engine (SHX strokes, TTF glyph triangles). */
 export type TextGeometryFn = (run: TextRun) => { strokes: number[][]; triangles: number[]; colors?: number[]; triangleColors?: number[] };
@@ -323,6 +325,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     }
   });
 
+  const images = sceneImages(imageRefs(d, flat), layerOf, ox, oy);
   const meta: SceneMeta = {
     format: 1,
     layout: opts.layout,
@@ -338,6 +341,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     texts,
     notDrawn: flat.skipped,
     fonts: opts.fonts,
+    ...(images.length ? { images } : {}),
   };
   return withPerVertexViews({ meta, linePositions, lineSegmentColors, lineEntityRuns, lineWeights, triPositions, triangleColors, triEntityRuns, glyphLinePositions, glyphTriPositions, glyphInstances, glyphInstanceEntities });
 }
