@@ -1,4 +1,6 @@
 import type { Flattened, TextRun } from '../geometry/flatten.ts';
+import { pictureBatcher, type PictureBatch } from './picture-batches.ts';
+import type { RenderPictures } from './pictures.ts';
 
 /**
  * Geometry of one text run in drawing units, as the text engine lays it out: stroke-font glyphs as
@@ -23,6 +25,8 @@ export interface RenderOptions {
   text?: TextGeometry;
   /** draw lineweights (default true); false draws every line one pixel wide */
   lineweights?: boolean;
+  /** pictures of the IMAGE entities (loadRenderPictures); without them only their frames are drawn */
+  pictures?: RenderPictures;
 }
 
 export interface Bounds {
@@ -37,7 +41,9 @@ export type Batch =
   | { kind: 'stroke'; color: number; /** lineweight in 1/100 mm, 0 = thinnest */ lineweight: number; lines: { points: number[]; closed: boolean }[] }
   | { kind: 'fill'; color: number; /** rings: outer rings and holes together, filled even-odd */ rings: number[][] }
   /** triangles of outline glyphs, filled non-zero (a triangulation's triangles may share edges) */
-  | { kind: 'triangles'; color: number; triangles: number[] };
+  | { kind: 'triangles'; color: number; triangles: number[] }
+  /** a picture of an IMAGE (picture-batches.ts) */
+  | PictureBatch;
 
 export interface Prepared {
   batches: Batch[];
@@ -108,7 +114,14 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
     if (last?.kind === 'stroke' && last.color === color && last.lineweight === lineweight) last.lines.push({ points, closed });
     else batches.push((last = { kind: 'stroke', color, lineweight, lines: [{ points, closed }] }));
   };
+  // pictures and wipeouts go between the polylines, where their frames are: draw order is kept
+  const pictures = pictureBatcher(f, opts.pictures, dark ? DARK_BACKGROUND : LIGHT_BACKGROUND);
+  const paintPictures = (order: number) => {
+    for (const pb of pictures.upTo(order)) batches.push((last = pb));
+  };
+  let index = 0;
   for (const p of f.polylines) {
+    paintPictures(index++);
     grow(b, p.points);
     const color = inkColor(p.color, dark);
     if (p.filled) {
@@ -121,6 +134,7 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
       stroke(color, useLw ? (p.lineweight ?? 0) : 0, p.points, p.closed);
     }
   }
+  paintPictures(Infinity);
   const texts: TextRun[] = [];
   for (const t of f.texts) {
     const g = opts.text ? opts.text(t) : undefined;
