@@ -9,7 +9,7 @@ import { isViewableName } from './viewable.ts';
 import { SceneBuildError, type FontLookup, type SceneBuilder } from './scene-builder.ts';
 
 /** Bump when the engine's output changes: cached scenes of older engines are then rebuilt, never served. */
-export const SCENE_ENGINE = 'e3';
+export const SCENE_ENGINE = 'e4';
 
 async function readAll(r: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
@@ -62,6 +62,8 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
   }
 
   return {
+    /** Who may see the drawing and what it is (the pictures of its IMAGEs are served under the same rules). */
+    access: resolve,
     /** The scene of one layout of a file the user may read: cached bytes as a stream, or freshly built bytes. */
     async scene(req: DrawingRequest, layout: string): Promise<{ key: string; body: Readable | Uint8Array; cached: boolean; size: number }> {
       const row = await resolve(req);
