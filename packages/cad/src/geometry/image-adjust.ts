@@ -18,14 +18,3 @@ export function imageAdjust(e: Entity): ImageAdjust | undefined {
   const a = { brightness: n(281, 50), contrast: n(282, 50), fade: n(283, 0) };
   return a.brightness === 50 && a.contrast === 50 && a.fade === 0 ? undefined : a;
 }
-
-/**
- * The adjustment as a linear map of each colour channel (0–1) plus an opacity: contrast scales about mid-grey
- * (0 flat grey, 50 unchanged, 100 doubled), brightness shifts by ±0.5 at its ends, fade lets the background
- * through (100 = invisible). One formula for every renderer and the viewer's shader, so they agree.
- */
-export function adjustLinear(a: ImageAdjust | undefined): { slope: number; intercept: number; opacity: number } {
-  if (!a) return { slope: 1, intercept: 0, opacity: 1 };
-  const slope = a.contrast / 50;
-  return { slope, intercept: 0.5 - 0.5 * slope + (a.brightness - 50) / 100, opacity: 1 - a.fade / 100 };
-}

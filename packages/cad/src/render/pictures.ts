@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { ImageRef } from '../geometry/image-refs.ts';
-import { adjustLinear, type ImageAdjust } from '../geometry/image-adjust.ts';
+import type { ImageAdjust } from '../geometry/image-adjust.ts';
+import { adjustLinear } from '../scene/images.ts';
 import { decodeBmp } from './bmp.ts';
 
 /** A picture ready to paint: PNG bytes (what SVG, resvg and PDF all embed) and its size in pixels. */

@@ -35,6 +35,17 @@ export interface SceneImage {
   adjust?: ImageAdjust;
 }
 
+/**
+ * IMAGEADJUST as a linear map of each colour channel (0–1) plus an opacity: contrast scales about mid-grey
+ * (0 flat grey, 50 unchanged, 100 doubled), brightness shifts by ±0.5 at its ends, fade lets the background
+ * through (100 = invisible). One formula for the server-side renderers and the viewer's shader, so they agree.
+ */
+export function adjustLinear(a: ImageAdjust | undefined): { slope: number; intercept: number; opacity: number } {
+  if (!a) return { slope: 1, intercept: 0, opacity: 1 };
+  const slope = a.contrast / 50;
+  return { slope, intercept: 0.5 - 0.5 * slope + (a.brightness - 50) / 100, opacity: 1 - a.fade / 100 };
+}
+
 /** Triangles of a ring: the rectangle of an unclipped picture needs no triangulator. */
 function triangulate(ring: number[]): number[] {
   if (ring.length === 8) return [0, 1, 2, 0, 2, 3];

@@ -3,3 +3,4 @@ export * from './scene.types.ts';
 export { encodeScene, decodeScene } from './binary.ts';
 export { pickEntity, entityBounds } from './pick.ts';
 export { runValueAt, forRunsOf } from './runs.ts';
+export { adjustLinear } from './images.ts';
