@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { entityBounds, pickEntity, type Scene } from '@cadcloud/cad/scene';
 import { loadScene } from './scene-api.ts';
 import { GlRenderer, type View } from './gl-renderer.ts';
+import { fetchPicture } from './pictures-api.ts';
 import { angleAt, areaOf, distance, fmt, type Pt } from './measure.ts';
 import { FindPanel, InfoPanel, LayersPanel, hex } from './ViewerPanels.tsx';
 
@@ -52,6 +53,8 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
   const [panel, setPanel] = useState<'layers' | 'find' | 'info' | null>(phone ? null : 'layers');
   const frame = useRef(0);
   const [panelsReady, setPanelsReady] = useState(false);
+  /** base names of IMAGE pictures the drive does not have (their frames are drawn) */
+  const [missingPictures, setMissingPictures] = useState<string[]>([]);
 
   const visible = useMemo(() => {
     const v = new Set<number>();
@@ -191,11 +194,30 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
     return () => cancelAnimationFrame(f);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [scene]);
+  // IMAGE pictures: fetched after the first frame (never delaying it), each redraws when it arrives; not on the
+  // compare page, whose scene is not the file's
+  const redrawLatest = useRef(() => {});
+  useEffect(() => {
+    setMissingPictures([]);
+    if (!scene?.meta.images?.length || hooks?.source) return;
+    let gone = false;
+    const f = requestAnimationFrame(() => requestAnimationFrame(() => {
+      void renderer.current?.images.load((file) => fetchPicture(fileId, file, scene.meta.layout, { shareToken, versionId }), () => !gone && redrawLatest.current()).then((missing) => !gone && setMissingPictures(missing));
+    }));
+    return () => {
+      gone = true;
+      cancelAnimationFrame(f);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [scene]);
   useEffect(() => () => renderer.current?.dispose(), []);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => void (hooks?.focus && scene && fit(hooks.focus)), [hooks?.focus]);
   useEffect(() => void (hooks?.select !== undefined && setSelected(hooks.select)), [hooks?.select, scene]);
-  useEffect(() => redraw(), [redraw]);
+  useEffect(() => {
+    redrawLatest.current = redraw;
+    redraw();
+  }, [redraw]);
   useEffect(() => {
     const ro = new ResizeObserver(() => redraw());
     if (wrap.current) ro.observe(wrap.current);
@@ -331,7 +353,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
   ) : panel === 'find' ? (
     <FindPanel query={query} onQuery={setQuery} found={found} onPick={zoomToText} />
   ) : panel === 'info' ? (
-    <InfoPanel scene={scene} selected={selected} measureText={measureText} onUploadFont={onUploadFont} />
+    <InfoPanel scene={scene} selected={selected} measureText={measureText} onUploadFont={onUploadFont} missingPictures={missingPictures} />
   ) : null;
 
   return (

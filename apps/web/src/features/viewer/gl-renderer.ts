@@ -1,4 +1,5 @@
 import type { Scene } from '@cadcloud/cad/scene';
+import { GlImages } from './gl-images.ts';
 
 // ACI 7 is white on a dark background and black on a light one, as in every CAD viewer (every vertex shader)
 const INK = `
@@ -132,6 +133,8 @@ export class GlRenderer {
   /** what render() needs of the scene: ranges and glyph table, not the arrays */
   private ranges: { lines: [number, number, number][]; tris: [number, number, number][]; glyphs: [number, number, number, number, number, number][]; layers: number } | null = null;
   drawCalls = 0;
+  /** pictures of IMAGE entities and wipeouts (gl-images.ts): the viewer loads their textures after the first frame */
+  readonly images: GlImages;
 
   constructor(readonly canvas: HTMLCanvasElement) {
     const gl = canvas.getContext('webgl2', { antialias: true, preserveDrawingBuffer: true });
@@ -159,6 +162,7 @@ export class GlRenderer {
     this.seg = link(SEG_VS, { a_pos: 0 });
     this.wide = link(WIDE_VS, { a_corner: 0, a_p0: 1, a_p1: 2, a_weight: 3 });
     this.glyph = link(GLYPH_VS, {});
+    this.images = new GlImages(gl);
   }
 
   private upload(data: ArrayBufferView) {
@@ -236,6 +240,7 @@ export class GlRenderer {
     }
     this.ranges = { lines: scene.meta.lineRanges, tris: scene.meta.triRanges, glyphs, layers: scene.meta.layers.length };
     this.visKey = '';
+    this.images.setScene(scene);
   }
 
   /** WebGL2 has no base instance: a wide run starting at segment `seg` re-points the instance attributes there (bound VAO). */
@@ -306,6 +311,9 @@ export class GlRenderer {
       gl.uniform1i(prog.u.w, this.w);
     };
 
+    // pictures first: everything else lies over them
+    this.drawCalls += this.images.draw(sx, sy, -view.cx * sx, -view.cy * sy, visible, light);
+
     use(this.seg);
     gl.uniform1i(this.seg.u.colors, T_TRI_COLORS);
     gl.uniform1i(this.seg.u.per, 3);
@@ -367,6 +375,7 @@ export class GlRenderer {
     this.buffers = [];
     this.textures = [];
     if (this.visTex) this.gl.deleteTexture(this.visTex);
+    this.images.dispose();
     this.gl.getExtension('WEBGL_lose_context')?.loseContext();
   }
 }
