@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { parseDxf } from '../dxf/reader.ts';
 import { flattenModelSpace } from '../geometry/flatten.ts';
 import { imageRefs } from '../geometry/image-refs.ts';
+import { flattenLayout } from '../geometry/layout.ts';
 import { compileScene } from '../scene/compile.ts';
 import { decodeScene, encodeScene } from '../scene/binary.ts';
 import { fixtureImage, writeAsciiDxf, type FixtureEntity } from '../testing/dxf-writer.ts';
@@ -125,6 +126,24 @@ describe('IMAGE pictures', () => {
     const pageW = 420 * (72 / 25.4), m = 10 * (72 / 25.4), s = (pageW - 2 * m) / fr.w, k = width / pageW;
     const bad = spots((x, y) => [(m + (x - fr.minX) * s) * k, (m + (fr.maxY - y) * s) * k]).filter((sp) => !near(rgb(page, ...sp.px), sp.want));
     expect(bad.map((sp) => sp.what)).toEqual([]);
+  });
+
+  it('shows model-space pictures through a paper viewport, moved, scaled and cut to the viewport', () => {
+    const inside = fixtureImage({ handle: 'A1', defHandle: 'D1', file: 'p.png', pixels: [40, 20], insert: [0, 0], u: [1, 0], v: [0, 1] });
+    const across = fixtureImage({ handle: 'A2', defHandle: 'D1', file: 'p.png', pixels: [40, 20], insert: [-40, 0], u: [1, 0], v: [0, 1] });
+    const d = parseDxf(writeAsciiDxf({
+      entities: [inside.entity, across.entity,
+        // paper: a viewport centred at 150,100, 200 × 150, looking at model 50,35 with a view height of 120 (scale 1.25)
+        { type: 'VIEWPORT', pairs: [[67, 1], [8, '0'], [10, 150], [20, 100], [40, 200], [41, 150], [68, 1], [69, 2], [12, 50], [22, 35], [45, 120]] }],
+      objects: [inside.def],
+    }));
+    const paper = flattenLayout(d, 'Layout1')!;
+    const [a, b] = paper.images!;
+    expect(a.corners).toEqual([87.5, 56.25, 137.5, 56.25, 137.5, 81.25, 87.5, 81.25]);
+    expect(a.entity).toBeGreaterThanOrEqual(1);
+    // the second one starts left of the viewport (x 37.5): its painted area begins at the viewport's edge, x 50
+    expect(Math.min(...b.clip!.filter((_, i) => i % 2 === 0))).toBe(50);
+    expect(imageRefs(d, paper).map((r) => r.name)).toEqual(['p.png', 'p.png']);
   });
 
   it('reads TIFF and BMP pictures, scales big ones down, applies brightness / contrast / fade', async () => {
