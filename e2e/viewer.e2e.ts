@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
 import { launchBrowser, samplesDir, shoot, startProduct, registerThroughLoginSite } from './harness.ts';
 import { clickDrawingAt, countViewerPixels, settle, tapDrawingAt } from './page-helpers.ts';
@@ -21,6 +21,33 @@ const generated = writeAsciiDxf({
   ],
 });
 
+
+/** Records where the early painter's canvas is when its frame is marked, and whether the app had mounted the viewer by then. */
+async function watchEarlyFrame(ctx: BrowserContext) {
+  await ctx.addInitScript(() => {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        if (e.name !== 'cad:first-frame') continue;
+        const c = document.querySelector('[data-early] canvas');
+        (window as any).__early = { rect: c && JSON.parse(JSON.stringify(c.getBoundingClientRect())), viewerMounted: !!document.querySelector('[data-testid=viewer]') };
+      }
+    }).observe({ type: 'mark', buffered: true });
+  });
+}
+
+/** The page's first frame came from the early painter, before the app, and the viewer took that canvas over in place. */
+async function expectEarlyFrameTakenOver(p: Page) {
+  const early = await p.evaluate(() => ({ ...(window as any).__early, marks: Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])) }));
+  expect(early.rect, 'the early painter drew a frame').toBeTruthy();
+  expect(early.viewerMounted).toBe(false);
+  expect(early.marks['cad:first-frame']).toBeLessThan(early.marks['cad:scene-committed']);
+  // one canvas, the early frame's skeleton gone, in the same place (the drawing does not jump when the app appears)
+  expect(await p.locator('[data-early]').count()).toBe(0);
+  expect(await p.locator('[data-testid=viewer-canvas]').count()).toBe(1);
+  const box = (await p.locator('[data-testid=viewer-canvas]').boundingBox())!;
+  expect(box.y).toBe(early.rect.y);
+  expect(box.height).toBe(early.rect.height);
+}
 
 describe('the drawing viewer in a real browser', () => {
   let product: Awaited<ReturnType<typeof startProduct>>;
@@ -134,6 +161,35 @@ describe('the drawing viewer in a real browser', () => {
     }
   }, 180_000);
 
+  it('a drawing link draws its first frame before the app boots; the viewer takes that canvas over', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, storageState: await page.context().storageState() });
+    await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
+    await watchEarlyFrame(ctx);
+    const p = await ctx.newPage();
+    try {
+      await page.goto(`${product.url}/yun/index`);
+      await page.click('[data-testid="open-house.dxf"]');
+      await page.waitForURL(/\/yun\/view\//);
+      const id = new URL(page.url()).pathname.split('/').pop();
+      await p.goto(`${product.url}/yun/view/${id}`);
+      await p.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model');
+      await settle(p);
+      await expectEarlyFrameTakenOver(p);
+      // and the adopted renderer is the viewer's: the drawing is there and a layer switch redraws it
+      expect(await countViewerPixels(p, 'red')).toBeGreaterThan(50);
+      await p.locator('[data-testid="layer-Walls"]').click();
+      await settle(p);
+      expect(await countViewerPixels(p, 'red')).toBe(0);
+      expect(await countViewerPixels(p, 'green')).toBeGreaterThan(50);
+      await shoot(p, 'viewer-early-frame');
+    } catch (e) {
+      await shoot(p, 'viewer-early-frame-failed');
+      throw e;
+    } finally {
+      await ctx.close();
+    }
+  }, 120_000);
+
   it.skipIf(!existsSync(floorplan))('opens the floor plan DWG, a second time from the cache', async () => {
     try {
       await upload(floorplan);
@@ -159,6 +215,7 @@ describe('the drawing viewer in a real browser', () => {
   it('works at phone width with touch: layers drawer, tap to measure', async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, storageState: await page.context().storageState() });
     await phone.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
+    await watchEarlyFrame(phone);
     const m = await phone.newPage();
     try {
       await page.goto(`${product.url}/yun/index`);
@@ -168,6 +225,8 @@ describe('the drawing viewer in a real browser', () => {
       await m.goto(`${product.url}/webH5/item/${houseId}`);
       await m.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model');
       await settle(m);
+      // a phone link is drawn before the app boots too, below a bar of the phone viewer's height
+      await expectEarlyFrameTakenOver(m);
       expect(await countViewerPixels(m, 'red')).toBeGreaterThan(20);
       await m.locator('[data-testid=viewer-tools] .ant-segmented-item').nth(1).tap();
       await tapDrawingAt(m, 0, 0);

@@ -3,6 +3,7 @@ import { RTN_NOT_SIGNED_IN } from '@cadcloud/contracts';
 import { ApiError, goToLogin } from '../../lib/api.ts';
 import { currentLanguage } from '../../lib/i18n.ts';
 import { clientType } from '../../lib/device.ts';
+import type {} from './early-frame.ts'; // window.__cadEarly
 
 /** How a viewer that does not own the drawing may see it: a share token (from share extraction). */
 export interface SceneAccess {
@@ -76,17 +77,19 @@ async function readScene(answer: Promise<Response>, onProgress?: (loaded: number
  */
 let early: { fileId: string; versionId?: string; scene: Promise<Scene> } | null = null;
 
-/** What the inline script in index.html started: the scene request of the page's drawing, before any bundle loaded. */
-interface HtmlPrefetch {
-  fileId: string;
-  versionId?: string;
-  res: Promise<Response>;
-}
-
 export function prefetchSceneFor(pathname: string) {
-  const html = (window as { __cadScene?: HtmlPrefetch }).__cadScene;
+  // the early painter read the answer and drew it (production builds): its scene, or the answer when not a scene
+  const painted = window.__cadEarly;
+  if (painted) {
+    const scene = painted.scene.then((s) => s ?? readScene(painted.res, undefined, { whole: true }));
+    scene.catch(() => undefined); // the viewer reports it when it takes the promise
+    early = { fileId: painted.fileId, versionId: painted.versionId, scene };
+    return;
+  }
+  // what the inline script in index.html started, when no painter took it (development server)
+  const html = window.__cadScene;
   if (html) {
-    delete (window as { __cadScene?: HtmlPrefetch }).__cadScene;
+    delete window.__cadScene;
     const scene = readScene(html.res, undefined, { whole: true });
     scene.catch(() => undefined); // the viewer reports it when it takes the promise
     early = { fileId: html.fileId, versionId: html.versionId, scene };
