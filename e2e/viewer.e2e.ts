@@ -49,6 +49,12 @@ async function expectEarlyFrameTakenOver(p: Page) {
   expect(box.height).toBe(early.rect.height);
 }
 
+/** 6 layers of 1,000 vertical lines each, side by side: a scene of ~130 KB, many batches at the suite's 16 KB. */
+const grid = writeAsciiDxf({
+  layers: ['0', 'L1', 'L2', 'L3', 'L4', 'L5', 'L6'],
+  entities: Array.from({ length: 6000 }, (_, i) => ({ type: 'LINE', pairs: [[8, `L${1 + Math.floor(i / 1000)}`], [62, 2], [10, i], [20, 0], [11, i], [21, 3000]] as [number, string | number][] })),
+});
+
 describe('the drawing viewer in a real browser', () => {
   let product: Awaited<ReturnType<typeof startProduct>>;
   let browser: Browser;
@@ -56,9 +62,12 @@ describe('the drawing viewer in a real browser', () => {
   const work = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-viewer-'));
   const dxf = path.join(work, 'house.dxf');
   writeFileSync(dxf, generated);
+  const gridDxf = path.join(work, 'grid.dxf');
+  writeFileSync(gridDxf, grid);
 
   beforeAll(async () => {
-    product = await startProduct();
+    // small batches, so that even the test drawings arrive in several (the product sends 2 MB batches by default)
+    product = await startProduct({ SCENE_BATCH_KB: '16' });
     browser = await launchBrowser();
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
@@ -184,6 +193,65 @@ describe('the drawing viewer in a real browser', () => {
       await shoot(p, 'viewer-early-frame');
     } catch (e) {
       await shoot(p, 'viewer-early-frame-failed');
+      throw e;
+    } finally {
+      await ctx.close();
+    }
+  }, 120_000);
+
+  it('draws a drawing batch by batch as its scene arrives: the first frame comes before the last batch', async () => {
+    await upload(gridDxf);
+    await page.click('[data-testid="open-grid.dxf"]');
+    await page.waitForURL(/\/yun\/view\//);
+    const url = page.url();
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, storageState: await page.context().storageState() });
+    await ctx.addInitScript(() => {
+      localStorage.setItem('cadcloud.lang', 'en');
+      // the early frame's lit pixels, counted when it is marked
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          if (e.name !== 'cad:first-frame') continue;
+          const c = document.querySelector('[data-early] canvas') as HTMLCanvasElement | null;
+          if (!c) continue;
+          const g = Object.assign(document.createElement('canvas'), { width: c.width, height: c.height }).getContext('2d')!;
+          g.drawImage(c, 0, 0);
+          const d = g.getImageData(0, 0, c.width, c.height).data;
+          let n = 0;
+          for (let i = 0; i < d.length; i += 4) if (d[i] > 120 && d[i + 1] > 120 && d[i + 2] < 80) n++;
+          (window as any).__firstInk = n;
+        }
+      }).observe({ type: 'mark', buffered: true });
+    });
+    const p = await ctx.newPage();
+    try {
+      // once at full speed: the app's code into the HTTP cache, and the whole drawing's pixels, in the early frame
+      // (the whole window's width) and in the viewer with its side panel
+      const whole = async () => {
+        await p.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 60_000 });
+        await p.locator('[data-testid="layer-L6"]').waitFor();
+        await settle(p);
+        await settle(p);
+        return { early: await p.evaluate(() => (window as any).__firstInk as number), viewer: await countViewerPixels(p, 'ink') };
+      };
+      await p.goto(url);
+      const all = await whole();
+      expect(all.early).toBeGreaterThan(1000);
+      // then with the download slowed to 40 KB/s (the cached code is not slowed): the scene takes seconds to arrive
+      const cdp = await ctx.newCDPSession(p);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 40 * 1024, uploadThroughput: -1 });
+      await p.reload();
+      await p.locator('[data-testid=viewer-streaming]').waitFor({ timeout: 20_000 }); // the app booted while it streams
+      const slow = await whole();
+      const marks = await p.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])));
+      expect(marks['cad:first-frame']).toBeLessThan(marks['cad:scene-received'] - 500);
+      expect(slow.early).toBeGreaterThan(0);
+      expect(slow.early).toBeLessThan(all.early * 0.6); // a part of the drawing, not all of it
+      expect(await p.locator('[data-testid=viewer-streaming]').count()).toBe(0);
+      expect(slow.viewer).toBe(all.viewer); // and in the end all of it
+      await shoot(p, 'viewer-batches');
+    } catch (e) {
+      await shoot(p, 'viewer-batches-failed');
       throw e;
     } finally {
       await ctx.close();

@@ -50,7 +50,7 @@ type SceneHead = Omit<SceneMeta, 'entities' | 'texts'> & { arrays: number[] };
  * holds the small arrays whole and the first slice of each large one, every later batch the next slices (segments,
  * triangles and characters in the order the compiler wrote them: by layer), then the entities and texts as JSON.
  */
-export function encodeScene(s: Scene): Uint8Array {
+export function encodeScene(s: Scene, o: { batchBytes?: number } = {}): Uint8Array {
   const { entities, texts, ...rest } = s.meta;
   const arrays = ARRAYS.map(({ key }) => s[key] as ArrayBufferView);
   const head = new TextEncoder().encode(JSON.stringify({ ...rest, arrays: arrays.map((a) => a.byteLength) } satisfies SceneHead));
@@ -61,7 +61,7 @@ export function encodeScene(s: Scene): Uint8Array {
   };
   const prims = { seg: count('seg'), tri: count('tri'), glyph: count('glyph') };
   const sliced = arrays.reduce((n, a, i) => n + (ARRAYS[i].per ? a.byteLength : 0), 0);
-  const batches = Math.max(1, Math.min(MAX_BATCHES, Math.ceil(sliced / BATCH_BYTES)));
+  const batches = Math.max(1, Math.min(MAX_BATCHES, Math.ceil(sliced / (o.batchBytes ?? BATCH_BYTES))));
 
   const records: [number, number, number, Uint8Array][] = [];
   const bytesOf = (a: ArrayBufferView, from = 0, to = a.byteLength) => new Uint8Array(a.buffer, a.byteOffset + from, to - from);

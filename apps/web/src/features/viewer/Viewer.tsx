@@ -3,7 +3,8 @@ import { Button, Drawer, Progress, Result, Segmented, Select, Space, Tooltip, me
 import { AimOutlined, BgColorsOutlined, BorderOuterOutlined, ColumnWidthOutlined, CompressOutlined, LeftOutlined, NodeIndexOutlined, SearchOutlined, SelectOutlined, UnorderedListOutlined, DashOutlined, LineHeightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { entityBounds, pickEntity, type Scene } from '@cadcloud/cad/scene';
-import { loadScene } from './scene-api.ts';
+import { openScene } from './scene-api.ts';
+import { streamInto, type SceneLoad } from './scene-load.ts';
 import { GlRenderer, type View } from './gl-renderer.ts';
 import { angleAt, areaOf, distance, fmt, type Pt } from './measure.ts';
 import { FindPanel, InfoPanel, LayersPanel, hex } from './ViewerPanels.tsx';
@@ -11,6 +12,7 @@ import { fitView, LW_KEY, openLayers, THEME_KEY } from './view-fit.ts';
 import { dropEarlyPaint, takeEarlyPaint } from './early-frame.ts';
 
 type Tool = 'select' | 'distance' | 'area' | 'angle' | 'coords';
+const BATCH_REDRAW_MS = 400;
 
 /** What a page built on the viewer may drive (the compare page): where the scene comes from, a view to zoom to, layers kept hidden. */
 export interface ViewerHooks {
@@ -39,6 +41,9 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
   const renderer = useRef<GlRenderer | null>(null);
   const view = useRef<View>({ cx: 0, cy: 0, ppu: 1 });
   const [scene, setScene] = useState<Scene | null>(null);
+  // the scene's download (format 4 arrives in batches, drawn as they come); `whole` once all of it, entities too
+  const load = useRef<SceneLoad | null>(null);
+  const [whole, setWhole] = useState(false);
   const [layout, setLayout] = useState('Model');
   const [progress, setProgress] = useState(0);
   const [error, setError] = useState<string | null>(null);
@@ -124,7 +129,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
         g.strokeRect(a.x - 3, a.y - 3, z.x - a.x + 6, z.y - a.y + 6);
       }
     }
-  }, [scene, points, tool, areaClosed, selected, light, visible, toScreen]);
+  }, [scene, whole, points, tool, areaClosed, selected, light, visible, toScreen]);
 
   const redraw = useCallback(() => {
     cancelAnimationFrame(frame.current);
@@ -136,6 +141,18 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
       if (!performance.getEntriesByName('cad:first-frame').length) requestAnimationFrame(() => performance.getEntriesByName('cad:first-frame').length || performance.mark('cad:first-frame'));
     });
   }, [visible, light, weights, drawOverlay]);
+
+  // a download's batches redraw through the newest redraw (its layers, theme), at most every BATCH_REDRAW_MS: on a
+  // software rasteriser a frame of a large drawing takes long, and the batches keep coming meanwhile
+  const redrawLatest = useRef(redraw);
+  redrawLatest.current = redraw;
+  const batchTimer = useRef(0);
+  const redrawSoon = useCallback(() => {
+    batchTimer.current ||= window.setTimeout(() => {
+      batchTimer.current = 0;
+      redrawLatest.current();
+    }, BATCH_REDRAW_MS);
+  }, []);
 
   // until the user moves the view, a new canvas size (the side panel appearing after the first frame, a rotated
   // phone) shows the whole drawing again; after that the view stays where the user put it
@@ -154,14 +171,29 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
     let gone = false;
     setError(null);
     setProgress(0);
-    (hooks?.source ? hooks.source(layout, (l, total) => total && setProgress(Math.round((l / total) * 100))) : loadScene(fileId, layout, (l, total) => total && setProgress(Math.round((l / total) * 100)), { shareToken, versionId })).then(
-      (s) => {
-        if (gone) return;
-        setScene(s);
-        setHidden(new Set());
-        setSelected(null);
-        setPoints([]);
-      },
+    const onProgress = (l: number, total: number) => total && setProgress(Math.round((l / total) * 100));
+    let head: Promise<Scene>, done: Promise<Scene>;
+    if (hooks?.source) {
+      load.current = null;
+      head = done = hooks.source(layout, onProgress);
+    } else {
+      const o = openScene(fileId, layout, { shareToken, versionId });
+      o.load.onProgress(onProgress);
+      load.current = o.load;
+      ({ head, done } = o);
+    }
+    const l = load.current;
+    head.then((s) => {
+      if (gone) return;
+      // the two promises may settle in either order when the download was over before the viewer asked
+      setWhole(!l || l.reader.done);
+      setScene(s);
+      setHidden(new Set());
+      setSelected(null);
+      setPoints([]);
+    }, () => undefined);
+    done.then(
+      () => !gone && setWhole(true),
       (e: Error & { code?: string; rtnCode?: string }) => {
         if (gone) return;
         // no answer or no envelope (network, proxy): the spec's "Failed to obtain drawings!"
@@ -206,9 +238,12 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
       } else {
         dropEarlyPaint();
         renderer.current ??= new GlRenderer(glCanvas.current);
-        renderer.current.setScene(scene);
-        performance.mark('cad:gl-uploaded');
       }
+      // the rest of the download goes to the GPU as it comes, drawn batch by batch
+      const l = load.current;
+      if (l && l.reader.scene === scene) streamInto(renderer.current, l, { adopted: !!early, batch: redrawSoon, whole: () => redrawLatest.current() });
+      else if (!early) renderer.current.setScene(scene);
+      if (!early) performance.mark('cad:gl-uploaded');
     } catch (e) {
       setError((e as Error).message);
       return;
@@ -258,7 +293,8 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
   }, [scene, toWorld, visible]);
 
   const onClickAt = (sx: number, sy: number) => {
-    if (!scene) return;
+    // picking and snapping read the whole drawing and its entity table
+    if (!scene || !whole) return;
     if (tool === 'select') {
       const w0 = toWorld(sx, sy);
       const id = pickEntity(scene, w0.x, w0.y, 6 / view.current.ppu, visible);
@@ -332,8 +368,8 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
 
   // tests and support read the view through this handle (drawing ↔ screen, draw calls)
   useEffect(() => {
-    (window as unknown as { __cadViewer?: unknown }).__cadViewer = scene && { toScreen, toWorld, center: () => toWorld(size().w / 2, size().h / 2), ppu: () => view.current.ppu, layout: scene.meta.layout, drawCalls: () => renderer.current?.drawCalls ?? 0, canvas: glCanvas.current };
-  }, [scene, toScreen, toWorld]);
+    (window as unknown as { __cadViewer?: unknown }).__cadViewer = scene && whole && { toScreen, toWorld, center: () => toWorld(size().w / 2, size().h / 2), ppu: () => view.current.ppu, layout: scene.meta.layout, drawCalls: () => renderer.current?.drawCalls ?? 0, canvas: glCanvas.current };
+  }, [scene, whole, toScreen, toWorld]);
 
   const measureText = (() => {
     if (tool === 'distance' && points.length === 2) return t('viewer.measure.distance', { d: fmt(distance(points[0], points[1])), dx: fmt(Math.abs(points[1].x - points[0].x)), dy: fmt(Math.abs(points[1].y - points[0].y)) });
@@ -349,7 +385,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
   const found = useMemo(() => {
     const q = query.trim().toLowerCase();
     return q && scene ? scene.meta.texts.filter((x) => x.text.toLowerCase().includes(q)).slice(0, 200) : [];
-  }, [query, scene]);
+  }, [query, scene, whole]);
   const zoomToText = (i: number) => {
     const x = found[i];
     const w = x.height * Math.max(...x.text.split('\n').map((l) => l.length)) * 0.9;
@@ -396,6 +432,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
           <div ref={glHost} className="viewer-gl" style={{ cursor: tool === 'select' ? 'default' : 'crosshair', touchAction: 'none' }} {...handlers} />
           <canvas ref={overlay} className="viewer-overlay" />
           {!scene && <div className="viewer-loading"><Progress type="circle" percent={progress} size={72} /><div>{t('viewer.loading')}</div></div>}
+          {scene && !whole && !hooks?.source && <Progress className="viewer-streaming" percent={progress} showInfo={false} size="small" strokeLinecap="square" data-testid="viewer-streaming" />}
           {phone && measureText && <div className="viewer-float" data-testid="viewer-measure-float">{measureText}</div>}
         </div>
         {!phone && panelBody && <div className="viewer-panel">{panelBody}</div>}

@@ -12,6 +12,7 @@
  */
 import type { Scene } from '@cadcloud/cad/scene';
 import type { GlRenderer, View } from './gl-renderer.ts';
+import type { SceneLoad } from './scene-load.ts';
 
 /** What the inline script in index.html started: the scene request of the page's drawing. */
 interface HtmlPrefetch {
@@ -23,12 +24,12 @@ interface HtmlPrefetch {
 export interface EarlyPaint {
   fileId: string;
   versionId?: string;
-  /** the answer, body unread when it is not a scene (the app reads the error envelope) */
-  res: Promise<Response>;
-  /** the decoded scene, or null when the answer is not a scene or too large to wait for */
-  scene: Promise<Scene | null>;
-  /** set once the frame is drawn: the viewer adopts these */
+  /** the download, read as it arrives: the viewer takes it over */
+  load: SceneLoad;
+  /** set once the frame is laid out: the viewer adopts these */
   painted?: { canvas: HTMLCanvasElement; renderer: GlRenderer; skeleton: HTMLElement; view: View; scene: Scene };
+  /** the viewer has the canvas: the painter draws no more */
+  taken?: boolean;
 }
 
 declare global {
@@ -50,16 +51,22 @@ export function takeEarlyPaint(fileId: string, versionId: string | undefined, sc
   const p = e?.painted;
   if (!e || !p || e.fileId !== fileId || (e.versionId ?? '') !== (versionId ?? '')) return null;
   delete window.__cadEarly;
-  return p.scene === scene ? p : (p.renderer.dispose(), p.skeleton.remove(), null);
+  if (p.scene !== scene) {
+    p.renderer.dispose();
+    p.skeleton.remove();
+    return null;
+  }
+  e.taken = true;
+  return p;
 }
 
 /** Drops an early frame nobody took (the viewer opened another drawing or layout). */
 export function dropEarlyPaint() {
-  const p = window.__cadEarly?.painted;
-  if (p) {
-    p.renderer.dispose();
-    p.skeleton.remove();
+  const e = window.__cadEarly;
+  if (e?.painted) {
+    e.taken = true;
+    e.painted.renderer.dispose();
+    e.painted.skeleton.remove();
   }
   delete window.__cadEarly;
 }
-

@@ -2,7 +2,8 @@
  * Entry of its own, loaded by index.html on the viewer's paths beside the app (see early-frame.ts for why):
  * decodes the scene the inline script asked for and draws it before the app boots.
  */
-import { loadedPrimitives, SceneReader, type Scene } from '@cadcloud/cad/scene';
+import type { Scene } from '@cadcloud/cad/scene';
+import { SceneLoad, streamInto } from './scene-load.ts';
 import { GlRenderer } from './gl-renderer.ts';
 import { fitView, LW_KEY, openLayers, THEME_KEY } from './view-fit.ts';
 import type { EarlyPaint } from './early-frame.ts';
@@ -42,53 +43,40 @@ function frame(scene: Scene, light: boolean) {
 }
 
 /**
- * Reads the scene as it arrives and draws it batch by batch: the first batch at once, then at most every
- * REDRAW_MS while more arrive (a frame of a large drawing costs real time on a software rasteriser), and the whole.
+ * Draws the scene as it arrives: the first batch at once, then at most every REDRAW_MS while more arrive (a frame of
+ * a large drawing costs real time on a software rasteriser), and the whole. The first frame opens the app's gate.
  */
-async function paintAsItArrives(e: EarlyPaint, res: Response): Promise<Scene | null> {
-  if (!(res.headers.get('content-type') ?? '').includes('cadcloud.scene') || !res.body) return null;
+function paintAsItArrives(e: EarlyPaint) {
   const light = localStorage.getItem(THEME_KEY) === '1';
   const weights = localStorage.getItem(LW_KEY) === '1';
-  const reader = new SceneReader();
-  const body = res.body.getReader();
-  let f: ReturnType<typeof frame> = null;
-  let drawn = 0, fresh = false;
-  const draw = () => {
+  e.load.head.then((scene) => {
+    const f = frame(scene, light);
     if (!f) return;
-    f.renderer.render(f.view, openLayers(reader.scene!.meta), light, weights);
-    if (!drawn) {
-      performance.mark('cad:gl-uploaded');
-      requestAnimationFrame(() => {
-        performance.mark('cad:first-frame');
-        window.__cadGateOpen?.(); // the app may boot now
-      });
-    }
-    drawn = performance.now();
-    fresh = false;
-  };
-  for (;;) {
-    const { done, value } = await body.read();
-    if (done) break;
-    for (const ev of reader.push(value)) {
-      if (ev.kind === 'head') {
-        performance.mark('cad:scene-head');
-        f = frame(reader.scene!, light);
-        if (f) e.painted = { canvas: f.canvas, renderer: f.renderer, skeleton: f.root, view: f.view, scene: reader.scene! };
-      } else if (ev.kind === 'slice') f?.renderer.fill(ev.key, ev.offset, ev.length);
-      else if (ev.kind === 'batch') {
-        if (!drawn) performance.mark('cad:first-batch');
-        f?.renderer.setDrawable(loadedPrimitives(reader));
-        fresh = true;
+    e.painted = { canvas: f.canvas, renderer: f.renderer, skeleton: f.root, view: f.view, scene };
+    let drawn = 0, timer = 0;
+    const draw = () => {
+      clearTimeout(timer);
+      timer = 0;
+      if (e.taken) return;
+      f.renderer.render(f.view, openLayers(scene.meta), light, weights);
+      const first = !drawn;
+      drawn = performance.now();
+      if (first) {
+        performance.mark('cad:gl-uploaded');
+        requestAnimationFrame(() => {
+          performance.mark('cad:first-frame');
+          window.__cadGateOpen?.(); // the app may boot now
+        });
       }
-    }
-    if (fresh && !reader.done && (!drawn || performance.now() - drawn > REDRAW_MS)) draw();
-  }
-  if (!reader.done) throw new Error('truncated scene');
-  performance.mark('cad:scene-received');
-  performance.mark('cad:scene-decoded');
-  f?.renderer.setDrawable(null);
-  draw();
-  return reader.scene;
+    };
+    const batch = () => {
+      if (!drawn) draw();
+      else timer ||= window.setTimeout(draw, Math.max(0, REDRAW_MS - (performance.now() - drawn)));
+    };
+    streamInto(f.renderer, e.load, { batch, whole: draw });
+    // a scene already whole, or batches already there when the head was taken: draw them now
+    if (e.load.reader.done || e.load.reader.batches) draw();
+  });
 }
 
 const REDRAW_MS = 400;
@@ -96,11 +84,11 @@ const REDRAW_MS = 400;
 function start() {
   const pre = window.__cadScene;
   if (!pre) return;
-  const e: EarlyPaint = { fileId: pre.fileId, versionId: pre.versionId, res: pre.res, scene: Promise.resolve(null) };
-  e.scene = pre.res.then((res) => paintAsItArrives(e, res));
+  const e: EarlyPaint = { fileId: pre.fileId, versionId: pre.versionId, load: new SceneLoad(pre.res) };
+  paintAsItArrives(e);
   // the app may boot once the first frame is drawn (above), or when there is none (no scene, an error, no WebGL2)
   const open = () => window.__cadGateOpen?.();
-  e.scene.then(open, open);
+  e.load.done.then(open, open);
   window.__cadEarly = e;
   delete window.__cadScene;
 }
