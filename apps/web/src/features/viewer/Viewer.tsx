@@ -9,7 +9,7 @@ import { GlRenderer, type View } from './gl-renderer.ts';
 import { fetchPicture } from './pictures-api.ts';
 import { angleAt, areaOf, distance, fmt, type Pt } from './measure.ts';
 import { FindPanel, InfoPanel, LayersPanel, hex } from './ViewerPanels.tsx';
-import { fitView, LW_KEY, openLayers, THEME_KEY } from './view-fit.ts';
+import { fitView, isEmptyScene, LW_KEY, openLayers, THEME_KEY } from './view-fit.ts';
 import { dropEarlyPaint, takeEarlyPaint } from './early-frame.ts';
 
 type Tool = 'select' | 'distance' | 'area' | 'angle' | 'coords';
@@ -44,6 +44,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
   const [scene, setScene] = useState<Scene | null>(null);
   // the scene's download (format 4 arrives in batches, drawn as they come); `whole` once all of it, entities too
   const load = useRef<SceneLoad | null>(null);
+  const firstOpen = useRef(true);
   const [whole, setWhole] = useState(false);
   const [layout, setLayout] = useState('Model');
   const [progress, setProgress] = useState(0);
@@ -188,6 +189,14 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
     const l = load.current;
     head.then((s) => {
       if (gone) return;
+      // a drawing saved on its sheet (an empty model space, as many R12 drawings are): open its first paper layout,
+      // as CAD programs open the tab the drawing was saved on
+      if (firstOpen.current && s.meta.layout === 'Model' && s.meta.layouts.length > 1 && isEmptyScene(s) && !hooks?.source) {
+        firstOpen.current = false;
+        setLayout(s.meta.layouts.find((n) => n !== 'Model')!);
+        return;
+      }
+      firstOpen.current = false;
       // the two promises may settle in either order when the download was over before the viewer asked
       setWhole(!l || l.reader.done);
       setScene(s);

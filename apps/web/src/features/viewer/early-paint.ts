@@ -5,7 +5,7 @@
 import type { Scene } from '@cadcloud/cad/scene';
 import { SceneLoad, streamInto } from './scene-load.ts';
 import { GlRenderer } from './gl-renderer.ts';
-import { fitView, LW_KEY, openLayers, THEME_KEY } from './view-fit.ts';
+import { fitView, isEmptyScene, LW_KEY, openLayers, THEME_KEY } from './view-fit.ts';
 import type { EarlyPaint } from './early-frame.ts';
 
 /**
@@ -50,6 +50,8 @@ function paintAsItArrives(e: EarlyPaint) {
   const light = localStorage.getItem(THEME_KEY) === '1';
   const weights = localStorage.getItem(LW_KEY) === '1';
   e.load.head.then((scene) => {
+    // an empty model space: the viewer opens the drawing's sheet instead (a paper layout is another request)
+    if (isEmptyScene(scene)) return;
     const f = frame(scene, light);
     if (!f) return;
     e.painted = { canvas: f.canvas, renderer: f.renderer, skeleton: f.root, view: f.view, scene };

@@ -1,4 +1,4 @@
-import type { SceneMeta, SceneRect } from '@cadcloud/cad/scene';
+import type { Scene, SceneMeta, SceneRect } from '@cadcloud/cad/scene';
 import type { View } from './gl-renderer.ts';
 
 /** The view that shows `b` (drawing coordinates) whole in a w × h canvas, with a margin, as "zoom extents" does. */
@@ -17,3 +17,6 @@ export function openLayers(meta: Pick<SceneMeta, 'layers'>, hidden?: (i: number,
 /** The viewer's settings a first frame must honour, kept in localStorage (the viewer writes them). */
 export const THEME_KEY = 'cadcloud.viewer.light';
 export const LW_KEY = 'cadcloud.viewer.lineweights';
+
+/** Nothing to draw (the sizes are known from the scene's head, before its batches arrive). */
+export const isEmptyScene = (s: Scene) => !s.linePositions.length && !s.triPositions.length && !s.glyphInstances.length && !s.meta.images?.length;
