@@ -13,6 +13,15 @@ export function layoutNames(d: Drawing): string[] {
 }
 
 /**
+ * The layout to show when none is asked for: Model, unless model space holds nothing and a paper layout does
+ * (drawings made on the sheet itself, as R11/R12 drawings saved in paper space often are: the R11 DWG sample).
+ */
+export function defaultLayout(d: Drawing): string {
+  if (d.entities.some((e) => !e.paperSpace)) return MODEL;
+  return layoutNames(d).slice(1).find((n) => layoutEntities(d, n)?.length) ?? MODEL;
+}
+
+/**
  * The entities a paper layout draws. A layout points at its block record (code 330 of LAYOUT); entities
  * carry the same handle as their owner, the active layout's in ENTITIES (code 67 = 1), the others' in
  * their `*Paper_Space<n>` block. Files without owners (R12) have one paper space: the code-67 entities.
