@@ -20,6 +20,8 @@ export interface R12Record {
   handle?: number;
   /** in paper space (the extra byte, with a viewport index) */
   paper?: boolean;
+  /** extended entity data, as stored (needs `paper`: the extra byte says it is there) */
+  eed?: Uint8Array;
   /** VERTEX/ATTRIB records follow (POLYLINE, INSERT) */
   children?: boolean;
   /** the type's own fields, in order */
@@ -76,7 +78,8 @@ function record(r: R12Record, r11: boolean): Uint8Array {
     (r.color !== undefined ? 1 : 0) | (r.ltype !== undefined ? 2 : 0) | ((noElevation ? r.flat : r.elevation !== undefined) ? 4 : 0) |
     (r.thickness !== undefined ? 8 : 0) | (r.handle !== undefined ? 32 : 0) | (r.paper ? 64 : 0) | (r.children ? 128 : 0);
   const b = new Bytes().u16(r.layer ?? 0).u16(r.opts ?? 0);
-  if (r.paper) b.u8(4);
+  if (r.paper) b.u8(r.eed ? 6 : 4);
+  if (r.paper && r.eed) b.u16(r.eed.length).raw(r.eed);
   if (r.color !== undefined) b.u8(r.color);
   if (r.ltype !== undefined) (r11 ? b.u16(r.ltype) : b.u8(r.ltype));
   if (!noElevation && r.elevation !== undefined) b.f64(r.elevation);

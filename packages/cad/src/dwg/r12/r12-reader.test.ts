@@ -218,6 +218,24 @@ describe('generated R10–R12 files (every entity kind, damaged files)', () => {
     expect(flattenLayout(d, 'Layout1')!.polylines).toHaveLength(1);
   });
 
+  it('shows model space through a paper-space viewport whose view is in its MVIEW xdata', () => {
+    // EED items: code byte, value (0 string with a length byte, 1 application index, 2 brace, 10 point, 40 real, 70 integer)
+    const view = body().u8(1).u16(0).u8(0).u8(5).raw(new TextEncoder().encode('MVIEW')).u8(2).u8(0).u8(70).u16(16)
+      .u8(10).f64(100, 0, 0).u8(10).f64(0, 0, 1).u8(40).f64(0).u8(40).f64(20).u8(40).f64(0).u8(40).f64(0).u8(2).u8(1).bytes();
+    const d = parseDwgR12(writeDwgR12({
+      tileMode: 0,
+      entities: [
+        { type: 24, paper: true, body: body().f64(50, 50, 0, 40, 40).u16(1).bytes() }, // the sheet itself
+        { type: 24, paper: true, eed: view, body: body().f64(50, 50, 0, 20, 10).u16(2).bytes() },
+        { type: 1, flat: true, body: body().f64(95, 0, 105, 0).bytes() }, // model space, around the view target (100, 0)
+      ],
+    }));
+    expect(pairsOf(d.entities[1])).toMatchObject({ 1001: 'ACAD', 1000: 'MVIEW', 1002: '}' });
+    // view height 20 in a 10 high viewport: half scale, the target at the viewport centre (50, 50)
+    const sheet = flattenLayout(d, 'Layout1')!;
+    expect(sheet.polylines.map((p) => p.points.map((v) => Math.round(v * 1e6) / 1e6))).toEqual([[47.5, 50, 52.5, 50]]);
+  });
+
   it('reads an R10 (AC1006) file of the same drawing alike (no CRCs, no "used" counts, byte linetype indexes)', () => {
     const r12 = parseDwgR12(writeDwgR12(everyKind()));
     const r10 = parseDwgR12(writeDwgR12(everyKind('AC1006')));
