@@ -18,10 +18,12 @@ export class ByteReader {
     readonly bytes: Uint8Array,
     readonly start = 0,
     readonly end = bytes.length,
+    /** the file's one DataView, shared by every window of it (one per record would be most of the reading time) */
+    view?: DataView,
   ) {
     if (start < 0 || end > bytes.length || start > end) throw r12Error(`window ${start}–${end} outside the file (${bytes.length} bytes)`);
     this.pos = start;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.view = view ?? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   get left(): number {
@@ -31,7 +33,7 @@ export class ByteReader {
   /** A reader of [pos, pos + n) of the same bytes (a record inside a section), checked to lie within this one. */
   window(at: number, n: number): ByteReader {
     if (at < this.start || n < 0 || at + n > this.end) throw r12Error(`record at 0x${at.toString(16)} of ${n} bytes runs past 0x${this.end.toString(16)}`);
-    return new ByteReader(this.bytes, at, at + n);
+    return new ByteReader(this.bytes, at, at + n, this.view);
   }
 
   private need(n: number): number {

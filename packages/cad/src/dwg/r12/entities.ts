@@ -1,4 +1,5 @@
 import type { Entity, Pair } from '../../model/drawing.ts';
+import { DxfEntity, type createPairStore } from '../../dxf/pair-store.ts';
 import { ByteReader, r12Error } from './byte-reader.ts';
 import { hex, readEed } from './eed.ts';
 import { linetypeName, type Tables } from './tables.ts';
@@ -11,8 +12,11 @@ import { linetypeName, type Tables } from './tables.ts';
  * "opts" saying which optional fields follow, the common optional fields (by the flag byte), the type's own
  * fields (by opts), and on R11/R12 a CRC. The size always moves to the next record, so a record is read inside
  * its own window and never past it. Field layouts as LibreDWG's dwg.spec and common_entity_data.spec describe
- * them (read as documentation, no code taken), checked against the R11 sample.
+ * them (read as documentation, no code taken), checked against the R11 sample. The pairs go into the same
+ * shared columns the DXF reader fills (pair-store.ts), not one small array per pair: a large drawing's memory.
  */
+
+export type PairStore = ReturnType<typeof createPairStore>;
 
 /** Record type numbers of pre-R13 DWG. REPEAT/ENDREP/LOAD (R1–R2) and JUMP are structure, not drawing. */
 export const TYPE_NAMES: Record<number, string> = {
@@ -51,18 +55,22 @@ export interface RecordRead {
 
 const deg = (rad: number) => (rad * 180) / Math.PI;
 
-export function readRecord(section: ByteReader, at: number, ctx: ReadContext): RecordRead {
+/** A record's type byte, flag byte and size, checked: at least its own header (and CRC), within the section. */
+export function recordHeader(section: ByteReader, at: number, r11: boolean): { typeByte: number; flag: number; size: number } {
   section.pos = at;
   const typeByte = section.u8();
   const flag = section.u8();
   const size = section.u16();
+  if (size < 4 + (r11 ? 2 : 0) || at + size > section.end) throw r12Error(`record of ${size} bytes at 0x${at.toString(16)} (section ends at 0x${section.end.toString(16)})`);
+  return { typeByte, flag, size };
+}
+
+export function readRecord(section: ByteReader, at: number, ctx: ReadContext, store: PairStore): RecordRead {
+  const { typeByte, flag, size } = recordHeader(section, at, ctx.r11);
   const crc = ctx.r11 ? 2 : 0;
-  if (size < 4 + crc) throw r12Error(`record of ${size} bytes at 0x${at.toString(16)}`);
   const next = at + size;
   // the record's own bytes, without its CRC: no field of it may be read outside
-  const r = section.window(at, size);
-  r.pos = at + 4;
-  const body = new ByteReader(r.bytes, r.pos, next - crc);
+  const body = section.window(at + 4, size - 4 - crc);
   const code = typeByte & 0x7f;
   if (typeByte & 0x80 || STRUCTURE.has(code)) return { next, skip: true, hasChildren: false };
   const type = TYPE_NAMES[code];
@@ -70,10 +78,30 @@ export function readRecord(section: ByteReader, at: number, ctx: ReadContext): R
     // a type no version we know writes: kept (counted, shown as not drawn), never guessed at
     return { next, skip: false, hasChildren: false, entity: { type: `R12_TYPE_${code}`, layer: '0', color: 256, paperSpace: false, pairs: [] } };
   }
-  return { next, skip: false, ...readEntity(body, type, flag, ctx) };
+  store.begin();
+  const read = readEntity(body, type, flag, ctx, store);
+  const e = new DxfEntity(type === '3DLINE' ? 'LINE' : type, store.chunk, store.start, store.chunk.n);
+  e.layer = read.layer;
+  e.color = read.color;
+  e.paperSpace = read.paperSpace;
+  if (read.handle) e.handle = read.handle;
+  if (read.linetype) e.linetype = read.linetype;
+  return { next, skip: false, entity: e, hasChildren: read.hasChildren, blockName: read.blockName, base: read.base };
 }
 
-function readEntity(r: ByteReader, type: string, flag: number, ctx: ReadContext): Omit<RecordRead, 'next' | 'skip'> {
+interface EntityRead {
+  layer: string;
+  color: number;
+  paperSpace: boolean;
+  handle?: string;
+  /** when not BYLAYER */
+  linetype?: string;
+  hasChildren: boolean;
+  blockName?: string;
+  base?: RecordRead['base'];
+}
+
+function readEntity(r: ByteReader, type: string, flag: number, ctx: ReadContext, out: PairStore): EntityRead {
   const layer = ctx.layerNames[r.u16()] ?? '0';
   const opts = r.u16();
   const extra = flag & HAS_EXTRA ? r.u8() : 0;
@@ -93,26 +121,14 @@ function readEntity(r: ByteReader, type: string, flag: number, ctx: ReadContext)
 
   const linetype = ltype === undefined ? undefined : linetypeName(ltype, ctx.tables.linetypes);
   const paperSpace = (flag & HAS_EXTRA) !== 0;
-  const pairs: Pair[] = [];
-  if (handle) pairs.push([5, handle]);
-  pairs.push([8, layer]);
-  if (linetype && linetype !== 'BYLAYER') pairs.push([6, linetype]);
-  if (color !== 256) pairs.push([62, color]);
-  if (paperSpace) pairs.push([67, 1]);
-  if (thickness) pairs.push([39, thickness]);
+  const f = new Fields(r, out, ctx, opts, elevation);
+  if (handle) out.pushStr(5, handle);
+  out.pushStr(8, layer);
+  if (linetype && linetype !== 'BYLAYER') out.pushStr(6, linetype);
+  if (color !== 256) out.pushNum(62, color);
+  if (paperSpace) out.pushNum(67, 1);
+  if (thickness) out.pushNum(39, thickness);
 
-  const o = (bit: number) => (opts & bit) !== 0;
-  const xy = (code: number) => pairs.push([code, r.f64()], [code + 10, r.f64()]);
-  const xyz = (code: number) => pairs.push([code, r.f64()], [code + 10, r.f64()], [code + 20, r.f64()]);
-  const xyElev = (code: number) => {
-    xy(code);
-    pairs.push([code + 20, elevation]);
-  };
-  const extrusion = () => xyz(210);
-  const angle = (code: number) => pairs.push([code, deg(r.f64())]);
-  const real = (code: number) => pairs.push([code, r.f64()]);
-  const text = (code: number) => pairs.push([code, r.text(ctx.decoder)]);
-  const style = () => pairs.push([7, ctx.tables.styles[r.u8()]?.name || 'STANDARD']);
   let blockName: string | undefined;
   let base: RecordRead['base'];
 
@@ -120,86 +136,99 @@ function readEntity(r: ByteReader, type: string, flag: number, ctx: ReadContext)
     case 'LINE':
     case '3DLINE':
       if (flag & HAS_ELEVATION) {
-        xy(10);
-        xy(11);
+        f.xy(10);
+        f.xy(11);
       } else {
-        xyz(10);
-        xyz(11);
+        f.xyz(10);
+        f.xyz(11);
       }
-      if (o(1)) extrusion();
+      if (f.o(1)) f.extrusion();
       break;
     case 'POINT':
-      xy(10);
-      pairs.push([30, flag & HAS_ELEVATION ? 0 : r.f64()]);
-      if (o(1)) extrusion();
-      if (o(2)) angle(50);
+      f.xy(10);
+      f.n(30, flag & HAS_ELEVATION ? 0 : r.f64());
+      if (f.o(1)) f.extrusion();
+      if (f.o(2)) f.angle(50);
       break;
     case 'CIRCLE':
     case 'ARC': {
       const x = r.f64(), y = r.f64(), radius = r.f64();
       const start = type === 'ARC' ? deg(r.f64()) : 0, end = type === 'ARC' ? deg(r.f64()) : 0;
-      const ext = o(1) ? [r.f64(), r.f64(), r.f64()] : null;
-      const z = o(2) ? r.f64() : elevation;
-      pairs.push([10, x], [20, y], [30, z], [40, radius]);
-      if (type === 'ARC') pairs.push([50, start], [51, end]);
-      if (ext) pairs.push([210, ext[0]], [220, ext[1]], [230, ext[2]]);
+      const ext = f.o(1) ? [r.f64(), r.f64(), r.f64()] : null;
+      const z = f.o(2) ? r.f64() : elevation;
+      f.n(10, x);
+      f.n(20, y);
+      f.n(30, z);
+      f.n(40, radius);
+      if (type === 'ARC') {
+        f.n(50, start);
+        f.n(51, end);
+      }
+      if (ext) {
+        f.n(210, ext[0]);
+        f.n(220, ext[1]);
+        f.n(230, ext[2]);
+      }
       break;
     }
     case 'SOLID':
     case 'TRACE':
-      for (const c of [10, 11, 12, 13]) xyElev(c);
-      if (o(1)) extrusion();
+      for (const c of [10, 11, 12, 13]) f.xyElev(c);
+      if (f.o(1)) f.extrusion();
       break;
     case '3DFACE':
-      for (const c of [10, 11, 12, 13]) (flag & HAS_ELEVATION ? xy : xyz)(c);
-      if (o(1)) pairs.push([70, r.u16()]);
+      for (const c of [10, 11, 12, 13]) {
+        if (flag & HAS_ELEVATION) f.xy(c);
+        else f.xyz(c);
+      }
+      if (f.o(1)) f.n(70, r.u16());
       break;
     case 'TEXT':
-      xyElev(10);
-      real(40);
-      text(1);
-      if (o(1)) angle(50);
-      if (o(2)) real(41);
-      if (o(4)) angle(51);
-      if (o(8)) style();
-      if (o(16)) pairs.push([71, r.u8()]);
-      if (o(32)) pairs.push([72, r.u8()]);
-      if (o(64)) xyElev(11);
-      if (o(128)) extrusion();
-      if (o(256)) pairs.push([73, r.u8()]);
+      f.xyElev(10);
+      f.real(40);
+      f.text(1);
+      if (f.o(1)) f.angle(50);
+      if (f.o(2)) f.real(41);
+      if (f.o(4)) f.angle(51);
+      if (f.o(8)) f.style();
+      if (f.o(16)) f.n(71, r.u8());
+      if (f.o(32)) f.n(72, r.u8());
+      if (f.o(64)) f.xyElev(11);
+      if (f.o(128)) f.extrusion();
+      if (f.o(256)) f.n(73, r.u8());
       break;
     case 'ATTDEF':
     case 'ATTRIB':
-      xyElev(10);
-      real(40);
-      text(1);
-      if (type === 'ATTDEF') text(3);
-      text(2);
-      pairs.push([70, r.u8()]);
-      if (o(1)) r.f64(); // an elevation, by LibreDWG's notes: the common elevation already placed the text
-      if (o(2)) angle(50);
-      if (o(4)) real(41);
-      if (o(8)) angle(51);
-      if (o(16)) style();
-      if (o(32)) pairs.push([71, r.u8()]);
-      if (o(64)) pairs.push([72, r.u8()]);
-      if (o(128)) xyElev(11);
-      if (o(256)) extrusion();
-      if (o(512)) pairs.push([74, r.u8()]);
+      f.xyElev(10);
+      f.real(40);
+      f.text(1);
+      if (type === 'ATTDEF') f.text(3);
+      f.text(2);
+      f.n(70, r.u8());
+      if (f.o(1)) r.f64(); // an elevation, by LibreDWG's notes: the common elevation already placed the text
+      if (f.o(2)) f.angle(50);
+      if (f.o(4)) f.real(41);
+      if (f.o(8)) f.angle(51);
+      if (f.o(16)) f.style();
+      if (f.o(32)) f.n(71, r.u8());
+      if (f.o(64)) f.n(72, r.u8());
+      if (f.o(128)) f.xyElev(11);
+      if (f.o(256)) f.extrusion();
+      if (f.o(512)) f.n(74, r.u8());
       break;
     case 'SHAPE':
-      xyElev(10);
-      real(40);
+      f.xyElev(10);
+      f.real(40);
       r.u8(); // shape number in its shape file (not drawn: the shape file is not in the drawing)
-      if (o(1)) angle(50);
-      if (o(2)) r.u8();
-      if (o(4)) real(41);
-      if (o(8)) angle(51);
+      if (f.o(1)) f.angle(50);
+      if (f.o(2)) r.u8();
+      if (f.o(4)) f.real(41);
+      if (f.o(8)) f.angle(51);
       break;
     case 'BLOCK':
       base = { x: r.f64(), y: r.f64(), z: elevation };
-      if (o(2)) r.text(ctx.decoder); // the path of an external reference
-      if (o(4)) blockName = r.text(ctx.decoder);
+      if (f.o(2)) r.text(ctx.decoder); // the path of an external reference
+      if (f.o(4)) blockName = r.text(ctx.decoder);
       break;
     case 'ENDBLK':
       break;
@@ -207,79 +236,144 @@ function readEntity(r: ByteReader, type: string, flag: number, ctx: ReadContext)
       r.u32(); // offset of the POLYLINE or INSERT it closes
       break;
     case 'INSERT': {
-      if (flag & HAS_CHILDREN) pairs.push([66, 1]);
-      pairs.push([2, ctx.blockName(r.u16())]);
-      xyElev(10);
-      if (o(1)) real(41);
-      if (o(2)) real(42);
-      if (o(4)) angle(50);
-      if (o(8)) real(43);
-      if (o(16)) pairs.push([70, r.u16()]);
-      if (o(32)) pairs.push([71, r.u16()]);
-      if (o(64)) real(44);
-      if (o(128)) real(45);
-      if (o(256)) extrusion();
+      if (flag & HAS_CHILDREN) f.n(66, 1);
+      out.pushStr(2, ctx.blockName(r.u16()));
+      f.xyElev(10);
+      if (f.o(1)) f.real(41);
+      if (f.o(2)) f.real(42);
+      if (f.o(4)) f.angle(50);
+      if (f.o(8)) f.real(43);
+      if (f.o(16)) f.n(70, r.u16());
+      if (f.o(32)) f.n(71, r.u16());
+      if (f.o(64)) f.real(44);
+      if (f.o(128)) f.real(45);
+      if (f.o(256)) f.extrusion();
       break;
     }
     case 'POLYLINE':
-      pairs.push([66, 1], [10, 0], [20, 0], [30, elevation]);
-      if (o(1)) pairs.push([70, r.u8()]);
-      if (o(2)) real(40);
-      if (o(4)) real(41);
-      if (o(8)) extrusion();
-      if (o(16)) pairs.push([71, r.u16()]);
-      if (o(32)) pairs.push([72, r.u16()]);
-      if (o(64)) pairs.push([73, r.u16()]);
-      if (o(128)) pairs.push([74, r.u16()]);
-      if (o(256)) pairs.push([75, r.u16()]);
+      f.n(66, 1);
+      f.n(10, 0);
+      f.n(20, 0);
+      f.n(30, elevation);
+      if (f.o(1)) f.n(70, r.u8());
+      if (f.o(2)) f.real(40);
+      if (f.o(4)) f.real(41);
+      if (f.o(8)) f.extrusion();
+      if (f.o(16)) f.n(71, r.u16());
+      if (f.o(32)) f.n(72, r.u16());
+      if (f.o(64)) f.n(73, r.u16());
+      if (f.o(128)) f.n(74, r.u16());
+      if (f.o(256)) f.n(75, r.u16());
       break;
     case 'VERTEX':
       // face records of a polyface mesh have no point
-      if (o(0x4000)) pairs.push([10, 0], [20, 0], [30, 0]);
-      else xyElev(10);
-      if (o(1)) real(40);
-      if (o(2)) real(41);
-      if (o(4)) real(42);
-      if (o(8)) pairs.push([70, r.u8()]);
-      if (o(16)) angle(50);
-      if (o(32)) pairs.push([71, r.i16()]);
-      if (o(64)) pairs.push([72, r.i16()]);
-      if (o(128)) pairs.push([73, r.i16()]);
-      if (o(512)) pairs.push([74, r.i16()]);
+      if (f.o(0x4000)) {
+        f.n(10, 0);
+        f.n(20, 0);
+        f.n(30, 0);
+      }
+      else f.xyElev(10);
+      if (f.o(1)) f.real(40);
+      if (f.o(2)) f.real(41);
+      if (f.o(4)) f.real(42);
+      if (f.o(8)) f.n(70, r.u8());
+      if (f.o(16)) f.angle(50);
+      if (f.o(32)) f.n(71, r.i16());
+      if (f.o(64)) f.n(72, r.i16());
+      if (f.o(128)) f.n(73, r.i16());
+      if (f.o(512)) f.n(74, r.i16());
       break;
     case 'DIMENSION': {
-      pairs.push([2, ctx.blockName(r.u16())]);
-      xyz(10);
-      xyElev(11);
-      if (o(1)) xyElev(12);
-      if (o(2)) pairs.push([70, r.u8()]);
-      if (o(4)) text(1);
+      out.pushStr(2, ctx.blockName(r.u16()));
+      f.xyz(10);
+      f.xyElev(11);
+      if (f.o(1)) f.xyElev(12);
+      if (f.o(2)) f.n(70, r.u8());
+      if (f.o(4)) f.text(1);
       // the points and values of every dimension kind, each present by its own bit, always in this order
-      if (o(8)) xyz(13);
-      if (o(16)) xyz(14);
-      if (o(32)) xyz(15);
-      if (o(64)) xy(16);
-      if (o(128)) real(40);
-      if (o(0x100)) angle(50);
-      if (o(0x200)) angle(52);
-      if (o(0x400)) angle(53);
-      if (o(0x4000)) extrusion();
-      if (o(0x8000)) {
+      if (f.o(8)) f.xyz(13);
+      if (f.o(16)) f.xyz(14);
+      if (f.o(32)) f.xyz(15);
+      if (f.o(64)) f.xy(16);
+      if (f.o(128)) f.real(40);
+      if (f.o(0x100)) f.angle(50);
+      if (f.o(0x200)) f.angle(52);
+      if (f.o(0x400)) f.angle(53);
+      if (f.o(0x4000)) f.extrusion();
+      if (f.o(0x8000)) {
         const s = ctx.tables.dimStyles[r.u16()];
-        if (s) pairs.push([3, s]);
+        if (s) out.pushStr(3, s);
       }
       break;
     }
     case 'VIEWPORT':
-      xyz(10);
-      real(40);
-      real(41);
-      pairs.push([69, r.u16()]);
+      f.xyz(10);
+      f.real(40);
+      f.real(41);
+      f.n(69, r.u16());
       break;
   }
-  if (xdata.length) pairs.push(...xdata);
-  const entity: Entity = { type: type === '3DLINE' ? 'LINE' : type, layer, color, paperSpace, pairs };
-  if (handle) entity.handle = handle;
-  if (linetype && linetype !== 'BYLAYER') entity.linetype = linetype;
-  return { entity, hasChildren: (flag & HAS_CHILDREN) !== 0, blockName, base };
+  for (const [code, v] of xdata) typeof v === 'number' ? out.pushNum(code, v) : out.pushStr(code, v);
+  return { layer, color, paperSpace, handle, linetype: linetype && linetype !== 'BYLAYER' ? linetype : undefined, hasChildren: (flag & HAS_CHILDREN) !== 0, blockName, base };
+}
+
+/**
+ * The field readers of one record: each reads its value(s) from the record and writes the DXF pairs. A class, not
+ * closures made per record: closures cost an allocation (and, under tsx, a naming call) per record each.
+ */
+class Fields {
+  constructor(
+    private readonly r: ByteReader,
+    private readonly out: PairStore,
+    private readonly ctx: ReadContext,
+    private readonly opts: number,
+    private readonly elevation: number,
+  ) {}
+
+  /** an optional field is present (its bit in opts) */
+  o(bit: number): boolean {
+    return (this.opts & bit) !== 0;
+  }
+
+  n(code: number, v: number) {
+    this.out.pushNum(code, v);
+  }
+
+  xy(code: number) {
+    this.out.pushNum(code, this.r.f64());
+    this.out.pushNum(code + 10, this.r.f64());
+  }
+
+  xyz(code: number) {
+    this.xy(code);
+    this.out.pushNum(code + 20, this.r.f64());
+  }
+
+  /** a 2D point at the entity's elevation */
+  xyElev(code: number) {
+    this.xy(code);
+    this.out.pushNum(code + 20, this.elevation);
+  }
+
+  extrusion() {
+    this.xyz(210);
+  }
+
+  /** an angle: radians in the file, degrees in DXF */
+  angle(code: number) {
+    this.out.pushNum(code, deg(this.r.f64()));
+  }
+
+  real(code: number) {
+    this.out.pushNum(code, this.r.f64());
+  }
+
+  text(code: number) {
+    this.out.pushStr(code, this.r.text(this.ctx.decoder));
+  }
+
+  /** a text style by its index (one byte) */
+  style() {
+    this.out.pushStr(7, this.ctx.tables.styles[this.r.u8()]?.name || 'STANDARD');
+  }
 }

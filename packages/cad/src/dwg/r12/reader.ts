@@ -2,7 +2,8 @@ import { KNOWN_ENTITY_TYPES } from '../../dxf/reader.ts';
 import { decoderFor } from '../../dxf/codepage.ts';
 import type { Block, Drawing, Entity } from '../../model/drawing.ts';
 import { ByteReader } from './byte-reader.ts';
-import { readRecord, type ReadContext, type RecordRead } from './entities.ts';
+import { createPairStore } from '../../dxf/pair-store.ts';
+import { readRecord, recordHeader, type PairStore, type ReadContext, type RecordRead } from './entities.ts';
 import { readFileHeader, readHeaderVars, VERSIONS, type SectionSpan } from './file-header.ts';
 import { readTables } from './tables.ts';
 
@@ -29,10 +30,11 @@ export function parseDwgR12(bytes: Uint8Array): Drawing {
 
   // Pass 1: the names of the blocks, as their BLOCK records give them (the table says only "*D" for the
   // anonymous dimension blocks "*D0", "*D1" …); the table links an index to a BLOCK record by its offset.
+  const store = createPairStore();
   const named = new Map<number, { name: string; base: Block['base'] }>();
   const used = new Set<string>();
   const entryAt = new Map(tables.blocks.map((b) => [b.offset, b]));
-  walk(bytes, h.blocks, ctx, (rec, at) => {
+  walk(bytes, h.blocks, ctx, createPairStore(), (rec, at) => {
     if (rec.entity?.type !== 'BLOCK') return;
     const entry = entryAt.get(at - h.blocks.start);
     let name = rec.blockName || entry?.name || `*U${named.size}`;
@@ -40,7 +42,7 @@ export function parseDwgR12(bytes: Uint8Array): Drawing {
     if (used.has(name)) name = `${name}$${named.size}`;
     used.add(name);
     named.set(at, { name, base: rec.base ?? { x: 0, y: 0, z: 0 } });
-  });
+  }, BLOCK);
   const byOffset = new Map([...named].map(([at, b]) => [at - h.blocks.start, b.name]));
   ctx.blockName = (index) => {
     const entry = tables.blocks[index];
@@ -53,13 +55,13 @@ export function parseDwgR12(bytes: Uint8Array): Drawing {
   // Pass 2: the entities, then the blocks' entities, then the extras (LibreDWG places those in model space too)
   const entities: Entity[] = [];
   const top = placer(entities, count);
-  walk(bytes, h.entities, ctx, (rec) => {
+  walk(bytes, h.entities, ctx, store, (rec) => {
     const t = rec.entity!.type;
     if (t !== 'BLOCK' && t !== 'ENDBLK') top(rec);
   });
   const blocks: Block[] = [];
   let open: { block: Block; place: (rec: RecordRead) => void } | null = null;
-  walk(bytes, h.blocks, ctx, (rec, at) => {
+  walk(bytes, h.blocks, ctx, store, (rec, at) => {
     const t = rec.entity!.type;
     if (t === 'BLOCK') {
       if (open) blocks.push(open.block);
@@ -74,7 +76,7 @@ export function parseDwgR12(bytes: Uint8Array): Drawing {
   });
   if (open) blocks.push((open as { block: Block }).block);
   if (h.extras.end > h.extras.start)
-    walk(bytes, h.extras, ctx, (rec) => {
+    walk(bytes, h.extras, ctx, store, (rec) => {
       const t = rec.entity!.type;
       if (t !== 'BLOCK' && t !== 'ENDBLK') top(rec);
     });
@@ -103,12 +105,21 @@ export function parseDwgR12(bytes: Uint8Array): Drawing {
   return drawing;
 }
 
-/** Every record of one section, in order; the record sizes chain them, and each is at least 4 bytes long. */
-function walk(bytes: Uint8Array, span: SectionSpan, ctx: ReadContext, on: (rec: RecordRead, at: number) => void) {
+const BLOCK = 12;
+
+/**
+ * Every record of one section, in order (or only those of one type, the others just stepped over); the record
+ * sizes chain them, and each is at least its own header long, so the walk always moves on and ends.
+ */
+function walk(bytes: Uint8Array, span: SectionSpan, ctx: ReadContext, store: PairStore, on: (rec: RecordRead, at: number) => void, only?: number) {
   if (span.end <= span.start) return;
   const section = new ByteReader(bytes, span.start, span.end);
   for (let at = span.start; at < span.end; ) {
-    const rec = readRecord(section, at, ctx);
+    if (only !== undefined && bytes[at] !== only) {
+      at += recordHeader(section, at, ctx.r11).size;
+      continue;
+    }
+    const rec = readRecord(section, at, ctx, store);
     if (!rec.skip) on(rec, at);
     at = rec.next;
   }
