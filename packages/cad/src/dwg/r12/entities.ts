@@ -135,7 +135,8 @@ function readEntity(r: ByteReader, type: string, flag: number, ctx: ReadContext,
   switch (type) {
     case 'LINE':
     case '3DLINE':
-      if (flag & HAS_ELEVATION) {
+      // a LINE flagged "2D" has 2D points; a 3DLINE (R10) always has 3D ones
+      if (flag & HAS_ELEVATION && type === 'LINE') {
         f.xy(10);
         f.xy(11);
       } else {
