@@ -1,7 +1,7 @@
 /**
  * `npm run cad -- info <file>`: JSON facts about a drawing.
  * `npm run cad -- render <file> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark]`: a layout
- * (model space by default) as PNG, SVG or vector PDF, without a browser. A corrupt file exits 1 with the
+ * (model space by default; the first paper layout when model space is empty) as PNG, SVG or vector PDF, without a browser. A corrupt file exits 1 with the
  * message; a layout the drawing does not have exits 2 naming the ones it has. Texts are drawn by the text
  * engine with the drawing's fonts found in `--fonts DIR` (file names ignore case), else the bundled ones.
  * IMAGE entities show their pictures found in `--images DIR` by base name (ignoring case and the path the drawing
@@ -17,7 +17,7 @@ import { readDrawing } from '../open.ts';
 import { drawingInfo } from '../info.ts';
 import { CadError, type Drawing } from '../model/drawing.ts';
 import type { Flattened } from '../geometry/flatten.ts';
-import { flattenLayout, layoutNames, MODEL } from '../geometry/layout.ts';
+import { defaultLayout, flattenLayout, layoutNames } from '../geometry/layout.ts';
 import { renderSvg } from '../render/svg.ts';
 import { renderPng } from '../render/png.ts';
 import { renderPdf } from '../render/pdf.ts';
@@ -41,8 +41,8 @@ class UsageError extends Error {}
 // 25 s for LibreDWG, so a file that hangs it still ends within the 30 s the spec allows
 const load = (path: string) => readDrawing(readFileSync(path), path, { timeoutMs: 25_000 });
 
-/** Model space, or a paper layout (its own entities plus model space through its viewports); names ignore case. */
-function flattenNamed(d: Drawing, name: string = MODEL): { layout: string; flat: Flattened } {
+/** A layout by name (any case): model space, or a paper layout (its own entities plus model space through its viewports). */
+function flattenNamed(d: Drawing, name: string = defaultLayout(d)): { layout: string; flat: Flattened } {
   const names = layoutNames(d);
   const found = names.find((n) => n.toLowerCase() === name.toLowerCase());
   const flat = found ? flattenLayout(d, found) : null;

@@ -413,6 +413,13 @@ describe('what is not drawn', () => {
     expect(f.polylines.map((p) => [f.entities[p.entity].type, p.points])).toEqual([['OLE2FRAME', [0, 10, 20, 10, 20, 0, 0, 0]], ['ARC_DIMENSION', [0, 0, 1, 1]]]);
   });
 
+  it('places a DIMENSION block at the dimension insertion point (12/22) when it has one, as R12-era drawings need', () => {
+    const line: FixtureEntity = { type: 'LINE', pairs: [[8, '0'], [10, 20], [20, 2], [30, 0], [11, 21], [21, 2], [31, 0]] };
+    const dim = (pts: Pairs): FixtureEntity => ({ type: 'DIMENSION', pairs: [[8, '0'], [2, '*D0'], [10, 1], [20, 4], [30, 0], ...pts, [70, 0], [13, 0], [23, 4], [14, 1], [24, 4]] });
+    const f = flat([dim([[12, -20], [22, 2], [32, 0]]), dim([])], { blocks: [{ name: '*D0', entities: [line] }] });
+    expect(f.polylines.map((p) => p.points)).toEqual([[0, 4, 1, 4], [20, 2, 21, 2]]);
+  });
+
   it('stops expanding nested arrays past the entity budget and says so', () => {
     const array = (name: string): FixtureEntity => ({ type: 'INSERT', pairs: [[8, '0'], [2, name], [10, 0], [20, 0], [30, 0], [70, 100], [71, 100], [44, 1], [45, 1]] });
     const d = parseDxf(writeAsciiDxf({ blocks: [{ name: 'A', entities: [array('B')] }, { name: 'B', entities: [{ type: 'LINE', pairs: [[8, '0'], [10, 0], [20, 0], [30, 0], [11, 1], [21, 0], [31, 0]] }] }], entities: [array('A')] }));

@@ -509,10 +509,13 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       case 'DIMENSION':
       case 'ARC_DIMENSION':
       case 'LARGE_RADIAL_DIMENSION': {
-        // a dimension draws through its anonymous block; a DIMENSION saved without it is generated from its points
+        // a dimension draws through its anonymous block; a DIMENSION saved without it is generated from its points.
+        // The block sits at the dimension's insertion point (12/22), as ezdxf places it: (0, 0) in most files, but
+        // R12-era drawings keep the block where the dimension was first drawn and move only that point
         const block = blocks.get(String(pairValue(e, 2) ?? ''));
         if (block && depth <= 16) {
-          for (const child of block.entities) emit(child, m, inherit, depth + 1, ref);
+          const at = e.type === 'DIMENSION' && (num(e, 12) || num(e, 22)) ? multiply(m, [1, 0, 0, 1, num(e, 12), num(e, 22)]) : m;
+          for (const child of block.entities) emit(child, at, inherit, depth + 1, ref);
           return;
         }
         return e.type === 'DIMENSION' ? annotation(c, generateDimension(e, vars)) : skip(e);

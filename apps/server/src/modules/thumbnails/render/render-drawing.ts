@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { dwgToDxf } from '@cadcloud/cad';
+import { dwgToDxf, isDwgR12 } from '@cadcloud/cad';
 import { ThumbnailSkipped, ThumbnailTimeout } from './thumbnail-skipped.ts';
 
 const BOOT = path.join(import.meta.dirname, 'drawing-worker.boot.mjs');
@@ -30,7 +30,7 @@ export function isDwg(bytes: Uint8Array): boolean {
 }
 
 /**
- * A drawing (DWG or DXF bytes) to a PNG thumbnail. DWG becomes DXF in the engine's LibreDWG process (isolated,
+ * A drawing (DWG or DXF bytes) to a PNG thumbnail. DWG R13+ becomes DXF in the engine's LibreDWG process (isolated,
  * reused, restarted after any failure); parsing, flattening and rasterising run in a fresh worker thread with
  * a heap cap and a deadline, so neither a huge nor a hostile file can stall or exhaust the server.
  * A file that cannot be drawn is a ThumbnailSkipped with the reason; running out of time a ThumbnailTimeout.
@@ -38,9 +38,10 @@ export function isDwg(bytes: Uint8Array): boolean {
 export async function renderDrawingThumbnail(bytes: Buffer, o: DrawingRenderOptions): Promise<DrawingThumbnail> {
   const started = Date.now();
   let dxf: Uint8Array = bytes;
-  if (isDwg(bytes)) {
+  // R10–R12 DWG goes to the worker as it is: the engine reads it there itself (LibreDWG writes no entities for it)
+  if (isDwg(bytes) && !isDwgR12(bytes)) {
     const version = bytes.subarray(0, 6).toString('latin1');
-    if (version < 'AC1012') throw new ThumbnailSkipped(`DWG ${version} (R12 and older) is not read yet`);
+    if (version < 'AC1012') throw new ThumbnailSkipped(`DWG ${version} (older than R10) is not read`);
     try {
       dxf = await dwgToDxf(bytes, { timeoutMs: o.timeoutMs });
     } catch (e) {
