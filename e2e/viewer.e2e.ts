@@ -8,6 +8,7 @@ import { launchBrowser, samplesDir, shoot, startProduct, registerThroughLoginSit
 import { clickDrawingAt, countViewerPixels, settle, tapDrawingAt } from './page-helpers.ts';
 
 const floorplan = path.join(samplesDir, 'dwg_2004_ddc_floorplan.dwg');
+const r11 = path.join(samplesDir, 'dwg_r11_libredwg_ACEB10.dwg');
 
 /** Model space: a red 100-unit wall 1 mm wide, a green box, a note; paper space: a title line and one viewport onto the model. */
 const generated = writeAsciiDxf({
@@ -279,6 +280,22 @@ describe('the drawing viewer in a real browser', () => {
       throw e;
     }
   }, 180_000);
+
+  it.skipIf(!existsSync(r11))('opens an R11 DWG (our own reader) on the sheet it was drawn on', async () => {
+    try {
+      await upload(r11);
+      await page.click(`[data-testid="open-${path.basename(r11)}"]`);
+      // its model space is empty: the viewer opens the first paper layout, as CAD programs open the saved tab
+      await page.waitForFunction(() => (window as any).__cadViewer && (window as any).__cadViewer.layout !== 'Model', undefined, { timeout: 60_000 });
+      await settle(page);
+      expect(await page.evaluate(() => (window as any).__cadViewer.layout)).toBe('Layout1');
+      expect(await countViewerPixels(page, 'ink')).toBeGreaterThan(5000);
+      await shoot(page, 'viewer-r11');
+    } catch (e) {
+      await shoot(page, 'viewer-r11-failed');
+      throw e;
+    }
+  }, 120_000);
 
   it('works at phone width with touch: layers drawer, tap to measure', async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, storageState: await page.context().storageState() });
