@@ -8,6 +8,7 @@ import { generateDimension, type Annotation } from './dimension.ts';
 import { acisWireframe } from './acis.ts';
 import { imageFrame, leaderGeometry, mlineElements, multiLeaderGeometry } from './leader.ts';
 import { transformCurve, type Curve2 } from './curve.ts';
+import { imageAdjust, type ImageAdjust } from './image-adjust.ts';
 
 /** A 2D affine transform [a b c d e f]: x' = a x + c y + e, y' = b x + d y + f. */
 export type Affine = [number, number, number, number, number, number];
@@ -89,6 +90,12 @@ export interface ImageFrame {
   /** the IMAGEDEF (340) naming the picture file; absent for WIPEOUT */
   imageDefHandle?: string;
   wipeout?: boolean;
+  /** the layer it is switched with (as its frame polyline's) */
+  layer: string;
+  /** index in `polylines` of its frame: renderers paint the picture there, so draw order is kept */
+  order: number;
+  /** IMAGE adjustments (IMAGEADJUST), when they differ from the defaults: brightness 50, contrast 50, fade 0 (0–100 each) */
+  adjust?: ImageAdjust;
 }
 
 export interface Flattened {
@@ -525,10 +532,13 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       case 'DIMENSION':
       case 'ARC_DIMENSION':
       case 'LARGE_RADIAL_DIMENSION': {
-        // a dimension draws through its anonymous block; a DIMENSION saved without it is generated from its points
+        // a dimension draws through its anonymous block; a DIMENSION saved without it is generated from its points.
+        // The block sits at the dimension's insertion point (12/22), as ezdxf places it: (0, 0) in most files, but
+        // R12-era drawings keep the block where the dimension was first drawn and move only that point
         const block = blocks.get(String(pairValue(e, 2) ?? ''));
         if (block && depth <= 16) {
-          for (const child of block.entities) emit(child, m, inherit, depth + 1, ref);
+          const at = e.type === 'DIMENSION' && (num(e, 12) || num(e, 22)) ? multiply(m, [1, 0, 0, 1, num(e, 12), num(e, 22)]) : m;
+          for (const child of block.entities) emit(child, at, inherit, depth + 1, ref);
           return;
         }
         return e.type === 'DIMENSION' ? annotation(c, generateDimension(e, vars)) : skip(e);
@@ -590,7 +600,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         const f = imageFrame(e);
         const corners = applyAll(m, f.corners);
         const clip = f.clip && applyAll(m, f.clip);
-        (out.images ??= []).push({ entity: ref, corners, clip, imageDefHandle: e.type === 'IMAGE' ? pairValue(e, 340)?.toString() : undefined, wipeout: e.type === 'WIPEOUT' || undefined });
+        (out.images ??= []).push({ entity: ref, corners, clip, imageDefHandle: e.type === 'IMAGE' ? pairValue(e, 340)?.toString() : undefined, wipeout: e.type === 'WIPEOUT' || undefined, layer: c.layer, order: out.polylines.length, adjust: imageAdjust(e) });
         return pl(c, clip ?? corners, true);
       }
       case 'VIEWPORT':

@@ -29,6 +29,9 @@ declare module 'pdfkit' {
     fill(colorOrRule?: string, rule?: string): this;
     fillAndStroke(fill?: string, stroke?: string, rule?: string): this;
     rotate(angle: number, opts?: { origin?: [number, number] }): this;
+    transform(m11: number, m12: number, m21: number, m22: number, dx: number, dy: number): this;
+    clip(rule?: string): this;
+    image(src: Buffer, x: number, y: number, opts?: { width?: number; height?: number }): this;
     font(name: string): this;
     fontSize(size: number): this;
     widthOfString(s: string): number;

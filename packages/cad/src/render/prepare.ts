@@ -1,5 +1,7 @@
 import type { Flattened, Polyline2, TextRun } from '../geometry/flatten.ts';
 import { curveBox, tessellateCurve, type Curve2, type CurveGeom } from '../geometry/curve.ts';
+import { pictureBatcher, type PictureBatch } from './picture-batches.ts';
+import type { RenderPictures } from './pictures.ts';
 
 /**
  * Geometry of one text run in drawing units, as the text engine lays it out: stroke-font glyphs as
@@ -24,6 +26,8 @@ export interface RenderOptions {
   text?: TextGeometry;
   /** draw lineweights (default true); false draws every line one pixel wide */
   lineweights?: boolean;
+  /** pictures of the IMAGE entities (loadRenderPictures); without them only their frames are drawn */
+  pictures?: RenderPictures;
 }
 
 export interface Bounds {
@@ -45,7 +49,9 @@ export type Batch =
     }
   | { kind: 'fill'; color: number; /** rings: outer rings and holes together, filled even-odd */ rings: number[][] }
   /** triangles of outline glyphs, filled non-zero (a triangulation's triangles may share edges) */
-  | { kind: 'triangles'; color: number; triangles: number[] };
+  | { kind: 'triangles'; color: number; triangles: number[] }
+  /** a picture of an IMAGE (picture-batches.ts) */
+  | PictureBatch;
 
 export interface Prepared {
   batches: Batch[];
@@ -135,8 +141,15 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
   const before = (p: Polyline2) => {
     while (ci < curves.length && curves[ci].entity < p.entity) curve(curves[ci++]);
   };
+  // pictures and wipeouts go between the polylines, where their frames are: draw order is kept
+  const pictures = pictureBatcher(f, opts.pictures, dark ? DARK_BACKGROUND : LIGHT_BACKGROUND);
+  const paintPictures = (order: number) => {
+    for (const pb of pictures.upTo(order)) batches.push((last = pb));
+  };
+  let index = 0;
   for (const p of f.polylines) {
     before(p);
+    paintPictures(index++);
     grow(b, p.points);
     const color = inkColor(p.color, dark);
     if (p.filled) {
@@ -150,6 +163,7 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
     }
   }
   while (ci < curves.length) curve(curves[ci++]);
+  paintPictures(Infinity);
   const texts: TextRun[] = [];
   for (const t of f.texts) {
     const g = opts.text ? opts.text(t) : undefined;

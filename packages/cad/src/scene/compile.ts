@@ -9,6 +9,8 @@ import { GrowableF32, GrowableRgba, GrowableU32, GrowableU8, RunBuilder } from '
 import { withPerVertexViews } from './runs.ts';
 import { curveFitsRecord, packCurves } from './curves.ts';
 import { curveBox, isFullCurve, tessellateCurve, type Curve2 } from '../geometry/curve.ts';
+import { imageRefs } from '../geometry/image-refs.ts';
+import { sceneImages } from './images.ts';
 
 /** Text as geometry in drawing units, from the text engine (SHX strokes, TTF glyph triangles). */
 export type TextGeometryFn = (run: TextRun) => { strokes: number[][]; triangles: number[]; colors?: number[]; triangleColors?: number[] };
@@ -337,6 +339,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   // exact curves: records the viewer tessellates for its zoom (scene/curves.ts)
   const curves = packCurves(exactCurves, layerOf, bounds, [ox, oy]);
 
+  const images = sceneImages(imageRefs(d, flat), layerOf, ox, oy);
   const meta: SceneMeta = {
     format: 1,
     layout: opts.layout,
@@ -353,6 +356,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     texts,
     notDrawn: flat.skipped,
     fonts: opts.fonts,
+    ...(images.length ? { images } : {}),
   };
   return withPerVertexViews({ meta, linePositions, lineSegmentColors, lineEntityRuns, lineWeights, triPositions, triangleColors, triEntityRuns, glyphLinePositions, glyphTriPositions, glyphInstances, glyphInstanceEntities, curves: curves.records, curveEntities: curves.entities });
 }

@@ -9,6 +9,9 @@
  * Browser-safe: no Node imports in this folder (type imports are erased).
  */
 import type { EntityRef } from '../geometry/flatten.ts';
+import type { SceneImage } from './images.ts';
+
+export type { SceneImage };
 
 export interface SceneRect {
   minX: number;
@@ -74,6 +77,8 @@ export interface SceneMeta {
   notDrawn: Record<string, number>;
   /** fonts the drawing asks for and what was used */
   fonts?: { requested: string[]; substituted: { name: string; with: string }[] };
+  /** pictures (IMAGE) and wipeouts in draw order (absent when there are none): the viewer fetches the picture files */
+  images?: SceneImage[];
 }
 
 export interface Scene {

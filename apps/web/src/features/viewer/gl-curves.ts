@@ -262,6 +262,12 @@ export class GlCurves {
     return draws.length;
   }
 
+  /** No curves to draw (a scene still arriving: its records come whole, with the first batch). */
+  clear() {
+    this.disposeTextures();
+    this.buckets = [];
+  }
+
   private disposeTextures() {
     if (this.rec) this.gl.deleteTexture(this.rec);
     this.rec = null;
