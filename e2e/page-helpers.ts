@@ -22,7 +22,16 @@ export type PixelKind = 'red' | 'green' | 'blue' | 'ink' | 'white' | 'added';
  * anything off the dark background, 'added' the compare overlay's green (#52c41a).
  */
 export async function countViewerPixels(page: Page, kind: PixelKind): Promise<number> {
-  return page.evaluate((k) => {
+  return (await scanViewer(page, kind, false)) as number;
+}
+
+/** Where those pixels are: [x, y] in CSS pixels from the canvas's top left (pixel centres). */
+export async function viewerPixels(page: Page, kind: PixelKind): Promise<[number, number][]> {
+  return (await scanViewer(page, kind, true)) as [number, number][];
+}
+
+function scanViewer(page: Page, kind: PixelKind, list: boolean): Promise<number | [number, number][]> {
+  return page.evaluate(([k, list]) => {
     const c = (window as any).__cadViewer.canvas as HTMLCanvasElement;
     const tmp = document.createElement('canvas');
     tmp.width = c.width;
@@ -30,7 +39,9 @@ export async function countViewerPixels(page: Page, kind: PixelKind): Promise<nu
     const g = tmp.getContext('2d')!;
     g.drawImage(c, 0, 0);
     const d = g.getImageData(0, 0, c.width, c.height).data;
+    const dpr = c.width / c.clientWidth;
     let n = 0;
+    const at: [number, number][] = [];
     for (let i = 0; i < d.length; i += 4) {
       const r = d[i], gg = d[i + 1], b = d[i + 2];
       const hit =
@@ -40,13 +51,19 @@ export async function countViewerPixels(page: Page, kind: PixelKind): Promise<nu
         : k === 'white' ? r > 250 && gg > 250 && b > 250
         : k === 'added' ? gg > 150 && gg > r * 1.8 && gg > b * 2.5
         : Math.abs(r - 33) + Math.abs(gg - 40) + Math.abs(b - 48) > 60;
-      if (hit) n++;
+      if (!hit) continue;
+      n++;
+      if (list) {
+        const p = i / 4;
+        at.push([((p % c.width) + 0.5) / dpr, (Math.floor(p / c.width) + 0.5) / dpr]);
+      }
     }
-    return n;
-  }, kind);
+    return list ? at : n;
+  }, [kind, list] as const);
 }
 
-async function screenPoint(page: Page, x: number, y: number) {
+/** The drawing point (x, y) on the page (CSS pixels). */
+export async function screenPoint(page: Page, x: number, y: number) {
   const p = await page.evaluate(([x, y]) => (window as any).__cadViewer.toScreen(x, y), [x, y]);
   const box = (await page.locator('[data-testid=viewer-canvas]').boundingBox())!;
   return { x: box.x + p.x, y: box.y + p.y };

@@ -12,6 +12,8 @@ const EARLY_PAGES: [RegExp, string][] = [
   [/^\/yun\/view\//, 'src/routes/yun/ViewPage.tsx'],
   [/^\/webH5\/item\//, 'src/routes/h5/H5Item.tsx'],
 ];
+/** The early painter: an entry of its own that draws a drawing link's first frame before the app boots. */
+const EARLY_PAINT = 'src/features/viewer/early-paint.ts';
 
 function earlyPagePreload(): Plugin {
   return {
@@ -35,15 +37,21 @@ function earlyPagePreload(): Plugin {
           }
           return seen;
         };
-        const entry = closure(chunks.filter((c) => c.isEntry).map((c) => c.fileName));
+        const painter = chunks.find((c) => c.facadeModuleId?.endsWith(EARLY_PAINT));
+        const entry = closure(chunks.filter((c) => c.isEntry && c !== painter).map((c) => c.fileName));
         const rules = EARLY_PAGES.flatMap(([re, mod]) => {
           const page = chunks.find((c) => c.facadeModuleId?.endsWith(mod));
           if (!page) return [];
-          const files = [...closure([page.fileName])].filter((f) => !entry.has(f)).map((f) => `/${f}`);
+          const files = [...closure([page.fileName, ...(painter ? [painter.fileName] : [])])].filter((f) => !entry.has(f)).map((f) => `/${f}`);
           return [[re.source, files] as const];
         });
         if (!rules.length) return html;
-        const script = `<script>(function(){var r=${JSON.stringify(rules)};for(var i=0;i<r.length;i++)if(new RegExp(r[i][0]).test(location.pathname)){r[i][1].forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;document.head.appendChild(l);});break;}})();</script>`;
+        // on a drawing link: preload the page's chunks and run the early painter as soon as it arrives
+        const paint = painter ? `/${painter.fileName}` : '';
+        const script = `<script>(function(){var r=${JSON.stringify(rules)};for(var i=0;i<r.length;i++)if(new RegExp(r[i][0]).test(location.pathname)){r[i][1].forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;document.head.appendChild(l);});var p=${JSON.stringify(paint)};if(p&&window.__cadScene){var s=document.createElement('script');s.type='module';s.crossOrigin='';s.src=p;s.onerror=function(){window.__cadGateOpen&&window.__cadGateOpen();};document.head.appendChild(s);}break;}})();</script>`;
+        // the app's entry runs once the early frame is drawn (or cannot be): both need the one main thread. It is
+        // still fetched at once (modulepreload); pages without an early frame have no gate and run it as before.
+        html = html.replace(/<script type="module" crossorigin src="([^"]+)"><\/script>/, (_, src) => `<link rel="modulepreload" crossorigin href="${src}">\n    <script type="module">(window.__cadGate || Promise.resolve()).then(function () { return import(${JSON.stringify(src)}); });</script>`);
         return html.replace('</head>', `${script}\n  </head>`);
       },
     },
@@ -57,6 +65,6 @@ export default defineConfig(({ command, mode }) => {
   return {
     plugins: [react(), earlyPagePreload()],
     server: { proxy: Object.fromEntries(['/api', '/cloud', '/user', '/global'].map((p) => [p, { target: api, changeOrigin: false }])) },
-    build: { outDir: 'dist', chunkSizeWarningLimit: 2000 },
+    build: { outDir: 'dist', chunkSizeWarningLimit: 2000, rollupOptions: { input: { index: 'index.html', 'early-paint': EARLY_PAINT } } },
   };
 });

@@ -7,10 +7,14 @@ export { flattenModelSpace, flattenEntities, plainMText, type Flattened, type Fl
 export { renderSvg, boundsOf } from './render/svg.ts';
 export { aciToRgb } from './geometry/aci.ts';
 export { parseDwg, dwgToDxf, stopDwgWorker } from './dwg/dwg-reader.ts';
+export { parseDwgR12, isDwgR12 } from './dwg/r12/reader.ts';
 export { renderPng } from './render/png.ts';
+export { loadRenderPictures, pictureToPng, type RenderPicture, type RenderPictures, type PictureLookup, type PictureOptions } from './render/pictures.ts';
+export { decodeBmp, BmpError, type Rgba } from './render/bmp.ts';
+export { imageRefs, pictureBaseName, type ImageRef } from './geometry/image-refs.ts';
 export { renderPdf, type PdfOptions, type PaperSize } from './render/pdf.ts';
 export type { RenderOptions, TextGeometry as RenderTextGeometry } from './render/prepare.ts';
-export { flattenLayout, layoutNames, layoutEntities, MODEL } from './geometry/layout.ts';
+export { flattenLayout, layoutNames, layoutEntities, defaultLayout, MODEL } from './geometry/layout.ts';
 export { compileScene, type TextGeometryFn, type TextGlyphsFn, type CompileOptions } from './scene/compile.ts';
 export * from './scene/index.ts';
 export { readDrawing, buildSceneBytes, isDwgName, type SceneTextSupport } from './open.ts';

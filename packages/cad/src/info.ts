@@ -1,7 +1,8 @@
 import type { Drawing, Entity } from './model/drawing.ts';
 
 const VERSION_NAMES: Record<string, string> = {
-  AC1009: 'R12', AC1012: 'R13', AC1014: 'R14', AC1015: '2000', AC1018: '2004', AC1021: '2007', AC1024: '2010', AC1027: '2013', AC1032: '2018',
+  // AC1009 is the format of both R11 and R12 (DWG and DXF alike)
+  AC1006: 'R10', AC1009: 'R11/R12', AC1012: 'R13', AC1014: 'R14', AC1015: '2000', AC1018: '2004', AC1021: '2007', AC1024: '2010', AC1027: '2013', AC1032: '2018',
 };
 
 /** The facts `cad info` prints: what the file is, what it holds, what it needs and what is not drawn yet. */

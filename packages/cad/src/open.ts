@@ -30,13 +30,14 @@ export interface SceneTextSupport {
  * One layout of a drawing as scene bytes (what the viewer downloads and the server caches). `layout`
  * defaults to Model; an unknown layout name fails with the spec's message.
  */
-export async function buildSceneBytes(d: Drawing, layout: string = MODEL, text?: (d: Drawing) => Promise<SceneTextSupport>): Promise<Uint8Array> {
+export async function buildSceneBytes(d: Drawing, layout: string = MODEL, text?: (d: Drawing) => Promise<SceneTextSupport>, o: { batchBytes?: number } = {}): Promise<Uint8Array> {
   const layouts = layoutNames(d);
   const name = layouts.find((n) => n.toLowerCase() === layout.toLowerCase());
   if (!name) throw new CadError('cad.parseFailed', 'Layout switch failed!', `no layout ${layout}`);
-  // blocks inserted often become instances of one mesh (the compiler bakes the ones that do not pay)
-  const flat = flattenLayout(d, name, { blockInstances: true });
+  // exact curves: the viewer tessellates them for the zoom it shows; blocks inserted often become instances of one
+  // mesh (the compiler bakes the ones that do not pay)
+  const flat = flattenLayout(d, name, { curves: true, blockInstances: true });
   if (!flat) throw new CadError('cad.parseFailed', 'Layout switch failed!', `no layout ${layout}`);
   const t = text ? await text(d) : undefined;
-  return encodeScene(compileScene(d, flat, { layout: name, layouts, textGeometry: t?.textGeometry, textGlyphs: t?.textGlyphs, fonts: t?.fonts }));
+  return encodeScene(compileScene(d, flat, { layout: name, layouts, textGeometry: t?.textGeometry, textGlyphs: t?.textGlyphs, fonts: t?.fonts }), o);
 }

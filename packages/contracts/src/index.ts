@@ -9,3 +9,4 @@ export * from './groups.ts';
 export * from './compare.ts';
 export * from './library.ts';
 export * from './versions.ts';
+export * from './drawing-images.ts';

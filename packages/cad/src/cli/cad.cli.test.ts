@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeAsciiDxf } from '../testing/dxf-writer.ts';
+import { body, writeDwgR12 } from '../testing/dwg-r12-writer.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const cad = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'packages/cad/src/cli/cad.cli.ts', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 30_000 });
@@ -51,13 +52,14 @@ describe('cad render', () => {
     const png = path.join(dir, 'out.png');
     const r = cad('render', drawing, png, '--width', '300');
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ format: 'png', layout: 'Model', polylines: 2 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ format: 'png', layout: 'Model', polylines: 1, curves: 1 });
     const bytes = readFileSync(png);
     expect(bytes.subarray(1, 4).toString()).toBe('PNG');
     expect(bytes.readUInt32BE(16)).toBe(300); // IHDR width
     const svg = path.join(dir, 'out.svg');
     expect(cad('render', drawing, svg, '--dark').status).toBe(0);
     expect(readFileSync(svg, 'utf8')).toContain('stroke="#ff0000"'); // the red circle
+    expect(readFileSync(svg, 'utf8')).toMatch(/<path d="M30 0A30 30 0 0 1 -30 0A30 30 0 0 1 30 0" fill="none" stroke="#ff0000"/); // as true arcs
     const pdf = path.join(dir, 'out.pdf');
     expect(cad('render', drawing, pdf, '--layout', 'model').status).toBe(0);
     expect(readFileSync(pdf).subarray(0, 5).toString()).toBe('%PDF-');
@@ -101,4 +103,40 @@ describe('cad render', () => {
     expect(r.stderr).toContain('The drawing analysis failed!');
     expect(Date.now() - t).toBeLessThan(30_000);
   }, 35_000);
+});
+
+describe('cad on R11/R12 DWG (read in process by dwg/r12)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-r12-'));
+
+  it('info names the release; render draws the sheet of a drawing made in paper space', () => {
+    const file = path.join(dir, 'sheet.dwg');
+    writeFileSync(file, writeDwgR12({ tileMode: 0, entities: [{ type: 1, paper: true, flat: true, body: body().f64(0, 0, 10, 5).bytes() }] }));
+    const info = cad('info', file);
+    expect(info.status, info.stderr).toBe(0);
+    expect(JSON.parse(info.stdout)).toMatchObject({ format: 'dwg', version: 'AC1009', release: 'R11/R12', entities: { total: 1, byType: { LINE: 1 } } });
+    const r = cad('render', file, path.join(dir, 'sheet.png'));
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ layout: 'Layout1', polylines: 1 });
+    // model space, asked for by name, is empty but still a valid render
+    expect(JSON.parse(cad('render', file, path.join(dir, 'model.png'), '--layout', 'model').stdout)).toMatchObject({ layout: 'Model', polylines: 0 });
+  });
+
+  const aceb10 = path.resolve(repoRoot, process.env.SAMPLES_DIR ?? '../shared/samples', 'dwg_r11_libredwg_ACEB10.dwg');
+  it.runIf(existsSync(aceb10))('renders the R11 sample (its sheet) to PNG', () => {
+    const png = path.join(dir, 'aceb10.png');
+    const r = cad('render', aceb10, png, '--width', '800');
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ format: 'png', layout: 'Layout1', notDrawn: {} });
+    const out = JSON.parse(r.stdout);
+    expect(out.polylines + out.curves).toBeGreaterThan(400); // circles and arcs are exact curves
+    expect(readFileSync(png).readUInt32BE(16)).toBe(800);
+  });
+
+  it('a cut R12 DWG exits 1 with the message', () => {
+    const file = path.join(dir, 'cut.dwg');
+    writeFileSync(file, writeDwgR12({ entities: [{ type: 1, flat: true, body: body().f64(0, 0, 10, 5).bytes() }] }).subarray(0, 0x700));
+    const r = cad('info', file);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('The drawing analysis failed!');
+  });
 });

@@ -1,9 +1,11 @@
 /**
  * `npm run cad -- info <file>`: JSON facts about a drawing.
  * `npm run cad -- render <file> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark]`: a layout
- * (model space by default) as PNG, SVG or vector PDF, without a browser. A corrupt file exits 1 with the
+ * (model space by default; the first paper layout when model space is empty) as PNG, SVG or vector PDF, without a browser. A corrupt file exits 1 with the
  * message; a layout the drawing does not have exits 2 naming the ones it has. Texts are drawn by the text
  * engine with the drawing's fonts found in `--fonts DIR` (file names ignore case), else the bundled ones.
+ * IMAGE entities show their pictures found in `--images DIR` by base name (ignoring case and the path the drawing
+ * wrote); without it, or for a name not there, only their frames (listed as `picturesMissing`).
  * `npm run cad -- compare <a> <b> [out.png|out.svg] [--layout NAME]`: the JSON change list from A to B, and the
  * overlay (unchanged grey, added green, removed red, modified orange over faint red) when an image is named.
  */
@@ -15,10 +17,12 @@ import { readDrawing } from '../open.ts';
 import { drawingInfo } from '../info.ts';
 import { CadError, type Drawing } from '../model/drawing.ts';
 import type { Flattened } from '../geometry/flatten.ts';
-import { flattenLayout, layoutNames, MODEL } from '../geometry/layout.ts';
+import { defaultLayout, flattenLayout, layoutNames } from '../geometry/layout.ts';
 import { renderSvg } from '../render/svg.ts';
 import { renderPng } from '../render/png.ts';
 import { renderPdf } from '../render/pdf.ts';
+import { loadRenderPictures } from '../render/pictures.ts';
+import { imageRefs } from '../geometry/image-refs.ts';
 import type { TextGeometry } from '../render/prepare.ts';
 import { loadFonts, textGeometry, type FontBytesProvider } from '../text/index.ts';
 import { compareDetailed } from '../compare/compare.ts';
@@ -27,27 +31,28 @@ import { overlayFlattened } from '../compare/overlay.ts';
 const { positionals, values } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
-  options: { width: { type: 'string' }, dark: { type: 'boolean' }, layout: { type: 'string' }, fonts: { type: 'string' } },
+  options: { width: { type: 'string' }, dark: { type: 'boolean' }, layout: { type: 'string' }, fonts: { type: 'string' }, images: { type: 'string' } },
 });
 const [command, file, out] = positionals;
-const usage = 'usage: npm run cad -- info <file.dxf|dwg> | render <file.dxf|dwg> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark] [--fonts DIR] | compare <a> <b> [out.png|out.svg] [--layout NAME]';
+const usage = 'usage: npm run cad -- info <file.dxf|dwg> | render <file.dxf|dwg> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark] [--fonts DIR] [--images DIR] | compare <a> <b> [out.png|out.svg] [--layout NAME]';
 
 class UsageError extends Error {}
 
 // 25 s for LibreDWG, so a file that hangs it still ends within the 30 s the spec allows
 const load = (path: string) => readDrawing(readFileSync(path), path, { timeoutMs: 25_000 });
 
-/** Model space, or a paper layout (its own entities plus model space through its viewports); names ignore case. */
-function flattenNamed(d: Drawing, name: string = MODEL): { layout: string; flat: Flattened } {
+/** A layout by name (any case): model space, or a paper layout (its own entities plus model space through its viewports). */
+function flattenNamed(d: Drawing, name: string = defaultLayout(d)): { layout: string; flat: Flattened } {
   const names = layoutNames(d);
   const found = names.find((n) => n.toLowerCase() === name.toLowerCase());
-  const flat = found ? flattenLayout(d, found) : null;
+  // exact curves: SVG and PDF draw them as arcs, PNG at its own resolution
+  const flat = found ? flattenLayout(d, found, { curves: true }) : null;
   if (!found || !flat) throw new UsageError(`layout not found: ${name} (layouts: ${names.join(', ')})`);
   return { layout: found, flat };
 }
 
-/** Font files of a directory by lower-case name; none without --fonts (the bundled fallbacks draw). */
-function fontDirectory(dir: string | undefined): FontBytesProvider {
+/** Files of a directory by lower-case name (fonts for --fonts, pictures for --images); none without a directory. */
+function fileDirectory(dir: string | undefined): (name: string) => Promise<Buffer | null> {
   const files = new Map<string, string>();
   if (dir) for (const f of readdirSync(dir)) files.set(f.toLowerCase(), path.join(dir, f));
   return async (name) => {
@@ -55,6 +60,8 @@ function fontDirectory(dir: string | undefined): FontBytesProvider {
     return file ? readFileSync(file) : null;
   };
 }
+/** Font files of --fonts by name; none without it (the bundled fallbacks draw). */
+const fontDirectory = (dir: string | undefined): FontBytesProvider => fileDirectory(dir);
 
 async function textOf(d: Drawing): Promise<TextGeometry> {
   const fonts = await loadFonts(d, fontDirectory(values.fonts));
@@ -68,10 +75,12 @@ async function render(input: string, output: string) {
   if (width !== undefined && !(Number.isInteger(width) && width >= 16 && width <= 16384)) throw new UsageError(`--width must be a whole number of pixels from 16 to 16384, not ${values.width}`);
   const d = await load(input);
   const { layout, flat } = flattenNamed(d, values.layout);
-  const opts = { width, background: values.dark ? ('dark' as const) : ('light' as const), text: await textOf(d) };
+  const refs = imageRefs(d, flat);
+  const { pictures, missing } = values.images ? await loadRenderPictures(refs, fileDirectory(values.images)) : { pictures: undefined, missing: [...new Set(refs.flatMap((r) => (r.name ? [r.name] : [])))] };
+  const opts = { width, background: values.dark ? ('dark' as const) : ('light' as const), text: await textOf(d), pictures };
   const bytes = format === 'svg' ? renderSvg(flat, opts) : format === 'png' ? renderPng(flat, opts) : await renderPdf(flat, { ...opts, title: input.split(/[\\/]/).pop() });
   writeFileSync(output, bytes);
-  console.log(JSON.stringify({ written: output, format, layout, polylines: flat.polylines.length, texts: flat.texts.length, notDrawn: flat.skipped }));
+  console.log(JSON.stringify({ written: output, format, layout, polylines: flat.polylines.length, curves: flat.curves?.length ?? 0, texts: flat.texts.length, notDrawn: flat.skipped, ...(missing.length ? { picturesMissing: missing } : {}) }));
 }
 
 async function compare(fileA: string, fileB: string, image?: string) {

@@ -2,6 +2,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { parseDxf } from '../dxf/reader.ts';
 import { CadError, type Drawing } from '../model/drawing.ts';
+import { VERSIONS as R12_VERSIONS } from './r12/file-header.ts';
+import { parseDwgR12 } from './r12/reader.ts';
 
 const CHILD = path.join(import.meta.dirname, 'dwg-to-dxf.child.mjs');
 
@@ -146,13 +148,15 @@ export function stopDwgWorker() {
 }
 
 /**
- * DWG (R13–2018) into the drawing model: LibreDWG writes DXF in a worker process, our reader reads it, so both
- * formats share one reader and one set of tests. R11/R12 DWG is refused clearly (LibreDWG writes only their header).
+ * DWG into the drawing model. R13–2018: LibreDWG writes DXF in a worker process, our reader reads it, so both
+ * formats share one reader and one set of tests. R10–R12 (AC1006, AC1009): our own reader (r12/), in process
+ * (LibreDWG writes only the header of their DXF). Older versions are refused clearly.
  */
 export async function parseDwg(bytes: Uint8Array, o: DwgReadOptions = {}): Promise<Drawing> {
   if (bytes.length < 6 || bytes[0] !== 0x41 || bytes[1] !== 0x43) throw new CadError('cad.parseFailed', undefined, 'not a DWG file');
   const version = String.fromCharCode(...bytes.subarray(0, 6));
-  if (version < 'AC1012') throw new CadError('cad.parseFailed', undefined, `DWG ${version} (R12 and older) is not read yet`);
+  if (R12_VERSIONS.has(version)) return parseDwgR12(bytes);
+  if (version < 'AC1012') throw new CadError('cad.parseFailed', undefined, `DWG ${version} (older than R10) is not read`);
   const drawing = parseDxf(await dwgToDxf(bytes, o));
   drawing.format = 'dwg';
   drawing.binary = true;

@@ -284,6 +284,11 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
     while (read()) {
       if (r.code !== 0) continue;
       if (r.value === 'ENDSEC') return;
+      if (r.value === 'IMAGEDEF') {
+        // the picture file an IMAGE names through its 340: only these few records have their pairs built
+        readImageDef(recordPairs());
+        continue;
+      }
       if (r.value !== 'LAYOUT') {
         skipRecord();
         continue;
@@ -295,6 +300,13 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
       const layout: Layout = { name: text(after.find((p) => p[0] === 1)?.[1] ?? ''), tabOrder: Number(after.find((p) => p[0] === 71)?.[1] ?? 0), blockRecord: after.find((p) => p[0] === 330)?.[1]?.toString() };
       drawing.layouts.push(layout);
     }
+  }
+
+  function readImageDef(pairs: Pair[]) {
+    const get = (code: number) => pairs.find((p) => p[0] === code)?.[1];
+    const handle = get(5);
+    if (handle === undefined) return;
+    (drawing.imageDefs ??= {})[String(handle)] = { file: text(get(1) ?? ''), width: Number(get(10) ?? 0), height: Number(get(20) ?? 0) };
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Block, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
 import { multiply, type Affine, type Flattened, type Inherited, type Polyline2 } from './flatten.ts';
+import { transformCurve, type Curve2 } from './curve.ts';
 
 /**
  * Block geometry drawn by instances (`FlattenOptions.blockInstances`): a top-level INSERT (each MINSERT cell) whose
@@ -64,6 +65,11 @@ interface Cost {
 /** One flattening of a block variant at one scale. */
 interface Build {
   polylines: Polyline2[];
+  /**
+   * exact curves of the children (with `FlattenOptions.curves`), in the mesh frame: not part of the mesh but placed
+   * per instance as curve records (a few bytes each, and they stay exact at every zoom)
+   */
+  curves: Curve2[];
   texts: number;
   skipped: Record<string, number>;
   cost: Cost;
@@ -121,10 +127,11 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
 
   /** The variant flattened at (ax, ay) scale in its own frame; nothing of it reaches `out`, budgets are restored. */
   function build(block: Block, ax: number, ay: number, inherit: Inherited, ref: number): Build {
-    const saved = { polylines: out.polylines, texts: out.texts, skipped: out.skipped, images: out.images };
+    const saved = { polylines: out.polylines, texts: out.texts, skipped: out.skipped, images: out.images, curves: out.curves };
     const before = snapshot();
-    const b: Build = { polylines: [], texts: 0, skipped: {}, cost: { dash: 0, hatch: 0, emitted: 0 }, unsafe: false, mesh: -1 };
+    const b: Build = { polylines: [], curves: [], texts: 0, skipped: {}, cost: { dash: 0, hatch: 0, emitted: 0 }, unsafe: false, mesh: -1 };
     out.polylines = b.polylines;
+    if (out.curves) out.curves = b.curves;
     out.texts = [];
     out.skipped = b.skipped;
     out.images = undefined;
@@ -138,6 +145,7 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
       out.texts = saved.texts;
       out.skipped = saved.skipped;
       out.images = saved.images;
+      out.curves = saved.curves;
     }
     b.cost = { dash: before.dash - budget.dash, hatch: before.hatch - budget.hatch, emitted: budget.emitted - before.emitted };
     budget.dash = before.dash;
@@ -148,7 +156,8 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
 
   /** `scaled` is `unit` flattened at (ax, ay): same pieces, every point the unit point scaled (up to rounding). */
   function sameScaled(scaled: Build, unit: Build, ax: number, ay: number): boolean {
-    if (scaled.polylines.length !== unit.polylines.length || scaled.texts !== unit.texts || scaled.unsafe || unit.unsafe) return false;
+    // exact curves scale exactly: only their number must agree (dashed or tiny ones may be segments at one scale)
+    if (scaled.polylines.length !== unit.polylines.length || scaled.curves.length !== unit.curves.length || scaled.texts !== unit.texts || scaled.unsafe || unit.unsafe) return false;
     let mag = 0;
     for (const p of scaled.polylines) for (const v of p.points) mag = Math.max(mag, Math.abs(v));
     const eps = 1e-9 * (mag || 1);
@@ -218,14 +227,17 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
       // mesh frame → block frame: undo the mesh's scale and base point
       const toBlock: Affine = [1 / mx, 0, 0, 1 / my, block.base.x, block.base.y];
       for (const cell of cells) {
-        instances.push({ mesh, affine: multiply(cell, toBlock), entity: ref, layer: inherit.layer, at: out.polylines.length });
+        const affine = multiply(cell, toBlock);
+        instances.push({ mesh, affine, entity: ref, layer: inherit.layer, at: out.polylines.length });
+        for (const c of used.curves) out.curves!.push({ ...transformCurve(c, affine), entity: ref });
         if (exact.texts) {
           // its texts are drawn where they land, as baked: a pass over the entities that may hold text, whose
           // other output (annotation lines, counts, budgets) the mesh already has
-          const keep = { polylines: out.polylines, skipped: out.skipped, images: out.images };
+          const keep = { polylines: out.polylines, skipped: out.skipped, images: out.images, curves: out.curves };
           const before = snapshot();
           out.polylines = [];
           out.skipped = {};
+          if (out.curves) out.curves = [];
           host.textPass(true);
           try {
             host.emitChildren(block, cell, inherit, ref);

@@ -374,7 +374,7 @@ describe('annotations', () => {
     const byEntity = (i: number) => f.polylines.filter((p) => p.entity === i).map((p) => p.points);
     expect(byEntity(0)).toEqual([[0, 0.5, 10, 0.5], [0, -0.5, 10, -0.5]]);
     expect(byEntity(1)).toEqual([[5, 5, 15, 5, 15, 10, 5, 10]]);
-    expect(f.images).toEqual([{ entity: 1, corners: [5, 5, 15, 5, 15, 10, 5, 10], clip: undefined, imageDefHandle: 'ABC', wipeout: undefined }]);
+    expect(f.images).toEqual([{ entity: 1, corners: [5, 5, 15, 5, 15, 10, 5, 10], clip: undefined, imageDefHandle: 'ABC', wipeout: undefined, layer: '0', order: 2, adjust: undefined }]);
     expect(byEntity(2)).toEqual([[100, 100, 110, 95]]);
   });
 });
@@ -411,6 +411,13 @@ describe('what is not drawn', () => {
     expect(f.omitted).toEqual({ INSERT: 1, HATCH: 1, LIGHT: 1 });
     expect(f.skipped).toEqual({});
     expect(f.polylines.map((p) => [f.entities[p.entity].type, p.points])).toEqual([['OLE2FRAME', [0, 10, 20, 10, 20, 0, 0, 0]], ['ARC_DIMENSION', [0, 0, 1, 1]]]);
+  });
+
+  it('places a DIMENSION block at the dimension insertion point (12/22) when it has one, as R12-era drawings need', () => {
+    const line: FixtureEntity = { type: 'LINE', pairs: [[8, '0'], [10, 20], [20, 2], [30, 0], [11, 21], [21, 2], [31, 0]] };
+    const dim = (pts: Pairs): FixtureEntity => ({ type: 'DIMENSION', pairs: [[8, '0'], [2, '*D0'], [10, 1], [20, 4], [30, 0], ...pts, [70, 0], [13, 0], [23, 4], [14, 1], [24, 4]] });
+    const f = flat([dim([[12, -20], [22, 2], [32, 0]]), dim([])], { blocks: [{ name: '*D0', entities: [line] }] });
+    expect(f.polylines.map((p) => p.points)).toEqual([[0, 4, 1, 4], [20, 2, 21, 2]]);
   });
 
   it('stops expanding nested arrays past the entity budget and says so', () => {

@@ -8,6 +8,8 @@ import { generateDimension, type Annotation } from './dimension.ts';
 import { acisWireframe } from './acis.ts';
 import { imageFrame, leaderGeometry, mlineElements, multiLeaderGeometry } from './leader.ts';
 import { blockInstancer, TEXT_SOURCES, type FlatBlocks } from './block-instances.ts';
+import { transformCurve, type Curve2 } from './curve.ts';
+import { imageAdjust, type ImageAdjust } from './image-adjust.ts';
 
 /** A 2D affine transform [a b c d e f]: x' = a x + c y + e, y' = b x + d y + f. */
 export type Affine = [number, number, number, number, number, number];
@@ -89,6 +91,12 @@ export interface ImageFrame {
   /** the IMAGEDEF (340) naming the picture file; absent for WIPEOUT */
   imageDefHandle?: string;
   wipeout?: boolean;
+  /** the layer it is switched with (as its frame polyline's) */
+  layer: string;
+  /** index in `polylines` of its frame: renderers paint the picture there, so draw order is kept */
+  order: number;
+  /** IMAGE adjustments (IMAGEADJUST), when they differ from the defaults: brightness 50, contrast 50, fade 0 (0–100 each) */
+  adjust?: ImageAdjust;
 }
 
 export interface Flattened {
@@ -113,6 +121,8 @@ export interface Flattened {
   images?: ImageFrame[];
   /** block geometry drawn by instances (only with `FlattenOptions.blockInstances`), not in `polylines`: see block-instances.ts */
   blocks?: FlatBlocks;
+  /** with `FlattenOptions.curves`: continuous circles, arcs, elliptical arcs and bulge arcs, exact (not in `polylines`) */
+  curves?: Curve2[];
 }
 
 export interface FlattenOptions {
@@ -131,6 +141,11 @@ export interface FlattenOptions {
    * renderers that read `polylines` leave it off, `expandFlatBlocks` bakes them back)
    */
   blockInstances?: boolean;
+  /**
+   * circles, arcs, elliptical arcs and polyline bulge arcs drawn in a continuous linetype go to `curves` as exact
+   * parametric arcs instead of polylines, for an output that tessellates them at its own resolution (the scene)
+   */
+  curves?: boolean;
 }
 
 const num = (e: Entity, code: number, def = 0) => {
@@ -307,8 +322,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     return n;
   };
 
-  /** The scaled dash pattern for a polyline, or null to draw it continuous (no pattern, dashes under the tolerance, too many). */
-  function dashPattern(name: string, scale: number, points: readonly number[], closed: boolean): number[] | null {
+  /** The scaled dash pattern of a linetype with its period, or null when it draws continuous (no pattern, dashes under the tolerance). */
+  function scaledDashes(name: string, scale: number): { scaled: number[]; period: number } | null {
     if (opts.linetypes === false || name === 'CONTINUOUS' || name === 'BYBLOCK') return null;
     const pattern = linetypes.get(name);
     if (!pattern || pattern.length < 2 || !pattern.some((x) => x < 0)) return null;
@@ -319,6 +334,14 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       if (x !== 0) smallest = Math.min(smallest, Math.abs(x));
     }
     if (!(period > 0) || smallest < tol) return null;
+    return { scaled, period };
+  }
+
+  /** The scaled dash pattern for a polyline, or null to draw it continuous (no pattern, dashes under the tolerance, too many). */
+  function dashPattern(name: string, scale: number, points: readonly number[], closed: boolean): number[] | null {
+    const dashes = scaledDashes(name, scale);
+    if (!dashes) return null;
+    const { scaled, period } = dashes;
     const periods = polylineLength(points, closed) / period;
     const pieces = periods * scaled.length;
     if (periods > 20_000 || pieces > dashBudget) return null;
@@ -373,6 +396,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         return pl(c, [x, y, x, y]);
       }
       case 'CIRCLE': {
+        const r = num(e, 40);
+        if (curve(c, num(e, 10), num(e, 20), r, 0, 0, r, 0, Math.PI * 2)) return;
         const pts: number[] = [];
         arcPoints(m, num(e, 10), num(e, 20), num(e, 40), 0, Math.PI * 2, pts);
         if (pts.length < 4) return skip(e);
@@ -380,6 +405,10 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         return stroke(c, pts, true);
       }
       case 'ARC': {
+        const r = num(e, 40), a0 = (num(e, 50) * Math.PI) / 180;
+        let sweep = (num(e, 51) * Math.PI) / 180 - a0;
+        if (sweep <= 0) sweep += Math.PI * 2;
+        if (curve(c, num(e, 10), num(e, 20), r, 0, 0, r, a0, sweep)) return;
         const pts: number[] = [];
         arcPoints(m, num(e, 10), num(e, 20), num(e, 40), (num(e, 50) * Math.PI) / 180, (num(e, 51) * Math.PI) / 180, pts);
         return stroke(c, pts);
@@ -389,6 +418,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         const cx = num(e, 10), cy = num(e, 20), mx = num(e, 11), my = num(e, 21), ratio = num(e, 40, 1) * (num(e, 230, 1) < 0 ? -1 : 1);
         let t0 = num(e, 41), t1 = num(e, 42, Math.PI * 2);
         if (t1 <= t0) t1 += Math.PI * 2;
+        if (curve(c, cx, cy, mx, my, -my * ratio, mx * ratio, t0, t1 - t0)) return;
         const major = Math.hypot(mx, my);
         const n = segmentsFor(major * Math.hypot(m[0], m[1]), t1 - t0);
         const pts: number[] = [];
@@ -496,7 +526,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         if (!block || depth > 16) return skip(e);
         // nested arrays can multiply without bound: past the budget an INSERT is counted instead of expanded
         if (emitted > maxEntities) return skip(e, 'INSERT:limit');
-        const before = { p: out.polylines.length, t: out.texts.length, s: skippedCount() };
+        const before = { p: out.polylines.length + (out.curves?.length ?? 0), t: out.texts.length, s: skippedCount() };
         const sx = num(e, 41, 1), sy = num(e, 42, 1), rot = (num(e, 50) * Math.PI) / 180;
         const cols = Math.max(1, num(e, 70, 1)), rows = Math.max(1, num(e, 71, 1)), dc = num(e, 44), dr = num(e, 45);
         const cos = Math.cos(rot), sin = Math.sin(rot);
@@ -518,7 +548,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         // attributes are in the INSERT's own coordinates (its OCS), not the block's
         for (const a of e.children ?? []) if (a.type === 'ATTRIB') emit(a, outer, inherit, depth + 1, ref);
         // an empty block (or one of ATTDEFs only) draws nothing, on purpose
-        if (top && !instanced && out.polylines.length === before.p && out.texts.length === before.t && skippedCount() === before.s) omit(e);
+        if (top && !instanced && out.polylines.length + (out.curves?.length ?? 0) === before.p && out.texts.length === before.t && skippedCount() === before.s) omit(e);
         return;
       }
       case 'ACAD_TABLE': {
@@ -533,10 +563,13 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       case 'DIMENSION':
       case 'ARC_DIMENSION':
       case 'LARGE_RADIAL_DIMENSION': {
-        // a dimension draws through its anonymous block; a DIMENSION saved without it is generated from its points
+        // a dimension draws through its anonymous block; a DIMENSION saved without it is generated from its points.
+        // The block sits at the dimension's insertion point (12/22), as ezdxf places it: (0, 0) in most files, but
+        // R12-era drawings keep the block where the dimension was first drawn and move only that point
         const block = blocks.get(String(pairValue(e, 2) ?? ''));
         if (block && depth <= 16) {
-          for (const child of block.entities) emit(child, m, inherit, depth + 1, ref);
+          const at = e.type === 'DIMENSION' && (num(e, 12) || num(e, 22)) ? multiply(m, [1, 0, 0, 1, num(e, 12), num(e, 22)]) : m;
+          for (const child of block.entities) emit(child, at, inherit, depth + 1, ref);
           return;
         }
         return e.type === 'DIMENSION' ? annotation(c, generateDimension(e, vars)) : skip(e);
@@ -598,7 +631,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         const f = imageFrame(e);
         const corners = applyAll(m, f.corners);
         const clip = f.clip && applyAll(m, f.clip);
-        (out.images ??= []).push({ entity: ref, corners, clip, imageDefHandle: e.type === 'IMAGE' ? pairValue(e, 340)?.toString() : undefined, wipeout: e.type === 'WIPEOUT' || undefined });
+        (out.images ??= []).push({ entity: ref, corners, clip, imageDefHandle: e.type === 'IMAGE' ? pairValue(e, 340)?.toString() : undefined, wipeout: e.type === 'WIPEOUT' || undefined, layer: c.layer, order: out.polylines.length, adjust: imageAdjust(e) });
         return pl(c, clip ?? corners, true);
       }
       case 'VIEWPORT':
@@ -611,6 +644,27 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         return skip(e);
     }
 
+  }
+
+  /**
+   * With `opts.curves`, the arc P(t) = (cx, cy) + (ux, uy) cos t + (vx, vy) sin t in the entity's frame, mapped by
+   * its transform, kept exact in `out.curves`; false (draw it as a polyline) when its linetype dashes it. A negative
+   * sweep (clockwise) is stored as the same arc run forwards.
+   */
+  function curve(c: Ctx, cx: number, cy: number, ux: number, uy: number, vx: number, vy: number, t0: number, sweep: number): boolean {
+    if (!opts.curves || scaledDashes(c.lt, (c.ltScale * scaleOf(c.m)) / viewportLtScale)) return false;
+    if (sweep < 0) {
+      t0 += sweep;
+      sweep = -sweep;
+    }
+    sweep = Math.min(sweep, Math.PI * 2);
+    const g = transformCurve({ cx, cy, ux, uy, vx, vy, t0, sweep, color: c.color, layer: c.layer, entity: c.ref, lineweight: c.lineweight }, c.m);
+    if (![g.cx, g.cy, g.ux, g.uy, g.vx, g.vy, g.t0, g.sweep].every(Number.isFinite)) {
+      skip(c.e, `${c.e.type}:invalid`);
+      return true;
+    }
+    (out.curves ??= []).push(g);
+    return true;
   }
 
   function pl(c: Ctx, points: number[], closed = false, filled = false, holes?: number[][], color = c.color) {
@@ -678,6 +732,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     const m = c.m;
     if (!verts.length) return;
     if (verts.some((v) => v.sw > 0 || v.ew > 0) && wide(c, verts, closed)) return;
+    if (verts.some((v) => v.b) && bulgeCurves(c, verts, closed)) return;
     const pts = [...apply(m, verts[0].x, verts[0].y)];
     // without 70 bit 128 the linetype pattern starts again at every vertex
     const restart = continuousPattern ? undefined : new Set<number>([0]);
@@ -691,6 +746,41 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       pts.length -= 2; // the closing point is implied by `closed`
     }
     stroke(c, pts, closed, restart);
+  }
+
+  /**
+   * With `opts.curves` and a continuous linetype: the straight runs of a bulged polyline as polylines, its bulge arcs
+   * as curves. False when the linetype dashes it (the whole polyline is then cut into dashes).
+   */
+  function bulgeCurves(c: Ctx, verts: Vertex[], closed: boolean): boolean {
+    const m = c.m;
+    if (!opts.curves || scaledDashes(c.lt, (c.ltScale * scaleOf(m)) / viewportLtScale)) return false;
+    let run: number[] = [];
+    const flush = () => {
+      if (run.length >= 4) pl(c, run);
+      run = [];
+    };
+    const n = closed && verts.length > 1 ? verts.length : verts.length - 1;
+    if (verts.length === 1) pl(c, apply(m, verts[0].x, verts[0].y));
+    for (let i = 0; i < n; i++) {
+      const a = verts[i], b = verts[(i + 1) % verts.length];
+      const chord = Math.hypot(b.x - a.x, b.y - a.y);
+      if (!a.b || !chord) {
+        if (!run.length) run.push(...apply(m, a.x, a.y));
+        run.push(...apply(m, b.x, b.y));
+        continue;
+      }
+      flush();
+      // the arc's centre and start angle, as bulgeInterior finds them
+      const theta = 4 * Math.atan(a.b);
+      const r = chord / (2 * Math.sin(theta / 2));
+      const h = r * Math.cos(theta / 2);
+      const cx = (a.x + b.x) / 2 - ((b.y - a.y) / chord) * h, cy = (a.y + b.y) / 2 + ((b.x - a.x) / chord) * h;
+      const ar = Math.abs(r);
+      curve(c, cx, cy, ar, 0, 0, ar, Math.atan2(a.y - cy, a.x - cx), theta);
+    }
+    flush();
+    return true;
   }
 
   /**

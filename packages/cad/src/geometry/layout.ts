@@ -2,6 +2,8 @@ import type { Drawing, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
 import { flattenEntities, flattenModelSpace, type Flattened, type FlattenOptions, type Polyline2 } from './flatten.ts';
 import { clipPolygonToRect, clipPolylineToRect, type Rect } from './viewport-clip.ts';
+import { clipCurveToRect, transformCurve } from './curve.ts';
+import { viewportImages } from './image-refs.ts';
 
 export const MODEL = 'Model';
 
@@ -10,6 +12,15 @@ export function layoutNames(d: Drawing): string[] {
   const paper = [...d.layouts].filter((l) => l.name.toLowerCase() !== 'model').sort((a, b) => a.tabOrder - b.tabOrder).map((l) => l.name);
   if (!paper.length && d.entities.some((e) => e.paperSpace)) paper.push('Layout1');
   return [MODEL, ...paper];
+}
+
+/**
+ * The layout to show when none is asked for: Model, unless model space holds nothing and a paper layout does
+ * (drawings made on the sheet itself, as R11/R12 drawings saved in paper space often are: the R11 DWG sample).
+ */
+export function defaultLayout(d: Drawing): string {
+  if (d.entities.some((e) => !e.paperSpace)) return MODEL;
+  return layoutNames(d).slice(1).find((n) => layoutEntities(d, n)?.length) ?? MODEL;
 }
 
 /**
@@ -46,6 +57,27 @@ interface Viewport {
   twist: number;
 }
 
+/**
+ * The model view of an R12 viewport (R12 DXF, R10–R12 DWG): no 12/22/45 codes, but "ACAD" xdata that starts
+ * 1000 MVIEW, 1002 {, 1070 16, then 1010 view target, 1010 view direction, 1040 twist, 1040 view height,
+ * 1040 view centre x, 1040 view centre y, … (DXF reference, VIEWPORT xdata). The twist is taken as radians,
+ * the unit the DWG stores, on the assumption that xdata keeps it as stored (no sample has a twisted R12 view).
+ */
+function mviewOf(e: Entity): { height: number; x: number; y: number; twist: number } | null {
+  const p = e.pairs;
+  const at = p.findIndex(([c, v]) => c === 1000 && v === 'MVIEW');
+  if (at < 0) return null;
+  const points: number[] = [];
+  const reals: number[] = [];
+  for (let i = at + 1; i < p.length && p[i][0] !== 1001; i++) {
+    if (p[i][0] === 1010) points.push(Number(p[i][1]), p[i + 1]?.[0] === 1020 ? Number(p[i + 1][1]) : 0);
+    else if (p[i][0] === 1040) reals.push(Number(p[i][1]));
+  }
+  if (points.length < 4 || reals.length < 4) return null;
+  const [twist, height, x, y] = reals;
+  return { height, x: x + points[0], y: y + points[1], twist };
+}
+
 function viewportsOf(entities: Entity[]): Viewport[] {
   const num = (e: Entity, c: number, def = 0) => {
     const v = pairValue(e, c);
@@ -56,11 +88,12 @@ function viewportsOf(entities: Entity[]): Viewport[] {
     if (e.type !== 'VIEWPORT') continue;
     // id 1 is the paper sheet itself; status 0 is an off viewport
     if (num(e, 69) === 1 || pairValue(e, 68) !== undefined && num(e, 68) === 0) continue;
-    const w = num(e, 40), h = num(e, 41), viewH = num(e, 45);
-    if (!(w > 0 && h > 0 && viewH > 0)) continue;
+    const w = num(e, 40), h = num(e, 41);
     const cx = num(e, 10), cy = num(e, 20);
-    // the view centre (12/22) is relative to the view target (17/27) in plan views
-    out.push({ entity: e, clip: { minX: cx - w / 2, minY: cy - h / 2, maxX: cx + w / 2, maxY: cy + h / 2 }, scale: h / viewH, viewX: num(e, 12) + num(e, 17), viewY: num(e, 22) + num(e, 27), cx, cy, twist: (num(e, 51) * Math.PI) / 180 });
+    // the view centre (12/22) is relative to the view target (17/27) in plan views; R12 keeps the view in xdata
+    const view = pairValue(e, 45) !== undefined ? { height: num(e, 45), x: num(e, 12) + num(e, 17), y: num(e, 22) + num(e, 27), twist: (num(e, 51) * Math.PI) / 180 } : mviewOf(e);
+    if (!(w > 0 && h > 0 && view && view.height > 0)) continue;
+    out.push({ entity: e, clip: { minX: cx - w / 2, minY: cy - h / 2, maxX: cx + w / 2, maxY: cy + h / 2 }, scale: h / view.height, viewX: view.x, viewY: view.y, cx, cy, twist: view.twist });
   }
   return out;
 }
@@ -88,6 +121,7 @@ export function flattenLayout(d: Drawing, name: string, opts: FlattenOptions = {
       const dx = x - vp.viewX, dy = y - vp.viewY;
       return [vp.cx + dx * cos - dy * sin, vp.cy + dx * sin + dy * cos];
     };
+    if (model.images?.length) (paper.images ??= []).push(...viewportImages(model.images, tx, vp.clip, base, paper.polylines.length));
     for (const p of model.polylines) {
       const pts = new Array<number>(p.points.length);
       for (let i = 0; i < p.points.length; i += 2) [pts[i], pts[i + 1]] = tx(p.points[i], p.points[i + 1]);
@@ -99,6 +133,9 @@ export function flattenLayout(d: Drawing, name: string, opts: FlattenOptions = {
         for (const run of clipPolylineToRect(p.closed ? [...pts, pts[0], pts[1]] : pts, vp.clip)) paper.polylines.push({ ...moved, points: run, closed: false });
       }
     }
+    // exact curves stay exact: moved by the same similarity, cut at the viewport's border into arcs
+    const m = [cos, sin, -sin, cos, vp.cx - vp.viewX * cos + vp.viewY * sin, vp.cy - vp.viewX * sin - vp.viewY * cos];
+    for (const g of model.curves ?? []) for (const piece of clipCurveToRect(transformCurve(g, m), vp.clip)) (paper.curves ??= []).push({ ...piece, entity: g.entity + base });
     for (const t of model.texts) {
       const [x, y] = tx(t.x, t.y);
       if (x < vp.clip.minX || x > vp.clip.maxX || y < vp.clip.minY || y > vp.clip.maxY) continue;

@@ -162,7 +162,8 @@ export function imageFrame(e: Entity): { corners: number[]; clip?: number[] } {
   const corners = [...at(0, 0), ...at(w, 0), ...at(w, h), ...at(0, h)];
   const bp: number[] = [];
   for (let i = 0; i < e.pairs.length; i++) if (e.pairs[i][0] === 14) bp.push(Number(e.pairs[i][1]), e.pairs[i + 1]?.[0] === 24 ? Number(e.pairs[i + 1][1]) : 0);
-  if (bp.length < 4) return { corners };
+  // an IMAGE whose clipping is switched off (280 = 0) keeps its boundary in the file but shows the whole picture
+  if (bp.length < 4 || (e.type === 'IMAGE' && n(280, 1) === 0)) return { corners };
   // two vertices are the opposite corners of a rectangle
   const pts = bp.length === 4 ? [bp[0], bp[1], bp[2], bp[1], bp[2], bp[3], bp[0], bp[3]] : bp;
   const clip: number[] = [];

@@ -84,6 +84,15 @@ export interface Layout {
   blockRecord?: string;
 }
 
+/** An IMAGEDEF object: the picture file an IMAGE shows (the IMAGE's 340 is its handle). */
+export interface ImageDef {
+  /** the file name as written in the drawing (1), often a full or relative Windows path */
+  file: string;
+  /** size in pixels (10/20) */
+  width: number;
+  height: number;
+}
+
 export interface Drawing {
   format: 'dxf' | 'dwg';
   binary: boolean;
@@ -99,6 +108,8 @@ export interface Drawing {
   counts: Record<string, number>;
   /** records of types no decoder understands yet, by type: counted and kept in `pairs`, never dropped */
   unsupported: Record<string, number>;
+  /** IMAGEDEF objects by handle (absent when the drawing has none) */
+  imageDefs?: Record<string, ImageDef>;
 }
 
 export class CadError extends Error {

@@ -2,6 +2,8 @@ import PDFDocument from 'pdfkit';
 import type { Flattened, TextRun } from '../geometry/flatten.ts';
 import { framed, hex, inkColor, lineweightPt, prepare, type RenderOptions } from './prepare.ts';
 import { textAnchor } from './svg.ts';
+import { curveBeziers } from '../geometry/curve.ts';
+import { pictureAffine, type PictureBatch } from './picture-batches.ts';
 
 const MM = 72 / 25.4;
 /** ISO A sizes, long side × short side in mm */
@@ -55,8 +57,19 @@ export async function renderPdf(f: Flattened, opts: PdfOptions = {}): Promise<Bu
     if (close) doc.closePath();
   };
   for (const b of p.batches) {
-    if (b.kind === 'stroke') {
-      for (const l of b.lines) path(l.points, l.closed);
+    if (b.kind === 'picture') {
+      pdfPicture(doc, b, path, [s, 0, 0, -s, X(0), Y(0)]);
+    } else if (b.kind === 'stroke') {
+      for (const l of b.lines) {
+        if (!l.curve) {
+          path(l.points, l.closed);
+          continue;
+        }
+        // exact curves as Bézier pieces (45° each)
+        const pieces = curveBeziers(l.curve);
+        doc.moveTo(X(pieces[0][0]), Y(pieces[0][1]));
+        for (const q of pieces) doc.bezierCurveTo(X(q[2]), Y(q[3]), X(q[4]), Y(q[5]), X(q[6]), Y(q[7]));
+      }
       doc.lineWidth(lineweightPt(b.lineweight)).stroke(hex(b.color));
     } else if (b.kind === 'fill') {
       for (const r of b.rings) path(r, true);
@@ -69,6 +82,23 @@ export async function renderPdf(f: Flattened, opts: PdfOptions = {}): Promise<Bu
   for (const t of p.texts) pdfText(doc, t, X(t.x), Y(t.y), t.height * s, inkColor(t.color, p.dark));
   doc.end();
   return done;
+}
+
+/**
+ * A picture placed by its pixel-to-drawing matrix composed with the page's drawing-to-points one (`page`), clipped
+ * by the drawing's clip boundary when there is one (PDFKit's image() fills the 0,0–width,height box of the space).
+ */
+function pdfPicture(doc: PDFDocument, b: PictureBatch, path: (pts: readonly number[], close: boolean) => void, page: [number, number, number, number, number, number]) {
+  doc.save();
+  if (b.clip) {
+    path(b.clip, true);
+    doc.clip();
+  }
+  const [a, bb, c, d, e, f] = pictureAffine(b);
+  const [pa, , , pd, pe, pf] = page;
+  doc.transform(pa * a, pd * bb, pa * c, pd * d, pa * e + pe, pd * f + pf);
+  doc.image(b.picture.png, 0, 0, { width: b.picture.width, height: b.picture.height });
+  doc.restore();
 }
 
 /** Placeholder text in Helvetica (the standard font every PDF reader has), aligned like the run. */

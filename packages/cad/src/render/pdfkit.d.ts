@@ -18,6 +18,7 @@ declare module 'pdfkit' {
     rect(x: number, y: number, w: number, h: number): this;
     moveTo(x: number, y: number): this;
     lineTo(x: number, y: number): this;
+    bezierCurveTo(cp1x: number, cp1y: number, cp2x: number, cp2y: number, x: number, y: number): this;
     closePath(): this;
     lineWidth(w: number): this;
     lineCap(c: 'butt' | 'round' | 'square'): this;
@@ -28,6 +29,9 @@ declare module 'pdfkit' {
     fill(colorOrRule?: string, rule?: string): this;
     fillAndStroke(fill?: string, stroke?: string, rule?: string): this;
     rotate(angle: number, opts?: { origin?: [number, number] }): this;
+    transform(m11: number, m12: number, m21: number, m22: number, dx: number, dy: number): this;
+    clip(rule?: string): this;
+    image(src: Buffer, x: number, y: number, opts?: { width?: number; height?: number }): this;
     font(name: string): this;
     fontSize(size: number): this;
     widthOfString(s: string): number;

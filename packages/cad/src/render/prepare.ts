@@ -1,5 +1,8 @@
-import type { Flattened, TextRun } from '../geometry/flatten.ts';
+import type { Flattened, Polyline2, TextRun } from '../geometry/flatten.ts';
 import { expandFlatBlocks } from '../geometry/block-instances.ts';
+import { curveBox, tessellateCurve, type Curve2, type CurveGeom } from '../geometry/curve.ts';
+import { pictureBatcher, type PictureBatch } from './picture-batches.ts';
+import type { RenderPictures } from './pictures.ts';
 
 /**
  * Geometry of one text run in drawing units, as the text engine lays it out: stroke-font glyphs as
@@ -24,6 +27,8 @@ export interface RenderOptions {
   text?: TextGeometry;
   /** draw lineweights (default true); false draws every line one pixel wide */
   lineweights?: boolean;
+  /** pictures of the IMAGE entities (loadRenderPictures); without them only their frames are drawn */
+  pictures?: RenderPictures;
 }
 
 export interface Bounds {
@@ -35,10 +40,19 @@ export interface Bounds {
 
 /** One draw call: consecutive polylines with the same look share it, so big drawings make small files. */
 export type Batch =
-  | { kind: 'stroke'; color: number; /** lineweight in 1/100 mm, 0 = thinnest */ lineweight: number; lines: { points: number[]; closed: boolean }[] }
+  | {
+      kind: 'stroke';
+      color: number;
+      /** lineweight in 1/100 mm, 0 = thinnest */
+      lineweight: number;
+      /** `curve`: an exact curve, which a format with arcs draws as such; `points` is its tessellation at the output's resolution */
+      lines: { points: number[]; closed: boolean; curve?: CurveGeom }[];
+    }
   | { kind: 'fill'; color: number; /** rings: outer rings and holes together, filled even-odd */ rings: number[][] }
   /** triangles of outline glyphs, filled non-zero (a triangulation's triangles may share edges) */
-  | { kind: 'triangles'; color: number; triangles: number[] };
+  | { kind: 'triangles'; color: number; triangles: number[] }
+  /** a picture of an IMAGE (picture-batches.ts) */
+  | PictureBatch;
 
 export interface Prepared {
   batches: Batch[];
@@ -92,6 +106,7 @@ export function boundsOf(f: Flattened): Bounds | null {
   f = expandFlatBlocks(f);
   const b: Bounds = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
   for (const p of f.polylines) grow(b, p.points);
+  for (const c of f.curves ?? []) grow(b, curveBox(c));
   for (const t of f.texts) growText(b, t);
   return Number.isFinite(b.minX) ? b : null;
 }
@@ -107,12 +122,38 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
   const batches: Batch[] = [];
   const b: Bounds = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
   let last: Batch | undefined;
-  const stroke = (color: number, lineweight: number, points: number[], closed: boolean) => {
+  const stroke = (color: number, lineweight: number, points: number[], closed: boolean, curve?: CurveGeom) => {
     if (points.length < 4) return;
-    if (last?.kind === 'stroke' && last.color === color && last.lineweight === lineweight) last.lines.push({ points, closed });
-    else batches.push((last = { kind: 'stroke', color, lineweight, lines: [{ points, closed }] }));
+    const line = curve ? { points, closed, curve } : { points, closed };
+    if (last?.kind === 'stroke' && last.color === color && last.lineweight === lineweight) last.lines.push(line);
+    else batches.push((last = { kind: 'stroke', color, lineweight, lines: [line] }));
   };
+  // exact curves (flattened with `curves: true`): tessellated at a quarter pixel of the output width, kept for formats with arcs
+  const curves = f.curves ?? [];
+  const tolerance = curves.length ? framed(boundsOf(f) ?? { minX: 0, minY: 0, maxX: 1, maxY: 1 }).w / Math.max(1, opts.width ?? 1600) / 4 : 0;
+  const curve = (c: Curve2) => {
+    const box = curveBox(c);
+    grow(b, box);
+    const full = c.sweep >= Math.PI * 2 - 1e-12;
+    let points = tessellateCurve(c, tolerance);
+    // a curve under the tolerance is still a dot
+    if (points.length < 4) points = [box[0], box[1], box[2], box[3]];
+    stroke(inkColor(c.color, dark), useLw ? (c.lineweight ?? 0) : 0, points, full, c);
+  };
+  // in entity order, so later entities still paint over earlier ones
+  let ci = 0;
+  const before = (p: Polyline2) => {
+    while (ci < curves.length && curves[ci].entity < p.entity) curve(curves[ci++]);
+  };
+  // pictures and wipeouts go between the polylines, where their frames are: draw order is kept
+  const pictures = pictureBatcher(f, opts.pictures, dark ? DARK_BACKGROUND : LIGHT_BACKGROUND);
+  const paintPictures = (order: number) => {
+    for (const pb of pictures.upTo(order)) batches.push((last = pb));
+  };
+  let index = 0;
   for (const p of f.polylines) {
+    before(p);
+    paintPictures(index++);
     grow(b, p.points);
     const color = inkColor(p.color, dark);
     if (p.filled) {
@@ -125,6 +166,8 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
       stroke(color, useLw ? (p.lineweight ?? 0) : 0, p.points, p.closed);
     }
   }
+  while (ci < curves.length) curve(curves[ci++]);
+  paintPictures(Infinity);
   const texts: TextRun[] = [];
   for (const t of f.texts) {
     const g = opts.text ? opts.text(t) : undefined;

@@ -4,7 +4,8 @@ import { decodeImage } from '../fidelity/image-metric.ts';
 import { rasterisePdf } from '../fidelity/pdf-raster.ts';
 import { renderPdf } from './pdf.ts';
 import { renderPng } from './png.ts';
-import { renderSvg } from './svg.ts';
+import { renderSvg, boundsOf } from './svg.ts';
+import type { Curve2 } from '../geometry/curve.ts';
 
 const line = (points: number[], extra: Partial<Polyline2> = {}): Polyline2 => ({ points, closed: false, color: 0xffffff, layer: '0', entity: 0, lineweight: 0, ...extra });
 const run = (extra: Partial<TextRun> = {}): TextRun => ({ x: 10, y: 10, height: 5, rotation: 0, text: 'AB', color: 0xff0000, layer: '0', entity: 1, kind: 'text', style: 'Standard', halign: 0, valign: 0, widthFactor: 1, oblique: 0, ...extra });
@@ -18,6 +19,20 @@ const pixel = (img: { data: Uint8Array | Uint8ClampedArray; width: number }, x: 
   const i = (Math.round(y) * img.width + Math.round(x)) * 4;
   return [img.data[i], img.data[i + 1], img.data[i + 2]];
 };
+
+const ops = async (pdf: Buffer) => {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(pdf), verbosity: 0 }).promise;
+  const page = await doc.getPage(1);
+  const list = await page.getOperatorList();
+  const view = page.view;
+  await doc.destroy();
+  const { OPS } = pdfjs;
+  const paints = list.fnArray.flatMap((f, i) => (f === OPS.constructPath ? [list.argsArray[i][0] as number] : []));
+  const widths = list.fnArray.flatMap((f, i) => (f === OPS.setLineWidth ? [list.argsArray[i][0] as number] : []));
+  return { view, paints, widths, OPS, texts: list.fnArray.filter((f) => f === OPS.showText).length };
+};
+
 
 describe('renderSvg', () => {
   it('fills areas with islands even-odd, one path per run of equal style', () => {
@@ -84,19 +99,6 @@ describe('renderPng', () => {
 });
 
 describe('renderPdf', () => {
-  const ops = async (pdf: Buffer) => {
-    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-    const doc = await pdfjs.getDocument({ data: new Uint8Array(pdf), verbosity: 0 }).promise;
-    const page = await doc.getPage(1);
-    const list = await page.getOperatorList();
-    const view = page.view;
-    await doc.destroy();
-    const { OPS } = pdfjs;
-    const paints = list.fnArray.flatMap((f, i) => (f === OPS.constructPath ? [list.argsArray[i][0] as number] : []));
-    const widths = list.fnArray.flatMap((f, i) => (f === OPS.setLineWidth ? [list.argsArray[i][0] as number] : []));
-    return { view, paints, widths, OPS, texts: list.fnArray.filter((f) => f === OPS.showText).length };
-  };
-
   it('is a vector page of the drawing’s aspect with lineweights in points and even-odd islands', async () => {
     const f = flat([...squareWithHole().polylines, line([0, -50, 200, -50], { lineweight: 50, color: 0x0000ff })]);
     const pdf = await renderPdf(f);
@@ -130,5 +132,66 @@ describe('renderPdf', () => {
     expect((await ops(await renderPdf(f))).texts).toBe(1);
     const geo = await ops(await renderPdf(f, { text: () => ({ strokes: [[10, 10, 12, 15]], triangles: [] }) }));
     expect(geo.texts).toBe(0);
+  });
+});
+
+describe('exact curves in the renderers (flattened with curves: true)', () => {
+  // a circle of radius 40 at (50, 50), a mirrored (clockwise) half ellipse, a frame 0..100
+  const circle: Curve2 = { cx: 50, cy: 50, ux: 40, uy: 0, vx: 0, vy: 40, t0: 0, sweep: Math.PI * 2, color: 0xff0000, layer: '0', entity: 1 };
+  const ellipse: Curve2 = { cx: 50, cy: 50, ux: 20, uy: 10, vx: 3, vy: -6, t0: 0.3, sweep: Math.PI, color: 0x0000ff, layer: '0', entity: 2 };
+  const f: Flattened = { ...flat([line([0, 0, 100, 0, 100, 100, 0, 100], { closed: true })]), curves: [circle, ellipse] };
+
+  it('SVG: elliptical arc commands on the exact curve (a closed one as two halves), bounds from the curves', () => {
+    const svg = renderSvg(f, { width: 208 });
+    const red = svg.match(/<path d="([^"]*)" fill="none" stroke="#ff0000"/)![1];
+    expect(red).toBe('M90 50A40 40 0 0 1 10 50A40 40 0 0 1 90 50');
+    const blue = svg.match(/<path d="([^"]*)" fill="none" stroke="#0000ff"/)![1];
+    const [, x0, y0, rx, ry, , large, sweep, x1, y1] = blue.match(/^M([-\d.]+) ([-\d.]+)A([\d.]+) ([\d.]+) ([-\d.]+) (\d) (\d) ([-\d.]+) ([-\d.]+)$/)!.map(Number);
+    // det [U V] = 20·(−6) − 10·3 < 0: clockwise; half of the parameter range: not the large arc
+    expect([large, sweep]).toEqual([0, 0]);
+    // coordinates to 1/20 of an output pixel (0.5 units here): two decimals
+    expect(x0).toBeCloseTo(50 + 20 * Math.cos(0.3) + 3 * Math.sin(0.3), 2);
+    expect(y0).toBeCloseTo(50 + 10 * Math.cos(0.3) - 6 * Math.sin(0.3), 2);
+    expect(x1).toBeCloseTo(50 - 20 * Math.cos(0.3) - 3 * Math.sin(0.3), 2);
+    expect(y1).toBeCloseTo(50 - 10 * Math.cos(0.3) + 6 * Math.sin(0.3), 2);
+    // the principal semi-axes: the singular values of [U V]
+    const a = 20 * 20 + 10 * 10, b = 20 * 3 + 10 * -6, d = 3 * 3 + 6 * 6;
+    const big = Math.sqrt((a + d) / 2 + Math.sqrt(((a - d) / 2) ** 2 + b * b)), small = Math.sqrt((a + d) / 2 - Math.sqrt(((a - d) / 2) ** 2 + b * b));
+    expect(rx).toBeCloseTo(big, 2);
+    expect(ry).toBeCloseTo(small, 2);
+    expect(boundsOf({ ...flat([]), curves: [circle] })).toEqual({ minX: 10, minY: 10, maxX: 90, maxY: 90 });
+  });
+
+  it('PNG and PDF: ink along the true circle, none inside it', async () => {
+    const png = await decodeImage(renderPng(f, { width: 520 }));
+    const pdf = await renderPdf(f, { paper: 'A4' });
+    const o = await ops(pdf);
+    const pdfImg = await rasterisePdf(pdf, 1000);
+    // drawing 100 × 100 + 2 % margins: 104 units
+    const check = (img: { data: Uint8Array | Uint8ClampedArray; width: number; height: number }, unit: number) => {
+      const cx = img.width / 2, cy = img.height / 2;
+      let onCurve = 0;
+      for (let a = 0; a < 360; a += 3) {
+        const x = cx + 40 * unit * Math.cos((a * Math.PI) / 180), y = cy - 40 * unit * Math.sin((a * Math.PI) / 180);
+        // the nearest pixel to the true circle, or one beside it, is red
+        const hit = [[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]].some(([dx, dy]) => {
+          const [r, g, b] = pixel(img, x + dx, y + dy);
+          // red ink, or its antialiased edge on white (a 0.25 pt PDF line is a third of a pixel here)
+          return r > 150 && r - g > 40 && r - b > 40;
+        });
+        if (hit) onCurve++;
+      }
+      expect(onCurve).toBeGreaterThanOrEqual(118);
+      // 2 px inside the circle there is no red
+      for (let a = 0; a < 360; a += 5) {
+        const x = cx + (40 * unit - 2.5) * Math.cos((a * Math.PI) / 180), y = cy - (40 * unit - 2.5) * Math.sin((a * Math.PI) / 180);
+        const [r, g] = pixel(img, x, y);
+        expect(r - g > 40).toBe(false);
+      }
+    };
+    check(png, 520 / 104);
+    const unit = (((o.view[3] - (20 * 72) / 25.4) / 104) * 1000) / o.view[2];
+    check(pdfImg, unit);
+    expect(o.paints.filter((p) => p === o.OPS.stroke).length).toBeGreaterThan(0);
   });
 });

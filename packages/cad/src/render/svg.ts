@@ -1,5 +1,7 @@
 import type { Flattened, TextRun } from '../geometry/flatten.ts';
+import { curveEllipse, curvePoint, type CurveGeom } from '../geometry/curve.ts';
 import { boundsOf, framed, hex, inkColor, lineweightPx, prepare, type Bounds, type RenderOptions } from './prepare.ts';
+import { pictureAffine, type PictureBatch } from './picture-batches.ts';
 
 export { boundsOf };
 export type { RenderOptions, TextGeometry } from './prepare.ts';
@@ -36,13 +38,30 @@ export function renderSvg(f: Flattened, opts: RenderOptions = {}): string {
     for (let i = 2; i + 1 < pts.length; i += 2) d += `L${n(pts[i])} ${n(pts[i + 1])}`;
     return close ? `${d}Z` : d;
   };
+  // an exact curve as elliptical arc commands (a closed one as two halves: an arc cannot end where it starts)
+  const arc = (g: CurveGeom) => {
+    const { rx, ry, rotation, ccw } = curveEllipse(g);
+    const [x0, y0] = curvePoint(g, g.t0);
+    const full = g.sweep >= Math.PI * 2 - 1e-12;
+    const ends = full ? [g.t0 + Math.PI, g.t0 + 2 * Math.PI] : [g.t0 + g.sweep];
+    const large = !full && g.sweep > Math.PI ? 1 : 0;
+    let d = `M${n(x0)} ${n(y0)}`;
+    for (const t of ends) {
+      const [x, y] = curvePoint(g, t);
+      d += `A${n(rx)} ${n(ry)} ${+((rotation * 180) / Math.PI).toFixed(6)} ${large} ${ccw ? 1 : 0} ${n(x)} ${n(y)}`;
+    }
+    return d;
+  };
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${n(fr.minX)} ${n(-fr.maxY)} ${n(fr.w)} ${n(fr.h)}">`);
   out.push(`<rect x="${n(fr.minX)}" y="${n(-fr.maxY)}" width="${n(fr.w)}" height="${n(fr.h)}" fill="${hex(p.background)}"/>`);
   out.push(`<g transform="scale(1,-1)" stroke-linecap="round" stroke-linejoin="round">`);
+  let pictures = 0;
   for (const b of p.batches) {
-    if (b.kind === 'stroke') {
-      const d = b.lines.map((l) => ring(l.points, l.closed)).join('');
+    if (b.kind === 'picture') {
+      out.push(svgPicture(b, `pic${pictures++}`, (r) => ring(r, true)));
+    } else if (b.kind === 'stroke') {
+      const d = b.lines.map((l) => (l.curve ? arc(l.curve) : ring(l.points, l.closed))).join('');
       out.push(`<path d="${d}" fill="none" stroke="${hex(b.color)}" stroke-width="${n(lineweightPx(b.lineweight) * unit)}"/>`);
     } else if (b.kind === 'fill') {
       // a hairline outline keeps areas thinner than a pixel visible
@@ -57,6 +76,17 @@ export function renderSvg(f: Flattened, opts: RenderOptions = {}): string {
   for (const t of p.texts) out.push(svgText(t, p.dark, n));
   out.push('</svg>');
   return out.join('\n');
+}
+
+/**
+ * A picture as an embedded PNG, placed by a matrix from its pixels to drawing units (full precision: the matrix
+ * is multiplied by thousands of pixels), inside a group clipped by the drawing's clip boundary when there is one.
+ */
+function svgPicture(b: PictureBatch, id: string, ring: (pts: readonly number[]) => string): string {
+  const m = pictureAffine(b).map((v) => String(+v.toPrecision(15))).join(' ');
+  const img = `<image width="${b.picture.width}" height="${b.picture.height}" preserveAspectRatio="none" transform="matrix(${m})" href="data:image/png;base64,${b.picture.png.toString('base64')}"/>`;
+  if (!b.clip) return img;
+  return `<clipPath id="${id}"><path d="${ring(b.clip)}"/></clipPath><g clip-path="url(#${id})">${img}</g>`;
 }
 
 /** Placeholder text in the viewer's own font, until the text engine's geometry is passed in. */

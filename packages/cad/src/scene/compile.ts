@@ -8,6 +8,10 @@ import type { Scene, SceneGlyph, SceneMeta, SceneRange, SceneRect } from './scen
 import { GrowableF32, GrowableRgba, GrowableU32, GrowableU8, RunBuilder } from './growable.ts';
 import { withPerVertexViews } from './runs.ts';
 import { planBlocks } from './blocks.ts';
+import { curveFitsRecord, packCurves } from './curves.ts';
+import { curveBox, isFullCurve, tessellateCurve, type Curve2 } from '../geometry/curve.ts';
+import { imageRefs } from '../geometry/image-refs.ts';
+import { sceneImages } from './images.ts';
 
 /** Text as geometry in drawing units, from the text engine (SHX strokes, TTF glyph triangles). */
 export type TextGeometryFn = (run: TextRun) => { strokes: number[][]; triangles: number[]; colors?: number[]; triangleColors?: number[] };
@@ -101,6 +105,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   const blockPlan = planBlocks(flat, opts.blockInstances !== false);
   blockPlan.growBounds(grow);
   for (const t of flat.texts) grow([t.x, t.y]);
+  for (const c of flat.curves ?? []) grow(curveBox(c));
   if (!Number.isFinite(bounds.minX)) Object.assign(bounds, { minX: 0, minY: 0, maxX: 1, maxY: 1 });
   const ox = (bounds.minX + bounds.maxX) / 2, oy = (bounds.minY + bounds.maxY) / 2;
 
@@ -160,6 +165,14 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
       addLines(b, p.points, p.closed && p.points.length >= 4, p.color, p.entity, Math.max(0, Math.min(255, p.lineweight ?? 0)));
     }
   });
+
+  // exact curves become records (below), except those float32 cannot hold around the origin: segments at the old tolerance
+  const exactCurves: Curve2[] = [];
+  const curveTolerance = Math.max(1e-9, Math.hypot(bounds.maxX - bounds.minX, bounds.maxY - bounds.minY) / 4000);
+  for (const c of flat.curves ?? []) {
+    if (curveFitsRecord(c, [ox, oy], curveTolerance)) exactCurves.push(c);
+    else addLines(bucket(c.layer), tessellateCurve(c, curveTolerance), isFullCurve(c), c.color, c.entity, Math.max(0, Math.min(255, c.lineweight ?? 0)));
+  }
 
   // ---- text: strokes and triangles baked per character, or placed glyphs (instanced when used often)
   const texts: SceneMeta['texts'] = [];
@@ -330,6 +343,10 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   });
 
   const placedBlocks = blockPlan.build(ox, oy, layerOf);
+  // exact curves: records the viewer tessellates for its zoom (scene/curves.ts)
+  const curves = packCurves(exactCurves, layerOf, bounds, [ox, oy]);
+
+  const images = sceneImages(imageRefs(d, flat), layerOf, ox, oy);
   const meta: SceneMeta = {
     format: 1,
     layout: opts.layout,
@@ -342,10 +359,12 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     triRanges,
     glyphs,
     blocks: placedBlocks.blocks,
+    curveBuckets: curves.buckets,
     entities: flat.entities,
     texts,
     notDrawn: flat.skipped,
     fonts: opts.fonts,
+    ...(images.length ? { images } : {}),
   };
-  return withPerVertexViews({ meta, linePositions, lineSegmentColors, lineEntityRuns, lineWeights, triPositions, triangleColors, triEntityRuns, glyphLinePositions, glyphTriPositions, glyphInstances, glyphInstanceEntities, ...placedBlocks.arrays });
+  return withPerVertexViews({ meta, linePositions, lineSegmentColors, lineEntityRuns, lineWeights, triPositions, triangleColors, triEntityRuns, glyphLinePositions, glyphTriPositions, glyphInstances, glyphInstanceEntities, curves: curves.records, curveEntities: curves.entities, ...placedBlocks.arrays });
 }

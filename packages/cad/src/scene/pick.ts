@@ -1,6 +1,7 @@
 import type { Scene } from './scene.types.ts';
 import { forRunsOf, runValueAt } from './runs.ts';
 import { blockEntityPoints, blockTriangleAt, nearestBlockSegment } from './block-query.ts';
+import { curveEntityBounds, nearestCurve, nearestCurveSnap } from './curves.ts';
 
 /** Each instanced glyph's mesh box in its own frame, [minX, minY, maxX, maxY] per glyph; computed once per scene. */
 const glyphBoxes = new WeakMap<Scene, Float64Array>();
@@ -89,6 +90,12 @@ export function pickEntity(s: Scene, x: number, y: number, tolerance: number, vi
       }
     }
   }
+  // exact curves: the distance to the true curve
+  const curve = nearestCurve(s, px, py, Math.sqrt(bestD), visibleLayers);
+  if (curve) {
+    bestD = curve.d * curve.d;
+    best = curve.entity;
+  }
   const I = s.glyphInstances, G = s.glyphLinePositions;
   glyphsNear(s, px, py, tolerance, visibleLayers, (g, i) => {
     const [lf, lc] = s.meta.glyphs![g];
@@ -144,6 +151,7 @@ export function entityBounds(s: Scene, entity: number) {
   forRunsOf(s.triEntityRuns, Math.floor(tp.length / 6), entity, (first, end) => {
     for (let i = first * 6; i < end * 6; i += 2) add(tp[i], tp[i + 1]);
   });
+  curveEntityBounds(s, entity, add);
   const glyphs = s.meta.glyphs ?? [];
   if (glyphs.length) {
     const I = s.glyphInstances;
@@ -163,4 +171,29 @@ export function entityBounds(s: Scene, entity: number) {
   if (!Number.isFinite(minX)) return null;
   const [ox, oy] = s.meta.origin;
   return { minX: minX + ox, minY: minY + oy, maxX: maxX + ox, maxY: maxY + oy };
+}
+
+/**
+ * Where a measuring click snaps: the nearest drawn vertex (segment ends) or curve snap point (centres, arc ends)
+ * within `radius` drawing units of (x, y), in drawing coordinates; null when there is none.
+ */
+export function snapPoint(s: Scene, x: number, y: number, radius: number, visibleLayers?: Set<number>): { x: number; y: number } | null {
+  const [ox, oy] = s.meta.origin;
+  const px = x - ox, py = y - oy;
+  let best = radius * radius, hit: { x: number; y: number } | null = null;
+  const p = s.linePositions;
+  for (const [layer, first, count] of s.meta.lineRanges) {
+    if (visibleLayers && !visibleLayers.has(layer)) continue;
+    for (let v = first; v < first + count; v++) {
+      const dx = p[v * 2] - px, dy = p[v * 2 + 1] - py;
+      const d = dx * dx + dy * dy;
+      if (d < best) {
+        best = d;
+        hit = { x: p[v * 2] + ox, y: p[v * 2 + 1] + oy };
+      }
+    }
+  }
+  const c = nearestCurveSnap(s, px, py, Math.sqrt(best), visibleLayers);
+  if (c && (!hit || c.d * c.d < best)) hit = { x: c.x + ox, y: c.y + oy };
+  return hit;
 }

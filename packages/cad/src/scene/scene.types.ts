@@ -4,10 +4,14 @@
  * Positions are float32 relative to `origin`, which keeps precision on drawings placed far from 0,0 (survey
  * coordinates). Everything but positions is stored per segment / triangle / glyph instance, never per vertex: the
  * viewer reads a primitive's colour from a texture by its vertex number. Text
- * glyphs used often are one mesh each (in the glyph's own frame) plus one small instance per character.
+ * glyphs used often are one mesh each (in the glyph's own frame) plus one small instance per character. Continuous
+ * circles, arcs, elliptical arcs and bulge arcs are exact parametric records, tessellated by the viewer for its zoom.
  * Browser-safe: no Node imports in this folder (type imports are erased).
  */
 import type { EntityRef } from '../geometry/flatten.ts';
+import type { SceneImage } from './images.ts';
+
+export type { SceneImage };
 
 export interface SceneRect {
   minX: number;
@@ -77,6 +81,12 @@ export interface SceneBlockArrays {
   blockInstanceEntities: Uint32Array;
 }
 
+/**
+ * A bucket of curve records (scene/curves.ts) drawn with one segment count per frame: [size class ⌈log2 radius⌉,
+ * sweep class, first record, record count, largest radius (drawing units), largest sweep (radians)].
+ */
+export type SceneCurveBucket = [number, number, number, number, number, number];
+
 export interface SceneMeta {
   format: 1;
   layout: string;
@@ -91,12 +101,16 @@ export interface SceneMeta {
   glyphs?: SceneGlyph[];
   /** instanced block meshes (absent or empty: every INSERT is in the line and triangle buffers) */
   blocks?: SceneBlock[];
+  /** curve buckets, in record order (absent or empty: no curves, every curve is in the line buffer) */
+  curveBuckets?: SceneCurveBucket[];
   entities: SceneEntity[];
   texts: SceneText[];
   /** entity types not drawn, by count */
   notDrawn: Record<string, number>;
   /** fonts the drawing asks for and what was used */
   fonts?: { requested: string[]; substituted: { name: string; with: string }[] };
+  /** pictures (IMAGE) and wipeouts in draw order (absent when there are none): the viewer fetches the picture files */
+  images?: SceneImage[];
 }
 
 export interface Scene extends SceneBlockArrays {
@@ -127,11 +141,20 @@ export interface Scene extends SceneBlockArrays {
   /** entity index per glyph instance */
   glyphInstanceEntities: Uint32Array;
   /**
+   * Continuous circles, arcs, elliptical arcs and bulge arcs, exact: 12 floats per record (cx cy ux uy, vx vy t0
+   * sweep, layer colour weight 0; the point at t is c + u cos t + v sin t, relative to the origin), bucketed as
+   * `meta.curveBuckets` says. The viewer tessellates them every frame for its zoom (scene/curves.ts).
+   */
+  curves: Float32Array;
+  /** entity index per curve record */
+  curveEntities: Uint32Array;
+  /**
    * Per-vertex forms of the format before instancing, built on first use from the arrays above (tests and tools;
    * the viewer never reads them, they cost memory): r g b a per line vertex, entity per segment, r g b a per
-   * triangle vertex, entity per triangle. Instanced glyphs are not in them. Instanced blocks are: their segments
-   * and triangles follow the baked ones (indices past `linePositions` / `triPositions`; `expandBlockInstances`
-   * gives their positions, in the same order).
+   * triangle vertex, entity per triangle. Instanced glyphs are not in them, nor are curve records: a tool that reads
+   * segments tessellates those with `tessellateSceneCurves(scene, tolerance)` (scene/curves.ts). Instanced blocks
+   * are: their segments and triangles follow the baked ones (indices past `linePositions` / `triPositions`;
+   * `expandBlockInstances` gives their positions, in the same order).
    */
   readonly lineColors: Uint8Array;
   readonly lineEntities: Uint32Array;

@@ -24,6 +24,8 @@ export function writeAsciiDxf(o: {
   /** `base`: the block's base point (default 0,0) */
   blocks?: { name: string; entities: FixtureEntity[]; base?: [number, number] }[];
   entities: FixtureEntity[];
+  /** records of an OBJECTS section (IMAGEDEF …), written after ENTITIES when given */
+  objects?: FixtureEntity[];
   encoder?: (s: string) => Uint8Array;
 }): Uint8Array {
   const lines: (string | Uint8Array)[] = [];
@@ -94,6 +96,12 @@ export function writeAsciiDxf(o: {
   put(2, 'ENTITIES');
   for (const e of o.entities) writeEntity(e);
   put(0, 'ENDSEC');
+  if (o.objects) {
+    put(0, 'SECTION');
+    put(2, 'OBJECTS');
+    for (const e of o.objects) writeEntity(e);
+    put(0, 'ENDSEC');
+  }
   put(0, 'EOF');
 
   function writeEntity(e: FixtureEntity) {
@@ -136,4 +144,35 @@ export function writeBinaryDxf(pairs: Pairs): Uint8Array {
     } else throw new Error(`writer does not know code ${code}`);
   }
   return new Uint8Array(chunks);
+}
+
+/**
+ * An IMAGE showing a picture file and the IMAGEDEF naming it (put the def into `objects`): `insert` is the
+ * picture's bottom-left corner, `u` and `v` one pixel along its rows and up its columns (rotate, scale or skew
+ * them freely), `clip` an optional clip boundary in pixels from the top-left pixel's centre (two points: a
+ * rectangle, more: a polygon), `adjust` brightness / contrast / fade (281/282/283).
+ */
+export function fixtureImage(o: {
+  handle: string;
+  defHandle: string;
+  file: string;
+  pixels: [number, number];
+  insert: [number, number];
+  u: [number, number];
+  v: [number, number];
+  layer?: string;
+  clip?: [number, number][];
+  adjust?: { brightness?: number; contrast?: number; fade?: number };
+}): { entity: FixtureEntity; def: FixtureEntity } {
+  const [w, h] = o.pixels;
+  const pairs: Pairs = [[5, o.handle], [8, o.layer ?? '0'], [100, 'AcDbRasterImage'], [90, 0],
+    [10, o.insert[0]], [20, o.insert[1]], [30, 0], [11, o.u[0]], [21, o.u[1]], [31, 0], [12, o.v[0]], [22, o.v[1]], [32, 0],
+    [13, w], [23, h], [340, o.defHandle], [70, o.clip ? 7 : 3], [280, o.clip ? 1 : 0],
+    [281, o.adjust?.brightness ?? 50], [282, o.adjust?.contrast ?? 50], [283, o.adjust?.fade ?? 0], [360, '0'],
+    [71, o.clip && o.clip.length > 2 ? 2 : 1]];
+  const boundary = o.clip ?? [[-0.5, -0.5], [w - 0.5, h - 0.5]];
+  pairs.push([91, boundary.length]);
+  for (const [x, y] of boundary) pairs.push([14, x], [24, y]);
+  const def: FixtureEntity = { type: 'IMAGEDEF', pairs: [[5, o.defHandle], [100, 'AcDbRasterImageDef'], [90, 0], [1, o.file], [10, w], [20, h], [11, 1], [21, 1], [280, 1], [281, 0]] };
+  return { entity: { type: 'IMAGE', pairs }, def };
 }

@@ -1,6 +1,7 @@
 /** Texts of the drawing viewer (namespace `viewer`). Keys by area, never English sentences. */
 export const viewer = {
   zh: {
+    'viewer.picturesMissing': '云盘中未找到图片（只画出边框）：{{list}}',
     'viewer.title': '图纸查看', 'viewer.obtainFailed': '获取图纸失败！', 'viewer.layoutFailed': '布局切换失败！', 'viewer.lineweights': '显示线宽', 'viewer.back': '返回', 'viewer.model': '模型', 'viewer.layers': '图层', 'viewer.allOn': '全部打开', 'viewer.allOff': '全部关闭',
     'viewer.find': '查找文字', 'viewer.find.none': '没有找到匹配的文字', 'viewer.properties': '属性与测量', 'viewer.theme.dark': '深色背景', 'viewer.theme.light': '浅色背景', 'viewer.fit': '全图显示',
     'viewer.tool.select': '选择对象', 'viewer.tool.distance': '测量距离', 'viewer.tool.area': '测量面积', 'viewer.tool.angle': '测量角度', 'viewer.tool.coords': '点坐标',
@@ -11,6 +12,7 @@ export const viewer = {
     'viewer.panel.layers': '图层', 'viewer.panel.find': '查找文字', 'viewer.panel.info': '属性与测量', 'viewer.details': '文件详情', 'viewer.open': '打开',
   },
   en: {
+    'viewer.picturesMissing': 'Pictures not found in the drive (frame drawn only): {{list}}',
     'viewer.title': 'Drawing viewer', 'viewer.obtainFailed': 'Failed to obtain drawings!', 'viewer.layoutFailed': 'Layout switch failed!', 'viewer.lineweights': 'Show lineweights', 'viewer.back': 'Back', 'viewer.model': 'Model', 'viewer.layers': 'Layers', 'viewer.allOn': 'All on', 'viewer.allOff': 'All off',
     'viewer.find': 'Find text', 'viewer.find.none': 'No matching text', 'viewer.properties': 'Properties and measurements', 'viewer.theme.dark': 'Dark background', 'viewer.theme.light': 'Light background', 'viewer.fit': 'Zoom to fit',
     'viewer.tool.select': 'Select', 'viewer.tool.distance': 'Distance', 'viewer.tool.area': 'Area', 'viewer.tool.angle': 'Angle', 'viewer.tool.coords': 'Coordinates',
@@ -21,6 +23,7 @@ export const viewer = {
     'viewer.panel.layers': 'Layers', 'viewer.panel.find': 'Find text', 'viewer.panel.info': 'Properties and measurements', 'viewer.details': 'File details', 'viewer.open': 'Open',
   },
   ko: {
+    'viewer.picturesMissing': '클라우드에서 찾을 수 없는 이미지(테두리만 표시): {{list}}',
     'viewer.title': '도면 보기', 'viewer.obtainFailed': '도면을 가져오지 못했습니다!', 'viewer.layoutFailed': '레이아웃 전환에 실패했습니다!', 'viewer.lineweights': '선가중치 표시', 'viewer.back': '뒤로', 'viewer.model': '모형', 'viewer.layers': '도면층', 'viewer.allOn': '모두 켜기', 'viewer.allOff': '모두 끄기',
     'viewer.find': '문자 찾기', 'viewer.find.none': '일치하는 문자가 없습니다', 'viewer.properties': '특성 및 측정', 'viewer.theme.dark': '어두운 배경', 'viewer.theme.light': '밝은 배경', 'viewer.fit': '전체 보기',
     'viewer.tool.select': '선택', 'viewer.tool.distance': '거리', 'viewer.tool.area': '면적', 'viewer.tool.angle': '각도', 'viewer.tool.coords': '좌표',
@@ -31,6 +34,7 @@ export const viewer = {
     'viewer.panel.layers': '도면층', 'viewer.panel.find': '문자 찾기', 'viewer.panel.info': '특성 및 측정', 'viewer.details': '파일 정보', 'viewer.open': '열기',
   },
   de: {
+    'viewer.picturesMissing': 'Bilder nicht im Cloud-Speicher gefunden (nur Rahmen gezeichnet): {{list}}',
     'viewer.title': 'Zeichnungsansicht', 'viewer.obtainFailed': 'Zeichnung konnte nicht abgerufen werden!', 'viewer.layoutFailed': 'Layoutwechsel fehlgeschlagen!', 'viewer.lineweights': 'Linienstärken anzeigen', 'viewer.back': 'Zurück', 'viewer.model': 'Modell', 'viewer.layers': 'Layer', 'viewer.allOn': 'Alle ein', 'viewer.allOff': 'Alle aus',
     'viewer.find': 'Text suchen', 'viewer.find.none': 'Kein passender Text', 'viewer.properties': 'Eigenschaften und Messungen', 'viewer.theme.dark': 'Dunkler Hintergrund', 'viewer.theme.light': 'Heller Hintergrund', 'viewer.fit': 'Alles zeigen',
     'viewer.tool.select': 'Auswählen', 'viewer.tool.distance': 'Abstand', 'viewer.tool.area': 'Fläche', 'viewer.tool.angle': 'Winkel', 'viewer.tool.coords': 'Koordinaten',

@@ -4,4 +4,5 @@ import { defineConfig, envInt } from '../../infra/config/config.ts';
 export const drawingsConfig = defineConfig({
   sceneMaxHeapMb: { env: 'SCENE_MAX_HEAP_MB', schema: envInt(2048, 128, 65536), doc: 'heap cap of the worker thread that parses drawings (MB)' },
   sceneTimeoutMs: { env: 'SCENE_TIMEOUT_MS', schema: envInt(120_000, 1000, 3_600_000), doc: 'longest a drawing may take to parse and compile (ms)' },
+  sceneBatchKb: { env: 'SCENE_BATCH_KB', schema: envInt(2048, 16, 1 << 20), doc: 'a scene is sent in batches of about this many KB: the viewer draws each as it arrives' },
 });

@@ -5,6 +5,7 @@ import type { RouteModule } from '../index.ts';
 import { createDrawingsService } from './drawings.service.ts';
 import { sharedSceneBuilder } from './scene-builder.ts';
 import { drawingFonts } from './drawing-fonts.ts';
+import { registerDrawingImageRoute } from './drawing-images.routes.ts';
 
 const sceneQuery = z.object({
   fileId: z.string().min(1),
@@ -36,4 +37,6 @@ export const drawingsRoutes: RouteModule = async (app, { deps }) => {
     reply.header('content-type', 'application/vnd.cadcloud.scene').header('content-length', s.size).header('cache-control', 'private, no-cache').header('x-scene-cache', s.cached ? 'hit' : 'miss');
     return reply.send(s.body instanceof Uint8Array ? Buffer.from(s.body.buffer, s.body.byteOffset, s.body.byteLength) : s.body);
   });
+
+  registerDrawingImageRoute(app, deps, drawings);
 };

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { SCENE_FORMAT } from '@cadcloud/cad/scene';
 import type { Readable } from 'node:stream';
 import type { AppDeps } from '../../app.deps.ts';
 import { appError } from '../../infra/http/app-error.ts';
@@ -8,8 +9,11 @@ import { resolveDrawingAccess, type DrawingRequest, type DrawingSource } from '.
 import { isViewableName } from './viewable.ts';
 import { SceneBuildError, type FontLookup, type SceneBuilder } from './scene-builder.ts';
 
-/** Bump when the engine's output changes: cached scenes of older engines are then rebuilt, never served. */
-export const SCENE_ENGINE = 'e4';
+/**
+ * Cached scenes of another engine are rebuilt, never served: the scene format's version, with a suffix to bump when
+ * the engine draws differently in the same format.
+ */
+export const SCENE_ENGINE = `e${SCENE_FORMAT}`;
 
 async function readAll(r: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
@@ -62,6 +66,8 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
   }
 
   return {
+    /** Who may see the drawing and what it is (the pictures of its IMAGEs are served under the same rules). */
+    access: resolve,
     /** The scene of one layout of a file the user may read: cached bytes as a stream, or freshly built bytes. */
     async scene(req: DrawingRequest, layout: string): Promise<{ key: string; body: Readable | Uint8Array; cached: boolean; size: number }> {
       const row = await resolve(req);

@@ -12,7 +12,7 @@ export class SceneBuildError extends Error {
 const WORKER = path.join(import.meta.dirname, 'scene.worker.mjs');
 
 /** Scenes are built in one capped worker thread (see capped-worker.ts), one file at a time. */
-export function createSceneBuilder(o: { maxHeapMb: number; timeoutMs: number }) {
+export function createSceneBuilder(o: { maxHeapMb: number; timeoutMs: number; batchBytes?: number }) {
   const worker = createCappedWorker<Uint8Array>({
     script: WORKER,
     ...o,
@@ -24,7 +24,7 @@ export function createSceneBuilder(o: { maxHeapMb: number; timeoutMs: number }) 
     build(bytes: Uint8Array, fileName: string, layout: string, fonts: FontLookup): Promise<Uint8Array> {
       // a copy that the worker takes over (Buffer#slice would be a view: transferring it detaches the caller's bytes)
       const copy = new Uint8Array(bytes);
-      return worker.run({ bytes: copy, fileName, layout }, [copy.buffer], fonts);
+      return worker.run({ bytes: copy, fileName, layout, batchBytes: o.batchBytes }, [copy.buffer], fonts);
     },
     close: worker.close,
   };
@@ -35,10 +35,10 @@ export type SceneBuilder = ReturnType<typeof createSceneBuilder>;
 const shared = new WeakMap<object, SceneBuilder>();
 
 /** One builder (one worker thread) per app, shared by the routes and the prewarm job. */
-export function sharedSceneBuilder(deps: { config: { sceneMaxHeapMb: number; sceneTimeoutMs: number } }): SceneBuilder {
+export function sharedSceneBuilder(deps: { config: { sceneMaxHeapMb: number; sceneTimeoutMs: number; sceneBatchKb?: number } }): SceneBuilder {
   let b = shared.get(deps);
   if (!b) {
-    b = createSceneBuilder({ maxHeapMb: deps.config.sceneMaxHeapMb, timeoutMs: deps.config.sceneTimeoutMs });
+    b = createSceneBuilder({ maxHeapMb: deps.config.sceneMaxHeapMb, timeoutMs: deps.config.sceneTimeoutMs, batchBytes: deps.config.sceneBatchKb && deps.config.sceneBatchKb * 1024 });
     shared.set(deps, b);
   }
   return b;

@@ -18,7 +18,7 @@ parentPort.on('message', async (m) => {
           return { textGeometry: (run) => cad.textGeometry(run, drawing, fonts), textGlyphs: cad.textGlyphs && ((run) => cad.textGlyphs(run, drawing, fonts)), fonts: { requested: fonts.report.requested, substituted: fonts.report.substituted } };
         }
       : undefined;
-    const scene = await cad.buildSceneBytes(d, m.layout, text);
+    const scene = await cad.buildSceneBytes(d, m.layout, text, { batchBytes: m.batchBytes });
     parentPort.postMessage({ type: 'done', jobId: m.jobId, ok: true, scene }, [scene.buffer]);
   } catch (e) {
     parentPort.postMessage({ type: 'done', jobId: m.jobId, ok: false, message: e?.message ?? String(e), detail: e?.detail, layout: e?.message === 'Layout switch failed!' });

@@ -24,6 +24,12 @@ export function createThumbnailsRepository(db: Kysely<Database>) {
         await t.updateTable('users').set({ drive_rev: sql`drive_rev + 1` }).where('id', '=', uid).execute();
       });
     },
+    /** Files with these bytes (any user, trash included; or just `itemId`): where each sits decides its pictures. */
+    async itemsWithBlob(md5: string, itemId?: string): Promise<{ id: string; uid: string; parent_id: string }[]> {
+      let q = db.selectFrom('items').select(['id', 'uid', 'parent_id']).where('blob_md5', '=', md5).where('kind', '=', 1);
+      if (itemId) q = q.where('id', '=', itemId);
+      return q.execute();
+    },
     /** Whether this user has a file showing this thumbnail (in the drive or the recycle bin). */
     async ownsThumbnail(uid: string, md5: string, thumbkey: string): Promise<boolean> {
       const row = await db.selectFrom('items').select('id').where('uid', '=', uid).where('blob_md5', '=', md5).where('thumbkey', '=', thumbkey).limit(1).executeTakeFirst();

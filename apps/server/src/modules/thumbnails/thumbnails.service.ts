@@ -8,6 +8,7 @@ import { renderDrawingThumbnail } from './render/render-drawing.ts';
 import { renderPictureThumbnail } from './render/picture-thumbnail.ts';
 import { ThumbnailSkipped, ThumbnailTimeout } from './render/thumbnail-skipped.ts';
 import { thickenedPng } from './render/thicken.ts';
+import { createPictureThumbnails } from './thumbnail-pictures.ts';
 
 export const THUMBNAIL_RENDER_JOB = 'thumbnail.render';
 
@@ -15,9 +16,11 @@ export interface RenderJobPayload {
   md5: string;
   /** the item type that asked for it (dwg, dxf, png …): decides drawing or picture */
   type: string;
+  /** only this file's thumbnail with pictures (a later upload of bytes already rendered) */
+  itemId?: string;
 }
 
-export type RenderJobResult = { thumbkey: string; rendered: boolean; ms: number; attached: number } | { skipped: string };
+export type RenderJobResult = { thumbkey: string; rendered: boolean; ms: number; attached: number; /** files given a thumbnail with their owner's pictures */ withPictures?: number } | { skipped: string };
 
 /** What an upload hands over: the new file item. */
 interface NewItem {
@@ -50,11 +53,12 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
     return Buffer.concat(parts);
   }
 
-  async function render(kind: ThumbnailKind, bytes: Buffer): Promise<Buffer> {
-    if (kind === 'picture') return renderPictureThumbnail(bytes, THUMBNAIL_SIZE);
+  async function render(kind: ThumbnailKind, bytes: Buffer): Promise<{ image: Buffer; pictureNames: string[] }> {
+    if (kind === 'picture') return { image: await renderPictureThumbnail(bytes, THUMBNAIL_SIZE), pictureNames: [] };
     const r = await renderDrawingThumbnail(bytes, { size: THUMBNAIL_SIZE, timeoutMs: cfg.thumbnailTimeoutMs, memoryMb: cfg.thumbnailMemoryMb });
-    return thickenedPng(r.png, THUMBNAIL_SIZE);
+    return { image: await thickenedPng(r.png, THUMBNAIL_SIZE), pictureNames: r.pictureNames };
   }
+  const withPictures = createPictureThumbnails(deps, repo, readBlob);
 
   return {
     repo,
@@ -71,7 +75,14 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
       try {
         const thumbkey = thumbkeyOf(item.blob_md5, kind);
         // storage first: the job stores before it attaches, so "not stored yet" means its attach is still to come
-        if (await deps.storage.exists(thumbnailStorageKey(thumbkey))) return await repo.attachToItem(item.id, item.uid, thumbkey);
+        if (await deps.storage.exists(thumbnailStorageKey(thumbkey))) {
+          await repo.attachToItem(item.id, item.uid, thumbkey);
+          // a drawing showing pictures: this file may get its own thumbnail with its owner's pictures
+          if (kind === 'drawing' && (await withPictures.namesOf(item.blob_md5)).length) {
+            await deps.queue.enqueue<RenderJobPayload>(THUMBNAIL_RENDER_JOB, { md5: item.blob_md5, type: item.type, itemId: item.id }, { jobId: `${thumbnailJobId(item.blob_md5)}-p-${item.id}`, attempts: 2 });
+          }
+          return;
+        }
         const jobId = thumbnailJobId(item.blob_md5);
         const st = await deps.queue.status(jobId);
         // rendered once, but the stored image is gone (its blob was purged and the bytes came back): render again
@@ -93,6 +104,7 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
       const thumbkey = thumbkeyOf(p.md5, kind);
       const key = thumbnailStorageKey(thumbkey);
       let rendered = false;
+      let pictureNames: string[] | undefined;
       if (!(await deps.storage.exists(key))) {
         const blob = await deps.db.selectFrom('blobs').select(['md5', 'size']).where('md5', '=', p.md5).executeTakeFirst();
         if (!blob) return { skipped: 'the file is gone' };
@@ -100,7 +112,10 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
         let image: Buffer;
         try {
           if (Number(blob.size) > max) throw new ThumbnailSkipped(`${blob.size} bytes is over the limit of ${max}`);
-          image = await render(kind, await readBlob(p.md5, max));
+          const r = await render(kind, await readBlob(p.md5, max));
+          image = r.image;
+          pictureNames = r.pictureNames;
+          await withPictures.remember(p.md5, pictureNames);
         } catch (e) {
           if (e instanceof ThumbnailTimeout) console.warn(`thumbnail of ${p.md5} (${p.type}): ${e.message}`);
           if (!(e instanceof ThumbnailSkipped)) throw e;
@@ -111,8 +126,12 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
         await deps.storage.put(key, image, { size: image.length, contentType: contentTypeOf(kind) });
         rendered = true;
       }
-      const attached = await repo.attach(p.md5, thumbkey);
-      return { thumbkey, rendered, ms: Date.now() - started, attached };
+      // every file with these bytes shows the plain thumbnail, then those whose owners have the pictures their own
+      // (a job for one later file touches that file alone)
+      const attached = p.itemId ? 0 : await repo.attach(p.md5, thumbkey);
+      const names = kind === 'drawing' ? (pictureNames ?? (await withPictures.namesOf(p.md5))) : [];
+      const withOwnPictures = await withPictures.attachVariants(p.md5, names, p.itemId);
+      return { thumbkey, rendered, ms: Date.now() - started, attached, ...(withOwnPictures ? { withPictures: withOwnPictures } : {}) };
     },
 
     /** The image behind a thumbkey, for a user who has a file showing it; anyone else gets "not found" (404). */

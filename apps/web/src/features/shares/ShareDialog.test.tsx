@@ -1,10 +1,13 @@
 // @vitest-environment jsdom
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App } from 'antd';
 import '../../lib/i18n.ts';
 import { setLanguage } from '../../lib/i18n.ts';
 import { ShareDialog } from './ShareDialog.tsx';
+
+// antd's form validation renders its messages after a few frames: on a loaded 2-core CI machine that took over the default 1 s
+configure({ asyncUtilTimeout: 10_000 });
 
 beforeAll(() => {
   // antd reads matchMedia and the tabs watch their size: jsdom has neither

@@ -1,16 +1,19 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Button, Drawer, Progress, Result, Segmented, Select, Space, Tooltip, message } from 'antd';
 import { AimOutlined, BgColorsOutlined, BorderOuterOutlined, ColumnWidthOutlined, CompressOutlined, LeftOutlined, NodeIndexOutlined, SearchOutlined, SelectOutlined, UnorderedListOutlined, DashOutlined, LineHeightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { entityBounds, nearestBlockVertex, pickEntity, type Scene } from '@cadcloud/cad/scene';
-import { loadScene } from './scene-api.ts';
+import { entityBounds, nearestBlockVertex, pickEntity, snapPoint, type Scene } from '@cadcloud/cad/scene';
+import { openScene } from './scene-api.ts';
+import { streamInto, type SceneLoad } from './scene-load.ts';
 import { GlRenderer, type View } from './gl-renderer.ts';
+import { fetchPicture } from './pictures-api.ts';
 import { angleAt, areaOf, distance, fmt, type Pt } from './measure.ts';
 import { FindPanel, InfoPanel, LayersPanel, hex } from './ViewerPanels.tsx';
+import { fitView, isEmptyScene, LW_KEY, openLayers, THEME_KEY } from './view-fit.ts';
+import { dropEarlyPaint, takeEarlyPaint } from './early-frame.ts';
 
 type Tool = 'select' | 'distance' | 'area' | 'angle' | 'coords';
-const THEME_KEY = 'cadcloud.viewer.light';
-const LW_KEY = 'cadcloud.viewer.lineweights';
+const BATCH_REDRAW_MS = 400;
 
 /** What a page built on the viewer may drive (the compare page): where the scene comes from, a view to zoom to, layers kept hidden. */
 export interface ViewerHooks {
@@ -32,11 +35,17 @@ export interface ViewerHooks {
 export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, shareToken, versionId, hooks }: { fileId: string; name?: string; phone?: boolean; onBack?: () => void; onUploadFont?: () => void; extra?: React.ReactNode; shareToken?: string; versionId?: string; hooks?: ViewerHooks }) {
   const { t } = useTranslation('viewer');
   const wrap = useRef<HTMLDivElement>(null);
-  const glCanvas = useRef<HTMLCanvasElement>(null);
+  // the WebGL canvas is made here, not by React: it may be the one the early painter already drew into
+  const glHost = useRef<HTMLDivElement>(null);
+  const glCanvas = useRef<HTMLCanvasElement | null>(null);
   const overlay = useRef<HTMLCanvasElement>(null);
   const renderer = useRef<GlRenderer | null>(null);
   const view = useRef<View>({ cx: 0, cy: 0, ppu: 1 });
   const [scene, setScene] = useState<Scene | null>(null);
+  // the scene's download (format 4 arrives in batches, drawn as they come); `whole` once all of it, entities too
+  const load = useRef<SceneLoad | null>(null);
+  const firstOpen = useRef(true);
+  const [whole, setWhole] = useState(false);
   const [layout, setLayout] = useState('Model');
   const [progress, setProgress] = useState(0);
   const [error, setError] = useState<string | null>(null);
@@ -52,12 +61,10 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
   const [panel, setPanel] = useState<'layers' | 'find' | 'info' | null>(phone ? null : 'layers');
   const frame = useRef(0);
   const [panelsReady, setPanelsReady] = useState(false);
+  /** base names of IMAGE pictures the drive does not have (their frames are drawn) */
+  const [missingPictures, setMissingPictures] = useState<string[]>([]);
 
-  const visible = useMemo(() => {
-    const v = new Set<number>();
-    scene?.meta.layers.forEach((l, i) => l.on && !l.frozen && !hidden.has(i) && !hooks?.hiddenLayers?.includes(l.name) && v.add(i));
-    return v;
-  }, [scene, hidden, hooks?.hiddenLayers]);
+  const visible = useMemo(() => (scene ? openLayers(scene.meta, (i, name) => hidden.has(i) || !!hooks?.hiddenLayers?.includes(name)) : new Set<number>()), [scene, hidden, hooks?.hiddenLayers]);
 
   // ---- coordinates: screen (CSS px in the canvas) ↔ drawing
   const size = () => ({ w: glCanvas.current?.clientWidth ?? 1, h: glCanvas.current?.clientHeight ?? 1 });
@@ -126,22 +133,40 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
         g.strokeRect(a.x - 3, a.y - 3, z.x - a.x + 6, z.y - a.y + 6);
       }
     }
-  }, [scene, points, tool, areaClosed, selected, light, visible, toScreen]);
+  }, [scene, whole, points, tool, areaClosed, selected, light, visible, toScreen]);
 
   const redraw = useCallback(() => {
     cancelAnimationFrame(frame.current);
     frame.current = requestAnimationFrame(() => {
-      renderer.current?.render(view.current, visible, light, weights);
+      if (!renderer.current) return;
+      renderer.current.render(view.current, visible, light, weights);
       drawOverlay();
+      // the first frame of this page, unless the early painter drew it (the viewer benchmark reads the mark)
+      if (!performance.getEntriesByName('cad:first-frame').length) requestAnimationFrame(() => performance.getEntriesByName('cad:first-frame').length || performance.mark('cad:first-frame'));
     });
   }, [visible, light, weights, drawOverlay]);
 
+  // a download's batches redraw through the newest redraw (its layers, theme), at most every BATCH_REDRAW_MS: on a
+  // software rasteriser a frame of a large drawing takes long, and the batches keep coming meanwhile
+  const redrawLatest = useRef(redraw);
+  redrawLatest.current = redraw;
+  const batchTimer = useRef(0);
+  const redrawSoon = useCallback(() => {
+    batchTimer.current ||= window.setTimeout(() => {
+      batchTimer.current = 0;
+      redrawLatest.current();
+    }, BATCH_REDRAW_MS);
+  }, []);
+
+  // until the user moves the view, a new canvas size (the side panel appearing after the first frame, a rotated
+  // phone) shows the whole drawing again; after that the view stays where the user put it
+  const moved = useRef(false);
   const fit = useCallback((b?: { minX: number; minY: number; maxX: number; maxY: number }) => {
     if (!scene) return;
-    const bb = b ?? scene.meta.bounds;
     const { w, h } = size();
-    const bw = Math.max(bb.maxX - bb.minX, 1e-9), bh = Math.max(bb.maxY - bb.minY, 1e-9);
-    view.current = { cx: (bb.minX + bb.maxX) / 2 - scene.meta.origin[0], cy: (bb.minY + bb.maxY) / 2 - scene.meta.origin[1], ppu: Math.min(w / bw, h / bh) * 0.92 };
+    view.current = fitView(scene.meta, w, h, b);
+    // zooming to a part (found text, a change) is a view the user asked for; the whole drawing is the default
+    moved.current = !!b;
     redraw();
   }, [scene, redraw]);
 
@@ -150,14 +175,37 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
     let gone = false;
     setError(null);
     setProgress(0);
-    (hooks?.source ? hooks.source(layout, (l, total) => total && setProgress(Math.round((l / total) * 100))) : loadScene(fileId, layout, (l, total) => total && setProgress(Math.round((l / total) * 100)), { shareToken, versionId })).then(
-      (s) => {
-        if (gone) return;
-        setScene(s);
-        setHidden(new Set());
-        setSelected(null);
-        setPoints([]);
-      },
+    const onProgress = (l: number, total: number) => total && setProgress(Math.round((l / total) * 100));
+    let head: Promise<Scene>, done: Promise<Scene>;
+    if (hooks?.source) {
+      load.current = null;
+      head = done = hooks.source(layout, onProgress);
+    } else {
+      const o = openScene(fileId, layout, { shareToken, versionId });
+      o.load.onProgress(onProgress);
+      load.current = o.load;
+      ({ head, done } = o);
+    }
+    const l = load.current;
+    head.then((s) => {
+      if (gone) return;
+      // a drawing saved on its sheet (an empty model space, as many R12 drawings are): open its first paper layout,
+      // as CAD programs open the tab the drawing was saved on
+      if (firstOpen.current && s.meta.layout === 'Model' && s.meta.layouts.length > 1 && isEmptyScene(s) && !hooks?.source) {
+        firstOpen.current = false;
+        setLayout(s.meta.layouts.find((n) => n !== 'Model')!);
+        return;
+      }
+      firstOpen.current = false;
+      // the two promises may settle in either order when the download was over before the viewer asked
+      setWhole(!l || l.reader.done);
+      setScene(s);
+      setHidden(new Set());
+      setSelected(null);
+      setPoints([]);
+    }, () => undefined);
+    done.then(
+      () => !gone && setWhole(true),
       (e: Error & { code?: string; rtnCode?: string }) => {
         if (gone) return;
         // no answer or no envelope (network, proxy): the spec's "Failed to obtain drawings!"
@@ -174,13 +222,40 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [fileId, layout]);
 
+  useLayoutEffect(() => {
+    const c = document.createElement('canvas');
+    c.className = 'viewer-gl';
+    c.dataset.testid = 'viewer-canvas';
+    c.style.touchAction = 'none';
+    glHost.current!.appendChild(c);
+    glCanvas.current = c;
+    return () => c.remove();
+  }, []);
+
   useEffect(() => {
     if (!scene || !glCanvas.current) return;
     performance.mark('cad:scene-committed');
     try {
-      renderer.current ??= new GlRenderer(glCanvas.current);
-      renderer.current.setScene(scene);
-      performance.mark('cad:gl-uploaded');
+      // the drawing link's first frame, drawn before the app booted: keep its canvas, context and buffers
+      const early = !renderer.current && !hooks?.source && layout === 'Model' ? takeEarlyPaint(fileId, versionId, scene) : null;
+      if (early) {
+        early.canvas.style.cssText = '';
+        early.canvas.className = 'viewer-gl';
+        early.canvas.dataset.testid = 'viewer-canvas';
+        early.canvas.style.touchAction = 'none';
+        glHost.current!.replaceChild(early.canvas, glCanvas.current);
+        glCanvas.current = early.canvas;
+        early.skeleton.remove();
+        renderer.current = early.renderer;
+      } else {
+        dropEarlyPaint();
+        renderer.current ??= new GlRenderer(glCanvas.current);
+      }
+      // the rest of the download goes to the GPU as it comes, drawn batch by batch
+      const l = load.current;
+      if (l && l.reader.scene === scene) streamInto(renderer.current, l, { adopted: !!early, batch: redrawSoon, whole: () => redrawLatest.current() });
+      else if (!early) renderer.current.setScene(scene);
+      if (!early) performance.mark('cad:gl-uploaded');
     } catch (e) {
       setError((e as Error).message);
       return;
@@ -191,46 +266,52 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
     return () => cancelAnimationFrame(f);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [scene]);
-  useEffect(() => () => renderer.current?.dispose(), []);
+  // IMAGE pictures: fetched after the first frame (never delaying it), each redraws when it arrives; not on the
+  // compare page, whose scene is not the file's
+  useEffect(() => {
+    setMissingPictures([]);
+    if (!scene?.meta.images?.length || hooks?.source) return;
+    let gone = false;
+    const f = requestAnimationFrame(() => requestAnimationFrame(() => {
+      void renderer.current?.images.load((file) => fetchPicture(fileId, file, scene.meta.layout, { shareToken, versionId }), () => !gone && redrawLatest.current()).then((missing) => !gone && setMissingPictures(missing));
+    }));
+    return () => {
+      gone = true;
+      cancelAnimationFrame(f);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [scene]);
+  useEffect(() => () => {
+    renderer.current?.dispose();
+    dropEarlyPaint();
+  }, []);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => void (hooks?.focus && scene && fit(hooks.focus)), [hooks?.focus]);
   useEffect(() => void (hooks?.select !== undefined && setSelected(hooks.select)), [hooks?.select, scene]);
   useEffect(() => redraw(), [redraw]);
   useEffect(() => {
-    const ro = new ResizeObserver(() => redraw());
+    const ro = new ResizeObserver(() => (moved.current ? redraw() : fit()));
     if (wrap.current) ro.observe(wrap.current);
     return () => ro.disconnect();
-  }, [redraw]);
+  }, [redraw, fit]);
   useEffect(() => localStorage.setItem(THEME_KEY, light ? '1' : '0'), [light]);
   useEffect(() => localStorage.setItem(LW_KEY, weights ? '1' : '0'), [weights]);
 
-  // ---- snapping: the nearest drawn vertex within 10 px makes measurements exact
+  // ---- snapping: the nearest drawn vertex, curve centre or arc end within 10 px makes measurements exact
   const snap = useCallback((sx: number, sy: number): Pt => {
     const w0 = toWorld(sx, sy);
     if (!scene) return w0;
+    const hit = snapPoint(scene, w0.x, w0.y, 10 / view.current.ppu, visible);
+    // vertices of instanced blocks, when nearer
     const [ox, oy] = scene.meta.origin;
-    const px = w0.x - ox, py = w0.y - oy;
-    let best = (10 / view.current.ppu) ** 2, hit: Pt | null = null;
-    const p = scene.linePositions;
-    for (const [layer, first, count] of scene.meta.lineRanges) {
-      if (!visible.has(layer)) continue;
-      for (let v = first; v < first + count; v++) {
-        const dx = p[v * 2] - px, dy = p[v * 2 + 1] - py;
-        const d = dx * dx + dy * dy;
-        if (d < best) {
-          best = d;
-          hit = { x: p[v * 2] + ox, y: p[v * 2 + 1] + oy };
-        }
-      }
-    }
-    // vertices of instanced blocks
-    const inBlock = nearestBlockVertex(scene, px, py, best, visible);
-    if (inBlock) hit = { x: inBlock[0] + ox, y: inBlock[1] + oy };
-    return hit ?? w0;
+    const best = hit ? (hit.x - w0.x) ** 2 + (hit.y - w0.y) ** 2 : (10 / view.current.ppu) ** 2;
+    const inBlock = nearestBlockVertex(scene, w0.x - ox, w0.y - oy, best, visible);
+    return inBlock ? { x: inBlock[0] + ox, y: inBlock[1] + oy } : hit ?? w0;
   }, [scene, toWorld, visible]);
 
   const onClickAt = (sx: number, sy: number) => {
-    if (!scene) return;
+    // picking and snapping read the whole drawing and its entity table
+    if (!scene || !whole) return;
     if (tool === 'select') {
       const w0 = toWorld(sx, sy);
       const id = pickEntity(scene, w0.x, w0.y, 6 / view.current.ppu, visible);
@@ -254,6 +335,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
     return { x: e.clientX - r.left, y: e.clientY - r.top };
   };
   const zoomAt = (sx: number, sy: number, factor: number) => {
+    moved.current = true;
     const before = toWorld(sx, sy);
     view.current.ppu *= factor;
     const after = toWorld(sx, sy);
@@ -277,6 +359,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
         const d0 = Math.hypot(pa.x - pb.x, pa.y - pb.y), d1 = Math.hypot(a.x - b.x, a.y - b.y);
         if (d0 > 0) zoomAt((a.x + b.x) / 2, (a.y + b.y) / 2, d1 / d0);
       } else {
+        moved.current = true;
         view.current.cx -= (now.x - prev.x) / view.current.ppu;
         view.current.cy += (now.y - prev.y) / view.current.ppu;
         redraw();
@@ -302,8 +385,8 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
 
   // tests and support read the view through this handle (drawing ↔ screen, draw calls)
   useEffect(() => {
-    (window as unknown as { __cadViewer?: unknown }).__cadViewer = scene && { toScreen, toWorld, center: () => toWorld(size().w / 2, size().h / 2), ppu: () => view.current.ppu, layout: scene.meta.layout, drawCalls: () => renderer.current?.drawCalls ?? 0, canvas: glCanvas.current };
-  }, [scene, toScreen, toWorld]);
+    (window as unknown as { __cadViewer?: unknown }).__cadViewer = scene && whole && { toScreen, toWorld, center: () => toWorld(size().w / 2, size().h / 2), ppu: () => view.current.ppu, layout: scene.meta.layout, drawCalls: () => renderer.current?.drawCalls ?? 0, canvas: glCanvas.current };
+  }, [scene, whole, toScreen, toWorld]);
 
   const measureText = (() => {
     if (tool === 'distance' && points.length === 2) return t('viewer.measure.distance', { d: fmt(distance(points[0], points[1])), dx: fmt(Math.abs(points[1].x - points[0].x)), dy: fmt(Math.abs(points[1].y - points[0].y)) });
@@ -319,7 +402,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
   const found = useMemo(() => {
     const q = query.trim().toLowerCase();
     return q && scene ? scene.meta.texts.filter((x) => x.text.toLowerCase().includes(q)).slice(0, 200) : [];
-  }, [query, scene]);
+  }, [query, scene, whole]);
   const zoomToText = (i: number) => {
     const x = found[i];
     const w = x.height * Math.max(...x.text.split('\n').map((l) => l.length)) * 0.9;
@@ -334,7 +417,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
   ) : panel === 'find' ? (
     <FindPanel query={query} onQuery={setQuery} found={found} onPick={zoomToText} />
   ) : panel === 'info' ? (
-    <InfoPanel scene={scene} selected={selected} measureText={measureText} onUploadFont={onUploadFont} />
+    <InfoPanel scene={scene} selected={selected} measureText={measureText} onUploadFont={onUploadFont} missingPictures={missingPictures} />
   ) : null;
 
   return (
@@ -363,9 +446,10 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
       </div>
       <div className="viewer-body">
         <div className="viewer-canvas" ref={wrap}>
-          <canvas ref={glCanvas} className="viewer-gl" data-testid="viewer-canvas" style={{ cursor: tool === 'select' ? 'default' : 'crosshair', touchAction: 'none' }} {...handlers} />
+          <div ref={glHost} className="viewer-gl" style={{ cursor: tool === 'select' ? 'default' : 'crosshair', touchAction: 'none' }} {...handlers} />
           <canvas ref={overlay} className="viewer-overlay" />
           {!scene && <div className="viewer-loading"><Progress type="circle" percent={progress} size={72} /><div>{t('viewer.loading')}</div></div>}
+          {scene && !whole && !hooks?.source && <Progress className="viewer-streaming" percent={progress} showInfo={false} size="small" strokeLinecap="square" data-testid="viewer-streaming" />}
           {phone && measureText && <div className="viewer-float" data-testid="viewer-measure-float">{measureText}</div>}
         </div>
         {!phone && panelBody && <div className="viewer-panel">{panelBody}</div>}

@@ -38,7 +38,7 @@ export function FindPanel({ query, onQuery, found, onPick }: { query: string; on
   );
 }
 
-export function InfoPanel({ scene, selected, measureText, onUploadFont }: { scene: Scene; selected: number | null; measureText: string | null; onUploadFont?: () => void }) {
+export function InfoPanel({ scene, selected, measureText, onUploadFont, missingPictures = [] }: { scene: Scene; selected: number | null; measureText: string | null; onUploadFont?: () => void; missingPictures?: string[] }) {
   const { t } = useTranslation('viewer');
   const entity = selected !== null ? scene.meta.entities[selected] : undefined;
   const notDrawn = Object.entries(scene.meta.notDrawn);
@@ -58,6 +58,7 @@ export function InfoPanel({ scene, selected, measureText, onUploadFont }: { scen
         </tbody></table>
       )}
       {notDrawn.length > 0 && <p className="muted" data-testid="viewer-not-drawn">{t('viewer.notDrawn', { list: notDrawn.map(([k, v]) => `${k} ×${v}`).join(', ') })}</p>}
+      {missingPictures.length > 0 && <p className="muted" data-testid="viewer-pictures-missing">{t('viewer.picturesMissing', { list: missingPictures.join(', ') })}</p>}
       {scene.meta.fonts && (
         <div data-testid="viewer-fonts">
           <b>{t('viewer.fonts')}</b>: {scene.meta.fonts.requested.join(', ') || '—'}

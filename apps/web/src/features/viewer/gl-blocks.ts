@@ -198,6 +198,12 @@ export class GlBlocks {
     return calls;
   }
 
+  /** No meshes to draw (a scene still arriving: they come whole, with the first batch). */
+  clear() {
+    this.release();
+    this.blocks = [];
+  }
+
   private release() {
     for (const t of this.textures) this.gl.deleteTexture(t);
     this.textures = [];

@@ -1,4 +1,6 @@
-import type { Scene } from '@cadcloud/cad/scene';
+import type { Scene, SceneArrayKey } from '@cadcloud/cad/scene';
+import { GlImages } from './gl-images.ts';
+import { GlCurves } from './gl-curves.ts';
 import { GlBlocks, type BlockFrame } from './gl-blocks.ts';
 
 // ACI 7 is white on a dark background and black on a light one, as in every CAD viewer (every vertex shader)
@@ -118,10 +120,11 @@ const T_LINE_COLORS = 0, T_TRI_COLORS = 1, T_GLYPH_LINES = 2, T_GLYPH_TRIS = 3, 
 export class GlRenderer {
   private gl: WebGL2RenderingContext;
   private seg: Program;
-  private wide: Program;
-  private glyph: Program;
   /** instanced block meshes (gl-blocks.ts): triangles after the baked triangles, segments after the baked segments */
   private blocks: GlBlocks;
+  /** compiled on first use: a first frame needs only the programs it draws with (each costs ms on software GL) */
+  private programs: Partial<Record<'wide' | 'glyph', Program>> = {};
+  private link: (vs: string, attribs: Record<string, number>) => Program;
   private lineVao: WebGLVertexArrayObject | null = null;
   private triVao: WebGLVertexArrayObject | null = null;
   private wideVao: WebGLVertexArrayObject | null = null;
@@ -134,7 +137,17 @@ export class GlRenderer {
   private w: number;
   /** what render() needs of the scene: ranges and glyph table, not the arrays */
   private ranges: { lines: [number, number, number][]; tris: [number, number, number][]; glyphs: [number, number, number, number, number, number][]; layers: number } | null = null;
+  /** the scene whose arrays feed `fill` (the caller keeps it too: picking reads it) */
+  private scene: Scene | null = null;
+  /** where each array of the scene lives on the GPU: a vertex buffer, or a texture of `components` per texel */
+  private gpu: Partial<Record<SceneArrayKey, { buffer: WebGLBuffer } | { unit: number; tex: WebGLTexture; components: number; format: number }>> = {};
+  /** primitives that have arrived (all of them once the scene is whole) */
+  private drawable = { segments: 0, triangles: 0, glyphs: 0, weights: 0 };
   drawCalls = 0;
+  /** exact curves, tessellated for the zoom of each frame (gl-curves.ts) */
+  readonly curves: GlCurves;
+  /** pictures of IMAGE entities and wipeouts (gl-images.ts): the viewer loads their textures after the first frame */
+  readonly images: GlImages;
 
   constructor(readonly canvas: HTMLCanvasElement) {
     const gl = canvas.getContext('webgl2', { antialias: true, preserveDrawingBuffer: true });
@@ -148,7 +161,7 @@ export class GlRenderer {
       if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(s) ?? 'shader');
       return s;
     };
-    const link = (vs: string, attribs: Record<string, number>): Program => {
+    this.link = (vs: string, attribs: Record<string, number>): Program => {
       const p = gl.createProgram()!;
       gl.attachShader(p, compile(gl.VERTEX_SHADER, vs));
       gl.attachShader(p, compile(gl.FRAGMENT_SHADER, FS));
@@ -159,69 +172,99 @@ export class GlRenderer {
       for (const k of UNIFORMS) u[k] = gl.getUniformLocation(p, `u_${k}`);
       return { p, u };
     };
-    this.seg = link(SEG_VS, { a_pos: 0 });
-    this.wide = link(WIDE_VS, { a_corner: 0, a_p0: 1, a_p1: 2, a_weight: 3 });
-    this.glyph = link(GLYPH_VS, {});
+    this.seg = this.link(SEG_VS, { a_pos: 0 });
+    this.images = new GlImages(gl);
+    this.curves = new GlCurves(gl);
     this.blocks = new GlBlocks(gl, this.w);
   }
 
-  private upload(data: ArrayBufferView) {
+  private get wide() {
+    return (this.programs.wide ??= this.link(WIDE_VS, { a_corner: 0, a_p0: 1, a_p1: 2, a_weight: 3 }));
+  }
+
+  private get glyph() {
+    return (this.programs.glyph ??= this.link(GLYPH_VS, {}));
+  }
+
+  /** A vertex buffer of `bytes`, filled now or slice by slice (`fill`). */
+  private buffer(bytes: number) {
     const gl = this.gl;
     const b = gl.createBuffer()!;
     gl.bindBuffer(gl.ARRAY_BUFFER, b);
-    gl.bufferData(gl.ARRAY_BUFFER, data, gl.STATIC_DRAW);
+    gl.bufferData(gl.ARRAY_BUFFER, Math.max(bytes, 4), gl.STATIC_DRAW);
     this.buffers.push(b);
     return b;
   }
 
-  /** `data` as a texture of `w`-texel rows on `unit`, without padding it: full rows, then the last partial row. */
-  private texture(unit: number, data: Uint8Array | Float32Array, components: number, internal: number, format: number) {
+  /** A texture of `texels` on `unit` in `w`-texel rows, filled slice by slice (`fillTexture`). */
+  private texture(unit: number, texels: number, internal: number) {
     const gl = this.gl;
-    const w = this.w;
-    const n = Math.floor(data.length / components);
-    const h = Math.max(1, Math.ceil(n / w));
+    const h = Math.max(1, Math.ceil(texels / this.w));
     if (h > (gl.getParameter(gl.MAX_TEXTURE_SIZE) as number)) throw new Error('drawing too large for this device');
-    const type = data instanceof Float32Array ? gl.FLOAT : gl.UNSIGNED_BYTE;
     const t = gl.createTexture()!;
     gl.activeTexture(gl.TEXTURE0 + unit);
     gl.bindTexture(gl.TEXTURE_2D, t);
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
-    gl.texStorage2D(gl.TEXTURE_2D, 1, internal, w, h);
-    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
-    const full = Math.floor(n / w), rest = n - full * w;
-    if (full) gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, w, full, format, type, data.subarray(0, full * w * components));
-    if (rest) gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, full, rest, 1, format, type, data.subarray(full * w * components, n * components));
+    gl.texStorage2D(gl.TEXTURE_2D, 1, internal, this.w, h);
     this.textures.push(t);
     return t;
   }
 
-  setScene(scene: Scene) {
+  /** Texels [from, to) of `data` into texture `t`: the rest of the first row, whole rows, the start of the last. */
+  private fillTexture(unit: number, t: WebGLTexture, data: Uint8Array | Float32Array, components: number, format: number, from: number, to: number) {
+    const gl = this.gl;
+    const w = this.w;
+    const type = data instanceof Float32Array ? gl.FLOAT : gl.UNSIGNED_BYTE;
+    gl.activeTexture(gl.TEXTURE0 + unit);
+    gl.bindTexture(gl.TEXTURE_2D, t);
+    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+    const put = (x: number, y: number, width: number, height: number, at: number) =>
+      width > 0 && height > 0 && gl.texSubImage2D(gl.TEXTURE_2D, 0, x, y, width, height, format, type, data.subarray(at * components, (at + width * height) * components));
+    let i = from;
+    if (i % w && i < to) {
+      const n = Math.min(w - (i % w), to - i);
+      put(i % w, Math.floor(i / w), n, 1, i);
+      i += n;
+    }
+    const rows = Math.floor((to - i) / w);
+    put(0, i / w, w, rows, i);
+    i += rows * w;
+    put(0, i / w, to - i, 1, i);
+  }
+
+  /**
+   * Takes a scene: GPU storage for all of it, filled now, or, for a scene still arriving (`partial`), by `fill` for
+   * each slice as it comes; `setDrawable` then says how much of it is there to draw.
+   */
+  setScene(scene: Scene, partial = false) {
     const gl = this.gl;
     for (const b of this.buffers) gl.deleteBuffer(b);
     for (const t of this.textures) gl.deleteTexture(t);
     this.buffers = [];
     this.textures = [];
     for (const v of [this.lineVao, this.triVao, this.wideVao]) if (v) gl.deleteVertexArray(v);
-    const positions = (data: Float32Array) => {
+    const positions = (bytes: number) => {
       const v = gl.createVertexArray()!;
       gl.bindVertexArray(v);
-      const b = this.upload(data);
+      const b = this.buffer(bytes);
       gl.enableVertexAttribArray(0);
       gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
       return { v, b };
     };
-    const lines = positions(scene.linePositions);
+    const lines = positions(scene.linePositions.byteLength);
     this.lineVao = lines.v;
-    this.triVao = positions(scene.triPositions).v;
+    const tris = positions(scene.triPositions.byteLength);
+    this.triVao = tris.v;
 
     // the lineweight display: segments as instances over the same position buffer, the quad's corners per vertex
     this.wideVao = gl.createVertexArray()!;
     gl.bindVertexArray(this.wideVao);
-    this.upload(new Float32Array([0, -1, 1, -1, 1, 1, 0, -1, 1, 1, 0, 1]));
+    this.buffer(48); // bound
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, new Float32Array([0, -1, 1, -1, 1, 1, 0, -1, 1, 1, 0, 1]));
     gl.enableVertexAttribArray(0);
     gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
-    this.lineBuf = { pos: lines.b, wt: this.upload(scene.lineWeights) };
+    this.lineBuf = { pos: lines.b, wt: this.buffer(scene.lineWeights.byteLength) };
     for (const a of [1, 2, 3]) {
       gl.enableVertexAttribArray(a);
       gl.vertexAttribDivisor(a, 1);
@@ -230,17 +273,58 @@ export class GlRenderer {
     gl.bindVertexArray(null);
     gl.bindBuffer(gl.ARRAY_BUFFER, null);
 
-    this.texture(T_LINE_COLORS, scene.lineSegmentColors, 4, gl.RGBA8, gl.RGBA);
-    this.texture(T_TRI_COLORS, scene.triangleColors, 4, gl.RGBA8, gl.RGBA);
     const glyphs = scene.meta.glyphs ?? [];
+    this.gpu = {
+      linePositions: { buffer: lines.b },
+      lineWeights: { buffer: this.lineBuf.wt },
+      triPositions: { buffer: tris.b },
+      lineSegmentColors: { unit: T_LINE_COLORS, tex: this.texture(T_LINE_COLORS, scene.lineSegmentColors.length / 4, gl.RGBA8), components: 4, format: gl.RGBA },
+      triangleColors: { unit: T_TRI_COLORS, tex: this.texture(T_TRI_COLORS, scene.triangleColors.length / 4, gl.RGBA8), components: 4, format: gl.RGBA },
+    };
     if (glyphs.length) {
-      this.texture(T_GLYPH_LINES, scene.glyphLinePositions, 2, gl.RG32F, gl.RG);
-      this.texture(T_GLYPH_TRIS, scene.glyphTriPositions, 2, gl.RG32F, gl.RG);
-      this.texture(T_INSTANCES, scene.glyphInstances, 4, gl.RGBA32F, gl.RGBA);
+      this.gpu.glyphLinePositions = { unit: T_GLYPH_LINES, tex: this.texture(T_GLYPH_LINES, scene.glyphLinePositions.length / 2, gl.RG32F), components: 2, format: gl.RG };
+      this.gpu.glyphTriPositions = { unit: T_GLYPH_TRIS, tex: this.texture(T_GLYPH_TRIS, scene.glyphTriPositions.length / 2, gl.RG32F), components: 2, format: gl.RG };
+      this.gpu.glyphInstances = { unit: T_INSTANCES, tex: this.texture(T_INSTANCES, scene.glyphInstances.length / 4, gl.RGBA32F), components: 4, format: gl.RGBA };
     }
-    this.blocks.setScene(scene);
+    // block meshes and curve records arrive whole (first batch): drawn from then on
+    if (partial) this.blocks.clear();
+    else this.blocks.setScene(scene);
+    this.scene = scene;
     this.ranges = { lines: scene.meta.lineRanges, tris: scene.meta.triRanges, glyphs, layers: scene.meta.layers.length };
     this.visKey = '';
+    this.images.setScene(scene);
+    if (partial && scene.curves.length) this.curves.clear();
+    else this.curves.setScene(scene);
+    if (partial) this.setDrawable({ segments: 0, triangles: 0, glyphs: 0, weights: 0 });
+    else {
+      for (const key of Object.keys(this.gpu) as SceneArrayKey[]) this.fill(key, 0, (scene[key] as ArrayBufferView).byteLength);
+      this.setDrawable(null);
+    }
+  }
+
+  /** Bytes [offset, offset + length) of one of the scene's arrays have arrived: to the GPU with them. */
+  fill(key: SceneArrayKey, offset: number, length: number) {
+    if (key === 'curves' && this.scene && offset + length === this.scene.curves.byteLength) this.curves.setScene(this.scene);
+    // the meshes come before their placements: all there once the placements are
+    if (key === 'blockInstances' && this.scene && offset + length === this.scene.blockInstances.byteLength) this.blocks.setScene(this.scene);
+    const g = this.gpu[key];
+    const data = this.scene?.[key] as Float32Array | Uint8Array | undefined;
+    if (!g || !data || !length) return;
+    const gl = this.gl;
+    if ('buffer' in g) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, g.buffer);
+      gl.bufferSubData(gl.ARRAY_BUFFER, offset, data, offset / data.BYTES_PER_ELEMENT, length / data.BYTES_PER_ELEMENT);
+      gl.bindBuffer(gl.ARRAY_BUFFER, null);
+    } else {
+      const texel = data.BYTES_PER_ELEMENT * g.components;
+      this.fillTexture(g.unit, g.tex, data, g.components, g.format, Math.floor(offset / texel), Math.floor((offset + length) / texel));
+    }
+  }
+
+  /** How much of a scene still arriving can be drawn (whole primitives, with their colours); null: all of it. */
+  setDrawable(p: { segments: number; triangles: number; glyphs: number; weights: number } | null) {
+    const s = this.scene;
+    this.drawable = p ?? { segments: s ? s.linePositions.length / 4 : 0, triangles: s ? s.triPositions.length / 6 : 0, glyphs: s ? s.glyphInstances.length / 8 : 0, weights: s ? s.lineWeights.length : 0 };
   }
 
   /** WebGL2 has no base instance: a wide run starting at segment `seg` re-points the instance attributes there (bound VAO). */
@@ -274,11 +358,12 @@ export class GlRenderer {
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
   }
 
-  /** Merged [first, count] runs of the visible layers' ranges: adjacent visible layers become one draw. */
-  private runs(ranges: [number, number, number][], visible: Set<number>): [number, number][] {
+  /** Merged [first, count] runs of the visible layers' ranges below vertex `end`: adjacent visible layers become one draw. */
+  private runs(ranges: [number, number, number][], visible: Set<number>, end: number): [number, number][] {
     const out: [number, number][] = [];
-    for (const [layer, first, count] of ranges) {
-      if (!visible.has(layer)) continue;
+    for (const [layer, first, whole] of ranges) {
+      const count = Math.min(whole, end - first);
+      if (!visible.has(layer) || count <= 0) continue;
       const last = out[out.length - 1];
       if (last && last[0] + last[1] === first) last[1] += count;
       else out.push([first, count]);
@@ -311,11 +396,14 @@ export class GlRenderer {
       gl.uniform1i(prog.u.w, this.w);
     };
 
+    // pictures first: everything else lies over them
+    this.drawCalls += this.images.draw(sx, sy, -view.cx * sx, -view.cy * sy, visible, light);
+
     use(this.seg);
     gl.uniform1i(this.seg.u.colors, T_TRI_COLORS);
     gl.uniform1i(this.seg.u.per, 3);
     gl.bindVertexArray(this.triVao);
-    for (const [first, count] of this.runs(r.tris, visible)) {
+    for (const [first, count] of this.runs(r.tris, visible, this.drawable.triangles * 3)) {
       gl.drawArrays(gl.TRIANGLES, first, count);
       this.drawCalls++;
     }
@@ -335,7 +423,7 @@ export class GlRenderer {
       gl.uniform2f(this.wide.u.half, this.canvas.width / 2, this.canvas.height / 2);
       gl.uniform1f(this.wide.u.pxPerMm, (96 / 25.4) * dpr);
       gl.bindVertexArray(this.wideVao);
-      for (const [first, count] of this.runs(r.lines, visible)) {
+      for (const [first, count] of this.runs(r.lines, visible, Math.min(this.drawable.segments, this.drawable.weights) * 2)) {
         // vertex `first` is segment first/2: instance attributes and the colour lookup start there
         this.wideAt(first / 2);
         gl.uniform1i(this.wide.u.base, first / 2);
@@ -346,12 +434,14 @@ export class GlRenderer {
       gl.uniform1i(this.seg.u.colors, T_LINE_COLORS);
       gl.uniform1i(this.seg.u.per, 2);
       gl.bindVertexArray(this.lineVao);
-      for (const [first, count] of this.runs(r.lines, visible)) {
+      for (const [first, count] of this.runs(r.lines, visible, this.drawable.segments * 2)) {
         gl.drawArrays(gl.LINES, first, count);
         this.drawCalls++;
       }
     }
     if (visible.size) this.drawCalls += this.blocks.draw('lines', blockFrame);
+
+    this.drawCalls += this.curves.render({ cx: view.cx, cy: view.cy, ppu: view.ppu, width: w, height: h, dpr, visible, light, lineweights });
 
     if (r.glyphs.length && visible.size) {
       use(this.glyph);
@@ -364,11 +454,13 @@ export class GlRenderer {
       for (const [mode, unit, firstAt, countAt] of [[gl.TRIANGLES, T_GLYPH_TRIS, 2, 3], [gl.LINES, T_GLYPH_LINES, 0, 1]] as const) {
         gl.uniform1i(this.glyph.u.mesh, unit);
         for (const g of r.glyphs) {
-          if (!g[countAt] || !g[5]) continue;
+          // characters not yet arrived are left out
+          const chars = Math.min(g[5], this.drawable.glyphs - g[4]);
+          if (!g[countAt] || chars <= 0) continue;
           gl.uniform1i(this.glyph.u.meshFirst, g[firstAt]);
           gl.uniform1i(this.glyph.u.meshCount, g[countAt]);
           gl.uniform1i(this.glyph.u.instFirst, g[4]);
-          gl.drawArrays(mode, 0, g[countAt] * g[5]);
+          gl.drawArrays(mode, 0, g[countAt] * chars);
           this.drawCalls++;
         }
       }
@@ -378,11 +470,13 @@ export class GlRenderer {
 
   dispose() {
     this.blocks.dispose();
+    this.curves.dispose();
     for (const b of this.buffers) this.gl.deleteBuffer(b);
     for (const t of this.textures) this.gl.deleteTexture(t);
     this.buffers = [];
     this.textures = [];
     if (this.visTex) this.gl.deleteTexture(this.visTex);
+    this.images.dispose();
     this.gl.getExtension('WEBGL_lose_context')?.loseContext();
   }
 }

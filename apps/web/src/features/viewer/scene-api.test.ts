@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-// the scene format is not this test's business: "decoding" hands back the bytes it was given
-vi.mock('@cadcloud/cad/scene', () => ({ decodeScene: (bytes: Uint8Array) => ({ bytes: Array.from(bytes) }) }));
+import { encodeScene, type Scene } from '@cadcloud/cad/scene';
+
 vi.mock('../../lib/api.ts', async (importOriginal) => ({ ...(await importOriginal<object>()), goToLogin: vi.fn() }));
 
 const { loadScene, prefetchSceneFor } = await import('./scene-api.ts');
@@ -14,7 +14,14 @@ const { goToLogin } = await import('../../lib/api.ts');
 const html = readFileSync(path.resolve(import.meta.dirname, '../../../index.html'), 'utf8');
 const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]).find((s) => s.includes('__cadScene'))!;
 
-const sceneAnswer = (bytes: number[]) => new Response(new Uint8Array(bytes), { headers: { 'content-type': 'application/vnd.cadcloud.scene', 'content-length': String(bytes.length) } });
+/** A real (empty) scene whose layout name tells the answers apart. */
+function sceneAnswer(tag: number[]) {
+  const none = { linePositions: new Float32Array(0), lineSegmentColors: new Uint8Array(0), lineEntityRuns: new Uint32Array(0), lineWeights: new Uint8Array(0), triPositions: new Float32Array(0), triangleColors: new Uint8Array(0), triEntityRuns: new Uint32Array(0), glyphLinePositions: new Float32Array(0), glyphTriPositions: new Float32Array(0), glyphInstances: new Float32Array(0), glyphInstanceEntities: new Uint32Array(0), curves: new Float32Array(0), curveEntities: new Uint32Array(0), blockLinePositions: new Float32Array(0), blockLineColors: new Uint8Array(0), blockLineLayers: new Uint32Array(0), blockLineWeights: new Uint8Array(0), blockTriPositions: new Float32Array(0), blockTriColors: new Uint8Array(0), blockTriLayers: new Uint32Array(0), blockInstances: new Float32Array(0), blockInstanceEntities: new Uint32Array(0) };
+  const meta = { format: 1 as const, layout: tag.join(','), layouts: [], units: 0, bounds: { minX: 0, minY: 0, maxX: 1, maxY: 1 }, origin: [0, 0] as [number, number], layers: [], lineRanges: [], triRanges: [], entities: [], texts: [], notDrawn: {} };
+  const bytes = encodeScene({ meta, ...none } as unknown as Scene);
+  return new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': 'application/vnd.cadcloud.scene', 'content-length': String(bytes.length) } });
+}
+const tagOf = async (s: Promise<{ meta: { layout: string } }>) => ({ bytes: (await s).meta.layout.split(',').map(Number) });
 
 describe('scene request started by index.html, taken over by the viewer', () => {
   let fetchMock: ReturnType<typeof vi.fn>;
@@ -42,11 +49,11 @@ describe('scene request started by index.html, taken over by the viewer', () => 
     const [url, init] = fetchMock.mock.calls[0];
     expect(url).toBe('/cloud/v5/drawing/scene?fileId=f%201&layout=Model&lang=ko');
     expect(init).toMatchObject({ credentials: 'same-origin', headers: { 'x-client-type': 'Web_PC' } });
-    expect(await loadScene('f 1', 'Model')).toEqual({ bytes: [1, 2, 3] });
+    expect(await tagOf(loadScene('f 1', 'Model'))).toEqual({ bytes: [1, 2, 3] });
     expect(fetchMock).toHaveBeenCalledTimes(1); // taken over, not asked again
     // taken once: opening the same drawing again is a new request
     fetchMock.mockResolvedValueOnce(sceneAnswer([4]));
-    expect(await loadScene('f 1', 'Model')).toEqual({ bytes: [4] });
+    expect(await tagOf(loadScene('f 1', 'Model'))).toEqual({ bytes: [4] });
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 
@@ -57,10 +64,10 @@ describe('scene request started by index.html, taken over by the viewer', () => 
     expect(fetchMock.mock.calls[0][1].headers['x-client-type']).toBe('Web_H5');
     // the current version or another layout is not what was prefetched
     fetchMock.mockResolvedValueOnce(sceneAnswer([8]));
-    expect(await loadScene('abc', 'Model')).toEqual({ bytes: [8] });
+    expect(await tagOf(loadScene('abc', 'Model'))).toEqual({ bytes: [8] });
     fetchMock.mockResolvedValueOnce(sceneAnswer([9]));
-    expect(await loadScene('abc', 'Layout1', undefined, { versionId: 'v2' })).toEqual({ bytes: [9] });
-    expect(await loadScene('abc', 'Model', undefined, { versionId: 'v2' })).toEqual({ bytes: [7] });
+    expect(await tagOf(loadScene('abc', 'Layout1', undefined, { versionId: 'v2' }))).toEqual({ bytes: [9] });
+    expect(await tagOf(loadScene('abc', 'Model', undefined, { versionId: 'v2' }))).toEqual({ bytes: [7] });
   });
 
   it('other pages ask for nothing', () => {

@@ -1,8 +1,10 @@
-import { decodeScene, type Scene } from '@cadcloud/cad/scene';
+import type { Scene } from '@cadcloud/cad/scene';
 import { RTN_NOT_SIGNED_IN } from '@cadcloud/contracts';
 import { ApiError, goToLogin } from '../../lib/api.ts';
 import { currentLanguage } from '../../lib/i18n.ts';
 import { clientType } from '../../lib/device.ts';
+import { NotAScene, SceneLoad } from './scene-load.ts';
+import type {} from './early-frame.ts'; // window.__cadEarly, window.__cadScene
 
 /** How a viewer that does not own the drawing may see it: a share token (from share extraction). */
 export interface SceneAccess {
@@ -11,62 +13,40 @@ export interface SceneAccess {
   versionId?: string;
 }
 
-/** GET one layout's compiled scene; a JSON answer is the spec's error envelope, thrown as an ApiError. */
-export async function fetchScene(fileId: string, layout: string, onProgress?: (loaded: number, total: number) => void, o: { whole?: boolean } & SceneAccess = {}): Promise<Scene> {
-  const url = `/cloud/v5/drawing/scene?fileId=${encodeURIComponent(fileId)}&layout=${encodeURIComponent(layout)}&lang=${currentLanguage()}${o.shareToken ? `&shareToken=${encodeURIComponent(o.shareToken)}` : ''}${o.versionId ? `&versionId=${encodeURIComponent(o.versionId)}` : ''}`;
-  return readScene(fetch(url, { credentials: 'same-origin', headers: { 'x-client-type': clientType() } }), onProgress, o);
+/** A scene being downloaded: `head` when its first bytes allow drawing to begin, `done` when it is all there; errors as the viewer shows them. */
+export interface OpenScene {
+  load: SceneLoad;
+  head: Promise<Scene>;
+  done: Promise<Scene>;
 }
 
-/** The scene in an answer to the scene request (see fetchScene; index.html starts one before the app loads). */
-async function readScene(answer: Promise<Response>, onProgress?: (loaded: number, total: number) => void, o: { whole?: boolean } & SceneAccess = {}): Promise<Scene> {
-  let res: Response;
-  try {
-    res = await answer;
-  } catch {
-    throw new ApiError('100', 'Network Error!');
-  }
-  if (!(res.headers.get('content-type') ?? '').includes('cadcloud.scene')) {
-    const body = await res.json().catch(() => null);
+function sceneUrl(fileId: string, layout: string, o: SceneAccess) {
+  return `/cloud/v5/drawing/scene?fileId=${encodeURIComponent(fileId)}&layout=${encodeURIComponent(layout)}&lang=${currentLanguage()}${o.shareToken ? `&shareToken=${encodeURIComponent(o.shareToken)}` : ''}${o.versionId ? `&versionId=${encodeURIComponent(o.versionId)}` : ''}`;
+}
+
+/** A failed download as the viewer reports it: the spec's envelope as an ApiError, no answer as the network error. */
+async function explain(e: unknown, o: SceneAccess): Promise<never> {
+  if (e instanceof NotAScene) {
+    const body = await e.res.json().catch(() => null);
     if (body?.rtnCode === RTN_NOT_SIGNED_IN && !o.shareToken) goToLogin(); // a share visitor stays on the share page
-    throw new ApiError(String(body?.rtnCode ?? res.status), body?.msg ?? 'Network Error!', body?.bizData?.code);
+    throw new ApiError(String(body?.rtnCode ?? e.res.status), body?.msg ?? 'Network Error!', body?.bizData?.code);
   }
-  // while the app boots the main thread is busy: let the browser fill one buffer without waking us per chunk
-  if (o.whole) {
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    performance.mark('cad:scene-received');
-    const scene = decodeScene(bytes);
-    performance.mark('cad:scene-decoded');
-    return scene;
-  }
-  // read with progress into one buffer sized by content-length (no second copy of a large scene); progress
-  // is reported per whole percent, so a 10 MB scene does not re-render the page for every network chunk
-  const total = Number(res.headers.get('content-length') ?? 0);
-  const reader = res.body!.getReader();
-  let bytes = new Uint8Array(total || 1 << 20);
-  let loaded = 0;
-  let shown = -1;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (loaded + value.length > bytes.length) {
-      const bigger = new Uint8Array(Math.max(bytes.length * 2, loaded + value.length));
-      bigger.set(bytes.subarray(0, loaded));
-      bytes = bigger;
-    }
-    bytes.set(value, loaded);
-    loaded += value.length;
-    const pct = total ? Math.floor((loaded / total) * 100) : -1;
-    if (pct !== shown) {
-      shown = pct;
-      onProgress?.(loaded, total);
-    }
-  }
-  if (loaded !== bytes.length) bytes = bytes.subarray(0, loaded);
-  // user-timing marks: the viewer benchmark (bench/viewer.bench.ts) splits an open into transfer, decode, upload
-  performance.mark('cad:scene-received');
-  const scene = decodeScene(bytes);
-  performance.mark('cad:scene-decoded');
-  return scene;
+  if (e instanceof TypeError) throw new ApiError('100', 'Network Error!');
+  throw e;
+}
+
+function opened(load: SceneLoad, o: SceneAccess): OpenScene {
+  // the error is read once (the envelope's body can be read only once), whichever promise meets it first
+  const done = load.done.catch((e) => explain(e, o));
+  const head = load.head.catch(() => done);
+  head.catch(() => undefined);
+  done.catch(() => undefined);
+  return { load, head, done };
+}
+
+/** GET one layout's compiled scene; a JSON answer is the spec's error envelope, thrown as an ApiError. */
+export function fetchScene(fileId: string, layout: string, o: SceneAccess = {}): OpenScene {
+  return opened(new SceneLoad(fetch(sceneUrl(fileId, layout, o), { credentials: 'same-origin', headers: { 'x-client-type': clientType() } })), o);
 }
 
 /**
@@ -74,39 +54,42 @@ async function readScene(answer: Promise<Response>, onProgress?: (loaded: number
  * download at once (the request does not depend on React or on the user's details, the cookie is enough),
  * and the viewer takes it over when it mounts. Only the Model scene of that one file is prefetched.
  */
-let early: { fileId: string; versionId?: string; scene: Promise<Scene> } | null = null;
-
-/** What the inline script in index.html started: the scene request of the page's drawing, before any bundle loaded. */
-interface HtmlPrefetch {
-  fileId: string;
-  versionId?: string;
-  res: Promise<Response>;
-}
+let early: { fileId: string; versionId?: string; load: SceneLoad } | null = null;
 
 export function prefetchSceneFor(pathname: string) {
-  const html = (window as { __cadScene?: HtmlPrefetch }).__cadScene;
+  // the early painter is reading (and drawing) the answer to index.html's request (production builds)
+  const painted = window.__cadEarly;
+  if (painted) {
+    early = { fileId: painted.fileId, versionId: painted.versionId, load: painted.load };
+    return;
+  }
+  // what the inline script in index.html started, when no painter took it (development server)
+  const html = window.__cadScene;
   if (html) {
-    delete (window as { __cadScene?: HtmlPrefetch }).__cadScene;
-    const scene = readScene(html.res, undefined, { whole: true });
-    scene.catch(() => undefined); // the viewer reports it when it takes the promise
-    early = { fileId: html.fileId, versionId: html.versionId, scene };
+    delete window.__cadScene;
+    early = { fileId: html.fileId, versionId: html.versionId, load: new SceneLoad(html.res) };
     return;
   }
   const m = /^\/(?:yun\/view|webH5\/item)\/([^/?#]+)/.exec(pathname);
   // an earlier version (?versionId=) is not the file's current scene
   if (!m || /[?&]versionId=/.test(window.location.search)) return;
-  const entry: NonNullable<typeof early> = { fileId: decodeURIComponent(m[1]), scene: Promise.resolve(null as never) };
-  entry.scene = fetchScene(entry.fileId, 'Model', undefined, { whole: true });
-  entry.scene.catch(() => undefined); // the viewer reports it when it takes the promise
-  early = entry;
+  const fileId = decodeURIComponent(m[1]);
+  early = { fileId, load: fetchScene(fileId, 'Model').load };
 }
 
 /** The prefetched scene when it is the one asked for (taken once), else a fresh request. */
-export function loadScene(fileId: string, layout: string, onProgress?: (loaded: number, total: number) => void, access: SceneAccess = {}): Promise<Scene> {
+export function openScene(fileId: string, layout: string, access: SceneAccess = {}): OpenScene {
   if (early && early.fileId === fileId && layout === 'Model' && !access.shareToken && (access.versionId ?? '') === (early.versionId ?? '')) {
     const e = early;
     early = null;
-    return e.scene;
+    return opened(e.load, access);
   }
-  return fetchScene(fileId, layout, onProgress, access);
+  return fetchScene(fileId, layout, access);
+}
+
+/** The whole scene (prefetched or fresh), for callers that draw nothing before it is all there. */
+export function loadScene(fileId: string, layout: string, onProgress?: (loaded: number, total: number) => void, access: SceneAccess = {}): Promise<Scene> {
+  const s = openScene(fileId, layout, access);
+  if (onProgress) s.load.onProgress(onProgress);
+  return s.done;
 }

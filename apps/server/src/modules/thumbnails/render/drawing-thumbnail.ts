@@ -1,28 +1,34 @@
-import { boundsOf, flattenModelSpace, parseDxf, renderPng } from '@cadcloud/cad';
+import { boundsOf, defaultLayout, flattenLayout, imageRefs, isDwgR12, loadRenderPictures, parseDwgR12, parseDxf, renderPng, type Drawing, type Flattened } from '@cadcloud/cad';
 
 /**
- * DXF bytes to a PNG of model space that fits size×size, dark ink on a light background. Runs inside the
- * thumbnail worker thread (render-drawing.ts), never on the server's main thread: a huge drawing costs
- * that thread's heap and time, not the API's. Throws when there is nothing to draw (a blank image would
- * only hide the file-type icon).
+ * DXF bytes (or R10–R12 DWG bytes, which the engine reads itself) to a PNG that fits size×size, dark ink on a
+ * light background: model space, or the sheet of a drawing made on its sheet (defaultLayout). Runs inside the
+ * thumbnail worker thread (render-drawing.ts), never on the server's main thread: a huge drawing costs that
+ * thread's heap and time, not the API's. Throws when there is nothing to draw (a blank image would only hide
+ * the file-type icon).
  */
-export function drawingThumbnailPng(dxf: Uint8Array, size: number): { png: Buffer; polylines: number; texts: number } {
-  const drawing = parseDxf(dxf);
-  let flat = flattenModelSpace(drawing);
+export async function drawingThumbnailPng(bytes: Uint8Array, size: number, pictureFiles?: Record<string, Uint8Array>): Promise<{ png: Buffer; polylines: number; texts: number; pictureNames: string[] }> {
+  const drawing = isDwgR12(bytes) ? parseDwgR12(bytes) : parseDxf(bytes);
+  const flatten = (d: Drawing): Flattened => flattenLayout(d, defaultLayout(d))!;
+  let flat = flatten(drawing);
   if (!flat.polylines.length && !flat.texts.length && drawing.layers.some((l) => !l.on)) {
     // every visible layer is empty (some DWGs arrive with all layers off, e.g. the sample floor plan through
     // LibreDWG): a thumbnail of everything is more use than a blank one
-    flat = flattenModelSpace({ ...drawing, layers: drawing.layers.map((l) => ({ ...l, on: true })) });
+    flat = flatten({ ...drawing, layers: drawing.layers.map((l) => ({ ...l, on: true })) });
   }
+  // IMAGE pictures: the names are reported (the job looks them up in each owner's drive), the bytes painted when given
+  const refs = imageRefs(drawing, flat);
+  const pictureNames = [...new Set(refs.flatMap((r) => (r.name ? [r.name] : [])))];
+  const pictures = pictureFiles ? (await loadRenderPictures(refs, async (name) => pictureFiles[name.toLowerCase()] ?? null, { maxSide: 1024 })).pictures : undefined;
   const b = boundsOf(flat);
-  if (!b || (!flat.polylines.length && !flat.texts.length)) throw new Error('the drawing has nothing to draw in model space');
+  if (!b || (!flat.polylines.length && !flat.texts.length)) throw new Error('the drawing has nothing to draw');
   const w = Math.max(b.maxX - b.minX, 1e-9);
   const h = Math.max(b.maxY - b.minY, 1e-9);
   // fit the longer side: a tall sheet gets the full height, not a 400 px width and a 2000 px height
   const width = h > w ? Math.max(8, Math.round((size * w) / h)) : size;
-  let png = renderPng(flat, { width, background: 'light' });
+  let png = renderPng(flat, { width, background: 'light', pictures });
   // the renderer pads and measures text its own way: when the longer side misses `size`, scale once and render again
   const longer = Math.max(png.readUInt32BE(16), png.readUInt32BE(20));
-  if (longer !== size) png = renderPng(flat, { width: Math.max(8, Math.floor((width * size) / longer)), background: 'light' });
-  return { png, polylines: flat.polylines.length, texts: flat.texts.length };
+  if (longer !== size) png = renderPng(flat, { width: Math.max(8, Math.floor((width * size) / longer)), background: 'light', pictures });
+  return { png, polylines: flat.polylines.length, texts: flat.texts.length, pictureNames };
 }

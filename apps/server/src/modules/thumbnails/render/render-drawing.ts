@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { dwgToDxf } from '@cadcloud/cad';
+import { dwgToDxf, isDwgR12 } from '@cadcloud/cad';
 import { ThumbnailSkipped, ThumbnailTimeout } from './thumbnail-skipped.ts';
 
 const BOOT = path.join(import.meta.dirname, 'drawing-worker.boot.mjs');
@@ -12,6 +12,16 @@ export interface DrawingRenderOptions {
   timeoutMs: number;
   /** heap of the worker thread; a drawing that needs more ends that thread, never the server */
   memoryMb: number;
+  /** picture files its IMAGEs show, by lower-case base name (found in the owner's drive by the caller) */
+  pictures?: Record<string, Uint8Array>;
+}
+
+export interface DrawingThumbnail {
+  png: Buffer;
+  polylines: number;
+  texts: number;
+  /** base names of the pictures its IMAGEs show (model space) */
+  pictureNames: string[];
 }
 
 /** DWG files (.dwg, and .dwt/.dws, which are DWG inside) start with their version "AC10xx"; anything else is read as DXF. */
@@ -20,17 +30,18 @@ export function isDwg(bytes: Uint8Array): boolean {
 }
 
 /**
- * A drawing (DWG or DXF bytes) to a PNG thumbnail. DWG becomes DXF in the engine's LibreDWG process (isolated,
+ * A drawing (DWG or DXF bytes) to a PNG thumbnail. DWG R13+ becomes DXF in the engine's LibreDWG process (isolated,
  * reused, restarted after any failure); parsing, flattening and rasterising run in a fresh worker thread with
  * a heap cap and a deadline, so neither a huge nor a hostile file can stall or exhaust the server.
  * A file that cannot be drawn is a ThumbnailSkipped with the reason; running out of time a ThumbnailTimeout.
  */
-export async function renderDrawingThumbnail(bytes: Buffer, o: DrawingRenderOptions): Promise<{ png: Buffer; polylines: number; texts: number }> {
+export async function renderDrawingThumbnail(bytes: Buffer, o: DrawingRenderOptions): Promise<DrawingThumbnail> {
   const started = Date.now();
   let dxf: Uint8Array = bytes;
-  if (isDwg(bytes)) {
+  // R10–R12 DWG goes to the worker as it is: the engine reads it there itself (LibreDWG writes no entities for it)
+  if (isDwg(bytes) && !isDwgR12(bytes)) {
     const version = bytes.subarray(0, 6).toString('latin1');
-    if (version < 'AC1012') throw new ThumbnailSkipped(`DWG ${version} (R12 and older) is not read yet`);
+    if (version < 'AC1012') throw new ThumbnailSkipped(`DWG ${version} (older than R10) is not read`);
     try {
       dxf = await dwgToDxf(bytes, { timeoutMs: o.timeoutMs });
     } catch (e) {
@@ -40,13 +51,13 @@ export async function renderDrawingThumbnail(bytes: Buffer, o: DrawingRenderOpti
   }
   const left = o.timeoutMs - (Date.now() - started);
   if (left <= 0) throw new ThumbnailTimeout(`reading the drawing took longer than ${o.timeoutMs} ms`);
-  return inWorker(dxf, o.size, left, o.memoryMb);
+  return inWorker(dxf, o.size, left, o.memoryMb, o.pictures);
 }
 
-function inWorker(dxf: Uint8Array, size: number, timeoutMs: number, memoryMb: number): Promise<{ png: Buffer; polylines: number; texts: number }> {
+function inWorker(dxf: Uint8Array, size: number, timeoutMs: number, memoryMb: number, pictures?: Record<string, Uint8Array>): Promise<DrawingThumbnail> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(BOOT, {
-      workerData: { entry: ENTRY, dxf, size },
+      workerData: { entry: ENTRY, dxf, size, pictures },
       resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, memoryMb / 8)) },
     });
     let settled = false;
@@ -58,8 +69,8 @@ function inWorker(dxf: Uint8Array, size: number, timeoutMs: number, memoryMb: nu
       settle();
     };
     const timer = setTimeout(() => finish(() => reject(new ThumbnailTimeout(`rendering took longer than ${timeoutMs} ms`))), timeoutMs);
-    worker.once('message', (m: { ok: boolean; png?: Uint8Array; polylines?: number; texts?: number; error?: string }) =>
-      finish(() => (m.ok ? resolve({ png: Buffer.from(m.png!), polylines: m.polylines ?? 0, texts: m.texts ?? 0 }) : reject(new ThumbnailSkipped(`drawing not readable: ${m.error}`)))),
+    worker.once('message', (m: { ok: boolean; png?: Uint8Array; polylines?: number; texts?: number; pictureNames?: string[]; error?: string }) =>
+      finish(() => (m.ok ? resolve({ png: Buffer.from(m.png!), polylines: m.polylines ?? 0, texts: m.texts ?? 0, pictureNames: m.pictureNames ?? [] }) : reject(new ThumbnailSkipped(`drawing not readable: ${m.error}`)))),
     );
     worker.once('error', (e: Error & { code?: string }) =>
       finish(() => reject(new ThumbnailSkipped(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `rendering needed more than ${memoryMb} MB` : `rendering failed: ${e.message}`))),

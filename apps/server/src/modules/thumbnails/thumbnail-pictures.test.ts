@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { stopDwgWorker } from '@cadcloud/cad';
+import { fixtureImage, writeAsciiDxf } from '../../../../../packages/cad/src/testing/dxf-writer.ts';
+import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
+import { createTestApp, md5, type TestApp } from '../../test/fixtures.ts';
+import { until } from '../../test/until.ts';
+import { registerThumbnailJobs } from './thumbnails.jobs.ts';
+
+/** A frame with a picture filling most of it: the IMAGE names `C:\site\Aerial.JPG`. */
+const img = fixtureImage({ handle: 'A1', defHandle: 'D1', file: 'C:\\site\\Aerial.JPG', pixels: [20, 10], insert: [10, 10], u: [9, 0], v: [0, 8] });
+const drawing = Buffer.from(writeAsciiDxf({
+  entities: [{ type: 'LWPOLYLINE', pairs: [[8, '0'], [90, 4], [70, 1], [10, 0], [20, 0], [10, 200], [20, 0], [10, 200], [20, 100], [10, 0], [20, 100]] }, img.entity],
+  objects: [img.def],
+}));
+const red = () => sharp({ create: { width: 20, height: 10, channels: 3, background: '#ff0000' } }).jpeg({ quality: 95 }).toBuffer();
+
+/** Pixels clearly red in a thumbnail. */
+async function redPixels(png: Buffer): Promise<number> {
+  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+  let n = 0;
+  for (let i = 0; i < data.length; i += info.channels) if (data[i] > 180 && data[i + 1] < 80 && data[i + 2] < 80) n++;
+  return n;
+}
+
+for (const driver of testDatabaseDrivers()) {
+  describe(`thumbnails of drawings showing pictures on ${driver.name}`, () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp(driver);
+      registerThumbnailJobs(t.deps.queue, t.deps);
+    });
+    afterAll(async () => {
+      await t?.close();
+      stopDwgWorker();
+    });
+    const thumbkeyOf = (id: string, like: RegExp) => until(async () => {
+      const k = (await t.db.db.selectFrom('items').select('thumbkey').where('id', '=', id).executeTakeFirstOrThrow()).thumbkey;
+      return k && like.test(k) ? k : undefined;
+    }, 60_000);
+    const thumb = (key: string, token: string) => t.app.inject({ method: 'GET', url: `/cloud/v5/file/thumb/${key}?utoken=${encodeURIComponent(token)}` });
+
+    it("draws the owner's picture into that owner's thumbnail only; another user's copy of the drawing keeps the plain one", async () => {
+      const a = await t.createUser();
+      const b = await t.createUser();
+      await t.upload(a.token, 'aerial.jpg', await red());
+      const mine = (await t.upload(a.token, 'site.dxf', drawing)).bizData.id as string;
+      const withPicture = await thumbkeyOf(mine, new RegExp(`^v1-${md5(drawing)}-p[a-f0-9]{16}\\.png$`));
+      const r = await thumb(withPicture, a.token);
+      expect(r.statusCode).toBe(200);
+      expect(await redPixels(r.rawPayload)).toBeGreaterThan(1000);
+
+      // B uploads the same bytes later (the stored thumbnail is reused) and has no such picture
+      const theirs = (await t.upload(b.token, 'site.dxf', drawing)).bizData.id as string;
+      const plain = await thumbkeyOf(theirs, /./);
+      expect(plain).toBe(`v1-${md5(drawing)}.png`);
+      expect(await redPixels((await thumb(plain, b.token)).rawPayload)).toBe(0);
+      // and cannot fetch A's variant
+      expect((await thumb(withPicture, b.token)).statusCode).toBe(404);
+
+      // once B has a picture of that name, B's next upload of the drawing gets B's own variant
+      await t.upload(b.token, 'AERIAL.jpg', await red());
+      const again = (await t.upload(b.token, 'site-copy.dxf', drawing)).bizData.id as string;
+      expect(await thumbkeyOf(again, /-p[a-f0-9]{16}\.png$/)).toBe(withPicture);
+    }, 90_000);
+  });
+}

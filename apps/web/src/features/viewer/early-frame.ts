@@ -1,0 +1,72 @@
+/**
+ * The first frame of a drawing link, before the app boots: what the early painter (early-paint.ts) leaves for the viewer.
+ *
+ * index.html asks for the drawing's Model scene as soon as the page starts (its inline script); this module is a
+ * small entry of its own (no React, no antd: ~1/30 of the app's code) that index.html loads beside the app on the
+ * viewer's paths. It decodes the answer and draws it into a canvas laid out exactly where the viewer's canvas will
+ * be, so the drawing is on screen while the app's 1 MB of code is still being parsed and run. The viewer then takes
+ * the canvas, its WebGL context and the uploaded buffers over (`takeEarlyPaint`): nothing is uploaded twice.
+ *
+ * The app's entry waits for this frame (or for its failure, or a deadline) before it runs, because both share the
+ * one main thread: the app's boot would otherwise delay the frame by its whole run (vite.config.ts writes the gate).
+ */
+import type { Scene } from '@cadcloud/cad/scene';
+import type { GlRenderer, View } from './gl-renderer.ts';
+import type { SceneLoad } from './scene-load.ts';
+
+/** What the inline script in index.html started: the scene request of the page's drawing. */
+interface HtmlPrefetch {
+  fileId: string;
+  versionId?: string;
+  res: Promise<Response>;
+}
+
+export interface EarlyPaint {
+  fileId: string;
+  versionId?: string;
+  /** the download, read as it arrives: the viewer takes it over */
+  load: SceneLoad;
+  /** set once the frame is laid out: the viewer adopts these */
+  painted?: { canvas: HTMLCanvasElement; renderer: GlRenderer; skeleton: HTMLElement; view: View; scene: Scene };
+  /** the viewer has the canvas: the painter draws no more */
+  taken?: boolean;
+}
+
+declare global {
+  interface Window {
+    __cadScene?: HtmlPrefetch;
+    __cadEarly?: EarlyPaint;
+    /** resolves when the app may boot (read by the gate vite.config.ts writes into index.html) */
+    __cadGate?: Promise<void>;
+    __cadGateOpen?: () => void;
+  }
+}
+
+/**
+ * The early frame for this drawing, taken once: the viewer moves `canvas` into its own frame and keeps drawing
+ * with `renderer`. Null when there was none (another page, a layout other than Model, an error, no WebGL2).
+ */
+export function takeEarlyPaint(fileId: string, versionId: string | undefined, scene: Scene): EarlyPaint['painted'] | null {
+  const e = window.__cadEarly;
+  const p = e?.painted;
+  if (!e || !p || e.fileId !== fileId || (e.versionId ?? '') !== (versionId ?? '')) return null;
+  delete window.__cadEarly;
+  if (p.scene !== scene) {
+    p.renderer.dispose();
+    p.skeleton.remove();
+    return null;
+  }
+  e.taken = true;
+  return p;
+}
+
+/** Drops an early frame nobody took (the viewer opened another drawing or layout). */
+export function dropEarlyPaint() {
+  const e = window.__cadEarly;
+  if (e?.painted) {
+    e.taken = true;
+    e.painted.renderer.dispose();
+    e.painted.skeleton.remove();
+  }
+  delete window.__cadEarly;
+}

@@ -1,0 +1,98 @@
+/**
+ * Entry of its own, loaded by index.html on the viewer's paths beside the app (see early-frame.ts for why):
+ * decodes the scene the inline script asked for and draws it before the app boots.
+ */
+import type { Scene } from '@cadcloud/cad/scene';
+import { SceneLoad, streamInto } from './scene-load.ts';
+import { GlRenderer } from './gl-renderer.ts';
+import { fitView, isEmptyScene, LW_KEY, openLayers, THEME_KEY } from './view-fit.ts';
+import type { EarlyPaint } from './early-frame.ts';
+
+/**
+ * The viewer's frame, empty: a bar of the viewer bar's height and the canvas below it, as styles.css lays out the
+ * real one (`.viewer`, `.viewer-bar`), in inline styles because the stylesheet may not have arrived yet.
+ */
+function skeleton(phone: boolean, light: boolean) {
+  const el = (tag: string, style: string) => {
+    const e = document.createElement(tag);
+    e.style.cssText = style;
+    return e;
+  };
+  const root = el('div', `position:fixed;inset:0;display:flex;flex-direction:column;z-index:100;background:${light ? '#fff' : '#212830'}`);
+  root.dataset.early = '1';
+  const bar = el('div', `flex:none;box-sizing:border-box;height:${phone ? 41 : 45}px;background:#fff;border-bottom:1px solid #e5e7eb`);
+  const body = el('div', 'flex:1;position:relative;min-height:0');
+  const canvas = el('canvas', 'position:absolute;inset:0;width:100%;height:100%;display:block') as HTMLCanvasElement;
+  body.appendChild(canvas);
+  root.append(bar, body);
+  document.body.appendChild(root);
+  return { root, canvas };
+}
+
+/** The viewer's frame with the drawing's GL renderer in it: null without WebGL2 (the viewer then says so). */
+function frame(scene: Scene, light: boolean) {
+  const { root, canvas } = skeleton(location.pathname.startsWith('/webH5'), light);
+  try {
+    const renderer = new GlRenderer(canvas);
+    renderer.setScene(scene, true);
+    return { root, canvas, renderer, view: fitView(scene.meta, canvas.clientWidth, canvas.clientHeight) };
+  } catch {
+    root.remove();
+    return null;
+  }
+}
+
+/**
+ * Draws the scene as it arrives: the first batch at once, then at most every REDRAW_MS while more arrive (a frame of
+ * a large drawing costs real time on a software rasteriser), and the whole. The first frame opens the app's gate.
+ */
+function paintAsItArrives(e: EarlyPaint) {
+  const light = localStorage.getItem(THEME_KEY) === '1';
+  const weights = localStorage.getItem(LW_KEY) === '1';
+  e.load.head.then((scene) => {
+    // an empty model space: the viewer opens the drawing's sheet instead (a paper layout is another request)
+    if (isEmptyScene(scene)) return;
+    const f = frame(scene, light);
+    if (!f) return;
+    e.painted = { canvas: f.canvas, renderer: f.renderer, skeleton: f.root, view: f.view, scene };
+    let drawn = 0, timer = 0;
+    const draw = () => {
+      clearTimeout(timer);
+      timer = 0;
+      if (e.taken) return;
+      f.renderer.render(f.view, openLayers(scene.meta), light, weights);
+      const first = !drawn;
+      drawn = performance.now();
+      if (first) {
+        performance.mark('cad:gl-uploaded');
+        requestAnimationFrame(() => {
+          performance.mark('cad:first-frame');
+          window.__cadGateOpen?.(); // the app may boot now
+        });
+      }
+    };
+    const batch = () => {
+      if (!drawn) draw();
+      else timer ||= window.setTimeout(draw, Math.max(0, REDRAW_MS - (performance.now() - drawn)));
+    };
+    streamInto(f.renderer, e.load, { batch, whole: draw });
+    // a scene already whole, or batches already there when the head was taken: draw them now
+    if (e.load.reader.done || e.load.reader.batches) draw();
+  });
+}
+
+const REDRAW_MS = 400;
+
+function start() {
+  const pre = window.__cadScene;
+  if (!pre) return;
+  const e: EarlyPaint = { fileId: pre.fileId, versionId: pre.versionId, load: new SceneLoad(pre.res) };
+  paintAsItArrives(e);
+  // the app may boot once the first frame is drawn (above), or when there is none (no scene, an error, no WebGL2)
+  const open = () => window.__cadGateOpen?.();
+  e.load.done.then(open, open);
+  window.__cadEarly = e;
+  delete window.__cadScene;
+}
+
+start();
