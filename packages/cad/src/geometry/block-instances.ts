@@ -131,7 +131,7 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
     const before = snapshot();
     const b: Build = { polylines: [], curves: [], texts: 0, skipped: {}, cost: { dash: 0, hatch: 0, emitted: 0 }, unsafe: false, mesh: -1 };
     out.polylines = b.polylines;
-    if (out.curves) out.curves = b.curves;
+    out.curves = b.curves;
     out.texts = [];
     out.skipped = b.skipped;
     out.images = undefined;
@@ -229,7 +229,7 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
       for (const cell of cells) {
         const affine = multiply(cell, toBlock);
         instances.push({ mesh, affine, entity: ref, layer: inherit.layer, at: out.polylines.length });
-        for (const c of used.curves) out.curves!.push({ ...transformCurve(c, affine), entity: ref });
+        for (const c of used.curves) (out.curves ??= []).push({ ...transformCurve(c, affine), entity: ref });
         if (exact.texts) {
           // its texts are drawn where they land, as baked: a pass over the entities that may hold text, whose
           // other output (annotation lines, counts, budgets) the mesh already has
@@ -237,7 +237,7 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
           const before = snapshot();
           out.polylines = [];
           out.skipped = {};
-          if (out.curves) out.curves = [];
+          out.curves = [];
           host.textPass(true);
           try {
             host.emitChildren(block, cell, inherit, ref);

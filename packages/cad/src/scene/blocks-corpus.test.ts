@@ -50,6 +50,12 @@ describe.runIf(samples.length > 0)('block instancing on every sample', () => {
           expect([...a.keys()].sort()).toEqual([...c.keys()].sort());
           for (const [k, v] of a) expect(Math.abs(v - c.get(k)!)).toBeLessThanOrEqual(1e-6 * Math.max(1, v));
         }
+        // as the server builds scenes, with exact curves: an instanced block's curves are records placed per instance
+        const exact = compileScene(d, flattenLayout(d, layout, { curves: true, blockInstances: true })!, { layout, layouts });
+        const exactBaked = compileScene(d, flattenLayout(d, layout, { curves: true })!, { layout, layouts });
+        expect(exact.curves.length, `${name} ${layout}: curve records`).toBe(exactBaked.curves.length);
+        const cs = diffPrims(sceneSegments(exact), sceneSegments(exactBaked), tol);
+        expect(cs.onlyA.length + cs.onlyB.length, `${name} ${layout}: segments with curves`).toBe(0);
         expect(decodeScene(encodeScene(instanced)).meta.blocks).toEqual(instanced.meta.blocks);
         totals.instances += instanced.blockInstanceEntities.length;
         totals.meshes += instanced.meta.blocks?.length ?? 0;

@@ -190,17 +190,12 @@ describe('block instancing: the scene', () => {
     expect(s.triEntities.length).toBe(s.triPositions.length / 6 + ex.triEntities.length);
   });
 
-  it('survives the binary round trip (format 4) and still reads format 3', () => {
+  it('survives the binary round trip (the block arrays come whole in the first batch)', () => {
     const back = decodeScene(encodeScene(instanced));
     expect(back.meta.blocks).toEqual(instanced.meta.blocks);
     for (const k of ['blockLinePositions', 'blockLineColors', 'blockLineLayers', 'blockLineWeights', 'blockTriPositions', 'blockTriColors', 'blockTriLayers', 'blockInstances', 'blockInstanceEntities'] as const) expect([...back[k]]).toEqual([...instanced[k]]);
-    // a format 3 scene: the same bytes without the nine (empty) block arrays
-    const v4 = encodeScene(baked);
-    const v3 = v4.slice(0, v4.length - 9 * 4);
-    new DataView(v3.buffer).setUint32(4, 3, true);
-    const old = decodeScene(v3);
-    expect(old.blockInstances.length).toBe(0);
-    expect(old.linePositions).toEqual(baked.linePositions);
+    // and a scene with none has them empty
+    expect(decodeScene(encodeScene(baked)).blockInstances.length).toBe(0);
   });
 
   it('bakes every instance when told to (the scene without block instancing)', () => {
@@ -208,5 +203,28 @@ describe('block instancing: the scene', () => {
     expect(off.meta.blocks).toEqual([]);
     expect(off.linePositions.length).toBe(baked.linePositions.length);
     expect(areaBy(sceneTriangles(off))).toEqual(areaBy(sceneTriangles(baked)));
+  });
+});
+
+describe('block instancing with exact curves (as the server builds scenes)', () => {
+  const withCurves = flattenLayout(d, 'Model', { curves: true })!;
+  const both = flattenLayout(d, 'Model', { curves: true, blockInstances: true })!;
+  const key = (c: NonNullable<typeof both.curves>[number]) => [c.entity, c.layer, c.color, ...[c.cx, c.cy, c.ux, c.uy, c.vx, c.vy].map((v) => Math.round(v / (extent * 1e-9))), Math.round(c.t0 * 1e6), Math.round(c.sweep * 1e6)].join(' ');
+
+  it('places the curves of an instanced block once per instance, exact, selected as its INSERT', () => {
+    expect(both.blocks?.instances.length).toBeGreaterThan(900);
+    expect(withCurves.curves!.length).toBeGreaterThan(900);
+    // the same curves as without instancing: none lost in a mesh, none drawn twice, none at the mesh's coordinates
+    expect(both.curves!.map(key).sort()).toEqual(withCurves.curves!.map(key).sort());
+    // and the rest bakes back to the same polylines
+    expect(expandFlatBlocks(both).polylines.length).toBe(withCurves.polylines.length);
+  });
+
+  it('compiles to a scene whose curve records are those of the baked scene', () => {
+    const a = compileScene(d, both, { layout: 'Model', layouts: ['Model'] });
+    const b = compileScene(d, withCurves, { layout: 'Model', layouts: ['Model'] });
+    expect(a.curves.length).toBe(b.curves.length);
+    expect(a.meta.blocks!.length).toBeGreaterThan(0);
+    expect(diffPrims(sceneSegments(a), sceneSegments(b), extent * 1e-6)).toEqual({ onlyA: [], onlyB: [] });
   });
 });
