@@ -10,7 +10,7 @@ import { fetchPicture } from './pictures-api.ts';
 import { angleAt, areaOf, distance, fmt, type Pt } from './measure.ts';
 import { FindPanel, InfoPanel, LayersPanel, hex } from './ViewerPanels.tsx';
 import { fitView, isEmptyScene, LW_KEY, openLayers, THEME_KEY } from './view-fit.ts';
-import { dropEarlyPaint, takeEarlyPaint } from './early-frame.ts';
+import { dropEarlyPaint, markWholeFrame, takeEarlyPaint } from './early-frame.ts';
 
 type Tool = 'select' | 'distance' | 'area' | 'angle' | 'coords';
 const BATCH_REDRAW_MS = 400;
@@ -141,8 +141,9 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
       if (!renderer.current) return;
       renderer.current.render(view.current, visible, light, weights);
       drawOverlay();
-      // the first frame of this page, unless the early painter drew it (the viewer benchmark reads the mark)
+      // the first frame of this page, unless the early painter drew it (the viewer benchmark reads the marks)
       if (!performance.getEntriesByName('cad:first-frame').length) requestAnimationFrame(() => performance.getEntriesByName('cad:first-frame').length || performance.mark('cad:first-frame'));
+      if (load.current?.reader.done ?? true) requestAnimationFrame(markWholeFrame);
     });
   }, [visible, light, weights, drawOverlay]);
 
@@ -253,7 +254,10 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
       }
       // the rest of the download goes to the GPU as it comes, drawn batch by batch
       const l = load.current;
-      if (l && l.reader.scene === scene) streamInto(renderer.current, l, { adopted: !!early, batch: redrawSoon, whole: () => redrawLatest.current() });
+      if (l && l.reader.scene === scene) streamInto(renderer.current, l, { adopted: !!early, batch: redrawSoon, whole: () => {
+        redrawLatest.current();
+        requestAnimationFrame(() => requestAnimationFrame(markWholeFrame));
+      } });
       else if (!early) renderer.current.setScene(scene);
       if (!early) performance.mark('cad:gl-uploaded');
     } catch (e) {

@@ -6,7 +6,7 @@ import type { Scene } from '@cadcloud/cad/scene';
 import { SceneLoad, streamInto } from './scene-load.ts';
 import { GlRenderer } from './gl-renderer.ts';
 import { fitView, isEmptyScene, LW_KEY, openLayers, THEME_KEY } from './view-fit.ts';
-import type { EarlyPaint } from './early-frame.ts';
+import { markWholeFrame, type EarlyPaint } from './early-frame.ts';
 
 /**
  * The viewer's frame, empty: a bar of the viewer bar's height and the canvas below it, as styles.css lays out the
@@ -61,15 +61,16 @@ function paintAsItArrives(e: EarlyPaint) {
       timer = 0;
       if (e.taken) return;
       f.renderer.render(f.view, openLayers(scene.meta), light, weights);
-      const first = !drawn;
+      const first = !drawn, whole = e.load.reader.done;
       drawn = performance.now();
-      if (first) {
-        performance.mark('cad:gl-uploaded');
-        requestAnimationFrame(() => {
+      if (first) performance.mark('cad:gl-uploaded');
+      requestAnimationFrame(() => {
+        if (first) {
           performance.mark('cad:first-frame');
           window.__cadGateOpen?.(); // the app may boot now
-        });
-      }
+        }
+        if (whole) markWholeFrame();
+      });
     };
     const batch = () => {
       if (!drawn) draw();

@@ -120,8 +120,6 @@ const T_LINE_COLORS = 0, T_TRI_COLORS = 1, T_GLYPH_LINES = 2, T_GLYPH_TRIS = 3, 
 export class GlRenderer {
   private gl: WebGL2RenderingContext;
   private seg: Program;
-  /** instanced block meshes (gl-blocks.ts): triangles after the baked triangles, segments after the baked segments */
-  private blocks: GlBlocks;
   /** compiled on first use: a first frame needs only the programs it draws with (each costs ms on software GL) */
   private programs: Partial<Record<'wide' | 'glyph', Program>> = {};
   private link: (vs: string, attribs: Record<string, number>) => Program;
@@ -144,10 +142,21 @@ export class GlRenderer {
   /** primitives that have arrived (all of them once the scene is whole) */
   private drawable = { segments: 0, triangles: 0, glyphs: 0, weights: 0 };
   drawCalls = 0;
-  /** exact curves, tessellated for the zoom of each frame (gl-curves.ts) */
-  readonly curves: GlCurves;
-  /** pictures of IMAGE entities and wipeouts (gl-images.ts): the viewer loads their textures after the first frame */
-  readonly images: GlImages;
+  /**
+   * exact curves (gl-curves.ts), pictures of IMAGE entities (gl-images.ts, textures loaded by the viewer after the first
+   * frame) and instanced block meshes (gl-blocks.ts): each compiles its program when a scene first has some, since
+   * every program costs a first frame milliseconds on a software rasteriser
+   */
+  private parts: { curves?: GlCurves; images?: GlImages; blocks?: GlBlocks } = {};
+  get curves(): GlCurves {
+    return (this.parts.curves ??= new GlCurves(this.gl));
+  }
+  get images(): GlImages {
+    return (this.parts.images ??= new GlImages(this.gl));
+  }
+  private get blocks(): GlBlocks {
+    return (this.parts.blocks ??= new GlBlocks(this.gl, this.w));
+  }
 
   constructor(readonly canvas: HTMLCanvasElement) {
     const gl = canvas.getContext('webgl2', { antialias: true, preserveDrawingBuffer: true });
@@ -173,9 +182,6 @@ export class GlRenderer {
       return { p, u };
     };
     this.seg = this.link(SEG_VS, { a_pos: 0 });
-    this.images = new GlImages(gl);
-    this.curves = new GlCurves(gl);
-    this.blocks = new GlBlocks(gl, this.w);
   }
 
   private get wide() {
@@ -287,14 +293,18 @@ export class GlRenderer {
       this.gpu.glyphInstances = { unit: T_INSTANCES, tex: this.texture(T_INSTANCES, scene.glyphInstances.length / 4, gl.RGBA32F), components: 4, format: gl.RGBA };
     }
     // block meshes and curve records arrive whole (first batch): drawn from then on
-    if (partial) this.blocks.clear();
-    else this.blocks.setScene(scene);
+    if (scene.meta.blocks?.length) {
+      if (partial) this.blocks.clear();
+      else this.blocks.setScene(scene);
+    } else this.parts.blocks?.clear();
     this.scene = scene;
     this.ranges = { lines: scene.meta.lineRanges, tris: scene.meta.triRanges, glyphs, layers: scene.meta.layers.length };
     this.visKey = '';
-    this.images.setScene(scene);
-    if (partial && scene.curves.length) this.curves.clear();
-    else this.curves.setScene(scene);
+    if (scene.meta.images?.length || this.parts.images) this.images.setScene(scene);
+    if (scene.curves.length) {
+      if (partial) this.curves.clear();
+      else this.curves.setScene(scene);
+    } else this.parts.curves?.clear();
     if (partial) this.setDrawable({ segments: 0, triangles: 0, glyphs: 0, weights: 0 });
     else {
       for (const key of Object.keys(this.gpu) as SceneArrayKey[]) this.fill(key, 0, (scene[key] as ArrayBufferView).byteLength);
@@ -397,7 +407,7 @@ export class GlRenderer {
     };
 
     // pictures first: everything else lies over them
-    this.drawCalls += this.images.draw(sx, sy, -view.cx * sx, -view.cy * sy, visible, light);
+    if (this.parts.images) this.drawCalls += this.parts.images.draw(sx, sy, -view.cx * sx, -view.cy * sy, visible, light);
 
     use(this.seg);
     gl.uniform1i(this.seg.u.colors, T_TRI_COLORS);
@@ -415,7 +425,7 @@ export class GlRenderer {
         return T_VISIBLE;
       },
     };
-    if (visible.size) this.drawCalls += this.blocks.draw('tris', blockFrame);
+    if (visible.size && this.parts.blocks) this.drawCalls += this.parts.blocks.draw('tris', blockFrame);
 
     if (lineweights) {
       use(this.wide);
@@ -439,9 +449,9 @@ export class GlRenderer {
         this.drawCalls++;
       }
     }
-    if (visible.size) this.drawCalls += this.blocks.draw('lines', blockFrame);
+    if (visible.size && this.parts.blocks) this.drawCalls += this.parts.blocks.draw('lines', blockFrame);
 
-    this.drawCalls += this.curves.render({ cx: view.cx, cy: view.cy, ppu: view.ppu, width: w, height: h, dpr, visible, light, lineweights });
+    if (this.parts.curves) this.drawCalls += this.parts.curves.render({ cx: view.cx, cy: view.cy, ppu: view.ppu, width: w, height: h, dpr, visible, light, lineweights });
 
     if (r.glyphs.length && visible.size) {
       use(this.glyph);
@@ -469,14 +479,14 @@ export class GlRenderer {
   }
 
   dispose() {
-    this.blocks.dispose();
-    this.curves.dispose();
+    this.parts.blocks?.dispose();
+    this.parts.curves?.dispose();
     for (const b of this.buffers) this.gl.deleteBuffer(b);
     for (const t of this.textures) this.gl.deleteTexture(t);
     this.buffers = [];
     this.textures = [];
     if (this.visTex) this.gl.deleteTexture(this.visTex);
-    this.images.dispose();
+    this.parts.images?.dispose();
     this.gl.getExtension('WEBGL_lose_context')?.loseContext();
   }
 }
