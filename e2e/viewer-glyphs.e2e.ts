@@ -151,7 +151,8 @@ describe('instanced glyphs and per-primitive colours in the viewer', () => {
 
       // the same drawing compiled here with block instancing on and forced off, served to the viewer in turn
       const d = parseDxf(blockFixtureDxf(1000));
-      const flat = flattenLayout(d, 'Model', { blockInstances: true })!;
+      // as the server flattens: exact curves too, so curve records, pictures' units and block meshes share the frame
+      const flat = flattenLayout(d, 'Model', { curves: true, blockInstances: true })!;
       const on = compileScene(d, flat, { layout: 'Model', layouts: ['Model'] });
       const variants = { on: encodeScene(on), off: encodeScene(compileScene(d, flat, { layout: 'Model', layouts: ['Model'], blockInstances: false })) };
       let serve: 'on' | 'off' = 'on';

@@ -106,6 +106,8 @@ export class GlBlocks {
   private program: WebGLProgram;
   private u = {} as Record<(typeof UNIFORMS)[number], WebGLUniformLocation | null>;
   private textures: WebGLTexture[] = [];
+  /** each texture's unit: bound again before every draw (the curve and picture passes use units 6–8 too) */
+  private units: [number, WebGLTexture][] = [];
   private blocks: [number, number, number, number, number, number][] = [];
 
   constructor(private gl: WebGL2RenderingContext, private w: number) {
@@ -142,6 +144,7 @@ export class GlBlocks {
     if (full) gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, w, full, format, type, data.subarray(0, full * w * components));
     if (rest) gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, full, rest, 1, format, type, data.subarray(full * w * components, n * components));
     this.textures.push(t);
+    this.units.push([unit, t]);
   }
 
   setScene(scene: Scene) {
@@ -166,6 +169,10 @@ export class GlBlocks {
     // the renderer goes on with the program it had
     const previous = gl.getParameter(gl.CURRENT_PROGRAM) as WebGLProgram | null;
     gl.useProgram(this.program);
+    for (const [unit, t] of this.units) {
+      gl.activeTexture(gl.TEXTURE0 + unit);
+      gl.bindTexture(gl.TEXTURE_2D, t);
+    }
     gl.uniform2f(u.scale, f.scale[0], f.scale[1]);
     gl.uniform2f(u.offset, f.offset[0], f.offset[1]);
     gl.uniform1f(u.light, f.light ? 1 : 0);
@@ -207,6 +214,7 @@ export class GlBlocks {
   private release() {
     for (const t of this.textures) this.gl.deleteTexture(t);
     this.textures = [];
+    this.units = [];
   }
 
   dispose() {
