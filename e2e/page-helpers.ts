@@ -138,3 +138,12 @@ export async function clickUntilShown(target: Locator, shown: Locator, tries = 5
     }
   }
 }
+
+/** Upload `file` into the signed-in user's drive root through the upload dialog; resolves once its row is listed. */
+export async function uploadToDrive(page: Page, productUrl: string, file: string) {
+  await page.goto(`${productUrl}/yun/index`);
+  await page.click('[data-testid=btn-upload]');
+  await page.setInputFiles('[data-testid=file-input]', file);
+  await page.locator(`[data-testid="row-${path.basename(file)}"]`).waitFor({ timeout: 60_000 });
+  await page.keyboard.press('Escape');
+}

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { fixtureImage, writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
 import { launchBrowser, shoot, startProduct, registerThroughLoginSite } from './harness.ts';
-import { countViewerPixels, settle } from './page-helpers.ts';
+import { countViewerPixels, settle, uploadToDrive } from './page-helpers.ts';
 
 /**
  * A DXF whose IMAGE (layer Pics) shows C:\plans\PHOTO.png over 64 × 32 units at the origin, and a second IMAGE
@@ -58,13 +58,7 @@ describe('pictures of IMAGE entities in the viewer', () => {
     await product?.stop();
   });
 
-  async function upload(file: string) {
-    await page.goto(`${product.url}/yun/index`);
-    await page.click('[data-testid=btn-upload]');
-    await page.setInputFiles('[data-testid=file-input]', file);
-    await page.locator(`[data-testid="row-${path.basename(file)}"]`).waitFor({ timeout: 60_000 });
-    await page.keyboard.press('Escape');
-  }
+  const upload = (file: string) => uploadToDrive(page, product.url, file);
 
   it('draws the picture from the drive inside its frame, follows its layer, and lists the one not in the drive', async () => {
     try {

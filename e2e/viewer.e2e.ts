@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
 import { launchBrowser, samplesDir, shoot, startProduct, registerThroughLoginSite } from './harness.ts';
-import { clickDrawingAt, countViewerPixels, screenPoint, settle, tapDrawingAt, viewerPixels } from './page-helpers.ts';
+import { clickDrawingAt, countViewerPixels, screenPoint, settle, tapDrawingAt, viewerPixels, uploadToDrive } from './page-helpers.ts';
 
 const floorplan = path.join(samplesDir, 'dwg_2004_ddc_floorplan.dwg');
 const r11 = path.join(samplesDir, 'dwg_r11_libredwg_ACEB10.dwg');
@@ -97,13 +97,7 @@ describe('the drawing viewer in a real browser', () => {
     await product?.stop();
   });
 
-  async function upload(file: string) {
-    await page.goto(`${product.url}/yun/index`);
-    await page.click('[data-testid=btn-upload]');
-    await page.setInputFiles('[data-testid=file-input]', file);
-    await page.locator(`[data-testid="row-${path.basename(file)}"]`).waitFor({ timeout: 60_000 });
-    await page.keyboard.press('Escape');
-  }
+  const upload = (file: string) => uploadToDrive(page, product.url, file);
 
   it('opens a DXF from the drive: layers, measuring, properties, find, theme, paper layout', async () => {
     try {

@@ -1,4 +1,5 @@
 import type { Scene, SceneBlockArrays, SceneMeta } from './scene.types.ts';
+import { meshBoxes } from './mesh-boxes.ts';
 
 /**
  * Reading instanced block geometry (scene format 4) back: every instance expanded, and the queries picking,
@@ -79,23 +80,7 @@ const boxCache = new WeakMap<object, Float64Array>();
 function boxesOf(s: BlockScene): Float64Array {
   let out = boxCache.get(s);
   if (out) return out;
-  const blocks = s.meta.blocks ?? [];
-  out = new Float64Array(blocks.length * 4);
-  blocks.forEach(([lf, lc, tf, tc], m) => {
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-    const add = (p: Float32Array, first: number, count: number) => {
-      for (let v = first; v < first + count; v++) {
-        const x = p[v * 2], y = p[v * 2 + 1];
-        if (x < minX) minX = x;
-        if (x > maxX) maxX = x;
-        if (y < minY) minY = y;
-        if (y > maxY) maxY = y;
-      }
-    };
-    add(s.blockLinePositions, lf, lc);
-    add(s.blockTriPositions, tf, tc);
-    out!.set([minX, minY, maxX, maxY], m * 4);
-  });
+  out = meshBoxes(s.meta.blocks ?? [], s.blockLinePositions, s.blockTriPositions);
   boxCache.set(s, out);
   return out;
 }

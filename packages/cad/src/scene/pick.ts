@@ -1,5 +1,6 @@
 import type { Scene } from './scene.types.ts';
 import { forRunsOf, runValueAt } from './runs.ts';
+import { meshBoxes } from './mesh-boxes.ts';
 import { blockEntityPoints, blockTriangleAt, nearestBlockSegment } from './block-query.ts';
 import { curveEntityBounds, nearestCurve, nearestCurveSnap } from './curves.ts';
 
@@ -8,23 +9,7 @@ const glyphBoxes = new WeakMap<Scene, Float64Array>();
 function boxesOf(s: Scene): Float64Array {
   let out = glyphBoxes.get(s);
   if (out) return out;
-  const glyphs = s.meta.glyphs ?? [];
-  out = new Float64Array(glyphs.length * 4);
-  glyphs.forEach(([lf, lc, tf, tc], g) => {
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-    const add = (p: Float32Array, first: number, count: number) => {
-      for (let v = first; v < first + count; v++) {
-        const x = p[v * 2], y = p[v * 2 + 1];
-        if (x < minX) minX = x;
-        if (x > maxX) maxX = x;
-        if (y < minY) minY = y;
-        if (y > maxY) maxY = y;
-      }
-    };
-    add(s.glyphLinePositions, lf, lc);
-    add(s.glyphTriPositions, tf, tc);
-    out!.set([minX, minY, maxX, maxY], g * 4);
-  });
+  out = meshBoxes(s.meta.glyphs ?? [], s.glyphLinePositions, s.glyphTriPositions);
   glyphBoxes.set(s, out);
   return out;
 }

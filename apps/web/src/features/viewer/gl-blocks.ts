@@ -1,4 +1,5 @@
 import type { Scene } from '@cadcloud/cad/scene';
+import { linkProgram } from './gl-program.ts';
 
 /**
  * Instanced block meshes (scene format 4) for GlRenderer: one draw per mesh and kind covers all its INSERTs, vertex k
@@ -111,18 +112,7 @@ export class GlBlocks {
   private blocks: [number, number, number, number, number, number][] = [];
 
   constructor(private gl: WebGL2RenderingContext, private w: number) {
-    const compile = (type: number, src: string) => {
-      const s = gl.createShader(type)!;
-      gl.shaderSource(s, src);
-      gl.compileShader(s);
-      if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(s) ?? 'shader');
-      return s;
-    };
-    const p = gl.createProgram()!;
-    gl.attachShader(p, compile(gl.VERTEX_SHADER, BLOCK_VS));
-    gl.attachShader(p, compile(gl.FRAGMENT_SHADER, FS));
-    gl.linkProgram(p);
-    if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(p) ?? 'link');
+    const p = linkProgram(gl, BLOCK_VS, FS);
     this.program = p;
     for (const k of UNIFORMS) this.u[k] = gl.getUniformLocation(p, `u_${k}`);
   }

@@ -1,4 +1,5 @@
 import { bucketSegments, CURVE_FLOATS, CURVE_GRID, curveTile, type Scene, type SceneCurveBucket } from '@cadcloud/cad/scene';
+import { linkProgram } from './gl-program.ts';
 
 /**
  * Exact curves (scene format 4) drawn at the zoom of each frame. Records (3 RGBA32F texels: cx cy ux uy, vx vy t0
@@ -115,18 +116,7 @@ export class GlCurves {
 
   constructor(private gl: WebGL2RenderingContext) {
     this.w = Math.min(4096, gl.getParameter(gl.MAX_TEXTURE_SIZE) as number);
-    const shader = (type: number, src: string) => {
-      const s = gl.createShader(type)!;
-      gl.shaderSource(s, src);
-      gl.compileShader(s);
-      if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(s) ?? 'shader');
-      return s;
-    };
-    const p = gl.createProgram()!;
-    gl.attachShader(p, shader(gl.VERTEX_SHADER, CURVE_VS));
-    gl.attachShader(p, shader(gl.FRAGMENT_SHADER, FS));
-    gl.linkProgram(p);
-    if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(p) ?? 'link');
+    const p = linkProgram(gl, CURVE_VS, FS);
     this.prog = p;
     for (const k of UNIFORMS) this.u[k] = gl.getUniformLocation(p, `u_${k}`);
   }

@@ -1,4 +1,5 @@
 import { adjustLinear, type Scene, type SceneImage } from '@cadcloud/cad/scene';
+import { linkProgram } from './gl-program.ts';
 
 /**
  * The pictures of IMAGE entities (and WIPEOUT masks) in the WebGL viewer, kept out of gl-renderer.ts, which only
@@ -84,20 +85,7 @@ export class GlImages {
   private generation = 0;
 
   constructor(private gl: WebGL2RenderingContext) {
-    const shader = (type: number, src: string) => {
-      const s = gl.createShader(type)!;
-      gl.shaderSource(s, src);
-      gl.compileShader(s);
-      if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(s) ?? 'shader');
-      return s;
-    };
-    const p = gl.createProgram()!;
-    gl.attachShader(p, shader(gl.VERTEX_SHADER, VS));
-    gl.attachShader(p, shader(gl.FRAGMENT_SHADER, FS));
-    gl.bindAttribLocation(p, 0, 'a_pos');
-    gl.bindAttribLocation(p, 1, 'a_uv');
-    gl.linkProgram(p);
-    if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(p) ?? 'link');
+    const p = linkProgram(gl, VS, FS, { a_pos: 0, a_uv: 1 });
     this.prog = p;
     this.u = { scale: gl.getUniformLocation(p, 'u_scale'), offset: gl.getUniformLocation(p, 'u_offset'), tex: gl.getUniformLocation(p, 'u_tex'), adjust: gl.getUniformLocation(p, 'u_adjust'), bg: gl.getUniformLocation(p, 'u_bg') };
   }

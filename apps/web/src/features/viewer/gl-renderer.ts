@@ -1,4 +1,5 @@
 import type { Scene, SceneArrayKey } from '@cadcloud/cad/scene';
+import { linkProgram } from './gl-program.ts';
 import { GlImages } from './gl-images.ts';
 import { GlCurves } from './gl-curves.ts';
 import { GlBlocks, type BlockFrame } from './gl-blocks.ts';
@@ -163,20 +164,8 @@ export class GlRenderer {
     if (!gl) throw new Error('WebGL2 is not available');
     this.gl = gl;
     this.w = Math.min(4096, gl.getParameter(gl.MAX_TEXTURE_SIZE) as number);
-    const compile = (type: number, src: string) => {
-      const s = gl.createShader(type)!;
-      gl.shaderSource(s, src);
-      gl.compileShader(s);
-      if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(s) ?? 'shader');
-      return s;
-    };
     this.link = (vs: string, attribs: Record<string, number>): Program => {
-      const p = gl.createProgram()!;
-      gl.attachShader(p, compile(gl.VERTEX_SHADER, vs));
-      gl.attachShader(p, compile(gl.FRAGMENT_SHADER, FS));
-      for (const [a, i] of Object.entries(attribs)) gl.bindAttribLocation(p, i, a);
-      gl.linkProgram(p);
-      if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(p) ?? 'link');
+      const p = linkProgram(gl, vs, FS, attribs);
       const u = {} as Uniforms;
       for (const k of UNIFORMS) u[k] = gl.getUniformLocation(p, `u_${k}`);
       return { p, u };
