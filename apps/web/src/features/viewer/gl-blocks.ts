@@ -1,5 +1,5 @@
 import type { Scene } from '@cadcloud/cad/scene';
-import { linkProgram } from './gl-program.ts';
+import { COLOR_FS, INK_GLSL, linkProgram } from './gl-program.ts';
 
 /**
  * Instanced block meshes (scene format 4) for GlRenderer: one draw per mesh and kind covers all its INSERTs, vertex k
@@ -10,13 +10,7 @@ import { linkProgram } from './gl-program.ts';
  * screen-space quad of six vertices (as the renderer's wide lines).
  */
 
-// same as gl-renderer's: ACI 7 is white on a dark background and black on a light one
-const INK = `
-vec4 ink(vec4 color, float light) {
-  vec3 c = color.rgb;
-  if (light > 0.5 && c.r > 0.93 && c.g > 0.93 && c.b > 0.93) c = vec3(0.0);
-  return vec4(c, 1.0);
-}`;
+const INK = INK_GLSL;
 
 const BLOCK_VS = `#version 300 es
 uniform vec2 u_scale;
@@ -78,11 +72,7 @@ void main() {
   v_color = ink(texelFetch(u_col, texel(prim), 0), u_light);
 }`;
 
-const FS = `#version 300 es
-precision mediump float;
-in vec4 v_color;
-out vec4 outColor;
-void main() { outColor = v_color; }`;
+const FS = COLOR_FS;
 
 const UNIFORMS = ['scale', 'offset', 'light', 'w', 'pos', 'col', 'layer', 'weight', 'inst', 'visible', 'meshFirst', 'meshCount', 'instFirst', 'perPrim', 'wide', 'half', 'pxPerMm'] as const;
 

@@ -1,5 +1,5 @@
 import { bucketSegments, CURVE_FLOATS, CURVE_GRID, curveTile, type Scene, type SceneCurveBucket } from '@cadcloud/cad/scene';
-import { linkProgram } from './gl-program.ts';
+import { COLOR_FS, INK_GLSL, linkProgram } from './gl-program.ts';
 
 /**
  * Exact curves (scene format 4) drawn at the zoom of each frame. Records (3 RGBA32F texels: cx cy ux uy, vx vy t0
@@ -10,7 +10,7 @@ import { linkProgram } from './gl-program.ts';
  * moved outside the clip volume; zoomed in, a bucket draws only the rows of tiles in view.
  */
 
-// ACI 7 is white on a dark background and black on a light one: the same rule as gl-renderer's shaders
+// colours through the shared ink rule (gl-program.ts): ACI 7 white on dark, black on light
 const CURVE_VS = `#version 300 es
 uniform vec2 u_center;
 uniform vec2 u_scale;
@@ -25,11 +25,7 @@ uniform vec2 u_half;
 uniform float u_pxPerMm;
 out vec4 v_color;
 ivec2 texel(int i) { return ivec2(i % u_w, i / u_w); }
-vec4 ink(vec4 color, float light) {
-  vec3 c = color.rgb;
-  if (light > 0.5 && c.r > 0.93 && c.g > 0.93 && c.b > 0.93) c = vec3(0.0);
-  return vec4(c, 1.0);
-}
+${INK_GLSL}
 // the point at t, relative to the view centre (the centre difference first keeps small curves exact far from the origin)
 vec2 at(vec4 a, vec4 b, float t) { return (a.xy - u_center) + a.zw * cos(t) + b.xy * sin(t); }
 const vec2 CORNERS[6] = vec2[6](vec2(0.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0), vec2(0.0, -1.0), vec2(1.0, 1.0), vec2(0.0, 1.0));
@@ -71,11 +67,7 @@ void main() {
   }
   v_color = ink(vec4(float((rgb >> 16u) & 255u), float((rgb >> 8u) & 255u), float(rgb & 255u), 255.0) / 255.0, u_light);
 }`;
-const FS = `#version 300 es
-precision mediump float;
-in vec4 v_color;
-out vec4 outColor;
-void main() { outColor = v_color; }`;
+const FS = COLOR_FS;
 
 const UNIFORMS = ['center', 'scale', 'light', 'rec', 'visible', 'w', 'first', 'n', 'wide', 'half', 'pxPerMm'] as const;
 /** texture units (gl-renderer uses 0–5) */

@@ -1,3 +1,18 @@
+/** GLSL shared by the viewer's passes. ACI 7 is white on a dark background and black on a light one, as in every CAD viewer. */
+export const INK_GLSL = `
+vec4 ink(vec4 color, float light) {
+  vec3 c = color.rgb;
+  if (light > 0.5 && c.r > 0.93 && c.g > 0.93 && c.b > 0.93) c = vec3(0.0);
+  return vec4(c, 1.0);
+}`;
+
+/** The fragment shader of every pass: the colour the vertex shader chose. */
+export const COLOR_FS = `#version 300 es
+precision mediump float;
+in vec4 v_color;
+out vec4 outColor;
+void main() { outColor = v_color; }`;
+
 /**
  * One WebGL2 program from a vertex and a fragment shader, attribute locations bound before linking; a shader that
  * does not compile or link throws with the driver's log (the viewer then says WebGL is not usable here).

@@ -1,16 +1,10 @@
 import type { Scene, SceneArrayKey } from '@cadcloud/cad/scene';
-import { linkProgram } from './gl-program.ts';
+import { COLOR_FS, INK_GLSL, linkProgram } from './gl-program.ts';
 import { GlImages } from './gl-images.ts';
 import { GlCurves } from './gl-curves.ts';
 import { GlBlocks, type BlockFrame } from './gl-blocks.ts';
 
-// ACI 7 is white on a dark background and black on a light one, as in every CAD viewer (every vertex shader)
-const INK = `
-vec4 ink(vec4 color, float light) {
-  vec3 c = color.rgb;
-  if (light > 0.5 && c.r > 0.93 && c.g > 0.93 && c.b > 0.93) c = vec3(0.0);
-  return vec4(c, 1.0);
-}`;
+const INK = INK_GLSL;
 
 // Positions are vertex attributes (x y per vertex); a segment's or triangle's colour is read from a texture by its
 // number (gl_VertexID / 2 or / 3), so colours are stored once per primitive. Not instanced: software rasterisers
@@ -91,11 +85,7 @@ void main() {
   v_color = ink(vec4(float((rgb >> 16u) & 255u), float((rgb >> 8u) & 255u), float(rgb & 255u), 255.0) / 255.0, u_light);
 }`;
 
-const FS = `#version 300 es
-precision mediump float;
-in vec4 v_color;
-out vec4 outColor;
-void main() { outColor = v_color; }`;
+const FS = COLOR_FS;
 
 export interface View {
   /** view centre in scene coordinates (relative to the scene origin) */
