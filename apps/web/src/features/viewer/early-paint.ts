@@ -79,7 +79,7 @@ function paintAsItArrives(e: EarlyPaint) {
     streamInto(f.renderer, e.load, { batch, whole: draw });
     // a scene already whole, or batches already there when the head was taken: draw them now
     if (e.load.reader.done || e.load.reader.batches) draw();
-  });
+  }, () => undefined); // no scene (an error answer): the app reads and shows it
 }
 
 const REDRAW_MS = 400;
