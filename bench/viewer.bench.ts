@@ -188,6 +188,8 @@ interface OursOpen {
   marks: Record<string, number>;
   scene: { requestStart: number; responseStart: number; responseEnd: number; bytes: number; cache: string } | null;
   drawCalls: number;
+  /** the page's own document: when its bytes arrived */
+  doc: { responseStart: number; responseEnd: number };
 }
 
 async function openOurs(ctx: BrowserContext, base: string, fileId: string, timeoutMs: number, keep = false): Promise<{ open: OursOpen; page: Page }> {
@@ -212,6 +214,7 @@ async function openOurs(ctx: BrowserContext, base: string, fileId: string, timeo
       marks,
       scene: res ? { requestStart: res.requestStart, responseStart: res.responseStart, responseEnd: res.responseEnd, bytes: res.encodedBodySize || res.transferSize, cache: '' } : null,
       drawCalls: v.drawCalls() as number,
+      doc: (({ responseStart, responseEnd }) => ({ responseStart, responseEnd }))(performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming),
     };
   });
   if (open.scene) open.scene.cache = cache;
@@ -219,6 +222,12 @@ async function openOurs(ctx: BrowserContext, base: string, fileId: string, timeo
   if (box) canvasSize = { w: Math.round(box.width), h: Math.round(box.height) };
   if (!keep) await page.close();
   return { open, page };
+}
+
+/** Where an open's time went, ms after navigation: scene request sent, first byte, first batch read, first render done, frame. */
+function phases(o: OursOpen) {
+  const m = (k: string) => r0(o.marks[`cad:${k}`] ?? NaN);
+  return `html ${r0(o.doc.responseStart)}–${r0(o.doc.responseEnd)} · request ${r0(o.scene?.requestStart ?? NaN)} · painter ${m('painter')} · first byte ${r0(o.scene?.responseStart ?? NaN)} · batch ${m('first-batch')}/${m('scene-head')} · rendered ${m('gl-uploaded')} · frame ${r0(o.frame)}`;
 }
 
 /** our viewer's canvas (the page minus its bar and side panel): dxf-viewer is given the same size */
@@ -436,6 +445,7 @@ export async function runViewerBench() {
         boot.push(w.open.scene.requestStart);
         base.push((await openBaseline(ctx, baseline.url, name, timeout)).frame);
         log(`${name}: ours warm ${r0(w.open.frame)} ms, dxf-viewer ${r0(base[base.length - 1])} ms`);
+        log(`  phases cold ${phases(c.open)} | warm ${phases(w.open)}`);
       }
       const row = {
         file: name,

@@ -17,6 +17,8 @@ export function registerDrawingJobs(queue: JobQueue, deps: AppDeps) {
     try {
       const s = await drawings.scene({ uid: p.uid, fileId: p.fileId }, 'Model');
       if (!(s.body instanceof Uint8Array)) (s.body as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+      // the job is done when the scene is in the cache, not only built
+      await s.stored;
       return { cached: s.cached };
     } catch (e) {
       return { skipped: (e as Error).message };

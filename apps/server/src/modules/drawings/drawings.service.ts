@@ -50,26 +50,47 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
     }
     return resolveDrawingAccess(deps, req);
   }
-  const inFlight = new Map<string, Promise<Uint8Array>>();
+  /**
+   * Builds in progress or just built and still being written to the cache, by cache key: concurrent opens share one
+   * build, and an open that comes while the finished scene is being written takes it from memory.
+   */
+  const inFlight = new Map<string, { scene: Promise<Uint8Array>; built: boolean; stored: Promise<void> }>();
 
-  async function build(key: string, md5: string, fileName: string, layout: string, uid: string): Promise<Uint8Array> {
+  async function build(md5: string, fileName: string, layout: string, uid: string): Promise<Uint8Array> {
     const bytes = await readAll(await deps.storage.get(blobKey(md5)));
-    let scene: Uint8Array;
     try {
-      scene = await builder.build(bytes, fileName, layout, fonts.lookup(uid));
+      return await builder.build(bytes, fileName, layout, fonts.lookup(uid));
     } catch (e) {
       if (e instanceof SceneBuildError && e.kind === 'layout') throw appError('drawing.layoutFailed');
       throw appError('drawing.parseFailed');
     }
-    await deps.storage.put(key, Buffer.from(scene.buffer, scene.byteOffset, scene.byteLength), { size: scene.byteLength, contentType: 'application/octet-stream' });
-    return scene;
+  }
+
+  /**
+   * The scene is answered as soon as it is built; writing it to the cache (temp file, fsync, rename: ~tens of ms)
+   * goes on behind the answer, so a first open does not wait for the disk. A failed write only costs a rebuild later.
+   */
+  function buildAndStore(key: string, md5: string, fileName: string, layout: string, uid: string) {
+    const entry = { built: false } as { scene: Promise<Uint8Array>; built: boolean; stored: Promise<void> };
+    entry.scene = build(md5, fileName, layout, uid);
+    entry.stored = entry.scene
+      .then(async (scene) => {
+        entry.built = true;
+        await deps.storage.put(key, Buffer.from(scene.buffer, scene.byteOffset, scene.byteLength), { size: scene.byteLength, contentType: 'application/octet-stream' });
+      })
+      .catch((e) => {
+        if (entry.built) console.error(`scene cache ${key}: not written`, e);
+      })
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, entry);
+    return entry;
   }
 
   return {
     /** Who may see the drawing and what it is (the pictures of its IMAGEs are served under the same rules). */
     access: resolve,
     /** The scene of one layout of a file the user may read: cached bytes as a stream, or freshly built bytes. */
-    async scene(req: DrawingRequest, layout: string): Promise<{ key: string; body: Readable | Uint8Array; cached: boolean; size: number }> {
+    async scene(req: DrawingRequest, layout: string): Promise<{ key: string; body: Readable | Uint8Array; cached: boolean; size: number; stored?: Promise<void> }> {
       const row = await resolve(req);
       if (!row) throw appError('drawing.noPermission');
       if (row.freeze === 1) throw appError('file.frozen');
@@ -79,13 +100,12 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
       const key = sceneKey(row.blobMd5, layout, await fonts.fingerprint(uid));
       const size = await deps.storage.size(key);
       if (size !== null) return { key, body: await deps.storage.get(key), cached: true, size };
-      let p = inFlight.get(key);
-      if (!p) {
-        p = build(key, row.blobMd5, row.name, layout, uid).finally(() => inFlight.delete(key));
-        inFlight.set(key, p);
-      }
-      const body = await p;
-      return { key, body, cached: false, size: body.byteLength };
+      const pending = inFlight.get(key);
+      // an open that finds the scene built (being written) takes it as a cache hit: nothing is built for it
+      const hit = pending?.built ?? false;
+      const entry = pending ?? buildAndStore(key, row.blobMd5, row.name, layout, uid);
+      const body = await entry.scene;
+      return { key, body, cached: hit, size: body.byteLength, stored: entry.stored };
     },
   };
 }

@@ -69,6 +69,39 @@ for (const driver of testDatabaseDrivers()) {
       expect(Buffer.compare(again.rawPayload, first.rawPayload)).toBe(0);
     });
 
+    it('answers a first open before the scene is written to the cache, and serves the built scene from memory until it is', async () => {
+      const id = (await t.upload(a.token, 'fresh.dxf', Buffer.from(writeAsciiDxf({ entities: [{ type: 'LINE', pairs: [[8, '0'], [10, 1], [20, 2], [30, 0], [11, 3], [21, 4], [31, 0]] }] })))).bizData.id;
+      const put = t.deps.storage.put;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const held: string[] = [];
+      t.deps.storage.put = async (key, ...rest) => {
+        if (key.startsWith('scenes/')) {
+          held.push(key);
+          await gate;
+        }
+        return put.call(t.deps.storage, key, ...rest);
+      };
+      try {
+        const first = await Promise.race([get(id, a.token), new Promise<never>((_, no) => setTimeout(() => no(new Error('the open waited for the cache write')), 10_000))]);
+        expect(first.statusCode).toBe(200);
+        expect(first.headers['x-scene-cache']).toBe('miss');
+        expect(held).toHaveLength(1);
+        // built, not yet on disk: the next open takes the same bytes without building again
+        const meanwhile = await get(id, a.token);
+        expect(meanwhile.headers['x-scene-cache']).toBe('hit');
+        expect(Buffer.compare(meanwhile.rawPayload, first.rawPayload)).toBe(0);
+        expect(await t.deps.storage.size(held[0])).toBeNull();
+      } finally {
+        release();
+        t.deps.storage.put = put;
+      }
+      await until(async () => (await t.deps.storage.size(held[0])) !== null);
+      const later = await get(id, a.token);
+      expect(later.headers['x-scene-cache']).toBe('hit');
+      expect(held).toHaveLength(1);
+    });
+
     it('refuses another user, a frozen or oversized file, a non-drawing, and an unknown layout with the spec messages', async () => {
       const id = (await t.upload(a.token, 'mine.dxf', drawing)).bizData.id;
       const other = await get(id, b.token);

@@ -87,6 +87,7 @@ const REDRAW_MS = 400;
 function start() {
   const pre = window.__cadScene;
   if (!pre) return;
+  performance.mark('cad:painter');
   const e: EarlyPaint = { fileId: pre.fileId, versionId: pre.versionId, load: new SceneLoad(pre.res) };
   paintAsItArrives(e);
   // the app may boot once the first frame is drawn (above), or when there is none (no scene, an error, no WebGL2)
