@@ -4,9 +4,9 @@ import react from '@vitejs/plugin-react';
 const api = process.env.API_URL ?? 'http://127.0.0.1:8080';
 
 /**
- * Pages opened straight from a link whose code index.html fetches at once, beside the entry (each page is a
- * chunk of its own, see main.tsx): a drawing link then does not wait for the entry to run before the viewer's
- * code is asked for. Path pattern (tested in the browser) → the page's module.
+ * Pages opened straight from a drawing link, whose chunks the boot script below preloads with the entry's (each page
+ * is a chunk of its own, see main.tsx), so the viewer's code does not wait for the entry to run before it is asked
+ * for. Path pattern (tested in the browser) → the page's module.
  */
 const EARLY_PAGES: [RegExp, string][] = [
   [/^\/yun\/view\//, 'src/routes/yun/ViewPage.tsx'],
@@ -38,21 +38,32 @@ function earlyPagePreload(): Plugin {
           return seen;
         };
         const painter = chunks.find((c) => c.facadeModuleId?.endsWith(EARLY_PAINT));
-        const entry = closure(chunks.filter((c) => c.isEntry && c !== painter).map((c) => c.fileName));
+        const entryChunks = chunks.filter((c) => c.isEntry && c !== painter);
+        const entry = closure(entryChunks.map((c) => c.fileName));
+        const url = (f: string) => `/${f}`;
         const rules = EARLY_PAGES.flatMap(([re, mod]) => {
           const page = chunks.find((c) => c.facadeModuleId?.endsWith(mod));
           if (!page) return [];
-          const files = [...closure([page.fileName, ...(painter ? [painter.fileName] : [])])].filter((f) => !entry.has(f)).map((f) => `/${f}`);
-          return [[re.source, files] as const];
+          return [[re.source, [...closure([page.fileName])].filter((f) => !entry.has(f)).map(url)] as const];
         });
-        if (!rules.length) return html;
-        // on a drawing link: preload the page's chunks and run the early painter as soon as it arrives
-        const paint = painter ? `/${painter.fileName}` : '';
-        const script = `<script>(function(){var r=${JSON.stringify(rules)};for(var i=0;i<r.length;i++)if(new RegExp(r[i][0]).test(location.pathname)){r[i][1].forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;document.head.appendChild(l);});var p=${JSON.stringify(paint)};if(p&&window.__cadScene){var s=document.createElement('script');s.type='module';s.crossOrigin='';s.src=p;s.onerror=function(){window.__cadGateOpen&&window.__cadGateOpen();};document.head.appendChild(s);}break;}})();</script>`;
-        // the app's entry runs once the early frame is drawn (or cannot be): both need the one main thread. It is
-        // still fetched at once (modulepreload); pages without an early frame have no gate and run it as before.
-        html = html.replace(/<script type="module" crossorigin src="([^"]+)"><\/script>/, (_, src) => `<link rel="modulepreload" crossorigin href="${src}">\n    <script type="module">(window.__cadGate || Promise.resolve()).then(function () { return import(${JSON.stringify(src)}); });</script>`);
-        return html.replace('</head>', `${script}\n  </head>`);
+        // Vite's own tags for the entry: its script and the modulepreloads of its imports
+        const main = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(html);
+        if (!main) return html;
+        const preloads: string[] = [];
+        html = html.replace(main[0], '').replace(/<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g, (_, href) => (preloads.push(href), ''));
+        // The order matters on a drawing link, where one main thread (and two cores here) does it all: the early
+        // painter and its two imports first, then nothing of the app until the first frame is drawn (the gate,
+        // index.html), since the app's modules compile on the same thread and delayed the painter by ~50 ms when
+        // they were preloaded beside it. Other pages boot at once, with the same preloads.
+        const boot = {
+          rules,
+          painter: painter ? [...closure([painter.fileName])].map(url) : [],
+          entry: main[1],
+          preloads: [...new Set([...preloads, ...[...entry].map(url)])].filter((h) => h !== main[1]),
+        };
+        const script = `<script>(function(){var b=${JSON.stringify(boot)},page=[];function preload(h){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;document.head.appendChild(l);}for(var i=0;i<b.rules.length;i++)if(new RegExp(b.rules[i][0]).test(location.pathname)){page=b.rules[i][1];if(b.painter.length&&window.__cadScene){b.painter.slice(1).forEach(preload);var s=document.createElement('script');s.type='module';s.crossOrigin='';s.src=b.painter[0];s.onerror=function(){window.__cadGateOpen&&window.__cadGateOpen();};document.head.appendChild(s);}break;}(window.__cadGate||Promise.resolve()).then(function(){preload(b.entry);b.preloads.concat(page).forEach(preload);return import(b.entry);});})();</script>`;
+        // right after index.html's own inline script (which asks for the scene), before the stylesheet
+        return html.replace(/(<\/script>)/, `$1\n    ${script}`);
       },
     },
   };

@@ -65,11 +65,13 @@ function paintAsItArrives(e: EarlyPaint) {
       drawn = performance.now();
       if (first) performance.mark('cad:gl-uploaded');
       requestAnimationFrame(() => {
-        if (first) {
-          performance.mark('cad:first-frame');
-          window.__cadGateOpen?.(); // the app may boot now
-        }
-        if (whole) markWholeFrame();
+        if (first) performance.mark('cad:first-frame');
+        // the app may boot now: its modules take the main thread for a few hundred ms, so a scene whose last batches
+        // are arriving is drawn whole first, unless they take longer than APP_WAITS_MS
+        if (whole) {
+          markWholeFrame();
+          window.__cadGateOpen?.();
+        } else if (first) setTimeout(() => window.__cadGateOpen?.(), APP_WAITS_MS);
       });
     };
     const batch = () => {
@@ -83,6 +85,8 @@ function paintAsItArrives(e: EarlyPaint) {
 }
 
 const REDRAW_MS = 400;
+/** longest wait of the app's boot for the rest of a scene after its first frame */
+const APP_WAITS_MS = 250;
 
 function start() {
   const pre = window.__cadScene;
