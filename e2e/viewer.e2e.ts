@@ -57,6 +57,11 @@ async function expectEarlyFrameTakenOver(p: Page) {
   expect(early.rect, 'the early painter drew a frame').toBeTruthy();
   expect(early.viewerMounted).toBe(false);
   expect(early.marks['cad:first-frame']).toBeLessThan(early.marks['cad:scene-committed']);
+  // the app's modules are not even asked for before the first frame: they would compile on the painter's thread
+  const scripts = await p.evaluate(() => performance.getEntriesByType('resource').filter((r) => r.name.endsWith('.js')).map((r) => ({ name: new URL(r.name).pathname, start: r.startTime })));
+  const before = scripts.filter((r) => r.start < early.marks['cad:first-frame']).map((r) => r.name.replace(/-[\w-]{8}\.js$/, ''));
+  expect(before.sort()).toEqual(['/assets/early-frame', '/assets/early-paint', '/assets/scene-load']);
+  expect(scripts.length).toBeGreaterThan(10);
   // one canvas, the early frame's skeleton gone, in the same place (the drawing does not jump when the app appears)
   expect(await p.locator('[data-early]').count()).toBe(0);
   expect(await p.locator('[data-testid=viewer-canvas]').count()).toBe(1);

@@ -94,9 +94,10 @@ function start() {
   performance.mark('cad:painter');
   const e: EarlyPaint = { fileId: pre.fileId, versionId: pre.versionId, load: new SceneLoad(pre.res) };
   paintAsItArrives(e);
-  // the app may boot once the first frame is drawn (above), or when there is none (no scene, an error, no WebGL2)
+  // the app may boot once the frame is drawn (above), or when there is none (no scene, an error, no WebGL2, an empty
+  // model space): a painted frame opens the gate itself, after its render
   const open = () => window.__cadGateOpen?.();
-  e.load.done.then(open, open);
+  e.load.done.then(() => e.painted || open(), open);
   window.__cadEarly = e;
   delete window.__cadScene;
 }
