@@ -392,7 +392,23 @@ describe('the drawing viewer in a real browser', () => {
       // a phone link is drawn before the app boots too, below a bar of the phone viewer's height
       await expectEarlyFrameTakenOver(m);
       expect(await countViewerPixels(m, 'red')).toBeGreaterThan(20);
-      await m.locator('[data-testid=viewer-tools] .ant-segmented-item').nth(1).tap();
+      // the phone's bar fits its one row: every control reachable without swiping it sideways
+      const bar = await m.locator('.viewer-bar').evaluate((b) => ({ scroll: b.scrollWidth, width: b.clientWidth, right: Math.max(...[...b.children].map((c) => c.getBoundingClientRect().right)) }));
+      expect(bar.scroll).toBeLessThanOrEqual(bar.width);
+      expect(bar.right).toBeLessThanOrEqual(390);
+      // display switches in the bar's menu: the light background
+      await m.locator('[data-testid=viewer-more]').tap();
+      await m.locator('[data-testid=viewer-theme]').waitFor();
+      await shoot(m, 'viewer-phone-more');
+      await m.locator('[data-testid=viewer-theme]').tap();
+      await m.locator('.viewer.viewer-light').waitFor();
+      await m.locator('[data-testid=viewer-more]').tap();
+      await m.locator('[data-testid=viewer-theme]').tap();
+      await m.locator('.viewer:not(.viewer-light)').waitFor();
+      await settle(m);
+      // tools in the bar's other menu
+      await m.locator('[data-testid=viewer-tools]').tap();
+      await m.locator('[data-testid=viewer-tool-distance]').tap();
       await tapDrawingAt(m, 0, 0);
       await tapDrawingAt(m, 100, 0);
       await m.locator('[data-testid=viewer-measure-float]').getByText('Distance 100 (ΔX 100, ΔY 0)').waitFor();

@@ -3,7 +3,7 @@ export const viewer = {
   zh: {
     'viewer.picturesMissing': '云盘中未找到图片（只画出边框）：{{list}}',
     'viewer.title': '图纸查看', 'viewer.obtainFailed': '获取图纸失败！', 'viewer.layoutFailed': '布局切换失败！', 'viewer.lineweights': '显示线宽', 'viewer.back': '返回', 'viewer.model': '模型', 'viewer.layers': '图层', 'viewer.allOn': '全部打开', 'viewer.allOff': '全部关闭',
-    'viewer.find': '查找文字', 'viewer.find.none': '没有找到匹配的文字', 'viewer.properties': '属性与测量', 'viewer.theme.dark': '深色背景', 'viewer.theme.light': '浅色背景', 'viewer.fit': '全图显示',
+    'viewer.find': '查找文字', 'viewer.find.none': '没有找到匹配的文字', 'viewer.properties': '属性与测量', 'viewer.theme.dark': '深色背景', 'viewer.theme.light': '浅色背景', 'viewer.fit': '全图显示', 'viewer.more': '更多',
     'viewer.tool.select': '选择对象', 'viewer.tool.distance': '测量距离', 'viewer.tool.area': '测量面积', 'viewer.tool.angle': '测量角度', 'viewer.tool.coords': '点坐标',
     'viewer.hint.distance': '点击两点测量距离', 'viewer.hint.area': '依次点击各顶点，双击闭合', 'viewer.hint.angle': '依次点击：第一点、顶点、第二点', 'viewer.hint.coords': '点击一点查看坐标',
     'viewer.measure.distance': '距离 {{d}}（ΔX {{dx}}，ΔY {{dy}}）', 'viewer.measure.area': '面积 {{a}}，周长 {{p}}', 'viewer.measure.angle': '角度 {{a}}°', 'viewer.measure.coords': 'X {{x}}，Y {{y}}',
@@ -14,7 +14,7 @@ export const viewer = {
   en: {
     'viewer.picturesMissing': 'Pictures not found in the drive (frame drawn only): {{list}}',
     'viewer.title': 'Drawing viewer', 'viewer.obtainFailed': 'Failed to obtain drawings!', 'viewer.layoutFailed': 'Layout switch failed!', 'viewer.lineweights': 'Show lineweights', 'viewer.back': 'Back', 'viewer.model': 'Model', 'viewer.layers': 'Layers', 'viewer.allOn': 'All on', 'viewer.allOff': 'All off',
-    'viewer.find': 'Find text', 'viewer.find.none': 'No matching text', 'viewer.properties': 'Properties and measurements', 'viewer.theme.dark': 'Dark background', 'viewer.theme.light': 'Light background', 'viewer.fit': 'Zoom to fit',
+    'viewer.find': 'Find text', 'viewer.find.none': 'No matching text', 'viewer.properties': 'Properties and measurements', 'viewer.theme.dark': 'Dark background', 'viewer.theme.light': 'Light background', 'viewer.fit': 'Zoom to fit', 'viewer.more': 'More',
     'viewer.tool.select': 'Select', 'viewer.tool.distance': 'Distance', 'viewer.tool.area': 'Area', 'viewer.tool.angle': 'Angle', 'viewer.tool.coords': 'Coordinates',
     'viewer.hint.distance': 'Click two points to measure the distance', 'viewer.hint.area': 'Click the corners, double-click to close', 'viewer.hint.angle': 'Click: first point, vertex, second point', 'viewer.hint.coords': 'Click a point to see its coordinates',
     'viewer.measure.distance': 'Distance {{d}} (ΔX {{dx}}, ΔY {{dy}})', 'viewer.measure.area': 'Area {{a}}, perimeter {{p}}', 'viewer.measure.angle': 'Angle {{a}}°', 'viewer.measure.coords': 'X {{x}}, Y {{y}}',
@@ -25,7 +25,7 @@ export const viewer = {
   ko: {
     'viewer.picturesMissing': '클라우드에서 찾을 수 없는 이미지(테두리만 표시): {{list}}',
     'viewer.title': '도면 보기', 'viewer.obtainFailed': '도면을 가져오지 못했습니다!', 'viewer.layoutFailed': '레이아웃 전환에 실패했습니다!', 'viewer.lineweights': '선가중치 표시', 'viewer.back': '뒤로', 'viewer.model': '모형', 'viewer.layers': '도면층', 'viewer.allOn': '모두 켜기', 'viewer.allOff': '모두 끄기',
-    'viewer.find': '문자 찾기', 'viewer.find.none': '일치하는 문자가 없습니다', 'viewer.properties': '특성 및 측정', 'viewer.theme.dark': '어두운 배경', 'viewer.theme.light': '밝은 배경', 'viewer.fit': '전체 보기',
+    'viewer.find': '문자 찾기', 'viewer.find.none': '일치하는 문자가 없습니다', 'viewer.properties': '특성 및 측정', 'viewer.theme.dark': '어두운 배경', 'viewer.theme.light': '밝은 배경', 'viewer.fit': '전체 보기', 'viewer.more': '더 보기',
     'viewer.tool.select': '선택', 'viewer.tool.distance': '거리', 'viewer.tool.area': '면적', 'viewer.tool.angle': '각도', 'viewer.tool.coords': '좌표',
     'viewer.hint.distance': '두 점을 클릭하여 거리를 측정하세요', 'viewer.hint.area': '꼭짓점을 클릭하고 더블클릭하여 닫으세요', 'viewer.hint.angle': '첫 점, 꼭짓점, 둘째 점 순으로 클릭하세요', 'viewer.hint.coords': '점을 클릭하여 좌표를 확인하세요',
     'viewer.measure.distance': '거리 {{d}} (ΔX {{dx}}, ΔY {{dy}})', 'viewer.measure.area': '면적 {{a}}, 둘레 {{p}}', 'viewer.measure.angle': '각도 {{a}}°', 'viewer.measure.coords': 'X {{x}}, Y {{y}}',
@@ -36,7 +36,7 @@ export const viewer = {
   de: {
     'viewer.picturesMissing': 'Bilder nicht im Cloud-Speicher gefunden (nur Rahmen gezeichnet): {{list}}',
     'viewer.title': 'Zeichnungsansicht', 'viewer.obtainFailed': 'Zeichnung konnte nicht abgerufen werden!', 'viewer.layoutFailed': 'Layoutwechsel fehlgeschlagen!', 'viewer.lineweights': 'Linienstärken anzeigen', 'viewer.back': 'Zurück', 'viewer.model': 'Modell', 'viewer.layers': 'Layer', 'viewer.allOn': 'Alle ein', 'viewer.allOff': 'Alle aus',
-    'viewer.find': 'Text suchen', 'viewer.find.none': 'Kein passender Text', 'viewer.properties': 'Eigenschaften und Messungen', 'viewer.theme.dark': 'Dunkler Hintergrund', 'viewer.theme.light': 'Heller Hintergrund', 'viewer.fit': 'Alles zeigen',
+    'viewer.find': 'Text suchen', 'viewer.find.none': 'Kein passender Text', 'viewer.properties': 'Eigenschaften und Messungen', 'viewer.theme.dark': 'Dunkler Hintergrund', 'viewer.theme.light': 'Heller Hintergrund', 'viewer.fit': 'Alles zeigen', 'viewer.more': 'Mehr',
     'viewer.tool.select': 'Auswählen', 'viewer.tool.distance': 'Abstand', 'viewer.tool.area': 'Fläche', 'viewer.tool.angle': 'Winkel', 'viewer.tool.coords': 'Koordinaten',
     'viewer.hint.distance': 'Zwei Punkte anklicken, um den Abstand zu messen', 'viewer.hint.area': 'Eckpunkte anklicken, Doppelklick schließt', 'viewer.hint.angle': 'Anklicken: erster Punkt, Scheitel, zweiter Punkt', 'viewer.hint.coords': 'Einen Punkt anklicken, um seine Koordinaten zu sehen',
     'viewer.measure.distance': 'Abstand {{d}} (ΔX {{dx}}, ΔY {{dy}})', 'viewer.measure.area': 'Fläche {{a}}, Umfang {{p}}', 'viewer.measure.angle': 'Winkel {{a}}°', 'viewer.measure.coords': 'X {{x}}, Y {{y}}',

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Button, Drawer, Progress, Result, Segmented, Select, Space, Tooltip, message } from 'antd';
-import { AimOutlined, BgColorsOutlined, BorderOuterOutlined, ColumnWidthOutlined, CompressOutlined, LeftOutlined, NodeIndexOutlined, SearchOutlined, SelectOutlined, UnorderedListOutlined, DashOutlined, LineHeightOutlined } from '@ant-design/icons';
+import { Button, Drawer, Dropdown, Progress, Result, Segmented, Select, Space, Tooltip, message } from 'antd';
+import { AimOutlined, BgColorsOutlined, BorderOuterOutlined, CheckOutlined, ColumnWidthOutlined, CompressOutlined, LeftOutlined, MoreOutlined, NodeIndexOutlined, SearchOutlined, SelectOutlined, UnorderedListOutlined, ProfileOutlined, LineHeightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { entityBounds, nearestBlockVertex, pickEntity, snapPoint, type Scene } from '@cadcloud/cad/scene';
 import { openScene } from './scene-api.ts';
@@ -13,6 +13,7 @@ import { fitView, isEmptyScene, LW_KEY, openLayers, THEME_KEY } from './view-fit
 import { dropEarlyPaint, markWholeFrame, takeEarlyPaint } from './early-frame.ts';
 
 type Tool = 'select' | 'distance' | 'area' | 'angle' | 'coords';
+const TOOLS: [Tool, React.ReactNode][] = [['select', <SelectOutlined />], ['distance', <ColumnWidthOutlined />], ['area', <BorderOuterOutlined />], ['angle', <NodeIndexOutlined />], ['coords', <AimOutlined />]];
 const BATCH_REDRAW_MS = 400;
 
 /** What a page built on the viewer may drive (the compare page): where the scene comes from, a view to zoom to, layers kept hidden. */
@@ -143,7 +144,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
       drawOverlay();
       // the first frame of this page, unless the early painter drew it (the viewer benchmark reads the marks)
       if (!performance.getEntriesByName('cad:first-frame').length) requestAnimationFrame(() => performance.getEntriesByName('cad:first-frame').length || performance.mark('cad:first-frame'));
-      if (load.current?.reader.done ?? true) requestAnimationFrame(markWholeFrame);
+      if ((load.current?.reader.done ?? true) && !performance.getEntriesByName('cad:whole-frame').length) requestAnimationFrame(markWholeFrame);
     });
   }, [visible, light, weights, drawOverlay]);
 
@@ -389,7 +390,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
 
   // tests and support read the view through this handle (drawing ↔ screen, draw calls)
   useEffect(() => {
-    (window as unknown as { __cadViewer?: unknown }).__cadViewer = scene && whole && { toScreen, toWorld, center: () => toWorld(size().w / 2, size().h / 2), ppu: () => view.current.ppu, layout: scene.meta.layout, drawCalls: () => renderer.current?.drawCalls ?? 0, canvas: glCanvas.current };
+    (window as unknown as { __cadViewer?: unknown }).__cadViewer = scene && whole && { toScreen, toWorld, center: () => toWorld(size().w / 2, size().h / 2), ppu: () => view.current.ppu, layout: scene.meta.layout, drawCalls: () => renderer.current?.drawCalls ?? 0, renders: () => renderer.current?.renders ?? 0, canvas: glCanvas.current };
   }, [scene, whole, toScreen, toWorld]);
 
   const measureText = (() => {
@@ -416,6 +417,12 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
 
   if (error) return <Result status="warning" title={<span data-testid="viewer-error">{error}</span>} extra={<Space>{onBack && <Button onClick={onBack}>{t('viewer.back')}</Button>}{extra}</Space>} />;
 
+  const chooseTool = (v: Tool) => {
+    setTool(v);
+    setPoints([]);
+    setAreaClosed(false);
+  };
+
   const panelBody = !scene || !panelsReady ? null : panel === 'layers' ? (
     <LayersPanel scene={scene} visible={visible} label={hooks?.layerLabel} onChange={(i, on) => setHidden((h) => { const n = new Set(h); if (on) n.delete(i); else n.add(i); return n; })} onAll={(on) => setHidden(on ? new Set() : new Set(scene.meta.layers.map((_, i) => i)))} />
   ) : panel === 'find' ? (
@@ -432,20 +439,33 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
         {scene && scene.meta.layouts.length > 1 && (
           <Select size="small" value={layout} onChange={setLayout} data-testid="viewer-layout" style={{ minWidth: 110 }} options={scene.meta.layouts.map((l) => ({ value: l, label: l === 'Model' ? t('viewer.model') : l }))} />
         )}
-        <Segmented size="small" value={tool} onChange={(v) => { setTool(v as Tool); setPoints([]); setAreaClosed(false); }} data-testid="viewer-tools" options={[
-          { value: 'select', icon: <SelectOutlined />, title: t('viewer.tool.select') },
-          { value: 'distance', icon: <ColumnWidthOutlined />, title: t('viewer.tool.distance') },
-          { value: 'area', icon: <BorderOuterOutlined />, title: t('viewer.tool.area') },
-          { value: 'angle', icon: <NodeIndexOutlined />, title: t('viewer.tool.angle') },
-          { value: 'coords', icon: <AimOutlined />, title: t('viewer.tool.coords') },
-        ]} />
+        {/* a phone's bar is one row of 360–430 px: the tools become one menu, the display switches another */}
+        {phone ? (
+          <Dropdown trigger={['click']} menu={{ selectable: true, selectedKeys: [tool], items: TOOLS.map(([v, icon]) => ({ key: v, icon, label: <span data-testid={`viewer-tool-${v}`}>{t(`viewer.tool.${v}`)}</span> })), onClick: ({ key }) => chooseTool(key as Tool) }}>
+            <Button size="small" type={tool === 'select' ? 'default' : 'primary'} icon={TOOLS.find(([v]) => v === tool)![1]} aria-label={t(`viewer.tool.${tool}`)} data-testid="viewer-tools" />
+          </Dropdown>
+        ) : (
+          <Segmented size="small" value={tool} onChange={(v) => chooseTool(v as Tool)} data-testid="viewer-tools" options={TOOLS.map(([v, icon]) => ({ value: v, icon, title: t(`viewer.tool.${v}`) }))} />
+        )}
         <span className="viewer-spacer" />
         <Tooltip title={t('viewer.layers')}><Button size="small" type={panel === 'layers' ? 'primary' : 'default'} icon={<UnorderedListOutlined />} onClick={() => setPanel(panel === 'layers' ? null : 'layers')} data-testid="viewer-btn-layers" /></Tooltip>
         <Tooltip title={t('viewer.find')}><Button size="small" type={panel === 'find' ? 'primary' : 'default'} icon={<SearchOutlined />} onClick={() => setPanel(panel === 'find' ? null : 'find')} data-testid="viewer-btn-find" /></Tooltip>
-        <Tooltip title={t('viewer.properties')}><Button size="small" type={panel === 'info' ? 'primary' : 'default'} icon={<DashOutlined />} onClick={() => setPanel(panel === 'info' ? null : 'info')} data-testid="viewer-btn-info" /></Tooltip>
-        <Tooltip title={t('viewer.lineweights')}><Button size="small" type={weights ? 'primary' : 'default'} icon={<LineHeightOutlined />} onClick={() => setWeights(!weights)} data-testid="viewer-lineweights" /></Tooltip>
-        <Tooltip title={light ? t('viewer.theme.dark') : t('viewer.theme.light')}><Button size="small" icon={<BgColorsOutlined />} onClick={() => setLight(!light)} data-testid="viewer-theme" /></Tooltip>
-        <Tooltip title={t('viewer.fit')}><Button size="small" icon={<CompressOutlined />} onClick={() => fit()} data-testid="viewer-fit" /></Tooltip>
+        <Tooltip title={t('viewer.properties')}><Button size="small" type={panel === 'info' ? 'primary' : 'default'} icon={<ProfileOutlined />} onClick={() => setPanel(panel === 'info' ? null : 'info')} data-testid="viewer-btn-info" /></Tooltip>
+        {phone ? (
+          <Dropdown trigger={['click']} menu={{ items: [
+            { key: 'weights', icon: <LineHeightOutlined />, label: <span data-testid="viewer-lineweights">{t('viewer.lineweights')} {weights && <CheckOutlined />}</span> },
+            { key: 'theme', icon: <BgColorsOutlined />, label: <span data-testid="viewer-theme">{light ? t('viewer.theme.dark') : t('viewer.theme.light')}</span> },
+            { key: 'fit', icon: <CompressOutlined />, label: <span data-testid="viewer-fit">{t('viewer.fit')}</span> },
+          ], onClick: ({ key }) => (key === 'weights' ? setWeights(!weights) : key === 'theme' ? setLight(!light) : fit()) }}>
+            <Button size="small" icon={<MoreOutlined />} aria-label={t('viewer.more')} data-testid="viewer-more" />
+          </Dropdown>
+        ) : (
+          <>
+            <Tooltip title={t('viewer.lineweights')}><Button size="small" type={weights ? 'primary' : 'default'} icon={<LineHeightOutlined />} onClick={() => setWeights(!weights)} data-testid="viewer-lineweights" /></Tooltip>
+            <Tooltip title={light ? t('viewer.theme.dark') : t('viewer.theme.light')}><Button size="small" icon={<BgColorsOutlined />} onClick={() => setLight(!light)} data-testid="viewer-theme" /></Tooltip>
+            <Tooltip title={t('viewer.fit')}><Button size="small" icon={<CompressOutlined />} onClick={() => fit()} data-testid="viewer-fit" /></Tooltip>
+          </>
+        )}
         {extra}
       </div>
       <div className="viewer-body">

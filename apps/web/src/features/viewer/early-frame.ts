@@ -2,13 +2,15 @@
  * The first frame of a drawing link, before the app boots: what the early painter (early-paint.ts) leaves for the viewer.
  *
  * index.html asks for the drawing's Model scene as soon as the page starts (its inline script); this module is a
- * small entry of its own (no React, no antd: ~1/30 of the app's code) that index.html loads beside the app on the
- * viewer's paths. It decodes the answer and draws it into a canvas laid out exactly where the viewer's canvas will
- * be, so the drawing is on screen while the app's 1 MB of code is still being parsed and run. The viewer then takes
- * the canvas, its WebGL context and the uploaded buffers over (`takeEarlyPaint`): nothing is uploaded twice.
+ * small entry of its own (no React, no antd: ~1/30 of the app's code) that index.html loads first on the viewer's
+ * paths. It decodes the answer and draws it into a canvas laid out exactly where the viewer's canvas will be. The
+ * viewer then takes the canvas, its WebGL context and the uploaded buffers over (`takeEarlyPaint`): nothing is
+ * uploaded twice.
  *
- * The app's entry waits for this frame (or for its failure, or a deadline) before it runs, because both share the
- * one main thread: the app's boot would otherwise delay the frame by its whole run (vite.config.ts writes the gate).
+ * The app's modules are not even fetched until this frame is drawn (or cannot be, or a deadline passes): fetching
+ * compiles them, on the one main thread the painter needs too, which delayed the frame by ~50 ms, and running the app
+ * would delay it by its whole boot (vite.config.ts writes that gate into index.html). A scene whose last batches are
+ * still arriving keeps the app waiting up to 250 ms more, to be drawn whole first.
  */
 import type { Scene } from '@cadcloud/cad/scene';
 import type { GlRenderer, View } from './gl-renderer.ts';

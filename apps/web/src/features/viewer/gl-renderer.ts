@@ -133,6 +133,8 @@ export class GlRenderer {
   /** primitives that have arrived (all of them once the scene is whole) */
   private drawable = { segments: 0, triangles: 0, glyphs: 0, weights: 0 };
   drawCalls = 0;
+  /** frames rendered so far (the viewer benchmark times only animation frames that drew) */
+  renders = 0;
   /**
    * exact curves (gl-curves.ts), pictures of IMAGE entities (gl-images.ts, textures loaded by the viewer after the first
    * frame) and instanced block meshes (gl-blocks.ts): each compiles its program when a scene first has some, since
@@ -374,6 +376,7 @@ export class GlRenderer {
     else gl.clearColor(0.129, 0.157, 0.188, 1);
     gl.clear(gl.COLOR_BUFFER_BIT);
     this.drawCalls = 0;
+    this.renders++;
     const r = this.ranges;
     if (!r || !w || !h) return;
     const sx = (2 * view.ppu) / w, sy = (2 * view.ppu) / h;
