@@ -1,5 +1,6 @@
 import type { Scene } from '@cadcloud/cad/scene';
 import { COLOR_FS, INK_GLSL, linkProgram } from './gl-program.ts';
+import { dataTexture } from './gl-textures.ts';
 
 /**
  * Instanced block meshes (scene format 4) for GlRenderer: one draw per mesh and kind covers all its INSERTs, vertex k
@@ -107,22 +108,9 @@ export class GlBlocks {
     for (const k of UNIFORMS) this.u[k] = gl.getUniformLocation(p, `u_${k}`);
   }
 
-  /** `data` as a texture of `w`-texel rows on `unit` (full rows, then the last partial one). */
-  private texture(unit: number, data: Float32Array | Uint8Array | Uint32Array, components: number, internal: number, format: number, type: number) {
-    const gl = this.gl, w = this.w;
-    const n = Math.floor(data.length / components);
-    const h = Math.max(1, Math.ceil(n / w));
-    if (h > (gl.getParameter(gl.MAX_TEXTURE_SIZE) as number)) throw new Error('drawing too large for this device');
-    const t = gl.createTexture()!;
-    gl.activeTexture(gl.TEXTURE0 + unit);
-    gl.bindTexture(gl.TEXTURE_2D, t);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
-    gl.texStorage2D(gl.TEXTURE_2D, 1, internal, w, h);
-    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
-    const full = Math.floor(n / w), rest = n - full * w;
-    if (full) gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, w, full, format, type, data.subarray(0, full * w * components));
-    if (rest) gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, full, rest, 1, format, type, data.subarray(full * w * components, n * components));
+  /** `data` as a texture of `w`-texel rows on `unit`. */
+  private texture(unit: number, data: Float32Array | Uint8Array | Uint32Array, components: number, internal: number, format: number) {
+    const t = dataTexture(this.gl, unit, this.w, data, components, internal, format);
     this.textures.push(t);
     this.units.push([unit, t]);
   }
@@ -132,14 +120,14 @@ export class GlBlocks {
     this.release();
     this.blocks = scene.meta.blocks ?? [];
     if (!this.blocks.length) return;
-    this.texture(U_LINE_POS, scene.blockLinePositions, 2, gl.RG32F, gl.RG, gl.FLOAT);
-    this.texture(U_LINE_COL, scene.blockLineColors, 4, gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE);
-    this.texture(U_LINE_LAYER, scene.blockLineLayers, 1, gl.R32UI, gl.RED_INTEGER, gl.UNSIGNED_INT);
-    this.texture(U_LINE_WEIGHT, scene.blockLineWeights, 1, gl.R8UI, gl.RED_INTEGER, gl.UNSIGNED_BYTE);
-    this.texture(U_TRI_POS, scene.blockTriPositions, 2, gl.RG32F, gl.RG, gl.FLOAT);
-    this.texture(U_TRI_COL, scene.blockTriColors, 4, gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE);
-    this.texture(U_TRI_LAYER, scene.blockTriLayers, 1, gl.R32UI, gl.RED_INTEGER, gl.UNSIGNED_INT);
-    this.texture(U_INST, scene.blockInstances, 4, gl.RGBA32F, gl.RGBA, gl.FLOAT);
+    this.texture(U_LINE_POS, scene.blockLinePositions, 2, gl.RG32F, gl.RG);
+    this.texture(U_LINE_COL, scene.blockLineColors, 4, gl.RGBA8, gl.RGBA);
+    this.texture(U_LINE_LAYER, scene.blockLineLayers, 1, gl.R32UI, gl.RED_INTEGER);
+    this.texture(U_LINE_WEIGHT, scene.blockLineWeights, 1, gl.R8UI, gl.RED_INTEGER);
+    this.texture(U_TRI_POS, scene.blockTriPositions, 2, gl.RG32F, gl.RG);
+    this.texture(U_TRI_COL, scene.blockTriColors, 4, gl.RGBA8, gl.RGBA);
+    this.texture(U_TRI_LAYER, scene.blockTriLayers, 1, gl.R32UI, gl.RED_INTEGER);
+    this.texture(U_INST, scene.blockInstances, 4, gl.RGBA32F, gl.RGBA);
   }
 
   /** Draws every mesh's triangles or segments (after the baked ones of that kind); answers the draw calls made. */

@@ -1,5 +1,6 @@
 import { bucketSegments, CURVE_FLOATS, CURVE_GRID, curveTile, type Scene, type SceneCurveBucket } from '@cadcloud/cad/scene';
 import { COLOR_FS, INK_GLSL, linkProgram } from './gl-program.ts';
+import { dataTexture, LayerMask } from './gl-textures.ts';
 
 /**
  * Exact curves (scene format 4) drawn at the zoom of each frame. Records (3 RGBA32F texels: cx cy ux uy, vx vy t0
@@ -93,8 +94,7 @@ export class GlCurves {
   private prog: WebGLProgram;
   private u = {} as Record<(typeof UNIFORMS)[number], WebGLUniformLocation | null>;
   private rec: WebGLTexture | null = null;
-  private vis: WebGLTexture | null = null;
-  private visKey = '';
+  private mask: LayerMask;
   private layers = 0;
   private buckets: SceneCurveBucket[] = [];
   /** tile of each record (bucket order), and whether each bucket's tiles ascend (else it is never culled) */
@@ -108,6 +108,7 @@ export class GlCurves {
 
   constructor(private gl: WebGL2RenderingContext) {
     this.w = Math.min(4096, gl.getParameter(gl.MAX_TEXTURE_SIZE) as number);
+    this.mask = new LayerMask(gl);
     const p = linkProgram(gl, CURVE_VS, FS);
     this.prog = p;
     for (const k of UNIFORMS) this.u[k] = gl.getUniformLocation(p, `u_${k}`);
@@ -128,42 +129,8 @@ export class GlCurves {
       return true;
     });
     if (!n) return;
-    // 3 texels per record, rows of w texels: full rows, then the last partial row (no padding copy)
-    const texels = n * 3, w = this.w, h = Math.ceil(texels / w);
-    if (h > (gl.getParameter(gl.MAX_TEXTURE_SIZE) as number)) throw new Error('drawing too large for this device');
-    this.rec = gl.createTexture();
-    gl.activeTexture(gl.TEXTURE0 + T_RECORDS);
-    gl.bindTexture(gl.TEXTURE_2D, this.rec);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
-    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA32F, w, h);
-    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
-    const full = Math.floor(texels / w), rest = texels - full * w;
-    if (full) gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, w, full, gl.RGBA, gl.FLOAT, records.subarray(0, full * w * 4));
-    if (rest) gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, full, rest, 1, gl.RGBA, gl.FLOAT, records.subarray(full * w * 4, texels * 4));
-  }
-
-  /** One byte per layer, 256 layers a row: the shader hides the records of layers not in `visible`. */
-  private visibility(visible: Set<number>) {
-    const gl = this.gl;
-    const n = Math.max(1, this.layers);
-    const key = [...visible].sort((a, b) => a - b).join(',') + `/${n}`;
-    gl.activeTexture(gl.TEXTURE0 + T_VISIBLE);
-    if (key === this.visKey && this.vis) {
-      gl.bindTexture(gl.TEXTURE_2D, this.vis);
-      return;
-    }
-    this.visKey = key;
-    const h = Math.ceil(n / 256);
-    const data = new Uint8Array(256 * h);
-    for (const l of visible) if (l < data.length) data[l] = 1;
-    if (this.vis) gl.deleteTexture(this.vis);
-    this.vis = gl.createTexture();
-    gl.bindTexture(gl.TEXTURE_2D, this.vis);
-    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
-    gl.texImage2D(gl.TEXTURE_2D, 0, gl.R8UI, 256, h, 0, gl.RED_INTEGER, gl.UNSIGNED_BYTE, data);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+    // 3 texels per record
+    this.rec = dataTexture(gl, T_RECORDS, this.w, records.subarray(0, n * CURVE_FLOATS), 4, gl.RGBA32F, gl.RGBA);
   }
 
   /** [first record, count] runs of bucket `b` whose tiles can hold a curve reaching the rectangle (relative to the origin). */
@@ -209,7 +176,8 @@ export class GlCurves {
     gl.uniform1i(this.u.wide, f.lineweights ? 1 : 0);
     gl.uniform2f(this.u.half, (f.width * f.dpr) / 2, (f.height * f.dpr) / 2);
     gl.uniform1f(this.u.pxPerMm, (96 / 25.4) * f.dpr);
-    this.visibility(f.visible);
+    // one byte per layer: the shader hides the records of layers not in `visible`
+    this.mask.bind(T_VISIBLE, f.visible, this.layers);
     gl.uniform1i(this.u.visible, T_VISIBLE);
     gl.activeTexture(gl.TEXTURE0 + T_RECORDS);
     gl.bindTexture(gl.TEXTURE_2D, this.rec);
@@ -257,8 +225,7 @@ export class GlCurves {
 
   dispose() {
     this.disposeTextures();
-    if (this.vis) this.gl.deleteTexture(this.vis);
-    this.vis = null;
+    this.mask.dispose();
     this.gl.deleteProgram(this.prog);
   }
 }

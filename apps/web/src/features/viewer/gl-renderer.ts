@@ -1,5 +1,6 @@
 import type { Scene, SceneArrayKey } from '@cadcloud/cad/scene';
 import { COLOR_FS, INK_GLSL, linkProgram } from './gl-program.ts';
+import { fillRows, LayerMask, rowTexture } from './gl-textures.ts';
 import { GlImages } from './gl-images.ts';
 import { GlCurves } from './gl-curves.ts';
 import { GlBlocks, type BlockFrame } from './gl-blocks.ts';
@@ -120,8 +121,8 @@ export class GlRenderer {
   private lineBuf: { pos: WebGLBuffer; wt: WebGLBuffer } | null = null;
   private buffers: WebGLBuffer[] = [];
   private textures: WebGLTexture[] = [];
-  private visTex: WebGLTexture | null = null;
-  private visKey = '';
+  /** layer visibility for the glyph and block shaders */
+  private mask: LayerMask;
   /** texels per texture row */
   private w: number;
   /** what render() needs of the scene: ranges and glyph table, not the arrays */
@@ -155,6 +156,7 @@ export class GlRenderer {
     const gl = canvas.getContext('webgl2', { antialias: true, preserveDrawingBuffer: true });
     if (!gl) throw new Error('WebGL2 is not available');
     this.gl = gl;
+    this.mask = new LayerMask(gl);
     this.w = Math.min(4096, gl.getParameter(gl.MAX_TEXTURE_SIZE) as number);
     this.link = (vs: string, attribs: Record<string, number>): Program => {
       const p = linkProgram(gl, vs, FS, attribs);
@@ -183,41 +185,11 @@ export class GlRenderer {
     return b;
   }
 
-  /** A texture of `texels` on `unit` in `w`-texel rows, filled slice by slice (`fillTexture`). */
+  /** A texture of `texels` on `unit` in `w`-texel rows, filled slice by slice (`fill`). */
   private texture(unit: number, texels: number, internal: number) {
-    const gl = this.gl;
-    const h = Math.max(1, Math.ceil(texels / this.w));
-    if (h > (gl.getParameter(gl.MAX_TEXTURE_SIZE) as number)) throw new Error('drawing too large for this device');
-    const t = gl.createTexture()!;
-    gl.activeTexture(gl.TEXTURE0 + unit);
-    gl.bindTexture(gl.TEXTURE_2D, t);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
-    gl.texStorage2D(gl.TEXTURE_2D, 1, internal, this.w, h);
+    const t = rowTexture(this.gl, unit, texels, this.w, internal);
     this.textures.push(t);
     return t;
-  }
-
-  /** Texels [from, to) of `data` into texture `t`: the rest of the first row, whole rows, the start of the last. */
-  private fillTexture(unit: number, t: WebGLTexture, data: Uint8Array | Float32Array, components: number, format: number, from: number, to: number) {
-    const gl = this.gl;
-    const w = this.w;
-    const type = data instanceof Float32Array ? gl.FLOAT : gl.UNSIGNED_BYTE;
-    gl.activeTexture(gl.TEXTURE0 + unit);
-    gl.bindTexture(gl.TEXTURE_2D, t);
-    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
-    const put = (x: number, y: number, width: number, height: number, at: number) =>
-      width > 0 && height > 0 && gl.texSubImage2D(gl.TEXTURE_2D, 0, x, y, width, height, format, type, data.subarray(at * components, (at + width * height) * components));
-    let i = from;
-    if (i % w && i < to) {
-      const n = Math.min(w - (i % w), to - i);
-      put(i % w, Math.floor(i / w), n, 1, i);
-      i += n;
-    }
-    const rows = Math.floor((to - i) / w);
-    put(0, i / w, w, rows, i);
-    i += rows * w;
-    put(0, i / w, to - i, 1, i);
   }
 
   /**
@@ -280,7 +252,7 @@ export class GlRenderer {
     } else this.parts.blocks?.clear();
     this.scene = scene;
     this.ranges = { lines: scene.meta.lineRanges, tris: scene.meta.triRanges, glyphs, layers: scene.meta.layers.length };
-    this.visKey = '';
+    this.mask.reset();
     if (scene.meta.images?.length || this.parts.images) this.images.setScene(scene);
     if (scene.curves.length) {
       if (partial) this.curves.clear();
@@ -308,7 +280,7 @@ export class GlRenderer {
       gl.bindBuffer(gl.ARRAY_BUFFER, null);
     } else {
       const texel = data.BYTES_PER_ELEMENT * g.components;
-      this.fillTexture(g.unit, g.tex, data, g.components, g.format, Math.floor(offset / texel), Math.floor((offset + length) / texel));
+      fillRows(gl, g.unit, g.tex, this.w, data, g.components, g.format, Math.floor(offset / texel), Math.floor((offset + length) / texel));
     }
   }
 
@@ -327,26 +299,6 @@ export class GlRenderer {
     gl.vertexAttribPointer(2, 2, gl.FLOAT, false, 16, seg * 16 + 8);
     gl.bindBuffer(gl.ARRAY_BUFFER, b.wt);
     gl.vertexAttribPointer(3, 1, gl.UNSIGNED_BYTE, false, 1, seg);
-  }
-
-  /** Layer visibility for the glyph shader: one byte per layer in a 256-wide integer texture. */
-  private visibility(visible: Set<number>) {
-    const gl = this.gl;
-    const n = Math.max(1, this.ranges!.layers);
-    const key = [...visible].sort((a, b) => a - b).join(',') + `/${n}`;
-    gl.activeTexture(gl.TEXTURE0 + T_VISIBLE);
-    if (key === this.visKey && this.visTex) return;
-    this.visKey = key;
-    const w = 256, h = Math.ceil(n / w);
-    const data = new Uint8Array(w * h);
-    for (const l of visible) if (l < data.length) data[l] = 1;
-    if (this.visTex) gl.deleteTexture(this.visTex);
-    this.visTex = gl.createTexture();
-    gl.bindTexture(gl.TEXTURE_2D, this.visTex);
-    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
-    gl.texImage2D(gl.TEXTURE_2D, 0, gl.R8UI, w, h, 0, gl.RED_INTEGER, gl.UNSIGNED_BYTE, data);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
   }
 
   /** Merged [first, count] runs of the visible layers' ranges below vertex `end`: adjacent visible layers become one draw. */
@@ -402,8 +354,7 @@ export class GlRenderer {
     const blockFrame: BlockFrame = {
       scale: [sx, sy], offset: [-view.cx * sx, -view.cy * sy], light, wide: lineweights, half: [this.canvas.width / 2, this.canvas.height / 2], pxPerMm: (96 / 25.4) * dpr,
       visibility: () => {
-        this.visibility(visible);
-        gl.bindTexture(gl.TEXTURE_2D, this.visTex);
+        this.mask.bind(T_VISIBLE, visible, r.layers);
         return T_VISIBLE;
       },
     };
@@ -437,8 +388,7 @@ export class GlRenderer {
 
     if (r.glyphs.length && visible.size) {
       use(this.glyph);
-      this.visibility(visible);
-      gl.bindTexture(gl.TEXTURE_2D, this.visTex);
+      this.mask.bind(T_VISIBLE, visible, r.layers);
       gl.uniform1i(this.glyph.u.visible, T_VISIBLE);
       gl.uniform1i(this.glyph.u.inst, T_INSTANCES);
       // no attributes: an empty VAO
@@ -467,7 +417,7 @@ export class GlRenderer {
     for (const t of this.textures) this.gl.deleteTexture(t);
     this.buffers = [];
     this.textures = [];
-    if (this.visTex) this.gl.deleteTexture(this.visTex);
+    this.mask.dispose();
     this.parts.images?.dispose();
     this.gl.getExtension('WEBGL_lose_context')?.loseContext();
   }
