@@ -80,17 +80,27 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
     return { x: (x - ox - view.current.cx) * view.current.ppu + w / 2, y: h / 2 - (y - oy - view.current.cy) * view.current.ppu };
   }, [scene]);
 
+  /** whether the overlay canvas holds anything (measuring, a selection, fallback text) */
+  const overlayInked = useRef(false);
   const drawOverlay = useCallback(() => {
     const c = overlay.current;
     if (!c || !scene) return;
     const dpr = window.devicePixelRatio || 1;
-    c.width = c.clientWidth * dpr;
-    c.height = c.clientHeight * dpr;
+    const w = Math.round(c.clientWidth * dpr), h = Math.round(c.clientHeight * dpr);
+    // an overlay with nothing on it, then and now, is left alone: resizing or clearing a canvas of the viewer's size
+    // every frame (a new backing store, composited again over the drawing) cost a software-rendered frame ms
+    const fallbackTexts = !scene.meta.fonts && scene.meta.texts.length > 0 && scene.meta.texts.length < 20000;
+    const content = fallbackTexts || points.length > 0 || selected !== null;
+    if (c.width !== w || c.height !== h) {
+      c.width = w;
+      c.height = h;
+    } else if (!content && !overlayInked.current) return;
+    overlayInked.current = content;
     const g = c.getContext('2d')!;
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, c.clientWidth, c.clientHeight);
     // text the server could not turn into geometry (no text engine fonts) is drawn here, readable sizes only
-    if (!scene.meta.fonts && scene.meta.texts.length < 20000) {
+    if (fallbackTexts) {
       for (const tx of scene.meta.texts) {
         const px = tx.height * view.current.ppu;
         if (px < 4 || !visible.has(scene.meta.layers.findIndex((l) => l.name === scene.meta.entities[tx.entity]?.layer))) continue;
