@@ -1,4 +1,5 @@
 import type { Drawing, Entity } from './model/drawing.ts';
+import { layoutNames } from './geometry/layout.ts';
 
 const VERSION_NAMES: Record<string, string> = {
   // AC1009 is the format of both R11 and R12 (DWG and DXF alike)
@@ -28,9 +29,11 @@ export function drawingInfo(d: Drawing) {
     release: VERSION_NAMES[d.header.version] ?? 'unknown',
     codePage: d.header.codePage,
     units: d.header.units,
-    extents: d.header.extMin && d.header.extMax ? { min: d.header.extMin, max: d.header.extMax } : null,
+    // model space extents; AutoCAD writes min > max (±1e20) when model space is empty: none then
+    extents: d.header.extMin && d.header.extMax && d.header.extMin.x <= d.header.extMax.x ? { min: d.header.extMin, max: d.header.extMax } : null,
     layers: d.layers.map((l) => ({ name: l.name, color: l.color, linetype: l.linetype, on: l.on, frozen: l.frozen, locked: l.locked })),
-    layouts: [...d.layouts].sort((a, b) => a.tabOrder - b.tabOrder).map((l) => l.name),
+    // as the viewer lists them: Model, then the paper layouts (an R12 file's one paper space is Layout1)
+    layouts: layoutNames(d),
     textStyles: d.textStyles.map((s) => ({ name: s.name, font: s.font, bigFont: s.bigFont })),
     fontFiles: [...fonts].sort(),
     blocks: d.blocks.length,

@@ -119,6 +119,8 @@ describe.runIf(haveR11)('the R11/R12 DWG sample (ACEB10, AC1009)', () => {
     const d = parseDwgR12(bytes);
     expect(layoutNames(d)).toEqual([MODEL, 'Layout1']);
     expect(defaultLayout(d)).toBe('Layout1');
+    // `cad info` lists the sheet too, and no model extents (the header's ±1e20 says model space is empty)
+    expect(drawingInfo(d)).toMatchObject({ layouts: [MODEL, 'Layout1'], extents: null });
     expect(flattenModelSpace(d).polylines).toHaveLength(0);
     const sheet = flattenLayout(d, 'Layout1')!;
     expect(sheet.skipped).toEqual({});
