@@ -716,14 +716,18 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       return pl(c, applyAll(m, h.loops[outer]), true, true, holes, fill);
     }
     const segments = h.lines.length ? clipPattern(h.loops, h.lines, Math.min(hatchCap, hatchBudget)) : null;
-    if (segments) hatchBudget -= segments.length;
+    if (segments) hatchBudget -= segments.length / 4;
     if (!segments) {
       // too dense or no pattern definition: the boundary stands in for the pattern, and the report says so
       out.skipped['HATCH:pattern'] = (out.skipped['HATCH:pattern'] ?? 0) + 1;
       for (const r of h.loops) pl(c, applyAll(m, r), true);
       return;
     }
-    for (const s of segments) pl(c, applyAll(m, s));
+    // each segment placed straight from the flat list (x0 y0 x1 y1 …): no copy of it first
+    for (let k = 0; k < segments.length; k += 4) {
+      const x0 = segments[k], y0 = segments[k + 1], x1 = segments[k + 2], y1 = segments[k + 3];
+      pl(c, [m[0] * x0 + m[2] * y0 + m[4], m[1] * x0 + m[3] * y0 + m[5], m[0] * x1 + m[2] * y1 + m[4], m[1] * x1 + m[3] * y1 + m[5]]);
+    }
     // a pattern whose lines all pass by a small area draws nothing, as in AutoCAD
     if (!segments.length && c.top) omit(c.e);
   }
