@@ -296,26 +296,31 @@ export function clipPattern(loops: readonly number[][], lines: readonly PatternL
 function crossings(frame: readonly Float64Array[], d: number, kmin: number, kmax: number): { xs: Float64Array; start: Int32Array } {
   const count = kmax - kmin + 1;
   const start = new Int32Array(count + 1);
-  const eachCrossing = (f: (q: number, s: number) => void, withS: boolean) => {
-    for (const fr of frame) {
-      for (let k = 0; k < fr.length; k += 2) {
-        const j = (k + 2) % fr.length;
-        const s0 = fr[k], t0 = fr[k + 1], s1 = fr[j], t1 = fr[j + 1];
-        if (t0 === t1) continue;
-        const lo = Math.min(t0, t1), hi = Math.max(t0, t1);
-        // half-open [lo, hi): a vertex on a scan line is counted once
-        for (let q = Math.max(kmin, Math.ceil(lo / d)); q <= kmax && q * d < hi; q++) {
-          f(q - kmin, withS ? s0 + ((q * d - t0) / (t1 - t0)) * (s1 - s0) : 0);
-        }
-      }
-    }
-  };
-  eachCrossing((q) => start[q + 1]++, false);
+  scanCrossings(frame, d, kmin, kmax, start, null);
   for (let q = 0; q < count; q++) start[q + 1] += start[q];
   const xs = new Float64Array(start[count]);
-  const next = start.slice(0, count);
-  eachCrossing((q, s) => (xs[next[q]++] = s), true);
+  scanCrossings(frame, d, kmin, kmax, start.slice(0, count), xs);
   return { xs, start };
+}
+
+/**
+ * Every crossing of an edge with a scan line, in edge order: counted into slots[q + 1] (`xs` null), or stored at
+ * xs[slots[q]++]. One loop for both passes, and no callback (a call per crossing boxed its number).
+ */
+function scanCrossings(frame: readonly Float64Array[], d: number, kmin: number, kmax: number, slots: Int32Array, xs: Float64Array | null) {
+  for (const f of frame) {
+    for (let k = 0; k < f.length; k += 2) {
+      const j = (k + 2) % f.length;
+      const s0 = f[k], t0 = f[k + 1], s1 = f[j], t1 = f[j + 1];
+      if (t0 === t1) continue;
+      const lo = Math.min(t0, t1), hi = Math.max(t0, t1);
+      // half-open [lo, hi): a vertex on a scan line is counted once
+      for (let q = Math.max(kmin, Math.ceil(lo / d)); q <= kmax && q * d < hi; q++) {
+        if (xs) xs[slots[q - kmin]++] = s0 + ((q * d - t0) / (t1 - t0)) * (s1 - s0);
+        else slots[q - kmin + 1]++;
+      }
+    }
+  }
 }
 
 /**
