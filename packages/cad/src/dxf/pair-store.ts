@@ -111,6 +111,12 @@ export type PairCache = ReturnType<typeof createPairCache>;
  * An entity read from DXF. Behaves as the plain `Entity` (its fields are own properties; `pairs` reads and
  * writes as an array and is in JSON), with its pairs in a shared PairChunk until first asked for.
  */
+/** The value of the first pair with this code (a loop, not `find`: the flattener asks this many times per entity). */
+export function firstOf(pairs: readonly Pair[], code: number): string | number | undefined {
+  for (let i = 0; i < pairs.length; i++) if (pairs[i][0] === code) return pairs[i][1];
+  return undefined;
+}
+
 export class DxfEntity implements Entity {
   layer = '0';
   color = 256;
@@ -154,7 +160,7 @@ export class DxfEntity implements Entity {
   /** the value of the first pair with this code (pairValue), without building `pairs` */
   first(code: number): string | number | undefined {
     const c = this.#chunk;
-    if (!c) return this.pairs.find((p) => p[0] === code)?.[1];
+    if (!c) return firstOf(this.#pairs!, code);
     for (let i = this.#start; i < this.#end; i++) if (c.code(i) === code) return c.value(i);
     return undefined;
   }

@@ -1,7 +1,7 @@
 import { CadError, type Block, type Drawing, type Entity, type Layer, type Layout, type Linetype, type Pair, type Point3, type TextStyle } from '../model/drawing.ts';
 import { createAsciiReader, createBinaryReader, isBinaryDxf, type PairReader } from './tokenizer.ts';
 import { decodeEscapes, decoderFor } from './codepage.ts';
-import { DxfEntity, createPairStore } from './pair-store.ts';
+import { DxfEntity, createPairStore, firstOf } from './pair-store.ts';
 
 /** Entity types the model describes (issue: drawing engine, part 1); anything else is counted as unsupported. */
 export const KNOWN_ENTITY_TYPES = new Set([
@@ -312,5 +312,5 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
 
 export function pairValue(e: Entity, code: number): string | number | undefined {
   if (e instanceof DxfEntity) return e.first(code);
-  return e.pairs.find((p) => p[0] === code)?.[1];
+  return firstOf(e.pairs, code);
 }

@@ -229,7 +229,12 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
       for (const cell of cells) {
         const affine = multiply(cell, toBlock);
         instances.push({ mesh, affine, entity: ref, layer: inherit.layer, at: out.polylines.length });
-        for (const c of used.curves) (out.curves ??= []).push({ ...transformCurve(c, affine), entity: ref });
+        for (const c of used.curves) {
+          // transformCurve's result is a fresh object: it takes the entity itself (no second copy per curve)
+          const placed = transformCurve(c, affine);
+          placed.entity = ref;
+          (out.curves ??= []).push(placed);
+        }
         if (exact.texts) {
           // its texts are drawn where they land, as baked: a pass over the entities that may hold text, whose
           // other output (annotation lines, counts, budgets) the mesh already has

@@ -114,30 +114,40 @@ function solveCosSin(a: number, b: number, k: number, t0: number, sweep: number,
   }
 }
 
-/** Where the x or y of the curve is extreme (cos/sin zeros of its derivative), inside the sweep. */
-function extremes(a: number, b: number, t0: number, sweep: number, out: number[]) {
+/** Grows the box [minX, minY, maxX, maxY] by the curve's point at t. */
+function boxPoint(g: CurveGeom, t: number, box: number[]) {
+  const c = Math.cos(t), s = Math.sin(t);
+  const x = g.cx + g.ux * c + g.vx * s, y = g.cy + g.uy * c + g.vy * s;
+  if (x < box[0]) box[0] = x;
+  if (x > box[2]) box[2] = x;
+  if (y < box[1]) box[1] = y;
+  if (y > box[3]) box[3] = y;
+}
+
+/** Grows the box by the points where the x or y of the curve is extreme (cos/sin zeros of its derivative), inside the sweep. */
+function boxExtremes(g: CurveGeom, a: number, b: number, box: number[]) {
   // d/dt (a cos t + b sin t) = 0 ⇔ tan t = b / a
   const phi = Math.atan2(b, a);
-  for (const base of [phi, phi + Math.PI]) {
-    let t = t0 + ((((base - t0) % TAU) + TAU) % TAU);
-    for (; t <= t0 + sweep; t += TAU) if (t >= t0 && t <= t0 + sweep) out.push(t);
+  for (let k = 0; k < 2; k++) {
+    const base = k === 0 ? phi : phi + Math.PI;
+    let t = g.t0 + ((((base - g.t0) % TAU) + TAU) % TAU);
+    for (; t <= g.t0 + g.sweep; t += TAU) if (t >= g.t0 && t <= g.t0 + g.sweep) boxPoint(g, t, box);
   }
 }
 
-/** The exact bounding box of the arc [minX, minY, maxX, maxY]. */
-export function curveBox(g: CurveGeom): [number, number, number, number] {
-  const ts = [g.t0, g.t0 + g.sweep];
-  extremes(g.ux, g.vx, g.t0, g.sweep, ts);
-  extremes(g.uy, g.vy, g.t0, g.sweep, ts);
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const t of ts) {
-    const [x, y] = curvePoint(g, t);
-    if (x < minX) minX = x;
-    if (x > maxX) maxX = x;
-    if (y < minY) minY = y;
-    if (y > maxY) maxY = y;
-  }
-  return [minX, minY, maxX, maxY];
+/**
+ * The exact bounding box of the arc [minX, minY, maxX, maxY], into `out` when given (the compiler boxes every curve
+ * of a drawing: no arrays per curve).
+ */
+export function curveBox(g: CurveGeom, out: [number, number, number, number] = [0, 0, 0, 0]): [number, number, number, number] {
+  out[0] = out[1] = Infinity;
+  out[2] = out[3] = -Infinity;
+  // the ends, then the extremes of x, then of y
+  boxPoint(g, g.t0, out);
+  boxPoint(g, g.t0 + g.sweep, out);
+  boxExtremes(g, g.ux, g.vx, out);
+  boxExtremes(g, g.uy, g.vy, out);
+  return out;
 }
 
 /**

@@ -174,10 +174,12 @@ interface Ctx {
   lineweight: number;
   lt: string;
   ltScale: number;
-  inherit: Inherited;
   /** a top-level entity (not a block's child) */
   top: boolean;
 }
+
+/** What an entity that draws through a block (INSERT, table, dimension, multileader) passes down to its children. */
+const inheritedFrom = (c: Ctx): Inherited => ({ color: c.color, lw: c.lineweight, lt: c.lt, layer: c.layer });
 
 const OCS_TYPES = new Set(['CIRCLE', 'ARC', 'LWPOLYLINE', 'POLYLINE', 'HATCH', 'INSERT', 'TEXT', 'ATTRIB', 'ATTDEF', 'SOLID', 'TRACE']);
 
@@ -276,6 +278,10 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   };
 
   const apply = (m: Affine, x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+  // apply's point pushed onto `out`: no [x, y] array (this runs per vertex of every polyline and arc)
+  const pushApplied = (m: Affine, x: number, y: number, out: number[]) => {
+    out.push(m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]);
+  };
   const applyAll = (m: Affine, pts: readonly number[]): number[] => {
     const r = new Array<number>(pts.length);
     for (let i = 0; i < pts.length; i += 2) {
@@ -292,7 +298,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     const n = segmentsFor(r * Math.hypot(m[0], m[1]), sweep);
     for (let i = 0; i <= n; i++) {
       const a = a0 + (sweep * i) / n;
-      out2.push(...apply(m, cx + r * Math.cos(a), cy + r * Math.sin(a)));
+      pushApplied(m, cx + r * Math.cos(a), cy + r * Math.sin(a), out2);
     }
   }
 
@@ -300,9 +306,9 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     if (bulge) {
       const local: number[] = [];
       bulgeInterior(x0, y0, x1, y1, bulge, tol / scaleOf(m), local);
-      pts.push(...applyAll(m, local));
+      for (let i = 0; i < local.length; i += 2) pushApplied(m, local[i], local[i + 1], pts);
     }
-    pts.push(...apply(m, x1, y1));
+    pushApplied(m, x1, y1, pts);
   }
 
   const lineweightOf = (e: Entity, inh: Inherited, layerName: string): number => {
@@ -378,11 +384,14 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       const ocs = ocsAffine(e);
       if (ocs) m = multiply(m, ocs);
     }
-    const c: Ctx = { e, m, color, layer: onLayer, ref, lineweight, lt, ltScale: ltscale * num(e, 48, 1), inherit: { color, lw: lineweight, lt, layer: onLayer }, top };
-    const inherit = c.inherit;
+    const c: Ctx = { e, m, color, layer: onLayer, ref, lineweight, lt, ltScale: ltscale * num(e, 48, 1), top };
     switch (e.type) {
-      case 'LINE':
-        return stroke(c, [...apply(m, num(e, 10), num(e, 20)), ...apply(m, num(e, 11), num(e, 21))]);
+      case 'LINE': {
+        const pts: number[] = [];
+        pushApplied(m, num(e, 10), num(e, 20), pts);
+        pushApplied(m, num(e, 11), num(e, 21), pts);
+        return stroke(c, pts);
+      }
       case 'XLINE':
       case 'RAY': {
         // infinite lines are clipped to the drawing's extents grown by a quarter of their size on every side
@@ -435,7 +444,9 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       case 'LWPOLYLINE': {
         const w = num(e, 43);
         const verts: Vertex[] = [];
-        for (const [code, v] of e.pairs) {
+        // by index, not `[code, v] of`: destructuring each pair walks an iterator (garbage per vertex)
+        for (const pair of e.pairs) {
+          const code = pair[0], v = pair[1];
           if (code === 10) verts.push({ x: Number(v), y: 0, b: 0, sw: w, ew: w });
           else if (verts.length) {
             const last = verts[verts.length - 1];
@@ -524,6 +535,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       case 'INSERT': {
         const block = blocks.get(String(pairValue(e, 2) ?? ''));
         if (!block || depth > 16) return skip(e);
+        const inherit = inheritedFrom(c);
         // nested arrays can multiply without bound: past the budget an INSERT is counted instead of expanded
         if (emitted > maxEntities) return skip(e, 'INSERT:limit');
         const before = { p: out.polylines.length + (out.curves?.length ?? 0), t: out.texts.length, s: skippedCount() };
@@ -556,6 +568,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         const block = blocks.get(String(pairValue(e, 2) ?? ''));
         if (!block || depth > 16) return skip(e);
         const a = Math.atan2(num(e, 21), num(e, 11, 1)), cos = Math.cos(a), sin = Math.sin(a);
+        const inherit = inheritedFrom(c);
         const mm = multiply(m, [cos, sin, -sin, cos, num(e, 10) - (block.base.x * cos - block.base.y * sin), num(e, 20) - (block.base.x * sin + block.base.y * cos)]);
         for (const child of block.entities) emit(child, mm, inherit, depth + 1, ref);
         return;
@@ -569,6 +582,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         const block = blocks.get(String(pairValue(e, 2) ?? ''));
         if (block && depth <= 16) {
           const at = e.type === 'DIMENSION' && (num(e, 12) || num(e, 22)) ? multiply(m, [1, 0, 0, 1, num(e, 12), num(e, 22)]) : m;
+          const inherit = inheritedFrom(c);
           for (const child of block.entities) emit(child, at, inherit, depth + 1, ref);
           return;
         }
@@ -602,6 +616,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
             const { x, y, sx, sy, rotation } = ml.block!;
             const cos = Math.cos(rotation), sin = Math.sin(rotation);
             const mm = multiply(m, multiply([cos, sin, -sin, cos, x, y], [sx, 0, 0, sy, -b.base.x * sx, -b.base.y * sy]));
+            const inherit = inheritedFrom(c);
             for (const child of b.entities) emit(child, mm, inherit, depth + 1, ref);
           } else skip(e, 'MULTILEADER:block');
         }
@@ -659,7 +674,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     }
     sweep = Math.min(sweep, Math.PI * 2);
     const g = transformCurve({ cx, cy, ux, uy, vx, vy, t0, sweep, color: c.color, layer: c.layer, entity: c.ref, lineweight: c.lineweight }, c.m);
-    if (![g.cx, g.cy, g.ux, g.uy, g.vx, g.vy, g.t0, g.sweep].every(Number.isFinite)) {
+    if (!finiteCurve(g)) {
       skip(c.e, `${c.e.type}:invalid`);
       return true;
     }
@@ -716,14 +731,18 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       return pl(c, applyAll(m, h.loops[outer]), true, true, holes, fill);
     }
     const segments = h.lines.length ? clipPattern(h.loops, h.lines, Math.min(hatchCap, hatchBudget)) : null;
-    if (segments) hatchBudget -= segments.length;
+    if (segments) hatchBudget -= segments.length / 4;
     if (!segments) {
       // too dense or no pattern definition: the boundary stands in for the pattern, and the report says so
       out.skipped['HATCH:pattern'] = (out.skipped['HATCH:pattern'] ?? 0) + 1;
       for (const r of h.loops) pl(c, applyAll(m, r), true);
       return;
     }
-    for (const s of segments) pl(c, applyAll(m, s));
+    // each segment placed straight from the flat list (x0 y0 x1 y1 …): no copy of it first
+    for (let k = 0; k < segments.length; k += 4) {
+      const x0 = segments[k], y0 = segments[k + 1], x1 = segments[k + 2], y1 = segments[k + 3];
+      pl(c, [m[0] * x0 + m[2] * y0 + m[4], m[1] * x0 + m[3] * y0 + m[5], m[0] * x1 + m[2] * y1 + m[4], m[1] * x1 + m[3] * y1 + m[5]]);
+    }
     // a pattern whose lines all pass by a small area draws nothing, as in AutoCAD
     if (!segments.length && c.top) omit(c.e);
   }
@@ -733,7 +752,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     if (!verts.length) return;
     if (verts.some((v) => v.sw > 0 || v.ew > 0) && wide(c, verts, closed)) return;
     if (verts.some((v) => v.b) && bulgeCurves(c, verts, closed)) return;
-    const pts = [...apply(m, verts[0].x, verts[0].y)];
+    const pts: number[] = [];
+    pushApplied(m, verts[0].x, verts[0].y, pts);
     // without 70 bit 128 the linetype pattern starts again at every vertex
     const restart = continuousPattern ? undefined : new Set<number>([0]);
     for (let i = 1; i < verts.length; i++) {
@@ -766,8 +786,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       const a = verts[i], b = verts[(i + 1) % verts.length];
       const chord = Math.hypot(b.x - a.x, b.y - a.y);
       if (!a.b || !chord) {
-        if (!run.length) run.push(...apply(m, a.x, a.y));
-        run.push(...apply(m, b.x, b.y));
+        if (!run.length) pushApplied(m, a.x, a.y, run);
+        pushApplied(m, b.x, b.y, run);
         continue;
       }
       flush();
@@ -939,6 +959,11 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     if (placed) out.blocks = placed;
   }
   return out;
+}
+
+/** Every number of the curve is finite (no array of them: this runs per circle and arc). */
+function finiteCurve(g: Curve2): boolean {
+  return Number.isFinite(g.cx) && Number.isFinite(g.cy) && Number.isFinite(g.ux) && Number.isFinite(g.uy) && Number.isFinite(g.vx) && Number.isFinite(g.vy) && Number.isFinite(g.t0) && Number.isFinite(g.sweep);
 }
 
 /** The part of the line (x, y) + t (dx, dy), t ≥ tMin, inside the box [minX minY maxX maxY] (Liang–Barsky), or null. */

@@ -210,10 +210,14 @@ export function ringArea(r: readonly number[]): number {
  * The pattern lines of a hatch clipped to its loops by the even-odd rule: each family of parallel lines is swept
  * across the boundary in its own frame, every boundary edge drops its crossings into the buckets of the lines it
  * crosses, and each line keeps the pieces between alternate crossings, cut into the line's dashes. Returns the
- * segments x0 y0 x1 y1 (a dot is a zero-length segment), or null when more than `cap` segments would be made.
+ * segments as one flat list x0 y0 x1 y1 x0 y0 … (4 numbers per segment, a dot is a zero-length segment), or null when
+ * more than `cap` segments would be made.
+ *
+ * No array per scan line or per segment: this runs for every pattern hatch, and the generated 10 MB drawing makes
+ * millions of crossings (the buckets are one typed array filled by a counting sort instead).
  */
-export function clipPattern(loops: readonly number[][], lines: readonly PatternLine[], cap: number): number[][] | null {
-  const out: number[][] = [];
+export function clipPattern(loops: readonly number[][], lines: readonly PatternLine[], cap: number): number[] | null {
+  const out: number[] = [];
   let work = 0;
   for (const line of lines) {
     const a = (line.angle * Math.PI) / 180;
@@ -239,41 +243,29 @@ export function clipPattern(loops: readonly number[][], lines: readonly PatternL
     const kmin = Math.ceil(tmin / d), kmax = Math.floor(tmax / d);
     const count = kmax - kmin + 1;
     if (count <= 0) continue;
-    if (count > cap || out.length + count > cap) return null;
-    const buckets: number[][] = Array.from({ length: count }, () => []);
-    for (const f of frame) {
-      for (let k = 0; k < f.length; k += 2) {
-        const j = (k + 2) % f.length;
-        const s0 = f[k], t0 = f[k + 1], s1 = f[j], t1 = f[j + 1];
-        if (t0 === t1) continue;
-        const lo = Math.min(t0, t1), hi = Math.max(t0, t1);
-        // half-open [lo, hi): a vertex on a scan line is counted once
-        for (let q = Math.max(kmin, Math.ceil(lo / d)); q <= kmax && q * d < hi; q++) {
-          const t = q * d;
-          buckets[q - kmin].push(s0 + ((t - t0) / (t1 - t0)) * (s1 - s0));
-        }
-      }
-    }
+    const segments = out.length / 4;
+    if (count > cap || segments + count > cap) return null;
+    const { xs, start } = crossings(frame, d, kmin, kmax);
     const period = line.dashes.reduce((acc, x) => acc + Math.abs(x), 0);
     const dashed = line.dashes.length > 0 && period > 0;
+    const put = (s0: number, s1: number, t: number) => {
+      const x0 = line.baseX + s0 * ux + t * nx, y0 = line.baseY + s0 * uy + t * ny;
+      out.push(x0, y0, line.baseX + s1 * ux + t * nx, line.baseY + s1 * uy + t * ny);
+    };
     for (let q = 0; q < count; q++) {
-      const xs = buckets[q];
-      if (xs.length < 2) continue;
-      xs.sort((p, r) => p - r);
+      const from = start[q], to = start[q + 1];
+      if (to - from < 2) continue;
+      sortRange(xs, from, to);
       const lineNo = q + kmin;
       const t = lineNo * d;
       // lines are numbered from the base point along the offset: line n starts its dashes n × shift along
       const n = spacing > 0 ? lineNo : -lineNo;
       const phase = n * shift;
-      const put = (s0: number, s1: number) => {
-        const x0 = line.baseX + s0 * ux + t * nx, y0 = line.baseY + s0 * uy + t * ny;
-        out.push([x0, y0, line.baseX + s1 * ux + t * nx, line.baseY + s1 * uy + t * ny]);
-      };
-      for (let p = 0; p + 1 < xs.length; p += 2) {
+      for (let p = from; p + 1 < to; p += 2) {
         const a0 = xs[p], a1 = xs[p + 1];
         if (a1 <= a0) continue;
         if (!dashed) {
-          put(a0, a1);
+          put(a0, a1, t);
           continue;
         }
         // walk the dash pattern from the first period start at or before a0
@@ -285,8 +277,8 @@ export function clipPattern(loops: readonly number[][], lines: readonly PatternL
           const s1 = s + Math.abs(len);
           if (len >= 0) {
             const c0 = Math.max(s, a0), c1 = Math.min(s1, a1);
-            if (len === 0 ? s >= a0 && s <= a1 : c1 > c0) put(len === 0 ? s : c0, len === 0 ? s : c1);
-            if (out.length > cap) return null;
+            if (len === 0 ? s >= a0 && s <= a1 : c1 > c0) put(len === 0 ? s : c0, len === 0 ? s : c1, t);
+            if (out.length / 4 > cap) return null;
           }
           s = s1;
           e = (e + 1) % line.dashes.length;
@@ -295,4 +287,67 @@ export function clipPattern(loops: readonly number[][], lines: readonly PatternL
     }
   }
   return out;
+}
+
+/**
+ * Where the boundary edges cross the scan lines kmin … kmax (t = k × d), grouped by line: line q's crossings are
+ * xs[start[q]] … xs[start[q + 1] − 1], in edge order (a count, then a fill: one array for all lines).
+ */
+function crossings(frame: readonly Float64Array[], d: number, kmin: number, kmax: number): { xs: Float64Array; start: Int32Array } {
+  const count = kmax - kmin + 1;
+  const start = new Int32Array(count + 1);
+  scanCrossings(frame, d, kmin, kmax, start, null);
+  for (let q = 0; q < count; q++) start[q + 1] += start[q];
+  const xs = new Float64Array(start[count]);
+  scanCrossings(frame, d, kmin, kmax, start.slice(0, count), xs);
+  return { xs, start };
+}
+
+/**
+ * Every crossing of an edge with a scan line, in edge order: counted into slots[q + 1] (`xs` null), or stored at
+ * xs[slots[q]++]. One loop for both passes, and no callback (a call per crossing boxed its number).
+ */
+function scanCrossings(frame: readonly Float64Array[], d: number, kmin: number, kmax: number, slots: Int32Array, xs: Float64Array | null) {
+  for (const f of frame) {
+    for (let k = 0; k < f.length; k += 2) {
+      const j = (k + 2) % f.length;
+      const s0 = f[k], t0 = f[k + 1], s1 = f[j], t1 = f[j + 1];
+      if (t0 === t1) continue;
+      const lo = Math.min(t0, t1), hi = Math.max(t0, t1);
+      // half-open [lo, hi): a vertex on a scan line is counted once
+      for (let q = Math.max(kmin, Math.ceil(lo / d)); q <= kmax && q * d < hi; q++) {
+        if (xs) xs[slots[q - kmin]++] = s0 + ((q * d - t0) / (t1 - t0)) * (s1 - s0);
+        else slots[q - kmin + 1]++;
+      }
+    }
+  }
+}
+
+/**
+ * xs[from … to) sorted ascending exactly as `Array.prototype.sort((p, r) => p - r)` sorts it (stable: equal values,
+ * −0 and 0 included, keep their order): a swap or an insertion sort for the usual few crossings, the built-in sort
+ * when there are many or a NaN makes that comparator inconsistent.
+ */
+function sortRange(xs: Float64Array, from: number, to: number) {
+  if (to - from === 2) {
+    if (xs[from] > xs[from + 1]) {
+      const x = xs[from];
+      xs[from] = xs[from + 1];
+      xs[from + 1] = x;
+    }
+    return;
+  }
+  let nan = false;
+  for (let i = from; i < to && !nan; i++) nan = xs[i] !== xs[i];
+  if (nan || to - from > 32) {
+    const sorted = Array.from(xs.subarray(from, to)).sort((p, r) => p - r);
+    xs.set(sorted, from);
+    return;
+  }
+  for (let i = from + 1; i < to; i++) {
+    const v = xs[i];
+    let j = i - 1;
+    for (; j >= from && xs[j] > v; j--) xs[j + 1] = xs[j];
+    xs[j + 1] = v;
+  }
 }

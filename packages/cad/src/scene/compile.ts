@@ -88,15 +88,16 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   const bucketAt = (li: number) => (buckets[li] ??= new LayerBucket());
   const bucket = (name: string) => bucketAt(layerOf(name));
 
-  const bounds: SceneRect = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+  // minX minY maxX maxY in a typed array while growing: an object's number fields would box every update
+  const ext = new Float64Array([Infinity, Infinity, -Infinity, -Infinity]);
   const grow = (pts: ArrayLike<number>) => {
     for (let i = 0; i + 1 < pts.length; i += 2) {
       const x = pts[i], y = pts[i + 1];
       if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
-      if (x < bounds.minX) bounds.minX = x;
-      if (x > bounds.maxX) bounds.maxX = x;
-      if (y < bounds.minY) bounds.minY = y;
-      if (y > bounds.maxY) bounds.maxY = y;
+      if (x < ext[0]) ext[0] = x;
+      if (x > ext[2]) ext[2] = x;
+      if (y < ext[1]) ext[1] = y;
+      if (y > ext[3]) ext[3] = y;
     }
   };
   // the origin comes from the bounds, so they are known before any vertex is written
@@ -104,9 +105,16 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   // block instances (scene/blocks.ts): the ones that do not pay are baked back in place below
   const blockPlan = planBlocks(flat, opts.blockInstances !== false);
   blockPlan.growBounds(grow);
-  for (const t of flat.texts) grow([t.x, t.y]);
-  for (const c of flat.curves ?? []) grow(curveBox(c));
-  if (!Number.isFinite(bounds.minX)) Object.assign(bounds, { minX: 0, minY: 0, maxX: 1, maxY: 1 });
+  // one scratch point and box for all texts and curves (a drawing has hundreds of thousands)
+  const point = [0, 0];
+  for (const t of flat.texts) {
+    point[0] = t.x;
+    point[1] = t.y;
+    grow(point);
+  }
+  const box: [number, number, number, number] = [0, 0, 0, 0];
+  for (const c of flat.curves ?? []) grow(curveBox(c, box));
+  const bounds: SceneRect = Number.isFinite(ext[0]) ? { minX: ext[0], minY: ext[1], maxX: ext[2], maxY: ext[3] } : { minX: 0, minY: 0, maxX: 1, maxY: 1 };
   const ox = (bounds.minX + bounds.maxX) / 2, oy = (bounds.minY + bounds.maxY) / 2;
 
   const addLines = (b: LayerBucket, pts: ArrayLike<number>, closed: boolean, color: number, entity: number, weight: number) => {
@@ -223,8 +231,10 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   const slot = new Int32Array(glyphList.length).fill(-1);
   chosen.forEach((g, k) => (slot[g] = k));
 
-  // the others are baked, in text order, into their layer's buckets
+  // the others are baked, in text order, into their layer's buckets (through one scratch array: addLines and
+  // addTriangles copy what they are given)
   const A = placed.affine.data;
+  const pts: number[] = [];
   for (let i = 0; i < placed.glyph.length; i++) {
     const gi = placed.glyph.data[i];
     if (slot[gi] >= 0) continue;
@@ -233,7 +243,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     const b = bucketAt(placed.layer.data[i]);
     const color = placed.color.data[i], entity = placed.entity.data[i];
     for (const s of g.strokes ?? []) {
-      const pts = new Array<number>(s.length);
+      pts.length = s.length;
       for (let k = 0; k < s.length; k += 2) {
         pts[k] = a * s[k] + c * s[k + 1] + e;
         pts[k + 1] = bb * s[k] + dd * s[k + 1] + f;
@@ -242,7 +252,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     }
     const t = g.triangles;
     if (t?.length) {
-      const pts = new Array<number>(t.length);
+      pts.length = t.length;
       for (let k = 0; k < t.length; k += 2) {
         pts[k] = a * t[k] + c * t[k + 1] + e;
         pts[k + 1] = bb * t[k] + dd * t[k + 1] + f;
@@ -293,7 +303,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
       const k = slot[placed.glyph.data[i]];
       if (k < 0) continue;
       const at = next[k]++;
-      glyphInstances.set(A.subarray(i * 6, i * 6 + 6), at * 8);
+      for (let j = 0; j < 6; j++) glyphInstances[at * 8 + j] = A[i * 6 + j];
       glyphInstances[at * 8 + 6] = placed.layer.data[i];
       glyphInstances[at * 8 + 7] = placed.color.data[i] & 0xffffff;
       glyphInstanceEntities[at] = placed.entity.data[i];

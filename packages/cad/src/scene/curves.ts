@@ -61,12 +61,23 @@ export function packCurves(curves: readonly Curve2[], layerOf: (name: string) =>
   const radius = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const c = curves[i];
-    const r = raw.subarray(i * CURVE_FLOATS, i * CURVE_FLOATS + CURVE_FLOATS);
-    r.set([c.cx - origin[0], c.cy - origin[1], c.ux, c.uy, c.vx, c.vy, c.t0, c.sweep, layerOf(c.layer), c.color & 0xffffff, Math.max(0, Math.min(255, c.lineweight ?? 0)), 0]);
-    radius[i] = curveRadius(r[2], r[3], r[4], r[5]);
+    // written field by field (layerOf in record order: it numbers new layers): no array per curve
+    const k = i * CURVE_FLOATS;
+    raw[k] = c.cx - origin[0];
+    raw[k + 1] = c.cy - origin[1];
+    raw[k + 2] = c.ux;
+    raw[k + 3] = c.uy;
+    raw[k + 4] = c.vx;
+    raw[k + 5] = c.vy;
+    raw[k + 6] = c.t0;
+    raw[k + 7] = c.sweep;
+    raw[k + 8] = layerOf(c.layer);
+    raw[k + 9] = c.color & 0xffffff;
+    raw[k + 10] = Math.max(0, Math.min(255, c.lineweight ?? 0));
+    radius[i] = curveRadius(raw[k + 2], raw[k + 3], raw[k + 4], raw[k + 5]);
     // bucket (sweep class, then size class: neighbouring buckets often share a segment count, and the viewer then
     // draws them in one call) then tile: one number that sorts them
-    key[i] = (sweepClass(f(c.sweep)) * 128 + sizeClass(radius[i]) + 64) * CURVE_GRID * CURVE_GRID + curveTile(r[0], r[1], bounds, origin);
+    key[i] = (sweepClass(f(c.sweep)) * 128 + sizeClass(radius[i]) + 64) * CURVE_GRID * CURVE_GRID + curveTile(raw[k], raw[k + 1], bounds, origin);
   }
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => key[a] - key[b] || a - b);
   const records = new Float32Array(n * CURVE_FLOATS);
@@ -74,7 +85,7 @@ export function packCurves(curves: readonly Curve2[], layerOf: (name: string) =>
   const buckets: SceneCurveBucket[] = [];
   const tiles = CURVE_GRID * CURVE_GRID;
   order.forEach((src, i) => {
-    records.set(raw.subarray(src * CURVE_FLOATS, src * CURVE_FLOATS + CURVE_FLOATS), i * CURVE_FLOATS);
+    for (let j = 0; j < CURVE_FLOATS; j++) records[i * CURVE_FLOATS + j] = raw[src * CURVE_FLOATS + j];
     entities[i] = curves[src].entity;
     const bucket = Math.floor(key[src] / tiles);
     const size = (bucket % 128) - 64, sweep = Math.floor(bucket / 128);

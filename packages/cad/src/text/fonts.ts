@@ -201,16 +201,43 @@ const ALIASES: Record<string, string[]> = {
 /** The glyph for `ch`: the style's (or MTEXT-switched) font, its big font, the bundled font of the same kind, then anything. */
 export function findGlyph(fonts: FontSet, style: StyleFonts, ch: string, override?: { font?: GlyphSource; kind?: 'shx' | 'ttf' }): { glyph: Glyph; source: GlyphSource } | undefined {
   // an MTEXT font switch replaces the style's font; when the switched-to font is missing, its kind picks the stand-in
-  const own: (GlyphSource | undefined)[] = [override?.kind ? override.font : style.primary, style.big];
   const kind = override?.kind ?? style.kind;
-  const bundled = kind === 'ttf' ? [fonts.cjk, fonts.stroke] : [fonts.stroke, fonts.cjk];
-  const tries = [ch, ...(ALIASES[ch] ?? [])];
-  for (const list of [own, bundled, [...fonts.byName.values()]]) {
-    for (const c of tries) {
-      for (const src of list) {
-        const g = src?.glyph(c);
-        if (g) return { glyph: g, source: src! };
-      }
+  const aliases = ALIASES[ch];
+  // no lists of fonts or characters built here: this runs for every character of every text
+  return (
+    inFonts(ch, aliases, override?.kind ? override.font : style.primary, style.big) ??
+    (kind === 'ttf' ? inFonts(ch, aliases, fonts.cjk, fonts.stroke) : inFonts(ch, aliases, fonts.stroke, fonts.cjk)) ??
+    inAnyFont(ch, aliases, fonts.byName)
+  );
+}
+
+/** The character, then each of its aliases, in the first font that has it (a before b). */
+function inFonts(ch: string, aliases: string[] | undefined, a: GlyphSource | undefined, b: GlyphSource | undefined): { glyph: Glyph; source: GlyphSource } | undefined {
+  const hit = inFont(ch, a) ?? inFont(ch, b);
+  if (hit || !aliases) return hit;
+  for (const c of aliases) {
+    const alias = inFont(c, a) ?? inFont(c, b);
+    if (alias) return alias;
+  }
+  return undefined;
+}
+
+function inFont(ch: string, src: GlyphSource | undefined): { glyph: Glyph; source: GlyphSource } | undefined {
+  const g = src?.glyph(ch);
+  return g ? { glyph: g, source: src! } : undefined;
+}
+
+/** The character, then each of its aliases, in any font read from the provider (in reading order). */
+function inAnyFont(ch: string, aliases: string[] | undefined, byName: Map<string, GlyphSource>): { glyph: Glyph; source: GlyphSource } | undefined {
+  if (!byName.size) return undefined;
+  for (const src of byName.values()) {
+    const hit = inFont(ch, src);
+    if (hit) return hit;
+  }
+  for (const c of aliases ?? []) {
+    for (const src of byName.values()) {
+      const hit = inFont(c, src);
+      if (hit) return hit;
     }
   }
   return undefined;
