@@ -28,6 +28,8 @@ export interface CappedWorkerOptions<R> {
  * Its heap is capped and a job that overruns is ended by terminating the thread: the next job starts a fresh one, so
  * a bad or huge file costs one error, never the server. Fonts are fetched for the worker on request.
  */
+const YOUNG_GENERATION_MB = 192;
+
 export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
   interface Job {
     resolve(r: R): void;
@@ -51,7 +53,9 @@ export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
 
   function start(): Promise<Worker> {
     if (ready) return ready;
-    const w = new Worker(o.script, { resourceLimits: { maxOldGenerationSizeMb: o.maxHeapMb } });
+    // a larger young generation: a drawing's build makes much short-lived garbage, and the default one collected it so
+    // often that a 10 MB drawing's build took ~10 % longer (scene probe, median of 5)
+    const w = new Worker(o.script, { resourceLimits: { maxOldGenerationSizeMb: o.maxHeapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     // an idle worker must not keep a finished process (tests, the CLI) alive
     w.unref();
     worker = w;
