@@ -183,6 +183,13 @@ async function waitForPrewarm(dataDir: string, files: string[], timeoutMs: numbe
 
 // ---------------------------------------------------------------------------------------------- timing
 
+/**
+ * Every timed open starts on a machine at rest: the tab before it has just been closed, and tearing down its WebGL
+ * context (SwiftShader frees hundreds of MB) and renderer took both cores for a moment, which delayed the next
+ * open's first bytes by 50–180 ms in some runs and not in others. Ours and dxf-viewer get the same pause.
+ */
+const settleBeforeOpen = () => new Promise((r) => setTimeout(r, 400));
+
 interface OursOpen {
   frame: number;
   marks: Record<string, number>;
@@ -193,6 +200,7 @@ interface OursOpen {
 }
 
 async function openOurs(ctx: BrowserContext, base: string, fileId: string, timeoutMs: number, keep = false): Promise<{ open: OursOpen; page: Page }> {
+  await settleBeforeOpen();
   const page = await ctx.newPage();
   let cache = '';
   page.on('response', (r) => r.url().includes('/drawing/scene') && (cache = r.headers()['x-scene-cache'] ?? ''));
@@ -234,6 +242,7 @@ function phases(o: OursOpen) {
 let canvasSize = { w: VIEWPORT.width, h: VIEWPORT.height };
 
 async function openBaseline(ctx: BrowserContext, base: string, name: string, timeoutMs: number, keep = false): Promise<{ frame: number; loaded: number; page: Page }> {
+  await settleBeforeOpen();
   const page = await ctx.newPage();
   await page.goto(`${base}/index.html?file=/files/${encodeURIComponent(name)}&font=/fonts/DejaVuSans.ttf&w=${canvasSize.w}&h=${canvasSize.h}`);
   await page.waitForFunction(() => (window as any).__bench?.frame !== undefined || (window as any).__bench?.error, undefined, { timeout: timeoutMs, polling: 50 });

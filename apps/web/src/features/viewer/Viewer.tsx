@@ -146,11 +146,14 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
     }
   }, [scene, whole, points, tool, areaClosed, selected, light, visible, toScreen]);
 
+  /** batches of the download in the last frame drawn: once all are there, its end (the entity table) draws nothing new */
+  const drawnBatches = useRef(-1);
   const redraw = useCallback(() => {
     cancelAnimationFrame(frame.current);
     frame.current = requestAnimationFrame(() => {
       if (!renderer.current) return;
       renderer.current.render(view.current, visible, light, weights);
+      drawnBatches.current = load.current?.reader.batches ?? -1;
       drawOverlay();
       // the first frame of this page, unless the early painter drew it (the viewer benchmark reads the marks)
       if (!performance.getEntriesByName('cad:first-frame').length) requestAnimationFrame(() => performance.getEntriesByName('cad:first-frame').length || performance.mark('cad:first-frame'));
@@ -266,7 +269,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
       // the rest of the download goes to the GPU as it comes, drawn batch by batch
       const l = load.current;
       if (l && l.reader.scene === scene) streamInto(renderer.current, l, { adopted: !!early, batch: redrawSoon, whole: () => {
-        redrawLatest.current();
+        if (batchTimer.current || drawnBatches.current !== l.reader.batches) redrawLatest.current();
         requestAnimationFrame(() => requestAnimationFrame(markWholeFrame));
       } });
       else if (!early) renderer.current.setScene(scene);

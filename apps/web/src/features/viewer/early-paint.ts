@@ -55,13 +55,16 @@ function paintAsItArrives(e: EarlyPaint) {
     const f = frame(scene, light);
     if (!f) return;
     e.painted = { canvas: f.canvas, renderer: f.renderer, skeleton: f.root, view: f.view, scene };
-    let drawn = 0, timer = 0;
+    let drawn = 0, timer = 0, drawnBatches = -1;
     const draw = () => {
       clearTimeout(timer);
       timer = 0;
       if (e.taken) return;
-      f.renderer.render(f.view, openLayers(scene.meta), light, weights);
       const first = !drawn, whole = e.load.reader.done;
+      // the entity table and texts after the last batch change nothing on screen: a frame that already shows every
+      // batch is the whole drawing (a second render of it cost a large drawing ~100 ms here)
+      if (!whole || drawnBatches !== e.load.reader.batches) f.renderer.render(f.view, openLayers(scene.meta), light, weights);
+      drawnBatches = e.load.reader.batches;
       drawn = performance.now();
       if (first) performance.mark('cad:gl-uploaded');
       requestAnimationFrame(() => {
