@@ -56,6 +56,22 @@ class LayerBucket {
   te = new RunBuilder();
 }
 
+/** A glyph's box in its own frame, [minX, minY, maxX, maxY] (min > max: nothing drawn). */
+function glyphBox(g: Glyph): [number, number, number, number] {
+  const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  const add = (pts: readonly number[]) => {
+    for (let i = 0; i + 1 < pts.length; i += 2) {
+      box[0] = Math.min(box[0], pts[i]);
+      box[1] = Math.min(box[1], pts[i + 1]);
+      box[2] = Math.max(box[2], pts[i]);
+      box[3] = Math.max(box[3], pts[i + 1]);
+    }
+  };
+  for (const st of g.strokes ?? []) add(st);
+  add(g.triangles ?? []);
+  return box;
+}
+
 const segmentsOf = (strokes: number[][] | undefined) => {
   let n = 0;
   // a single point is one zero-length segment, as addLines draws it
@@ -100,7 +116,8 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
       if (y > ext[3]) ext[3] = y;
     }
   };
-  // the origin comes from the bounds, so they are known before any vertex is written
+  // the origin comes from the bounds, so they are known before any vertex is written; texts count with their
+  // insertion point here and grow the bounds with their geometry as it is written (`extent` below)
   for (const p of flat.polylines) grow(p.points);
   // block instances (scene/blocks.ts): the ones that do not pay are baked back in place below
   const blockPlan = planBlocks(flat, opts.blockInstances !== false);
@@ -188,13 +205,27 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   const glyphList: Glyph[] = [];
   const uses: number[] = [];
   const placed = { glyph: new GrowableU32(), affine: new GrowableF32(), color: new GrowableU32(), layer: new GrowableU32(), entity: new GrowableU32() };
+  /** each glyph's box in its own frame (minX minY maxX maxY): a placed glyph grows the bounds by its corners */
+  const glyphBoxes: number[] = [];
+  const growPlaced = (boxes: readonly number[], at: number, p: { a: number; b: number; c: number; d: number; e: number; f: number }) => {
+    if (!(boxes[at] <= boxes[at + 2])) return;
+    for (let k = 0; k < 4; k++) {
+      const x = boxes[at + (k & 1 ? 2 : 0)], y = boxes[at + (k & 2 ? 3 : 1)];
+      point[0] = p.a * x + p.c * y + p.e;
+      point[1] = p.b * x + p.d * y + p.f;
+      grow(point);
+    }
+  };
   for (const t of flat.texts) {
     texts.push({ text: t.text, x: t.x, y: t.y, height: t.height, rotation: t.rotation, entity: t.entity });
     if (opts.textGlyphs) {
       const g = opts.textGlyphs(t);
       const li = layerOf(t.layer);
       const b = bucketAt(li);
-      g.strokes.forEach((s, i) => addLines(b, s, false, g.colors[i] ?? t.color, t.entity, 0));
+      g.strokes.forEach((s, i) => {
+        grow(s);
+        addLines(b, s, false, g.colors[i] ?? t.color, t.entity, 0);
+      });
       for (const p of g.glyphs) {
         let id = glyphIds.get(p.glyph);
         if (id === undefined) {
@@ -202,7 +233,9 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
           glyphIds.set(p.glyph, id);
           glyphList.push(p.glyph);
           uses.push(0);
+          glyphBoxes.push(...glyphBox(p.glyph));
         }
+        growPlaced(glyphBoxes, id * 4, p);
         uses[id]++;
         placed.glyph.push(id);
         placed.affine.push2(p.a, p.b);
@@ -217,7 +250,11 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     if (!opts.textGeometry) continue;
     const g = opts.textGeometry(t);
     const b = bucket(t.layer);
-    g.strokes.forEach((s, i) => addLines(b, s, false, g.colors?.[i] ?? t.color, t.entity, 0));
+    g.strokes.forEach((s, i) => {
+      grow(s);
+      addLines(b, s, false, g.colors?.[i] ?? t.color, t.entity, 0);
+    });
+    grow(g.triangles);
     if (!g.triangles.length) continue;
     if (!g.triangleColors) addTriangles(b, g.triangles, null, t.color, t.entity);
     else for (let i = 0; i < g.triangleColors.length; i++) addTriangles(b, g.triangles.slice(i * 6, i * 6 + 6), null, g.triangleColors[i], t.entity);
@@ -353,8 +390,11 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   });
 
   const placedBlocks = blockPlan.build(ox, oy, layerOf);
+  // the drawing's extent with its text geometry: what "fit" shows (a title's glyphs reach far past its insertion
+  // point), and the grid the viewer culls curves by
+  const extent: SceneRect = Number.isFinite(ext[0]) ? { minX: ext[0], minY: ext[1], maxX: ext[2], maxY: ext[3] } : bounds;
   // exact curves: records the viewer tessellates for its zoom (scene/curves.ts)
-  const curves = packCurves(exactCurves, layerOf, bounds, [ox, oy]);
+  const curves = packCurves(exactCurves, layerOf, extent, [ox, oy]);
 
   const images = sceneImages(imageRefs(d, flat), layerOf, ox, oy);
   const meta: SceneMeta = {
@@ -362,7 +402,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     layout: opts.layout,
     layouts: opts.layouts,
     units: d.header.units,
-    bounds,
+    bounds: extent,
     origin: [ox, oy],
     layers,
     lineRanges,

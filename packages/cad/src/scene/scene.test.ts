@@ -99,6 +99,23 @@ describe('scene format 3: per-primitive colours, entity runs, instanced glyphs',
     return { segments: segs.length, triangles: tris.length, len, area, box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] };
   }
 
+  it('bounds the drawing with its text geometry, not only the insertion points (zoom to fit shows whole titles)', () => {
+    for (const s of [baked(), instanced()]) {
+      const b = s.meta.bounds;
+      for (const h of ['31', '32', '33']) {
+        const [minX, minY, maxX, maxY] = geometryOf(s, entityOf(s, h)).box;
+        // float32 positions around the origin
+        expect(minX, h).toBeGreaterThanOrEqual(b.minX - 1e-3);
+        expect(minY, h).toBeGreaterThanOrEqual(b.minY - 1e-3);
+        expect(maxX, h).toBeLessThanOrEqual(b.maxX + 1e-3);
+        expect(maxY, h).toBeLessThanOrEqual(b.maxY + 1e-3);
+      }
+      // the 中 line (5 high at y 120) reaches above its insertion point, the rotated E's to the right of the line
+      expect(b.maxY).toBeGreaterThan(123);
+      expect(b.maxX).toBeGreaterThan(100);
+    }
+  });
+
   it('draws frequent glyphs as instances of one mesh each: the same geometry as baked text in a fraction of the bytes', () => {
     const b = baked(), s = decodeScene(encodeScene(instanced()));
     // E (a stroke glyph) and 中 (an outline glyph) are meshes; the single Z is baked into the line buffer
