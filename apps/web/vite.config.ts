@@ -38,19 +38,17 @@ function earlyPagePreload(): Plugin {
           return seen;
         };
         const painter = chunks.find((c) => c.facadeModuleId?.endsWith(EARLY_PAINT));
-        const entryChunks = chunks.filter((c) => c.isEntry && c !== painter);
-        const entry = closure(entryChunks.map((c) => c.fileName));
+        const entry = closure(chunks.filter((c) => c.isEntry && c !== painter).map((c) => c.fileName));
         const url = (f: string) => `/${f}`;
         const rules = EARLY_PAGES.flatMap(([re, mod]) => {
           const page = chunks.find((c) => c.facadeModuleId?.endsWith(mod));
           if (!page) return [];
           return [[re.source, [...closure([page.fileName])].filter((f) => !entry.has(f)).map(url)] as const];
         });
-        // Vite's own tags for the entry: its script and the modulepreloads of its imports
+        // Vite's own tags for the entry (its script and the modulepreloads of its imports) give way to the boot script
         const main = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(html);
         if (!main) return html;
-        const preloads: string[] = [];
-        html = html.replace(main[0], '').replace(/<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g, (_, href) => (preloads.push(href), ''));
+        html = html.replace(main[0], '').replace(/<link rel="modulepreload" crossorigin href="[^"]+">\s*/g, '');
         // The order matters on a drawing link, where one main thread (and two cores here) does it all: the early
         // painter and its two imports first, then nothing of the app until the first frame is drawn (the gate,
         // index.html), since the app's modules compile on the same thread and delayed the painter by ~50 ms when
@@ -59,9 +57,9 @@ function earlyPagePreload(): Plugin {
           rules,
           painter: painter ? [...closure([painter.fileName])].map(url) : [],
           entry: main[1],
-          preloads: [...new Set([...preloads, ...[...entry].map(url)])].filter((h) => h !== main[1]),
+          preloads: [...entry].map(url).filter((h) => h !== main[1]),
         };
-        const script = `<script>(function(){var b=${JSON.stringify(boot)},page=[];function preload(h){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;document.head.appendChild(l);}for(var i=0;i<b.rules.length;i++)if(new RegExp(b.rules[i][0]).test(location.pathname)){page=b.rules[i][1];if(b.painter.length&&window.__cadScene){b.painter.slice(1).forEach(preload);var s=document.createElement('script');s.type='module';s.crossOrigin='';s.src=b.painter[0];s.onerror=function(){window.__cadGateOpen&&window.__cadGateOpen();};document.head.appendChild(s);}break;}(window.__cadGate||Promise.resolve()).then(function(){preload(b.entry);b.preloads.concat(page).forEach(preload);return import(b.entry);});})();</script>`;
+        const script = `<script>(function(){var b=${JSON.stringify(boot)},page=[];function preload(h){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;document.head.appendChild(l);}for(var i=0;i<b.rules.length;i++)if(new RegExp(b.rules[i][0]).test(location.pathname)){page=b.rules[i][1];if(b.painter.length&&window.__cadScene){b.painter.slice(1).forEach(preload);var s=document.createElement('script');s.type='module';s.crossOrigin='';s.src=b.painter[0];s.onerror=function(){window.__cadGateOpen&&window.__cadGateOpen();};document.head.appendChild(s);}break;}(window.__cadGate||Promise.resolve()).then(function(){b.preloads.concat(page).forEach(preload);return import(b.entry);});})();</script>`;
         // right after index.html's own inline script (which asks for the scene), before the stylesheet
         return html.replace(/(<\/script>)/, `$1\n    ${script}`);
       },

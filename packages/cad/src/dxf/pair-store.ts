@@ -107,16 +107,16 @@ export function createPairStore() {
 
 export type PairCache = ReturnType<typeof createPairCache>;
 
-/**
- * An entity read from DXF. Behaves as the plain `Entity` (its fields are own properties; `pairs` reads and
- * writes as an array and is in JSON), with its pairs in a shared PairChunk until first asked for.
- */
 /** The value of the first pair with this code (a loop, not `find`: the flattener asks this many times per entity). */
 export function firstOf(pairs: readonly Pair[], code: number): string | number | undefined {
   for (let i = 0; i < pairs.length; i++) if (pairs[i][0] === code) return pairs[i][1];
   return undefined;
 }
 
+/**
+ * An entity read from DXF. Behaves as the plain `Entity` (its fields are own properties; `pairs` reads and
+ * writes as an array and is in JSON), with its pairs in a shared PairChunk until first asked for.
+ */
 export class DxfEntity implements Entity {
   layer = '0';
   color = 256;

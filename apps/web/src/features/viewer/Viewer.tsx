@@ -268,10 +268,8 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
       }
       // the rest of the download goes to the GPU as it comes, drawn batch by batch
       const l = load.current;
-      if (l && l.reader.scene === scene) streamInto(renderer.current, l, { adopted: !!early, batch: redrawSoon, whole: () => {
-        if (batchTimer.current || drawnBatches.current !== l.reader.batches) redrawLatest.current();
-        requestAnimationFrame(() => requestAnimationFrame(markWholeFrame));
-      } });
+      // a frame that already shows every batch is the whole drawing; otherwise the redraw marks it
+      if (l && l.reader.scene === scene) streamInto(renderer.current, l, { adopted: !!early, batch: redrawSoon, whole: () => (drawnBatches.current !== l.reader.batches ? redrawLatest.current() : requestAnimationFrame(markWholeFrame)) });
       else if (!early) renderer.current.setScene(scene);
       if (!early) performance.mark('cad:gl-uploaded');
     } catch (e) {
