@@ -6,6 +6,10 @@ import { drawingInfo } from '../info.ts';
 
 const line = (layer = '0'): FixtureEntity => ({ type: 'LINE', pairs: [[5, 'A1'], [8, layer], [62, 1], [10, 0], [20, 0], [30, 0], [11, 10], [21, 5], [31, 0]] });
 
+/** pairs as ASCII DXF lines, group codes right-aligned in three columns as AutoCAD writes them */
+const rawDxf = (pairs: [number, string | number][], eol = '\n') =>
+  new TextEncoder().encode(pairs.map(([c, v]) => `${String(c).padStart(3)}${eol}${v}${eol}`).join(''));
+
 describe('DXF reader on drawings generated in code', () => {
   it('reads header, layers, entities with their common properties, blocks and nested records', () => {
     const bytes = writeAsciiDxf({
@@ -95,6 +99,44 @@ describe('DXF reader on drawings generated in code', () => {
     expect(d.entities.map((e) => [e.type, e.layer, e.color])).toEqual([['LINE', 'L1', 3], ['CIRCLE', 'L1', 256]]);
     expect(pairValue(d.entities[0], 20)).toBe(-2.25);
     expect(pairValue(d.entities[1], 40)).toBe(12.5);
+  });
+
+  it('reads header variables as written: the first of a repeated name, a point as its x; version, units, extents', () => {
+    const d = parseDxf(rawDxf([
+      [0, 'SECTION'], [2, 'HEADER'],
+      [9, '$ACADVER'], [1, 'AC1018'], [999, 'a comment'], [9, '$INSUNITS'], [70, 6],
+      [9, '$EXTMIN'], [10, -1.5], [20, 2], [30, 0], [9, '$EXTMAX'], [20, 40], [10, 30],
+      [9, '$LTSCALE'], [40, 2.5], [9, '$LTSCALE'], [40, 9], [9, '$PROJECTNAME'], [1, 'Nord'],
+      [0, 'ENDSEC'], [0, 'EOF'],
+    ]));
+    expect(d.header).toMatchObject({ version: 'AC1018', units: 6, codePage: 'ANSI_1252', extMin: { x: -1.5, y: 2, z: 0 }, extMax: { x: 30, y: 40, z: 0 } });
+    expect(d.header.vars).toEqual({ $ACADVER: 'AC1018', $INSUNITS: 6, $EXTMIN: -1.5, $EXTMAX: 40, $LTSCALE: 2.5, $PROJECTNAME: 'Nord' });
+    expect(JSON.parse(JSON.stringify(d.header)).vars.$LTSCALE).toBe(2.5);
+    // a caller may replace the table (the DWG reader's model has a plain one)
+    d.header.vars = { $LTSCALE: 3 };
+    expect(d.header.vars).toEqual({ $LTSCALE: 3 });
+    expect(() => parseDxf(rawDxf([[0, 'SECTION'], [2, 'HEADER'], [9, '$ACADVER'], [1, 'AC1018'], [0, 'LINE'], [0, 'ENDSEC'], [0, 'EOF']]))).toThrow(CadError);
+  });
+
+  it('finds the layouts and picture definitions among OBJECTS records whatever their values say, in LF, CRLF and binary files', () => {
+    const objects: [number, string | number][] = [
+      [0, 'SECTION'], [2, 'OBJECTS'],
+      // values that spell the records looked for, under codes other than 0: not records
+      [0, 'DICTIONARY'], [5, 'C'], [3, 'LAYOUT'], [350, '1A'], [3, 'IMAGEDEF'], [350, '1B'], [3, 'ENDSEC'], [350, '1C'],
+      [0, 'XRECORD'], [5, 'D'], [1, 'LAYOUT'], [1, 'ENDSEC'], [70, 0], [1, 'IMAGEDEF'],
+      [0, 'LAYOUT'], [5, '1A'], [100, 'AcDbPlotSettings'], [1, 'plot name'], [100, 'AcDbLayout'], [1, 'Sheet A'], [71, 1], [330, '1F'],
+      [0, 'ACDBPLACEHOLDER'], [5, 'E'],
+      [0, 'IMAGEDEF'], [5, '1B'], [1, 'C:\\pics\\site.png'], [10, 640], [20, 480],
+      [0, 'XRECORD'], [5, 'F'], [1, 'LAYOUT'],
+      [0, 'LAYOUT'], [5, '1C'], [100, 'AcDbLayout'], [1, 'Model'], [71, 0], [330, '1E'],
+      [0, 'ENDSEC'], [0, 'EOF'],
+    ];
+    const pairs: [number, string | number][] = [[0, 'SECTION'], [2, 'HEADER'], [9, '$ACADVER'], [1, 'AC1015'], [0, 'ENDSEC'], ...objects];
+    for (const bytes of [rawDxf(pairs), rawDxf(pairs, '\r\n'), writeBinaryDxf(pairs)]) {
+      const d = parseDxf(bytes);
+      expect(d.layouts).toEqual([{ name: 'Sheet A', tabOrder: 1, blockRecord: '1F' }, { name: 'Model', tabOrder: 0, blockRecord: '1E' }]);
+      expect(d.imageDefs).toEqual({ '1B': { file: 'C:\\pics\\site.png', width: 640, height: 480 } });
+    }
   });
 
   it('ends every bad input with the spec message quickly', () => {

@@ -1,7 +1,7 @@
 import { CadError, type Block, type Drawing, type Entity, type Layer, type Layout, type Linetype, type Pair, type Point3, type TextStyle } from '../model/drawing.ts';
 import { createAsciiReader, createBinaryReader, isBinaryDxf, type PairReader } from './tokenizer.ts';
 import { decodeEscapes, decoderFor } from './codepage.ts';
-import { DxfEntity, createPairStore, firstOf } from './pair-store.ts';
+import { DxfEntity, createPairStore, firstOf, type PairChunk } from './pair-store.ts';
 
 /** Entity types the model describes (issue: drawing engine, part 1); anything else is counted as unsupported. */
 export const KNOWN_ENTITY_TYPES = new Set([
@@ -9,6 +9,9 @@ export const KNOWN_ENTITY_TYPES = new Set([
   'ATTRIB', 'ATTDEF', 'INSERT', 'DIMENSION', 'LEADER', 'MULTILEADER', 'MLEADER', 'HATCH', 'SOLID', 'TRACE', '3DFACE', 'WIPEOUT', 'IMAGE',
   'ACAD_TABLE', 'MLINE', 'VIEWPORT', 'REGION', '3DSOLID', 'BODY', 'TOLERANCE', 'SHAPE',
 ]);
+
+/** the OBJECTS records the reader takes, and the section's end */
+const OBJECTS_READ = ['LAYOUT', 'IMAGEDEF', 'ENDSEC'];
 
 /** Reads an ASCII or binary DXF (R12–2018) into the drawing model. */
 export function parseDxf(bytes: Uint8Array): Drawing {
@@ -95,43 +98,49 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
     throw new CadError('cad.parseFailed', undefined, `missing ${end}`);
   }
 
+  /**
+   * The header's pairs go into the pair columns in one readPairs call (no pair handed out one by one); the few
+   * fields the reader needs at once (version, code page, units, extents) come from one pass over them, and the
+   * name → value table is built from them when first asked for: most opens read a handful of its ~250 names.
+   */
   function readHeader() {
-    let varName = '';
-    let point: Partial<Point3> | null = null;
-    // a variable's first value is kept (a repeated name keeps the first): decided once per name, not per pair
-    let fresh = false;
-    const vars = drawing.header.vars;
-    while (read()) {
-      if (r.code === 0) {
-        if (r.value === 'ENDSEC') break;
-        throw new CadError('cad.parseFailed', undefined, 'bad HEADER');
-      }
-      if (r.code === 9) {
-        varName = String(r.value);
+    // a store of its own: the entities' first chunk stays theirs
+    const own = createPairStore();
+    if (!r.readPairs(own) || r.value !== 'ENDSEC') throw new CadError('cad.parseFailed', undefined, 'bad HEADER');
+    const chunk = own.chunk, from = own.start, to = chunk.n;
+    const h = drawing.header;
+    let name = '';
+    let point: Point3 | null = null;
+    for (let i = from; i < to; i++) {
+      const code = chunk.code(i);
+      if (code === 9) {
+        name = String(chunk.value(i));
         point = null;
-        fresh = !(varName in vars);
         continue;
       }
-      if (r.code === 10 || r.code === 20 || r.code === 30) {
-        point ??= {};
-        point[r.code === 10 ? 'x' : r.code === 20 ? 'y' : 'z'] = Number(r.value);
-        const p = { x: point.x ?? 0, y: point.y ?? 0, z: point.z ?? 0 };
-        if (varName === '$EXTMIN') drawing.header.extMin = p;
-        if (varName === '$EXTMAX') drawing.header.extMax = p;
-        if (fresh) {
-          vars[varName] = Number(r.value);
-          fresh = false;
-        }
+      if (name === '') continue;
+      if (code === 10 || code === 20 || code === 30) {
+        if (name !== '$EXTMIN' && name !== '$EXTMAX') continue;
+        // one group's coordinates make the point (a missing one is 0); a later group of the same name replaces it
+        point ??= { x: 0, y: 0, z: 0 };
+        point[code === 10 ? 'x' : code === 20 ? 'y' : 'z'] = Number(chunk.value(i));
+        if (name === '$EXTMIN') h.extMin = { ...point };
+        else h.extMax = { ...point };
         continue;
       }
-      if (fresh) {
-        vars[varName] = r.value;
-        fresh = false;
-      }
-      if (varName === '$ACADVER') drawing.header.version = String(r.value);
-      if (varName === '$DWGCODEPAGE') drawing.header.codePage = String(r.value);
-      if (varName === '$INSUNITS') drawing.header.units = Number(r.value);
+      if (name === '$ACADVER') h.version = String(chunk.value(i));
+      else if (name === '$DWGCODEPAGE') h.codePage = String(chunk.value(i));
+      else if (name === '$INSUNITS') h.units = Number(chunk.value(i));
     }
+    let vars: Record<string, string | number> | null = null;
+    Object.defineProperty(h, 'vars', {
+      enumerable: true,
+      configurable: true,
+      get: () => (vars ??= headerVars(chunk, from, to)),
+      set: (v: Record<string, string | number>) => {
+        vars = v;
+      },
+    });
   }
 
   /** Past a record nothing is taken from (up to the next 0), without building its pairs. */
@@ -290,7 +299,8 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
         continue;
       }
       if (r.value !== 'LAYOUT') {
-        skipRecord();
+        // most of a file's records can be here (dictionaries, styles, xrecords) and only these are read
+        if (r.skipToRecord(OBJECTS_READ)) unread();
         continue;
       }
       const pairs = recordPairs();
@@ -308,6 +318,24 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
     if (handle === undefined) return;
     (drawing.imageDefs ??= {})[String(handle)] = { file: text(get(1) ?? ''), width: Number(get(10) ?? 0), height: Number(get(20) ?? 0) };
   }
+}
+
+/** name → first value of each header variable (a point's is its x), from the header's stored pairs */
+function headerVars(chunk: PairChunk, from: number, to: number): Record<string, string | number> {
+  const vars: Record<string, string | number> = {};
+  let name = '';
+  let fresh = false;
+  for (let i = from; i < to; i++) {
+    if (chunk.code(i) === 9) {
+      name = String(chunk.value(i));
+      fresh = !(name in vars);
+    } else if (fresh) {
+      const v = chunk.value(i);
+      vars[name] = chunk.code(i) === 10 || chunk.code(i) === 20 || chunk.code(i) === 30 ? Number(v) : v;
+      fresh = false;
+    }
+  }
+  return vars;
 }
 
 export function pairValue(e: Entity, code: number): string | number | undefined {

@@ -17,6 +17,13 @@ export interface PairReader {
    */
   skipRecord(): boolean;
   /**
+   * Past whole records up to the next 0 pair whose value is one of `names`, which is then the current pair as
+   * after next(); false at the end. In a file held whole in memory the names are searched for in the bytes (a
+   * section of thousands of small records nobody reads, such as OBJECTS, costs a few native searches); elsewhere
+   * record by record. What lies between is not checked: a corrupt record there is passed over, not reported.
+   */
+  skipToRecord(names: readonly string[]): boolean;
+  /**
    * The pairs of a record into `sink` (999 comments left out) up to the next 0 pair, which is then the current
    * pair as after next(); false at the end. The same pairs as next() would give, without handing each through
    * the reader's fields.
@@ -566,6 +573,20 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
         }
       }
     },
+    skipToRecord(names) {
+      if (!eof || !buf) return skipToRecordBySkipping(reader, names);
+      let best = -1;
+      for (const name of names) {
+        const at = recordAt(name);
+        if (at >= 0 && (best < 0 || at < best)) best = at;
+      }
+      if (best < 0) {
+        pos = n;
+        return false;
+      }
+      pos = best;
+      return reader.next();
+    },
     next() {
       return step(null);
     },
@@ -573,7 +594,50 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
       return step(sink);
     },
   };
+
+  /** per name, where its next record starts (its 0 line), or -1 for none to the end: each name searched once */
+  const found = new Map<string, number>();
+
+  /** where the next "0 / name" pair at or after pos begins, or -1 */
+  function recordAt(name: string): number {
+    const known = found.get(name);
+    if (known !== undefined && (known < 0 || known >= pos)) return known;
+    let from = pos;
+    for (;;) {
+      const i = buf!.indexOf(name, from, 'latin1');
+      if (i < 0 || i >= n) {
+        found.set(name, -1);
+        return -1;
+      }
+      from = i + 1;
+      const end = i + name.length;
+      // the name is a whole line …
+      if (i === 0 || bytes[i - 1] !== 10) continue;
+      if (!(end >= n || bytes[end] === 10 || (bytes[end] === 13 && bytes[end + 1] === 10))) continue;
+      // … after a 0 code line (a text line is a value in a well-formed file: the line before is its group code)
+      const start = codeLineStart(i - 1);
+      if (start < pos || start < 0) continue;
+      found.set(name, start);
+      return start;
+    }
+  }
+
+  /** the start of the line ending at the \n at `nl` when that line is the group code 0, else -1 */
+  function codeLineStart(nl: number): number {
+    let e = nl;
+    if (e > 0 && bytes[e - 1] === 13) e--;
+    let s = e;
+    while (s > 0 && bytes[s - 1] !== 10) s--;
+    const code = parseIntRange(s, e);
+    return code === 0 ? s : -1;
+  }
   return reader;
+}
+
+/** skipToRecord where the bytes cannot be searched: record by record */
+function skipToRecordBySkipping(r: PairReader, names: readonly string[]): boolean {
+  while (r.skipRecord()) if (!r.isNum && names.includes(r.str)) return true;
+  return false;
 }
 
 export function createBinaryReader(bytes: Uint8Array, decoder: TextDecoder): PairReader {
@@ -613,6 +677,9 @@ export function createBinaryReader(bytes: Uint8Array, decoder: TextDecoder): Pai
     skipRecord() {
       while (reader.next()) if (reader.code === 0) return true;
       return false;
+    },
+    skipToRecord(names) {
+      return skipToRecordBySkipping(reader, names);
     },
     readPairs(sink) {
       while (reader.next()) {

@@ -2,6 +2,8 @@
  * A tiny DXF writer for tests: drawings generated in code, so the core tests never depend on sample files.
  * Not a product writer (that one belongs to the renderers); it writes exactly the pairs it is given.
  */
+import { valueKind } from '../dxf/tokenizer.ts';
+
 export type Pairs = [number, string | number][];
 
 export interface FixtureEntity {
@@ -130,15 +132,17 @@ export function writeBinaryDxf(pairs: Pairs): Uint8Array {
   const buf = new DataView(new ArrayBuffer(8));
   for (const [code, value] of pairs) {
     chunks.push(code & 0xff, code >> 8);
-    if (code < 10 || (code >= 100 && code <= 102) || code === 5 || (code >= 300 && code < 310) || code === 330 || code === 999) {
+    // each value as the reader's table of group code types says
+    const kind = valueKind(code);
+    if (kind === 'string') {
       chunks.push(...enc.encode(String(value)), 0);
-    } else if ((code >= 10 && code < 60) || (code >= 110 && code < 150) || (code >= 210 && code < 240)) {
+    } else if (kind === 'double') {
       buf.setFloat64(0, Number(value), true);
       for (let i = 0; i < 8; i++) chunks.push(buf.getUint8(i));
-    } else if ((code >= 60 && code < 80) || (code >= 170 && code < 180) || (code >= 370 && code < 390)) {
+    } else if (kind === 'int16') {
       buf.setInt16(0, Number(value), true);
       chunks.push(buf.getUint8(0), buf.getUint8(1));
-    } else if (code >= 90 && code < 100) {
+    } else if (kind === 'int32') {
       buf.setInt32(0, Number(value), true);
       for (let i = 0; i < 4; i++) chunks.push(buf.getUint8(i));
     } else throw new Error(`writer does not know code ${code}`);
