@@ -7,7 +7,10 @@
  * Every parser runs in a child process of its own, so peak RSS (getrusage maxRSS) belongs to one parser and one
  * file. Each parser is given the file's bytes already in memory and must produce its model (dxf-parser wants a
  * string: the UTF-8 decode is done before the clock starts, as is data-model's ArrayBuffer copy). Samples: one child per parser and file, 8–40 warm-up parses
- * (~32 MB of parsing), then the median of 9 (no forced GC between them). The large file: 3 children per parser, one cold parse each, median.
+ * (~32 MB of parsing), then the median of 9 timed runs (no forced GC between them). A run is as many parses as
+ * fill ~10 ms, timed together: a small sample parses in 0.2–1 ms, where one parse alone is at the mercy of a
+ * timer tick or a context switch, and the garbage a parser leaves is then collected inside the run that made it
+ * (a server parses drawing after drawing). The large file: 3 children per parser, one cold parse each, median.
  *
  *   npm run bench -- cad-parse         only this benchmark
  *   BENCH_DXF_MB=20                    size of the generated file (default 100)
@@ -24,6 +27,8 @@ const PARSERS = ['ours', 'dxf-parser', 'data-model'] as const;
 /** ours again, reading the file itself in 4 MB windows (parseDxfFile): its time includes the reading */
 type ParserName = (typeof PARSERS)[number] | 'ours-stream';
 const MB = 1024 * 1024;
+/** a timed run of a sample: parses filling about this long */
+const RUN_MS = 10;
 
 interface ChildResult {
   ok: boolean;
@@ -98,7 +103,16 @@ async function child(parser: ParserName, file: string, warmups: number, runs: nu
     gc();
     const heapBefore = process.memoryUsage().heapUsed;
     out.rssBeforeMB = round(process.memoryUsage().rss / MB);
-    for (let i = 0; i < warmups; i++) await parse(input);
+    // the second half of the warm-ups says how long a warm parse takes
+    let warmMs = 0;
+    let warmN = 0;
+    for (let i = 0; i < warmups; i++) {
+      const t = performance.now();
+      await parse(input);
+      if (i >= warmups / 2) (warmMs += performance.now() - t), warmN++;
+    }
+    // parses per timed run: ~RUN_MS of them (the large file's cold parse is one)
+    const batch = warmN ? Math.max(1, Math.ceil(RUN_MS / (warmMs / warmN))) : 1;
     let model: unknown = null;
     for (let i = 0; i < runs; i++) {
       // no forced GC between runs: it shrinks the young generation and the next parse pays for regrowing it,
@@ -106,12 +120,13 @@ async function child(parser: ParserName, file: string, warmups: number, runs: nu
       model = null;
       const t = performance.now();
       const c = process.cpuUsage();
-      const r = await parse(input);
-      out.times.push(round(performance.now() - t, 2));
+      let r: Awaited<ReturnType<typeof parse>> | null = null;
+      for (let k = 0; k < batch; k++) r = await parse(input);
+      out.times.push(round((performance.now() - t) / batch, 3));
       const u = process.cpuUsage(c);
-      out.cpu.push(round((u.user + u.system) / 1000, 2));
-      out.entities = r.entities;
-      model = r.model;
+      out.cpu.push(round((u.user + u.system) / 1000 / batch, 3));
+      out.entities = r!.entities;
+      model = r!.model;
     }
     // the last model is still referenced: what a full GC cannot free is what the model costs
     gc();

@@ -156,10 +156,10 @@ const INTERN_SLOTS = 4096;
 const interned: (string | undefined)[] = new Array(INTERN_SLOTS).fill(undefined);
 
 /**
- * Node's Buffer, where there is one (the reader also runs without): a native line search (memchr) and latin1
- * decoding of ASCII values without a TextDecoder call.
+ * Node's Buffer, where there is one (the reader also runs without): a native line search (memchr), a native search
+ * for a record's name (skipToRecord) and latin1 decoding of ASCII values without a TextDecoder call.
  */
-type NodeBytes = Uint8Array & { latin1Slice(start: number, end: number): string };
+type NodeBytes = Uint8Array & { latin1Slice(start: number, end: number): string; indexOf(value: string, byteOffset: number, encoding: 'latin1'): number };
 const NodeBuffer = (globalThis as unknown as { Buffer?: { from(a: ArrayBufferLike, offset: number, length: number): NodeBytes } }).Buffer;
 const nodeView = (u: Uint8Array): NodeBytes | null => (NodeBuffer ? NodeBuffer.from(u.buffer, u.byteOffset, u.byteLength) : null);
 /** a byte above ASCII in a latin1-decoded value: that value needs the file's decoder */
