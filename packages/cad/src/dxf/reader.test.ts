@@ -123,7 +123,8 @@ describe('DXF reader on drawings generated in code', () => {
       [0, 'SECTION'], [2, 'OBJECTS'],
       // values that spell the records looked for, under codes other than 0: not records
       [0, 'DICTIONARY'], [5, 'C'], [3, 'LAYOUT'], [350, '1A'], [3, 'IMAGEDEF'], [350, '1B'], [3, 'ENDSEC'], [350, '1C'],
-      [0, 'XRECORD'], [5, 'D'], [1, 'LAYOUT'], [1, 'ENDSEC'], [70, 0], [1, 'IMAGEDEF'],
+      [0, 'XRECORD'], [5, 'D'], [1, 'LAYOUT'], [1, 'ENDSEC'], [70, 0], [1, 'IMAGEDEF'], [1, 'NDSEC'], [1, 'LAYOUTS'], [1, 'xIMAGEDEF'],
+      [0, 'IMAGEDEF_REACTOR'], [5, 'G'],
       [0, 'LAYOUT'], [5, '1A'], [100, 'AcDbPlotSettings'], [1, 'plot name'], [100, 'AcDbLayout'], [1, 'Sheet A'], [71, 1], [330, '1F'],
       [0, 'ACDBPLACEHOLDER'], [5, 'E'],
       [0, 'IMAGEDEF'], [5, '1B'], [1, 'C:\\pics\\site.png'], [10, 640], [20, 480],

@@ -602,17 +602,27 @@ export function createAsciiReader(input: Uint8Array, decoder: TextDecoder, sourc
   function recordAt(name: string): number {
     const known = found.get(name);
     if (known !== undefined && (known < 0 || known >= pos)) return known;
-    let from = pos;
+    // the search key: at most 6 characters (a shorter pattern is found by a native scan for its first character,
+    // a longer one by Boyer-Moore-Horspool, which crawls where the last character is frequent) from the name's first
+    // character that is not a hex digit. Hex digits fill the binary chunks (310 groups) of many files: through
+    // 1.5 MB of them, ENDSEC took 1.4 ms and NDSEC 0.05 ms; IMAGEDEF to the end 2.6 ms, IMAGED 0.05 ms
+    const skip = Math.max(0, name.search(/[^0-9A-F]/));
+    const key = name.slice(skip, skip + 6);
+    let from = pos + skip;
     for (;;) {
-      const i = buf!.indexOf(name, from, 'latin1');
-      if (i < 0 || i >= n) {
+      const k = buf!.indexOf(key, from, 'latin1');
+      if (k < 0 || k >= n) {
         found.set(name, -1);
         return -1;
       }
-      from = i + 1;
+      from = k + 1;
+      const i = k - skip;
       const end = i + name.length;
       // the name is a whole line …
       if (i === 0 || bytes[i - 1] !== 10) continue;
+      let same = true;
+      for (let j = 0; j < name.length; j++) if (bytes[i + j] !== name.charCodeAt(j)) same = false;
+      if (!same) continue;
       if (!(end >= n || bytes[end] === 10 || (bytes[end] === 13 && bytes[end + 1] === 10))) continue;
       // … after a 0 code line (a text line is a value in a well-formed file: the line before is its group code)
       const start = codeLineStart(i - 1);
