@@ -12,6 +12,7 @@ export const KNOWN_ENTITY_TYPES = new Set([
 
 /** the OBJECTS records the reader takes, and the section's end */
 const OBJECTS_READ = ['LAYOUT', 'IMAGEDEF', 'ENDSEC'];
+const SECTION_END = ['ENDSEC'];
 
 /** Reads an ASCII or binary DXF (R12–2018) into the drawing model. */
 export function parseDxf(bytes: Uint8Array): Drawing {
@@ -72,7 +73,7 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
       else if (name === 'BLOCKS') readBlocks();
       else if (name === 'ENTITIES') readEntities(drawing.entities, 'ENDSEC');
       else if (name === 'OBJECTS') readObjects();
-      else skipTo('ENDSEC');
+      else skipSection();
       // after the header the code page is known: decode the rest with it
       if (name === 'HEADER') r.setDecoder(decoderFor(drawing.header.version, drawing.header.codePage));
       continue;
@@ -88,14 +89,13 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
   }
   return drawing;
 
-  function skipTo(end: string) {
+  /** Past a section nothing is read from (classes, thumbnail, ACDS data) */
+  function skipSection() {
     if (pending) {
       pending = false;
-      if (r.code === 0 && r.value === end) return;
+      if (r.code === 0 && r.value === 'ENDSEC') return;
     }
-    // pairs nothing takes: only the 0 pairs' values are read
-    while (r.skipRecord()) if (r.value === end) return;
-    throw new CadError('cad.parseFailed', undefined, `missing ${end}`);
+    if (!r.skipToRecord(SECTION_END)) throw new CadError('cad.parseFailed', undefined, 'missing ENDSEC');
   }
 
   /**
