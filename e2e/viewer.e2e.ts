@@ -29,9 +29,13 @@ const generated = writeAsciiDxf({
  */
 const round = writeAsciiDxf({
   header: [['$EXTMIN', [[10, -20000], [20, -20000], [30, 0]]], ['$EXTMAX', [[10, 20000], [20, 20000], [30, 0]]]],
-  layers: ['0', 'Round', 'Arcs'],
+  layers: ['0', 'Round', 'Arcs', 'Dashes'],
+  // dashes and gaps longer than the drawing's tolerance (its diagonal / 4000 ≈ 14): shorter ones draw continuous
+  linetypes: [{ name: 'DASHED', pattern: [20, -15] }],
   entities: [
     { type: 'CIRCLE', pairs: [[8, 'Round'], [62, 1], [370, 100], [10, 0], [20, 0], [30, 0], [40, 10]] },
+    // dashed: its dashes are exact arcs too (baked, they were cut from the same coarse polygon)
+    { type: 'CIRCLE', pairs: [[8, 'Dashes'], [62, 5], [6, 'DASHED'], [10, 0], [20, 0], [30, 0], [40, 7]] },
     { type: 'ARC', pairs: [[8, 'Arcs'], [62, 3], [10, 13], [20, 0], [30, 0], [40, 2], [50, 0], [51, 90]] },
     { type: 'LINE', pairs: [[8, '0'], [10, -20000], [20, -20000], [30, 0], [11, -19000], [21, -20000], [31, 0]] },
     { type: 'LINE', pairs: [[8, '0'], [10, 20000], [20, 20000], [30, 0], [11, 19000], [21, 20000], [31, 0]] },
@@ -217,6 +221,15 @@ describe('the drawing viewer in a real browser', () => {
       const lit = new Set<number>();
       for (const [x, y] of red) lit.add(Math.round(((Math.atan2(y - centre.y, x - centre.x) * 180) / Math.PI + 360) % 360 / 2));
       expect(lit.size).toBeGreaterThanOrEqual(178);
+      // the dashed circle: every blue pixel on the true circle of radius 7, dashes over ~66 % of the way round
+      // (pattern 20, −15 on a circumference of 44: dashes at 0–20 and 35–44)
+      const blue = await viewerPixels(page, 'blue');
+      const offDash = blue.filter(([x, y]) => Math.abs(Math.hypot(x - centre.x, y - centre.y) - 7 * ppu) > 1.5);
+      expect(offDash.length, `${offDash.length} of ${blue.length} blue pixels off the dashed circle`).toBe(0);
+      const dashed = new Set<number>();
+      for (const [x, y] of blue) dashed.add(Math.round(((Math.atan2(y - centre.y, x - centre.x) * 180) / Math.PI + 360) % 360 / 2));
+      expect(dashed.size).toBeGreaterThan(0.55 * 180);
+      expect(dashed.size).toBeLessThan(0.8 * 180);
       await shoot(page, 'viewer-round');
 
       // the lineweight display draws the circle 1 mm wide (~3.8 px), still on the circle

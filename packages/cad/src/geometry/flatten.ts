@@ -2,7 +2,7 @@ import type { Block, Drawing, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
 import { aciToRgb } from './aci.ts';
 import { bulgeInterior, clipPattern, readHatch, ringArea } from './hatch.ts';
-import { dashPolyline, polylineLength } from './linetype.ts';
+import { dashCurve, dashPolyline, polylineLength } from './linetype.ts';
 import { fitPointCurve, tessellateNurbs } from './spline.ts';
 import { generateDimension, type Annotation } from './dimension.ts';
 import { acisWireframe } from './acis.ts';
@@ -666,8 +666,13 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
    * its transform, kept exact in `out.curves`; false (draw it as a polyline) when its linetype dashes it. A negative
    * sweep (clockwise) is stored as the same arc run forwards.
    */
+  /**
+   * With `opts.curves`: a circle, arc or elliptical arc as an exact curve, or in a dashed linetype as its dashes,
+   * each an exact sub-curve (the pattern walked along the true arc length from the start parameter, as a baked
+   * arc is walked from its first point), and its dots. Callers only pass positive sweeps when the linetype dashes.
+   */
   function curve(c: Ctx, cx: number, cy: number, ux: number, uy: number, vx: number, vy: number, t0: number, sweep: number): boolean {
-    if (!opts.curves || scaledDashes(c.lt, (c.ltScale * scaleOf(c.m)) / viewportLtScale)) return false;
+    if (!opts.curves) return false;
     if (sweep < 0) {
       t0 += sweep;
       sweep = -sweep;
@@ -678,7 +683,16 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       skip(c.e, `${c.e.type}:invalid`);
       return true;
     }
-    (out.curves ??= []).push(g);
+    const dashes = scaledDashes(c.lt, (c.ltScale * scaleOf(c.m)) / viewportLtScale);
+    const cut = dashes && dashCurve(g, dashes.scaled, dashes.period, dashBudget);
+    if (!cut) {
+      // continuous, or more dashes than the drawing's budget allows (as dashPattern: then drawn continuous)
+      (out.curves ??= []).push(g);
+      return true;
+    }
+    dashBudget -= cut.pieces;
+    if (cut.dashes.length) (out.curves ??= []).push(...cut.dashes);
+    for (let i = 0; i < cut.dots.length; i += 2) pl(c, [cut.dots[i], cut.dots[i + 1], cut.dots[i], cut.dots[i + 1]]);
     return true;
   }
 

@@ -94,10 +94,10 @@ describe('scene format 4: curves as records', () => {
     expect(capped).toBeGreaterThan(0);
   });
 
-  it('keeps the dashed circle in the line buffer', () => {
+  it('sends the dashed circle as its dashes, exact arcs, and nothing of it in the line buffer', () => {
     const dashed = s.meta.entities.findIndex((e) => e.handle === [...expected.keys()].at(-1));
-    expect(s.lineEntities.filter((e) => e === dashed).length).toBeGreaterThan(10);
-    expect([...s.curveEntities]).not.toContain(dashed);
+    expect([...s.lineEntities]).not.toContain(dashed);
+    expect([...s.curveEntities].filter((e) => e === dashed).length).toBe(21);
   });
 });
 

@@ -2,7 +2,7 @@
  * A generated DXF with every kind of curve the flattener keeps exact, and each curve's exact shape as a function of
  * u ∈ [0, 1] (computed here from the DXF's definitions, independently of the flattener): circles of radius 1e-3 to
  * 1e5, arcs crossing 0°, clockwise and counter-clockwise bulges, rotated partial and full ellipses, mirrored and
- * sheared INSERTs, OCS with extrusion (0, 0, −1), and a dashed circle (which stays a polyline). For tests.
+ * sheared INSERTs, OCS with extrusion (0, 0, −1), and a dashed circle (its dashes exact arcs). For tests.
  */
 import { writeAsciiDxf, type FixtureEntity } from './dxf-writer.ts';
 
@@ -84,8 +84,9 @@ add('INSERT', [[2, 'BE'], [10, 50], [20, 50], [30, 0], [41, -1], [42, 1], [50, 3
 add('INSERT', [[2, 'BP'], [10, 50], [20, 50], [30, 0], [41, -1], [42, 1], [50, 30]], [bulgeArc(0, 0, 5, 2, -0.3, mirror)].map((e) => ({ ...e, size: 60 })));
 const outer = insertMap(-40, 30, 1, 1, 25), inner = insertMap(0, 0, 2, 0.5, 40);
 add('INSERT', [[2, 'BS'], [10, -40], [20, 30], [30, 0], [50, 25]], [{ at: circleAt(2, 1, 3, 0, TAU, (p) => outer(inner(p))), size: 60 }]);
-// a dashed circle stays a polyline (cut into dashes)
-add('CIRCLE', [[10, 0], [20, -40], [30, 0], [40, 5], [6, 'DASHED']], []);
+// a dashed circle: each dash an exact arc (pattern 1, −0.5 along the circumference 10π from 0°: 21 dashes, the last
+// at arc length 30–31)
+add('CIRCLE', [[10, 0], [20, -40], [30, 0], [40, 5], [6, 'DASHED']], Array.from({ length: 21 }, (_, k) => ({ at: circleAt(0, -40, 5, (1.5 * k) / 5, 1 / 5), size: 50 })));
 
 /** the DXF bytes */
 export const curveDxf = writeAsciiDxf({ layers: ['0'], linetypes: [{ name: 'DASHED', pattern: [1, -0.5] }], blocks, entities });

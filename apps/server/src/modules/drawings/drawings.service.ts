@@ -11,9 +11,10 @@ import { SceneBuildError, type FontLookup, type SceneBuilder } from './scene-bui
 
 /**
  * Cached scenes of another engine are rebuilt, never served: the scene format's version, with a suffix to bump when
- * the engine draws differently in the same format (.1: the bounds hold text geometry).
+ * the engine draws differently in the same format (.1: the bounds hold text geometry; .2: dashed circles, arcs and
+ * ellipses as exact dash curves).
  */
-export const SCENE_ENGINE = `e${SCENE_FORMAT}.1`;
+export const SCENE_ENGINE = `e${SCENE_FORMAT}.2`;
 
 async function readAll(r: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
