@@ -233,6 +233,8 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
           // transformCurve's result is a fresh object: it takes the entity itself (no second copy per curve)
           const placed = transformCurve(c, affine);
           placed.entity = ref;
+          // drawn where the INSERT is (the mesh's own stream positions mean nothing here)
+          if (c.at !== undefined) placed.at = out.polylines.length;
           (out.curves ??= []).push(placed);
         }
         if (exact.texts) {
@@ -240,6 +242,7 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
           // other output (annotation lines, counts, budgets) the mesh already has
           const keep = { polylines: out.polylines, skipped: out.skipped, images: out.images, curves: out.curves };
           const before = snapshot();
+          const firstText = out.texts.length;
           out.polylines = [];
           out.skipped = {};
           out.curves = [];
@@ -251,6 +254,8 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
             Object.assign(out, keep);
             Object.assign(budget, before);
           }
+          // the pass wrote into an empty polyline list: its texts are drawn where the INSERT is
+          for (let t = firstText; t < out.texts.length; t++) if (out.texts[t].at !== undefined) out.texts[t].at = out.polylines.length;
         }
         // what baking this cell would have cost and counted
         budget.dash -= exact.cost.dash;
@@ -292,20 +297,21 @@ export function placePolyline(p: Polyline2, a: Affine, entity: number): Polyline
 /**
  * Every polyline in drawing order: `flat.polylines` with the instances for which `bake(instance)` is true placed
  * back where the flattener met them. What a flattening without instances would have given, for those instances.
+ * `from` is where each came from: its index in `flat.polylines`, or -1 - k for a polyline of instance k.
  */
-export function eachPolyline(flat: Flattened, bake: (inst: BlockInstance, index: number) => boolean, f: (p: Polyline2) => void) {
+export function eachPolyline(flat: Flattened, bake: (inst: BlockInstance, index: number) => boolean, f: (p: Polyline2, from: number) => void) {
   const inst = flat.blocks?.instances ?? [];
   const meshes = flat.blocks?.meshes ?? [];
   let k = 0;
   const until = (at: number) => {
     for (; k < inst.length && inst[k].at <= at; k++) {
       if (!bake(inst[k], k)) continue;
-      for (const p of meshes[inst[k].mesh].polylines) f(placePolyline(p, inst[k].affine, inst[k].entity));
+      for (const p of meshes[inst[k].mesh].polylines) f(placePolyline(p, inst[k].affine, inst[k].entity), -1 - k);
     }
   };
   flat.polylines.forEach((p, i) => {
     until(i);
-    f(p);
+    f(p, i);
   });
   until(Infinity);
 }

@@ -32,6 +32,8 @@ export interface Curve2 extends CurveGeom {
   entity: number;
   /** resolved lineweight in 1/100 mm (0 = thinnest) */
   lineweight?: number;
+  /** where it is drawn among `Flattened.polylines` (see `TextRun.at`); only in drawings with wipeouts */
+  at?: number;
 }
 
 const TAU = Math.PI * 2;

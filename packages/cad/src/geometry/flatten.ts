@@ -78,6 +78,12 @@ export interface TextRun {
   boxWidth?: number;
   /** true when a mirrored block transform flips the text */
   mirrored?: boolean;
+  /**
+   * where it is drawn in the polyline stream: after `Flattened.polylines[at - 1]`, before `polylines[at]` (as
+   * `BlockInstance.at`). Set only in drawings with a WIPEOUT, the one thing whose look depends on draw order across
+   * polylines, curves and texts (the scene's depth tiers, scene/tiers.ts); absent elsewhere, so nothing else changes.
+   */
+  at?: number;
 }
 
 /** An IMAGE or WIPEOUT placed in the drawing: the renderer draws the picture (or masks) inside `clip ?? corners`. */
@@ -248,6 +254,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   let recordBlocks: Map<string, Block> | undefined;
   const maxEntities = opts.maxEntities ?? 2_000_000;
   let textPass = false;
+  // texts and curves say where they are drawn among the polylines only when a wipeout may mask them
+  const ordered = hasWipeouts(d);
   const instancer = opts.blockInstances
     ? blockInstancer({
         out,
@@ -678,11 +686,13 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       sweep = -sweep;
     }
     sweep = Math.min(sweep, Math.PI * 2);
-    const g = transformCurve({ cx, cy, ux, uy, vx, vy, t0, sweep, color: c.color, layer: c.layer, entity: c.ref, lineweight: c.lineweight }, c.m);
+    const g: Curve2 = transformCurve({ cx, cy, ux, uy, vx, vy, t0, sweep, color: c.color, layer: c.layer, entity: c.ref, lineweight: c.lineweight }, c.m);
     if (!finiteCurve(g)) {
       skip(c.e, `${c.e.type}:invalid`);
       return true;
     }
+    // its dashes copy the draw position (each is the curve with another t0 and sweep); dots are polylines after it
+    if (ordered) g.at = out.polylines.length;
     const dashes = scaledDashes(c.lt, (c.ltScale * scaleOf(c.m)) / viewportLtScale);
     const cut = dashes && dashCurve(g, dashes.scaled, dashes.period, dashBudget);
     if (!cut) {
@@ -719,10 +729,12 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     const sx = Math.hypot(m[0], m[1]), sy = Math.hypot(m[2], m[3]);
     const det = m[0] * m[3] - m[1] * m[2];
     if (!Number.isFinite(px) || !Number.isFinite(py) || !Number.isFinite(height * sy)) return skip(c.e, `${c.e.type}:invalid`);
-    out.texts.push({
+    const run: TextRun = {
       x: px, y: py, height: height * sy, rotation: rotation + (Math.atan2(m[1], m[0]) * 180) / Math.PI, text: s, color: c.color, layer: c.layer, entity: c.ref, kind,
       style: 'Standard', halign: 0, valign: 0, widthFactor: sy ? sx / sy : 1, oblique: 0, mirrored: det < 0 || undefined, ...extra,
-    });
+    };
+    if (ordered) run.at = out.polylines.length;
+    out.texts.push(run);
   }
 
   function annotation(c: Ctx, a: Annotation) {
@@ -973,6 +985,15 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     if (placed) out.blocks = placed;
   }
   return out;
+}
+
+/** A WIPEOUT anywhere in the drawing (model, paper, blocks): only then do texts and curves record their draw position. */
+function hasWipeouts(d: Drawing): boolean {
+  const has = (list: readonly Entity[]) => {
+    for (const e of list) if (e.type === 'WIPEOUT') return true;
+    return false;
+  };
+  return has(d.entities) || d.blocks.some((b) => has(b.entities));
 }
 
 /** Every number of the curve is finite (no array of them: this runs per circle and arc). */

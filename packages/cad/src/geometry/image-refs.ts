@@ -48,9 +48,10 @@ export function imageRefs(d: Drawing, flat: Flattened): ImageRef[] {
 
 /**
  * Model-space pictures seen through a paper viewport: moved into paper space by `tx`, the painted area cut to the
- * viewport's rectangle (a picture wholly outside is dropped). `order` puts them beneath the viewport's lines.
+ * viewport's rectangle (a picture wholly outside is dropped). `orderOf` maps a model draw position to the paper's, so
+ * a picture or wipeout stays between the model lines it was drawn between.
  */
-export function viewportImages(frames: readonly ImageFrame[], tx: (x: number, y: number) => [number, number], rect: Rect, entityBase: number, order: number): ImageFrame[] {
+export function viewportImages(frames: readonly ImageFrame[], tx: (x: number, y: number) => [number, number], rect: Rect, entityBase: number, orderOf: (order: number) => number): ImageFrame[] {
   const out: ImageFrame[] = [];
   const move = (pts: number[]) => {
     const r = new Array<number>(pts.length);
@@ -61,7 +62,7 @@ export function viewportImages(frames: readonly ImageFrame[], tx: (x: number, y:
     const corners = move(f.corners);
     const clip = clipPolygonToRect(move(f.clip ?? f.corners), rect);
     if (clip.length < 6) continue;
-    out.push({ ...f, entity: f.entity + entityBase, corners, clip, order });
+    out.push({ ...f, entity: f.entity + entityBase, corners, clip, order: orderOf(f.order) });
   }
   return out;
 }

@@ -121,8 +121,14 @@ export function flattenLayout(d: Drawing, name: string, opts: FlattenOptions = {
       const dx = x - vp.viewX, dy = y - vp.viewY;
       return [vp.cx + dx * cos - dy * sin, vp.cy + dx * sin + dy * cos];
     };
-    if (model.images?.length) (paper.images ??= []).push(...viewportImages(model.images, tx, vp.clip, base, paper.polylines.length));
-    for (const p of model.polylines) {
+    // where each model polyline lands among the paper's (clipping may cut one into several, or into none): pictures,
+    // wipeouts, curves and texts keep their draw position between them (`ImageFrame.order`, `TextRun.at`)
+    const n = model.polylines.length;
+    const landed = new Int32Array(n + 1);
+    const at = (k: number) => landed[Math.max(0, Math.min(k, n))];
+    for (let k = 0; k < n; k++) {
+      const p = model.polylines[k];
+      landed[k] = paper.polylines.length;
       const pts = new Array<number>(p.points.length);
       for (let i = 0; i < p.points.length; i += 2) [pts[i], pts[i + 1]] = tx(p.points[i], p.points[i + 1]);
       const moved: Polyline2 = { ...p, points: pts, entity: p.entity + base };
@@ -133,13 +139,15 @@ export function flattenLayout(d: Drawing, name: string, opts: FlattenOptions = {
         for (const run of clipPolylineToRect(p.closed ? [...pts, pts[0], pts[1]] : pts, vp.clip)) paper.polylines.push({ ...moved, points: run, closed: false });
       }
     }
+    landed[n] = paper.polylines.length;
+    if (model.images?.length) (paper.images ??= []).push(...viewportImages(model.images, tx, vp.clip, base, at));
     // exact curves stay exact: moved by the same similarity, cut at the viewport's border into arcs
     const m = [cos, sin, -sin, cos, vp.cx - vp.viewX * cos + vp.viewY * sin, vp.cy - vp.viewX * sin - vp.viewY * cos];
-    for (const g of model.curves ?? []) for (const piece of clipCurveToRect(transformCurve(g, m), vp.clip)) (paper.curves ??= []).push({ ...piece, entity: g.entity + base });
+    for (const g of model.curves ?? []) for (const piece of clipCurveToRect(transformCurve(g, m), vp.clip)) (paper.curves ??= []).push({ ...piece, entity: g.entity + base, ...(g.at !== undefined && { at: at(g.at) }) });
     for (const t of model.texts) {
       const [x, y] = tx(t.x, t.y);
       if (x < vp.clip.minX || x > vp.clip.maxX || y < vp.clip.minY || y > vp.clip.maxY) continue;
-      paper.texts.push({ ...t, x, y, height: t.height * vp.scale, boxWidth: t.boxWidth !== undefined ? t.boxWidth * vp.scale : undefined, rotation: t.rotation + (vp.twist * 180) / Math.PI, entity: t.entity + base });
+      paper.texts.push({ ...t, x, y, height: t.height * vp.scale, boxWidth: t.boxWidth !== undefined ? t.boxWidth * vp.scale : undefined, rotation: t.rotation + (vp.twist * 180) / Math.PI, entity: t.entity + base, ...(t.at !== undefined && { at: at(t.at) }) });
     }
   }
   return paper;
