@@ -3,7 +3,9 @@ import { withPerVertexViews, type SceneArrays } from './runs.ts';
 
 const MAGIC = 0x53444143; // 'CADS' little-endian
 /**
- * 6: instanced block meshes (a mesh per block variant inserted often, a placement per INSERT). 5: exact curves
+ * 6: instanced block meshes (a mesh per block variant inserted often, a placement per INSERT); since engine e6.3 the
+ * scenes of drawings with wipeouts put depth tiers in spare fields (scene/tiers.ts); a scene without them reads as
+ * tier 0 everywhere, so the format stays (and every other drawing's scene is byte for byte what it was). 5: exact curves
  * (records the viewer tessellates at the zoom of each frame). 4: sent in batches (a head, slices of
  * the large arrays interleaved batch by batch, the entity table last), so a viewer draws the first batch while the
  * rest arrives. 3: colours and weights per primitive, entities as runs, instanced glyphs, all in one block.

@@ -52,12 +52,15 @@ function segmentCount(p: Polyline2): number {
 }
 
 export interface BlockPlan {
-  /** the flattener's polylines in drawing order, with the instances that are not instanced baked in place */
-  eachBakedPolyline(f: (p: Polyline2) => void): void;
+  /** the flattener's polylines in drawing order, with the instances that are not instanced baked in place (`from` as `eachPolyline` says) */
+  eachBakedPolyline(f: (p: Polyline2, from: number) => void): void;
   /** every instance's geometry into the bounds (its convex hull placed) */
   growBounds(grow: (pts: ArrayLike<number>) => void): void;
-  /** the instanced meshes and their instances as scene arrays (positions of instances relative to the origin) */
-  build(ox: number, oy: number, layerOf: (name: string) => number): { blocks: SceneBlock[]; arrays: SceneBlockArrays };
+  /**
+   * the instanced meshes and their instances as scene arrays (positions of instances relative to the origin);
+   * `tiers`: each instance's depth tier (scene/tiers.ts), per `flat.blocks.instances`
+   */
+  build(ox: number, oy: number, layerOf: (name: string) => number, tiers?: Uint8Array): { blocks: SceneBlock[]; arrays: SceneBlockArrays };
 }
 
 export function emptyBlockArrays(): SceneBlockArrays {
@@ -130,7 +133,7 @@ export function planBlocks(flat: Flattened, enabled = true): BlockPlan {
       }
     },
 
-    build(ox, oy, layerOf) {
+    build(ox, oy, layerOf, tiers) {
       const out = emptyBlockArrays();
       const blocks: SceneBlock[] = [];
       if (!chosen.length) return { blocks, arrays: out };
@@ -196,13 +199,14 @@ export function planBlocks(flat: Flattened, enabled = true): BlockPlan {
       // instances grouped by mesh, in drawing order within each
       const inst = new Float32Array(nInst * 8), ent = new Uint32Array(nInst);
       const next = firstOf.slice();
-      for (const i of instances) {
-        if (slot[i.mesh] < 0) continue;
+      instances.forEach((i, k) => {
+        if (slot[i.mesh] < 0) return;
         const at = next[i.mesh]++;
         const a = i.affine;
-        inst.set([a[0], a[1], a[2], a[3], a[4] - ox, a[5] - oy, layerOf(i.layer), 0], at * 8);
+        // the 8th float is the instance's depth tier: a mesh never holds a wipeout, so all of it shares the INSERT's
+        inst.set([a[0], a[1], a[2], a[3], a[4] - ox, a[5] - oy, layerOf(i.layer), tiers?.[k] ?? 0], at * 8);
         ent[at] = i.entity;
-      }
+      });
       Object.assign(out, { blockLinePositions: lp, blockLineColors: lc, blockLineLayers: ll, blockLineWeights: lw, blockTriPositions: tp, blockTriColors: tc, blockTriLayers: tl, blockInstances: inst, blockInstanceEntities: ent });
       return { blocks, arrays: out };
     },

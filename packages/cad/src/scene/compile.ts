@@ -12,6 +12,7 @@ import { curveFitsRecord, packCurves } from './curves.ts';
 import { curveBox, isFullCurve, tessellateCurve, type Curve2 } from '../geometry/curve.ts';
 import { imageRefs } from '../geometry/image-refs.ts';
 import { sceneImages } from './images.ts';
+import { drawTiers, GLYPH_TIER_UNIT, type Box } from './tiers.ts';
 
 /** Text as geometry in drawing units, from the text engine (SHX strokes, TTF glyph triangles). */
 export type TextGeometryFn = (run: TextRun) => { strokes: number[][]; triangles: number[]; colors?: number[]; triangleColors?: number[] };
@@ -70,6 +71,36 @@ function glyphBox(g: Glyph): [number, number, number, number] {
   for (const st of g.strokes ?? []) add(st);
   add(g.triangles ?? []);
   return box;
+}
+
+/** The box of text i as the compiler draws it (its strokes, glyph triangles or placed glyphs), for the depth tiers. */
+function textBoxOf(shapes: (TextGlyphs | ReturnType<TextGeometryFn> | undefined)[]): (i: number, out: Box) => boolean {
+  const glyphBoxes = new Map<Glyph, [number, number, number, number]>();
+  return (i, out) => {
+    const g = shapes[i];
+    if (!g) return false;
+    out[0] = out[1] = Infinity;
+    out[2] = out[3] = -Infinity;
+    const add = (x: number, y: number) => {
+      if (x < out[0]) out[0] = x;
+      if (x > out[2]) out[2] = x;
+      if (y < out[1]) out[1] = y;
+      if (y > out[3]) out[3] = y;
+    };
+    for (const s of g.strokes) for (let k = 0; k + 1 < s.length; k += 2) add(s[k], s[k + 1]);
+    if ('glyphs' in g) {
+      for (const p of g.glyphs) {
+        let box = glyphBoxes.get(p.glyph);
+        if (!box) glyphBoxes.set(p.glyph, (box = glyphBox(p.glyph)));
+        if (!(box[0] <= box[2])) continue;
+        for (let k = 0; k < 4; k++) {
+          const x = box[k & 1 ? 2 : 0], y = box[k & 2 ? 3 : 1];
+          add(p.a * x + p.c * y + p.e, p.b * x + p.d * y + p.f);
+        }
+      }
+    } else for (let k = 0; k + 1 < g.triangles.length; k += 2) add(g.triangles[k], g.triangles[k + 1]);
+    return out[0] <= out[2];
+  };
 }
 
 const segmentsOf = (strokes: number[][] | undefined) => {
@@ -134,7 +165,14 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   const bounds: SceneRect = Number.isFinite(ext[0]) ? { minX: ext[0], minY: ext[1], maxX: ext[2], maxY: ext[3] } : { minX: 0, minY: 0, maxX: 1, maxY: 1 };
   const ox = (bounds.minX + bounds.maxX) / 2, oy = (bounds.minY + bounds.maxY) / 2;
 
-  const addLines = (b: LayerBucket, pts: ArrayLike<number>, closed: boolean, color: number, entity: number, weight: number) => {
+  // a drawing with wipeouts: every primitive gets a depth tier (scene/tiers.ts), for which the texts' geometry is
+  // needed first (it is kept for the text pass below); every other drawing has none, and the scene it had
+  const wiped = !!flat.images?.some((im) => im.wipeout);
+  const shapes = wiped ? flat.texts.map((t) => opts.textGlyphs?.(t) ?? opts.textGeometry?.(t)) : null;
+  const tiers = shapes ? drawTiers(flat, bounds, textBoxOf(shapes)) : null;
+
+  // `tier` goes into the alpha byte of the primitive's colour as 255 - tier (255, opaque, for tier 0)
+  const addLines = (b: LayerBucket, pts: ArrayLike<number>, closed: boolean, color: number, entity: number, weight: number, tier = 0) => {
     let segs = 0;
     const n = pts.length >> 1;
     const last = closed && n > 2 ? n : n - 1;
@@ -157,9 +195,9 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     }
     if (!segs) return;
     b.le.add(at, entity);
-    b.lc.push(color, segs);
+    b.lc.push(color, segs, 255 - tier);
   };
-  const addTriangles = (b: LayerBucket, coords: ArrayLike<number>, idx: ArrayLike<number> | null, color: number, entity: number) => {
+  const addTriangles = (b: LayerBucket, coords: ArrayLike<number>, idx: ArrayLike<number> | null, color: number, entity: number, tier = 0) => {
     const n = idx ? Math.floor(idx.length / 3) : Math.floor(coords.length / 6);
     if (!n) return;
     b.te.add(b.tp.length / 6, entity);
@@ -167,11 +205,12 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
       const k = idx ? idx[i] : i;
       b.tp.push2(coords[k * 2] - ox, coords[k * 2 + 1] - oy);
     }
-    b.tc.push(color, n);
+    b.tc.push(color, n, 255 - tier);
   };
 
-  blockPlan.eachBakedPolyline((p) => {
+  blockPlan.eachBakedPolyline((p, from) => {
     const b = bucket(p.layer);
+    const tier = tiers ? (from >= 0 ? tiers.polylines[from] : tiers.instances[-1 - from]) : 0;
     if (p.filled && p.points.length >= 6) {
       let coords: number[] = p.points;
       const holes: number[] = [];
@@ -185,26 +224,30 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
       }
       // three or four corners (SOLID, TRACE) need no triangulator
       const idx = coords.length === 6 && !holes.length ? [0, 1, 2] : coords.length === 8 && !holes.length ? [0, 1, 2, 0, 2, 3] : earcut(coords, holes.length ? holes : undefined, 2);
-      addTriangles(b, coords, idx, p.color, p.entity);
+      addTriangles(b, coords, idx, p.color, p.entity, tier);
     } else {
-      addLines(b, p.points, p.closed && p.points.length >= 4, p.color, p.entity, Math.max(0, Math.min(255, p.lineweight ?? 0)));
+      addLines(b, p.points, p.closed && p.points.length >= 4, p.color, p.entity, Math.max(0, Math.min(255, p.lineweight ?? 0)), tier);
     }
   });
 
   // exact curves become records (below), except those float32 cannot hold around the origin: segments at the old tolerance
   const exactCurves: Curve2[] = [];
+  const exactTiers: number[] | undefined = tiers ? [] : undefined;
   const curveTolerance = Math.max(1e-9, Math.hypot(bounds.maxX - bounds.minX, bounds.maxY - bounds.minY) / 4000);
-  for (const c of flat.curves ?? []) {
-    if (curveFitsRecord(c, [ox, oy], curveTolerance)) exactCurves.push(c);
-    else addLines(bucket(c.layer), tessellateCurve(c, curveTolerance), isFullCurve(c), c.color, c.entity, Math.max(0, Math.min(255, c.lineweight ?? 0)));
-  }
+  (flat.curves ?? []).forEach((c, i) => {
+    const tier = tiers ? tiers.curves[i] : 0;
+    if (curveFitsRecord(c, [ox, oy], curveTolerance)) {
+      exactCurves.push(c);
+      exactTiers?.push(tier);
+    } else addLines(bucket(c.layer), tessellateCurve(c, curveTolerance), isFullCurve(c), c.color, c.entity, Math.max(0, Math.min(255, c.lineweight ?? 0)), tier);
+  });
 
   // ---- text: strokes and triangles baked per character, or placed glyphs (instanced when used often)
   const texts: SceneMeta['texts'] = [];
   const glyphIds = new Map<Glyph, number>();
   const glyphList: Glyph[] = [];
   const uses: number[] = [];
-  const placed = { glyph: new GrowableU32(), affine: new GrowableF32(), color: new GrowableU32(), layer: new GrowableU32(), entity: new GrowableU32() };
+  const placed = { glyph: new GrowableU32(), affine: new GrowableF32(), color: new GrowableU32(), layer: new GrowableU32(), entity: new GrowableU32(), tier: tiers ? new GrowableU8() : null };
   /** each glyph's box in its own frame (minX minY maxX maxY): a placed glyph grows the bounds by its corners */
   const glyphBoxes: number[] = [];
   const growPlaced = (boxes: readonly number[], at: number, p: { a: number; b: number; c: number; d: number; e: number; f: number }) => {
@@ -216,15 +259,16 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
       grow(point);
     }
   };
-  for (const t of flat.texts) {
+  flat.texts.forEach((t, ti) => {
     texts.push({ text: t.text, x: t.x, y: t.y, height: t.height, rotation: t.rotation, entity: t.entity });
+    const tier = tiers ? tiers.texts[ti] : 0;
     if (opts.textGlyphs) {
-      const g = opts.textGlyphs(t);
+      const g = (shapes?.[ti] as TextGlyphs | undefined) ?? opts.textGlyphs(t);
       const li = layerOf(t.layer);
       const b = bucketAt(li);
       g.strokes.forEach((s, i) => {
         grow(s);
-        addLines(b, s, false, g.colors[i] ?? t.color, t.entity, 0);
+        addLines(b, s, false, g.colors[i] ?? t.color, t.entity, 0, tier);
       });
       for (const p of g.glyphs) {
         let id = glyphIds.get(p.glyph);
@@ -244,27 +288,30 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
         placed.color.push(p.color);
         placed.layer.push(li);
         placed.entity.push(t.entity);
+        placed.tier?.push(tier);
       }
-      continue;
+      return;
     }
-    if (!opts.textGeometry) continue;
-    const g = opts.textGeometry(t);
+    if (!opts.textGeometry) return;
+    const g = (shapes?.[ti] as ReturnType<TextGeometryFn> | undefined) ?? opts.textGeometry(t);
     const b = bucket(t.layer);
     g.strokes.forEach((s, i) => {
       grow(s);
-      addLines(b, s, false, g.colors?.[i] ?? t.color, t.entity, 0);
+      addLines(b, s, false, g.colors?.[i] ?? t.color, t.entity, 0, tier);
     });
     grow(g.triangles);
-    if (!g.triangles.length) continue;
-    if (!g.triangleColors) addTriangles(b, g.triangles, null, t.color, t.entity);
-    else for (let i = 0; i < g.triangleColors.length; i++) addTriangles(b, g.triangles.slice(i * 6, i * 6 + 6), null, g.triangleColors[i], t.entity);
-  }
+    if (!g.triangles.length) return;
+    if (!g.triangleColors) addTriangles(b, g.triangles, null, t.color, t.entity, tier);
+    else for (let i = 0; i < g.triangleColors.length; i++) addTriangles(b, g.triangles.slice(i * 6, i * 6 + 6), null, g.triangleColors[i], t.entity, tier);
+  });
 
   // which glyphs are instanced: the ones whose instances save the most bytes over baking them
   const meshBytes = (g: Glyph) => segmentsOf(g.strokes) * 16 + Math.floor((g.triangles?.length ?? 0) / 6) * 24;
   const bakedBytes = (g: Glyph) => segmentsOf(g.strokes) * SEGMENT_BYTES + Math.floor((g.triangles?.length ?? 0) / 6) * TRIANGLE_BYTES;
   const saving = glyphList.map((g, i) => uses[i] * (bakedBytes(g) - INSTANCE_BYTES) - meshBytes(g));
-  const chosen = glyphList.map((_, i) => i).filter((i) => saving[i] >= INSTANCE_MIN_SAVING).sort((a, b) => saving[b] - saving[a]).slice(0, MAX_INSTANCED_GLYPHS).sort((a, b) => a - b);
+  // an instance carries its tier in its layer float, exact only below GLYPH_TIER_UNIT layers (scene/tiers.ts)
+  const instanceable = !tiers || layers.length <= GLYPH_TIER_UNIT;
+  const chosen = glyphList.map((_, i) => i).filter((i) => instanceable && saving[i] >= INSTANCE_MIN_SAVING).sort((a, b) => saving[b] - saving[a]).slice(0, MAX_INSTANCED_GLYPHS).sort((a, b) => a - b);
   const slot = new Int32Array(glyphList.length).fill(-1);
   chosen.forEach((g, k) => (slot[g] = k));
 
@@ -278,14 +325,14 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     const g = glyphList[gi];
     const a = A[i * 6], bb = A[i * 6 + 1], c = A[i * 6 + 2], dd = A[i * 6 + 3], e = A[i * 6 + 4] + ox, f = A[i * 6 + 5] + oy;
     const b = bucketAt(placed.layer.data[i]);
-    const color = placed.color.data[i], entity = placed.entity.data[i];
+    const color = placed.color.data[i], entity = placed.entity.data[i], tier = placed.tier?.data[i] ?? 0;
     for (const s of g.strokes ?? []) {
       pts.length = s.length;
       for (let k = 0; k < s.length; k += 2) {
         pts[k] = a * s[k] + c * s[k + 1] + e;
         pts[k + 1] = bb * s[k] + dd * s[k + 1] + f;
       }
-      addLines(b, pts, false, color, entity, 0);
+      addLines(b, pts, false, color, entity, 0, tier);
     }
     const t = g.triangles;
     if (t?.length) {
@@ -294,7 +341,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
         pts[k] = a * t[k] + c * t[k + 1] + e;
         pts[k + 1] = bb * t[k] + dd * t[k + 1] + f;
       }
-      addTriangles(b, pts, null, color, entity);
+      addTriangles(b, pts, null, color, entity, tier);
     }
   }
 
@@ -341,7 +388,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
       if (k < 0) continue;
       const at = next[k]++;
       for (let j = 0; j < 6; j++) glyphInstances[at * 8 + j] = A[i * 6 + j];
-      glyphInstances[at * 8 + 6] = placed.layer.data[i];
+      glyphInstances[at * 8 + 6] = placed.layer.data[i] + (placed.tier?.data[i] ?? 0) * GLYPH_TIER_UNIT;
       glyphInstances[at * 8 + 7] = placed.color.data[i] & 0xffffff;
       glyphInstanceEntities[at] = placed.entity.data[i];
     }
@@ -389,14 +436,14 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     }
   });
 
-  const placedBlocks = blockPlan.build(ox, oy, layerOf);
+  const placedBlocks = blockPlan.build(ox, oy, layerOf, tiers?.instances);
   // the drawing's extent with its text geometry: what "fit" shows (a title's glyphs reach far past its insertion
   // point), and the grid the viewer culls curves by
   const extent: SceneRect = Number.isFinite(ext[0]) ? { minX: ext[0], minY: ext[1], maxX: ext[2], maxY: ext[3] } : bounds;
   // exact curves: records the viewer tessellates for its zoom (scene/curves.ts)
-  const curves = packCurves(exactCurves, layerOf, extent, [ox, oy]);
+  const curves = packCurves(exactCurves, layerOf, extent, [ox, oy], exactTiers);
 
-  const images = sceneImages(imageRefs(d, flat), layerOf, ox, oy);
+  const images = sceneImages(imageRefs(d, flat), layerOf, ox, oy, tiers?.images);
   const meta: SceneMeta = {
     format: 1,
     layout: opts.layout,

@@ -2,7 +2,7 @@
  * Curves in the scene (format 4): continuous circles, arcs, elliptical arcs and bulge arcs as parametric records
  * that the viewer tessellates every frame for the zoom it shows, instead of segments fixed at compile time.
  *
- * A record is 12 floats (three RGBA32F texels): cx cy ux uy | vx vy t0 sweep | layer colour weight 0, the point at
+ * A record is 12 floats (three RGBA32F texels): cx cy ux uy | vx vy t0 sweep | layer colour weight tier, the point at
  * parameter t being (cx, cy) + (ux, uy) cos t + (vx, vy) sin t (relative to the scene origin, like every position).
  * Records are grouped in buckets of one sweep class and size class (⌈log2 largest radius⌉), and inside a bucket by
  * the tile of a CURVE_GRID × CURVE_GRID grid over the scene bounds their centre lies in: the viewer draws a bucket
@@ -51,9 +51,10 @@ export function curveFitsRecord(c: CurveGeom, origin: readonly [number, number],
 
 /**
  * The flattener's curves as scene records, bucketed and ordered (see the file comment). `bounds` and `origin` must
- * be the scene's: tiles are computed from the float32 centres exactly as the viewer will.
+ * be the scene's: tiles are computed from the float32 centres exactly as the viewer will. `tiers`: each curve's depth
+ * tier (scene/tiers.ts), written into the record's last float (0 without).
  */
-export function packCurves(curves: readonly Curve2[], layerOf: (name: string) => number, bounds: SceneRect, origin: readonly [number, number]) {
+export function packCurves(curves: readonly Curve2[], layerOf: (name: string) => number, bounds: SceneRect, origin: readonly [number, number], tiers?: ArrayLike<number>) {
   const n = curves.length;
   const raw = new Float32Array(n * CURVE_FLOATS);
   const f = Math.fround;
@@ -74,6 +75,7 @@ export function packCurves(curves: readonly Curve2[], layerOf: (name: string) =>
     raw[k + 8] = layerOf(c.layer);
     raw[k + 9] = c.color & 0xffffff;
     raw[k + 10] = Math.max(0, Math.min(255, c.lineweight ?? 0));
+    if (tiers) raw[k + 11] = tiers[i];
     radius[i] = curveRadius(raw[k + 2], raw[k + 3], raw[k + 4], raw[k + 5]);
     // bucket (sweep class, then size class: neighbouring buckets often share a segment count, and the viewer then
     // draws them in one call) then tile: one number that sorts them

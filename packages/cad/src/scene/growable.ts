@@ -36,7 +36,8 @@ export class GrowableU32 {
 export class GrowableRgba {
   data = new Uint8Array(2048);
   length = 0;
-  push(rgb: number, count: number) {
+  /** `count` times 0xRRGGBB with `alpha` (the viewer reads a depth tier from it: 255 - tier, scene/tiers.ts) */
+  push(rgb: number, count: number, alpha = 255) {
     if (this.length + 4 * count > this.data.length) {
       const next = new Uint8Array(Math.max(this.data.length * 2, this.length + 4 * count));
       next.set(this.data.subarray(0, this.length));
@@ -47,7 +48,7 @@ export class GrowableRgba {
       this.data[this.length++] = r;
       this.data[this.length++] = g;
       this.data[this.length++] = b;
-      this.data[this.length++] = 255;
+      this.data[this.length++] = alpha;
     }
   }
   done(): Uint8Array {

@@ -32,6 +32,8 @@ export interface SceneImage {
   height?: number;
   /** a WIPEOUT: painted in the background colour, no picture */
   wipeout?: true;
+  /** a wipeout's depth tier (scene/tiers.ts): it hides the primitives of lower tiers under it */
+  tier?: number;
   adjust?: ImageAdjust;
 }
 
@@ -53,8 +55,11 @@ function triangulate(ring: number[]): number[] {
   return earcut(ring);
 }
 
-/** The scene's list of pictures and wipeouts, in draw order, positions relative to the origin (ox, oy). */
-export function sceneImages(refs: readonly ImageRef[], layerIndex: (name: string) => number, ox: number, oy: number): SceneImage[] {
+/**
+ * The scene's list of pictures and wipeouts, in draw order, positions relative to the origin (ox, oy); `tiers`: the
+ * depth tiers per `Flattened.images` (scene/tiers.ts), absent when the drawing has no wipeout.
+ */
+export function sceneImages(refs: readonly ImageRef[], layerIndex: (name: string) => number, ox: number, oy: number, tiers?: Uint8Array): SceneImage[] {
   const out: SceneImage[] = [];
   const rel = (pts: number[]) => pts.map((v, i) => (i % 2 ? v - oy : v - ox));
   for (const r of refs) {
@@ -66,6 +71,7 @@ export function sceneImages(refs: readonly ImageRef[], layerIndex: (name: string
     const s: SceneImage = { entity: r.entity, layer: layerIndex(r.layer), corners, triangles };
     if (clip) s.clip = clip;
     if (r.wipeout) s.wipeout = true;
+    if (r.wipeout && tiers) s.tier = tiers[r.index];
     if (r.file) {
       s.file = r.file;
       s.name = r.name;

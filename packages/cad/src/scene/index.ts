@@ -5,5 +5,6 @@ export { pickEntity, entityBounds, snapPoint } from './pick.ts';
 export { runValueAt, forRunsOf } from './runs.ts';
 export { expandBlockInstances, nearestBlockVertex, type ExpandedBlocks } from './block-query.ts';
 export { adjustLinear } from './images.ts';
+export { GLYPH_TIER_UNIT, MAX_TIER } from './tiers.ts';
 export { CURVE_FLOATS, CURVE_GRID, CURVE_TOLERANCE_PX, curveTile, bucketSegments, sceneCurve, curveCount, nearestCurve, nearestCurveSnap, tessellateSceneCurves } from './curves.ts';
 export { curveSegments, chordError, curveRadius, curvePoint, type CurveGeom } from '../geometry/curve.ts';

@@ -1,4 +1,5 @@
 import type { Scene } from './scene.types.ts';
+import { GLYPH_TIER_UNIT } from './tiers.ts';
 import { forRunsOf, runValueAt } from './runs.ts';
 import { meshBoxes } from './mesh-boxes.ts';
 import { blockEntityPoints, blockTriangleAt, nearestBlockSegment } from './block-query.ts';
@@ -43,7 +44,8 @@ function glyphsNear(s: Scene, px: number, py: number, tolerance: number, visible
   glyphs.forEach(([, , , , first, count], g) => {
     const minX = boxes[g * 4], minY = boxes[g * 4 + 1], maxX = boxes[g * 4 + 2], maxY = boxes[g * 4 + 3];
     for (let i = first; i < first + count; i++) {
-      if (visibleLayers && !visibleLayers.has(I[i * 8 + 6])) continue;
+      // the layer float holds the depth tier above the layer (scene/tiers.ts)
+      if (visibleLayers && !visibleLayers.has(I[i * 8 + 6] % GLYPH_TIER_UNIT)) continue;
       const a = I[i * 8], b = I[i * 8 + 1], c = I[i * 8 + 2], d = I[i * 8 + 3], e = I[i * 8 + 4], ff = I[i * 8 + 5];
       const det = a * d - b * c;
       if (!det) continue;

@@ -62,7 +62,7 @@ export type SceneBlock = [number, number, number, number, number, number];
 export interface SceneBlockArrays {
   /** block meshes in their own frame: x y per vertex, 2 per segment; ranges in `meta.blocks` */
   blockLinePositions: Float32Array;
-  /** r g b a per mesh segment (resolved: ByBlock, ByLayer, layer-0 stand-ins) */
+  /** r g b a per mesh segment (resolved: ByBlock, ByLayer, layer-0 stand-ins; a always 255: the tier is the instance's) */
   blockLineColors: Uint8Array;
   /** layer index per mesh segment: a segment is hidden with its own layer, as baked geometry is */
   blockLineLayers: Uint32Array;
@@ -74,7 +74,8 @@ export interface SceneBlockArrays {
   blockTriLayers: Uint32Array;
   /**
    * 8 floats per INSERT (each MINSERT cell), grouped by mesh: a b c d e f of x' = a mx + c my + e, y' = b mx + d my + f
-   * (e f relative to the origin; rotation, mirror and the scale the mesh does not hold), the INSERT's layer index, 0
+   * (e f relative to the origin; rotation, mirror and the scale the mesh does not hold), the INSERT's layer index, its
+   * depth tier (scene/tiers.ts; 0 in drawings without wipeouts)
    */
   blockInstances: Float32Array;
   /** the INSERT's entity index per instance (what a click inside the block selects) */
@@ -117,7 +118,7 @@ export interface Scene extends SceneBlockArrays {
   meta: SceneMeta;
   /** x y per vertex, 2 vertices per segment (x0 y0 x1 y1 per segment) */
   linePositions: Float32Array;
-  /** r g b a per segment */
+  /** r g b a per segment; a is 255 - the segment's depth tier (scene/tiers.ts: 255 in drawings without wipeouts) */
   lineSegmentColors: Uint8Array;
   /** [first segment, entity] runs: the segments from `first` up to the next run's first belong to `entity` */
   lineEntityRuns: Uint32Array;
@@ -125,7 +126,7 @@ export interface Scene extends SceneBlockArrays {
   lineWeights: Uint8Array;
   /** x y per vertex, 3 vertices per triangle */
   triPositions: Float32Array;
-  /** r g b a per triangle */
+  /** r g b a per triangle, a as in lineSegmentColors */
   triangleColors: Uint8Array;
   /** [first triangle, entity] runs */
   triEntityRuns: Uint32Array;
@@ -134,7 +135,8 @@ export interface Scene extends SceneBlockArrays {
   glyphTriPositions: Float32Array;
   /**
    * 8 floats per glyph instance, grouped by glyph: a b c d e f of x' = a gx + c gy + e, y' = b gx + d gy + f (e f
-   * relative to the origin), the layer index, the colour 0xRRGGBB (exact in a float). Two RGBA32F texels each,
+   * relative to the origin), the layer index + depth tier × GLYPH_TIER_UNIT (scene/tiers.ts; the layer index alone in
+   * drawings without wipeouts), the colour 0xRRGGBB (exact in a float). Two RGBA32F texels each,
    * which the viewer's shader reads by vertex number (no per-instance draw overhead on software renderers).
    */
   glyphInstances: Float32Array;
@@ -142,7 +144,7 @@ export interface Scene extends SceneBlockArrays {
   glyphInstanceEntities: Uint32Array;
   /**
    * Continuous circles, arcs, elliptical arcs and bulge arcs, exact: 12 floats per record (cx cy ux uy, vx vy t0
-   * sweep, layer colour weight 0; the point at t is c + u cos t + v sin t, relative to the origin), bucketed as
+   * sweep, layer colour weight tier (scene/tiers.ts, 0 in drawings without wipeouts); the point at t is c + u cos t + v sin t, relative to the origin), bucketed as
    * `meta.curveBuckets` says. The viewer tessellates them every frame for its zoom (scene/curves.ts).
    */
   curves: Float32Array;

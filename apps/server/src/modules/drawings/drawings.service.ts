@@ -12,9 +12,9 @@ import { SceneBuildError, type FontLookup, type SceneBuilder } from './scene-bui
 /**
  * Cached scenes of another engine are rebuilt, never served: the scene format's version, with a suffix to bump when
  * the engine draws differently in the same format (.1: the bounds hold text geometry; .2: dashed circles, arcs and
- * ellipses as exact dash curves).
+ * ellipses as exact dash curves; .3: drawings with wipeouts carry depth tiers, packages/cad/src/scene/tiers.ts).
  */
-export const SCENE_ENGINE = `e${SCENE_FORMAT}.2`;
+export const SCENE_ENGINE = `e${SCENE_FORMAT}.3`;
 
 async function readAll(r: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
