@@ -1,5 +1,5 @@
 import type { Scene } from '@cadcloud/cad/scene';
-import { COLOR_FS, INK_GLSL, linkProgram } from './gl-program.ts';
+import { COLOR_FS, INK_GLSL, linkProgram, TIER_GLSL } from './gl-program.ts';
 import { dataTexture } from './gl-textures.ts';
 
 /**
@@ -11,7 +11,7 @@ import { dataTexture } from './gl-textures.ts';
  * screen-space quad of six vertices (as the renderer's wide lines).
  */
 
-const INK = INK_GLSL;
+const INK = INK_GLSL + TIER_GLSL;
 
 const BLOCK_VS = `#version 300 es
 uniform vec2 u_scale;
@@ -68,6 +68,8 @@ void main() {
   }
   uint layer = texelFetch(u_layer, texel(prim), 0).r;
   uint on = texelFetch(u_visible, ivec2(int(layer & 255u), int(layer >> 8u)), 0).r;
+  // the instance's depth tier (its 8th float): a block holding a wipeout is never instanced, so it is all the INSERT's
+  pos.z = tierZ(t.w);
   gl_Position = on == 0u ? vec4(2.0, 2.0, 2.0, 1.0) : pos;
   gl_PointSize = 2.0;
   v_color = ink(texelFetch(u_col, texel(prim), 0), u_light);

@@ -1,10 +1,10 @@
 import { bucketSegments, CURVE_FLOATS, CURVE_GRID, curveTile, type Scene, type SceneCurveBucket } from '@cadcloud/cad/scene';
-import { COLOR_FS, INK_GLSL, linkProgram } from './gl-program.ts';
+import { COLOR_FS, INK_GLSL, linkProgram, TIER_GLSL } from './gl-program.ts';
 import { dataTexture, LayerMask } from './gl-textures.ts';
 
 /**
  * Exact curves (scene format 4) drawn at the zoom of each frame. Records (3 RGBA32F texels: cx cy ux uy, vx vy t0
- * sweep, layer colour weight) are pulled from a texture by vertex number: vertex k of a draw is record
+ * sweep, layer colour weight tier) are pulled from a texture by vertex number: vertex k of a draw is record
  * first + k / (n·per), segment (k mod n·per) / per, so a bucket of curves is one draw call whose segment count n
  * follows from its largest radius on screen (chord error ≤ 0.25 device px). No vertex buffers and no instancing
  * (software rasterisers pay ~11 µs per instance). A curve whose box is off screen, or whose layer is hidden, is
@@ -27,6 +27,7 @@ uniform float u_pxPerMm;
 out vec4 v_color;
 ivec2 texel(int i) { return ivec2(i % u_w, i / u_w); }
 ${INK_GLSL}
+${TIER_GLSL}
 // the point at t, relative to the view centre (the centre difference first keeps small curves exact far from the origin)
 vec2 at(vec4 a, vec4 b, float t) { return (a.xy - u_center) + a.zw * cos(t) + b.xy * sin(t); }
 const vec2 CORNERS[6] = vec2[6](vec2(0.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0), vec2(0.0, -1.0), vec2(1.0, 1.0), vec2(0.0, 1.0));
@@ -52,8 +53,10 @@ void main() {
     return;
   }
   float step = b.w / float(u_n);
+  // the record's last float is its depth tier
+  float z = tierZ(c.w);
   if (u_wide == 0) {
-    gl_Position = vec4(at(a, b, b.z + step * float(seg + corner)) * u_scale, 0.0, 1.0);
+    gl_Position = vec4(at(a, b, b.z + step * float(seg + corner)) * u_scale, z, 1.0);
   } else {
     // a screen-space quad of the lineweight along the segment, square ends covering the joints (as gl-renderer's wide lines)
     vec2 s0 = at(a, b, b.z + step * float(seg)) * u_scale * u_half;
@@ -64,7 +67,7 @@ void main() {
     vec2 n = vec2(-dir.y, dir.x);
     vec2 q = CORNERS[corner];
     vec2 p = mix(s0, s1, q.x) + n * q.y * w + dir * (q.x * 2.0 - 1.0) * w;
-    gl_Position = vec4(p / u_half, 0.0, 1.0);
+    gl_Position = vec4(p / u_half, z, 1.0);
   }
   v_color = ink(vec4(float((rgb >> 16u) & 255u), float((rgb >> 8u) & 255u), float(rgb & 255u), 255.0) / 255.0, u_light);
 }`;

@@ -6,7 +6,8 @@ import { linkProgram } from './gl-program.ts';
  * calls setScene, draw and dispose. Each picture is its painted area's triangles (the clip polygon, or the
  * frame's two) with texture coordinates computed here from the frame's corners, so rotated, skewed, mirrored and
  * clipped pictures need nothing special in the shader. They are drawn first, in the drawing's order, so lines,
- * fills and text lie over them (the scene is sorted by layer and has no draw order between the two).
+ * fills and text lie over them (the scene is sorted by layer and has no draw order between the two). A wipeout also
+ * writes its depth tier (gl-program.ts TIER_GLSL): the passes after this one leave out what it hides.
  * Pictures arrive after the first frame (load): until then, and for a picture not in the drive, only the frame
  * (a polyline of the scene) shows.
  */
@@ -16,9 +17,10 @@ in vec2 a_pos;
 in vec2 a_uv;
 uniform vec2 u_scale;
 uniform vec2 u_offset;
+uniform float u_z;
 out vec2 v_uv;
 void main() {
-  gl_Position = vec4(a_pos * u_scale + u_offset, 0.0, 1.0);
+  gl_Position = vec4(a_pos * u_scale + u_offset, u_z, 1.0);
   v_uv = a_uv;
 }`;
 // IMAGEADJUST as the engine's renderers apply it (adjustLinear): a linear map of the colour and an opacity; a
@@ -75,7 +77,7 @@ export function pictureVertices(img: SceneImage): Float32Array {
 
 export class GlImages {
   private prog: WebGLProgram;
-  private u: Record<'scale' | 'offset' | 'tex' | 'adjust' | 'bg', WebGLUniformLocation | null>;
+  private u: Record<'scale' | 'offset' | 'tex' | 'adjust' | 'bg' | 'z', WebGLUniformLocation | null>;
   private vao: WebGLVertexArrayObject | null = null;
   private buf: WebGLBuffer | null = null;
   private items: Item[] = [];
@@ -87,7 +89,7 @@ export class GlImages {
   constructor(private gl: WebGL2RenderingContext) {
     const p = linkProgram(gl, VS, FS, { a_pos: 0, a_uv: 1 });
     this.prog = p;
-    this.u = { scale: gl.getUniformLocation(p, 'u_scale'), offset: gl.getUniformLocation(p, 'u_offset'), tex: gl.getUniformLocation(p, 'u_tex'), adjust: gl.getUniformLocation(p, 'u_adjust'), bg: gl.getUniformLocation(p, 'u_bg') };
+    this.u = { scale: gl.getUniformLocation(p, 'u_scale'), offset: gl.getUniformLocation(p, 'u_offset'), tex: gl.getUniformLocation(p, 'u_tex'), adjust: gl.getUniformLocation(p, 'u_adjust'), bg: gl.getUniformLocation(p, 'u_bg'), z: gl.getUniformLocation(p, 'u_z') };
   }
 
   /** The scene's pictures as one vertex buffer (cheap: a few triangles each); their textures come with load(). */
@@ -186,8 +188,12 @@ export class GlImages {
     return t;
   }
 
-  /** Pictures and wipeouts of visible layers, in draw order; answers the number of draw calls. */
-  draw(sx: number, sy: number, ox: number, oy: number, visible: Set<number>, light: boolean): number {
+  /**
+   * Pictures and wipeouts of visible layers, in draw order; answers the number of draw calls. `depth`: the frame uses
+   * depth tiers (the caller cleared the depth buffer): each wipeout writes its tier's depth over what it covers (the
+   * last one drawn wins: a later overlapping wipeout's tier is never lower), pictures write none.
+   */
+  draw(sx: number, sy: number, ox: number, oy: number, visible: Set<number>, light: boolean, depth = false): number {
     if (!this.items.length || !this.vao) return 0;
     const gl = this.gl;
     let calls = 0;
@@ -201,10 +207,19 @@ export class GlImages {
     gl.enable(gl.BLEND);
     // the canvas keeps an opaque alpha: colour blends by the picture's alpha, alpha adds up to one
     gl.blendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
+    if (depth) {
+      gl.enable(gl.DEPTH_TEST);
+      gl.depthFunc(gl.ALWAYS);
+    }
+    gl.uniform1f(this.u.z, 1);
     for (const { img, first, count } of this.items) {
       if (!visible.has(img.layer)) continue;
-      if (img.wipeout) gl.uniform4f(this.u.adjust, 1, 0, 1, 1);
-      else {
+      if (depth) gl.depthMask(!!img.wipeout);
+      if (img.wipeout) {
+        gl.uniform4f(this.u.adjust, 1, 0, 1, 1);
+        // as tierZ in gl-program.ts
+        gl.uniform1f(this.u.z, 1 - (img.tier ?? 0) / 128);
+      } else {
         const tex = img.file ? this.textures.get(img.file) : undefined;
         if (!tex) continue;
         const { slope, intercept, opacity } = adjustLinear(img.adjust);
@@ -215,6 +230,10 @@ export class GlImages {
       calls++;
     }
     gl.disable(gl.BLEND);
+    if (depth) {
+      gl.disable(gl.DEPTH_TEST);
+      gl.depthMask(true);
+    }
     gl.bindVertexArray(null);
     return calls;
   }

@@ -6,6 +6,17 @@ vec4 ink(vec4 color, float light) {
   return vec4(c, 1.0);
 }`;
 
+/**
+ * Depth tiers (packages/cad/src/scene/tiers.ts): a WIPEOUT hides what comes before it in draw order, whatever order the
+ * batches are drawn in. Wipeouts write their tier's depth first; every other pass tests against it (LEQUAL, no writes),
+ * so a primitive of a lower tier is hidden under a wipeout and one of the same or a higher tier is drawn. Tier 0, all
+ * of a drawing without wipeouts, is on the far plane. Colour textures carry the tier in their alpha as 255 - tier
+ * (opaque for tier 0: the scenes of such drawings are unchanged).
+ */
+export const TIER_GLSL = `
+float tierZ(float tier) { return 1.0 - tier / 128.0; }
+float alphaTier(float a) { return 255.0 - floor(a * 255.0 + 0.5); }`;
+
 /** The fragment shader of every pass: the colour the vertex shader chose. */
 export const COLOR_FS = `#version 300 es
 precision mediump float;

@@ -1,11 +1,11 @@
 import type { Scene, SceneArrayKey } from '@cadcloud/cad/scene';
-import { COLOR_FS, INK_GLSL, linkProgram } from './gl-program.ts';
+import { COLOR_FS, INK_GLSL, linkProgram, TIER_GLSL } from './gl-program.ts';
 import { fillRows, LayerMask, rowTexture } from './gl-textures.ts';
 import { GlImages } from './gl-images.ts';
 import { GlCurves } from './gl-curves.ts';
 import { GlBlocks, type BlockFrame } from './gl-blocks.ts';
 
-const INK = INK_GLSL;
+const INK = INK_GLSL + TIER_GLSL;
 
 // Positions are vertex attributes (x y per vertex); a segment's or triangle's colour is read from a texture by its
 // number (gl_VertexID / 2 or / 3), so colours are stored once per primitive. Not instanced: software rasterisers
@@ -24,9 +24,10 @@ out vec4 v_color;
 ${TEXEL}
 ${INK}
 void main() {
-  gl_Position = vec4(a_pos * u_scale + u_offset, 0.0, 1.0);
+  vec4 c = texelFetch(u_colors, texel(gl_VertexID / u_per), 0);
+  gl_Position = vec4(a_pos * u_scale + u_offset, tierZ(alphaTier(c.a)), 1.0);
   gl_PointSize = 2.0;
-  v_color = ink(texelFetch(u_colors, texel(gl_VertexID / u_per), 0), u_light);
+  v_color = ink(c, u_light);
 }`;
 // Lineweight display: each segment is an instance drawn as a screen-space quad of its width (WebGL lines
 // are always 1 px); its ends come from the same position buffer, read as instance data.
@@ -54,12 +55,13 @@ void main() {
   vec2 n = vec2(-dir.y, dir.x);
   float w = max(a_weight * 0.01 * u_pxPerMm, 1.0) * 0.5;
   vec2 p = mix(s0, s1, a_corner.x) + n * a_corner.y * w + dir * (a_corner.x * 2.0 - 1.0) * w;
-  gl_Position = vec4(p / u_half, 0.0, 1.0);
-  v_color = ink(texelFetch(u_colors, texel(u_base + gl_InstanceID), 0), u_light);
+  vec4 c = texelFetch(u_colors, texel(u_base + gl_InstanceID), 0);
+  gl_Position = vec4(p / u_half, tierZ(alphaTier(c.a)), 1.0);
+  v_color = ink(c, u_light);
 }`;
 // Glyphs: one draw per glyph mesh covers all its characters, vertex k of character i being gl_VertexID = i·n + k;
 // the mesh vertex and the character's placement, layer and colour are read from textures. A character of a
-// hidden layer is moved outside the clip volume.
+// hidden layer is moved outside the clip volume. The layer float holds the depth tier too: layer + tier · 65536.
 const GLYPH_VS = `#version 300 es
 uniform vec2 u_scale;
 uniform vec2 u_offset;
@@ -79,10 +81,11 @@ void main() {
   int at = (u_instFirst + i) * 2;
   vec4 m = texelFetch(u_inst, texel(at), 0);
   vec4 t = texelFetch(u_inst, texel(at + 1), 0);
-  uint layer = uint(t.z), rgb = uint(t.w);
+  uint packed = uint(t.z), rgb = uint(t.w);
+  uint layer = packed & 65535u;
   uint on = texelFetch(u_visible, ivec2(int(layer & 255u), int(layer >> 8u)), 0).r;
   vec2 p = vec2(m.x * g.x + m.z * g.y, m.y * g.x + m.w * g.y) + t.xy;
-  gl_Position = on == 0u ? vec4(2.0, 2.0, 2.0, 1.0) : vec4(p * u_scale + u_offset, 0.0, 1.0);
+  gl_Position = on == 0u ? vec4(2.0, 2.0, 2.0, 1.0) : vec4(p * u_scale + u_offset, tierZ(float(packed >> 16u)), 1.0);
   v_color = ink(vec4(float((rgb >> 16u) & 255u), float((rgb >> 8u) & 255u), float(rgb & 255u), 255.0) / 255.0, u_light);
 }`;
 
@@ -137,6 +140,11 @@ export class GlRenderer {
   /** frames rendered so far (the viewer benchmark times only animation frames that drew) */
   renders = 0;
   /**
+   * the scene has wipeouts with depth tiers (gl-program.ts TIER_GLSL): frames clear and test depth. Off for every other
+   * drawing, which draws as it did (no depth buffer traffic).
+   */
+  private depth = false;
+  /**
    * exact curves (gl-curves.ts), pictures of IMAGE entities (gl-images.ts, textures loaded by the viewer after the first
    * frame) and instanced block meshes (gl-blocks.ts): each compiles its program when a scene first has some, since
    * every program costs a first frame milliseconds on a software rasteriser
@@ -153,7 +161,8 @@ export class GlRenderer {
   }
 
   constructor(readonly canvas: HTMLCanvasElement) {
-    const gl = canvas.getContext('webgl2', { antialias: true, preserveDrawingBuffer: true });
+    // a depth buffer for the wipeouts' tiers (WebGL's default, asked for because it is relied on)
+    const gl = canvas.getContext('webgl2', { antialias: true, preserveDrawingBuffer: true, depth: true });
     if (!gl) throw new Error('WebGL2 is not available');
     this.gl = gl;
     this.mask = new LayerMask(gl);
@@ -253,6 +262,7 @@ export class GlRenderer {
     this.scene = scene;
     this.ranges = { lines: scene.meta.lineRanges, tris: scene.meta.triRanges, glyphs, layers: scene.meta.layers.length };
     this.mask.reset();
+    this.depth = !!scene.meta.images?.some((im) => im.wipeout && im.tier);
     if (scene.meta.images?.length || this.parts.images) this.images.setScene(scene);
     if (scene.curves.length) {
       if (partial) this.curves.clear();
@@ -326,7 +336,8 @@ export class GlRenderer {
     gl.viewport(0, 0, this.canvas.width, this.canvas.height);
     if (light) gl.clearColor(1, 1, 1, 1);
     else gl.clearColor(0.129, 0.157, 0.188, 1);
-    gl.clear(gl.COLOR_BUFFER_BIT);
+    const depth = this.depth;
+    gl.clear(depth ? gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT : gl.COLOR_BUFFER_BIT);
     this.drawCalls = 0;
     this.renders++;
     const r = this.ranges;
@@ -340,8 +351,14 @@ export class GlRenderer {
       gl.uniform1i(prog.u.w, this.w);
     };
 
-    // pictures first: everything else lies over them
-    if (this.parts.images) this.drawCalls += this.parts.images.draw(sx, sy, -view.cx * sx, -view.cy * sy, visible, light);
+    // pictures first: everything else lies over them; wipeouts write their tiers' depth, which the rest is tested against
+    if (this.parts.images) this.drawCalls += this.parts.images.draw(sx, sy, -view.cx * sx, -view.cy * sy, visible, light, depth);
+    if (depth) {
+      gl.enable(gl.DEPTH_TEST);
+      gl.depthFunc(gl.LEQUAL);
+      // primitives only test: tiers order a primitive against the wipeouts, not against other primitives
+      gl.depthMask(false);
+    }
 
     use(this.seg);
     gl.uniform1i(this.seg.u.colors, T_TRI_COLORS);
@@ -408,6 +425,11 @@ export class GlRenderer {
       }
     }
     gl.bindVertexArray(null);
+    if (depth) {
+      gl.disable(gl.DEPTH_TEST);
+      // the next frame's clear writes depth only through an open mask
+      gl.depthMask(true);
+    }
   }
 
   dispose() {
