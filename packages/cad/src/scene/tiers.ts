@@ -24,7 +24,7 @@
  * Browser-safe.
  */
 import type { Flattened } from '../geometry/flatten.ts';
-import { curveBox } from '../geometry/curve.ts';
+import type { CurveGeom } from '../geometry/curve.ts';
 import type { SceneRect } from './scene.types.ts';
 
 export const MAX_TIER = 255;
@@ -105,7 +105,7 @@ export function drawTiers(flat: Flattened, bounds: SceneRect, textBox: (i: numbe
   /** everything drawn before polyline `p`, in draw order: curves, texts and INSERTs met there, then wipeouts */
   const upTo = (p: number) => {
     for (; ci < curveAt.length && (curves[curveAt[ci]].at ?? Infinity) <= p; ci++) {
-      curveBox(curves[curveAt[ci]], box);
+      ellipseBox(curves[curveAt[ci]], box);
       out.curves[curveAt[ci]] = grid.primitive(box);
     }
     for (; ti < textAt.length && (flat.texts[textAt[ti]].at ?? Infinity) <= p; ti++) {
@@ -142,6 +142,16 @@ function sortedBy(n: number, key: (i: number) => number): Uint32Array {
   }
   if (!sorted) idx.sort((a, b) => key(a) - key(b) || a - b);
   return idx;
+}
+
+/** The box of a curve's whole ellipse: holds the arc, and costs no search for its extremes (curveBox's took most of this pass's time). */
+function ellipseBox(g: CurveGeom, b: Box) {
+  // sqrt, not Math.hypot: hypot took most of this pass's time
+  const ex = Math.sqrt(g.ux * g.ux + g.vx * g.vx), ey = Math.sqrt(g.uy * g.uy + g.vy * g.vy);
+  b[0] = g.cx - ex;
+  b[1] = g.cy - ey;
+  b[2] = g.cx + ex;
+  b[3] = g.cy + ey;
 }
 
 function resetBox(b: Box) {
@@ -200,7 +210,7 @@ class TierGrid {
   primitive(b: Box): number {
     const r = this.reach, mx = 0.5 / this.kx, my = 0.5 / this.ky;
     if (b[0] - mx > r[2] || b[2] + mx < r[0] || b[1] - my > r[3] || b[3] + my < r[1] || !this.range(b, 0.5)) return 0;
-    const [c0, r0, c1, r1] = this.cells;
+    const c = this.cells, c0 = c[0], r0 = c[1], c1 = c[2], r1 = c[3];
     let t = 0;
     for (let y = r0; y <= r1; y++) for (let x = c0; x <= c1; x++) t = Math.max(t, this.wipe[y * GRID + x]);
     if (t) for (let y = r0; y <= r1; y++) for (let x = c0; x <= c1; x++) if (this.prim[y * GRID + x] < t) this.prim[y * GRID + x] = t;
@@ -209,7 +219,7 @@ class TierGrid {
 
   wipeout(b: Box): number {
     if (!this.range(b, 0)) return 1;
-    const [c0, r0, c1, r1] = this.cells;
+    const c = this.cells, c0 = c[0], r0 = c[1], c1 = c[2], r1 = c[3];
     let t = 1;
     for (let y = r0; y <= r1; y++) for (let x = c0; x <= c1; x++) t = Math.max(t, this.prim[y * GRID + x] + 1, this.wipe[y * GRID + x]);
     t = Math.min(t, MAX_TIER);
