@@ -57,11 +57,13 @@ describe('depth tiers: a wipeout hides what is drawn before it, in the viewer, w
     layout, layouts: layoutNames(d), textGeometry: (r) => textGeometry(r, d, fonts), textGlyphs: (r) => textGlyphs(r, d, fonts),
   })));
 
-  // under the wipeout (30…70 square): a red line, a circle, a solid and text before it; a green line, a circle and a
-  // line of 80 E's (instanced glyphs) after it; a line after it far away
+  // under the wipeout (30…70 square): a red line, a circle, a dashed circle (exact dash curves), a solid and text
+  // before it; a green line, a circle and a line of 80 E's (instanced glyphs) after it; a line after it far away
+  const dashed: FixtureEntity = { type: 'CIRCLE', pairs: [[5, 'C3'], [8, '0'], [6, 'DASHED'], [10, 50], [20, 50], [40, 12]] };
   const d = parseDxf(writeAsciiDxf({
+    linetypes: [{ name: 'DASHED', pattern: [2, -1] }],
     entities: [
-      line('R1', 0, 50, 100, 50, 1), circle('C1', 50, 50, 5), solid('S1', 45, 35, 55, 40), text('T1', 40, 42, 3, 'AB'),
+      line('R1', 0, 50, 100, 50, 1), circle('C1', 50, 50, 5), dashed, solid('S1', 45, 35, 55, 40), text('T1', 40, 42, 3, 'AB'),
       wipeout('W1', 30, 30, 70, 70),
       line('G1', 50, 0, 50, 100, 3), circle('C2', 50, 50, 8), text('T2', 32, 60, 1, 'E'.repeat(80)), line('F1', 200, 200, 210, 200),
     ],
@@ -76,8 +78,9 @@ describe('depth tiers: a wipeout hides what is drawn before it, in the viewer, w
     const w = t.get('W1/wipeout')!;
     expect(w).toHaveLength(1);
     expect(w[0]).toBeGreaterThanOrEqual(1);
-    // lines, curves, triangles and baked text before it
-    for (const h of ['R1', 'C1', 'S1', 'T1']) expect(max(t.get(h)), h).toBeLessThan(w[0]);
+    // lines, curves, dashes of a curve, triangles and baked text before it
+    expect(t.get('C3')!.length).toBeGreaterThan(10);
+    for (const h of ['R1', 'C1', 'C3', 'S1', 'T1']) expect(max(t.get(h)), h).toBeLessThan(w[0]);
     // after it: a line, a curve and instanced glyphs (the E's are instanced: used often)
     expect(s.meta.glyphs?.length).toBeGreaterThan(0);
     expect(s.glyphInstanceEntities.length).toBeGreaterThan(0);
