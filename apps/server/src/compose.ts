@@ -7,7 +7,7 @@ import type { AppConfig } from './infra/config/index.ts';
 import { createDatabase, migrateToLatest, createStorage, createQueue, createMailer, persistentSecret } from './infra/index.ts';
 import { registerTrashJobs, TRASH_SWEEP_JOB } from './modules/trash/trash.jobs.ts';
 import { registerDownloadJobs } from './modules/downloads/downloads.jobs.ts';
-import { registerThumbnailJobs } from './modules/thumbnails/thumbnails.jobs.ts';
+import { indexPictureNamesOnce, registerThumbnailJobs } from './modules/thumbnails/thumbnails.jobs.ts';
 import { registerDrawingJobs } from './modules/drawings/drawings.jobs.ts';
 import { relyingParty } from './modules/auth/auth.config.ts';
 import { createSsoServer, type SsoDb } from '@cadcloud/sso';
@@ -34,6 +34,7 @@ export async function startJobs(deps: AppDeps) {
   registerThumbnailJobs(deps.queue, deps);
   registerDrawingJobs(deps.queue, deps);
   await deps.queue.schedule(TRASH_SWEEP_JOB, 3600_000);
+  await indexPictureNamesOnce(deps.queue);
   await deps.queue.start();
 }
 

@@ -29,6 +29,7 @@ export interface Database {
   public_collections: PublicCollectionsTable;
   public_messages: PublicMessagesTable;
   file_versions: FileVersionsTable;
+  drawing_pictures: DrawingPicturesTable;
 }
 
 export interface UsersTable {
@@ -65,6 +66,18 @@ export interface BlobsTable {
   storage_key: string;
   ref_count: number;
   created_at: number;
+}
+
+/**
+ * The pictures a drawing blob's IMAGEs name (migration 20261123T150000-drawing-pictures; modules/thumbnails): one
+ * row per lower-cased base name, gone with the blob.
+ */
+export interface DrawingPicturesTable {
+  blob_md5: string;
+  /** lower-cased base name as the drawing writes it ('aerial.jpg') */
+  name: string;
+  /** the name a picture file must have without its extension to be found for it (drawings/picture-finder.ts) */
+  stem: string;
 }
 
 export interface ItemsTable {

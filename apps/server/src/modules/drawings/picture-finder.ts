@@ -4,6 +4,16 @@ import type { AppDeps } from '../../app.deps.ts';
 import { createDrawingImagesRepository, type PictureRow } from './drawing-images.repository.ts';
 
 /**
+ * The key of a picture lookup: the lower-cased base name without its extension. `find` takes a file of the same name
+ * or of this stem with any picture extension, so a picture file can serve exactly the IMAGEs whose stem equals its own.
+ */
+export function pictureStemOf(file: string): string {
+  const base = pictureBaseName(file).toLowerCase();
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+/**
  * Where the picture an IMAGE names is, in one user's drive: the drawing names a file on the author's machine
  * (`C:\site\photo.JPG`, `.\image.jpg`), so only its base name means anything here. The same name (ignoring
  * case) wins over the same name with another picture extension (a TIFF the user saved as PNG); within each,
@@ -17,8 +27,7 @@ export function createPictureFinder(deps: Pick<AppDeps, 'db'>) {
     async find(ownerUid: string, drawingFolder: string | undefined, file: string): Promise<PictureRow | undefined> {
       const base = pictureBaseName(file).toLowerCase();
       if (!base) return undefined;
-      const dot = base.lastIndexOf('.');
-      const stem = dot > 0 ? base.slice(0, dot) : base;
+      const stem = pictureStemOf(base);
       const names = [...new Set([base, ...DRAWING_PICTURE_TYPES.map((t) => `${stem}.${t}`)])];
       // lower() of SQLite folds ASCII only: the same rule is applied here to whatever came back
       const rows = (await repo.picturesNamed(ownerUid, names, DRAWING_PICTURE_TYPES)).filter((r) => names.includes(r.name.toLowerCase()));

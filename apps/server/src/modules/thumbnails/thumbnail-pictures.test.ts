@@ -6,6 +6,8 @@ import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, md5, type TestApp } from '../../test/fixtures.ts';
 import { until } from '../../test/until.ts';
 import { registerThumbnailJobs } from './thumbnails.jobs.ts';
+import { thumbnailPicturesKey } from './thumbnails.keys.ts';
+import { createThumbnailsService } from './thumbnails.service.ts';
 
 /** A frame with a picture filling most of it: the IMAGE names `C:\site\Aerial.JPG`. */
 const img = fixtureImage({ handle: 'A1', defHandle: 'D1', file: 'C:\\site\\Aerial.JPG', pixels: [20, 10], insert: [10, 10], u: [9, 0], v: [0, 8] });
@@ -62,6 +64,59 @@ for (const driver of testDatabaseDrivers()) {
       await t.upload(b.token, 'AERIAL.jpg', await red());
       const again = (await t.upload(b.token, 'site-copy.dxf', drawing)).bizData.id as string;
       expect(await thumbkeyOf(again, /-p[a-f0-9]{16}\.png$/)).toBe(withPicture);
+    }, 90_000);
+
+    const plainKey = `v1-${md5(drawing)}.png`;
+    const variant = new RegExp(`^v1-${md5(drawing)}-p[a-f0-9]{16}\\.png$`);
+    const current = async (id: string) => (await t.db.db.selectFrom('items').select('thumbkey').where('id', '=', id).executeTakeFirstOrThrow()).thumbkey;
+    /** The pictures job this user's change queued (`nth` of them), once it has run: its result. */
+    const picturesJob = (uid: string, nth = 1) => until(async () => {
+      const jobs = await t.db.db.selectFrom('jobs').select(['state', 'result', 'payload']).where('name', '=', 'thumbnail.pictures').orderBy('created_at').execute();
+      const mine = jobs.filter((j) => JSON.parse(j.payload).uid === uid);
+      const j = mine[nth - 1];
+      return j?.state === 'completed' ? (JSON.parse(j.result!) as { drawings: number; changed: number }) : undefined;
+    }, 60_000);
+    it("draws a picture uploaded after the drawing into the uploader's drawings only; a picture of another name changes nothing", async () => {
+      const a = await t.createUser();
+      const b = await t.createUser();
+      const c = await t.createUser();
+      const mine = (await t.upload(a.token, 'site.dxf', drawing)).bizData.id as string;
+      const theirs = (await t.upload(b.token, 'site.dxf', drawing)).bizData.id as string;
+      const unrelated = (await t.upload(c.token, 'site.dxf', drawing)).bizData.id as string;
+      for (const id of [mine, theirs, unrelated]) expect(await thumbkeyOf(id, /./)).toBe(plainKey);
+
+      // A's picture arrives later (another case, same base name): A's drawing is drawn again with it
+      await t.upload(a.token, 'AERIAL.jpg', await red());
+      const withPicture = await thumbkeyOf(mine, variant);
+      expect(await picturesJob(a.id)).toEqual({ drawings: 1, changed: 1 });
+      expect(await redPixels((await thumb(withPicture, a.token)).rawPayload)).toBeGreaterThan(1000);
+
+      // B has the same bytes and no picture: untouched, and cannot fetch A's variant
+      expect(await current(theirs)).toBe(plainKey);
+      expect((await thumb(withPicture, b.token)).statusCode).toBe(404);
+
+      // C's picture names nothing the drawing shows: the job finds no drawing, the thumbnail stays
+      await t.upload(c.token, 'unrelated.jpg', await red());
+      expect(await picturesJob(c.id)).toEqual({ drawings: 0, changed: 0 });
+      expect(await current(unrelated)).toBe(plainKey);
+    }, 90_000);
+
+    it('finds drawings rendered before the table through the JSON they noted, once indexed', async () => {
+      const a = await t.createUser();
+      const site = (await t.upload(a.token, 'site.dxf', drawing)).bizData.id as string;
+      expect(await thumbkeyOf(site, /./)).toBe(plainKey);
+      // as an older server left it: the names as JSON beside the thumbnail, no rows
+      await t.db.db.deleteFrom('drawing_pictures').where('blob_md5', '=', md5(drawing)).execute();
+      const json = Buffer.from(JSON.stringify(['Aerial.JPG']));
+      await t.deps.storage.put(thumbnailPicturesKey(md5(drawing)), json, { size: json.length, contentType: 'application/json' });
+
+      expect(await createThumbnailsService(t.deps).picturesIndexJob()).toEqual({ moved: 1 });
+      expect((await t.db.db.selectFrom('drawing_pictures').selectAll().where('blob_md5', '=', md5(drawing)).execute())).toEqual([{ blob_md5: md5(drawing), name: 'aerial.jpg', stem: 'aerial' }]);
+      // once only
+      expect(await createThumbnailsService(t.deps).picturesIndexJob()).toEqual({ moved: 0 });
+
+      await t.upload(a.token, 'aerial.jpg', await red());
+      expect(await thumbkeyOf(site, variant)).toMatch(variant);
     }, 90_000);
   });
 }

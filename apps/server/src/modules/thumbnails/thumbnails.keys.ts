@@ -12,10 +12,13 @@ export const THUMBNAIL_SIZE = 400;
 export type ThumbnailKind = 'drawing' | 'picture';
 const FORMAT = { drawing: { ext: 'png', contentType: 'image/png' }, picture: { ext: 'webp', contentType: 'image/webp' } } as const;
 
+/** The drawing types we read and thumbnail (not dwf/ocf). */
+export const DRAWING_TYPES = ['dwg', 'dxf', 'dws', 'dwt'] as const;
+
 /** Which kind of thumbnail an item type gets, or null (no thumbnail: archives, documents, dwf/ocf which we do not read). */
 export function thumbnailKindOf(type: string): ThumbnailKind | null {
   const t = type.toLowerCase();
-  if (['dwg', 'dxf', 'dws', 'dwt'].includes(t)) return 'drawing';
+  if ((DRAWING_TYPES as readonly string[]).includes(t)) return 'drawing';
   if (typeGroupOf(t) === 'image') return 'picture';
   return null;
 }
@@ -44,7 +47,10 @@ export function thumbnailStorageKey(thumbkey: string): string {
   return `thumbs/v${p.version}/${p.md5.slice(0, 2)}/${p.md5}${p.pictures ? `-p${p.pictures}` : ''}.${FORMAT[p.kind].ext}`;
 }
 
-/** Where a drawing's rendering noted the pictures its IMAGEs show (JSON list of base names; absent when none). */
+/**
+ * Where a drawing's rendering noted the pictures its IMAGEs show (JSON list of base names; absent when none), before
+ * the drawing_pictures table: still read for drawings rendered then, no longer written.
+ */
 export function thumbnailPicturesKey(md5: string, version = THUMBNAIL_VERSION): string {
   return `thumbs/v${version}/${md5.slice(0, 2)}/${md5}.pictures.json`;
 }

@@ -1,7 +1,15 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema.ts';
 
-/** The only place the thumbnails module touches the database: `items.thumbkey`. */
+/** A file whose thumbnail may show its owner's pictures; where it sits decides which. */
+export interface DrawingItem {
+  id: string;
+  uid: string;
+  parent_id: string;
+  thumbkey: string | null;
+}
+
+/** The only place the thumbnails module touches the database: `items.thumbkey` and `drawing_pictures`. */
 export function createThumbnailsRepository(db: Kysely<Database>) {
   return {
     /**
@@ -25,10 +33,56 @@ export function createThumbnailsRepository(db: Kysely<Database>) {
       });
     },
     /** Files with these bytes (any user, trash included; or just `itemId`): where each sits decides its pictures. */
-    async itemsWithBlob(md5: string, itemId?: string): Promise<{ id: string; uid: string; parent_id: string }[]> {
-      let q = db.selectFrom('items').select(['id', 'uid', 'parent_id']).where('blob_md5', '=', md5).where('kind', '=', 1);
+    async itemsWithBlob(md5: string, itemId?: string): Promise<DrawingItem[]> {
+      let q = db.selectFrom('items').select(['id', 'uid', 'parent_id', 'thumbkey']).where('blob_md5', '=', md5).where('kind', '=', 1);
       if (itemId) q = q.where('id', '=', itemId);
       return q.execute();
+    },
+    /** Replaces the pictures noted for a drawing blob (none: no rows). Two renders of the same bytes may race: a row noted twice is one row. */
+    async setPictureNames(md5: string, rows: { name: string; stem: string }[]) {
+      await db.transaction().execute(async (t) => {
+        await t.deleteFrom('drawing_pictures').where('blob_md5', '=', md5).execute();
+        if (rows.length) await t.insertInto('drawing_pictures').values(rows.map((r) => ({ blob_md5: md5, ...r }))).onConflict((oc) => oc.doNothing()).execute();
+      });
+    },
+    async pictureNames(md5: string): Promise<string[]> {
+      const rows = await db.selectFrom('drawing_pictures').select('name').where('blob_md5', '=', md5).orderBy('name').execute();
+      return rows.map((r) => r.name);
+    },
+    /**
+     * One user's files (trash included, as `attach` does) showing a thumbnail whose bytes name a picture of one of
+     * these stems: found from the stem index, then that user's files with each blob (items_blob_md5), so its cost
+     * follows the drawings naming such a picture, not the size of the drive.
+     */
+    async drawingsNamingPictures(uid: string, stems: string[]): Promise<(DrawingItem & { blob_md5: string })[]> {
+      if (!stems.length) return [];
+      const rows = await db
+        .selectFrom('items')
+        .innerJoin('drawing_pictures', 'drawing_pictures.blob_md5', 'items.blob_md5')
+        .select(['items.id', 'items.uid', 'items.parent_id', 'items.thumbkey', 'items.blob_md5'])
+        .distinct()
+        .where('items.uid', '=', uid)
+        .where('items.kind', '=', 1)
+        .where('items.thumbkey', 'is not', null)
+        .where('drawing_pictures.stem', 'in', stems)
+        .orderBy('items.id')
+        .execute();
+      return rows.map((r) => ({ ...r, blob_md5: r.blob_md5! }));
+    },
+    /** Drawing blobs (of files showing a thumbnail) after `after` in md5 order, `limit` at a time: the pictures index's backfill walks them. */
+    async drawingBlobsAfter(after: string, types: readonly string[], limit: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('items')
+        .select('blob_md5')
+        .distinct()
+        .where('kind', '=', 1)
+        .where('type', 'in', [...types])
+        .where('thumbkey', 'is not', null)
+        .where('blob_md5', '>', after)
+        .orderBy('blob_md5')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => r.blob_md5!);
     },
     /** Whether this user has a file showing this thumbnail (in the drive or the recycle bin). */
     async ownsThumbnail(uid: string, md5: string, thumbkey: string): Promise<boolean> {

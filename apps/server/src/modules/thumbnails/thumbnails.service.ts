@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { DRAWING_PICTURE_TYPES, extensionOf } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
 import { AppError } from '../../infra/http/app-error.ts';
 import { blobKey } from '../../infra/storage/storage-keys.ts';
@@ -11,6 +13,16 @@ import { thickenedPng } from './render/thicken.ts';
 import { createPictureThumbnails } from './thumbnail-pictures.ts';
 
 export const THUMBNAIL_RENDER_JOB = 'thumbnail.render';
+export const THUMBNAIL_PICTURES_JOB = 'thumbnail.pictures';
+export const THUMBNAIL_PICTURES_INDEX_JOB = 'thumbnail.picturesIndex';
+
+/**
+ * How long a pictures job waits: a folder upload of many pictures is as many events, and the first job, run once
+ * they have landed, sees them all (each drawing rendered once with all of them; later jobs find that variant stored).
+ */
+const PICTURES_SETTLE_MS = 2000;
+/** Written when the JSON notes of older renders are all in the table: the index job then has nothing to do. */
+const PICTURES_INDEXED_KEY = 'thumbs/pictures-indexed';
 
 export interface RenderJobPayload {
   md5: string;
@@ -20,14 +32,26 @@ export interface RenderJobPayload {
   itemId?: string;
 }
 
+/** Pictures of these file names came, went or moved in this user's drive. */
+export interface PicturesJobPayload {
+  uid: string;
+  names: string[];
+}
+
 export type RenderJobResult = { thumbkey: string; rendered: boolean; ms: number; attached: number; /** files given a thumbnail with their owner's pictures */ withPictures?: number } | { skipped: string };
 
 /** What an upload hands over: the new file item. */
 interface NewItem {
   id: string;
   uid: string;
+  name: string;
   type: string;
   blob_md5: string | null;
+}
+
+/** Whether a file of this name can be a drawing's picture: the types the finder takes (every image type among them). */
+function isPictureName(name: string): boolean {
+  return (DRAWING_PICTURE_TYPES as readonly string[]).includes(extensionOf(name));
 }
 
 /**
@@ -60,40 +84,63 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
   }
   const withPictures = createPictureThumbnails(deps, repo, readBlob);
 
+  /** Queues the refresh of this user's drawings naming pictures of these names; never fails the caller. */
+  async function picturesChanged(uid: string, fileNames: string[]): Promise<void> {
+    const names = [...new Set(fileNames.filter(isPictureName).map((n) => n.toLowerCase()))].sort();
+    if (!names.length) return;
+    try {
+      // one job per event (a completed job's id is never run again); the payload names the user, so it reads that drive alone
+      const tag = createHash('sha1').update(names.join('\n')).digest('hex').slice(0, 12);
+      await deps.queue.enqueue<PicturesJobPayload>(THUMBNAIL_PICTURES_JOB, { uid, names }, { jobId: `thumb-v${THUMBNAIL_VERSION}-pictures-${uid}-${tag}-${Date.now()}`, delayMs: PICTURES_SETTLE_MS, attempts: 2 });
+    } catch (e) {
+      console.error(`thumbnails naming ${names.join(', ')}: could not be queued`, e);
+    }
+  }
+
+  /**
+   * Shows a new file's thumbnail: bytes whose thumbnail exists get it at once; otherwise one job per blob is queued
+   * (a second upload of the same bytes while it waits or runs adds nothing: the job attaches the thumbnail to every
+   * file with those bytes when it ends, so it also covers this one). Never fails: a thumbnail is a nicety.
+   */
+  async function showThumbnail(item: NewItem): Promise<void> {
+    const kind = thumbnailKindOf(item.type);
+    if (!kind || !item.blob_md5) return;
+    try {
+      const thumbkey = thumbkeyOf(item.blob_md5, kind);
+      // storage first: the job stores before it attaches, so "not stored yet" means its attach is still to come
+      if (await deps.storage.exists(thumbnailStorageKey(thumbkey))) {
+        await repo.attachToItem(item.id, item.uid, thumbkey);
+        // a drawing showing pictures: this file may get its own thumbnail with its owner's pictures
+        if (kind === 'drawing' && (await withPictures.namesOf(item.blob_md5)).length) {
+          await deps.queue.enqueue<RenderJobPayload>(THUMBNAIL_RENDER_JOB, { md5: item.blob_md5, type: item.type, itemId: item.id }, { jobId: `${thumbnailJobId(item.blob_md5)}-p-${item.id}`, attempts: 2 });
+        }
+        return;
+      }
+      const jobId = thumbnailJobId(item.blob_md5);
+      const st = await deps.queue.status(jobId);
+      // rendered once, but the stored image is gone (its blob was purged and the bytes came back): render again
+      const again = st.state === 'completed' && (st.result as { thumbkey?: string } | undefined)?.thumbkey;
+      if (st.state === 'unknown' || again) {
+        await deps.queue.enqueue<RenderJobPayload>(THUMBNAIL_RENDER_JOB, { md5: item.blob_md5, type: item.type }, { jobId: again ? `${jobId}-${Date.now()}` : jobId, attempts: 2 });
+      }
+      // waiting/active: that job will attach to this item too; skipped or failed before: these bytes get none
+    } catch (e) {
+      console.error(`thumbnail of ${item.blob_md5}: could not be queued`, e);
+    }
+  }
+
   return {
     repo,
+    picturesChanged,
+    showThumbnail,
 
     /**
-     * Called once a new file item is visible (every upload path, instant upload included). Never fails the
-     * upload: a thumbnail is a nicety. Bytes whose thumbnail exists get it at once; otherwise one job per blob
-     * is queued (a second upload of the same bytes while it waits or runs adds nothing: the job attaches the
-     * thumbnail to every file with those bytes when it ends, so it also covers this one).
+     * Called once a new file item is visible (every upload path, instant upload included, and a new version). Never
+     * fails the upload. A picture may be one that drawings already in this drive name: theirs are drawn again with it.
      */
     async afterUpload(item: NewItem): Promise<void> {
-      const kind = thumbnailKindOf(item.type);
-      if (!kind || !item.blob_md5) return;
-      try {
-        const thumbkey = thumbkeyOf(item.blob_md5, kind);
-        // storage first: the job stores before it attaches, so "not stored yet" means its attach is still to come
-        if (await deps.storage.exists(thumbnailStorageKey(thumbkey))) {
-          await repo.attachToItem(item.id, item.uid, thumbkey);
-          // a drawing showing pictures: this file may get its own thumbnail with its owner's pictures
-          if (kind === 'drawing' && (await withPictures.namesOf(item.blob_md5)).length) {
-            await deps.queue.enqueue<RenderJobPayload>(THUMBNAIL_RENDER_JOB, { md5: item.blob_md5, type: item.type, itemId: item.id }, { jobId: `${thumbnailJobId(item.blob_md5)}-p-${item.id}`, attempts: 2 });
-          }
-          return;
-        }
-        const jobId = thumbnailJobId(item.blob_md5);
-        const st = await deps.queue.status(jobId);
-        // rendered once, but the stored image is gone (its blob was purged and the bytes came back): render again
-        const again = st.state === 'completed' && (st.result as { thumbkey?: string } | undefined)?.thumbkey;
-        if (st.state === 'unknown' || again) {
-          await deps.queue.enqueue<RenderJobPayload>(THUMBNAIL_RENDER_JOB, { md5: item.blob_md5, type: item.type }, { jobId: again ? `${jobId}-${Date.now()}` : jobId, attempts: 2 });
-        }
-        // waiting/active: that job will attach to this item too; skipped or failed before: these bytes get none
-      } catch (e) {
-        console.error(`thumbnail of ${item.blob_md5}: could not be queued`, e);
-      }
+      await showThumbnail(item);
+      await picturesChanged(item.uid, [item.name]);
     },
 
     /** The job: render (unless stored already), store atomically, then show it on every file with these bytes. */
@@ -115,7 +162,7 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
           const r = await render(kind, await readBlob(p.md5, max));
           image = r.image;
           pictureNames = r.pictureNames;
-          await withPictures.remember(p.md5, pictureNames);
+          if (kind === 'drawing') await withPictures.remember(p.md5, pictureNames);
         } catch (e) {
           if (e instanceof ThumbnailTimeout) console.warn(`thumbnail of ${p.md5} (${p.type}): ${e.message}`);
           if (!(e instanceof ThumbnailSkipped)) throw e;
@@ -132,6 +179,20 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
       const names = kind === 'drawing' ? (pictureNames ?? (await withPictures.namesOf(p.md5))) : [];
       const withOwnPictures = await withPictures.attachVariants(p.md5, names, p.itemId);
       return { thumbkey, rendered, ms: Date.now() - started, attached, ...(withOwnPictures ? { withPictures: withOwnPictures } : {}) };
+    },
+
+    /** The pictures job: this user's drawings naming one of these pictures show the thumbnail their pictures now call for. */
+    async picturesJob(p: PicturesJobPayload) {
+      return withPictures.refreshDrawingsNaming(p.uid, p.names);
+    },
+
+    /** Once per installation: the pictures older renders noted as JSON go into the table, so pictures arriving later find those drawings too. */
+    async picturesIndexJob() {
+      if (await deps.storage.exists(PICTURES_INDEXED_KEY)) return { moved: 0 };
+      const moved = await withPictures.indexLegacyNames();
+      const done = Buffer.from(new Date().toISOString());
+      await deps.storage.put(PICTURES_INDEXED_KEY, done, { size: done.length, contentType: 'text/plain' });
+      return { moved };
     },
 
     /** The image behind a thumbkey, for a user who has a file showing it; anyone else gets "not found" (404). */

@@ -8,6 +8,7 @@ import * as groups from './20261123T141000-groups.ts';
 import * as groupShares from './20261123T143500-group-shares.ts';
 import * as publicLibrary from './20261123T142500-public-library.ts';
 import * as uploadConflict from './20261123T144500-upload-conflict.ts';
+import * as drawingPictures from './20261123T150000-drawing-pictures.ts';
 
 /** Static map (not a folder scan) so migrations work the same under tsx, bundlers and tests. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '20261123T143500-group-shares': groupShares,
   '20261123T142500-public-library': publicLibrary,
   '20261123T144500-upload-conflict': uploadConflict,
+  '20261123T150000-drawing-pictures': drawingPictures,
 };
