@@ -7,6 +7,7 @@ import { newId } from '../../infra/db/ids.ts';
 import { createQuotaService } from '../quota/quota.service.ts';
 import { createBlobsService } from '../blobs/blobs.service.ts';
 import { releaseVersionsOfFiles } from '../versions/versions.cleanup.ts';
+import { createThumbnailsService } from '../thumbnails/thumbnails.service.ts';
 import { createItemsRepository, type ItemRow, type SortField } from './items.repository.ts';
 import { presentItem } from './items.presenter.ts';
 import { checkName, nextFreeName, stemOf } from './item-names.ts';
@@ -18,6 +19,7 @@ export interface Actor {
 
 const isPrivateFile = (r: ItemRow) => r.kind === 1 && r.private_type === '1';
 const sumSize = (rows: ItemRow[]) => rows.filter(isPrivateFile).reduce((a, r) => a + Number(r.size), 0);
+const fileNames = (rows: ItemRow[]) => rows.filter((r) => r.kind === 1).map((r) => r.name);
 
 /** Resolves group names (`drawing`) and plain extensions (`dwg`) into one extension list. */
 export function expandTypes(types: string[] | string | undefined): string[] {
@@ -36,6 +38,8 @@ export function createFilesService(deps: AppDeps) {
   const repo = createItemsRepository(deps.db);
   const quota = createQuotaService(deps);
   const blobs = createBlobsService(deps);
+  // drawings show their owner's pictures by name and folder: a picture file appearing, going or moving may change them
+  const thumbnails = createThumbnailsService(deps);
 
   async function requireFolder(uid: string, folderId: string): Promise<ItemRow | null> {
     if (folderId === ROOT_FOLDER_ID) return null;
@@ -104,6 +108,7 @@ export function createFilesService(deps: AppDeps) {
       }
       if (o.descp !== undefined) patch.descp = String(o.descp).slice(0, 500);
       await repo.update(actor.id, row.id, patch);
+      if (patch.name !== undefined && patch.name !== row.name) await thumbnails.picturesChanged(actor.id, [row.name, patch.name]);
       return presentItem({ ...row, ...patch });
     },
 
@@ -160,14 +165,18 @@ export function createFilesService(deps: AppDeps) {
       }
       const now = Date.now();
       const moved: ReturnType<typeof presentItem>[] = [];
+      const movedFiles: string[] = [];
       await deps.db.transaction().execute(async (trx) => {
         for (const r of rows) {
           if (r.parent_id === o.moveToId) continue;
           const name = await freeName(uid, o.moveToId, r.name, r.kind, !!o.autoRename, 'move.duplicate', undefined, trx);
           await repo.update(uid, r.id, { parent_id: o.moveToId, name, modified_at: now }, trx);
           moved.push(presentItem({ ...r, parent_id: o.moveToId, name, modified_at: now }));
+          if (r.kind === 1) movedFiles.push(r.name, name);
         }
       });
+      // a picture's folder decides which of two of the same name a drawing shows (a moved folder keeps what is in it together)
+      await thumbnails.picturesChanged(uid, movedFiles);
       return { list: moved };
     },
 
@@ -183,11 +192,13 @@ export function createFilesService(deps: AppDeps) {
       const now = Date.now();
       if (o.deleteLevel === 0) {
         let released = 0;
+        const binned: string[] = [];
         await deps.db.transaction().execute(async (trx) => {
           for (const r of live) {
             // a selected item inside another selected folder is already binned with it: its subtree is empty here
             const sub = await repo.subtree(uid, [r.id], {}, trx);
             if (!sub.length) continue;
+            binned.push(...fileNames(sub));
             await repo.markDeleted(uid, sub.map((x) => x.id), r.id, now, trx);
             await repo.update(uid, r.id, { trash_parent_id: r.parent_id }, trx);
             // counted from the rows as binned, read again after marking them: a drawing published (modules/library) while
@@ -196,6 +207,8 @@ export function createFilesService(deps: AppDeps) {
           }
         });
         await quota.release(uid, released);
+        // pictures in the bin are not shown in drawings: those that showed them fall back to the plain thumbnail
+        await thumbnails.picturesChanged(uid, binned);
         return { deleted: live.length };
       }
       const liveTree = await repo.subtree(uid, live.map((r) => r.id));
@@ -208,6 +221,8 @@ export function createFilesService(deps: AppDeps) {
       await blobs.release(unique.filter((r) => r.kind === 1).map((r) => r.blob_md5));
       // their version history goes with them (blob references, history storage)
       await releaseVersionsOfFiles(deps, uid, unique);
+      // only live pictures were shown in drawings
+      await thumbnails.picturesChanged(uid, fileNames(liveTree));
       return { deleted: ids.length };
     },
 
@@ -226,6 +241,8 @@ export function createFilesService(deps: AppDeps) {
       const tree = await repo.itemsOfTrashRoots(uid, roots.map((r) => r.id));
       const bytes = sumSize(tree);
       await quota.reserve(uid, bytes, 'trash.restoreNoSpace');
+      // restored pictures are found again (a root may come back under a new name)
+      const restored = fileNames(tree);
       try {
         await deps.db.transaction().execute(async (trx) => {
           for (const r of roots) {
@@ -234,12 +251,14 @@ export function createFilesService(deps: AppDeps) {
             if (parent !== ROOT_FOLDER_ID && !(await repo.findOne(uid, parent, trx))) parent = ROOT_FOLDER_ID;
             const name = await freeName(uid, parent, r.name, r.kind, true, 'name.duplicateFile', undefined, trx);
             await repo.restoreTrashRoot(uid, r.id, parent, name, trx);
+            if (r.kind === 1) restored.push(name);
           }
         });
       } catch (e) {
         await quota.release(uid, bytes);
         throw e;
       }
+      await thumbnails.picturesChanged(uid, restored);
       return { restored: roots.length };
     },
 

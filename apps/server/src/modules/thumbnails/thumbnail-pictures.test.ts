@@ -76,6 +76,12 @@ for (const driver of testDatabaseDrivers()) {
       const j = mine[nth - 1];
       return j?.state === 'completed' ? (JSON.parse(j.result!) as { drawings: number; changed: number }) : undefined;
     }, 60_000);
+    const call = async (path: string, data: unknown, token: string) => {
+      const r = await t.call(path, data, token);
+      expect(r.rtnCode, r.msg).toBe('0000000');
+      return r.bizData;
+    };
+
     it("draws a picture uploaded after the drawing into the uploader's drawings only; a picture of another name changes nothing", async () => {
       const a = await t.createUser();
       const b = await t.createUser();
@@ -99,6 +105,25 @@ for (const driver of testDatabaseDrivers()) {
       await t.upload(c.token, 'unrelated.jpg', await red());
       expect(await picturesJob(c.id)).toEqual({ drawings: 0, changed: 0 });
       expect(await current(unrelated)).toBe(plainKey);
+    }, 90_000);
+
+    it('follows a picture renamed to the name the drawing shows, binned (back to plain) and restored', async () => {
+      const a = await t.createUser();
+      const site = (await t.upload(a.token, 'site.dxf', drawing)).bizData.id as string;
+      expect(await thumbkeyOf(site, /./)).toBe(plainKey);
+      const photo = (await t.upload(a.token, 'photo.jpg', await red())).bizData.id as string;
+      expect(await picturesJob(a.id)).toEqual({ drawings: 0, changed: 0 });
+
+      // renamed to the drawing's picture name with another picture extension: the finder takes it, so does the job
+      await call('/cloud/v5/file/edit', { fileId: photo, name: 'Aerial.png' }, a.token);
+      const withPicture = await thumbkeyOf(site, variant);
+      expect(await redPixels((await thumb(withPicture, a.token)).rawPayload)).toBeGreaterThan(1000);
+
+      await call('/cloud/v5/union/delete', { deleteLevel: 0, fileIds: [photo], folderIds: [] }, a.token);
+      expect(await thumbkeyOf(site, /^v1-[a-f0-9]{32}\.png$/)).toBe(plainKey);
+
+      await call('/cloud/v5/trash/restore', { fileIds: [photo], folderIds: [] }, a.token);
+      expect(await thumbkeyOf(site, variant)).toBe(withPicture);
     }, 90_000);
 
     it('finds drawings rendered before the table through the JSON they noted, once indexed', async () => {
