@@ -10,6 +10,7 @@ import type { ItemRow } from '../files/items.repository.ts';
 import { presentItem } from '../files/items.presenter.ts';
 import { createQuotaService } from '../quota/quota.service.ts';
 import { createBlobsService } from '../blobs/blobs.service.ts';
+import { createThumbnailsService } from '../thumbnails/thumbnails.service.ts';
 import type { DrawingRequest, DrawingSource } from '../drawings/drawing-access.ts';
 import { createSharesRepository, type ShareItemRow, type ShareRow } from './shares.repository.ts';
 import { shareMail } from './share-mail.ts';
@@ -78,6 +79,7 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
   const items = files.repo;
   const quota = createQuotaService(deps);
   const blobs = createBlobsService(deps);
+  const thumbnails = createThumbnailsService(deps);
   const now = () => (opts.now ?? clocks.get(deps) ?? Date.now)();
   let secret: string | undefined;
   const tokens = createShareTokens(() => (secret ??= persistentSecret(deps.config.dataDir, 'share-token')), now);
@@ -420,6 +422,7 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
       const at = now();
       const newIds = new Map(copies.map((r) => [r.id, newId()]));
       const topIds = new Set(tops.map((r) => r.id));
+      const copiedFiles: { id: string; uid: string; name: string; type: string; blob_md5: string | null; thumbkey: string | null }[] = [];
       try {
         await deps.db.transaction().execute(async (trx) => {
           // parents before children: a breadth-first order from the tops
@@ -441,6 +444,7 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
               private_type: '1', freeze: 0, thumbkey: r.thumbkey, transform_status: r.transform_status, browse_count: 0, like_count: 0, collection_count: 0, leave_message_count: 0,
               created_at: at, modified_at: at, deleted_at: null, trash_root: null, trash_parent_id: null,
             }, trx);
+            if (r.kind === 1) copiedFiles.push({ id: newIds.get(r.id)!, uid: actor.id, name, type: r.type, blob_md5: r.blob_md5, thumbkey: r.thumbkey });
             queue.push(...(children.get(r.id) ?? []));
           }
         });
@@ -449,6 +453,8 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
         await blobs.release(md5s);
         throw e;
       }
+      // the sharer's pictures stay the sharer's: copied drawings show the caller's, copied pictures may be ones the caller's drawings name
+      await thumbnails.afterCopy(actor.id, copiedFiles);
       return { copied: tops.length, items: tops.map((r) => newIds.get(r.id)!) };
     },
 

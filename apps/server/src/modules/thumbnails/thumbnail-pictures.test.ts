@@ -126,6 +126,32 @@ for (const driver of testDatabaseDrivers()) {
       expect(await thumbkeyOf(site, variant)).toBe(withPicture);
     }, 90_000);
 
+    it("gives a drawing saved from a share the saver's pictures, never the sharer's; a saved picture is drawn into the saver's drawings", async () => {
+      const a = await t.createUser();
+      const b = await t.createUser();
+      const c = await t.createUser();
+      await t.upload(a.token, 'aerial.jpg', await red());
+      const site = (await t.upload(a.token, 'site.dxf', drawing)).bizData.id as string;
+      const aerial = (await t.call('/cloud/v5/union/list', { parentId: '0' }, a.token)).bizData.list.find((i: { name: string }) => i.name === 'aerial.jpg').id as string;
+      const withPicture = await thumbkeyOf(site, variant);
+      const s = await call('/cloud/v5/share/create', { fileIds: [site], folderIds: [], validDays: 1, canSave: 1 }, a.token);
+      const x = await t.app.inject({ method: 'POST', url: '/cloud/v5/share/extract', payload: { data: { rand: s.rand, code: s.code, password: s.password }, clientInfo: { language: 'en' } } });
+      const shareToken = x.json().bizData.shareToken as string;
+
+      // B has no such picture: B's copy shows the plain thumbnail, and A's variant is not B's to fetch
+      const [bCopy] = (await call('/cloud/v5/file/share/copyFoldersAndFiles', { shareToken, fileIds: [site], folderIds: [] }, b.token)).items as string[];
+      expect(await thumbkeyOf(bCopy, /^v1-[a-f0-9]{32}\.png$/)).toBe(plainKey);
+      expect((await thumb(withPicture, b.token)).statusCode).toBe(404);
+
+      // C has a drawing naming the picture and saves A's shared picture: C's drawing is drawn with it
+      const cSite = (await t.upload(c.token, 'site.dxf', drawing)).bizData.id as string;
+      expect(await thumbkeyOf(cSite, /./)).toBe(plainKey);
+      const s2 = await call('/cloud/v5/share/create', { fileIds: [aerial], folderIds: [], validDays: 1, canSave: 1 }, a.token);
+      const x2 = await t.app.inject({ method: 'POST', url: '/cloud/v5/share/extract', payload: { data: { rand: s2.rand, code: s2.code, password: s2.password }, clientInfo: { language: 'en' } } });
+      await call('/cloud/v5/file/share/copyFoldersAndFiles', { shareToken: x2.json().bizData.shareToken, fileIds: [aerial], folderIds: [] }, c.token);
+      expect(await thumbkeyOf(cSite, variant)).toBe(withPicture);
+    }, 90_000);
+
     it('finds drawings rendered before the table through the JSON they noted, once indexed', async () => {
       const a = await t.createUser();
       const site = (await t.upload(a.token, 'site.dxf', drawing)).bizData.id as string;

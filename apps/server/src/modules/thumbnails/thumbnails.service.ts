@@ -143,6 +143,21 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
       await picturesChanged(item.uid, [item.name]);
     },
 
+    /**
+     * Called once copies of other files became this user's (save to my cloud): each copy came with the original's
+     * thumbkey, which for a drawing showing pictures is its owner's variant. Such a drawing shows the plain thumbnail
+     * and gets its own variant from the new owner's pictures, as an upload of it would; pictures among the copies are
+     * reported once for all.
+     */
+    async afterCopy(uid: string, copies: (NewItem & { thumbkey: string | null })[]): Promise<void> {
+      for (const c of copies) {
+        if (thumbnailKindOf(c.type) !== 'drawing' || !c.blob_md5 || !c.thumbkey) continue;
+        const showsPictures = !!parseThumbkey(c.thumbkey)?.pictures || (await withPictures.namesOf(c.blob_md5).catch(() => [])).length > 0;
+        if (showsPictures) await showThumbnail(c);
+      }
+      await picturesChanged(uid, copies.map((c) => c.name));
+    },
+
     /** The job: render (unless stored already), store atomically, then show it on every file with these bytes. */
     async renderJob(p: RenderJobPayload): Promise<RenderJobResult> {
       const kind = thumbnailKindOf(p.type);
