@@ -52,13 +52,15 @@ export function createThumbnailsRepository(db: Kysely<Database>) {
     /**
      * One user's files (trash included, as `attach` does) showing a thumbnail whose bytes name a picture of one of
      * these stems: found from the stem index, then that user's files with each blob (items_blob_md5), so its cost
-     * follows the drawings naming such a picture, not the size of the drive.
+     * follows the drawings naming such a picture, not the size of the drive. A cross join because SQLite keeps its
+     * left table outer (without statistics it would walk all of the user's items instead); PostgreSQL plans it as any join.
      */
     async drawingsNamingPictures(uid: string, stems: string[]): Promise<(DrawingItem & { blob_md5: string })[]> {
       if (!stems.length) return [];
       const rows = await db
-        .selectFrom('items')
-        .innerJoin('drawing_pictures', 'drawing_pictures.blob_md5', 'items.blob_md5')
+        .selectFrom('drawing_pictures')
+        .crossJoin('items')
+        .whereRef('items.blob_md5', '=', 'drawing_pictures.blob_md5')
         .select(['items.id', 'items.uid', 'items.parent_id', 'items.thumbkey', 'items.blob_md5'])
         .distinct()
         .where('items.uid', '=', uid)
