@@ -47,6 +47,11 @@ export interface Polyline2 {
   entity: number;
   /** resolved lineweight in 1/100 mm (0 = thinnest) */
   lineweight?: number;
+  /**
+   * `points` are separate segments x0 y0 x1 y1 x0 y0 … (4 numbers each, not joined, `closed` false): a pattern hatch's
+   * lines, with `FlattenOptions.segmentLists`
+   */
+  segments?: boolean;
 }
 
 export interface TextRun {
@@ -146,6 +151,11 @@ export interface FlattenOptions {
    * parametric arcs instead of polylines, for an output that tessellates them at its own resolution (the scene)
    */
   curves?: boolean;
+  /**
+   * a pattern hatch's lines as one polyline of separate segments (`Polyline2.segments`) instead of one polyline per
+   * segment: a drawing's hatches make hundreds of thousands of them (the scene compiler reads these)
+   */
+  segmentLists?: boolean;
 }
 
 const num = (e: Entity, code: number, def = 0) => {
@@ -738,10 +748,22 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       for (const r of h.loops) pl(c, applyAll(m, r), true);
       return;
     }
-    // each segment placed straight from the flat list (x0 y0 x1 y1 …): no copy of it first
-    for (let k = 0; k < segments.length; k += 4) {
-      const x0 = segments[k], y0 = segments[k + 1], x1 = segments[k + 2], y1 = segments[k + 3];
-      pl(c, [m[0] * x0 + m[2] * y0 + m[4], m[1] * x0 + m[3] * y0 + m[5], m[0] * x1 + m[2] * y1 + m[4], m[1] * x1 + m[3] * y1 + m[5]]);
+    if (opts.segmentLists) {
+      // one polyline for all of them; a segment with damaged numbers is counted and left out, as `pl` does
+      const pts: number[] = [];
+      for (let k = 0; k < segments.length; k += 4) {
+        const x0 = segments[k], y0 = segments[k + 1], x1 = segments[k + 2], y1 = segments[k + 3];
+        const a = m[0] * x0 + m[2] * y0 + m[4], b = m[1] * x0 + m[3] * y0 + m[5], c2 = m[0] * x1 + m[2] * y1 + m[4], d2 = m[1] * x1 + m[3] * y1 + m[5];
+        if (Number.isFinite(a) && Number.isFinite(b) && Number.isFinite(c2) && Number.isFinite(d2)) pts.push(a, b, c2, d2);
+        else skip(e, 'HATCH:invalid');
+      }
+      if (pts.length) out.polylines.push({ points: pts, closed: false, color, layer: c.layer, filled: false, entity: c.ref, lineweight: c.lineweight, segments: true });
+    } else {
+      // each segment placed straight from the flat list (x0 y0 x1 y1 …): no copy of it first
+      for (let k = 0; k < segments.length; k += 4) {
+        const x0 = segments[k], y0 = segments[k + 1], x1 = segments[k + 2], y1 = segments[k + 3];
+        pl(c, [m[0] * x0 + m[2] * y0 + m[4], m[1] * x0 + m[3] * y0 + m[5], m[0] * x1 + m[2] * y1 + m[4], m[1] * x1 + m[3] * y1 + m[5]]);
+      }
     }
     // a pattern whose lines all pass by a small area draws nothing, as in AutoCAD
     if (!segments.length && c.top) omit(c.e);

@@ -159,6 +159,22 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     b.le.add(at, entity);
     b.lc.push(color, segs);
   };
+  // a polyline of separate segments (Polyline2.segments): what addLines makes of each as a polyline of its own
+  const addSegments = (b: LayerBucket, pts: ArrayLike<number>, color: number, entity: number, weight: number) => {
+    let segs = 0;
+    const at = b.lw.length;
+    for (let k = 0; k + 3 < pts.length; k += 4) {
+      const x0 = pts[k], y0 = pts[k + 1], x1 = pts[k + 2], y1 = pts[k + 3];
+      if (!Number.isFinite(x0 + y0 + x1 + y1)) continue;
+      b.lp.push2(x0 - ox, y0 - oy);
+      b.lp.push2(x1 - ox, y1 - oy);
+      b.lw.push(weight);
+      segs++;
+    }
+    if (!segs) return;
+    b.le.add(at, entity);
+    b.lc.push(color, segs);
+  };
   const addTriangles = (b: LayerBucket, coords: ArrayLike<number>, idx: ArrayLike<number> | null, color: number, entity: number) => {
     const n = idx ? Math.floor(idx.length / 3) : Math.floor(coords.length / 6);
     if (!n) return;
@@ -186,6 +202,8 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
       // three or four corners (SOLID, TRACE) need no triangulator
       const idx = coords.length === 6 && !holes.length ? [0, 1, 2] : coords.length === 8 && !holes.length ? [0, 1, 2, 0, 2, 3] : earcut(coords, holes.length ? holes : undefined, 2);
       addTriangles(b, coords, idx, p.color, p.entity);
+    } else if (p.segments) {
+      addSegments(b, p.points, p.color, p.entity, Math.max(0, Math.min(255, p.lineweight ?? 0)));
     } else {
       addLines(b, p.points, p.closed && p.points.length >= 4, p.color, p.entity, Math.max(0, Math.min(255, p.lineweight ?? 0)));
     }
