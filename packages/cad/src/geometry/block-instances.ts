@@ -1,5 +1,6 @@
 import type { Block, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
+import type { FieldIndex } from '../dxf/pair-store.ts';
 import { multiply, type Affine, type Flattened, type Inherited, type Polyline2 } from './flatten.ts';
 import { transformCurve, type Curve2 } from './curve.ts';
 
@@ -54,6 +55,8 @@ export interface InstancerHost {
   /** while on, the flattener emits only entities of `TEXT_SOURCES` (the texts of an instance are drawn where they land) */
   textPass(on: boolean): void;
   maxEntities: number;
+  /** the flattener's field index (entities' pairs read without building their arrays) */
+  fields: FieldIndex;
 }
 
 interface Cost {
@@ -88,8 +91,10 @@ export const TEXT_SOURCES = new Set(['TEXT', 'MTEXT', 'ATTDEF', 'ATTRIB', 'INSER
 const WORLD_TYPES = new Set(['XLINE', 'RAY']);
 
 /** An INSERT with an extension dictionary may be clipped (SPATIAL_FILTER): such INSERTs keep the baked path. */
-function mayBeClipped(e: Entity): boolean {
-  return e.pairs.some((p) => p[0] === 102 && p[1] === '{ACAD_XDICTIONARY');
+function mayBeClipped(e: Entity, fields: FieldIndex): boolean {
+  const f = fields.use(e);
+  for (let k = 0; k < f.count; k++) if (f.codeAt(k) === 102 && f.valueAt(k) === '{ACAD_XDICTIONARY') return true;
+  return false;
 }
 
 const ORTHO_EPS = 1e-9;
@@ -192,7 +197,7 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
     insert(e: Entity, block: Block, cells: Affine[], sx: number, sy: number, inherit: Inherited, ref: number): boolean | null {
       if (!cells.length || !Number.isFinite(sx) || !Number.isFinite(sy) || !sx || !sy) return null;
       if ((placements.get(block.name) ?? 0) < 2) return null;
-      if (mayBeClipped(e) || isWorldBound(block.name)) return null;
+      if (mayBeClipped(e, host.fields) || isWorldBound(block.name)) return null;
       // the linear part over the INSERT's scale must be a rotation or mirror (an extrusion out of the plane is not)
       const m = cells[0];
       const q0 = m[0] / sx, q1 = m[1] / sx, q2 = m[2] / sy, q3 = m[3] / sy;

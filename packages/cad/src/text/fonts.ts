@@ -1,4 +1,5 @@
 import type { Drawing, Entity } from '../model/drawing.ts';
+import { FieldIndex } from '../dxf/pair-store.ts';
 import type { Glyph, GlyphSource } from './glyph.ts';
 import { ShxGlyphSource } from './shx.ts';
 import { collectionFaces, TtfGlyphSource } from './ttf.ts';
@@ -68,9 +69,14 @@ function* textEntities(d: Drawing): Generator<Entity> {
   for (const b of d.blocks) yield* walk(b.entities);
 }
 
-function entityText(e: Entity): string {
+/** codes 1 and 3 in order, read through `fields` (no `pairs` array built for every text of the drawing) */
+function entityText(e: Entity, fields: FieldIndex): string {
   let s = '';
-  for (const [c, v] of e.pairs) if (c === 1 || c === 3) s += String(v);
+  const f = fields.use(e);
+  for (let k = 0; k < f.count; k++) {
+    const c = f.codeAt(k);
+    if (c === 1 || c === 3) s += String(f.valueAt(k));
+  }
   return s;
 }
 
@@ -111,8 +117,9 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
   }
   const chars = new Set<string>();
   let sawSpecials = false;
+  const fields = new FieldIndex();
   for (const e of textEntities(d)) {
-    const s = entityText(e);
+    const s = entityText(e, fields);
     if (e.type === 'MTEXT') for (const f of mtextFontSwitches(s)) ask(f.name, f.kind);
     for (const ch of s) if (ch.charCodeAt(0) >= 0x80) chars.add(ch);
     if (!sawSpecials && /%%[cdp]/i.test(s)) sawSpecials = true;

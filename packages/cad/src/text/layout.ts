@@ -1,6 +1,6 @@
-import type { Drawing, TextStyle } from '../model/drawing.ts';
+import type { Drawing, Entity, TextStyle } from '../model/drawing.ts';
 import type { TextRun } from '../geometry/flatten.ts';
-import { pairValue } from '../dxf/reader.ts';
+import { FieldIndex } from '../dxf/pair-store.ts';
 import { aciToRgb } from '../geometry/aci.ts';
 import type { Glyph, GlyphSource } from './glyph.ts';
 import { findGlyph, type FontSet, type StyleFonts } from './fonts.ts';
@@ -88,23 +88,27 @@ function extraOf(d: Drawing, run: TextRun): TextExtra | undefined {
   let m = extras.get(d);
   if (!m) {
     m = new Map();
+    // each entity's fields read once (and its chunks without building its `pairs`)
+    const f = new FieldIndex();
+    const p = (e: Entity, c: number, def = 0) => Number(f.first(e, c) ?? def);
     for (const e of d.entities) {
       if (e.paperSpace || (e.type !== 'TEXT' && e.type !== 'MTEXT')) continue;
-      const p = (c: number, def = 0) => Number(pairValue(e, c) ?? def);
-      const one = String(pairValue(e, 1) ?? '');
+      const one = String(f.first(e, 1) ?? '');
       if (e.type === 'TEXT') {
-        const flags = p(71);
-        const x: TextExtra = { p1: [p(10), p(20)], backward: (flags & 2) !== 0 || undefined, upsideDown: (flags & 4) !== 0 || undefined };
-        if (!x.backward && !x.upsideDown && p(72) !== 3 && p(72) !== 5) continue;
-        m.set(`T|${p(10)}|${p(20)}|${one}`, x);
-        if (pairValue(e, 11) !== undefined) m.set(`T|${p(11)}|${p(21)}|${one}`, x);
+        const flags = p(e, 71);
+        const x: TextExtra = { p1: [p(e, 10), p(e, 20)], backward: (flags & 2) !== 0 || undefined, upsideDown: (flags & 4) !== 0 || undefined };
+        if (!x.backward && !x.upsideDown && p(e, 72) !== 3 && p(e, 72) !== 5) continue;
+        m.set(`T|${p(e, 10)}|${p(e, 20)}|${one}`, x);
+        if (f.first(e, 11) !== undefined) m.set(`T|${p(e, 11)}|${p(e, 21)}|${one}`, x);
       } else {
-        const chunks = e.pairs.filter((q) => q[0] === 3).map((q) => String(q[1])).join('');
-        const spacing = p(44, 1);
-        const columns = p(75) > 0 && p(48) > 0 ? { count: Math.max(1, p(76, 1)), width: p(48), gutter: p(49), height: p(46) } : undefined;
+        let chunks = '';
+        f.use(e);
+        for (let k = 0; k < f.count; k++) if (f.codeAt(k) === 3) chunks += String(f.valueAt(k));
+        const spacing = p(e, 44, 1);
+        const columns = p(e, 75) > 0 && p(e, 48) > 0 ? { count: Math.max(1, p(e, 76, 1)), width: p(e, 48), gutter: p(e, 49), height: p(e, 46) } : undefined;
         if (!chunks && spacing === 1 && !columns) continue;
         // keyed like the run flatten made: the 3 chunks first, then 1
-        m.set(`M|${p(10)}|${p(20)}|${chunks + one}`, { lineSpacing: spacing > 0 ? spacing : 1, raw: chunks + one, columns });
+        m.set(`M|${p(e, 10)}|${p(e, 20)}|${chunks + one}`, { lineSpacing: spacing > 0 ? spacing : 1, raw: chunks + one, columns });
       }
     }
     extras.set(d, m);
