@@ -280,18 +280,21 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
 /** A mesh polyline placed by an instance: drawing coordinates, selected as the INSERT. */
 export function placePolyline(p: Polyline2, a: Affine, entity: number): Polyline2 {
   // a mesh placed where it was flattened (a block at the origin, unrotated, unscaled) shares its points
-  if (a[0] === 1 && a[1] === 0 && a[2] === 0 && a[3] === 1 && a[4] === 0 && a[5] === 0) return { ...p, entity };
-  const map = (pts: number[]) => {
-    const r = new Array<number>(pts.length);
-    for (let i = 0; i < pts.length; i += 2) {
-      r[i] = a[0] * pts[i] + a[2] * pts[i + 1] + a[4];
-      r[i + 1] = a[1] * pts[i] + a[3] * pts[i + 1] + a[5];
-    }
-    return r;
-  };
-  const q: Polyline2 = { ...p, points: map(p.points), entity };
-  if (p.holes) q.holes = p.holes.map(map);
+  if (isIdentity(a)) return { ...p, entity };
+  const q: Polyline2 = { ...p, points: mapPoints(p.points, a), entity };
+  if (p.holes) q.holes = p.holes.map((h) => mapPoints(h, a));
   return q;
+}
+
+export const isIdentity = (a: Affine) => a[0] === 1 && a[1] === 0 && a[2] === 0 && a[3] === 1 && a[4] === 0 && a[5] === 0;
+
+/** Points x0 y0 x1 y1 … mapped by `a` (a module function: placing runs per baked instance and polyline). */
+export function mapPoints(pts: readonly number[], a: Affine, r: number[] = new Array<number>(pts.length)): number[] {
+  for (let i = 0; i < pts.length; i += 2) {
+    r[i] = a[0] * pts[i] + a[2] * pts[i + 1] + a[4];
+    r[i + 1] = a[1] * pts[i] + a[3] * pts[i + 1] + a[5];
+  }
+  return r;
 }
 
 /**

@@ -764,16 +764,23 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       for (const r of h.loops) pl(c, applyAll(m, r), true);
       return;
     }
+    const made = segments.length;
     if (opts.segmentLists) {
-      // one polyline for all of them; a segment with damaged numbers is counted and left out, as `pl` does
-      const pts: number[] = [];
-      for (let k = 0; k < segments.length; k += 4) {
+      // one polyline for all of them, placed in the list itself (it is ours: no second array); a segment with damaged
+      // numbers is counted and left out, as `pl` does
+      let w = 0;
+      for (let k = 0; k < made; k += 4) {
         const x0 = segments[k], y0 = segments[k + 1], x1 = segments[k + 2], y1 = segments[k + 3];
         const a = m[0] * x0 + m[2] * y0 + m[4], b = m[1] * x0 + m[3] * y0 + m[5], c2 = m[0] * x1 + m[2] * y1 + m[4], d2 = m[1] * x1 + m[3] * y1 + m[5];
-        if (Number.isFinite(a) && Number.isFinite(b) && Number.isFinite(c2) && Number.isFinite(d2)) pts.push(a, b, c2, d2);
-        else skip(e, 'HATCH:invalid');
+        if (Number.isFinite(a) && Number.isFinite(b) && Number.isFinite(c2) && Number.isFinite(d2)) {
+          segments[w++] = a;
+          segments[w++] = b;
+          segments[w++] = c2;
+          segments[w++] = d2;
+        } else skip(e, 'HATCH:invalid');
       }
-      if (pts.length) out.polylines.push({ points: pts, closed: false, color, layer: c.layer, filled: false, entity: c.ref, lineweight: c.lineweight, segments: true });
+      segments.length = w;
+      if (w) out.polylines.push({ points: segments, closed: false, color, layer: c.layer, filled: false, entity: c.ref, lineweight: c.lineweight, segments: true });
     } else {
       // each segment placed straight from the flat list (x0 y0 x1 y1 …): no copy of it first
       for (let k = 0; k < segments.length; k += 4) {
@@ -782,7 +789,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       }
     }
     // a pattern whose lines all pass by a small area draws nothing, as in AutoCAD
-    if (!segments.length && c.top) omit(c.e);
+    if (!made && c.top) omit(c.e);
   }
 
   function polyFrom(c: Ctx, verts: Vertex[], closed: boolean, continuousPattern: boolean) {

@@ -1,6 +1,6 @@
 import earcut from 'earcut';
 import type { Flattened, Polyline2 } from '../geometry/flatten.ts';
-import { eachPolyline, placePolyline } from '../geometry/block-instances.ts';
+import { eachPolyline, isIdentity, mapPoints } from '../geometry/block-instances.ts';
 import type { SceneBlock, SceneBlockArrays } from './scene.types.ts';
 
 /**
@@ -115,9 +115,14 @@ export function planBlocks(flat: Flattened, enabled = true): BlockPlan {
       const hulls: (number[] | undefined)[] = [];
       for (const i of instances) {
         if (uses[i.mesh] === 1) {
+          // as the compiler grows baked polylines: their points placed as placePolyline places them (holes lie inside)
+          const same = isIdentity(i.affine);
           for (const p of meshes[i.mesh].polylines) {
-            // as the compiler grows baked polylines: their points (holes lie inside)
-            grow(placePolyline({ ...p, holes: undefined }, i.affine, 0).points);
+            if (same) grow(p.points);
+            else {
+              pts.length = p.points.length;
+              grow(mapPoints(p.points, i.affine, pts));
+            }
           }
           continue;
         }

@@ -116,21 +116,29 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
       if (y > ext[3]) ext[3] = y;
     }
   };
+  // one point: what grow([x, y]) does, without the array
+  const growXY = (x: number, y: number) => {
+    if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+    if (x < ext[0]) ext[0] = x;
+    if (x > ext[2]) ext[2] = x;
+    if (y < ext[1]) ext[1] = y;
+    if (y > ext[3]) ext[3] = y;
+  };
   // the origin comes from the bounds, so they are known before any vertex is written; texts count with their
-  // insertion point here and grow the bounds with their geometry as it is written (`extent` below)
-  for (const p of flat.polylines) grow(p.points);
+  // insertion point here and grow the bounds with their geometry as it is written (`extent` below). Loops by index
+  // here and below: a for-of makes an iterator result per item until the loop is optimized (a cold build runs much
+  // of it unoptimized)
+  const polylines = flat.polylines;
+  for (let i = 0; i < polylines.length; i++) grow(polylines[i].points);
   // block instances (scene/blocks.ts): the ones that do not pay are baked back in place below
   const blockPlan = planBlocks(flat, opts.blockInstances !== false);
   blockPlan.growBounds(grow);
-  // one scratch point and box for all texts and curves (a drawing has hundreds of thousands)
-  const point = [0, 0];
-  for (const t of flat.texts) {
-    point[0] = t.x;
-    point[1] = t.y;
-    grow(point);
-  }
+  const flatTexts = flat.texts;
+  for (let i = 0; i < flatTexts.length; i++) growXY(flatTexts[i].x, flatTexts[i].y);
+  // one scratch box for all curves (a drawing has hundreds of thousands)
   const box: [number, number, number, number] = [0, 0, 0, 0];
-  for (const c of flat.curves ?? []) grow(curveBox(c, box));
+  const flatCurves = flat.curves ?? [];
+  for (let i = 0; i < flatCurves.length; i++) grow(curveBox(flatCurves[i], box));
   const bounds: SceneRect = Number.isFinite(ext[0]) ? { minX: ext[0], minY: ext[1], maxX: ext[2], maxY: ext[3] } : { minX: 0, minY: 0, maxX: 1, maxY: 1 };
   const ox = (bounds.minX + bounds.maxX) / 2, oy = (bounds.minY + bounds.maxY) / 2;
 
@@ -212,8 +220,10 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   // exact curves become records (below), except those float32 cannot hold around the origin: segments at the old tolerance
   const exactCurves: Curve2[] = [];
   const curveTolerance = Math.max(1e-9, Math.hypot(bounds.maxX - bounds.minX, bounds.maxY - bounds.minY) / 4000);
-  for (const c of flat.curves ?? []) {
-    if (curveFitsRecord(c, [ox, oy], curveTolerance)) exactCurves.push(c);
+  const origin: [number, number] = [ox, oy];
+  for (let i = 0; i < flatCurves.length; i++) {
+    const c = flatCurves[i];
+    if (curveFitsRecord(c, origin, curveTolerance)) exactCurves.push(c);
     else addLines(bucket(c.layer), tessellateCurve(c, curveTolerance), isFullCurve(c), c.color, c.entity, Math.max(0, Math.min(255, c.lineweight ?? 0)));
   }
 
@@ -229,22 +239,23 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     if (!(boxes[at] <= boxes[at + 2])) return;
     for (let k = 0; k < 4; k++) {
       const x = boxes[at + (k & 1 ? 2 : 0)], y = boxes[at + (k & 2 ? 3 : 1)];
-      point[0] = p.a * x + p.c * y + p.e;
-      point[1] = p.b * x + p.d * y + p.f;
-      grow(point);
+      growXY(p.a * x + p.c * y + p.e, p.b * x + p.d * y + p.f);
     }
   };
-  for (const t of flat.texts) {
+  for (let ti = 0; ti < flatTexts.length; ti++) {
+    const t = flatTexts[ti];
     texts.push({ text: t.text, x: t.x, y: t.y, height: t.height, rotation: t.rotation, entity: t.entity });
     if (opts.textGlyphs) {
       const g = opts.textGlyphs(t);
       const li = layerOf(t.layer);
       const b = bucketAt(li);
-      g.strokes.forEach((s, i) => {
+      for (let i = 0; i < g.strokes.length; i++) {
+        const s = g.strokes[i];
         grow(s);
         addLines(b, s, false, g.colors[i] ?? t.color, t.entity, 0);
-      });
-      for (const p of g.glyphs) {
+      }
+      for (let gi = 0; gi < g.glyphs.length; gi++) {
+        const p = g.glyphs[gi];
         let id = glyphIds.get(p.glyph);
         if (id === undefined) {
           id = glyphList.length;
