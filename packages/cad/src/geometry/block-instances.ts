@@ -2,7 +2,7 @@ import type { Block, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
 import type { FieldIndex } from '../dxf/pair-store.ts';
 import { multiply, type Affine, type Flattened, type Inherited, type Polyline2 } from './flatten.ts';
-import { transformCurve, type Curve2 } from './curve.ts';
+import type { Curve2 } from './curve.ts';
 
 /**
  * Block geometry drawn by instances (`FlattenOptions.blockInstances`): a top-level INSERT (each MINSERT cell) whose
@@ -234,12 +234,8 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
       for (const cell of cells) {
         const affine = multiply(cell, toBlock);
         instances.push({ mesh, affine, entity: ref, layer: inherit.layer, at: out.polylines.length });
-        for (const c of used.curves) {
-          // transformCurve's result is a fresh object: it takes the entity itself (no second copy per curve)
-          const placed = transformCurve(c, affine);
-          placed.entity = ref;
-          (out.curves ??= []).push(placed);
-        }
+        const curves = (out.curves ??= []);
+        for (let k = 0; k < used.curves.length; k++) curves.push(placeCurve(used.curves[k], affine, ref));
         if (exact.texts) {
           // its texts are drawn where they land, as baked: a pass over the entities that may hold text, whose
           // other output (annotation lines, counts, budgets) the mesh already has
@@ -274,6 +270,14 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
     result(): FlatBlocks | undefined {
       return instances.length ? { meshes, instances } : undefined;
     },
+  };
+}
+
+/** A mesh's curve placed by an instance (transformCurve written out for Curve2: one literal, no spread), selected as the INSERT. */
+function placeCurve(c: Curve2, m: Affine, entity: number): Curve2 {
+  return {
+    cx: m[0] * c.cx + m[2] * c.cy + m[4], cy: m[1] * c.cx + m[3] * c.cy + m[5], ux: m[0] * c.ux + m[2] * c.uy, uy: m[1] * c.ux + m[3] * c.uy, vx: m[0] * c.vx + m[2] * c.vy, vy: m[1] * c.vx + m[3] * c.vy,
+    t0: c.t0, sweep: c.sweep, color: c.color, layer: c.layer, entity, lineweight: c.lineweight,
   };
 }
 

@@ -9,7 +9,7 @@ import { generateDimension, type Annotation } from './dimension.ts';
 import { acisWireframe } from './acis.ts';
 import { imageFrame, leaderGeometry, mlineElements, multiLeaderGeometry } from './leader.ts';
 import { blockInstancer, TEXT_SOURCES, type FlatBlocks } from './block-instances.ts';
-import { transformCurve, type Curve2 } from './curve.ts';
+import type { Curve2 } from './curve.ts';
 import { imageAdjust, type ImageAdjust } from './image-adjust.ts';
 
 /** A 2D affine transform [a b c d e f]: x' = a x + c y + e, y' = b x + d y + f. */
@@ -346,9 +346,12 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     return lw >= 0 ? lw : 0;
   };
 
+  // each layer's linetype upper-cased once (most entities are ByLayer), not per entity
+  const layerLinetypes = new Map<string, string>();
+  for (const l of d.layers) layerLinetypes.set(l.name, (l.linetype ?? 'CONTINUOUS').toUpperCase());
   const linetypeOf = (e: Entity, inh: Inherited, layerName: string): string => {
-    let n = (e.linetype ?? 'BYLAYER').toUpperCase();
-    if (n === 'BYLAYER') n = (layers.get(layerName)?.linetype ?? 'CONTINUOUS').toUpperCase();
+    let n = e.linetype === undefined ? 'BYLAYER' : e.linetype.toUpperCase();
+    if (n === 'BYLAYER') n = layerLinetypes.get(layerName) ?? 'CONTINUOUS';
     if (n === 'BYBLOCK') n = inh.lt;
     return n;
   };
@@ -699,7 +702,12 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       sweep = -sweep;
     }
     sweep = Math.min(sweep, Math.PI * 2);
-    const g = transformCurve({ cx, cy, ux, uy, vx, vy, t0, sweep, color: c.color, layer: c.layer, entity: c.ref, lineweight: c.lineweight }, c.m);
+    // transformCurve of the arc written out: one object per curve, not a literal and its transformed copy
+    const m = c.m;
+    const g: Curve2 = {
+      cx: m[0] * cx + m[2] * cy + m[4], cy: m[1] * cx + m[3] * cy + m[5], ux: m[0] * ux + m[2] * uy, uy: m[1] * ux + m[3] * uy, vx: m[0] * vx + m[2] * vy, vy: m[1] * vx + m[3] * vy,
+      t0, sweep, color: c.color, layer: c.layer, entity: c.ref, lineweight: c.lineweight,
+    };
     if (!finiteCurve(g)) {
       skip(c.e, `${c.e.type}:invalid`);
       return true;
@@ -1037,6 +1045,8 @@ interface Vertex {
 
 /** MTEXT inline codes removed (the full MTEXT layout engine is a later step): \P newlines, {\f…;}, \H…; etc. */
 export function plainMText(s: string): string {
+  // a text without a backslash holds no code: only braces can go (the same result without seven passes)
+  if (s.indexOf('\\') < 0) return s.indexOf('{') < 0 && s.indexOf('}') < 0 ? s : s.replace(/[{}]/g, '');
   return s
     .replace(/\\P/g, '\n')
     .replace(/\\[ACcFfHhQqTtWw][^;]*;/g, '')

@@ -142,43 +142,61 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   const bounds: SceneRect = Number.isFinite(ext[0]) ? { minX: ext[0], minY: ext[1], maxX: ext[2], maxY: ext[3] } : { minX: 0, minY: 0, maxX: 1, maxY: 1 };
   const ox = (bounds.minX + bounds.maxX) / 2, oy = (bounds.minY + bounds.maxY) / 2;
 
+  // room for every segment is made first, then plain stores: no capacity check per vertex (hundreds of thousands)
   const addLines = (b: LayerBucket, pts: ArrayLike<number>, closed: boolean, color: number, entity: number, weight: number) => {
-    let segs = 0;
     const n = pts.length >> 1;
     const last = closed && n > 2 ? n : n - 1;
     const at = b.lw.length;
+    const most = Math.max(last, 1);
+    b.lp.reserve(most * 4);
+    b.lw.reserve(most);
+    const P = b.lp.data, W = b.lw.data;
+    let p = b.lp.length, w = at;
     for (let i = 0; i < last; i++) {
       const j = (i + 1) % n;
       const x0 = pts[i * 2], y0 = pts[i * 2 + 1], x1 = pts[j * 2], y1 = pts[j * 2 + 1];
       if (!Number.isFinite(x0 + y0 + x1 + y1)) continue;
-      b.lp.push2(x0 - ox, y0 - oy);
-      b.lp.push2(x1 - ox, y1 - oy);
-      b.lw.push(weight);
-      segs++;
+      P[p++] = x0 - ox;
+      P[p++] = y0 - oy;
+      P[p++] = x1 - ox;
+      P[p++] = y1 - oy;
+      W[w++] = weight;
     }
     // a single point (POINT, a dot in a linetype) is drawn as a zero-length segment
     if (n === 1 && Number.isFinite(pts[0] + pts[1])) {
-      b.lp.push2(pts[0] - ox, pts[1] - oy);
-      b.lp.push2(pts[0] - ox, pts[1] - oy);
-      b.lw.push(weight);
-      segs++;
+      P[p++] = pts[0] - ox;
+      P[p++] = pts[1] - oy;
+      P[p++] = pts[0] - ox;
+      P[p++] = pts[1] - oy;
+      W[w++] = weight;
     }
+    b.lp.length = p;
+    b.lw.length = w;
+    const segs = w - at;
     if (!segs) return;
     b.le.add(at, entity);
     b.lc.push(color, segs);
   };
   // a polyline of separate segments (Polyline2.segments): what addLines makes of each as a polyline of its own
   const addSegments = (b: LayerBucket, pts: ArrayLike<number>, color: number, entity: number, weight: number) => {
-    let segs = 0;
     const at = b.lw.length;
+    const most = pts.length >> 2;
+    b.lp.reserve(most * 4);
+    b.lw.reserve(most);
+    const P = b.lp.data, W = b.lw.data;
+    let p = b.lp.length, w = at;
     for (let k = 0; k + 3 < pts.length; k += 4) {
       const x0 = pts[k], y0 = pts[k + 1], x1 = pts[k + 2], y1 = pts[k + 3];
       if (!Number.isFinite(x0 + y0 + x1 + y1)) continue;
-      b.lp.push2(x0 - ox, y0 - oy);
-      b.lp.push2(x1 - ox, y1 - oy);
-      b.lw.push(weight);
-      segs++;
+      P[p++] = x0 - ox;
+      P[p++] = y0 - oy;
+      P[p++] = x1 - ox;
+      P[p++] = y1 - oy;
+      W[w++] = weight;
     }
+    b.lp.length = p;
+    b.lw.length = w;
+    const segs = w - at;
     if (!segs) return;
     b.le.add(at, entity);
     b.lc.push(color, segs);

@@ -59,6 +59,8 @@ export function packCurves(curves: readonly Curve2[], layerOf: (name: string) =>
   const f = Math.fround;
   const key = new Float64Array(n);
   const radius = new Float64Array(n);
+  // read here, in curve order: the sorted pass below then reads no curve object (random access to n objects)
+  const entity = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
     const c = curves[i];
     // written field by field (layerOf in record order: it numbers new layers): no array per curve
@@ -74,6 +76,7 @@ export function packCurves(curves: readonly Curve2[], layerOf: (name: string) =>
     raw[k + 8] = layerOf(c.layer);
     raw[k + 9] = c.color & 0xffffff;
     raw[k + 10] = Math.max(0, Math.min(255, c.lineweight ?? 0));
+    entity[i] = c.entity;
     radius[i] = curveRadius(raw[k + 2], raw[k + 3], raw[k + 4], raw[k + 5]);
     // bucket (sweep class, then size class: neighbouring buckets often share a segment count, and the viewer then
     // draws them in one call) then tile: one number that sorts them
@@ -87,7 +90,7 @@ export function packCurves(curves: readonly Curve2[], layerOf: (name: string) =>
   for (let i = 0; i < n; i++) {
     const src = order[i];
     for (let j = 0; j < CURVE_FLOATS; j++) records[i * CURVE_FLOATS + j] = raw[src * CURVE_FLOATS + j];
-    entities[i] = curves[src].entity;
+    entities[i] = entity[src];
     const bucket = Math.floor(key[src] / tiles);
     const size = (bucket % 128) - 64, sweep = Math.floor(bucket / 128);
     const last = buckets[buckets.length - 1];

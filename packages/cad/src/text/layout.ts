@@ -139,6 +139,10 @@ interface PlaceContext {
   fonts: FontSet;
   style: StyleFonts;
   primaryDescent: number;
+  /** the format placed last and what it decides (font switch, slant): a run's characters share a few formats */
+  format: Format | null;
+  override: { font?: GlyphSource; kind?: 'shx' | 'ttf' } | undefined;
+  shear: number;
 }
 
 /** The font an MTEXT \f / \F switch names, when the drawing has it. */
@@ -148,10 +152,16 @@ function sourceFor(fonts: FontSet, f: Format): GlyphSource | undefined {
 
 /** One character placed at (x, y) of the text frame at cap height `h`. */
 function place(cx: PlaceContext, ch: string, f: Format, x: number, y: number, h: number): Placed {
-  const hit = findGlyph(cx.fonts, cx.style, ch, f.font ? { font: sourceFor(cx.fonts, f), kind: f.fontKind } : undefined);
+  if (f !== cx.format) {
+    // formats are never changed once made (a code makes a new one), so what they decide is worked out once each
+    cx.format = f;
+    cx.override = f.font ? { font: sourceFor(cx.fonts, f), kind: f.fontKind } : undefined;
+    cx.shear = Math.tan(((f.oblique + (f.italic ? 15 : 0)) * Math.PI) / 180);
+  }
+  const hit = findGlyph(cx.fonts, cx.style, ch, cx.override);
   const sx = h * f.widthFactor;
   const adv = hit ? hit.glyph.advance : ch.trim() === '' && ch !== '\u3000' ? 0.6 : CJK.test(ch) ? 1.15 : 0.75;
-  return { glyph: hit?.glyph, x, y, h, sx, shear: Math.tan(((f.oblique + (f.italic ? 15 : 0)) * Math.PI) / 180), advance: adv * sx * f.tracking, descent: (hit?.source.descent ?? cx.primaryDescent) * h, color: f.color, ch, va: f.valign };
+  return { glyph: hit?.glyph, x, y, h, sx, shear: cx.shear, advance: adv * sx * f.tracking, descent: (hit?.source.descent ?? cx.primaryDescent) * h, color: f.color, ch, va: f.valign };
 }
 
 /** One line of a layout: glyphs with x from 0; lines break at paragraphs and, for MTEXT with a width, by word wrap. */
@@ -219,7 +229,7 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
   const extra = extraOf(d, run);
   const items = itemsOf(run, extra, base);
   const primaryDescent = (style.primary ?? fonts.stroke)?.descent ?? 0.33;
-  const cx: PlaceContext = { fonts, style, primaryDescent };
+  const cx: PlaceContext = { fonts, style, primaryDescent, format: null, override: undefined, shear: 0 };
 
   const lines: Line[] = [];
   let paraAlign: Line['align'];
