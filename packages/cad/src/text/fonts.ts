@@ -58,15 +58,31 @@ export function mtextFontSwitches(raw: string): { name: string; kind: 'shx' | 't
   return out;
 }
 
-function* textEntities(d: Drawing): Generator<Entity> {
-  const walk = function* (list: readonly Entity[]): Generator<Entity> {
-    for (const e of list) {
-      if (e.type === 'TEXT' || e.type === 'MTEXT' || e.type === 'ATTRIB' || e.type === 'ATTDEF') yield e;
-      if (e.children) yield* walk(e.children);
-    }
-  };
-  yield* walk(d.entities);
-  for (const b of d.blocks) yield* walk(b.entities);
+/** The texts of the drawing (TEXT, MTEXT, ATTRIB, ATTDEF), children and blocks included, in drawing order (a plain
+ * recursion filling one list: this was a generator, which costs an iterator result per entity) */
+function textEntities(d: Drawing): Entity[] {
+  const out: Entity[] = [];
+  collectTexts(d.entities, out);
+  for (const b of d.blocks) collectTexts(b.entities, out);
+  return out;
+}
+
+function collectTexts(list: readonly Entity[], out: Entity[]) {
+  for (let i = 0; i < list.length; i++) {
+    const e = list[i];
+    if (e.type === 'TEXT' || e.type === 'MTEXT' || e.type === 'ATTRIB' || e.type === 'ATTDEF') out.push(e);
+    if (e.children) collectTexts(e.children, out);
+  }
+}
+
+/** The characters of `s` (code points, as `for … of` gives them) from U+0080 up into `chars`; ASCII is passed over by code unit. */
+function addNonAscii(s: string, chars: Set<string>) {
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) < 0x80) continue;
+    const cp = s.codePointAt(i)!;
+    chars.add(String.fromCodePoint(cp));
+    if (cp > 0xffff) i++;
+  }
 }
 
 /** codes 1 and 3 in order, read through `fields` (no `pairs` array built for every text of the drawing) */
@@ -118,10 +134,12 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
   const chars = new Set<string>();
   let sawSpecials = false;
   const fields = new FieldIndex();
-  for (const e of textEntities(d)) {
+  const texts = textEntities(d);
+  for (let i = 0; i < texts.length; i++) {
+    const e = texts[i];
     const s = entityText(e, fields);
     if (e.type === 'MTEXT') for (const f of mtextFontSwitches(s)) ask(f.name, f.kind);
-    for (const ch of s) if (ch.charCodeAt(0) >= 0x80) chars.add(ch);
+    addNonAscii(s, chars);
     if (!sawSpecials && /%%[cdp]/i.test(s)) sawSpecials = true;
   }
   // %%c %%d %%p
