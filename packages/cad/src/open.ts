@@ -36,7 +36,7 @@ export async function buildSceneBytes(d: Drawing, layout: string = MODEL, text?:
   if (!name) throw new CadError('cad.parseFailed', 'Layout switch failed!', `no layout ${layout}`);
   // exact curves: the viewer tessellates them for the zoom it shows; blocks inserted often become instances of one
   // mesh (the compiler bakes the ones that do not pay)
-  const flat = flattenLayout(d, name, { curves: true, blockInstances: true });
+  const flat = flattenLayout(d, name, { curves: true, blockInstances: true, segmentLists: true });
   if (!flat) throw new CadError('cad.parseFailed', 'Layout switch failed!', `no layout ${layout}`);
   const t = text ? await text(d) : undefined;
   return encodeScene(compileScene(d, flat, { layout: name, layouts, textGeometry: t?.textGeometry, textGlyphs: t?.textGlyphs, fonts: t?.fonts }), o);

@@ -157,6 +157,17 @@ export class DxfEntity implements Entity {
     this.#chunk = null;
   }
 
+  /** what holds the pairs now (the chunk, or the array once built or set): a FieldIndex re-reads when it changes */
+  get source(): object {
+    return this.#chunk ?? this.#pairs!;
+  }
+
+  /** the pairs into `f` (FieldIndex), from the chunk without building `pairs` */
+  readInto(f: FieldIndex) {
+    if (this.#chunk) f.fromChunk(this.#chunk, this.#start, this.#end);
+    else f.fromPairs(this.#pairs!);
+  }
+
   /** the value of the first pair with this code (pairValue), without building `pairs` */
   first(code: number): string | number | undefined {
     const c = this.#chunk;
@@ -167,5 +178,117 @@ export class DxfEntity implements Entity {
 
   toJSON() {
     return { ...this, pairs: this.pairs };
+  }
+}
+
+/** Sequential access to an entity's pairs, whichever way they are held: `count`, then each one's code and value. */
+export interface PairReader {
+  readonly count: number;
+  codeAt(k: number): number;
+  valueAt(k: number): string | number;
+}
+
+/** A plain `Pair[]` as a PairReader. */
+export class ArrayPairs implements PairReader {
+  constructor(private readonly pairs: readonly Pair[]) {}
+  get count() {
+    return this.pairs.length;
+  }
+  codeAt(k: number): number {
+    return this.pairs[k][0];
+  }
+  valueAt(k: number): string | number {
+    return this.pairs[k][1];
+  }
+}
+
+/** codes a FieldIndex keeps a table for (every DXF group code, xdata included); others are looked up by a scan */
+const FIELD_CODES = 1072;
+
+/**
+ * One entity's fields read once: `use(e)` walks its pairs a single time and notes where each code first occurs, so
+ * `first` and `num` answer without a scan each (the flattener asks 5-15 of them per entity, most of them absent,
+ * which cost a full scan apiece). It also reads the pairs in order (PairReader), from the reader's columns without
+ * building the entity's `pairs` array. One index per flattening: it holds one entity at a time and re-reads when
+ * asked about another (or when the entity's pairs were replaced).
+ */
+export class FieldIndex implements PairReader {
+  private readonly stamp = new Int32Array(FIELD_CODES);
+  private readonly at = new Int32Array(FIELD_CODES);
+  private gen = 0;
+  private e: Entity | null = null;
+  private src: object | null = null;
+  private chunk: PairChunk | null = null;
+  private pairs: readonly Pair[] | null = null;
+  private start = 0;
+  count = 0;
+
+  /** `e`'s pairs become the ones read (indexed unless they already are) */
+  use(e: Entity): this {
+    const src = e instanceof DxfEntity ? e.source : e.pairs;
+    if (e === this.e && src === this.src) return this;
+    this.e = e;
+    this.src = src;
+    this.gen = (this.gen + 1) | 0;
+    if (this.gen === 0) {
+      this.stamp.fill(0);
+      this.gen = 1;
+    }
+    if (e instanceof DxfEntity) e.readInto(this);
+    else this.fromPairs(e.pairs);
+    return this;
+  }
+
+  /** called by DxfEntity.readInto */
+  fromChunk(c: PairChunk, start: number, end: number) {
+    this.chunk = c;
+    this.pairs = null;
+    this.start = start;
+    this.count = end - start;
+    const { stamp, at, gen } = this;
+    for (let i = start; i < end; i++) {
+      const code = c.code(i);
+      if (code >= 0 && code < FIELD_CODES && stamp[code] !== gen) {
+        stamp[code] = gen;
+        at[code] = i - start;
+      }
+    }
+  }
+
+  fromPairs(pairs: readonly Pair[]) {
+    this.chunk = null;
+    this.pairs = pairs;
+    this.start = 0;
+    this.count = pairs.length;
+    const { stamp, at, gen } = this;
+    for (let i = 0; i < pairs.length; i++) {
+      const code = pairs[i][0];
+      if (code >= 0 && code < FIELD_CODES && stamp[code] !== gen) {
+        stamp[code] = gen;
+        at[code] = i;
+      }
+    }
+  }
+
+  codeAt(k: number): number {
+    return this.chunk ? this.chunk.code(this.start + k) : this.pairs![k][0];
+  }
+
+  valueAt(k: number): string | number {
+    return this.chunk ? this.chunk.value(this.start + k) : this.pairs![k][1];
+  }
+
+  /** the value of `e`'s first pair with this code (as pairValue) */
+  first(e: Entity, code: number): string | number | undefined {
+    this.use(e);
+    if (code >= 0 && code < FIELD_CODES) return this.stamp[code] === this.gen ? this.valueAt(this.at[code]) : undefined;
+    for (let k = 0; k < this.count; k++) if (this.codeAt(k) === code) return this.valueAt(k);
+    return undefined;
+  }
+
+  /** that value as a number, `def` when the code is absent */
+  num(e: Entity, code: number, def = 0): number {
+    const v = this.first(e, code);
+    return v === undefined ? def : Number(v);
   }
 }

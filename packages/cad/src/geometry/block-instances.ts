@@ -1,7 +1,8 @@
 import type { Block, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
+import type { FieldIndex } from '../dxf/pair-store.ts';
 import { multiply, type Affine, type Flattened, type Inherited, type Polyline2 } from './flatten.ts';
-import { transformCurve, type Curve2 } from './curve.ts';
+import type { Curve2 } from './curve.ts';
 
 /**
  * Block geometry drawn by instances (`FlattenOptions.blockInstances`): a top-level INSERT (each MINSERT cell) whose
@@ -54,6 +55,8 @@ export interface InstancerHost {
   /** while on, the flattener emits only entities of `TEXT_SOURCES` (the texts of an instance are drawn where they land) */
   textPass(on: boolean): void;
   maxEntities: number;
+  /** the flattener's field index (entities' pairs read without building their arrays) */
+  fields: FieldIndex;
 }
 
 interface Cost {
@@ -88,8 +91,10 @@ export const TEXT_SOURCES = new Set(['TEXT', 'MTEXT', 'ATTDEF', 'ATTRIB', 'INSER
 const WORLD_TYPES = new Set(['XLINE', 'RAY']);
 
 /** An INSERT with an extension dictionary may be clipped (SPATIAL_FILTER): such INSERTs keep the baked path. */
-function mayBeClipped(e: Entity): boolean {
-  return e.pairs.some((p) => p[0] === 102 && p[1] === '{ACAD_XDICTIONARY');
+function mayBeClipped(e: Entity, fields: FieldIndex): boolean {
+  const f = fields.use(e);
+  for (let k = 0; k < f.count; k++) if (f.codeAt(k) === 102 && f.valueAt(k) === '{ACAD_XDICTIONARY') return true;
+  return false;
 }
 
 const ORTHO_EPS = 1e-9;
@@ -192,7 +197,7 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
     insert(e: Entity, block: Block, cells: Affine[], sx: number, sy: number, inherit: Inherited, ref: number): boolean | null {
       if (!cells.length || !Number.isFinite(sx) || !Number.isFinite(sy) || !sx || !sy) return null;
       if ((placements.get(block.name) ?? 0) < 2) return null;
-      if (mayBeClipped(e) || isWorldBound(block.name)) return null;
+      if (mayBeClipped(e, host.fields) || isWorldBound(block.name)) return null;
       // the linear part over the INSERT's scale must be a rotation or mirror (an extrusion out of the plane is not)
       const m = cells[0];
       const q0 = m[0] / sx, q1 = m[1] / sx, q2 = m[2] / sy, q3 = m[3] / sy;
@@ -229,13 +234,13 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
       for (const cell of cells) {
         const affine = multiply(cell, toBlock);
         instances.push({ mesh, affine, entity: ref, layer: inherit.layer, at: out.polylines.length });
-        for (const c of used.curves) {
-          // transformCurve's result is a fresh object: it takes the entity itself (no second copy per curve)
-          const placed = transformCurve(c, affine);
-          placed.entity = ref;
+        const curves = (out.curves ??= []);
+        for (let k = 0; k < used.curves.length; k++) {
+          const c = used.curves[k];
+          const placed = placeCurve(c, affine, ref);
           // drawn where the INSERT is (the mesh's own stream positions mean nothing here)
           if (c.at !== undefined) placed.at = out.polylines.length;
-          (out.curves ??= []).push(placed);
+          curves.push(placed);
         }
         if (exact.texts) {
           // its texts are drawn where they land, as baked: a pass over the entities that may hold text, whose
@@ -277,21 +282,32 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
   };
 }
 
+/** A mesh's curve placed by an instance (transformCurve written out for Curve2: one literal, no spread), selected as the INSERT. */
+function placeCurve(c: Curve2, m: Affine, entity: number): Curve2 {
+  return {
+    cx: m[0] * c.cx + m[2] * c.cy + m[4], cy: m[1] * c.cx + m[3] * c.cy + m[5], ux: m[0] * c.ux + m[2] * c.uy, uy: m[1] * c.ux + m[3] * c.uy, vx: m[0] * c.vx + m[2] * c.vy, vy: m[1] * c.vx + m[3] * c.vy,
+    t0: c.t0, sweep: c.sweep, color: c.color, layer: c.layer, entity, lineweight: c.lineweight,
+  };
+}
+
 /** A mesh polyline placed by an instance: drawing coordinates, selected as the INSERT. */
 export function placePolyline(p: Polyline2, a: Affine, entity: number): Polyline2 {
   // a mesh placed where it was flattened (a block at the origin, unrotated, unscaled) shares its points
-  if (a[0] === 1 && a[1] === 0 && a[2] === 0 && a[3] === 1 && a[4] === 0 && a[5] === 0) return { ...p, entity };
-  const map = (pts: number[]) => {
-    const r = new Array<number>(pts.length);
-    for (let i = 0; i < pts.length; i += 2) {
-      r[i] = a[0] * pts[i] + a[2] * pts[i + 1] + a[4];
-      r[i + 1] = a[1] * pts[i] + a[3] * pts[i + 1] + a[5];
-    }
-    return r;
-  };
-  const q: Polyline2 = { ...p, points: map(p.points), entity };
-  if (p.holes) q.holes = p.holes.map(map);
+  if (isIdentity(a)) return { ...p, entity };
+  const q: Polyline2 = { ...p, points: mapPoints(p.points, a), entity };
+  if (p.holes) q.holes = p.holes.map((h) => mapPoints(h, a));
   return q;
+}
+
+export const isIdentity = (a: Affine) => a[0] === 1 && a[1] === 0 && a[2] === 0 && a[3] === 1 && a[4] === 0 && a[5] === 0;
+
+/** Points x0 y0 x1 y1 … mapped by `a` (a module function: placing runs per baked instance and polyline). */
+export function mapPoints(pts: readonly number[], a: Affine, r: number[] = new Array<number>(pts.length)): number[] {
+  for (let i = 0; i < pts.length; i += 2) {
+    r[i] = a[0] * pts[i] + a[2] * pts[i + 1] + a[4];
+    r[i + 1] = a[1] * pts[i] + a[3] * pts[i + 1] + a[5];
+  }
+  return r;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Block, Drawing, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
+import { FieldIndex } from '../dxf/pair-store.ts';
 import { aciToRgb } from './aci.ts';
 import { bulgeInterior, clipPattern, readHatch, ringArea } from './hatch.ts';
 import { dashCurve, dashPolyline, polylineLength } from './linetype.ts';
@@ -8,7 +9,7 @@ import { generateDimension, type Annotation } from './dimension.ts';
 import { acisWireframe } from './acis.ts';
 import { imageFrame, leaderGeometry, mlineElements, multiLeaderGeometry } from './leader.ts';
 import { blockInstancer, TEXT_SOURCES, type FlatBlocks } from './block-instances.ts';
-import { transformCurve, type Curve2 } from './curve.ts';
+import type { Curve2 } from './curve.ts';
 import { imageAdjust, type ImageAdjust } from './image-adjust.ts';
 
 /** A 2D affine transform [a b c d e f]: x' = a x + c y + e, y' = b x + d y + f. */
@@ -47,6 +48,11 @@ export interface Polyline2 {
   entity: number;
   /** resolved lineweight in 1/100 mm (0 = thinnest) */
   lineweight?: number;
+  /**
+   * `points` are separate segments x0 y0 x1 y1 x0 y0 … (4 numbers each, not joined, `closed` false): a pattern hatch's
+   * lines, with `FlattenOptions.segmentLists`
+   */
+  segments?: boolean;
 }
 
 export interface TextRun {
@@ -152,12 +158,20 @@ export interface FlattenOptions {
    * parametric arcs instead of polylines, for an output that tessellates them at its own resolution (the scene)
    */
   curves?: boolean;
+  /**
+   * a pattern hatch's lines as one polyline of separate segments (`Polyline2.segments`) instead of one polyline per
+   * segment: a drawing's hatches make hundreds of thousands of them (the scene compiler reads these)
+   */
+  segmentLists?: boolean;
 }
 
 const num = (e: Entity, code: number, def = 0) => {
   const v = pairValue(e, code);
   return v === undefined ? def : Number(v);
 };
+
+/** fields looked up by a scan each (callers without a FieldIndex) */
+const byScan = { first: pairValue, num };
 
 /** The linear scale of a transform (the square root of its area scale), 1 for a degenerate one. */
 const scaleOf = (m: Affine) => Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2])) || 1;
@@ -193,9 +207,9 @@ const OCS_TYPES = new Set(['CIRCLE', 'ARC', 'LWPOLYLINE', 'POLYLINE', 'HATCH', '
  * The 2D part of an entity's object coordinate system (210/220/230 extrusion, arbitrary axis algorithm): x and y of
  * the OCS axes seen from above, the elevation moved along the normal. Null for the WCS (extrusion 0,0,1).
  */
-export function ocsAffine(e: Entity): Affine | null {
-  if (pairValue(e, 230) === undefined) return null;
-  let nx = num(e, 210), ny = num(e, 220), nz = num(e, 230, 1);
+export function ocsAffine(e: Entity, f: { first(e: Entity, code: number): string | number | undefined; num(e: Entity, code: number, def?: number): number } = byScan): Affine | null {
+  if (f.first(e, 230) === undefined) return null;
+  let nx = f.num(e, 210), ny = f.num(e, 220), nz = f.num(e, 230, 1);
   if (Math.abs(nx) < 1e-12 && Math.abs(ny) < 1e-12 && nz > 0) return null;
   const l = Math.hypot(nx, ny, nz) || 1;
   nx /= l;
@@ -206,7 +220,7 @@ export function ocsAffine(e: Entity): Affine | null {
   const al = Math.hypot(...ax) || 1;
   ax = [ax[0] / al, ax[1] / al, ax[2] / al];
   const ay = [ny * ax[2] - nz * ax[1], nz * ax[0] - nx * ax[2], nx * ax[1] - ny * ax[0]];
-  const z = num(e, e.type === 'LWPOLYLINE' ? 38 : 30);
+  const z = f.num(e, e.type === 'LWPOLYLINE' ? 38 : 30);
   return [ax[0], ax[1], ay[0], ay[1], z * nx, z * ny];
 }
 
@@ -224,6 +238,16 @@ export function flattenModelSpace(d: Drawing, opts: FlattenOptions = {}): Flatte
 /** Any list of entities (model space, a layout's block, a block preview) flattened the same way. */
 export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: FlattenOptions = {}): Flattened {
   const out: Flattened = { polylines: [], texts: [], entities: [], skipped: {}, omitted: {} };
+  // each entity's fields read once, not a scan per field asked for
+  const fields = new FieldIndex();
+  const field = (e: Entity, code: number) => fields.first(e, code);
+  const mtextChunks = (e: Entity) => {
+    let s = '';
+    const f = fields.use(e);
+    for (let k = 0; k < f.count; k++) if (f.codeAt(k) === 3) s += String(f.valueAt(k));
+    return s;
+  };
+  const num = (e: Entity, code: number, def = 0) => fields.num(e, code, def);
   const layers = new Map(d.layers.map((l) => [l.name, l]));
   const blocks = new Map(d.blocks.map((b) => [b.name, b]));
   const vars = d.header.vars;
@@ -260,6 +284,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     ? blockInstancer({
         out,
         maxEntities,
+        fields,
         emitChildren: (b, mm, inh, ref) => {
           for (const child of b.entities) emit(child, mm, inh, 1, ref);
         },
@@ -329,9 +354,12 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     return lw >= 0 ? lw : 0;
   };
 
+  // each layer's linetype upper-cased once (most entities are ByLayer), not per entity
+  const layerLinetypes = new Map<string, string>();
+  for (const l of d.layers) layerLinetypes.set(l.name, (l.linetype ?? 'CONTINUOUS').toUpperCase());
   const linetypeOf = (e: Entity, inh: Inherited, layerName: string): string => {
-    let n = (e.linetype ?? 'BYLAYER').toUpperCase();
-    if (n === 'BYLAYER') n = (layers.get(layerName)?.linetype ?? 'CONTINUOUS').toUpperCase();
+    let n = e.linetype === undefined ? 'BYLAYER' : e.linetype.toUpperCase();
+    if (n === 'BYLAYER') n = layerLinetypes.get(layerName) ?? 'CONTINUOUS';
     if (n === 'BYBLOCK') n = inh.lt;
     return n;
   };
@@ -389,7 +417,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     // attributes carry their own OCS: they are placed by the transform outside the INSERT's
     const outer = m;
     if (OCS_TYPES.has(e.type)) {
-      const ocs = ocsAffine(e);
+      const ocs = ocsAffine(e, fields);
       if (ocs) m = multiply(m, ocs);
     }
     const c: Ctx = { e, m, color, layer: onLayer, ref, lineweight, lt, ltScale: ltscale * num(e, 48, 1), top };
@@ -452,9 +480,10 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       case 'LWPOLYLINE': {
         const w = num(e, 43);
         const verts: Vertex[] = [];
-        // by index, not `[code, v] of`: destructuring each pair walks an iterator (garbage per vertex)
-        for (const pair of e.pairs) {
-          const code = pair[0], v = pair[1];
+        // read from the index (no `pairs` array built), by position: no pair tuple per vertex
+        const f = fields.use(e);
+        for (let k = 0; k < f.count; k++) {
+          const code = f.codeAt(k), v = f.valueAt(k);
           if (code === 10) verts.push({ x: Number(v), y: 0, b: 0, sw: w, ew: w });
           else if (verts.length) {
             const last = verts[verts.length - 1];
@@ -522,15 +551,15 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         if (attr && num(e, 70) & 1 && !(e.type === 'ATTDEF' && top)) return top ? omit(e) : undefined;
         if (e.type === 'ATTDEF' && !top && !(num(e, 70) & 2)) return;
         // a long MTEXT comes as 250-character chunks in code 3, then the last part in code 1
-        const raw = mtext ? e.pairs.filter((p) => p[0] === 3).map((p) => String(p[1])).join('') + String(pairValue(e, 1) ?? '') : String(pairValue(e, e.type === 'ATTDEF' && top ? 2 : 1) ?? '');
+        const raw = mtext ? mtextChunks(e) + String(field(e, 1) ?? '') : String(field(e, e.type === 'ATTDEF' && top ? 2 : 1) ?? '');
         const s = mtext ? plainMText(raw) : raw;
         if (!s) return top ? omit(e) : undefined;
         const valign = attr ? num(e, 74) : num(e, 73);
         // aligned TEXT is placed by its second alignment point (11/21)
-        const aligned = !mtext && (num(e, 72) !== 0 || valign !== 0) && pairValue(e, 11) !== undefined;
+        const aligned = !mtext && (num(e, 72) !== 0 || valign !== 0) && field(e, 11) !== undefined;
         let rotation = num(e, 50);
-        if (mtext && pairValue(e, 50) === undefined && pairValue(e, 11) !== undefined) rotation = (Math.atan2(num(e, 21), num(e, 11)) * 180) / Math.PI;
-        const style = String(pairValue(e, 7) ?? 'Standard');
+        if (mtext && field(e, 50) === undefined && field(e, 11) !== undefined) rotation = (Math.atan2(num(e, 21), num(e, 11)) * 180) / Math.PI;
+        const style = String(field(e, 7) ?? 'Standard');
         const st = styles.get(style.toLowerCase());
         const sx = Math.hypot(m[0], m[1]), sy = Math.hypot(m[2], m[3]);
         text(c, num(e, aligned ? 11 : 10), num(e, aligned ? 21 : 20), num(e, 40, 1), rotation, s, mtext ? 'mtext' : 'text', {
@@ -541,7 +570,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         return;
       }
       case 'INSERT': {
-        const block = blocks.get(String(pairValue(e, 2) ?? ''));
+        const block = blocks.get(String(field(e, 2) ?? ''));
         if (!block || depth > 16) return skip(e);
         const inherit = inheritedFrom(c);
         // nested arrays can multiply without bound: past the budget an INSERT is counted instead of expanded
@@ -573,7 +602,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       }
       case 'ACAD_TABLE': {
         // a table draws through its anonymous block, placed at its insertion point along its direction (11/21)
-        const block = blocks.get(String(pairValue(e, 2) ?? ''));
+        const block = blocks.get(String(field(e, 2) ?? ''));
         if (!block || depth > 16) return skip(e);
         const a = Math.atan2(num(e, 21), num(e, 11, 1)), cos = Math.cos(a), sin = Math.sin(a);
         const inherit = inheritedFrom(c);
@@ -587,7 +616,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         // a dimension draws through its anonymous block; a DIMENSION saved without it is generated from its points.
         // The block sits at the dimension's insertion point (12/22), as ezdxf places it: (0, 0) in most files, but
         // R12-era drawings keep the block where the dimension was first drawn and move only that point
-        const block = blocks.get(String(pairValue(e, 2) ?? ''));
+        const block = blocks.get(String(field(e, 2) ?? ''));
         if (block && depth <= 16) {
           const at = e.type === 'DIMENSION' && (num(e, 12) || num(e, 22)) ? multiply(m, [1, 0, 0, 1, num(e, 12), num(e, 22)]) : m;
           const inherit = inheritedFrom(c);
@@ -654,7 +683,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         const f = imageFrame(e);
         const corners = applyAll(m, f.corners);
         const clip = f.clip && applyAll(m, f.clip);
-        (out.images ??= []).push({ entity: ref, corners, clip, imageDefHandle: e.type === 'IMAGE' ? pairValue(e, 340)?.toString() : undefined, wipeout: e.type === 'WIPEOUT' || undefined, layer: c.layer, order: out.polylines.length, adjust: imageAdjust(e) });
+        (out.images ??= []).push({ entity: ref, corners, clip, imageDefHandle: e.type === 'IMAGE' ? field(e, 340)?.toString() : undefined, wipeout: e.type === 'WIPEOUT' || undefined, layer: c.layer, order: out.polylines.length, adjust: imageAdjust(e) });
         return pl(c, clip ?? corners, true);
       }
       case 'VIEWPORT':
@@ -686,7 +715,12 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       sweep = -sweep;
     }
     sweep = Math.min(sweep, Math.PI * 2);
-    const g: Curve2 = transformCurve({ cx, cy, ux, uy, vx, vy, t0, sweep, color: c.color, layer: c.layer, entity: c.ref, lineweight: c.lineweight }, c.m);
+    // transformCurve of the arc written out: one object per curve, not a literal and its transformed copy
+    const m = c.m;
+    const g: Curve2 = {
+      cx: m[0] * cx + m[2] * cy + m[4], cy: m[1] * cx + m[3] * cy + m[5], ux: m[0] * ux + m[2] * uy, uy: m[1] * ux + m[3] * uy, vx: m[0] * vx + m[2] * vy, vy: m[1] * vx + m[3] * vy,
+      t0, sweep, color: c.color, layer: c.layer, entity: c.ref, lineweight: c.lineweight,
+    };
     if (!finiteCurve(g)) {
       skip(c.e, `${c.e.type}:invalid`);
       return true;
@@ -746,7 +780,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   function hatch(c: Ctx) {
     const { e, m, color } = c;
     const sc = scaleOf(m);
-    const h = readHatch(e.pairs, tol / sc);
+    const h = readHatch(fields.use(e), tol / sc);
     if (!h.loops.length) return skip(e);
     if (h.solid || h.gradient) {
       // a gradient is drawn filled with its first colour: the renderers have no gradient fill yet
@@ -764,13 +798,32 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       for (const r of h.loops) pl(c, applyAll(m, r), true);
       return;
     }
-    // each segment placed straight from the flat list (x0 y0 x1 y1 …): no copy of it first
-    for (let k = 0; k < segments.length; k += 4) {
-      const x0 = segments[k], y0 = segments[k + 1], x1 = segments[k + 2], y1 = segments[k + 3];
-      pl(c, [m[0] * x0 + m[2] * y0 + m[4], m[1] * x0 + m[3] * y0 + m[5], m[0] * x1 + m[2] * y1 + m[4], m[1] * x1 + m[3] * y1 + m[5]]);
+    const made = segments.length;
+    if (opts.segmentLists) {
+      // one polyline for all of them, placed in the list itself (it is ours: no second array); a segment with damaged
+      // numbers is counted and left out, as `pl` does
+      let w = 0;
+      for (let k = 0; k < made; k += 4) {
+        const x0 = segments[k], y0 = segments[k + 1], x1 = segments[k + 2], y1 = segments[k + 3];
+        const a = m[0] * x0 + m[2] * y0 + m[4], b = m[1] * x0 + m[3] * y0 + m[5], c2 = m[0] * x1 + m[2] * y1 + m[4], d2 = m[1] * x1 + m[3] * y1 + m[5];
+        if (Number.isFinite(a) && Number.isFinite(b) && Number.isFinite(c2) && Number.isFinite(d2)) {
+          segments[w++] = a;
+          segments[w++] = b;
+          segments[w++] = c2;
+          segments[w++] = d2;
+        } else skip(e, 'HATCH:invalid');
+      }
+      segments.length = w;
+      if (w) out.polylines.push({ points: segments, closed: false, color, layer: c.layer, filled: false, entity: c.ref, lineweight: c.lineweight, segments: true });
+    } else {
+      // each segment placed straight from the flat list (x0 y0 x1 y1 …): no copy of it first
+      for (let k = 0; k < segments.length; k += 4) {
+        const x0 = segments[k], y0 = segments[k + 1], x1 = segments[k + 2], y1 = segments[k + 3];
+        pl(c, [m[0] * x0 + m[2] * y0 + m[4], m[1] * x0 + m[3] * y0 + m[5], m[0] * x1 + m[2] * y1 + m[4], m[1] * x1 + m[3] * y1 + m[5]]);
+      }
     }
     // a pattern whose lines all pass by a small area draws nothing, as in AutoCAD
-    if (!segments.length && c.top) omit(c.e);
+    if (!made && c.top) omit(c.e);
   }
 
   function polyFrom(c: Ctx, verts: Vertex[], closed: boolean, continuousPattern: boolean) {
@@ -1027,6 +1080,8 @@ interface Vertex {
 
 /** MTEXT inline codes removed (the full MTEXT layout engine is a later step): \P newlines, {\f…;}, \H…; etc. */
 export function plainMText(s: string): string {
+  // a text without a backslash holds no code: only braces can go (the same result without seven passes)
+  if (s.indexOf('\\') < 0) return s.indexOf('{') < 0 && s.indexOf('}') < 0 ? s : s.replace(/[{}]/g, '');
   return s
     .replace(/\\P/g, '\n')
     .replace(/\\[ACcFfHhQqTtWw][^;]*;/g, '')

@@ -1,4 +1,4 @@
-import type { Pair } from '../model/drawing.ts';
+import type { PairReader } from '../dxf/pair-store.ts';
 import { fitPointCurve, tessellateNurbs } from './spline.ts';
 
 /**
@@ -31,24 +31,29 @@ export interface HatchData {
   style: number;
 }
 
-export function readHatch(pairs: readonly Pair[], tol: number): HatchData {
-  let i = pairs.findIndex((p) => p[0] === 100 && p[1] === 'AcDbHatch');
-  if (i < 0) i = 0;
-  const at = (code: number) => (i < pairs.length && pairs[i][0] === code ? Number(pairs[i++][1]) : undefined);
-  const skipTo = (code: number) => {
-    while (i < pairs.length && pairs[i][0] !== code) i++;
+export function readHatch(r: PairReader, tol: number): HatchData {
+  const n = r.count;
+  // the code at k, undefined past the end (as `pairs[k]?.[0]`), and the value as a number
+  const code = (k: number) => (k < n ? r.codeAt(k) : undefined);
+  const num = (k: number) => Number(r.valueAt(k));
+  let i = 0;
+  while (i < n && !(r.codeAt(i) === 100 && r.valueAt(i) === 'AcDbHatch')) i++;
+  if (i === n) i = 0;
+  const at = (c: number) => (i < n && r.codeAt(i) === c ? num(i++) : undefined);
+  const skipTo = (c: number) => {
+    while (i < n && r.codeAt(i) !== c) i++;
   };
   const h: HatchData = { loops: [], solid: false, pattern: '', lines: [], gradient: false, style: 0 };
-  for (let j = i; j < pairs.length && pairs[j][0] !== 91; j++) {
-    if (pairs[j][0] === 2) h.pattern = String(pairs[j][1]);
-    if (pairs[j][0] === 70) h.solid = Number(pairs[j][1]) === 1;
+  for (let j = i; j < n && r.codeAt(j) !== 91; j++) {
+    if (r.codeAt(j) === 2) h.pattern = String(r.valueAt(j));
+    if (r.codeAt(j) === 70) h.solid = num(j) === 1;
   }
   // some writers name the pattern SOLID without setting the solid-fill flag
   if (h.pattern.toUpperCase() === 'SOLID') h.solid = true;
   skipTo(91);
   const nPaths = at(91) ?? 0;
   const flags: number[] = [];
-  for (let path = 0; path < nPaths && i < pairs.length; path++) {
+  for (let path = 0; path < nPaths && i < n; path++) {
     skipTo(92);
     const flag = at(92);
     if (flag === undefined) break;
@@ -57,16 +62,16 @@ export function readHatch(pairs: readonly Pair[], tol: number): HatchData {
       // polyline path: 72 has bulges, 73 closed, 93 vertex count, then 10/20 [42]
       at(72);
       at(73);
-      const n = at(93) ?? 0;
+      const nv = at(93) ?? 0;
       const verts: { x: number; y: number; b: number }[] = [];
-      while (verts.length < n && i < pairs.length) {
-        const c = pairs[i][0];
-        if (c === 10) verts.push({ x: Number(pairs[i][1]), y: 0, b: 0 });
-        else if (c === 20 && verts.length) verts[verts.length - 1].y = Number(pairs[i][1]);
+      while (verts.length < nv && i < n) {
+        const c = r.codeAt(i);
+        if (c === 10) verts.push({ x: num(i), y: 0, b: 0 });
+        else if (c === 20 && verts.length) verts[verts.length - 1].y = num(i);
         else break;
         i++;
-        if (pairs[i]?.[0] === 20) verts[verts.length - 1].y = Number(pairs[i++][1]);
-        if (pairs[i]?.[0] === 42) verts[verts.length - 1].b = Number(pairs[i++][1]);
+        if (code(i) === 20) verts[verts.length - 1].y = num(i++);
+        if (code(i) === 42) verts[verts.length - 1].b = num(i++);
       }
       for (let v = 0; v < verts.length; v++) {
         const a = verts[v], b = verts[(v + 1) % verts.length];
@@ -75,7 +80,7 @@ export function readHatch(pairs: readonly Pair[], tol: number): HatchData {
       }
     } else {
       const nEdges = at(93) ?? 0;
-      for (let edge = 0; edge < nEdges && i < pairs.length; edge++) {
+      for (let edge = 0; edge < nEdges && i < n; edge++) {
         const type = at(72);
         const pts: number[] = [];
         if (type === 1) {
@@ -84,11 +89,11 @@ export function readHatch(pairs: readonly Pair[], tol: number): HatchData {
         } else if (type === 2 || type === 3) {
           const cx = at(10) ?? 0, cy = at(20) ?? 0;
           const mx = type === 3 ? at(11) ?? 1 : 0, my = type === 3 ? at(21) ?? 0 : 0;
-          const r = at(40) ?? 0;
+          const rr = at(40) ?? 0;
           const s = ((at(50) ?? 0) * Math.PI) / 180, e = ((at(51) ?? 360) * Math.PI) / 180;
           const ccw = (at(73) ?? 1) !== 0;
           // ellipse edges store true angles, not ellipse parameters: convert (same revolution kept)
-          const param = (a: number) => (type === 3 && r > 0 ? Math.atan2(Math.sin(a) / r, Math.cos(a)) + Math.round((a - Math.atan2(Math.sin(a), Math.cos(a))) / (Math.PI * 2)) * Math.PI * 2 : a);
+          const param = (a: number) => (type === 3 && rr > 0 ? Math.atan2(Math.sin(a) / rr, Math.cos(a)) + Math.round((a - Math.atan2(Math.sin(a), Math.cos(a))) / (Math.PI * 2)) * Math.PI * 2 : a);
           // a clockwise edge stores its angles mirrored at the x axis
           const ps = param(ccw ? s : -s), pe = param(ccw ? e : -e);
           const a0 = ps;
@@ -96,12 +101,12 @@ export function readHatch(pairs: readonly Pair[], tol: number): HatchData {
           if (ccw && sweep <= 0) sweep += Math.PI * 2;
           if (!ccw && sweep >= 0) sweep -= Math.PI * 2;
           if (Math.abs(e - s) >= Math.PI * 2 - 1e-9) sweep = ccw ? Math.PI * 2 : -Math.PI * 2;
-          const major = type === 3 ? Math.hypot(mx, my) : r;
+          const major = type === 3 ? Math.hypot(mx, my) : rr;
           const steps = Math.min(512, Math.max(4, Math.ceil(Math.abs(sweep) / (2 * Math.acos(Math.max(-1, 1 - tol / Math.max(major, tol)))))));
           for (let q = 0; q <= steps; q++) {
             const t = a0 + (sweep * q) / steps, c = Math.cos(t), sn = Math.sin(t);
-            if (type === 2) pts.push(cx + r * c, cy + r * sn);
-            else pts.push(cx + mx * c - my * r * sn, cy + my * c + mx * r * sn); // r is the minor/major ratio here
+            if (type === 2) pts.push(cx + rr * c, cy + rr * sn);
+            else pts.push(cx + mx * c - my * rr * sn, cy + my * c + mx * rr * sn); // rr is the minor/major ratio here
           }
         } else if (type === 4) {
           const degree = at(94) ?? 3;
@@ -109,18 +114,18 @@ export function readHatch(pairs: readonly Pair[], tol: number): HatchData {
           at(74);
           const nk = at(95) ?? 0, nc = at(96) ?? 0;
           const knots: number[] = [], ctrl: number[] = [], weights: number[] = [];
-          while (pairs[i]?.[0] === 40 && knots.length < nk) knots.push(Number(pairs[i++][1]));
-          while (pairs[i]?.[0] === 10 && ctrl.length / 2 < nc) {
-            ctrl.push(Number(pairs[i++][1]), pairs[i]?.[0] === 20 ? Number(pairs[i++][1]) : 0);
-            if (pairs[i]?.[0] === 42) weights.push(Number(pairs[i++][1]));
+          while (code(i) === 40 && knots.length < nk) knots.push(num(i++));
+          while (code(i) === 10 && ctrl.length / 2 < nc) {
+            ctrl.push(num(i++), code(i) === 20 ? num(i++) : 0);
+            if (code(i) === 42) weights.push(num(i++));
           }
           // R2010+ adds fit data (97 count, 11/21 points, 12/22 and 13/23 tangents); after the last edge a 97 may be
           // the path's source-object count instead, so there it is only taken when fit data follows
           const fit: number[] = [];
-          if (pairs[i]?.[0] === 97 && (edge < nEdges - 1 || [11, 12, 97].includes(pairs[i + 1]?.[0] as number))) {
+          if (code(i) === 97 && (edge < nEdges - 1 || [11, 12, 97].includes(code(i + 1) as number))) {
             i++;
-            while (pairs[i]?.[0] === 11) fit.push(Number(pairs[i++][1]), pairs[i]?.[0] === 21 ? Number(pairs[i++][1]) : 0);
-            for (const c of [12, 13]) if (pairs[i]?.[0] === c) i += pairs[i + 1]?.[0] === c + 10 ? 2 : 1;
+            while (code(i) === 11) fit.push(num(i++), code(i) === 21 ? num(i++) : 0);
+            for (const c of [12, 13]) if (code(i) === c) i += code(i + 1) === c + 10 ? 2 : 1;
           }
           if (ctrl.length >= 4) pts.push(...tessellateNurbs(degree, knots, ctrl, weights.length ? weights : undefined, tol));
           else if (fit.length >= 4) pts.push(...fitPointCurve(fit, tol));
@@ -131,7 +136,7 @@ export function readHatch(pairs: readonly Pair[], tol: number): HatchData {
       }
     }
     // the source-object handles (97 count, 330 …) follow each path: skipped by the next skipTo
-    while (i < pairs.length && (pairs[i][0] === 97 || pairs[i][0] === 330)) i++;
+    while (i < n && (r.codeAt(i) === 97 || r.codeAt(i) === 330)) i++;
     if (ring.length >= 6) {
       if (Math.abs(ring[0] - ring[ring.length - 2]) + Math.abs(ring[1] - ring[ring.length - 1]) < 1e-12) ring.length -= 2;
       h.loops.push(ring);
@@ -139,35 +144,35 @@ export function readHatch(pairs: readonly Pair[], tol: number): HatchData {
     }
   }
   // after the paths: 75 style, 76 pattern type, 52 angle, 41 scale, 77 double, 78 line count, then the lines
-  for (; i < pairs.length; i++) {
-    const [c, v] = pairs[i];
-    if (c === 75) h.style = Number(v);
+  for (; i < n; i++) {
+    const c = r.codeAt(i);
+    if (c === 75) h.style = num(i);
     else if (c === 78) {
-      const n = Number(v);
+      const nl = num(i);
       i++;
-      while (h.lines.length < n && pairs[i]?.[0] === 53) {
-        const line: PatternLine = { angle: Number(pairs[i++][1]), baseX: 0, baseY: 0, offX: 0, offY: 0, dashes: [] };
-        if (pairs[i]?.[0] === 43) line.baseX = Number(pairs[i++][1]);
-        if (pairs[i]?.[0] === 44) line.baseY = Number(pairs[i++][1]);
-        if (pairs[i]?.[0] === 45) line.offX = Number(pairs[i++][1]);
-        if (pairs[i]?.[0] === 46) line.offY = Number(pairs[i++][1]);
-        const nd = pairs[i]?.[0] === 79 ? Number(pairs[i++][1]) : 0;
-        while (line.dashes.length < nd && pairs[i]?.[0] === 49) line.dashes.push(Number(pairs[i++][1]));
+      while (h.lines.length < nl && code(i) === 53) {
+        const line: PatternLine = { angle: num(i++), baseX: 0, baseY: 0, offX: 0, offY: 0, dashes: [] };
+        if (code(i) === 43) line.baseX = num(i++);
+        if (code(i) === 44) line.baseY = num(i++);
+        if (code(i) === 45) line.offX = num(i++);
+        if (code(i) === 46) line.offY = num(i++);
+        const nd = code(i) === 79 ? num(i++) : 0;
+        while (line.dashes.length < nd && code(i) === 49) line.dashes.push(num(i++));
         h.lines.push(line);
       }
       i--;
     } else if (c === 450) {
-      h.gradient = Number(v) === 1;
+      h.gradient = num(i) === 1;
       if (h.gradient) {
         // the first of the gradient's colours: its true colour (421) or ACI (63)
-        for (let j = i + 1; j < pairs.length; j++) {
-          if (pairs[j][0] === 421) {
-            h.gradientColor = Number(pairs[j][1]) & 0xffffff;
+        for (let j = i + 1; j < n; j++) {
+          if (r.codeAt(j) === 421) {
+            h.gradientColor = num(j) & 0xffffff;
             break;
           }
-          if (pairs[j][0] === 63) {
+          if (r.codeAt(j) === 63) {
             // the ACI, unless a true colour follows it
-            h.gradientColor = pairs[j + 1]?.[0] === 421 ? Number(pairs[j + 1][1]) & 0xffffff : -Number(pairs[j][1]); // negative: an ACI the caller resolves
+            h.gradientColor = code(j + 1) === 421 ? num(j + 1) & 0xffffff : -num(j); // negative: an ACI the caller resolves
             break;
           }
         }

@@ -110,8 +110,8 @@ export function flattenLayout(d: Drawing, name: string, opts: FlattenOptions = {
   const paper = flattenEntities(d, entities, opts);
   const viewports = viewportsOf(entities);
   if (!viewports.length) return paper;
-  // model space seen through viewports is moved and clipped as polylines: no block instances there
-  const model = flattenModelSpace(d, { ...opts, blockInstances: false });
+  // model space seen through viewports is moved and clipped as polylines: no block instances there, no segment lists
+  const model = flattenModelSpace(d, { ...opts, blockInstances: false, segmentLists: false });
   const base = paper.entities.length;
   paper.entities.push(...model.entities);
   for (const k of Object.keys(model.skipped)) paper.skipped[k] = (paper.skipped[k] ?? 0) + model.skipped[k];

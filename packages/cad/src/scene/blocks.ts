@@ -1,6 +1,6 @@
 import earcut from 'earcut';
 import type { Flattened, Polyline2 } from '../geometry/flatten.ts';
-import { eachPolyline, placePolyline } from '../geometry/block-instances.ts';
+import { eachPolyline, isIdentity, mapPoints } from '../geometry/block-instances.ts';
 import type { SceneBlock, SceneBlockArrays } from './scene.types.ts';
 
 /**
@@ -46,6 +46,7 @@ const isFill = (p: Polyline2) => !!p.filled && p.points.length >= 6;
 
 /** Segments `addLines` makes of a polyline (a single point is one zero-length segment). */
 function segmentCount(p: Polyline2): number {
+  if (p.segments) return p.points.length >> 2;
   const n = p.points.length >> 1;
   if (n === 1) return 1;
   return p.closed && p.points.length >= 4 && n > 2 ? n : Math.max(0, n - 1);
@@ -117,9 +118,14 @@ export function planBlocks(flat: Flattened, enabled = true): BlockPlan {
       const hulls: (number[] | undefined)[] = [];
       for (const i of instances) {
         if (uses[i.mesh] === 1) {
+          // as the compiler grows baked polylines: their points placed as placePolyline places them (holes lie inside)
+          const same = isIdentity(i.affine);
           for (const p of meshes[i.mesh].polylines) {
-            // as the compiler grows baked polylines: their points (holes lie inside)
-            grow(placePolyline({ ...p, holes: undefined }, i.affine, 0).points);
+            if (same) grow(p.points);
+            else {
+              pts.length = p.points.length;
+              grow(mapPoints(p.points, i.affine, pts));
+            }
           }
           continue;
         }
@@ -185,6 +191,10 @@ export function planBlocks(flat: Flattened, enabled = true): BlockPlan {
             lw[s] = weight;
             s++;
           };
+          if (p.segments) {
+            for (let i = 0; i + 3 < pts.length; i += 4) put(pts[i], pts[i + 1], pts[i + 2], pts[i + 3]);
+            return;
+          }
           if (n === 1) return put(pts[0], pts[1], pts[0], pts[1]);
           const last = p.closed && pts.length >= 4 && n > 2 ? n : n - 1;
           for (let i = 0; i < last; i++) {

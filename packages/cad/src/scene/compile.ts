@@ -1,6 +1,6 @@
 import earcut from 'earcut';
 import type { Drawing } from '../model/drawing.ts';
-import type { Flattened, TextRun } from '../geometry/flatten.ts';
+import type { Flattened, Polyline2, TextRun } from '../geometry/flatten.ts';
 import { aciToRgb } from '../geometry/aci.ts';
 import type { Glyph } from '../text/glyph.ts';
 import type { TextGlyphs } from '../text/layout.ts';
@@ -18,6 +18,8 @@ import { drawTiers, GLYPH_TIER_UNIT, type Box } from './tiers.ts';
 export type TextGeometryFn = (run: TextRun) => { strokes: number[][]; triangles: number[]; colors?: number[]; triangleColors?: number[] };
 /** Text as placed glyphs plus other strokes (the text engine's `textGlyphs`): glyphs used often are drawn as instances. */
 export type TextGlyphsFn = (run: TextRun) => TextGlyphs;
+/** one text's geometry as either text function makes it */
+type TextShape = TextGlyphs | ReturnType<TextGeometryFn> | undefined;
 
 export interface CompileOptions {
   layout: string;
@@ -111,33 +113,43 @@ const segmentsOf = (strokes: number[][] | undefined) => {
 };
 
 /**
- * Flattened geometry → GPU buffers. Everything is grouped by layer (one range per layer in each buffer)
- * and written into two flat vertex buffers; filled areas are triangulated once here (earcut, holes kept),
- * text comes in as strokes and glyph triangles, or as placed glyphs of which the frequent ones become instanced
- * meshes, so the viewer draws a whole layout in a few calls.
+ * What the compiler writes into while it walks the flattening: the layer table, one bucket per layer, the bounds and
+ * the origin. Its methods run per primitive; as methods (not closures made per compile) V8 optimises each one once,
+ * and every compile, the first one included, runs the same code.
  */
-export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions): Scene {
-  const layerIndex = new Map<string, number>();
-  const layers: SceneMeta['layers'] = [];
-  const layerOf = (name: string) => {
-    let i = layerIndex.get(name);
+class SceneWriter {
+  readonly layerIndex = new Map<string, number>();
+  readonly layers: SceneMeta['layers'] = [];
+  readonly buckets: LayerBucket[] = [];
+  /** minX minY maxX maxY in a typed array while growing: an object's number fields would box every update */
+  readonly ext = new Float64Array([Infinity, Infinity, -Infinity, -Infinity]);
+  /** the origin (set once the bounds are known): every position is written relative to it */
+  ox = NaN;
+  oy = NaN;
+
+  constructor(private readonly d: Drawing) {}
+
+  layerOf(name: string): number {
+    let i = this.layerIndex.get(name);
     if (i === undefined) {
-      const l = d.layers.find((x) => x.name === name);
-      i = layers.length;
-      layerIndex.set(name, i);
-      layers.push({ name, color: l ? (l.trueColor !== undefined ? l.trueColor & 0xffffff : aciToRgb(Math.abs(l.color) || 7)) : 0xffffff, on: l ? l.on : true, frozen: l?.frozen ?? false, locked: l?.locked ?? false });
+      const l = this.d.layers.find((x) => x.name === name);
+      i = this.layers.length;
+      this.layerIndex.set(name, i);
+      this.layers.push({ name, color: l ? (l.trueColor !== undefined ? l.trueColor & 0xffffff : aciToRgb(Math.abs(l.color) || 7)) : 0xffffff, on: l ? l.on : true, frozen: l?.frozen ?? false, locked: l?.locked ?? false });
     }
     return i;
-  };
-  // every table layer is listed, drawn or not, so the layer panel matches the drawing
-  for (const l of d.layers) layerOf(l.name);
-  const buckets: LayerBucket[] = [];
-  const bucketAt = (li: number) => (buckets[li] ??= new LayerBucket());
-  const bucket = (name: string) => bucketAt(layerOf(name));
+  }
 
-  // minX minY maxX maxY in a typed array while growing: an object's number fields would box every update
-  const ext = new Float64Array([Infinity, Infinity, -Infinity, -Infinity]);
-  const grow = (pts: ArrayLike<number>) => {
+  bucketAt(li: number): LayerBucket {
+    return (this.buckets[li] ??= new LayerBucket());
+  }
+
+  bucket(name: string): LayerBucket {
+    return this.bucketAt(this.layerOf(name));
+  }
+
+  grow(pts: ArrayLike<number>) {
+    const ext = this.ext;
     for (let i = 0; i + 1 < pts.length; i += 2) {
       const x = pts[i], y = pts[i + 1];
       if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
@@ -146,71 +158,96 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
       if (y < ext[1]) ext[1] = y;
       if (y > ext[3]) ext[3] = y;
     }
-  };
-  // the origin comes from the bounds, so they are known before any vertex is written; texts count with their
-  // insertion point here and grow the bounds with their geometry as it is written (`extent` below)
-  for (const p of flat.polylines) grow(p.points);
-  // block instances (scene/blocks.ts): the ones that do not pay are baked back in place below
-  const blockPlan = planBlocks(flat, opts.blockInstances !== false);
-  blockPlan.growBounds(grow);
-  // one scratch point and box for all texts and curves (a drawing has hundreds of thousands)
-  const point = [0, 0];
-  for (const t of flat.texts) {
-    point[0] = t.x;
-    point[1] = t.y;
-    grow(point);
   }
-  const box: [number, number, number, number] = [0, 0, 0, 0];
-  for (const c of flat.curves ?? []) grow(curveBox(c, box));
-  const bounds: SceneRect = Number.isFinite(ext[0]) ? { minX: ext[0], minY: ext[1], maxX: ext[2], maxY: ext[3] } : { minX: 0, minY: 0, maxX: 1, maxY: 1 };
-  const ox = (bounds.minX + bounds.maxX) / 2, oy = (bounds.minY + bounds.maxY) / 2;
 
-  // a drawing with wipeouts: every primitive gets a depth tier (scene/tiers.ts), for which the texts' geometry is
-  // needed first (it is kept for the text pass below); every other drawing has none, and the scene it had
-  const wiped = !!flat.images?.some((im) => im.wipeout);
-  const shapes = wiped ? flat.texts.map((t) => opts.textGlyphs?.(t) ?? opts.textGeometry?.(t)) : null;
-  const tiers = shapes ? drawTiers(flat, bounds, textBoxOf(shapes)) : null;
+  /** one point: what grow([x, y]) does, without the array */
+  growXY(x: number, y: number) {
+    if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+    const ext = this.ext;
+    if (x < ext[0]) ext[0] = x;
+    if (x > ext[2]) ext[2] = x;
+    if (y < ext[1]) ext[1] = y;
+    if (y > ext[3]) ext[3] = y;
+  }
 
-  // `tier` goes into the alpha byte of the primitive's colour as 255 - tier (255, opaque, for tier 0)
-  const addLines = (b: LayerBucket, pts: ArrayLike<number>, closed: boolean, color: number, entity: number, weight: number, tier = 0) => {
-    let segs = 0;
+  // room for every segment is made first, then plain stores: no capacity check per vertex (hundreds of thousands).
+  // `tier` (scene/tiers.ts) goes into the alpha byte of the primitive's colour as 255 - tier (255, opaque, for tier 0)
+  addLines(b: LayerBucket, pts: ArrayLike<number>, closed: boolean, color: number, entity: number, weight: number, tier = 0) {
+    const ox = this.ox, oy = this.oy;
     const n = pts.length >> 1;
     const last = closed && n > 2 ? n : n - 1;
     const at = b.lw.length;
+    const most = Math.max(last, 1);
+    b.lp.reserve(most * 4);
+    b.lw.reserve(most);
+    const P = b.lp.data, W = b.lw.data;
+    let p = b.lp.length, w = at;
     for (let i = 0; i < last; i++) {
       const j = (i + 1) % n;
       const x0 = pts[i * 2], y0 = pts[i * 2 + 1], x1 = pts[j * 2], y1 = pts[j * 2 + 1];
       if (!Number.isFinite(x0 + y0 + x1 + y1)) continue;
-      b.lp.push2(x0 - ox, y0 - oy);
-      b.lp.push2(x1 - ox, y1 - oy);
-      b.lw.push(weight);
-      segs++;
+      P[p++] = x0 - ox;
+      P[p++] = y0 - oy;
+      P[p++] = x1 - ox;
+      P[p++] = y1 - oy;
+      W[w++] = weight;
     }
     // a single point (POINT, a dot in a linetype) is drawn as a zero-length segment
     if (n === 1 && Number.isFinite(pts[0] + pts[1])) {
-      b.lp.push2(pts[0] - ox, pts[1] - oy);
-      b.lp.push2(pts[0] - ox, pts[1] - oy);
-      b.lw.push(weight);
-      segs++;
+      P[p++] = pts[0] - ox;
+      P[p++] = pts[1] - oy;
+      P[p++] = pts[0] - ox;
+      P[p++] = pts[1] - oy;
+      W[w++] = weight;
     }
+    b.lp.length = p;
+    b.lw.length = w;
+    const segs = w - at;
     if (!segs) return;
     b.le.add(at, entity);
     b.lc.push(color, segs, 255 - tier);
-  };
-  const addTriangles = (b: LayerBucket, coords: ArrayLike<number>, idx: ArrayLike<number> | null, color: number, entity: number, tier = 0) => {
+  }
+
+  /** a polyline of separate segments (Polyline2.segments): what addLines makes of each as a polyline of its own */
+  addSegments(b: LayerBucket, pts: ArrayLike<number>, color: number, entity: number, weight: number, tier = 0) {
+    const ox = this.ox, oy = this.oy;
+    const at = b.lw.length;
+    const most = pts.length >> 2;
+    b.lp.reserve(most * 4);
+    b.lw.reserve(most);
+    const P = b.lp.data, W = b.lw.data;
+    let p = b.lp.length, w = at;
+    for (let k = 0; k + 3 < pts.length; k += 4) {
+      const x0 = pts[k], y0 = pts[k + 1], x1 = pts[k + 2], y1 = pts[k + 3];
+      if (!Number.isFinite(x0 + y0 + x1 + y1)) continue;
+      P[p++] = x0 - ox;
+      P[p++] = y0 - oy;
+      P[p++] = x1 - ox;
+      P[p++] = y1 - oy;
+      W[w++] = weight;
+    }
+    b.lp.length = p;
+    b.lw.length = w;
+    const segs = w - at;
+    if (!segs) return;
+    b.le.add(at, entity);
+    b.lc.push(color, segs, 255 - tier);
+  }
+
+  addTriangles(b: LayerBucket, coords: ArrayLike<number>, idx: ArrayLike<number> | null, color: number, entity: number, tier = 0) {
     const n = idx ? Math.floor(idx.length / 3) : Math.floor(coords.length / 6);
     if (!n) return;
     b.te.add(b.tp.length / 6, entity);
     for (let i = 0; i < n * 3; i++) {
       const k = idx ? idx[i] : i;
-      b.tp.push2(coords[k * 2] - ox, coords[k * 2 + 1] - oy);
+      b.tp.push2(coords[k * 2] - this.ox, coords[k * 2 + 1] - this.oy);
     }
     b.tc.push(color, n, 255 - tier);
-  };
+  }
 
-  blockPlan.eachBakedPolyline((p, from) => {
-    const b = bucket(p.layer);
-    const tier = tiers ? (from >= 0 ? tiers.polylines[from] : tiers.instances[-1 - from]) : 0;
+  /** one flattened polyline: filled areas triangulated (earcut, holes kept), lines as segments */
+  addPolyline(p: Polyline2, tier = 0) {
+    const b = this.bucket(p.layer);
     if (p.filled && p.points.length >= 6) {
       let coords: number[] = p.points;
       const holes: number[] = [];
@@ -224,115 +261,159 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
       }
       // three or four corners (SOLID, TRACE) need no triangulator
       const idx = coords.length === 6 && !holes.length ? [0, 1, 2] : coords.length === 8 && !holes.length ? [0, 1, 2, 0, 2, 3] : earcut(coords, holes.length ? holes : undefined, 2);
-      addTriangles(b, coords, idx, p.color, p.entity, tier);
+      this.addTriangles(b, coords, idx, p.color, p.entity, tier);
+    } else if (p.segments) {
+      this.addSegments(b, p.points, p.color, p.entity, Math.max(0, Math.min(255, p.lineweight ?? 0)), tier);
     } else {
-      addLines(b, p.points, p.closed && p.points.length >= 4, p.color, p.entity, Math.max(0, Math.min(255, p.lineweight ?? 0)), tier);
+      this.addLines(b, p.points, p.closed && p.points.length >= 4, p.color, p.entity, Math.max(0, Math.min(255, p.lineweight ?? 0)), tier);
     }
-  });
+  }
+}
 
-  // exact curves become records (below), except those float32 cannot hold around the origin: segments at the old tolerance
-  const exactCurves: Curve2[] = [];
+// The phases below are functions of their own, each with its loop: a first compile runs them before V8 has optimised
+// anything, and a loop in a function of its own is optimised on the spot (on-stack) with the feedback of that loop,
+// where one long function was optimised, and thrown back, at each phase it had not reached yet.
+
+/** The bounds of everything with a known place before the origin is chosen: polylines, block instances, text insertion points, curves. */
+function growBounds(w: SceneWriter, flat: Flattened, blockPlan: ReturnType<typeof planBlocks>) {
+  const polylines = flat.polylines;
+  for (let i = 0; i < polylines.length; i++) w.grow(polylines[i].points);
+  blockPlan.growBounds((pts) => w.grow(pts));
+  const texts = flat.texts;
+  for (let i = 0; i < texts.length; i++) w.growXY(texts[i].x, texts[i].y);
+  // one scratch box for all curves (a drawing has hundreds of thousands)
+  const box: [number, number, number, number] = [0, 0, 0, 0];
+  const curves = flat.curves ?? [];
+  for (let i = 0; i < curves.length; i++) w.grow(curveBox(curves[i], box));
+}
+
+/**
+ * Exact curves stay records (returned with their tiers when there are tiers), except those float32 cannot hold around
+ * the origin: segments at the old tolerance.
+ */
+function writeCurves(w: SceneWriter, curves: readonly Curve2[], bounds: SceneRect, tiers: ArrayLike<number> | null): { exact: Curve2[]; exactTiers?: number[] } {
+  const exact: Curve2[] = [];
   const exactTiers: number[] | undefined = tiers ? [] : undefined;
-  const curveTolerance = Math.max(1e-9, Math.hypot(bounds.maxX - bounds.minX, bounds.maxY - bounds.minY) / 4000);
-  (flat.curves ?? []).forEach((c, i) => {
-    const tier = tiers ? tiers.curves[i] : 0;
-    if (curveFitsRecord(c, [ox, oy], curveTolerance)) {
-      exactCurves.push(c);
+  const tolerance = Math.max(1e-9, Math.hypot(bounds.maxX - bounds.minX, bounds.maxY - bounds.minY) / 4000);
+  const origin: [number, number] = [w.ox, w.oy];
+  for (let i = 0; i < curves.length; i++) {
+    const c = curves[i];
+    const tier = tiers ? tiers[i] : 0;
+    if (curveFitsRecord(c, origin, tolerance)) {
+      exact.push(c);
       exactTiers?.push(tier);
-    } else addLines(bucket(c.layer), tessellateCurve(c, curveTolerance), isFullCurve(c), c.color, c.entity, Math.max(0, Math.min(255, c.lineweight ?? 0)), tier);
-  });
+    } else w.addLines(w.bucket(c.layer), tessellateCurve(c, tolerance), isFullCurve(c), c.color, c.entity, Math.max(0, Math.min(255, c.lineweight ?? 0)), tier);
+  }
+  return { exact, exactTiers };
+}
 
-  // ---- text: strokes and triangles baked per character, or placed glyphs (instanced when used often)
-  const texts: SceneMeta['texts'] = [];
-  const glyphIds = new Map<Glyph, number>();
-  const glyphList: Glyph[] = [];
-  const uses: number[] = [];
-  const placed = { glyph: new GrowableU32(), affine: new GrowableF32(), color: new GrowableU32(), layer: new GrowableU32(), entity: new GrowableU32(), tier: tiers ? new GrowableU8() : null };
+/** Placed glyphs of all texts, in text order: each distinct glyph once in `list`, each placement in the columns. */
+interface PlacedGlyphs {
+  ids: Map<Glyph, number>;
+  list: Glyph[];
+  uses: number[];
   /** each glyph's box in its own frame (minX minY maxX maxY): a placed glyph grows the bounds by its corners */
-  const glyphBoxes: number[] = [];
-  const growPlaced = (boxes: readonly number[], at: number, p: { a: number; b: number; c: number; d: number; e: number; f: number }) => {
-    if (!(boxes[at] <= boxes[at + 2])) return;
-    for (let k = 0; k < 4; k++) {
-      const x = boxes[at + (k & 1 ? 2 : 0)], y = boxes[at + (k & 2 ? 3 : 1)];
-      point[0] = p.a * x + p.c * y + p.e;
-      point[1] = p.b * x + p.d * y + p.f;
-      grow(point);
-    }
-  };
-  flat.texts.forEach((t, ti) => {
+  boxes: number[];
+  glyph: GrowableU32;
+  /** a b c d e f per placement, e and f relative to the origin */
+  affine: GrowableF32;
+  color: GrowableU32;
+  layer: GrowableU32;
+  entity: GrowableU32;
+  /** each placement's depth tier, in a drawing with wipeouts */
+  tier: GrowableU8 | null;
+}
+
+/**
+ * Every text: its entry in the meta, then its strokes and triangles (baked) or its placed glyphs (`placed`). `shapes`:
+ * the texts' geometry already made for the depth tiers (`tiers`), in a drawing with wipeouts.
+ */
+function writeTexts(w: SceneWriter, flatTexts: readonly TextRun[], opts: CompileOptions, placed: PlacedGlyphs, shapes: TextShape[] | null, tiers: ArrayLike<number> | null): SceneMeta['texts'] {
+  const texts: SceneMeta['texts'] = [];
+  for (let ti = 0; ti < flatTexts.length; ti++) {
+    const t = flatTexts[ti];
     texts.push({ text: t.text, x: t.x, y: t.y, height: t.height, rotation: t.rotation, entity: t.entity });
-    const tier = tiers ? tiers.texts[ti] : 0;
+    const tier = tiers ? tiers[ti] : 0;
     if (opts.textGlyphs) {
-      const g = (shapes?.[ti] as TextGlyphs | undefined) ?? opts.textGlyphs(t);
-      const li = layerOf(t.layer);
-      const b = bucketAt(li);
-      g.strokes.forEach((s, i) => {
-        grow(s);
-        addLines(b, s, false, g.colors[i] ?? t.color, t.entity, 0, tier);
-      });
-      for (const p of g.glyphs) {
-        let id = glyphIds.get(p.glyph);
-        if (id === undefined) {
-          id = glyphList.length;
-          glyphIds.set(p.glyph, id);
-          glyphList.push(p.glyph);
-          uses.push(0);
-          glyphBoxes.push(...glyphBox(p.glyph));
-        }
-        growPlaced(glyphBoxes, id * 4, p);
-        uses[id]++;
-        placed.glyph.push(id);
-        placed.affine.push2(p.a, p.b);
-        placed.affine.push2(p.c, p.d);
-        placed.affine.push2(p.e - ox, p.f - oy);
-        placed.color.push(p.color);
-        placed.layer.push(li);
-        placed.entity.push(t.entity);
-        placed.tier?.push(tier);
-      }
-      return;
+      writeGlyphs(w, t, (shapes?.[ti] as TextGlyphs | undefined) ?? opts.textGlyphs(t), placed, tier);
+      continue;
     }
-    if (!opts.textGeometry) return;
+    if (!opts.textGeometry) continue;
     const g = (shapes?.[ti] as ReturnType<TextGeometryFn> | undefined) ?? opts.textGeometry(t);
-    const b = bucket(t.layer);
-    g.strokes.forEach((s, i) => {
-      grow(s);
-      addLines(b, s, false, g.colors?.[i] ?? t.color, t.entity, 0, tier);
-    });
-    grow(g.triangles);
-    if (!g.triangles.length) return;
-    if (!g.triangleColors) addTriangles(b, g.triangles, null, t.color, t.entity, tier);
-    else for (let i = 0; i < g.triangleColors.length; i++) addTriangles(b, g.triangles.slice(i * 6, i * 6 + 6), null, g.triangleColors[i], t.entity, tier);
-  });
+    const b = w.bucket(t.layer);
+    for (let i = 0; i < g.strokes.length; i++) {
+      const s = g.strokes[i];
+      w.grow(s);
+      w.addLines(b, s, false, g.colors?.[i] ?? t.color, t.entity, 0, tier);
+    }
+    w.grow(g.triangles);
+    if (!g.triangles.length) continue;
+    if (!g.triangleColors) w.addTriangles(b, g.triangles, null, t.color, t.entity, tier);
+    else for (let i = 0; i < g.triangleColors.length; i++) w.addTriangles(b, g.triangles.slice(i * 6, i * 6 + 6), null, g.triangleColors[i], t.entity, tier);
+  }
+  return texts;
+}
 
-  // which glyphs are instanced: the ones whose instances save the most bytes over baking them
-  const meshBytes = (g: Glyph) => segmentsOf(g.strokes) * 16 + Math.floor((g.triangles?.length ?? 0) / 6) * 24;
-  const bakedBytes = (g: Glyph) => segmentsOf(g.strokes) * SEGMENT_BYTES + Math.floor((g.triangles?.length ?? 0) / 6) * TRIANGLE_BYTES;
-  const saving = glyphList.map((g, i) => uses[i] * (bakedBytes(g) - INSTANCE_BYTES) - meshBytes(g));
-  // an instance carries its tier in its layer float, exact only below GLYPH_TIER_UNIT layers (scene/tiers.ts)
-  const instanceable = !tiers || layers.length <= GLYPH_TIER_UNIT;
-  const chosen = glyphList.map((_, i) => i).filter((i) => instanceable && saving[i] >= INSTANCE_MIN_SAVING).sort((a, b) => saving[b] - saving[a]).slice(0, MAX_INSTANCED_GLYPHS).sort((a, b) => a - b);
-  const slot = new Int32Array(glyphList.length).fill(-1);
-  chosen.forEach((g, k) => (slot[g] = k));
+/** One text's other strokes baked, its glyphs placed (their corners grow the bounds). */
+function writeGlyphs(w: SceneWriter, t: TextRun, g: TextGlyphs, placed: PlacedGlyphs, tier: number) {
+  const li = w.layerOf(t.layer);
+  const b = w.bucketAt(li);
+  for (let i = 0; i < g.strokes.length; i++) {
+    const s = g.strokes[i];
+    w.grow(s);
+    w.addLines(b, s, false, g.colors[i] ?? t.color, t.entity, 0, tier);
+  }
+  const boxes = placed.boxes;
+  for (let gi = 0; gi < g.glyphs.length; gi++) {
+    const p = g.glyphs[gi];
+    let id = placed.ids.get(p.glyph);
+    if (id === undefined) {
+      id = placed.list.length;
+      placed.ids.set(p.glyph, id);
+      placed.list.push(p.glyph);
+      placed.uses.push(0);
+      boxes.push(...glyphBox(p.glyph));
+    }
+    const at = id * 4;
+    if (boxes[at] <= boxes[at + 2]) {
+      for (let k = 0; k < 4; k++) {
+        const x = boxes[at + (k & 1 ? 2 : 0)], y = boxes[at + (k & 2 ? 3 : 1)];
+        w.growXY(p.a * x + p.c * y + p.e, p.b * x + p.d * y + p.f);
+      }
+    }
+    placed.uses[id]++;
+    placed.glyph.push(id);
+    placed.affine.push2(p.a, p.b);
+    placed.affine.push2(p.c, p.d);
+    placed.affine.push2(p.e - w.ox, p.f - w.oy);
+    placed.color.push(p.color);
+    placed.layer.push(li);
+    placed.entity.push(t.entity);
+    placed.tier?.push(tier);
+  }
+}
 
-  // the others are baked, in text order, into their layer's buckets (through one scratch array: addLines and
-  // addTriangles copy what they are given)
+/** The placements of glyphs that are not instanced (`slot` < 0), baked in text order into their layer's buckets. */
+function bakeGlyphs(w: SceneWriter, placed: PlacedGlyphs, slot: Int32Array) {
+  // through one scratch array: addLines and addTriangles copy what they are given
   const A = placed.affine.data;
   const pts: number[] = [];
   for (let i = 0; i < placed.glyph.length; i++) {
     const gi = placed.glyph.data[i];
     if (slot[gi] >= 0) continue;
-    const g = glyphList[gi];
-    const a = A[i * 6], bb = A[i * 6 + 1], c = A[i * 6 + 2], dd = A[i * 6 + 3], e = A[i * 6 + 4] + ox, f = A[i * 6 + 5] + oy;
-    const b = bucketAt(placed.layer.data[i]);
+    const g = placed.list[gi];
+    const a = A[i * 6], bb = A[i * 6 + 1], c = A[i * 6 + 2], dd = A[i * 6 + 3], e = A[i * 6 + 4] + w.ox, f = A[i * 6 + 5] + w.oy;
+    const b = w.bucketAt(placed.layer.data[i]);
     const color = placed.color.data[i], entity = placed.entity.data[i], tier = placed.tier?.data[i] ?? 0;
-    for (const s of g.strokes ?? []) {
+    const strokes = g.strokes ?? [];
+    for (let si = 0; si < strokes.length; si++) {
+      const s = strokes[si];
       pts.length = s.length;
       for (let k = 0; k < s.length; k += 2) {
         pts[k] = a * s[k] + c * s[k + 1] + e;
         pts[k + 1] = bb * s[k] + dd * s[k + 1] + f;
       }
-      addLines(b, pts, false, color, entity, 0, tier);
+      w.addLines(b, pts, false, color, entity, 0, tier);
     }
     const t = g.triangles;
     if (t?.length) {
@@ -341,23 +422,26 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
         pts[k] = a * t[k] + c * t[k + 1] + e;
         pts[k + 1] = bb * t[k] + dd * t[k + 1] + f;
       }
-      addTriangles(b, pts, null, color, entity, tier);
+      w.addTriangles(b, pts, null, color, entity, tier);
     }
   }
+}
 
-  // instanced glyphs: one mesh each, their instances grouped by glyph (a counting sort)
+/** The instanced glyphs' meshes (one each) and their instances, grouped by glyph (a counting sort). */
+function glyphMeshes(placed: PlacedGlyphs, chosen: readonly number[], slot: Int32Array) {
+  const { list, uses } = placed;
   const glyphs: SceneGlyph[] = [];
   let meshSegs = 0, meshTris = 0;
   for (const gi of chosen) {
-    meshSegs += segmentsOf(glyphList[gi].strokes);
-    meshTris += Math.floor((glyphList[gi].triangles?.length ?? 0) / 6);
+    meshSegs += segmentsOf(list[gi].strokes);
+    meshTris += Math.floor((list[gi].triangles?.length ?? 0) / 6);
   }
   const glyphLinePositions = new Float32Array(meshSegs * 4), glyphTriPositions = new Float32Array(meshTris * 6);
   const instanceStart = new Int32Array(chosen.length + 1);
   {
     let lv = 0, tv = 0, inst = 0;
     chosen.forEach((gi, k) => {
-      const g = glyphList[gi];
+      const g = list[gi];
       const l0 = lv, t0 = tv;
       for (const s of g.strokes ?? []) {
         if (s.length === 2) {
@@ -381,20 +465,23 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   }
   const instances = instanceStart[chosen.length];
   const glyphInstances = new Float32Array(instances * 8), glyphInstanceEntities = new Uint32Array(instances);
-  {
-    const next = instanceStart.slice();
-    for (let i = 0; i < placed.glyph.length; i++) {
-      const k = slot[placed.glyph.data[i]];
-      if (k < 0) continue;
-      const at = next[k]++;
-      for (let j = 0; j < 6; j++) glyphInstances[at * 8 + j] = A[i * 6 + j];
-      glyphInstances[at * 8 + 6] = placed.layer.data[i] + (placed.tier?.data[i] ?? 0) * GLYPH_TIER_UNIT;
-      glyphInstances[at * 8 + 7] = placed.color.data[i] & 0xffffff;
-      glyphInstanceEntities[at] = placed.entity.data[i];
-    }
+  const A = placed.affine.data;
+  const next = instanceStart.slice();
+  for (let i = 0; i < placed.glyph.length; i++) {
+    const k = slot[placed.glyph.data[i]];
+    if (k < 0) continue;
+    const at = next[k]++;
+    for (let j = 0; j < 6; j++) glyphInstances[at * 8 + j] = A[i * 6 + j];
+    // an instance carries its tier in its layer float (scene/tiers.ts)
+    glyphInstances[at * 8 + 6] = placed.layer.data[i] + (placed.tier?.data[i] ?? 0) * GLYPH_TIER_UNIT;
+    glyphInstances[at * 8 + 7] = placed.color.data[i] & 0xffffff;
+    glyphInstanceEntities[at] = placed.entity.data[i];
   }
+  return { glyphs, glyphLinePositions, glyphTriPositions, glyphInstances, glyphInstanceEntities };
+}
 
-  // one buffer per kind, layers in order: each layer is one contiguous range
+/** One buffer per kind, layers in order: each layer is one contiguous range. */
+function layerBuffers(buckets: readonly LayerBucket[]) {
   let lineVerts = 0, triVerts = 0, lineRunCount = 0, triRunCount = 0;
   for (const b of buckets) if (b) {
     lineVerts += b.lp.length / 2;
@@ -408,13 +495,6 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   const lineEntityRuns = new Uint32Array(lineRunCount), triEntityRuns = new Uint32Array(triRunCount);
   const lineRanges: SceneRange[] = [], triRanges: SceneRange[] = [];
   let lv = 0, tv = 0, lr = 0, tr = 0;
-  // runs are per bucket: a run that continues the previous bucket's last entity is kept (harmless)
-  const copyRuns = (src: GrowableU32, dst: Uint32Array, at: number, offset: number) => {
-    for (let i = 0; i < src.length; i += 2) {
-      dst[at + i] = src.data[i] + offset;
-      dst[at + i + 1] = src.data[i + 1];
-    }
-  };
   buckets.forEach((b, li) => {
     if (!b) return;
     if (b.lp.length) {
@@ -435,7 +515,67 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
       tv += b.tp.length / 2;
     }
   });
+  return { lineRanges, triRanges, arrays: { linePositions, lineSegmentColors, lineEntityRuns, lineWeights, triPositions, triangleColors, triEntityRuns } };
+}
 
+/** runs are per bucket: a run that continues the previous bucket's last entity is kept (harmless) */
+function copyRuns(src: GrowableU32, dst: Uint32Array, at: number, offset: number) {
+  for (let i = 0; i < src.length; i += 2) {
+    dst[at + i] = src.data[i] + offset;
+    dst[at + i + 1] = src.data[i + 1];
+  }
+}
+
+/**
+ * Flattened geometry → GPU buffers. Everything is grouped by layer (one range per layer in each buffer)
+ * and written into two flat vertex buffers; filled areas are triangulated once here (earcut, holes kept),
+ * text comes in as strokes and glyph triangles, or as placed glyphs of which the frequent ones become instanced
+ * meshes, so the viewer draws a whole layout in a few calls.
+ */
+export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions): Scene {
+  const w = new SceneWriter(d);
+  const layerOf = (name: string) => w.layerOf(name);
+  // every table layer is listed, drawn or not, so the layer panel matches the drawing
+  for (const l of d.layers) w.layerOf(l.name);
+
+  // the origin comes from the bounds, so they are known before any vertex is written; texts count with their
+  // insertion point here and grow the bounds with their geometry as it is written (`extent` below).
+  // Block instances (scene/blocks.ts): the ones that do not pay are baked back in place below
+  const blockPlan = planBlocks(flat, opts.blockInstances !== false);
+  growBounds(w, flat, blockPlan);
+  const ext = w.ext;
+  const bounds: SceneRect = Number.isFinite(ext[0]) ? { minX: ext[0], minY: ext[1], maxX: ext[2], maxY: ext[3] } : { minX: 0, minY: 0, maxX: 1, maxY: 1 };
+  const ox = (w.ox = (bounds.minX + bounds.maxX) / 2), oy = (w.oy = (bounds.minY + bounds.maxY) / 2);
+
+  // a drawing with wipeouts: every primitive gets a depth tier (scene/tiers.ts), for which the texts' geometry is
+  // needed first (it is kept for the text pass below); every other drawing has none, and the scene it had
+  const wiped = !!flat.images?.some((im) => im.wipeout);
+  const shapes: TextShape[] | null = wiped ? flat.texts.map((t) => opts.textGlyphs?.(t) ?? opts.textGeometry?.(t)) : null;
+  const tiers = shapes ? drawTiers(flat, bounds, textBoxOf(shapes)) : null;
+
+  if (tiers) blockPlan.eachBakedPolyline((p, from) => w.addPolyline(p, from >= 0 ? tiers.polylines[from] : tiers.instances[-1 - from]));
+  else blockPlan.eachBakedPolyline((p) => w.addPolyline(p));
+  const { exact: exactCurves, exactTiers } = writeCurves(w, flat.curves ?? [], bounds, tiers?.curves ?? null);
+
+  // ---- text: strokes and triangles baked per character, or placed glyphs (instanced when used often)
+  const placed: PlacedGlyphs = { ids: new Map(), list: [], uses: [], boxes: [], glyph: new GrowableU32(), affine: new GrowableF32(), color: new GrowableU32(), layer: new GrowableU32(), entity: new GrowableU32(), tier: tiers ? new GrowableU8() : null };
+  const texts = writeTexts(w, flat.texts, opts, placed, shapes, tiers?.texts ?? null);
+
+  // which glyphs are instanced: the ones whose instances save the most bytes over baking them
+  const { list: glyphList, uses } = placed;
+  const meshBytes = (g: Glyph) => segmentsOf(g.strokes) * 16 + Math.floor((g.triangles?.length ?? 0) / 6) * 24;
+  const bakedBytes = (g: Glyph) => segmentsOf(g.strokes) * SEGMENT_BYTES + Math.floor((g.triangles?.length ?? 0) / 6) * TRIANGLE_BYTES;
+  const saving = glyphList.map((g, i) => uses[i] * (bakedBytes(g) - INSTANCE_BYTES) - meshBytes(g));
+  // an instance carries its tier in its layer float, exact only below GLYPH_TIER_UNIT layers (scene/tiers.ts)
+  const instanceable = !tiers || w.layers.length <= GLYPH_TIER_UNIT;
+  const chosen = glyphList.map((_, i) => i).filter((i) => instanceable && saving[i] >= INSTANCE_MIN_SAVING).sort((a, b) => saving[b] - saving[a]).slice(0, MAX_INSTANCED_GLYPHS).sort((a, b) => a - b);
+  const slot = new Int32Array(glyphList.length).fill(-1);
+  chosen.forEach((g, k) => (slot[g] = k));
+  // the others are baked, in text order, into their layer's buckets
+  bakeGlyphs(w, placed, slot);
+  const { glyphs, ...glyphArrays } = glyphMeshes(placed, chosen, slot);
+
+  const { lineRanges, triRanges, arrays } = layerBuffers(w.buckets);
   const placedBlocks = blockPlan.build(ox, oy, layerOf, tiers?.instances);
   // the drawing's extent with its text geometry: what "fit" shows (a title's glyphs reach far past its insertion
   // point), and the grid the viewer culls curves by
@@ -451,7 +591,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     units: d.header.units,
     bounds: extent,
     origin: [ox, oy],
-    layers,
+    layers: w.layers,
     lineRanges,
     triRanges,
     glyphs,
@@ -463,5 +603,5 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     fonts: opts.fonts,
     ...(images.length ? { images } : {}),
   };
-  return withPerVertexViews({ meta, linePositions, lineSegmentColors, lineEntityRuns, lineWeights, triPositions, triangleColors, triEntityRuns, glyphLinePositions, glyphTriPositions, glyphInstances, glyphInstanceEntities, curves: curves.records, curveEntities: curves.entities, ...placedBlocks.arrays });
+  return withPerVertexViews({ meta, ...arrays, ...glyphArrays, curves: curves.records, curveEntities: curves.entities, ...placedBlocks.arrays });
 }

@@ -60,6 +60,8 @@ export function packCurves(curves: readonly Curve2[], layerOf: (name: string) =>
   const f = Math.fround;
   const key = new Float64Array(n);
   const radius = new Float64Array(n);
+  // read here, in curve order: the sorted pass below then reads no curve object (random access to n objects)
+  const entity = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
     const c = curves[i];
     // written field by field (layerOf in record order: it numbers new layers): no array per curve
@@ -76,19 +78,21 @@ export function packCurves(curves: readonly Curve2[], layerOf: (name: string) =>
     raw[k + 9] = c.color & 0xffffff;
     raw[k + 10] = Math.max(0, Math.min(255, c.lineweight ?? 0));
     if (tiers) raw[k + 11] = tiers[i];
+    entity[i] = c.entity;
     radius[i] = curveRadius(raw[k + 2], raw[k + 3], raw[k + 4], raw[k + 5]);
     // bucket (sweep class, then size class: neighbouring buckets often share a segment count, and the viewer then
     // draws them in one call) then tile: one number that sorts them
     key[i] = (sweepClass(f(c.sweep)) * 128 + sizeClass(radius[i]) + 64) * CURVE_GRID * CURVE_GRID + curveTile(raw[k], raw[k + 1], bounds, origin);
   }
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => key[a] - key[b] || a - b);
+  const order = sortedByKey(key);
   const records = new Float32Array(n * CURVE_FLOATS);
   const entities = new Uint32Array(n);
   const buckets: SceneCurveBucket[] = [];
   const tiles = CURVE_GRID * CURVE_GRID;
-  order.forEach((src, i) => {
+  for (let i = 0; i < n; i++) {
+    const src = order[i];
     for (let j = 0; j < CURVE_FLOATS; j++) records[i * CURVE_FLOATS + j] = raw[src * CURVE_FLOATS + j];
-    entities[i] = curves[src].entity;
+    entities[i] = entity[src];
     const bucket = Math.floor(key[src] / tiles);
     const size = (bucket % 128) - 64, sweep = Math.floor(bucket / 128);
     const last = buckets[buckets.length - 1];
@@ -99,8 +103,28 @@ export function packCurves(curves: readonly Curve2[], layerOf: (name: string) =>
       last[4] = Math.max(last[4], rad);
       last[5] = Math.max(last[5], sw);
     } else buckets.push([size, sweep, i, 1, rad, sw]);
-  });
+  }
   return { records, entities, buckets };
+}
+
+const TWO32 = 2 ** 32;
+
+/**
+ * Indices 0 … n−1 ordered by key, then index (a stable sort by key). The keys are small non-negative integers, so
+ * key × 2^32 + index is exact in a double and one native sort of those numbers gives the order, without a comparator
+ * called a million times; other keys take the comparator sort.
+ */
+function sortedByKey(key: Float64Array): ArrayLike<number> {
+  const n = key.length;
+  let small = n < TWO32;
+  for (let i = 0; small && i < n; i++) small = Number.isInteger(key[i]) && key[i] >= 0 && key[i] < 2 ** 20;
+  if (!small) return Array.from({ length: n }, (_, i) => i).sort((a, b) => key[a] - key[b] || a - b);
+  const packed = new Float64Array(n);
+  for (let i = 0; i < n; i++) packed[i] = key[i] * TWO32 + i;
+  packed.sort();
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = packed[i] % TWO32;
+  return order;
 }
 
 /** Record `i` of the scene as a curve relative to the origin (into `out` when given: no allocation in loops). */

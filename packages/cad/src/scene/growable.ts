@@ -12,6 +12,10 @@ export class GrowableF32 {
     next.set(this.data.subarray(0, this.length));
     this.data = next;
   }
+  /** room for `n` more values: a caller may then write `data[length …]` itself and set `length` */
+  reserve(n: number) {
+    if (this.length + n > this.data.length) this.grow(n);
+  }
   done(): Float32Array {
     return this.data.slice(0, this.length);
   }
@@ -59,6 +63,13 @@ export class GrowableRgba {
 export class GrowableU8 {
   data = new Uint8Array(1024);
   length = 0;
+  /** room for `n` more values (as GrowableF32.reserve) */
+  reserve(n: number) {
+    if (this.length + n <= this.data.length) return;
+    const next = new Uint8Array(Math.max(this.data.length * 2, this.length + n));
+    next.set(this.data.subarray(0, this.length));
+    this.data = next;
+  }
   push(v: number) {
     if (this.length === this.data.length) {
       const next = new Uint8Array(this.data.length * 2);

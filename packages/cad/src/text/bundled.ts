@@ -43,53 +43,67 @@ export const nodeBundledFiles: BundledFontFiles = async (path) => {
   }
 };
 
-/** Hershey SVG font: <glyph unicode="…" horiz-adv-x="…" d="M x y L x y …"/>, y up, cap height from 'H'. */
+/**
+ * Hershey SVG font: <glyph unicode="…" horiz-adv-x="…" d="M x y L x y …"/>, y up, cap height from 'H'. Parsed when
+ * first asked for a glyph or its descent: every drawing loads it, a drawing without text never needs it (a fresh
+ * process's first open paid the parse, ~10-20 ms, for nothing).
+ */
 export class StrokeGlyphSource implements GlyphSource {
   readonly kind = 'shx' as const;
   readonly name = STROKE_FALLBACK;
-  readonly descent: number;
-  private readonly glyphs = new Map<string, Glyph>();
+  private parsed: { glyphs: Map<string, Glyph>; descent: number } | null = null;
 
-  constructor(svg: string) {
-    const raw = new Map<string, { adv: number; strokes: number[][] }>();
-    for (const m of svg.matchAll(/<glyph\b([^>]*?)\/?>/g)) {
-      const attrs = m[1];
-      const uni = /unicode="([^"]*)"/.exec(attrs)?.[1];
-      if (uni === undefined) continue;
-      const ch = uni.replace(/&#x([0-9a-f]+);/gi, (_s, h) => String.fromCodePoint(parseInt(h, 16))).replace(/&#(\d+);/g, (_s, d) => String.fromCodePoint(Number(d))).replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
-      const adv = Number(/horiz-adv-x="([^"]*)"/.exec(attrs)?.[1] ?? 500);
-      const d = /\bd="([^"]*)"/.exec(attrs)?.[1] ?? '';
-      const strokes: number[][] = [];
-      for (const part of d.split(/(?=M)/)) {
-        const nums = part.replace(/[ML]/g, ' ').trim().split(/[\s,]+/).filter(Boolean).map(Number);
-        if (nums.length >= 4) strokes.push(nums);
-      }
-      raw.set(ch, { adv, strokes });
-    }
-    const h = raw.get('H');
-    const cap = h ? Math.max(...h.strokes.flatMap((s) => s.filter((_v, i) => i % 2))) : 500;
-    let minY = 0;
-    for (const [ch, g] of raw) {
-      // this conversion puts the ink at the right edge of the advance (and a few glyphs, such as ±, past it):
-      // centre it, widening the advance where the ink does not fit
-      let lo = Infinity, hi = -Infinity;
-      for (const s of g.strokes) for (let i = 0; i < s.length; i += 2) (lo = Math.min(lo, s[i])), (hi = Math.max(hi, s[i]));
-      if (lo <= hi) {
-        const adv = Math.max(g.adv, hi - lo + 0.2 * cap);
-        const shift = (adv - (hi - lo)) / 2 - lo;
-        g.adv = adv;
-        for (const s of g.strokes) for (let i = 0; i < s.length; i += 2) s[i] += shift;
-      }
-      const strokes = g.strokes.map((s) => s.map((v) => v / cap));
-      for (const s of strokes) for (let i = 1; i < s.length; i += 2) minY = Math.min(minY, s[i]);
-      this.glyphs.set(ch, { advance: g.adv / cap, strokes });
-    }
-    this.descent = -minY || 0.33;
+  constructor(private readonly svg: string) {}
+
+  get descent(): number {
+    return this.font().descent;
   }
 
   glyph(ch: string): Glyph | undefined {
-    return this.glyphs.get(ch);
+    return this.font().glyphs.get(ch);
   }
+
+  private font() {
+    return (this.parsed ??= parseHershey(this.svg));
+  }
+}
+
+function parseHershey(svg: string): { glyphs: Map<string, Glyph>; descent: number } {
+  const glyphs = new Map<string, Glyph>();
+  const raw = new Map<string, { adv: number; strokes: number[][] }>();
+  for (const m of svg.matchAll(/<glyph\b([^>]*?)\/?>/g)) {
+    const attrs = m[1];
+    const uni = /unicode="([^"]*)"/.exec(attrs)?.[1];
+    if (uni === undefined) continue;
+    const ch = uni.replace(/&#x([0-9a-f]+);/gi, (_s, h) => String.fromCodePoint(parseInt(h, 16))).replace(/&#(\d+);/g, (_s, d) => String.fromCodePoint(Number(d))).replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+    const adv = Number(/horiz-adv-x="([^"]*)"/.exec(attrs)?.[1] ?? 500);
+    const d = /\bd="([^"]*)"/.exec(attrs)?.[1] ?? '';
+    const strokes: number[][] = [];
+    for (const part of d.split(/(?=M)/)) {
+      const nums = part.replace(/[ML]/g, ' ').trim().split(/[\s,]+/).filter(Boolean).map(Number);
+      if (nums.length >= 4) strokes.push(nums);
+    }
+    raw.set(ch, { adv, strokes });
+  }
+  const h = raw.get('H');
+  const cap = h ? Math.max(...h.strokes.flatMap((s) => s.filter((_v, i) => i % 2))) : 500;
+  let minY = 0;
+  for (const [ch, g] of raw) {
+    // this conversion puts the ink at the right edge of the advance (and a few glyphs, such as ±, past it):
+    // centre it, widening the advance where the ink does not fit
+    let lo = Infinity, hi = -Infinity;
+    for (const s of g.strokes) for (let i = 0; i < s.length; i += 2) (lo = Math.min(lo, s[i])), (hi = Math.max(hi, s[i]));
+    if (lo <= hi) {
+      const adv = Math.max(g.adv, hi - lo + 0.2 * cap);
+      const shift = (adv - (hi - lo)) / 2 - lo;
+      g.adv = adv;
+      for (const s of g.strokes) for (let i = 0; i < s.length; i += 2) s[i] += shift;
+    }
+    const strokes = g.strokes.map((s) => s.map((v) => v / cap));
+    for (const s of strokes) for (let i = 1; i < s.length; i += 2) minY = Math.min(minY, s[i]);
+    glyphs.set(ch, { advance: g.adv / cap, strokes });
+  }
+  return { glyphs, descent: -minY || 0.33 };
 }
 
 /** A family split into unicode-range subsets (fontsource layout: unicode.json + files/<id>-<key>-400-normal.woff). */

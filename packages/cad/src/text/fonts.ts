@@ -1,4 +1,5 @@
 import type { Drawing, Entity } from '../model/drawing.ts';
+import { FieldIndex } from '../dxf/pair-store.ts';
 import type { Glyph, GlyphSource } from './glyph.ts';
 import { ShxGlyphSource } from './shx.ts';
 import { collectionFaces, TtfGlyphSource } from './ttf.ts';
@@ -57,20 +58,41 @@ export function mtextFontSwitches(raw: string): { name: string; kind: 'shx' | 't
   return out;
 }
 
-function* textEntities(d: Drawing): Generator<Entity> {
-  const walk = function* (list: readonly Entity[]): Generator<Entity> {
-    for (const e of list) {
-      if (e.type === 'TEXT' || e.type === 'MTEXT' || e.type === 'ATTRIB' || e.type === 'ATTDEF') yield e;
-      if (e.children) yield* walk(e.children);
-    }
-  };
-  yield* walk(d.entities);
-  for (const b of d.blocks) yield* walk(b.entities);
+/** The texts of the drawing (TEXT, MTEXT, ATTRIB, ATTDEF), children and blocks included, in drawing order (a plain
+ * recursion filling one list: this was a generator, which costs an iterator result per entity) */
+function textEntities(d: Drawing): Entity[] {
+  const out: Entity[] = [];
+  collectTexts(d.entities, out);
+  for (const b of d.blocks) collectTexts(b.entities, out);
+  return out;
 }
 
-function entityText(e: Entity): string {
+function collectTexts(list: readonly Entity[], out: Entity[]) {
+  for (let i = 0; i < list.length; i++) {
+    const e = list[i];
+    if (e.type === 'TEXT' || e.type === 'MTEXT' || e.type === 'ATTRIB' || e.type === 'ATTDEF') out.push(e);
+    if (e.children) collectTexts(e.children, out);
+  }
+}
+
+/** The characters of `s` (code points, as `for … of` gives them) from U+0080 up into `chars`; ASCII is passed over by code unit. */
+function addNonAscii(s: string, chars: Set<string>) {
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) < 0x80) continue;
+    const cp = s.codePointAt(i)!;
+    chars.add(String.fromCodePoint(cp));
+    if (cp > 0xffff) i++;
+  }
+}
+
+/** codes 1 and 3 in order, read through `fields` (no `pairs` array built for every text of the drawing) */
+function entityText(e: Entity, fields: FieldIndex): string {
   let s = '';
-  for (const [c, v] of e.pairs) if (c === 1 || c === 3) s += String(v);
+  const f = fields.use(e);
+  for (let k = 0; k < f.count; k++) {
+    const c = f.codeAt(k);
+    if (c === 1 || c === 3) s += String(f.valueAt(k));
+  }
   return s;
 }
 
@@ -111,10 +133,13 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
   }
   const chars = new Set<string>();
   let sawSpecials = false;
-  for (const e of textEntities(d)) {
-    const s = entityText(e);
+  const fields = new FieldIndex();
+  const texts = textEntities(d);
+  for (let i = 0; i < texts.length; i++) {
+    const e = texts[i];
+    const s = entityText(e, fields);
     if (e.type === 'MTEXT') for (const f of mtextFontSwitches(s)) ask(f.name, f.kind);
-    for (const ch of s) if (ch.charCodeAt(0) >= 0x80) chars.add(ch);
+    addNonAscii(s, chars);
     if (!sawSpecials && /%%[cdp]/i.test(s)) sawSpecials = true;
   }
   // %%c %%d %%p

@@ -1,6 +1,6 @@
-import type { Drawing, TextStyle } from '../model/drawing.ts';
+import type { Drawing, Entity, TextStyle } from '../model/drawing.ts';
 import type { TextRun } from '../geometry/flatten.ts';
-import { pairValue } from '../dxf/reader.ts';
+import { FieldIndex } from '../dxf/pair-store.ts';
 import { aciToRgb } from '../geometry/aci.ts';
 import type { Glyph, GlyphSource } from './glyph.ts';
 import { findGlyph, type FontSet, type StyleFonts } from './fonts.ts';
@@ -88,23 +88,27 @@ function extraOf(d: Drawing, run: TextRun): TextExtra | undefined {
   let m = extras.get(d);
   if (!m) {
     m = new Map();
+    // each entity's fields read once (and its chunks without building its `pairs`)
+    const f = new FieldIndex();
+    const p = (e: Entity, c: number, def = 0) => Number(f.first(e, c) ?? def);
     for (const e of d.entities) {
       if (e.paperSpace || (e.type !== 'TEXT' && e.type !== 'MTEXT')) continue;
-      const p = (c: number, def = 0) => Number(pairValue(e, c) ?? def);
-      const one = String(pairValue(e, 1) ?? '');
+      const one = String(f.first(e, 1) ?? '');
       if (e.type === 'TEXT') {
-        const flags = p(71);
-        const x: TextExtra = { p1: [p(10), p(20)], backward: (flags & 2) !== 0 || undefined, upsideDown: (flags & 4) !== 0 || undefined };
-        if (!x.backward && !x.upsideDown && p(72) !== 3 && p(72) !== 5) continue;
-        m.set(`T|${p(10)}|${p(20)}|${one}`, x);
-        if (pairValue(e, 11) !== undefined) m.set(`T|${p(11)}|${p(21)}|${one}`, x);
+        const flags = p(e, 71);
+        const x: TextExtra = { p1: [p(e, 10), p(e, 20)], backward: (flags & 2) !== 0 || undefined, upsideDown: (flags & 4) !== 0 || undefined };
+        if (!x.backward && !x.upsideDown && p(e, 72) !== 3 && p(e, 72) !== 5) continue;
+        m.set(`T|${p(e, 10)}|${p(e, 20)}|${one}`, x);
+        if (f.first(e, 11) !== undefined) m.set(`T|${p(e, 11)}|${p(e, 21)}|${one}`, x);
       } else {
-        const chunks = e.pairs.filter((q) => q[0] === 3).map((q) => String(q[1])).join('');
-        const spacing = p(44, 1);
-        const columns = p(75) > 0 && p(48) > 0 ? { count: Math.max(1, p(76, 1)), width: p(48), gutter: p(49), height: p(46) } : undefined;
+        let chunks = '';
+        f.use(e);
+        for (let k = 0; k < f.count; k++) if (f.codeAt(k) === 3) chunks += String(f.valueAt(k));
+        const spacing = p(e, 44, 1);
+        const columns = p(e, 75) > 0 && p(e, 48) > 0 ? { count: Math.max(1, p(e, 76, 1)), width: p(e, 48), gutter: p(e, 49), height: p(e, 46) } : undefined;
         if (!chunks && spacing === 1 && !columns) continue;
         // keyed like the run flatten made: the 3 chunks first, then 1
-        m.set(`M|${p(10)}|${p(20)}|${chunks + one}`, { lineSpacing: spacing > 0 ? spacing : 1, raw: chunks + one, columns });
+        m.set(`M|${p(e, 10)}|${p(e, 20)}|${chunks + one}`, { lineSpacing: spacing > 0 ? spacing : 1, raw: chunks + one, columns });
       }
     }
     extras.set(d, m);
@@ -130,6 +134,82 @@ function textStyle(d: Drawing, name: string): TextStyle | undefined {
   return m.get(key(name));
 }
 
+/** What placing a character needs of its run (one object per run: no closures made per run, see `layout`). */
+interface PlaceContext {
+  fonts: FontSet;
+  style: StyleFonts;
+  primaryDescent: number;
+  /** the format placed last and what it decides (font switch, slant): a run's characters share a few formats */
+  format: Format | null;
+  override: { font?: GlyphSource; kind?: 'shx' | 'ttf' } | undefined;
+  shear: number;
+}
+
+/** The font an MTEXT \f / \F switch names, when the drawing has it. */
+function sourceFor(fonts: FontSet, f: Format): GlyphSource | undefined {
+  return f.font ? fonts.byName.get(key(f.font)) ?? fonts.byName.get(key(f.font).replace(/\.(shx|ttf|ttc)$/, '')) : undefined;
+}
+
+/** One character placed at (x, y) of the text frame at cap height `h`. */
+function place(cx: PlaceContext, ch: string, f: Format, x: number, y: number, h: number): Placed {
+  if (f !== cx.format) {
+    // formats are never changed once made (a code makes a new one), so what they decide is worked out once each
+    cx.format = f;
+    cx.override = f.font ? { font: sourceFor(cx.fonts, f), kind: f.fontKind } : undefined;
+    cx.shear = Math.tan(((f.oblique + (f.italic ? 15 : 0)) * Math.PI) / 180);
+  }
+  const hit = findGlyph(cx.fonts, cx.style, ch, cx.override);
+  const sx = h * f.widthFactor;
+  const adv = hit ? hit.glyph.advance : ch.trim() === '' && ch !== '\u3000' ? 0.6 : CJK.test(ch) ? 1.15 : 0.75;
+  return { glyph: hit?.glyph, x, y, h, sx, shear: cx.shear, advance: adv * sx * f.tracking, descent: (hit?.source.descent ?? cx.primaryDescent) * h, color: f.color, ch, va: f.valign };
+}
+
+/** One line of a layout: glyphs with x from 0; lines break at paragraphs and, for MTEXT with a width, by word wrap. */
+interface Line { glyphs: Placed[]; deco: { x0: number; x1: number; f: Format }[]; stacks: { x: number; w: number; f: Format; top: Placed[]; bottom: Placed[]; kind: string }[]; width: number; height: number; align?: 'l' | 'c' | 'r' | 'j'; wrapped?: boolean; columnBreak?: boolean }
+
+const blankLine = (align: Line['align']): Line => ({ glyphs: [], deco: [], stacks: [], width: 0, height: 0, align });
+
+/** One part of a stack (numerator or denominator) placed from x = 0 on `y`. */
+function stackPart(cx: PlaceContext, s: string, f: Format, y: number, h: number): { out: Placed[]; w: number } {
+  const out: Placed[] = [];
+  let x = 0;
+  for (const ch of s) {
+    const p = place(cx, ch, f, x, y, h);
+    out.push(p);
+    x += p.advance;
+  }
+  return { out, w: x };
+}
+
+/** A laid-out line into the layout, moved by (dx, dy): its glyphs, its stacks' bars and its decorations. */
+function emitLine(out: Layout, l: Line, dx: number, dy: number) {
+  for (const g of l.glyphs) {
+    g.x += dx;
+    g.y += dy;
+    out.glyphs.push(g);
+  }
+  for (const s of l.stacks) {
+    for (const g of [...s.top, ...s.bottom]) {
+      g.x += dx;
+      g.y += dy;
+      out.glyphs.push(g);
+    }
+    if (s.kind === '/') out.lines.push({ pts: [s.x + dx, dy + s.f.height / 2, s.x + s.w + dx, dy + s.f.height / 2], color: s.f.color });
+    if (s.kind === '#') {
+      const x0 = s.x + dx + (s.top.length ? s.top[s.top.length - 1].x - dx + s.top[s.top.length - 1].advance - s.x : 0);
+      out.lines.push({ pts: [x0 + s.f.height * 0.05, dy - s.f.height * 0.05, x0 + s.f.height * 0.45, dy + s.f.height * 1.05], color: s.f.color });
+    }
+  }
+  for (const dd of l.deco) {
+    const h = dd.f.height;
+    if (dd.f.underline) out.lines.push({ pts: [dd.x0 + dx, dy - h * 0.2, dd.x1 + dx, dy - h * 0.2], color: dd.f.color });
+    if (dd.f.overline) out.lines.push({ pts: [dd.x0 + dx, dy + h * 1.15, dd.x1 + dx, dy + h * 1.15], color: dd.f.color });
+    if (dd.f.strike) out.lines.push({ pts: [dd.x0 + dx, dy + h * 0.5, dd.x1 + dx, dy + h * 0.5], color: dd.f.color });
+  }
+}
+
+// No closure is made per run in layout and placeText (helpers are module functions taking a context): tsx compiles
+// with esbuild's keepNames, so every named closure made costs a name definition, and these run for every text
 function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
   const style = styleFonts(run, fonts);
   const st = textStyle(d, run.style);
@@ -148,64 +228,44 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
   };
   const extra = extraOf(d, run);
   const items = itemsOf(run, extra, base);
-  const sourceFor = (f: Format): GlyphSource | undefined => (f.font ? fonts.byName.get(key(f.font)) ?? fonts.byName.get(key(f.font).replace(/\.(shx|ttf|ttc)$/, '')) : undefined);
-  const glyphOf = (ch: string, f: Format) => findGlyph(fonts, style, ch, f.font ? { font: sourceFor(f), kind: f.fontKind } : undefined);
   const primaryDescent = (style.primary ?? fonts.stroke)?.descent ?? 0.33;
+  const cx: PlaceContext = { fonts, style, primaryDescent, format: null, override: undefined, shear: 0 };
 
-  // one line: glyphs with x from 0; lines break at paragraphs and, for MTEXT with a width, by word wrap
-  interface Line { glyphs: Placed[]; deco: { x0: number; x1: number; f: Format }[]; stacks: { x: number; w: number; f: Format; top: Placed[]; bottom: Placed[]; kind: string }[]; width: number; height: number; align?: 'l' | 'c' | 'r' | 'j'; wrapped?: boolean; columnBreak?: boolean }
   const lines: Line[] = [];
-  let line: Line = { glyphs: [], deco: [], stacks: [], width: 0, height: 0 };
   let paraAlign: Line['align'];
-  const place = (ch: string, f: Format, x: number, y: number, h: number): Placed => {
-    const hit = glyphOf(ch, f);
-    const sx = h * f.widthFactor;
-    const adv = hit ? hit.glyph.advance : ch.trim() === '' && ch !== '\u3000' ? 0.6 : CJK.test(ch) ? 1.15 : 0.75;
-    return { glyph: hit?.glyph, x, y, h, sx, shear: Math.tan(((f.oblique + (f.italic ? 15 : 0)) * Math.PI) / 180), advance: adv * sx * f.tracking, descent: (hit?.source.descent ?? primaryDescent) * h, color: f.color, ch, va: f.valign };
-  };
+  let line: Line = blankLine(paraAlign);
   const wrap = extra?.columns ? extra.columns.width : mtext && (run.boxWidth ?? 0) > 0 ? run.boxWidth! : Infinity;
-  const newLine = () => {
-    lines.push(line);
-    line = { glyphs: [], deco: [], stacks: [], width: 0, height: 0, align: paraAlign };
-  };
-  line.align = paraAlign;
 
   for (const it of items) {
     if (it.t === 'para') {
       if (it.align) paraAlign = it.align === 'default' ? undefined : it.align;
-      newLine();
+      lines.push(line);
+      line = blankLine(paraAlign);
       if (it.column) line.columnBreak = true;
       continue;
     }
     if (it.t === 'stack') {
       const f = it.f, h = f.height * STACK_SCALE;
-      const part = (s: string, y: number) => {
-        const out: Placed[] = [];
-        let x = 0;
-        for (const ch of s) {
-          const p = place(ch, f, x, y, h);
-          out.push(p);
-          x += p.advance;
-        }
-        return { out, w: x };
-      };
       const gap = f.height * 0.1;
       let top, bottom, w: number;
       if (it.kind === '#') {
-        top = part(it.top, f.height * 0.45);
-        bottom = part(it.bottom, 0);
+        top = stackPart(cx, it.top, f, f.height * 0.45, h);
+        bottom = stackPart(cx, it.bottom, f, 0, h);
         const slash = f.height * 0.5;
         for (const p of bottom.out) p.x += top.w + slash;
         w = top.w + slash + bottom.w;
       } else {
         // numerator above the bar at half the text height, denominator below it
-        top = part(it.top, f.height / 2 + gap);
-        bottom = part(it.bottom, f.height / 2 - gap - h);
+        top = stackPart(cx, it.top, f, f.height / 2 + gap, h);
+        bottom = stackPart(cx, it.bottom, f, f.height / 2 - gap - h, h);
         w = Math.max(top.w, bottom.w);
         for (const p of top.out) p.x += (w - top.w) / 2;
         for (const p of bottom.out) p.x += (w - bottom.w) / 2;
       }
-      if (line.width + w > wrap && line.glyphs.length) newLine();
+      if (line.width + w > wrap && line.glyphs.length) {
+        lines.push(line);
+        line = blankLine(paraAlign);
+      }
       const x = line.width;
       for (const p of [...top.out, ...bottom.out]) p.x += x;
       line.stacks.push({ x, w, f, top: top.out, bottom: bottom.out, kind: it.kind });
@@ -220,7 +280,7 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
       line.width = (Math.floor(line.width / stop + 1e-9) + 1) * stop;
       continue;
     }
-    const p = place(it.ch, f, line.width, 0, f.height);
+    const p = place(cx, it.ch, f, line.width, 0, f.height);
     if (line.width + p.advance > wrap && line.glyphs.length && it.ch !== ' ') {
       // break after the last space, or before this character when it or the previous one is CJK
       let cut = -1;
@@ -240,7 +300,8 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
       line.width = last ? last.x + last.advance : 0;
       line.deco = keepDeco.map((dd) => ({ ...dd, x1: Math.min(dd.x1, line.width) })).filter((dd) => dd.x1 > dd.x0);
       line.wrapped = true;
-      newLine();
+      lines.push(line);
+      line = blankLine(paraAlign);
       // decorations follow the glyphs that moved (none when the break falls right before this character)
       const shift = moved.length ? moved[0].x : Infinity;
       for (const m of moved) {
@@ -266,31 +327,6 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
   for (const l of lines) if (!l.height) l.height = run.height;
 
   const out: Layout = { glyphs: [], lines: [], ox: run.x, oy: run.y, rot: (run.rotation * Math.PI) / 180, flipY: !!run.mirrored, flipX: !!extra?.backward, flipYOwn: !!extra?.upsideDown };
-  const emitLine = (l: Line, dx: number, dy: number) => {
-    for (const g of l.glyphs) {
-      g.x += dx;
-      g.y += dy;
-      out.glyphs.push(g);
-    }
-    for (const s of l.stacks) {
-      for (const g of [...s.top, ...s.bottom]) {
-        g.x += dx;
-        g.y += dy;
-        out.glyphs.push(g);
-      }
-      if (s.kind === '/') out.lines.push({ pts: [s.x + dx, dy + s.f.height / 2, s.x + s.w + dx, dy + s.f.height / 2], color: s.f.color });
-      if (s.kind === '#') {
-        const x0 = s.x + dx + (s.top.length ? s.top[s.top.length - 1].x - dx + s.top[s.top.length - 1].advance - s.x : 0);
-        out.lines.push({ pts: [x0 + s.f.height * 0.05, dy - s.f.height * 0.05, x0 + s.f.height * 0.45, dy + s.f.height * 1.05], color: s.f.color });
-      }
-    }
-    for (const dd of l.deco) {
-      const h = dd.f.height;
-      if (dd.f.underline) out.lines.push({ pts: [dd.x0 + dx, dy - h * 0.2, dd.x1 + dx, dy - h * 0.2], color: dd.f.color });
-      if (dd.f.overline) out.lines.push({ pts: [dd.x0 + dx, dy + h * 1.15, dd.x1 + dx, dy + h * 1.15], color: dd.f.color });
-      if (dd.f.strike) out.lines.push({ pts: [dd.x0 + dx, dy + h * 0.5, dd.x1 + dx, dy + h * 0.5], color: dd.f.color });
-    }
-  };
 
   if (!mtext) {
     const l = lines[0];
@@ -328,12 +364,12 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
           dd.x1 *= s;
           if (ha === 3) dd.f = { ...dd.f, height: dd.f.height * s };
         }
-        emitLine(l, 0, 0);
+        emitLine(out, l, 0, 0);
         return out;
       }
       dx = -W; // first point unknown: end at the second point with the natural width
     }
-    emitLine(l, dx, dy);
+    emitLine(out, l, dx, dy);
     return out;
   }
 
@@ -383,7 +419,7 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
       if (va === 1) g.y += (l.height - g.h) / 2;
       else if (va === 2) g.y += l.height - g.h;
     }
-    emitLine(l, ox + columnX[i] + lx, oy + baselines[i]);
+    emitLine(out, l, ox + columnX[i] + lx, oy + baselines[i]);
   });
   return out;
 }
@@ -425,13 +461,17 @@ export interface TextGlyphs {
 
 type PlacedItem = PlacedGlyph | { box: number[]; color: number };
 
+/** The point (gx, gy) of a placed glyph's frame in drawing units (T: the layout's transformer). */
+function glyphPoint(T: (x: number, y: number) => [number, number], g: Placed, gx: number, gy: number): [number, number] {
+  return T(g.x + gx * g.sx + gy * g.h * g.shear, g.y + gy * g.h);
+}
+
 /** The run's glyphs and missing-glyph boxes in layout order, then its decorations: what textGeometry and textGlyphs share. */
 function placeText(run: TextRun, d: Drawing, fonts: FontSet) {
   const L = layout(run, d, fonts);
   const T = transformer(L);
   const items: PlacedItem[] = [];
   let anyColor = false;
-  const local = (g: Placed, gx: number, gy: number) => T(g.x + gx * g.sx + gy * g.h * g.shear, g.y + gy * g.h);
   // glyph frame → drawing units as one affine map per glyph: x' = a gx + c gy + e, y' = b gx + d gy + f
   const cr = Math.cos(L.rot), sr = Math.sin(L.rot), fy = L.flipY !== !!L.flipYOwn ? -1 : 1, fx = L.flipX ? -1 : 1;
   for (const g of L.glyphs) {
@@ -443,11 +483,13 @@ function placeText(run: TextRun, d: Drawing, fonts: FontSet) {
       if (ch.trim() === '' || ch === '\u00a0') continue;
       const w = g.advance / (g.sx || 1) - 0.15;
       const box: number[] = [];
-      for (const [bx, by] of [[0.05, 0], [w, 0], [w, 1], [0.05, 1], [0.05, 0]]) box.push(...local(g, bx, by));
+      for (const [bx, by] of [[0.05, 0], [w, 0], [w, 1], [0.05, 1], [0.05, 0]]) box.push(...glyphPoint(T, g, bx, by));
       items.push({ box, color });
       continue;
     }
-    const [e, f] = local(g, 0, 0);
+    // the glyph's origin: T(glyphPoint(g, 0, 0)) written out, the same operations without a [x, y] per glyph
+    const ox = (g.x + 0 * g.sx + 0 * g.h * g.shear) * fx, oy = (g.y + 0 * g.h) * fy;
+    const e = L.ox + cr * ox - sr * oy, f = L.oy + sr * ox + cr * oy;
     const a = cr * g.sx * fx, b = sr * g.sx * fx;
     const lx = g.h * g.shear * fx, ly = g.h * fy;
     items.push({ glyph: g.glyph, a, b, c: cr * lx - sr * ly, d: sr * lx + cr * ly, e, f, color });

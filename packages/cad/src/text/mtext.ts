@@ -49,7 +49,8 @@ export function parseText(s: string, base: Format): Item[] {
   const items: Item[] = [];
   let f = { ...base };
   for (let i = 0; i < s.length; ) {
-    const n = percent(s, i, (ch) => items.push({ t: 'char', ch, f }), (k) => (f = { ...f, [k]: !f[k] }));
+    // the two callbacks only for a '%' (not made for every character)
+    const n = s[i] === '%' ? percent(s, i, (ch) => items.push({ t: 'char', ch, f }), (k) => (f = { ...f, [k]: !f[k] })) : 0;
     if (n) {
       i += n;
       continue;
@@ -68,15 +69,23 @@ function num(v: string, def: number): number {
 }
 
 /** MTEXT: \P \X \N breaks, \~ \\ \{ \}, {…} groups, \f \F \H \W \Q \T \C \c \L \O \K \A \p \S and %% specials. */
+/** The argument of an MTEXT code starting at `from`, up to its ';', and where reading goes on. */
+function readArg(s: string, from: number): [string, number] {
+  const end = s.indexOf(';', from);
+  return end < 0 ? [s.slice(from), s.length] : [s.slice(from, end), end + 1];
+}
+
+/** `f` with `patch` applied (a new Format: items hold the one they were read with). */
+function patched(f: Format, patch: Partial<Format>): Format {
+  return { ...f, ...patch };
+}
+
+// no closures made per call here (`set`, `readArg` were): with tsx's keepNames every one made costs a name
+// definition, and this runs for every MTEXT of a drawing
 export function parseMText(s: string, base: Format, aciToRgb: (aci: number) => number): Item[] {
   const items: Item[] = [];
   const stack: Format[] = [];
   let f: Format = { ...base };
-  const set = (patch: Partial<Format>) => (f = { ...f, ...patch });
-  const readArg = (from: number): [string, number] => {
-    const end = s.indexOf(';', from);
-    return end < 0 ? [s.slice(from), s.length] : [s.slice(from, end), end + 1];
-  };
   for (let i = 0; i < s.length; ) {
     const c = s[i];
     if (c === '{') {
@@ -113,48 +122,48 @@ export function parseMText(s: string, base: Format, aciToRgb: (aci: number) => n
         case '}':
           items.push({ t: 'char', ch: code, f });
           continue;
-        case 'L': set({ underline: true }); continue;
-        case 'l': set({ underline: false }); continue;
-        case 'O': set({ overline: true }); continue;
-        case 'o': set({ overline: false }); continue;
-        case 'K': set({ strike: true }); continue;
-        case 'k': set({ strike: false }); continue;
+        case 'L': f = patched(f, { underline: true }); continue;
+        case 'l': f = patched(f, { underline: false }); continue;
+        case 'O': f = patched(f, { overline: true }); continue;
+        case 'o': f = patched(f, { overline: false }); continue;
+        case 'K': f = patched(f, { strike: true }); continue;
+        case 'k': f = patched(f, { strike: false }); continue;
       }
-      const [arg, next] = readArg(i);
+      const [arg, next] = readArg(s, i);
       i = next;
       switch (code) {
         case 'f':
         case 'F': {
           const [first, ...flags] = arg.split('|');
           const name = first.split(',')[0].trim();
-          set(name ? { font: name, fontKind: code === 'F' || /\.shx$/i.test(name) ? 'shx' : 'ttf' } : { font: undefined, fontKind: undefined });
+          f = patched(f, name ? { font: name, fontKind: code === 'F' || /\.shx$/i.test(name) ? 'shx' : 'ttf' } : { font: undefined, fontKind: undefined });
           // italic of a TrueType family: drawn slanted, as no italic face is loaded
           const italic = flags.find((x) => x.startsWith('i'));
-          if (italic) set({ italic: italic === 'i1' });
+          if (italic) f = patched(f, { italic: italic === 'i1' });
           break;
         }
         case 'H':
-          set({ height: /x$/i.test(arg) ? f.height * num(arg, 1) : num(arg, f.height) });
+          f = patched(f, { height: /x$/i.test(arg) ? f.height * num(arg, 1) : num(arg, f.height) });
           break;
         case 'W':
-          set({ widthFactor: /x$/i.test(arg) ? f.widthFactor * num(arg, 1) : num(arg, f.widthFactor) });
+          f = patched(f, { widthFactor: /x$/i.test(arg) ? f.widthFactor * num(arg, 1) : num(arg, f.widthFactor) });
           break;
         case 'Q':
-          set({ oblique: num(arg, 0) });
+          f = patched(f, { oblique: num(arg, 0) });
           break;
         case 'T':
-          set({ tracking: Math.max(0.75, num(arg, 1)) });
+          f = patched(f, { tracking: Math.max(0.75, num(arg, 1)) });
           break;
         case 'A':
-          set({ valign: Math.max(0, Math.min(2, Math.trunc(num(arg, 0)))) });
+          f = patched(f, { valign: Math.max(0, Math.min(2, Math.trunc(num(arg, 0)))) });
           break;
         case 'C': {
           const aci = Math.trunc(num(arg, 256));
-          set({ color: aci === 256 || aci === 0 ? base.color : aciToRgb(aci) });
+          f = patched(f, { color: aci === 256 || aci === 0 ? base.color : aciToRgb(aci) });
           break;
         }
         case 'c':
-          set({ color: Math.trunc(num(arg, 0)) & 0xffffff });
+          f = patched(f, { color: Math.trunc(num(arg, 0)) & 0xffffff });
           break;
         case 'p': {
           // \pxqc; \pxi0,qj; \pi1,q*; — q sets the alignment of the paragraph it starts and those after, q* resets
@@ -189,7 +198,7 @@ export function parseMText(s: string, base: Format, aciToRgb: (aci: number) => n
       }
       continue;
     }
-    const n = percent(s, i, (ch) => items.push({ t: 'char', ch, f }), (k) => set({ [k]: !f[k] }));
+    const n = c === '%' ? percent(s, i, (ch) => items.push({ t: 'char', ch, f }), (k) => (f = patched(f, { [k]: !f[k] }))) : 0;
     if (n) {
       i += n;
       continue;
