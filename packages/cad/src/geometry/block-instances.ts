@@ -164,7 +164,7 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
     // exact curves scale exactly: only their number must agree (dashed or tiny ones may be segments at one scale)
     if (scaled.polylines.length !== unit.polylines.length || scaled.curves.length !== unit.curves.length || scaled.texts !== unit.texts || scaled.unsafe || unit.unsafe) return false;
     let mag = 0;
-    for (const p of scaled.polylines) for (const v of p.points) mag = Math.max(mag, Math.abs(v));
+    for (const p of scaled.polylines) for (let i = 0; i < p.points.length; i++) mag = Math.max(mag, Math.abs(p.points[i]));
     const eps = 1e-9 * (mag || 1);
     for (let i = 0; i < scaled.polylines.length; i++) {
       const s = scaled.polylines[i], u = unit.polylines[i];

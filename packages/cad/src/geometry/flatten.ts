@@ -294,7 +294,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         maxEntities,
         fields,
         emitChildren: (b, mm, inh, ref) => {
-          for (const child of b.entities) emit(child, mm, inh, 1, ref);
+          for (let i = 0; i < b.entities.length; i++) emit(b.entities[i], mm, inh, 1, ref);
         },
         textPass: (on) => (textPass = on),
         budget: {
@@ -601,7 +601,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         }
         // a top-level INSERT may be drawn as instances of its block's mesh (block-instances.ts); null: baked here
         const instanced = top && instancer ? instancer.insert(e, block, cells, sx, sy, inherit, ref) : null;
-        if (instanced === null) for (const mm of cells) for (const child of block.entities) emit(child, mm, inherit, depth + 1, ref);
+        if (instanced === null) for (let k = 0; k < cells.length; k++) for (let j = 0; j < block.entities.length; j++) emit(block.entities[j], cells[k], inherit, depth + 1, ref);
         // attributes are in the INSERT's own coordinates (its OCS), not the block's
         for (const a of e.children ?? []) if (a.type === 'ATTRIB') emit(a, outer, inherit, depth + 1, ref);
         // an empty block (or one of ATTDEFs only) draws nothing, on purpose
@@ -1018,7 +1018,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   }
 
   const root: Inherited = { color: 0xffffff, lw: 0, lt: 'CONTINUOUS', layer: '0' };
-  for (const e of entities) emit(e, opts.transform ?? IDENTITY, root, 0, -1);
+  const start = opts.transform ?? IDENTITY;
+  for (let i = 0; i < entities.length; i++) emit(entities[i], start, root, 0, -1);
   if (instancer) {
     // a budget that instances would have run out when baked: the baked drawing is the reference
     if (!instancer.consistent()) return flattenEntities(d, entities, { ...opts, blockInstances: false });
