@@ -1,7 +1,7 @@
 import type { Block, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
 import type { FieldIndex } from '../dxf/pair-store.ts';
-import { multiply, type Affine, type Flattened, type Inherited, type Polyline2 } from './flatten.ts';
+import { affine, multiply, type Affine, type Flattened, type Inherited, type Polyline2 } from './flatten.ts';
 import type { Curve2 } from './curve.ts';
 
 /**
@@ -141,7 +141,7 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
     out.skipped = b.skipped;
     out.images = undefined;
     try {
-      host.emitChildren(block, [ax, 0, 0, ay, -block.base.x * ax, -block.base.y * ay], inherit, ref);
+      host.emitChildren(block, affine(ax, 0, 0, ay, -block.base.x * ax, -block.base.y * ay), inherit, ref);
       b.texts = out.texts.length;
       // an image frame is placed in drawing coordinates of its own: such a block is never a mesh
       b.unsafe = ((out as Flattened).images?.length ?? 0) > 0;
@@ -164,18 +164,13 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
     // exact curves scale exactly: only their number must agree (dashed or tiny ones may be segments at one scale)
     if (scaled.polylines.length !== unit.polylines.length || scaled.curves.length !== unit.curves.length || scaled.texts !== unit.texts || scaled.unsafe || unit.unsafe) return false;
     let mag = 0;
-    for (const p of scaled.polylines) for (const v of p.points) mag = Math.max(mag, Math.abs(v));
+    for (const p of scaled.polylines) for (let i = 0; i < p.points.length; i++) mag = Math.max(mag, Math.abs(p.points[i]));
     const eps = 1e-9 * (mag || 1);
-    const same = (s: number[], u: number[]) => {
-      if (s.length !== u.length) return false;
-      for (let i = 0; i < s.length; i += 2) if (Math.abs(s[i] - u[i] * ax) > eps || Math.abs(s[i + 1] - u[i + 1] * ay) > eps) return false;
-      return true;
-    };
     for (let i = 0; i < scaled.polylines.length; i++) {
       const s = scaled.polylines[i], u = unit.polylines[i];
       if (s.closed !== u.closed || !!s.filled !== !!u.filled || s.color !== u.color || s.layer !== u.layer || s.lineweight !== u.lineweight) return false;
-      if ((s.holes?.length ?? 0) !== (u.holes?.length ?? 0) || !same(s.points, u.points)) return false;
-      for (let h = 0; h < (s.holes?.length ?? 0); h++) if (!same(s.holes![h], u.holes![h])) return false;
+      if ((s.holes?.length ?? 0) !== (u.holes?.length ?? 0) || !sameScaledPoints(s.points, u.points, ax, ay, eps)) return false;
+      for (let h = 0; h < (s.holes?.length ?? 0); h++) if (!sameScaledPoints(s.holes![h], u.holes![h], ax, ay, eps)) return false;
     }
     const ks = Object.keys(scaled.skipped), ku = Object.keys(unit.skipped);
     return ks.length === ku.length && ks.every((k) => scaled.skipped[k] === unit.skipped[k]);
@@ -280,6 +275,13 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
       return instances.length ? { meshes, instances } : undefined;
     },
   };
+}
+
+/** Every point of `s` is the point of `u` scaled by (ax, ay), within eps. */
+function sameScaledPoints(s: number[], u: number[], ax: number, ay: number, eps: number): boolean {
+  if (s.length !== u.length) return false;
+  for (let i = 0; i < s.length; i += 2) if (Math.abs(s[i] - u[i] * ax) > eps || Math.abs(s[i + 1] - u[i + 1] * ay) > eps) return false;
+  return true;
 }
 
 /** A mesh's curve placed by an instance (transformCurve written out for Curve2: one literal, no spread), selected as the INSERT. */

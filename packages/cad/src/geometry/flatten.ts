@@ -14,10 +14,26 @@ import { imageAdjust, type ImageAdjust } from './image-adjust.ts';
 
 /** A 2D affine transform [a b c d e f]: x' = a x + c y + e, y' = b x + d y + f. */
 export type Affine = [number, number, number, number, number, number];
-export const IDENTITY: Affine = [1, 0, 0, 1, 0, 0];
+/**
+ * An affine whose array holds doubles whatever the values: a literal of whole numbers is an array of small integers to
+ * V8, and code optimised for one kind of transform array was thrown back (deoptimised) on meeting the other, in every
+ * function that reads transforms (a first build met both within the first few hundred entities)
+ */
+export function affine(a: number, b: number, c: number, d: number, e: number, f: number): Affine {
+  const m: Affine = [0.5, 0, 0, 0, 0, 0];
+  m[0] = a;
+  m[1] = b;
+  m[2] = c;
+  m[3] = d;
+  m[4] = e;
+  m[5] = f;
+  return m;
+}
+
+export const IDENTITY: Affine = affine(1, 0, 0, 1, 0, 0);
 
 export function multiply(m: Affine, n: Affine): Affine {
-  return [m[0] * n[0] + m[2] * n[1], m[1] * n[0] + m[3] * n[1], m[0] * n[2] + m[2] * n[3], m[1] * n[2] + m[3] * n[3], m[0] * n[4] + m[2] * n[5] + m[4], m[1] * n[4] + m[3] * n[5] + m[5]];
+  return affine(m[0] * n[0] + m[2] * n[1], m[1] * n[0] + m[3] * n[1], m[0] * n[2] + m[2] * n[3], m[1] * n[2] + m[3] * n[3], m[0] * n[4] + m[2] * n[5] + m[4], m[1] * n[4] + m[3] * n[5] + m[5]);
 }
 
 /** The top-level entity a piece of geometry came from: what a click on it selects and the properties panel shows. */
@@ -286,7 +302,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         maxEntities,
         fields,
         emitChildren: (b, mm, inh, ref) => {
-          for (const child of b.entities) emit(child, mm, inh, 1, ref);
+          for (let i = 0; i < b.entities.length; i++) emit(b.entities[i], mm, inh, 1, ref);
         },
         textPass: (on) => (textPass = on),
         budget: {
@@ -593,7 +609,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         }
         // a top-level INSERT may be drawn as instances of its block's mesh (block-instances.ts); null: baked here
         const instanced = top && instancer ? instancer.insert(e, block, cells, sx, sy, inherit, ref) : null;
-        if (instanced === null) for (const mm of cells) for (const child of block.entities) emit(child, mm, inherit, depth + 1, ref);
+        if (instanced === null) for (let k = 0; k < cells.length; k++) for (let j = 0; j < block.entities.length; j++) emit(block.entities[j], cells[k], inherit, depth + 1, ref);
         // attributes are in the INSERT's own coordinates (its OCS), not the block's
         for (const a of e.children ?? []) if (a.type === 'ATTRIB') emit(a, outer, inherit, depth + 1, ref);
         // an empty block (or one of ATTDEFs only) draws nothing, on purpose
@@ -854,11 +870,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   function bulgeCurves(c: Ctx, verts: Vertex[], closed: boolean): boolean {
     const m = c.m;
     if (!opts.curves || scaledDashes(c.lt, (c.ltScale * scaleOf(m)) / viewportLtScale)) return false;
+    // the straight run so far, drawn at each arc and at the end (written out there: no closure per polyline)
     let run: number[] = [];
-    const flush = () => {
-      if (run.length >= 4) pl(c, run);
-      run = [];
-    };
     const n = closed && verts.length > 1 ? verts.length : verts.length - 1;
     if (verts.length === 1) pl(c, apply(m, verts[0].x, verts[0].y));
     for (let i = 0; i < n; i++) {
@@ -869,7 +882,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         pushApplied(m, b.x, b.y, run);
         continue;
       }
-      flush();
+      if (run.length >= 4) pl(c, run);
+      run = [];
       // the arc's centre and start angle, as bulgeInterior finds them
       const theta = 4 * Math.atan(a.b);
       const r = chord / (2 * Math.sin(theta / 2));
@@ -878,7 +892,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       const ar = Math.abs(r);
       curve(c, cx, cy, ar, 0, 0, ar, Math.atan2(a.y - cy, a.x - cx), theta);
     }
-    flush();
+    if (run.length >= 4) pl(c, run);
     return true;
   }
 
@@ -1030,7 +1044,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   }
 
   const root: Inherited = { color: 0xffffff, lw: 0, lt: 'CONTINUOUS', layer: '0' };
-  for (const e of entities) emit(e, opts.transform ?? IDENTITY, root, 0, -1);
+  const start = opts.transform ?? IDENTITY;
+  for (let i = 0; i < entities.length; i++) emit(entities[i], start, root, 0, -1);
   if (instancer) {
     // a budget that instances would have run out when baked: the baked drawing is the reference
     if (!instancer.consistent()) return flattenEntities(d, entities, { ...opts, blockInstances: false });

@@ -31,22 +31,27 @@ export interface HatchData {
   style: number;
 }
 
+// readHatch's helpers are module functions (a closure made per hatch costs a name definition under tsx's keepNames)
+/** the code at k, undefined past the end (as `pairs[k]?.[0]`) */
+const codeOf = (r: PairReader, n: number, k: number) => (k < n ? r.codeAt(k) : undefined);
+/** the value at k as a number */
+const numOf = (r: PairReader, k: number) => Number(r.valueAt(k));
+/** ellipse edges store true angles, not ellipse parameters: converted (same revolution kept); other edges as they are */
+const edgeParam = (type: number, rr: number, a: number) => (type === 3 && rr > 0 ? Math.atan2(Math.sin(a) / rr, Math.cos(a)) + Math.round((a - Math.atan2(Math.sin(a), Math.cos(a))) / (Math.PI * 2)) * Math.PI * 2 : a);
+
 export function readHatch(r: PairReader, tol: number): HatchData {
   const n = r.count;
-  // the code at k, undefined past the end (as `pairs[k]?.[0]`), and the value as a number
-  const code = (k: number) => (k < n ? r.codeAt(k) : undefined);
-  const num = (k: number) => Number(r.valueAt(k));
   let i = 0;
   while (i < n && !(r.codeAt(i) === 100 && r.valueAt(i) === 'AcDbHatch')) i++;
   if (i === n) i = 0;
-  const at = (c: number) => (i < n && r.codeAt(i) === c ? num(i++) : undefined);
+  const at = (c: number) => (i < n && r.codeAt(i) === c ? numOf(r, i++) : undefined);
   const skipTo = (c: number) => {
     while (i < n && r.codeAt(i) !== c) i++;
   };
   const h: HatchData = { loops: [], solid: false, pattern: '', lines: [], gradient: false, style: 0 };
   for (let j = i; j < n && r.codeAt(j) !== 91; j++) {
     if (r.codeAt(j) === 2) h.pattern = String(r.valueAt(j));
-    if (r.codeAt(j) === 70) h.solid = num(j) === 1;
+    if (r.codeAt(j) === 70) h.solid = numOf(r, j) === 1;
   }
   // some writers name the pattern SOLID without setting the solid-fill flag
   if (h.pattern.toUpperCase() === 'SOLID') h.solid = true;
@@ -66,12 +71,12 @@ export function readHatch(r: PairReader, tol: number): HatchData {
       const verts: { x: number; y: number; b: number }[] = [];
       while (verts.length < nv && i < n) {
         const c = r.codeAt(i);
-        if (c === 10) verts.push({ x: num(i), y: 0, b: 0 });
-        else if (c === 20 && verts.length) verts[verts.length - 1].y = num(i);
+        if (c === 10) verts.push({ x: numOf(r, i), y: 0, b: 0 });
+        else if (c === 20 && verts.length) verts[verts.length - 1].y = numOf(r, i);
         else break;
         i++;
-        if (code(i) === 20) verts[verts.length - 1].y = num(i++);
-        if (code(i) === 42) verts[verts.length - 1].b = num(i++);
+        if (codeOf(r, n, i) === 20) verts[verts.length - 1].y = numOf(r, i++);
+        if (codeOf(r, n, i) === 42) verts[verts.length - 1].b = numOf(r, i++);
       }
       for (let v = 0; v < verts.length; v++) {
         const a = verts[v], b = verts[(v + 1) % verts.length];
@@ -92,10 +97,8 @@ export function readHatch(r: PairReader, tol: number): HatchData {
           const rr = at(40) ?? 0;
           const s = ((at(50) ?? 0) * Math.PI) / 180, e = ((at(51) ?? 360) * Math.PI) / 180;
           const ccw = (at(73) ?? 1) !== 0;
-          // ellipse edges store true angles, not ellipse parameters: convert (same revolution kept)
-          const param = (a: number) => (type === 3 && rr > 0 ? Math.atan2(Math.sin(a) / rr, Math.cos(a)) + Math.round((a - Math.atan2(Math.sin(a), Math.cos(a))) / (Math.PI * 2)) * Math.PI * 2 : a);
           // a clockwise edge stores its angles mirrored at the x axis
-          const ps = param(ccw ? s : -s), pe = param(ccw ? e : -e);
+          const ps = edgeParam(type, rr, ccw ? s : -s), pe = edgeParam(type, rr, ccw ? e : -e);
           const a0 = ps;
           let sweep = pe - ps;
           if (ccw && sweep <= 0) sweep += Math.PI * 2;
@@ -114,18 +117,18 @@ export function readHatch(r: PairReader, tol: number): HatchData {
           at(74);
           const nk = at(95) ?? 0, nc = at(96) ?? 0;
           const knots: number[] = [], ctrl: number[] = [], weights: number[] = [];
-          while (code(i) === 40 && knots.length < nk) knots.push(num(i++));
-          while (code(i) === 10 && ctrl.length / 2 < nc) {
-            ctrl.push(num(i++), code(i) === 20 ? num(i++) : 0);
-            if (code(i) === 42) weights.push(num(i++));
+          while (codeOf(r, n, i) === 40 && knots.length < nk) knots.push(numOf(r, i++));
+          while (codeOf(r, n, i) === 10 && ctrl.length / 2 < nc) {
+            ctrl.push(numOf(r, i++), codeOf(r, n, i) === 20 ? numOf(r, i++) : 0);
+            if (codeOf(r, n, i) === 42) weights.push(numOf(r, i++));
           }
           // R2010+ adds fit data (97 count, 11/21 points, 12/22 and 13/23 tangents); after the last edge a 97 may be
           // the path's source-object count instead, so there it is only taken when fit data follows
           const fit: number[] = [];
-          if (code(i) === 97 && (edge < nEdges - 1 || [11, 12, 97].includes(code(i + 1) as number))) {
+          if (codeOf(r, n, i) === 97 && (edge < nEdges - 1 || [11, 12, 97].includes(codeOf(r, n, i + 1) as number))) {
             i++;
-            while (code(i) === 11) fit.push(num(i++), code(i) === 21 ? num(i++) : 0);
-            for (const c of [12, 13]) if (code(i) === c) i += code(i + 1) === c + 10 ? 2 : 1;
+            while (codeOf(r, n, i) === 11) fit.push(numOf(r, i++), codeOf(r, n, i) === 21 ? numOf(r, i++) : 0);
+            for (const c of [12, 13]) if (codeOf(r, n, i) === c) i += codeOf(r, n, i + 1) === c + 10 ? 2 : 1;
           }
           if (ctrl.length >= 4) pts.push(...tessellateNurbs(degree, knots, ctrl, weights.length ? weights : undefined, tol));
           else if (fit.length >= 4) pts.push(...fitPointCurve(fit, tol));
@@ -146,33 +149,33 @@ export function readHatch(r: PairReader, tol: number): HatchData {
   // after the paths: 75 style, 76 pattern type, 52 angle, 41 scale, 77 double, 78 line count, then the lines
   for (; i < n; i++) {
     const c = r.codeAt(i);
-    if (c === 75) h.style = num(i);
+    if (c === 75) h.style = numOf(r, i);
     else if (c === 78) {
-      const nl = num(i);
+      const nl = numOf(r, i);
       i++;
-      while (h.lines.length < nl && code(i) === 53) {
-        const line: PatternLine = { angle: num(i++), baseX: 0, baseY: 0, offX: 0, offY: 0, dashes: [] };
-        if (code(i) === 43) line.baseX = num(i++);
-        if (code(i) === 44) line.baseY = num(i++);
-        if (code(i) === 45) line.offX = num(i++);
-        if (code(i) === 46) line.offY = num(i++);
-        const nd = code(i) === 79 ? num(i++) : 0;
-        while (line.dashes.length < nd && code(i) === 49) line.dashes.push(num(i++));
+      while (h.lines.length < nl && codeOf(r, n, i) === 53) {
+        const line: PatternLine = { angle: numOf(r, i++), baseX: 0, baseY: 0, offX: 0, offY: 0, dashes: [] };
+        if (codeOf(r, n, i) === 43) line.baseX = numOf(r, i++);
+        if (codeOf(r, n, i) === 44) line.baseY = numOf(r, i++);
+        if (codeOf(r, n, i) === 45) line.offX = numOf(r, i++);
+        if (codeOf(r, n, i) === 46) line.offY = numOf(r, i++);
+        const nd = codeOf(r, n, i) === 79 ? numOf(r, i++) : 0;
+        while (line.dashes.length < nd && codeOf(r, n, i) === 49) line.dashes.push(numOf(r, i++));
         h.lines.push(line);
       }
       i--;
     } else if (c === 450) {
-      h.gradient = num(i) === 1;
+      h.gradient = numOf(r, i) === 1;
       if (h.gradient) {
         // the first of the gradient's colours: its true colour (421) or ACI (63)
         for (let j = i + 1; j < n; j++) {
           if (r.codeAt(j) === 421) {
-            h.gradientColor = num(j) & 0xffffff;
+            h.gradientColor = numOf(r, j) & 0xffffff;
             break;
           }
           if (r.codeAt(j) === 63) {
             // the ACI, unless a true colour follows it
-            h.gradientColor = code(j + 1) === 421 ? num(j + 1) & 0xffffff : -num(j); // negative: an ACI the caller resolves
+            h.gradientColor = codeOf(r, n, j + 1) === 421 ? numOf(r, j + 1) & 0xffffff : -numOf(r, j); // negative: an ACI the caller resolves
             break;
           }
         }

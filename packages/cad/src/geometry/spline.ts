@@ -11,6 +11,9 @@ export function clampedKnots(n: number, degree: number): number[] {
   return k;
 }
 
+/** de Boor's working columns, shared by every call (no three arrays per point: a spline is evaluated at hundreds) */
+let dx = new Float64Array(16), dy = new Float64Array(16), dw = new Float64Array(16);
+
 /** A point of the NURBS curve at `u` by de Boor's algorithm on homogeneous coordinates. */
 export function nurbsPoint(degree: number, knots: readonly number[], ctrl: readonly number[], weights: readonly number[] | undefined, u: number): [number, number] {
   const n = ctrl.length / 2;
@@ -18,13 +21,17 @@ export function nurbsPoint(degree: number, knots: readonly number[], ctrl: reado
   // the span k with knots[k] <= u < knots[k+1], clamped to the valid range [p, n-1]
   let k = p;
   while (k < n - 1 && u >= knots[k + 1]) k++;
-  const dx: number[] = [], dy: number[] = [], dw: number[] = [];
+  if (dx.length < p + 1) {
+    dx = new Float64Array(p + 1);
+    dy = new Float64Array(p + 1);
+    dw = new Float64Array(p + 1);
+  }
   for (let j = 0; j <= p; j++) {
     const i = k - p + j;
     const w = weights?.[i] ?? 1;
-    dx.push(ctrl[2 * i] * w);
-    dy.push(ctrl[2 * i + 1] * w);
-    dw.push(w);
+    dx[j] = ctrl[2 * i] * w;
+    dy[j] = ctrl[2 * i + 1] * w;
+    dw[j] = w;
   }
   for (let r = 1; r <= p; r++) {
     for (let j = p; j >= r; j--) {

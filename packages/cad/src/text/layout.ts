@@ -183,7 +183,10 @@ function stackPart(cx: PlaceContext, s: string, f: Format, y: number, h: number)
 
 /** A laid-out line into the layout, moved by (dx, dy): its glyphs, its stacks' bars and its decorations. */
 function emitLine(out: Layout, l: Line, dx: number, dy: number) {
-  for (const g of l.glyphs) {
+  // index loops in the per-character paths: a for-of makes an iterator result per item until the loop is optimised,
+  // and a first build runs most of the text engine unoptimised
+  for (let i = 0; i < l.glyphs.length; i++) {
+    const g = l.glyphs[i];
     g.x += dx;
     g.y += dy;
     out.glyphs.push(g);
@@ -236,7 +239,8 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
   let line: Line = blankLine(paraAlign);
   const wrap = extra?.columns ? extra.columns.width : mtext && (run.boxWidth ?? 0) > 0 ? run.boxWidth! : Infinity;
 
-  for (const it of items) {
+  for (let ii = 0; ii < items.length; ii++) {
+    const it = items[ii];
     if (it.t === 'para') {
       if (it.align) paraAlign = it.align === 'default' ? undefined : it.align;
       lines.push(line);
@@ -474,7 +478,8 @@ function placeText(run: TextRun, d: Drawing, fonts: FontSet) {
   let anyColor = false;
   // glyph frame → drawing units as one affine map per glyph: x' = a gx + c gy + e, y' = b gx + d gy + f
   const cr = Math.cos(L.rot), sr = Math.sin(L.rot), fy = L.flipY !== !!L.flipYOwn ? -1 : 1, fx = L.flipX ? -1 : 1;
-  for (const g of L.glyphs) {
+  for (let gi = 0; gi < L.glyphs.length; gi++) {
+    const g = L.glyphs[gi];
     const color = g.color ?? run.color;
     if (g.color !== undefined && g.color !== run.color) anyColor = true;
     if (!g.glyph) {
@@ -548,7 +553,8 @@ export function textGeometry(run: TextRun, d: Drawing, fonts: FontSet): TextGeom
 export function textGlyphs(run: TextRun, d: Drawing, fonts: FontSet): TextGlyphs {
   const { items, deco } = placeText(run, d, fonts);
   const out: TextGlyphs = { glyphs: [], strokes: [], colors: [] };
-  for (const it of items) {
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i];
     if ('box' in it) {
       out.strokes.push(it.box);
       out.colors.push(it.color);
