@@ -417,9 +417,13 @@ export async function runViewerBench() {
     for (const [name, file] of files) if (name !== memName) ids.set(name, await upload(product.url, token, file));
     log(`product at ${product.url}, ${ids.size} files uploaded`);
     await waitForPrewarm(product.dataDir, [...[...ids.keys()].map((n) => files.get(n) ?? path.join(samplesDir, n))], 1_200_000);
-    log('scenes prebuilt after upload');
     const floorplan = path.join(samplesDir, FLOORPLAN);
-    if (existsSync(floorplan)) ids.set(FLOORPLAN, await upload(product.url, token, floorplan));
+    if (existsSync(floorplan)) {
+      ids.set(FLOORPLAN, await upload(product.url, token, floorplan));
+      // its prebuild would otherwise still be writing when the floor plan's cold open clears the cache
+      await waitForPrewarm(product.dataDir, [floorplan], 300_000);
+    }
+    log('scenes prebuilt after upload');
 
     browser = await launchBrowser();
     const ctx = await browser.newContext({ viewport: VIEWPORT });
