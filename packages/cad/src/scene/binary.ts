@@ -136,6 +136,14 @@ export class SceneReader {
   batches = 0;
   done = false;
   private pending: Uint8Array[] = [];
+
+  /** every array has all its bytes: the last batch is in (the entity table and texts may still be on their way) */
+  get allBatches(): boolean {
+    if (this.done) return true;
+    if (!this.scene) return false;
+    for (const d of ARRAYS) if (this.loaded[d.key] !== (this.scene[d.key] as ArrayBufferView).byteLength) return false;
+    return true;
+  }
   private pendingBytes = 0;
 
   /** Takes the next bytes; returns what they completed. Throws on bytes that are not a scene of this format. */

@@ -60,9 +60,9 @@ function paintAsItArrives(e: EarlyPaint) {
       clearTimeout(timer);
       timer = 0;
       if (e.taken) return;
-      const first = !drawn, whole = e.load.reader.done;
-      // the entity table and texts after the last batch change nothing on screen: a frame that already shows every
-      // batch is the whole drawing (a second render of it cost a large drawing ~100 ms here)
+      // the entity table and texts after the last batch change nothing on screen: a frame that shows every batch is
+      // the whole drawing (a second render of it cost a large drawing ~100 ms here)
+      const first = !drawn, whole = e.load.reader.allBatches;
       if (!whole || drawnBatches !== e.load.reader.batches) f.renderer.render(f.view, openLayers(scene.meta), light, weights);
       drawnBatches = e.load.reader.batches;
       drawn = performance.now();
@@ -78,7 +78,9 @@ function paintAsItArrives(e: EarlyPaint) {
       });
     };
     const batch = () => {
-      if (!drawn) draw();
+      // the last batch is drawn at once: waiting for the entity table behind it (a floor plan's 1.6 MB of JSON) or
+      // REDRAW_MS left the drawing unfinished for ~400 ms, past the app's boot
+      if (!drawn || e.load.reader.allBatches) draw();
       else timer ||= window.setTimeout(draw, Math.max(0, REDRAW_MS - (performance.now() - drawn)));
     };
     streamInto(f.renderer, e.load, { batch, whole: draw });
