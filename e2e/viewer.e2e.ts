@@ -409,6 +409,10 @@ describe('the drawing viewer in a real browser', () => {
       const bar = await m.locator('.viewer-bar').evaluate((b) => ({ scroll: b.scrollWidth, width: b.clientWidth, right: Math.max(...[...b.children].map((c) => c.getBoundingClientRect().right)) }));
       expect(bar.scroll).toBeLessThanOrEqual(bar.width);
       expect(bar.right).toBeLessThanOrEqual(390);
+      // the page behind the full-screen viewer does not scroll: its menus are placed in the page and would drift
+      // from their buttons (a touch had scrolled it 64 px, the shell's room for its tabs)
+      expect(await m.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(844);
+      expect(await m.locator('[data-testid=h5-tabs]').isVisible()).toBe(false);
       // display switches in the bar's menu: the light background
       await m.locator('[data-testid=viewer-more]').tap();
       await m.locator('[data-testid=viewer-theme]').waitFor();
