@@ -200,12 +200,7 @@ class SceneWriter {
       P[p++] = pts[1] - oy;
       W[w++] = weight;
     }
-    b.lp.length = p;
-    b.lw.length = w;
-    const segs = w - at;
-    if (!segs) return;
-    b.le.add(at, entity);
-    b.lc.push(color, segs, 255 - tier);
+    this.endLineRun(b, p, w, at, color, entity, tier);
   }
 
   /** a polyline of separate segments (Polyline2.segments): what addLines makes of each as a polyline of its own */
@@ -226,6 +221,11 @@ class SceneWriter {
       P[p++] = y1 - oy;
       W[w++] = weight;
     }
+    this.endLineRun(b, p, w, at, color, entity, tier);
+  }
+
+  /** the segments stored from `at` up to `w` (coordinates up to `p`) become one run of the entity's colour */
+  private endLineRun(b: LayerBucket, p: number, w: number, at: number, color: number, entity: number, tier: number) {
     b.lp.length = p;
     b.lw.length = w;
     const segs = w - at;

@@ -216,22 +216,28 @@ function extractFace(v: DataView, at: number): ArrayBuffer {
   const numTables = v.getUint16(at + 4);
   const tables = Array.from({ length: numTables }, (_, i) => {
     const e = at + 12 + 16 * i;
-    return { tag: v.getUint32(e), sum: v.getUint32(e + 4), offset: v.getUint32(e + 8), length: v.getUint32(e + 12) };
+    const offset = v.getUint32(e + 8), length = v.getUint32(e + 12);
+    return { tag: v.getUint32(e), sum: v.getUint32(e + 4), data: new Uint8Array(v.buffer, v.byteOffset + offset, length) };
   });
-  let size = 12 + 16 * numTables;
-  for (const t of tables) size += (t.length + 3) & ~3;
+  return writeSfnt(new Uint8Array(v.buffer, v.byteOffset + at, 12), tables);
+}
+
+/** An sfnt file: its 12-byte header, then the table directory and the tables, each at a 4-byte boundary. */
+function writeSfnt(head: Uint8Array, tables: { tag: number; sum: number; data: Uint8Array }[]): ArrayBuffer {
+  let size = 12 + 16 * tables.length;
+  for (const t of tables) size += (t.data.byteLength + 3) & ~3;
   const out = new Uint8Array(size);
   const w = new DataView(out.buffer);
-  out.set(new Uint8Array(v.buffer, v.byteOffset + at, 12), 0);
-  let pos = 12 + 16 * numTables;
+  out.set(head, 0);
+  let pos = 12 + 16 * tables.length;
   tables.forEach((t, i) => {
     const e = 12 + 16 * i;
     w.setUint32(e, t.tag);
     w.setUint32(e + 4, t.sum);
     w.setUint32(e + 8, pos);
-    w.setUint32(e + 12, t.length);
-    out.set(new Uint8Array(v.buffer, v.byteOffset + t.offset, t.length), pos);
-    pos += (t.length + 3) & ~3;
+    w.setUint32(e + 12, t.data.byteLength);
+    out.set(t.data, pos);
+    pos += (t.data.byteLength + 3) & ~3;
   });
   return out.buffer;
 }
@@ -268,21 +274,9 @@ function inflateWoff(zlib: typeof import('node:zlib'), bytes: Uint8Array): Array
     }
     tables.push({ tag: v.getUint32(e), sum: v.getUint32(e + 16), data });
   }
-  let size = 12 + 16 * numTables;
-  for (const t of tables) size += (t.data.byteLength + 3) & ~3;
-  const out = new Uint8Array(size);
-  const w = new DataView(out.buffer);
-  w.setUint32(0, v.getUint32(4)); // the flavour: 0x00010000 or 'OTTO'
-  w.setUint16(4, numTables);
-  let pos = 12 + 16 * numTables;
-  tables.forEach((t, i) => {
-    const e = 12 + 16 * i;
-    w.setUint32(e, t.tag);
-    w.setUint32(e + 4, t.sum);
-    w.setUint32(e + 8, pos);
-    w.setUint32(e + 12, t.data.byteLength);
-    out.set(t.data, pos);
-    pos += (t.data.byteLength + 3) & ~3;
-  });
-  return out.buffer;
+  const head = new Uint8Array(12);
+  const h = new DataView(head.buffer);
+  h.setUint32(0, v.getUint32(4)); // the flavour: 0x00010000 or 'OTTO'
+  h.setUint16(4, numTables);
+  return writeSfnt(head, tables);
 }
