@@ -128,6 +128,29 @@ describe('IMAGE pictures', () => {
     expect(bad.map((sp) => sp.what)).toEqual([]);
   });
 
+  it('a wipeout hides a text drawn before it and not one drawn after it, in PNG and PDF (texts were drawn last)', async () => {
+    // a text is a 3 × 6 block of triangles from the text callback (the renderers' interface to the text engine)
+    const text = (x: number): FixtureEntity => ({ type: 'TEXT', pairs: [[8, '0'], [10, x], [20, 77], [30, 0], [40, 6], [1, 'T']] });
+    const wipeout: FixtureEntity = { type: 'WIPEOUT', pairs: [[8, '0'], [100, 'AcDbWipeout'], [10, 50], [20, 75], [30, 0], [11, 10], [21, 0], [31, 0], [12, 0], [22, 10], [32, 0], [13, 1], [23, 1], [280, 1], [71, 1], [91, 2], [14, -0.5], [24, -0.5], [14, 0.5], [24, 0.5]] };
+    const frame: FixtureEntity = { type: 'LWPOLYLINE', pairs: [[8, '0'], [90, 4], [70, 1], [10, 0], [20, 0], [10, 100], [20, 0], [10, 100], [20, 100], [10, 0], [20, 100]] };
+    const flat = flattenModelSpace(parseDxf(writeAsciiDxf({ layers: ['0'], entities: [frame, text(51), wipeout, text(56)] })));
+    const block = (run: { x: number; y: number }) => {
+      const [x0, y0, x1, y1] = [run.x, run.y, run.x + 3, run.y + 6];
+      return { strokes: [], triangles: [x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1] };
+    };
+    const fr = framed(boundsOf(flat)!);
+    const want: [string, number, number, number[]][] = [['the text before the wipeout', 52.5, 80, WHITE], ['the text after the wipeout', 57.5, 80, BLACK]];
+    const width = 520, k = width / fr.w;
+    const png = await sharp(renderPng(flat, { width, background: 'light', text: block })).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const fromPng = want.filter(([, x, y, c]) => !near(rgb({ data: png.data, width: png.info.width, height: png.info.height }, (x - fr.minX) * k, (fr.maxY - y) * k), c));
+    expect(fromPng.map(([what]) => what)).toEqual([]);
+    const pageWidth = 800;
+    const page = await rasterisePdf(await renderPdf(flat, { background: 'light', text: block }), pageWidth);
+    const pageW = 420 * (72 / 25.4), m = 10 * (72 / 25.4), s = (pageW - 2 * m) / fr.w, kp = pageWidth / pageW;
+    const fromPdf = want.filter(([, x, y, c]) => !near(rgb(page, (m + (x - fr.minX) * s) * kp, (m + (fr.maxY - y) * s) * kp), c));
+    expect(fromPdf.map(([what]) => what)).toEqual([]);
+  });
+
   it('shows model-space pictures through a paper viewport, moved, scaled and cut to the viewport', () => {
     const inside = fixtureImage({ handle: 'A1', defHandle: 'D1', file: 'p.png', pixels: [40, 20], insert: [0, 0], u: [1, 0], v: [0, 1] });
     const across = fixtureImage({ handle: 'A2', defHandle: 'D1', file: 'p.png', pixels: [40, 20], insert: [-40, 0], u: [1, 0], v: [0, 1] });

@@ -1,4 +1,4 @@
-import type { Flattened, Polyline2, TextRun } from '../geometry/flatten.ts';
+import type { Flattened, TextRun } from '../geometry/flatten.ts';
 import { expandFlatBlocks } from '../geometry/block-instances.ts';
 import { curveBox, tessellateCurve, type Curve2, type CurveGeom } from '../geometry/curve.ts';
 import { pictureBatcher, type PictureBatch } from './picture-batches.ts';
@@ -140,10 +140,37 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
     if (points.length < 4) points = [box[0], box[1], box[2], box[3]];
     stroke(inkColor(c.color, dark), useLw ? (c.lineweight ?? 0) : 0, points, full, c);
   };
-  // in entity order, so later entities still paint over earlier ones
-  let ci = 0;
-  const before = (p: Polyline2) => {
-    while (ci < curves.length && curves[ci].entity < p.entity) curve(curves[ci++]);
+  const texts: TextRun[] = [];
+  const text = (t: TextRun) => {
+    const g = opts.text ? opts.text(t) : undefined;
+    if (!g) {
+      texts.push(t);
+      growText(b, t);
+      return;
+    }
+    for (let i = 0; i < g.strokes.length; i++) {
+      grow(b, g.strokes[i]);
+      stroke(inkColor(g.colors?.[i] ?? t.color, dark), 0, g.strokes[i], false);
+    }
+    grow(b, g.triangles);
+    for (let i = 0; i + 5 < g.triangles.length; i += 6) {
+      const color = inkColor(g.triangleColors?.[i / 6] ?? t.color, dark);
+      if (last?.kind !== 'triangles' || last.color !== color) batches.push((last = { kind: 'triangles', color, triangles: [] }));
+      for (let j = 0; j < 6; j++) last.triangles.push(g.triangles[i + j]);
+    }
+  };
+  // curves and texts in entity order among the polylines, so later entities still paint over earlier ones: a wipeout
+  // or a solid fill hides a text drawn before it (texts drawn last showed through)
+  const runs = f.texts.slice().sort((x, y) => x.entity - y.entity);
+  let ci = 0, ti = 0;
+  const before = (entity: number) => {
+    for (;;) {
+      const c = ci < curves.length && curves[ci].entity < entity ? curves[ci].entity : Infinity;
+      const t = ti < runs.length && runs[ti].entity < entity ? runs[ti].entity : Infinity;
+      if (c === Infinity && t === Infinity) return;
+      if (c <= t) curve(curves[ci++]);
+      else text(runs[ti++]);
+    }
   };
   // pictures and wipeouts go between the polylines, where their frames are: draw order is kept
   const pictures = pictureBatcher(f, opts.pictures, dark ? DARK_BACKGROUND : LIGHT_BACKGROUND);
@@ -152,7 +179,7 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
   };
   let index = 0;
   for (const p of f.polylines) {
-    before(p);
+    before(p.entity);
     paintPictures(index++);
     grow(b, p.points);
     const color = inkColor(p.color, dark);
@@ -166,27 +193,8 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
       stroke(color, useLw ? (p.lineweight ?? 0) : 0, p.points, p.closed);
     }
   }
-  while (ci < curves.length) curve(curves[ci++]);
+  before(Infinity);
   paintPictures(Infinity);
-  const texts: TextRun[] = [];
-  for (const t of f.texts) {
-    const g = opts.text ? opts.text(t) : undefined;
-    if (!g) {
-      texts.push(t);
-      growText(b, t);
-      continue;
-    }
-    for (let i = 0; i < g.strokes.length; i++) {
-      grow(b, g.strokes[i]);
-      stroke(inkColor(g.colors?.[i] ?? t.color, dark), 0, g.strokes[i], false);
-    }
-    grow(b, g.triangles);
-    for (let i = 0; i + 5 < g.triangles.length; i += 6) {
-      const color = inkColor(g.triangleColors?.[i / 6] ?? t.color, dark);
-      if (last?.kind !== 'triangles' || last.color !== color) batches.push((last = { kind: 'triangles', color, triangles: [] }));
-      for (let j = 0; j < 6; j++) last.triangles.push(g.triangles[i + j]);
-    }
-  }
   const bounds = Number.isFinite(b.minX) ? b : { minX: 0, minY: 0, maxX: 1, maxY: 1 };
   return { batches, texts, bounds, background: dark ? DARK_BACKGROUND : LIGHT_BACKGROUND, dark };
 }
