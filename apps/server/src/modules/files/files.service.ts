@@ -166,17 +166,23 @@ export function createFilesService(deps: AppDeps) {
       const now = Date.now();
       const moved: ReturnType<typeof presentItem>[] = [];
       const movedFiles: string[] = [];
+      const movedRows: typeof rows = [];
       await deps.db.transaction().execute(async (trx) => {
         for (const r of rows) {
           if (r.parent_id === o.moveToId) continue;
           const name = await freeName(uid, o.moveToId, r.name, r.kind, !!o.autoRename, 'move.duplicate', undefined, trx);
           await repo.update(uid, r.id, { parent_id: o.moveToId, name, modified_at: now }, trx);
           moved.push(presentItem({ ...r, parent_id: o.moveToId, name, modified_at: now }));
-          if (r.kind === 1) movedFiles.push(r.name, name);
+          if (r.kind === 1) {
+            movedFiles.push(r.name, name);
+            movedRows.push(r);
+          }
         }
       });
       // a picture's folder decides which of two of the same name a drawing shows (a moved folder keeps what is in it together)
       await thumbnails.picturesChanged(uid, movedFiles);
+      // and a moved drawing's own folder decides the same for it
+      await thumbnails.afterMove(movedRows);
       return { list: moved };
     },
 

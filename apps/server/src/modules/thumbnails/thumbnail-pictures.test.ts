@@ -76,6 +76,10 @@ for (const driver of testDatabaseDrivers()) {
       const j = mine[nth - 1];
       return j?.state === 'completed' ? (JSON.parse(j.result!) as { drawings: number; changed: number }) : undefined;
     }, 60_000);
+    const renderJobsDone = () => until(async () => {
+      const left = await t.db.db.selectFrom('jobs').select('id').where('name', '=', 'thumbnail.render').where('state', 'in', ['waiting', 'active']).execute();
+      return left.length ? undefined : true;
+    }, 60_000);
     const call = async (path: string, data: unknown, token: string) => {
       const r = await t.call(path, data, token);
       expect(r.rtnCode, r.msg).toBe('0000000');
@@ -90,6 +94,9 @@ for (const driver of testDatabaseDrivers()) {
       const theirs = (await t.upload(b.token, 'site.dxf', drawing)).bizData.id as string;
       const unrelated = (await t.upload(c.token, 'site.dxf', drawing)).bizData.id as string;
       for (const id of [mine, theirs, unrelated]) expect(await thumbkeyOf(id, /./)).toBe(plainKey);
+      // the thumbnail jobs of these uploads (one per file: the bytes were rendered before) have run; one still
+      // waiting would find A's picture below and draw it in before A's pictures job does
+      await renderJobsDone();
 
       // A's picture arrives later (another case, same base name): A's drawing is drawn again with it
       await t.upload(a.token, 'AERIAL.jpg', await red());
@@ -124,6 +131,33 @@ for (const driver of testDatabaseDrivers()) {
 
       await call('/cloud/v5/trash/restore', { fileIds: [photo], folderIds: [] }, a.token);
       expect(await thumbkeyOf(site, variant)).toBe(withPicture);
+    }, 90_000);
+
+    it('shows a moved drawing the picture of its name in its new folder (of two, its own folder wins)', async () => {
+      const a = await t.createUser();
+      const here = (await call('/cloud/v5/folder/edit', { name: 'here' }, a.token)).id as string;
+      const there = (await call('/cloud/v5/folder/edit', { name: 'there' }, a.token)).id as string;
+      await t.upload(a.token, 'aerial.jpg', await red(), { parentId: here });
+      const blue = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#0000ff' } }).jpeg({ quality: 95 }).toBuffer();
+      await t.upload(a.token, 'aerial.jpg', blue, { parentId: there });
+      const site = (await t.upload(a.token, 'site.dxf', drawing, { parentId: here })).bizData.id as string;
+      const withRed = await thumbkeyOf(site, variant);
+      expect(await redPixels((await thumb(withRed, a.token)).rawPayload)).toBeGreaterThan(1000);
+      // the pictures' own jobs (one per upload) have run: only the move can change it now
+      await picturesJob(a.id, 2);
+      expect(await current(site)).toBe(withRed);
+
+      await call('/cloud/v5/union/move', { fileIds: [site], moveToId: there }, a.token);
+      const withBlue = await until(async () => {
+        const k = await current(site);
+        return k && k !== withRed && variant.test(k) ? k : undefined;
+      }, 60_000);
+      const png = (await thumb(withBlue, a.token)).rawPayload;
+      expect(await redPixels(png)).toBe(0);
+      const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+      let bluePixels = 0;
+      for (let i = 0; i < data.length; i += info.channels) if (data[i] < 80 && data[i + 1] < 80 && data[i + 2] > 180) bluePixels++;
+      expect(bluePixels).toBeGreaterThan(1000);
     }, 90_000);
 
     it("gives a drawing saved from a share the saver's pictures, never the sharer's; a saved picture is drawn into the saver's drawings", async () => {

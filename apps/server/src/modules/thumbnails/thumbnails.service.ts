@@ -158,6 +158,23 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
       await picturesChanged(uid, copies.map((c) => c.name));
     },
 
+    /**
+     * Files moved to another folder of one user's drive: a drawing showing pictures may now take others (of two pictures
+     * of one name, the one in the drawing's own folder wins), so each such drawing shows what its new folder calls for.
+     */
+    async afterMove(items: NewItem[]): Promise<void> {
+      for (const item of items) {
+        if (thumbnailKindOf(item.type) !== 'drawing' || !item.blob_md5) continue;
+        try {
+          if (!(await withPictures.namesOf(item.blob_md5)).length) continue;
+          // a job for this file alone, one per move (a completed job's id is never run again)
+          await deps.queue.enqueue<RenderJobPayload>(THUMBNAIL_RENDER_JOB, { md5: item.blob_md5, type: item.type, itemId: item.id }, { jobId: `${thumbnailJobId(item.blob_md5)}-p-${item.id}-${Date.now()}`, attempts: 2 });
+        } catch (e) {
+          console.error(`thumbnail of moved ${item.id}: could not be queued`, e);
+        }
+      }
+    },
+
     /** The job: render (unless stored already), store atomically, then show it on every file with these bytes. */
     async renderJob(p: RenderJobPayload): Promise<RenderJobResult> {
       const kind = thumbnailKindOf(p.type);
