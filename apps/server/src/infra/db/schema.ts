@@ -30,6 +30,7 @@ export interface Database {
   public_messages: PublicMessagesTable;
   file_versions: FileVersionsTable;
   drawing_pictures: DrawingPicturesTable;
+  thumbnail_variants: ThumbnailVariantsTable;
 }
 
 export interface UsersTable {
@@ -78,6 +79,13 @@ export interface DrawingPicturesTable {
   name: string;
   /** the name a picture file must have without its extension to be found for it (drawings/picture-finder.ts) */
   stem: string;
+}
+
+/** A stored thumbnail drawn with an owner's pictures, so it can be deleted once nobody shows it or its blob goes. */
+export interface ThumbnailVariantsTable {
+  /** `v1-<md5>-p<pictures>.png` */
+  thumbkey: string;
+  blob_md5: string;
 }
 
 export interface ItemsTable {

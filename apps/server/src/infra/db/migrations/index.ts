@@ -9,6 +9,7 @@ import * as groupShares from './20261123T143500-group-shares.ts';
 import * as publicLibrary from './20261123T142500-public-library.ts';
 import * as uploadConflict from './20261123T144500-upload-conflict.ts';
 import * as drawingPictures from './20261123T150000-drawing-pictures.ts';
+import * as thumbnailVariants from './20261125T010000-thumbnail-variants.ts';
 
 /** Static map (not a folder scan) so migrations work the same under tsx, bundlers and tests. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '20261123T142500-public-library': publicLibrary,
   '20261123T144500-upload-conflict': uploadConflict,
   '20261123T150000-drawing-pictures': drawingPictures,
+  '20261125T010000-thumbnail-variants': thumbnailVariants,
 };
