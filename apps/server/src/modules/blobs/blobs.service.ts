@@ -2,6 +2,7 @@ import type { AppDeps } from '../../app.deps.ts';
 import { blobKey } from '../../infra/storage/storage-keys.ts';
 import { createBlobsRepository } from './blobs.repository.ts';
 import { thumbnailStorageKeysOf } from '../thumbnails/thumbnails.keys.ts';
+import { createThumbnailVariants } from '../thumbnails/thumbnail-variants.ts';
 
 /**
  * Content-addressed file bodies: one stored object per MD5, shared by every item (of any user) with those
@@ -9,6 +10,7 @@ import { thumbnailStorageKeysOf } from '../thumbnails/thumbnails.keys.ts';
  */
 export function createBlobsService(deps: Pick<AppDeps, 'db' | 'storage'>) {
   const repo = createBlobsRepository(deps.db);
+  const variants = createThumbnailVariants(deps);
   return {
     find: repo.find,
     keyOf: blobKey,
@@ -24,6 +26,8 @@ export function createBlobsService(deps: Pick<AppDeps, 'db' | 'storage'>) {
         await deps.storage.delete(o.storage_key).catch(() => undefined);
         // a thumbnail shows the same content: it goes with the bytes
         for (const k of thumbnailStorageKeysOf(o.md5)) await deps.storage.delete(k).catch(() => undefined);
+        // and so do the ones drawn with owners' pictures, which only their notes name (storage has no listing)
+        await variants.purgeBlob(o.md5);
       }
     },
   };

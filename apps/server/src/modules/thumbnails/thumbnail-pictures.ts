@@ -3,6 +3,7 @@ import type { AppDeps } from '../../app.deps.ts';
 import { pictureBaseName } from '@cadcloud/cad';
 import { createPictureFinder, pictureStemOf } from '../drawings/picture-finder.ts';
 import type { createThumbnailsRepository, DrawingItem } from './thumbnails.repository.ts';
+import type { ThumbnailVariants } from './thumbnail-variants.ts';
 import { DRAWING_TYPES, parseThumbkey, THUMBNAIL_SIZE, THUMBNAIL_VERSION, thumbkeyOf, thumbnailPicturesKey, thumbnailStorageKey } from './thumbnails.keys.ts';
 import { renderDrawingThumbnail } from './render/render-drawing.ts';
 import { thickenedPng } from './render/thicken.ts';
@@ -14,7 +15,12 @@ import { ThumbnailSkipped } from './render/thumbnail-skipped.ts';
  * so a file whose owner has them gets its own variant, keyed by the picture contents, attached to that file alone:
  * one user's pictures never appear on another user's thumbnail.
  */
-export function createPictureThumbnails(deps: Pick<AppDeps, 'db' | 'storage' | 'config'>, repo: ReturnType<typeof createThumbnailsRepository>, readBlob: (md5: string, max: number) => Promise<Buffer>) {
+export function createPictureThumbnails(
+  deps: Pick<AppDeps, 'db' | 'storage' | 'config'>,
+  repo: ReturnType<typeof createThumbnailsRepository>,
+  variants: ThumbnailVariants,
+  readBlob: (md5: string, max: number) => Promise<Buffer>,
+) {
   const finder = createPictureFinder(deps);
   const cfg = deps.config;
 
@@ -41,6 +47,7 @@ export function createPictureThumbnails(deps: Pick<AppDeps, 'db' | 'storage' | '
   /**
    * Shows on one file the thumbnail its owner's pictures call for: its variant (rendered once) when some are found,
    * else the plain one (a picture deleted or renamed away). Touches the file only when that changes. Returns whether it did.
+   * The variant it showed before goes from storage when no file shows it any more.
    */
   async function showOwnPictures(item: DrawingItem, md5: string, names: string[]): Promise<boolean> {
     const found: [string, { blob_md5: string }][] = [];
@@ -53,6 +60,8 @@ export function createPictureThumbnails(deps: Pick<AppDeps, 'db' | 'storage' | '
       const id = createHash('sha1').update(found.map(([n, r]) => `${n}=${r.blob_md5}`).sort().join('\n')).digest('hex').slice(0, 16);
       thumbkey = thumbkeyOf(md5, 'drawing', THUMBNAIL_VERSION, id);
       const key = thumbnailStorageKey(thumbkey);
+      // noted before the exists check: a release racing us then either sees this file's thumbkey or leaves the row
+      await variants.record(thumbkey, md5);
       if (!(await deps.storage.exists(key))) {
         try {
           const pictures: Record<string, Uint8Array> = {};
@@ -74,7 +83,10 @@ export function createPictureThumbnails(deps: Pick<AppDeps, 'db' | 'storage' | '
       if (!(await deps.storage.exists(thumbnailStorageKey(thumbkey)))) return false;
     }
     if (thumbkey === item.thumbkey) return false;
-    await repo.attachToItem(item.id, item.uid, thumbkey);
+    const before = await repo.attachToItem(item.id, item.uid, thumbkey);
+    // noted again once shown: a release that forgot it between the note above and the attach must not leave it unnoted
+    if (parseThumbkey(thumbkey)?.pictures) await variants.record(thumbkey, md5);
+    await variants.release([before]);
     return true;
   }
 

@@ -9,27 +9,31 @@ export interface DrawingItem {
   thumbkey: string | null;
 }
 
-/** The only place the thumbnails module touches the database: `items.thumbkey` and `drawing_pictures`. */
+/** The only place the thumbnails module touches the database: `items.thumbkey`, `drawing_pictures` and `thumbnail_variants`. */
 export function createThumbnailsRepository(db: Kysely<Database>) {
   return {
     /**
      * Sets the thumbkey on every file with these bytes (any user, trash included) in one transaction, and moves
      * each owner's drive revision so their cached lists show it at once (list-cache.ts keys on drive_rev).
+     * Returns how many files changed and the thumbkeys they showed before (variants among them may be shown by nobody now).
      */
-    async attach(md5: string, thumbkey: string): Promise<number> {
+    async attach(md5: string, thumbkey: string): Promise<{ attached: number; replaced: string[] }> {
       return db.transaction().execute(async (t) => {
         const missing = (eb: ExpressionBuilder<Database, 'items'>) => eb.or([eb('thumbkey', 'is', null), eb('thumbkey', '!=', thumbkey)]);
-        const owners = await t.selectFrom('items').select('uid').distinct().where('blob_md5', '=', md5).where('kind', '=', 1).where(missing).execute();
-        if (!owners.length) return 0;
+        const before = await t.selectFrom('items').select(['uid', 'thumbkey']).distinct().where('blob_md5', '=', md5).where('kind', '=', 1).where(missing).execute();
+        if (!before.length) return { attached: 0, replaced: [] };
         const r = await t.updateTable('items').set({ thumbkey }).where('blob_md5', '=', md5).where('kind', '=', 1).where(missing).executeTakeFirst();
-        await t.updateTable('users').set({ drive_rev: sql`drive_rev + 1` }).where('id', 'in', owners.map((o) => o.uid)).execute();
-        return Number(r.numUpdatedRows);
+        await t.updateTable('users').set({ drive_rev: sql`drive_rev + 1` }).where('id', 'in', [...new Set(before.map((o) => o.uid))]).execute();
+        return { attached: Number(r.numUpdatedRows), replaced: [...new Set(before.flatMap((o) => (o.thumbkey ? [o.thumbkey] : [])))] };
       });
     },
-    async attachToItem(itemId: string, uid: string, thumbkey: string) {
-      await db.transaction().execute(async (t) => {
+    /** Sets one file's thumbkey; returns the one it showed before (null: none, or the file is gone). */
+    async attachToItem(itemId: string, uid: string, thumbkey: string): Promise<string | null> {
+      return db.transaction().execute(async (t) => {
+        const before = await t.selectFrom('items').select('thumbkey').where('id', '=', itemId).executeTakeFirst();
         await t.updateTable('items').set({ thumbkey }).where('id', '=', itemId).execute();
         await t.updateTable('users').set({ drive_rev: sql`drive_rev + 1` }).where('id', '=', uid).execute();
+        return before?.thumbkey ?? null;
       });
     },
     /** Files with these bytes (any user, trash included; or just `itemId`): where each sits decides its pictures. */
@@ -86,10 +90,30 @@ export function createThumbnailsRepository(db: Kysely<Database>) {
         .execute();
       return rows.map((r) => r.blob_md5!);
     },
-    /** Whether this user has a file showing this thumbnail (in the drive or the recycle bin). */
-    async ownsThumbnail(uid: string, md5: string, thumbkey: string): Promise<boolean> {
-      const row = await db.selectFrom('items').select('id').where('uid', '=', uid).where('blob_md5', '=', md5).where('thumbkey', '=', thumbkey).limit(1).executeTakeFirst();
+    /** This user's file showing this thumbnail (in the drive or the recycle bin), if any. */
+    async fileShowing(uid: string, md5: string, thumbkey: string): Promise<{ id: string; type: string } | undefined> {
+      return db.selectFrom('items').select(['id', 'type']).where('uid', '=', uid).where('blob_md5', '=', md5).where('thumbkey', '=', thumbkey).limit(1).executeTakeFirst();
+    },
+    /** Whether any file (any user, trash included) shows this thumbnail; through items_blob_md5, not a scan of every file. */
+    async anyFileShows(md5: string, thumbkey: string): Promise<boolean> {
+      const row = await db.selectFrom('items').select('id').where('blob_md5', '=', md5).where('thumbkey', '=', thumbkey).limit(1).executeTakeFirst();
       return !!row;
+    },
+    /** Notes a stored (or about to be stored) variant; noting it again is a no-op. */
+    async recordVariant(thumbkey: string, md5: string) {
+      await db.insertInto('thumbnail_variants').values({ thumbkey, blob_md5: md5 }).onConflict((oc) => oc.column('thumbkey').doNothing()).execute();
+    },
+    /** Forgets a variant unless a file shows it again by now (then its image is to stay noted). */
+    async forgetVariant(thumbkey: string, md5: string) {
+      await db
+        .deleteFrom('thumbnail_variants')
+        .where('thumbkey', '=', thumbkey)
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('items').select('items.id').where('items.blob_md5', '=', md5).where('items.thumbkey', '=', thumbkey))))
+        .execute();
+    },
+    async variantsOf(md5: string): Promise<string[]> {
+      const rows = await db.selectFrom('thumbnail_variants').select('thumbkey').where('blob_md5', '=', md5).orderBy('thumbkey').execute();
+      return rows.map((r) => r.thumbkey);
     },
   };
 }

@@ -11,6 +11,7 @@ import { renderPictureThumbnail } from './render/picture-thumbnail.ts';
 import { ThumbnailSkipped, ThumbnailTimeout } from './render/thumbnail-skipped.ts';
 import { thickenedPng } from './render/thicken.ts';
 import { createPictureThumbnails } from './thumbnail-pictures.ts';
+import { createThumbnailVariants } from './thumbnail-variants.ts';
 
 export const THUMBNAIL_RENDER_JOB = 'thumbnail.render';
 export const THUMBNAIL_PICTURES_JOB = 'thumbnail.pictures';
@@ -82,7 +83,8 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
     const r = await renderDrawingThumbnail(bytes, { size: THUMBNAIL_SIZE, timeoutMs: cfg.thumbnailTimeoutMs, memoryMb: cfg.thumbnailMemoryMb });
     return { image: await thickenedPng(r.png, THUMBNAIL_SIZE), pictureNames: r.pictureNames };
   }
-  const withPictures = createPictureThumbnails(deps, repo, readBlob);
+  const variants = createThumbnailVariants(deps, repo);
+  const withPictures = createPictureThumbnails(deps, repo, variants, readBlob);
 
   /** Queues the refresh of this user's drawings naming pictures of these names; never fails the caller. */
   async function picturesChanged(uid: string, fileNames: string[]): Promise<void> {
@@ -109,7 +111,8 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
       const thumbkey = thumbkeyOf(item.blob_md5, kind);
       // storage first: the job stores before it attaches, so "not stored yet" means its attach is still to come
       if (await deps.storage.exists(thumbnailStorageKey(thumbkey))) {
-        await repo.attachToItem(item.id, item.uid, thumbkey);
+        // a copy came with its original's variant: it goes when nobody shows it (the original still does, mostly)
+        await variants.release([await repo.attachToItem(item.id, item.uid, thumbkey)]);
         // a drawing showing pictures: this file may get its own thumbnail with its owner's pictures
         if (kind === 'drawing' && (await withPictures.namesOf(item.blob_md5)).length) {
           await deps.queue.enqueue<RenderJobPayload>(THUMBNAIL_RENDER_JOB, { md5: item.blob_md5, type: item.type, itemId: item.id }, { jobId: `${thumbnailJobId(item.blob_md5)}-p-${item.id}`, attempts: 2 });
@@ -131,6 +134,7 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
 
   return {
     repo,
+    variants,
     picturesChanged,
     showThumbnail,
 
@@ -207,9 +211,11 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
       }
       // every file with these bytes shows the plain thumbnail, then those whose owners have the pictures their own
       // (a job for one later file touches that file alone)
-      const attached = p.itemId ? 0 : await repo.attach(p.md5, thumbkey);
+      const { attached, replaced } = p.itemId ? { attached: 0, replaced: [] } : await repo.attach(p.md5, thumbkey);
       const names = kind === 'drawing' ? (pictureNames ?? (await withPictures.namesOf(p.md5))) : [];
       const withOwnPictures = await withPictures.attachVariants(p.md5, names, p.itemId);
+      // only now: a file whose owner still has the pictures got its variant back above, and it stays stored
+      await variants.release(replaced);
       return { thumbkey, rendered, ms: Date.now() - started, attached, ...(withOwnPictures ? { withPictures: withOwnPictures } : {}) };
     },
 
@@ -232,7 +238,7 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
       const p = parseThumbkey(thumbkey);
       const notFound = () => new AppError('item.notFound', [], 404);
       if (!p || p.version > THUMBNAIL_VERSION) throw notFound();
-      if (!(await repo.ownsThumbnail(uid, p.md5, thumbkey))) throw notFound();
+      if (!(await repo.fileShowing(uid, p.md5, thumbkey))) throw notFound();
       const key = thumbnailStorageKey(thumbkey);
       const size = await deps.storage.size(key);
       if (size === null) throw notFound();
