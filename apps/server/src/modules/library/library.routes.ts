@@ -88,8 +88,9 @@ export const libraryRoutes: RouteModule = async (app, { deps }) => {
     if (!f || !f.thumbkey) throw new AppError('item.notFound', [], 404);
     // the owner has a file showing it: open it as theirs
     const img = await thumbnails.open(f.uid, f.thumbkey);
-    // short-lived: the drawing may be unpublished, and then this address must stop answering
-    reply.header('cache-control', 'private, max-age=300').header('x-content-type-options', 'nosniff').type(img.contentType);
+    // short-lived: the drawing may be unpublished, and then this address must stop answering; a stand-in for a
+    // missing variant (thumbnails.service open()) not kept at all
+    reply.header('cache-control', img.standIn ? 'private, no-cache' : 'private, max-age=300').header('x-content-type-options', 'nosniff').type(img.contentType);
     if (img.size !== null) reply.header('content-length', img.size);
     return reply.send(img.body);
   });

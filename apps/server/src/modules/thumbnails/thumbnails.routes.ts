@@ -20,8 +20,11 @@ export const thumbnailsRoutes: RouteModule = async (app, { deps }) => {
     if (!req.user) throw appError('auth.notSignedIn');
     const etag = `"${req.params.thumbkey}"`;
     const img = await thumbnails.open(req.user.id, req.params.thumbkey);
-    reply.header('cache-control', 'private, max-age=31536000, immutable').header('etag', etag).header('x-content-type-options', 'nosniff');
-    if (req.headers['if-none-match'] === etag) {
+    reply.header('x-content-type-options', 'nosniff');
+    // the plain thumbnail standing in for a variant being drawn again: asked again next time, never kept as the variant
+    if (img.standIn) reply.header('cache-control', 'private, no-cache');
+    else reply.header('cache-control', 'private, max-age=31536000, immutable').header('etag', etag);
+    if (!img.standIn && req.headers['if-none-match'] === etag) {
       img.body.destroy();
       return reply.code(304).send();
     }

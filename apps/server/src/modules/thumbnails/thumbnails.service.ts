@@ -132,6 +132,19 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
     }
   }
 
+  /**
+   * Queues drawing this file's variant again (or the plain thumbnail, if its pictures are gone); at most once a
+   * minute per file however often its image is asked for. Never fails the caller.
+   */
+  async function redrawVariant(md5: string, file: { id: string; type: string }): Promise<void> {
+    try {
+      const minute = Math.floor(Date.now() / 60_000);
+      await deps.queue.enqueue<RenderJobPayload>(THUMBNAIL_RENDER_JOB, { md5, type: file.type, itemId: file.id }, { jobId: `${thumbnailJobId(md5)}-p-${file.id}-missing-${minute}`, attempts: 2 });
+    } catch (e) {
+      console.error(`thumbnail of ${file.id} with pictures: could not be queued again`, e);
+    }
+  }
+
   return {
     repo,
     variants,
@@ -233,16 +246,26 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
       return { moved };
     },
 
-    /** The image behind a thumbkey, for a user who has a file showing it; anyone else gets "not found" (404). */
-    async open(uid: string, thumbkey: string): Promise<{ body: Readable; contentType: string; size: number | null }> {
+    /**
+     * The image behind a thumbkey, for a user who has a file showing it; anyone else gets "not found" (404). A
+     * variant whose image is gone (deleted by a release racing its attach, see thumbnail-variants.ts) is drawn again
+     * by a job, and meanwhile the plain thumbnail answers, marked `stand-in` so it is not cached as the variant.
+     */
+    async open(uid: string, thumbkey: string): Promise<{ body: Readable; contentType: string; size: number | null; standIn?: true }> {
       const p = parseThumbkey(thumbkey);
       const notFound = () => new AppError('item.notFound', [], 404);
       if (!p || p.version > THUMBNAIL_VERSION) throw notFound();
-      if (!(await repo.fileShowing(uid, p.md5, thumbkey))) throw notFound();
+      const file = await repo.fileShowing(uid, p.md5, thumbkey);
+      if (!file) throw notFound();
       const key = thumbnailStorageKey(thumbkey);
       const size = await deps.storage.size(key);
-      if (size === null) throw notFound();
-      return { body: await deps.storage.get(key), contentType: contentTypeOf(p.kind), size };
+      if (size !== null) return { body: await deps.storage.get(key), contentType: contentTypeOf(p.kind), size };
+      if (!p.pictures) throw notFound();
+      await redrawVariant(p.md5, file);
+      const plainKey = thumbnailStorageKey(thumbkeyOf(p.md5, p.kind, p.version));
+      const plainSize = await deps.storage.size(plainKey);
+      if (plainSize === null) throw notFound();
+      return { body: await deps.storage.get(plainKey), contentType: contentTypeOf(p.kind), size: plainSize, standIn: true };
     },
   };
 }
