@@ -225,6 +225,8 @@ export function createFilesService(deps: AppDeps) {
       await repo.deleteRows(uid, unique.map((r) => r.id));
       await quota.release(uid, sumSize(liveTree));
       await blobs.release(unique.filter((r) => r.kind === 1).map((r) => r.blob_md5));
+      // a thumbnail drawn with their owner's pictures that no file shows now (the bytes may live on in others' files)
+      await thumbnails.variants.release(unique.map((r) => r.thumbkey));
       // their version history goes with them (blob references, history storage)
       await releaseVersionsOfFiles(deps, uid, unique);
       // only live pictures were shown in drawings
@@ -278,6 +280,7 @@ export function createFilesService(deps: AppDeps) {
       const tree = await repo.itemsOfTrashRoots(uid, rootIds);
       await repo.deleteRows(uid, tree.map((r) => r.id));
       await blobs.release(tree.filter((r) => r.kind === 1).map((r) => r.blob_md5));
+      await thumbnails.variants.release(tree.map((r) => r.thumbkey));
       await releaseVersionsOfFiles(deps, uid, tree);
       return { deleted: rootIds.length };
     },

@@ -213,6 +213,8 @@ export function createVersionsService(deps: AppDeps) {
         }
         // the file's reference on its previous content (kept alive by that version's own reference)
         await blobs.release([item.blob_md5]);
+        // the thumbnail it showed with its owner's pictures, if no other file shows it
+        await thumbnails.variants.release([item.thumbkey]);
         const updated = { ...item, ...patch } as ItemRow;
         await thumbnails.afterUpload(updated);
         if (isViewableName(updated.name) && c.size <= deps.config.webOpenFileSize) {
