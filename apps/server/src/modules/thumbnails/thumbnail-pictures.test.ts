@@ -6,13 +6,18 @@ import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, md5, type TestApp } from '../../test/fixtures.ts';
 import { until } from '../../test/until.ts';
 import { registerThumbnailJobs } from './thumbnails.jobs.ts';
-import { thumbnailPicturesKey } from './thumbnails.keys.ts';
+import { thumbnailPicturesKey, thumbnailStorageKey } from './thumbnails.keys.ts';
 import { createThumbnailsService } from './thumbnails.service.ts';
 
 /** A frame with a picture filling most of it: the IMAGE names `C:\site\Aerial.JPG`. */
 const img = fixtureImage({ handle: 'A1', defHandle: 'D1', file: 'C:\\site\\Aerial.JPG', pixels: [20, 10], insert: [10, 10], u: [9, 0], v: [0, 8] });
 const drawing = Buffer.from(writeAsciiDxf({
   entities: [{ type: 'LWPOLYLINE', pairs: [[8, '0'], [90, 4], [70, 1], [10, 0], [20, 0], [10, 200], [20, 0], [10, 200], [20, 100], [10, 0], [20, 100]] }, img.entity],
+  objects: [img.def],
+}));
+/** The drawing with its frame `n` units wider: other bytes, so no file of another test shows its thumbnails. */
+const drawingNo = (n: number) => Buffer.from(writeAsciiDxf({
+  entities: [{ type: 'LWPOLYLINE', pairs: [[8, '0'], [90, 4], [70, 1], [10, 0], [20, 0], [10, 200 + n], [20, 0], [10, 200 + n], [20, 100], [10, 0], [20, 100]] }, img.entity],
   objects: [img.def],
 }));
 const red = () => sharp({ create: { width: 20, height: 10, channels: 3, background: '#ff0000' } }).jpeg({ quality: 95 }).toBuffer();
@@ -202,6 +207,149 @@ for (const driver of testDatabaseDrivers()) {
 
       await t.upload(a.token, 'aerial.jpg', await red());
       expect(await thumbkeyOf(site, variant)).toMatch(variant);
+    }, 90_000);
+    /** Every thumbnail job queued so far has run (a pictures job waits a while before it runs). */
+    const thumbnailJobsDone = () => until(async () => {
+      const left = await t.db.db.selectFrom('jobs').select('id').where('name', 'like', 'thumbnail.%').where('state', 'in', ['waiting', 'active']).execute();
+      return left.length ? undefined : true;
+    }, 60_000);
+    const stored = (thumbkey: string) => t.deps.storage.exists(thumbnailStorageKey(thumbkey));
+    const noted = async (thumbkey: string) => !!(await t.db.db.selectFrom('thumbnail_variants').select('thumbkey').where('thumbkey', '=', thumbkey).executeTakeFirst());
+    const variantOf = (bytes: Buffer) => new RegExp(`^v1-${md5(bytes)}-p[a-f0-9]{16}\\.png$`);
+
+    it('deletes the variant once its only file is back to the plain thumbnail (picture binned), and draws it again when the picture returns', async () => {
+      const bytes = drawingNo(1);
+      const a = await t.createUser();
+      const photo = (await t.upload(a.token, 'aerial.jpg', await red())).bizData.id as string;
+      const site = (await t.upload(a.token, 'site.dxf', bytes)).bizData.id as string;
+      const withPicture = await thumbkeyOf(site, variantOf(bytes));
+      expect(await stored(withPicture)).toBe(true);
+      expect(await noted(withPicture)).toBe(true);
+
+      await call('/cloud/v5/union/delete', { deleteLevel: 0, fileIds: [photo], folderIds: [] }, a.token);
+      expect(await thumbkeyOf(site, /^v1-[a-f0-9]{32}\.png$/)).toBe(`v1-${md5(bytes)}.png`);
+      await thumbnailJobsDone();
+      expect(await stored(withPicture)).toBe(false);
+      expect(await noted(withPicture)).toBe(false);
+      // the plain thumbnail stays: the file shows it
+      expect(await stored(`v1-${md5(bytes)}.png`)).toBe(true);
+
+      await call('/cloud/v5/trash/restore', { fileIds: [photo], folderIds: [] }, a.token);
+      expect(await thumbkeyOf(site, variantOf(bytes))).toBe(withPicture);
+      expect(await stored(withPicture)).toBe(true);
+      expect(await noted(withPicture)).toBe(true);
+      expect(await redPixels((await thumb(withPicture, a.token)).rawPayload)).toBeGreaterThan(1000);
+    }, 90_000);
+
+    it('keeps a variant two users show until neither does', async () => {
+      const bytes = drawingNo(2);
+      const a = await t.createUser();
+      const b = await t.createUser();
+      const aPhoto = (await t.upload(a.token, 'aerial.jpg', await red())).bizData.id as string;
+      const bPhoto = (await t.upload(b.token, 'aerial.jpg', await red())).bizData.id as string;
+      const aSite = (await t.upload(a.token, 'site.dxf', bytes)).bizData.id as string;
+      const bSite = (await t.upload(b.token, 'site.dxf', bytes)).bizData.id as string;
+      // the same pictures in both drives: one variant, stored once
+      const shared = await thumbkeyOf(aSite, variantOf(bytes));
+      expect(await thumbkeyOf(bSite, variantOf(bytes))).toBe(shared);
+      await thumbnailJobsDone();
+
+      // A's picture binned: A's drawing is plain again, B's still shows the variant
+      await call('/cloud/v5/union/delete', { deleteLevel: 0, fileIds: [aPhoto], folderIds: [] }, a.token);
+      expect(await thumbkeyOf(aSite, /^v1-[a-f0-9]{32}\.png$/)).toBe(`v1-${md5(bytes)}.png`);
+      await thumbnailJobsDone();
+      expect(await current(bSite)).toBe(shared);
+      expect(await stored(shared)).toBe(true);
+      expect(await noted(shared)).toBe(true);
+      expect(await redPixels((await thumb(shared, b.token)).rawPayload)).toBeGreaterThan(1000);
+
+      // B's goes too: nobody shows it any more
+      await call('/cloud/v5/union/delete', { deleteLevel: 0, fileIds: [bPhoto], folderIds: [] }, b.token);
+      expect(await thumbkeyOf(bSite, /^v1-[a-f0-9]{32}\.png$/)).toBe(`v1-${md5(bytes)}.png`);
+      await thumbnailJobsDone();
+      expect(await stored(shared)).toBe(false);
+      expect(await noted(shared)).toBe(false);
+    }, 90_000);
+
+    it('keeps a variant a file in the recycle bin shows; deleting that file for good deletes it (the bytes live on)', async () => {
+      const bytes = drawingNo(5);
+      const a = await t.createUser();
+      const b = await t.createUser();
+      const aPhoto = (await t.upload(a.token, 'aerial.jpg', await red())).bizData.id as string;
+      await t.upload(b.token, 'aerial.jpg', await red());
+      const aSite = (await t.upload(a.token, 'site.dxf', bytes)).bizData.id as string;
+      const bSite = (await t.upload(b.token, 'site.dxf', bytes)).bizData.id as string;
+      const shared = await thumbkeyOf(aSite, variantOf(bytes));
+      expect(await thumbkeyOf(bSite, variantOf(bytes))).toBe(shared);
+      await thumbnailJobsDone();
+
+      // B bins the drawing: in the bin it still shows the variant
+      await call('/cloud/v5/union/delete', { deleteLevel: 0, fileIds: [bSite], folderIds: [] }, b.token);
+      await call('/cloud/v5/union/delete', { deleteLevel: 0, fileIds: [aPhoto], folderIds: [] }, a.token);
+      expect(await thumbkeyOf(aSite, /^v1-[a-f0-9]{32}\.png$/)).toBe(`v1-${md5(bytes)}.png`);
+      await thumbnailJobsDone();
+      expect(await current(bSite)).toBe(shared);
+      expect(await stored(shared)).toBe(true);
+
+      // deleted for good from the bin: A's file keeps the bytes (no purge), and nobody shows the variant
+      await call('/cloud/v5/union/delete', { deleteLevel: 1, fileIds: [bSite], folderIds: [] }, b.token);
+      expect(await t.db.db.selectFrom('blobs').select('md5').where('md5', '=', md5(bytes)).executeTakeFirst()).toBeDefined();
+      expect(await stored(shared)).toBe(false);
+      expect(await noted(shared)).toBe(false);
+      expect(await stored(`v1-${md5(bytes)}.png`)).toBe(true);
+    }, 90_000);
+
+    it("deletes a variant with the last file showing it, and a purged blob's noted variants with its plain thumbnail", async () => {
+      const bytes = drawingNo(3);
+      const a = await t.createUser();
+      const b = await t.createUser();
+      await t.upload(a.token, 'aerial.jpg', await red());
+      const blue = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#0000ff' } }).jpeg({ quality: 95 }).toBuffer();
+      await t.upload(b.token, 'aerial.jpg', blue);
+      const aSite = (await t.upload(a.token, 'site.dxf', bytes)).bizData.id as string;
+      const bSite = (await t.upload(b.token, 'site.dxf', bytes)).bizData.id as string;
+      const aVariant = await thumbkeyOf(aSite, variantOf(bytes));
+      const bVariant = await thumbkeyOf(bSite, variantOf(bytes));
+      expect(aVariant).not.toBe(bVariant);
+      await thumbnailJobsDone();
+      // and one no file shows, noted and stored: what a release in doubt leaves (thumbnail-variants.ts)
+      const orphan = `v1-${md5(bytes)}-p0123456789abcdef.png`;
+      const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#00ff00' } }).png().toBuffer();
+      await t.deps.storage.put(thumbnailStorageKey(orphan), png, { size: png.length, contentType: 'image/png' });
+      await t.db.db.insertInto('thumbnail_variants').values({ thumbkey: orphan, blob_md5: md5(bytes) }).execute();
+      for (const k of [aVariant, bVariant, orphan, `v1-${md5(bytes)}.png`]) expect(await stored(k)).toBe(true);
+
+      // A's file deleted for good: A's variant goes (nobody shows it), the bytes live on in B's file
+      await call('/cloud/v5/union/delete', { deleteLevel: 1, fileIds: [aSite], folderIds: [] }, a.token);
+      expect(await stored(aVariant)).toBe(false);
+      for (const k of [bVariant, orphan, `v1-${md5(bytes)}.png`]) expect(await stored(k)).toBe(true);
+      // B's too: nobody has the bytes, the blob is purged with every thumbnail noted for it
+      await call('/cloud/v5/union/delete', { deleteLevel: 1, fileIds: [bSite], folderIds: [] }, b.token);
+      expect(await t.db.db.selectFrom('blobs').select('md5').where('md5', '=', md5(bytes)).executeTakeFirst()).toBeUndefined();
+      for (const k of [bVariant, orphan, `v1-${md5(bytes)}.png`]) expect(await stored(k)).toBe(false);
+      expect(await t.db.db.selectFrom('thumbnail_variants').select('thumbkey').where('blob_md5', '=', md5(bytes)).execute()).toEqual([]);
+    }, 90_000);
+
+    it('answers a variant whose image went missing with the plain thumbnail, uncached, and draws the variant again', async () => {
+      const bytes = drawingNo(4);
+      const a = await t.createUser();
+      await t.upload(a.token, 'aerial.jpg', await red());
+      const site = (await t.upload(a.token, 'site.dxf', bytes)).bizData.id as string;
+      const withPicture = await thumbkeyOf(site, variantOf(bytes));
+      await thumbnailJobsDone();
+      // as a release racing another file's attach leaves it: the file shows the variant, its image is gone
+      await t.deps.storage.delete(thumbnailStorageKey(withPicture));
+
+      const r = await thumb(withPicture, a.token);
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['cache-control']).toBe('private, no-cache');
+      expect(r.headers.etag).toBeUndefined();
+      expect(await redPixels(r.rawPayload)).toBe(0);
+      await until(async () => ((await stored(withPicture)) ? true : undefined), 60_000);
+      expect(await current(site)).toBe(withPicture);
+      const again = await thumb(withPicture, a.token);
+      expect(again.headers['cache-control']).toContain('immutable');
+      expect(await redPixels(again.rawPayload)).toBeGreaterThan(1000);
     }, 90_000);
   });
 }
