@@ -60,7 +60,7 @@ export function createPictureThumbnails(
       const id = createHash('sha1').update(found.map(([n, r]) => `${n}=${r.blob_md5}`).sort().join('\n')).digest('hex').slice(0, 16);
       thumbkey = thumbkeyOf(md5, 'drawing', THUMBNAIL_VERSION, id);
       const key = thumbnailStorageKey(thumbkey);
-      // noted before the exists check: a release racing us then either sees this file's thumbkey or leaves the row
+      // noted before it may be stored: a crash between the put and the attach still leaves it to its blob's purge
       await variants.record(thumbkey, md5);
       if (!(await deps.storage.exists(key))) {
         try {
