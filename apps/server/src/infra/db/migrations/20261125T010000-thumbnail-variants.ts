@@ -12,6 +12,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('blob_md5', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('thumbnail_variants_blob_md5').on('thumbnail_variants').column('blob_md5').execute();
+  // the variants files show now, stored before this table: noted, so they go once nobody shows them (those nobody
+  // shows already cannot be found without a listing, and stay)
+  await db
+    .insertInto('thumbnail_variants')
+    .columns(['thumbkey', 'blob_md5'])
+    .expression(db.selectFrom('items').select(['thumbkey', 'blob_md5']).distinct().where('thumbkey', 'like', 'v%-p%').where('blob_md5', 'is not', null))
+    .onConflict((oc) => oc.column('thumbkey').doNothing())
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
