@@ -241,6 +241,25 @@ for (const driver of testDatabaseDrivers()) {
       expect(await redPixels((await thumb(withPicture, a.token)).rawPayload)).toBeGreaterThan(1000);
     }, 90_000);
 
+    it('deletes the variant a file showed when the file gets a new version; the new bytes get their own', async () => {
+      const first = drawingNo(7), second = drawingNo(8);
+      const a = await t.createUser();
+      await t.upload(a.token, 'aerial.jpg', await red());
+      const site = (await t.upload(a.token, 'site.dxf', first)).bizData.id as string;
+      const old = await thumbkeyOf(site, variantOf(first));
+      await thumbnailJobsDone();
+      expect(await stored(old)).toBe(true);
+
+      const r = await t.upload(a.token, 'site.dxf', second, { conflict: 'version' });
+      expect(r.bizData).toMatchObject({ id: site, version: 2 });
+      const now = await thumbkeyOf(site, variantOf(second));
+      await thumbnailJobsDone();
+      expect(await redPixels((await thumb(now, a.token)).rawPayload)).toBeGreaterThan(1000);
+      // the first bytes live on in the version history, their variant shown by nobody
+      expect(await stored(old)).toBe(false);
+      expect(await noted(old)).toBe(false);
+    }, 90_000);
+
     it('keeps a variant two users show until neither does', async () => {
       const bytes = drawingNo(2);
       const a = await t.createUser();
