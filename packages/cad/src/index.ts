@@ -17,6 +17,6 @@ export type { RenderOptions, TextGeometry as RenderTextGeometry } from './render
 export { flattenLayout, layoutNames, layoutEntities, defaultLayout, MODEL } from './geometry/layout.ts';
 export { compileScene, type TextGeometryFn, type TextGlyphsFn, type CompileOptions } from './scene/compile.ts';
 export * from './scene/index.ts';
-export { readDrawing, buildSceneBytes, isDwgName, type SceneTextSupport } from './open.ts';
+export { readDrawing, buildSceneBytes, isDwgName, type SceneTextSupport, type BuildTimings } from './open.ts';
 export { loadFonts, textGeometry, textGlyphs, textBounds, nodeBundledFiles, STROKE_FALLBACK, CJK_FALLBACK, parseMText, type FontBytesProvider, type FontReport, type FontSet, type TextGeometry, type TextGlyphs, type PlacedGlyph, type TextBox, type BundledFontFiles, type LoadFontsOptions, type Glyph, type GlyphSource } from './text/index.ts';
 export * from './compare/index.ts';

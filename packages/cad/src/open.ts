@@ -30,7 +30,8 @@ export interface SceneTextSupport {
  * One layout of a drawing as scene bytes (what the viewer downloads and the server caches). `layout`
  * defaults to Model; an unknown layout name fails with the spec's message.
  */
-export async function buildSceneBytes(d: Drawing, layout: string = MODEL, text?: (d: Drawing) => Promise<SceneTextSupport>, o: { batchBytes?: number } = {}): Promise<Uint8Array> {
+export async function buildSceneBytes(d: Drawing, layout: string = MODEL, text?: (d: Drawing) => Promise<SceneTextSupport>, o: { batchBytes?: number; timings?: BuildTimings } = {}): Promise<Uint8Array> {
+  const lap = stopwatch(o.timings);
   const layouts = layoutNames(d);
   const name = layouts.find((n) => n.toLowerCase() === layout.toLowerCase());
   if (!name) throw new CadError('cad.parseFailed', 'Layout switch failed!', `no layout ${layout}`);
@@ -38,6 +39,24 @@ export async function buildSceneBytes(d: Drawing, layout: string = MODEL, text?:
   // mesh (the compiler bakes the ones that do not pay)
   const flat = flattenLayout(d, name, { curves: true, blockInstances: true, segmentLists: true });
   if (!flat) throw new CadError('cad.parseFailed', 'Layout switch failed!', `no layout ${layout}`);
+  lap('flatten');
   const t = text ? await text(d) : undefined;
-  return encodeScene(compileScene(d, flat, { layout: name, layouts, textGeometry: t?.textGeometry, textGlyphs: t?.textGlyphs, fonts: t?.fonts }), o);
+  lap('fonts');
+  const scene = compileScene(d, flat, { layout: name, layouts, textGeometry: t?.textGeometry, textGlyphs: t?.textGlyphs, fonts: t?.fonts });
+  lap('compile');
+  const bytes = encodeScene(scene, o);
+  lap('encode');
+  return bytes;
+}
+
+/** Milliseconds per phase of a scene build (the server reports them in its Server-Timing header). */
+export type BuildTimings = Partial<Record<'flatten' | 'fonts' | 'compile' | 'encode', number>>;
+
+function stopwatch(into?: BuildTimings) {
+  let last = performance.now();
+  return (phase: keyof BuildTimings) => {
+    const now = performance.now();
+    if (into) into[phase] = now - last;
+    last = now;
+  };
 }

@@ -7,7 +7,7 @@ import { blobKey } from '../../infra/storage/storage-keys.ts';
 import { createItemsRepository } from '../files/items.repository.ts';
 import { resolveDrawingAccess, type DrawingRequest, type DrawingSource } from './drawing-access.ts';
 import { isViewableName } from './viewable.ts';
-import { SceneBuildError, type FontLookup, type SceneBuilder } from './scene-builder.ts';
+import { SceneBuildError, type FontLookup, type SceneBuilder, type SceneTimings } from './scene-builder.ts';
 
 /**
  * Cached scenes of another engine are rebuilt, never served: the scene format's version, with a suffix to bump when
@@ -55,12 +55,20 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
    * Builds in progress or just built and still being written to the cache, by cache key: concurrent opens share one
    * build, and an open that comes while the finished scene is being written takes it from memory.
    */
-  const inFlight = new Map<string, { scene: Promise<Uint8Array>; built: boolean; stored: Promise<void> }>();
+  const inFlight = new Map<string, Build>();
+  interface Build {
+    scene: Promise<Uint8Array>;
+    built: boolean;
+    stored: Promise<void>;
+    timings: SceneTimings;
+  }
 
-  async function build(md5: string, fileName: string, layout: string, uid: string): Promise<Uint8Array> {
+  async function build(md5: string, fileName: string, layout: string, uid: string, timings: SceneTimings): Promise<Uint8Array> {
+    const t0 = performance.now();
     const bytes = await readAll(await deps.storage.get(blobKey(md5)));
+    timings.read = performance.now() - t0;
     try {
-      return await builder.build(bytes, fileName, layout, fonts.lookup(uid));
+      return await builder.build(bytes, fileName, layout, fonts.lookup(uid), timings);
     } catch (e) {
       if (e instanceof SceneBuildError && e.kind === 'layout') throw appError('drawing.layoutFailed');
       throw appError('drawing.parseFailed');
@@ -72,8 +80,8 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
    * goes on behind the answer, so a first open does not wait for the disk. A failed write only costs a rebuild later.
    */
   function buildAndStore(key: string, md5: string, fileName: string, layout: string, uid: string) {
-    const entry = { built: false } as { scene: Promise<Uint8Array>; built: boolean; stored: Promise<void> };
-    entry.scene = build(md5, fileName, layout, uid);
+    const entry = { built: false, timings: {} } as Build;
+    entry.scene = build(md5, fileName, layout, uid, entry.timings);
     entry.stored = entry.scene
       .then(async (scene) => {
         entry.built = true;
@@ -91,7 +99,7 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
     /** Who may see the drawing and what it is (the pictures of its IMAGEs are served under the same rules). */
     access: resolve,
     /** The scene of one layout of a file the user may read: cached bytes as a stream, or freshly built bytes. */
-    async scene(req: DrawingRequest, layout: string): Promise<{ key: string; body: Readable | Uint8Array; cached: boolean; size: number; stored?: Promise<void> }> {
+    async scene(req: DrawingRequest, layout: string): Promise<{ key: string; body: Readable | Uint8Array; cached: boolean; size: number; stored?: Promise<void>; timings?: SceneTimings }> {
       const row = await resolve(req);
       if (!row) throw appError('drawing.noPermission');
       if (row.freeze === 1) throw appError('file.frozen');
@@ -106,7 +114,7 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
       const hit = pending?.built ?? false;
       const entry = pending ?? buildAndStore(key, row.blobMd5, row.name, layout, uid);
       const body = await entry.scene;
-      return { key, body, cached: hit, size: body.byteLength, stored: entry.stored };
+      return { key, body, cached: hit, size: body.byteLength, stored: entry.stored, timings: hit ? undefined : entry.timings };
     },
   };
 }

@@ -50,6 +50,11 @@ for (const driver of testDatabaseDrivers()) {
       expect(first.statusCode).toBe(200);
       expect(first.headers['content-type']).toBe('application/vnd.cadcloud.scene');
       expect(first.headers['x-scene-cache']).toBe('miss');
+      // the build's phases for the browser's devtools (and the viewer bench)
+      const timing = Object.fromEntries(String(first.headers['server-timing']).split(', ').map((p) => p.split(';dur=')));
+      expect(Object.keys(timing).sort()).toEqual(['compile', 'encode', 'flatten', 'fonts', 'parse', 'read', 'worker']);
+      expect(Object.values(timing).every((ms) => Number(ms) >= 0)).toBe(true);
+      expect(Number(timing.worker)).toBeGreaterThanOrEqual(Number(timing.parse) + Number(timing.compile));
       const s = decodeScene(new Uint8Array(first.rawPayload));
       expect(s.meta.layouts).toEqual(['Model']);
       expect(s.meta.layers.map((l) => l.name)).toEqual(['0', 'Walls', 'Notes']);
@@ -66,6 +71,7 @@ for (const driver of testDatabaseDrivers()) {
       expect(notes[2]).toBe(6);
       const again = await get(id, a.token);
       expect(again.headers['x-scene-cache']).toBe('hit');
+      expect(again.headers['server-timing']).toBeUndefined();
       expect(Buffer.compare(again.rawPayload, first.rawPayload)).toBe(0);
     });
 

@@ -9,22 +9,29 @@ export class SceneBuildError extends Error {
   }
 }
 
+/** ms per phase of one build: parse, flatten, fonts, compile, encode (the worker's) and worker (the whole job) */
+export type SceneTimings = Record<string, number>;
+
 const WORKER = path.join(import.meta.dirname, 'scene.worker.mjs');
 
 /** Scenes are built in one capped worker thread (see capped-worker.ts), one file at a time. */
 export function createSceneBuilder(o: { maxHeapMb: number; timeoutMs: number; batchBytes?: number }) {
-  const worker = createCappedWorker<Uint8Array>({
+  const worker = createCappedWorker<{ scene: Uint8Array; timings: SceneTimings }>({
     script: WORKER,
     ...o,
-    result: (m) => (m.ok ? (m.scene as Uint8Array) : new SceneBuildError(m.layout ? 'layout' : 'parse', String(m.message), m.detail as string | undefined)),
+    result: (m) => (m.ok ? { scene: m.scene as Uint8Array, timings: m.timings as SceneTimings } : new SceneBuildError(m.layout ? 'layout' : 'parse', String(m.message), m.detail as string | undefined)),
     crashed: (detail) => new SceneBuildError('parse', 'The drawing analysis failed!', detail),
     timedOut: (detail) => new SceneBuildError('timeout', 'The drawing analysis failed!', detail),
   });
   return {
-    build(bytes: Uint8Array, fileName: string, layout: string, fonts: FontLookup): Promise<Uint8Array> {
+    /** `timings`, when given, receives the worker's ms per phase and `worker`: the whole job, its queueing included */
+    async build(bytes: Uint8Array, fileName: string, layout: string, fonts: FontLookup, timings?: SceneTimings): Promise<Uint8Array> {
       // a copy that the worker takes over (Buffer#slice would be a view: transferring it detaches the caller's bytes)
       const copy = new Uint8Array(bytes);
-      return worker.run({ bytes: copy, fileName, layout, batchBytes: o.batchBytes }, [copy.buffer], fonts);
+      const t0 = performance.now();
+      const r = await worker.run({ bytes: copy, fileName, layout, batchBytes: o.batchBytes }, [copy.buffer], fonts);
+      if (timings) Object.assign(timings, r.timings, { worker: performance.now() - t0 });
+      return r.scene;
     },
     close: worker.close,
   };

@@ -11,6 +11,7 @@ parentPort.on('message', async (m) => {
   if (takeFontAnswer(m)) return;
   if (m.type !== 'build') return;
   try {
+    const t0 = performance.now();
     const d = await cad.readDrawing(new Uint8Array(m.bytes), m.fileName, { timeoutMs: m.timeoutMs });
     const text = typeof cad.loadFonts === 'function' && typeof cad.textGeometry === 'function'
       ? async (drawing) => {
@@ -18,8 +19,9 @@ parentPort.on('message', async (m) => {
           return { textGeometry: (run) => cad.textGeometry(run, drawing, fonts), textGlyphs: cad.textGlyphs && ((run) => cad.textGlyphs(run, drawing, fonts)), fonts: { requested: fonts.report.requested, substituted: fonts.report.substituted } };
         }
       : undefined;
-    const scene = await cad.buildSceneBytes(d, m.layout, text, { batchBytes: m.batchBytes });
-    parentPort.postMessage({ type: 'done', jobId: m.jobId, ok: true, scene }, [scene.buffer]);
+    const timings = { parse: performance.now() - t0 };
+    const scene = await cad.buildSceneBytes(d, m.layout, text, { batchBytes: m.batchBytes, timings });
+    parentPort.postMessage({ type: 'done', jobId: m.jobId, ok: true, scene, timings }, [scene.buffer]);
   } catch (e) {
     parentPort.postMessage({ type: 'done', jobId: m.jobId, ok: false, message: e?.message ?? String(e), detail: e?.detail, layout: e?.message === 'Layout switch failed!' });
   }
