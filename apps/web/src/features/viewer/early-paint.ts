@@ -29,12 +29,14 @@ function skeleton(phone: boolean, light: boolean) {
   return { root, canvas };
 }
 
-/** The viewer's frame with the drawing's GL renderer in it: null without WebGL2 (the viewer then says so). */
+/**
+ * The viewer's frame with a GL renderer in it: null without WebGL2 (the viewer then says so). The scene's storage is
+ * allocated by `streamInto` (allocating it here too made every first frame allocate it twice).
+ */
 function frame(scene: Scene, light: boolean) {
   const { root, canvas } = skeleton(location.pathname.startsWith('/webH5'), light);
   try {
     const renderer = new GlRenderer(canvas);
-    renderer.setScene(scene, true);
     return { root, canvas, renderer, view: fitView(scene.meta, canvas.clientWidth, canvas.clientHeight) };
   } catch {
     root.remove();
@@ -83,7 +85,15 @@ function paintAsItArrives(e: EarlyPaint) {
       if (!drawn || e.load.reader.allBatches) draw();
       else timer ||= window.setTimeout(draw, Math.max(0, REDRAW_MS - (performance.now() - drawn)));
     };
-    streamInto(f.renderer, e.load, { batch, whole: draw });
+    try {
+      streamInto(f.renderer, e.load, { batch, whole: draw });
+    } catch {
+      // the GL could not take the scene (a texture over its limits): the viewer tries, and says what went wrong
+      delete e.painted;
+      f.renderer.dispose();
+      f.root.remove();
+      return;
+    }
     // a scene already whole, or batches already there when the head was taken: draw them now
     if (e.load.reader.done || e.load.reader.batches) draw();
   }, () => undefined); // no scene (an error answer): the app reads and shows it
