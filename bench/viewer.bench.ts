@@ -193,7 +193,7 @@ const settleBeforeOpen = () => new Promise((r) => setTimeout(r, 400));
 interface OursOpen {
   frame: number;
   marks: Record<string, number>;
-  scene: { requestStart: number; responseStart: number; responseEnd: number; bytes: number; cache: string } | null;
+  scene: { requestStart: number; responseStart: number; responseEnd: number; bytes: number; cache: string; server: string } | null;
   drawCalls: number;
   /** the page's own document: when its bytes arrived */
   doc: { responseStart: number; responseEnd: number };
@@ -220,7 +220,8 @@ async function openOurs(ctx: BrowserContext, base: string, fileId: string, timeo
     return {
       frame: (window as any).__bench.frame as number,
       marks,
-      scene: res ? { requestStart: res.requestStart, responseStart: res.responseStart, responseEnd: res.responseEnd, bytes: res.encodedBodySize || res.transferSize, cache: '' } : null,
+      // the server's build phases (its Server-Timing header) when it built the scene for this open
+      scene: res ? { requestStart: res.requestStart, responseStart: res.responseStart, responseEnd: res.responseEnd, bytes: res.encodedBodySize || res.transferSize, cache: '', server: res.serverTiming.map((t) => `${t.name} ${Math.round(t.duration)}`).join(' ') } : null,
       drawCalls: v.drawCalls() as number,
       doc: (({ responseStart, responseEnd }) => ({ responseStart, responseEnd }))(performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming),
     };
@@ -232,10 +233,33 @@ async function openOurs(ctx: BrowserContext, base: string, fileId: string, timeo
   return { open, page };
 }
 
+/**
+ * The server's cold build of a scene with no browser running: the scene request answered and read whole, with the
+ * cache removed first, and the build's phases from its Server-Timing header. Against the cold opens it shows what
+ * sharing the machine's cores with the browser costs.
+ */
+async function serverAloneCold(base: string, token: string, dataDir: string, fileId: string) {
+  await settleBeforeOpen();
+  clearSceneCache(dataDir);
+  const t0 = performance.now();
+  const res = await fetch(`${base}/cloud/v5/drawing/scene?fileId=${fileId}`, { headers: { cookie: `ticket=${token}` } });
+  const first = performance.now() - t0;
+  await res.arrayBuffer();
+  if (res.headers.get('x-scene-cache') !== 'miss') throw new Error(`server-alone build of ${fileId} was not a cache miss`);
+  // the cache is written behind the answer: a write still going when the next cold open clears the cache lands after it
+  const scenes = path.join(dataDir, 'storage', 'scenes');
+  const stored = () => existsSync(scenes) && (readdirSync(scenes, { recursive: true }) as string[]).some((f) => f.endsWith('.bin'));
+  for (const end = Date.now() + 60_000; !stored(); ) {
+    if (Date.now() > end) throw new Error(`the scene of ${fileId} was not stored after its build`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { firstByte: first, whole: performance.now() - t0, server: res.headers.get('server-timing') ?? '' };
+}
+
 /** Where an open's time went, ms after navigation: scene request sent, first byte, first batch read, first render done, frame. */
 function phases(o: OursOpen) {
   const m = (k: string) => r0(o.marks[`cad:${k}`] ?? NaN);
-  return `html ${r0(o.doc.responseStart)}–${r0(o.doc.responseEnd)} · request ${r0(o.scene?.requestStart ?? NaN)} · painter ${m('painter')} · first byte ${r0(o.scene?.responseStart ?? NaN)} · batch ${m('first-batch')}/${m('scene-head')} · rendered ${m('gl-uploaded')} · frame ${r0(o.frame)}`;
+  return `html ${r0(o.doc.responseStart)}–${r0(o.doc.responseEnd)} · request ${r0(o.scene?.requestStart ?? NaN)} · painter ${m('painter')} · first byte ${r0(o.scene?.responseStart ?? NaN)} · batch ${m('first-batch')}/${m('scene-head')} · rendered ${m('gl-uploaded')} · frame ${r0(o.frame)}${o.scene?.server ? ` (server: ${o.scene.server})` : ''}`;
 }
 
 /** our viewer's canvas (the page minus its bar and side panel): dxf-viewer is given the same size */
@@ -443,7 +467,7 @@ export async function runViewerBench() {
       const big = name.startsWith('generated');
       const runs = big ? Math.min(RUNS, 2) : RUNS;
       const timeout = big ? 900_000 : 180_000;
-      const cold: number[] = [], warm: number[] = [], warmWhole: number[] = [], base: number[] = [], boot: number[] = [];
+      const cold: number[] = [], warm: number[] = [], warmWhole: number[] = [], base: number[] = [], boot: number[] = [], alone: number[] = [];
       let sceneMB = 0;
       for (let i = 0; i < runs; i++) {
         clearSceneCache(product.dataDir);
@@ -460,6 +484,9 @@ export async function runViewerBench() {
         base.push((await openBaseline(ctx, baseline.url, name, timeout)).frame);
         log(`${name}: ours warm ${r0(w.open.frame)} ms, dxf-viewer ${r0(base[base.length - 1])} ms`);
         log(`  phases cold ${phases(c.open)} | warm ${phases(w.open)}`);
+        const a = await serverAloneCold(product.url, token, product.dataDir, ids.get(name)!);
+        alone.push(a.firstByte);
+        log(`  server alone (no tab open): first byte ${r0(a.firstByte)}, whole ${r0(a.whole)} ms (${a.server.replace(/;dur=/g, ' ').replace(/\.\d+/g, '')})`);
       }
       const row = {
         file: name,
@@ -471,6 +498,8 @@ export async function runViewerBench() {
         oursWarmWholeMs: r0(median(warmWhole)),
         // of which: navigation until the scene request starts (index.html's inline script asks for it)
         oursWarmAppBootMs: r0(median(boot)),
+        // the same cold build with no tab open: the server's answer to a plain request, first byte
+        serverAloneColdMs: r0(median(alone)),
         dxfViewerMs: r0(median(base)),
         coldRatio: r2(median(cold) / median(base)),
         warmRatio: r2(median(warm) / median(base)),
