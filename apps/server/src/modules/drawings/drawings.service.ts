@@ -68,7 +68,7 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
     const bytes = await readAll(await deps.storage.get(blobKey(md5)));
     timings.read = performance.now() - t0;
     try {
-      return await builder.build(bytes, fileName, layout, fonts.lookup(uid), timings);
+      return await builder.build(bytes, fileName, layout, fonts.lookup(uid), timings, md5);
     } catch (e) {
       if (e instanceof SceneBuildError && e.kind === 'layout') throw appError('drawing.layoutFailed');
       throw appError('drawing.parseFailed');

@@ -24,12 +24,16 @@ export function createSceneBuilder(o: { maxHeapMb: number; timeoutMs: number; ba
     timedOut: (detail) => new SceneBuildError('timeout', 'The drawing analysis failed!', detail),
   });
   return {
-    /** `timings`, when given, receives the worker's ms per phase and `worker`: the whole job, its queueing included */
-    async build(bytes: Uint8Array, fileName: string, layout: string, fonts: FontLookup, timings?: SceneTimings): Promise<Uint8Array> {
+    /**
+     * `timings`, when given, receives the worker's ms per phase and `worker`: the whole job, its queueing included.
+     * `key` names the bytes (their md5): a build with the key of the build before it reuses the drawing that one read
+     * (its `parse` is then absent).
+     */
+    async build(bytes: Uint8Array, fileName: string, layout: string, fonts: FontLookup, timings?: SceneTimings, key?: string): Promise<Uint8Array> {
       // a copy that the worker takes over (Buffer#slice would be a view: transferring it detaches the caller's bytes)
       const copy = new Uint8Array(bytes);
       const t0 = performance.now();
-      const r = await worker.run({ bytes: copy, fileName, layout, batchBytes: o.batchBytes }, [copy.buffer], fonts);
+      const r = await worker.run({ bytes: copy, fileName, layout, batchBytes: o.batchBytes, key }, [copy.buffer], fonts);
       if (timings) Object.assign(timings, r.timings, { worker: performance.now() - t0 });
       return r.scene;
     },
