@@ -160,8 +160,8 @@ function clearSceneCache(dataDir: string) {
 }
 
 /**
- * Uploads queue a background build of each drawing's Model scene (drawing.prewarm): wait until every one is
- * stored, so no build runs beside the timing (cold opens then remove the cache first).
+ * Uploads queue a background build of each drawing's scenes, Model first, then its sheets (drawing.prewarm): wait
+ * until every one is stored, so no build runs beside the timing (cold opens then remove the cache first).
  */
 async function waitForPrewarm(dataDir: string, files: string[], timeoutMs: number) {
   const md5s = await Promise.all(files.map(async (f) => {
@@ -178,6 +178,13 @@ async function waitForPrewarm(dataDir: string, files: string[], timeoutMs: numbe
   while (!md5s.every(built)) {
     if (Date.now() > end) throw new Error(`the scenes of ${files.filter((_, i) => !built(md5s[i])).join(', ')} were not built after upload`);
     await new Promise((r) => setTimeout(r, 500));
+  }
+  // then the drawings' paper layouts, built after their Model scenes: done when no scene has been added for a while
+  const count = () => md5s.reduce((n, md5) => n + (readdirSync(path.join(dataDir, 'storage', 'scenes', md5.slice(0, 2), md5), { recursive: true }) as string[]).filter((f) => f.endsWith('.bin')).length, 0);
+  for (let n = count(), still = 0; still < 4 && Date.now() < end; await new Promise((r) => setTimeout(r, 500))) {
+    const now = count();
+    still = now === n ? still + 1 : 0;
+    n = now;
   }
 }
 

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { samplesDir } from '../../../../../packages/cad/src/fidelity/samples.ts';
 import { decodeScene } from '@cadcloud/cad/scene';
 import { writeAsciiDxf } from '../../../../../packages/cad/src/testing/dxf-writer.ts';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
@@ -142,6 +145,27 @@ for (const driver of testDatabaseDrivers()) {
       expect(first.statusCode).toBe(200);
       expect(first.headers['x-scene-cache']).toBe('hit');
     }, 60_000);
+
+    // the flange is a sample with two sheets, Layout and Layout2
+    const flange = path.join(samplesDir, 'dxf_qcad_flange.dxf');
+    it.runIf(existsSync(flange))('builds the paper layouts too in the background after an upload: switching to a sheet is a cache hit', async () => {
+      // the sample is over this suite's open limit: an app of its own with the default one
+      const big = await createTestApp(driver);
+      try {
+        registerDrawingJobs(big.deps.queue, big.deps);
+        const u = await big.createUser();
+        const id = (await big.upload(u.token, 'flange.dxf', readFileSync(flange))).bizData.id;
+        await until(async () => (await big.deps.queue.status(`scene-${id}`)).state === 'completed', 60_000);
+        for (const layout of ['Model', 'Layout', 'Layout2']) {
+          const r = await big.app.inject({ method: 'GET', url: `/cloud/v5/drawing/scene?fileId=${id}&layout=${layout}&utoken=${encodeURIComponent(u.token)}` });
+          expect(r.statusCode, layout).toBe(200);
+          expect(r.headers['x-scene-cache'], layout).toBe('hit');
+          expect(decodeScene(new Uint8Array(r.rawPayload)).meta.layout).toBe(layout);
+        }
+      } finally {
+        await big.close();
+      }
+    }, 90_000);
 
     it('draws text in the SHX font the user uploaded to the font library, and lists it as substituted before', async () => {
       const id = (await t.upload(b.token, 'styled.dxf', drawingWithStyle('zfont.shx'))).bizData.id;
