@@ -9,7 +9,15 @@ import { root } from './harness.ts';
 export const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 
 /** Two animation frames: whatever the last input changed has been drawn. */
-export const settle = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+/**
+ * Two animation frames, and the drawing drawn sharp: a viewer that is showing its last frame moved (a slow drawing
+ * while it pans or zooms) draws it sharp once the movement has stopped.
+ */
+export const settle = (page: Page) =>
+  page.evaluate(() => new Promise((r) => {
+    const check = () => requestAnimationFrame(() => requestAnimationFrame(() => ((window as any).__cadViewer?.sharp?.() === false ? setTimeout(check, 50) : r(undefined))));
+    check();
+  }));
 
 /** How far the page is wider than a 375 px phone (a mobile layout viewport grows to fit wide content, so innerWidth is no measure). */
 export const phoneOverflow = (page: Page) => page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - 375);

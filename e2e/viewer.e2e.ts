@@ -74,6 +74,20 @@ async function expectEarlyFrameTakenOver(p: Page) {
   expect(box.height).toBe(early.rect.height);
 }
 
+/**
+ * A drawing whose frames are slow on a software rasteriser: 300 grey squares over one another under a red grid (each
+ * frame fills the canvas 300 times), so the viewer pans and zooms it from a snapshot of its last frame.
+ */
+const slow = writeAsciiDxf({
+  layers: ['0', 'Fill', 'Grid'],
+  entities: [
+    ...Array.from({ length: 300 }, () => ({ type: 'SOLID', pairs: [[8, 'Fill'], [62, 8], [10, 0], [20, 0], [11, 1000], [21, 0], [12, 0], [22, 1000], [13, 1000], [23, 1000]] as [number, string | number][] })),
+    ...Array.from({ length: 9 }, (_, i) => ({ type: 'LINE', pairs: [[8, 'Grid'], [62, 1], [10, 100 * (i + 1)], [20, 0], [11, 100 * (i + 1)], [21, 1000]] as [number, string | number][] })),
+    ...Array.from({ length: 9 }, (_, i) => ({ type: 'LINE', pairs: [[8, 'Grid'], [62, 1], [10, 0], [20, 100 * (i + 1)], [11, 1000], [21, 100 * (i + 1)]] as [number, string | number][] })),
+    { type: 'LINE', pairs: [[8, 'Grid'], [62, 1], [10, 0], [20, 0], [11, 1000], [21, 1000]] },
+  ],
+});
+
 /** 6 layers of 1,000 vertical lines each, side by side: a scene of ~130 KB, many batches at the suite's 16 KB. */
 const grid = writeAsciiDxf({
   layers: ['0', 'L1', 'L2', 'L3', 'L4', 'L5', 'L6'],
@@ -91,6 +105,8 @@ describe('the drawing viewer in a real browser', () => {
   writeFileSync(roundDxf, round);
   const gridDxf = path.join(work, 'grid.dxf');
   writeFileSync(gridDxf, grid);
+  const slowDxf = path.join(work, 'slow.dxf');
+  writeFileSync(slowDxf, slow);
 
   beforeAll(async () => {
     // small batches, so that even the test drawings arrive in several (the product sends 2 MB batches by default)
@@ -388,6 +404,53 @@ describe('the drawing viewer in a real browser', () => {
       throw e;
     }
   }, 120_000);
+
+  it('pans a drawing with slow frames from a snapshot of its last frame, then draws it sharp where it was moved to', async () => {
+    try {
+      await page.goto(`${product.url}/yun/index`);
+      await upload(slowDxf);
+      await page.click('[data-testid="open-slow.dxf"]');
+      await page.waitForURL(/\/yun\/view\//);
+      await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model');
+      // a first full frame, timed by the viewer (the early painter's is not): a tiny zoom asks for one
+      await page.mouse.move(640, 450);
+      await page.mouse.wheel(0, -1);
+      await settle(page);
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+      await settle(page);
+      const before = await viewerPixels(page, 'red');
+      expect(before.length).toBeGreaterThan(1000);
+      const v = () => page.evaluate(() => ({ snapshots: (window as any).__cadViewer.snapshots() as number, renders: (window as any).__cadViewer.renders() as number }));
+      const start = await v();
+      // drag by (60, 40) CSS pixels in steps
+      const box = (await page.locator('[data-testid=viewer-canvas]').boundingBox())!;
+      const x0 = box.x + box.width / 2, y0 = box.y + box.height / 2;
+      await page.mouse.move(x0, y0);
+      await page.mouse.down();
+      for (let s = 1; s <= 6; s++) await page.mouse.move(x0 + 10 * s, y0 + (40 * s) / 6);
+      await page.mouse.up();
+      const moving = await v();
+      expect(moving.snapshots, 'frames drawn from the snapshot while dragging').toBeGreaterThan(start.snapshots);
+      const shifted = (pixels: [number, number][]) => {
+        const at = new Set(pixels.map(([x, y]) => `${x},${y}`));
+        const inside = before.filter(([x, y]) => x + 60 < box.width - 2 && y + 40 < box.height - 2);
+        return { kept: inside.filter(([x, y]) => at.has(`${x + 60},${y + 40}`)).length, of: inside.length };
+      };
+      // the frame on screen now (the snapshot, or already the sharp drawing): the grid moved by exactly (60, 40)
+      const onScreen = shifted(await viewerPixels(page, 'red'));
+      expect(onScreen.kept / onScreen.of, `${onScreen.kept} of ${onScreen.of} red pixels moved by (60, 40) while moving`).toBeGreaterThan(0.97);
+      // once still, the drawing itself, sharp, where the drag put it: the red grid moved by exactly (60, 40)
+      await settle(page);
+      const after = await v();
+      expect(after.renders - after.snapshots).toBeGreaterThan(moving.renders - moving.snapshots);
+      const sharp = shifted(await viewerPixels(page, 'red'));
+      expect(sharp.kept / sharp.of, `${sharp.kept} of ${sharp.of} red pixels moved by (60, 40)`).toBeGreaterThan(0.97);
+      await shoot(page, 'viewer-slow-panned');
+    } catch (e) {
+      await shoot(page, 'viewer-slow-failed');
+      throw e;
+    }
+  }, 180_000);
 
   it('works at phone width with touch: layers drawer, tap to measure', async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, storageState: await page.context().storageState() });

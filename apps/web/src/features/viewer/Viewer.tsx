@@ -15,6 +15,10 @@ import { dropEarlyPaint, markWholeFrame, takeEarlyPaint } from './early-frame.ts
 type Tool = 'select' | 'distance' | 'area' | 'angle' | 'coords';
 const TOOLS: [Tool, React.ReactNode][] = [['select', <SelectOutlined />], ['distance', <ColumnWidthOutlined />], ['area', <BorderOuterOutlined />], ['angle', <NodeIndexOutlined />], ['coords', <AimOutlined />]];
 const BATCH_REDRAW_MS = 400;
+/** frames slower than this (under ~20 per second) are drawn from a snapshot while the view moves */
+const SLOW_FRAME_MS = 50;
+/** the movement has stopped when no frame was asked for this long: the drawing is drawn sharp */
+const SHARPEN_AFTER_MS = 150;
 
 /** What a page built on the viewer may drive (the compare page): where the scene comes from, a view to zoom to, layers kept hidden. */
 export interface ViewerHooks {
@@ -148,11 +152,32 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
 
   /** batches of the download in the last frame drawn: once all are there, its end (the entity table) draws nothing new */
   const drawnBatches = useRef(-1);
-  const redraw = useCallback(() => {
+  /** how long the last full frame took to show (render until the next animation frame), and the timer that redraws sharp */
+  const fullFrameMs = useRef(0);
+  const sharpen = useRef(0);
+  /**
+   * The next frame. `moving` (pan, zoom, pinch): on a drawing whose frames are slow (a large one on a software
+   * rasteriser), the last full frame is drawn moved instead, and the drawing sharp once the movement has stopped.
+   */
+  const redraw = useCallback((moving = false) => {
     cancelAnimationFrame(frame.current);
     frame.current = requestAnimationFrame(() => {
-      if (!renderer.current) return;
-      renderer.current.render(view.current, visible, light, weights);
+      const r = renderer.current;
+      if (!r) return;
+      clearTimeout(sharpen.current);
+      if (moving && fullFrameMs.current > SLOW_FRAME_MS && r.drawSnapshot(view.current, light)) {
+        drawOverlay();
+        sharpen.current = window.setTimeout(() => redrawLatest.current(), SHARPEN_AFTER_MS);
+        return;
+      }
+      const t0 = performance.now(), drawn = { ...view.current };
+      r.render(drawn, visible, light, weights);
+      const renders = r.renders;
+      requestAnimationFrame(() => {
+        fullFrameMs.current = performance.now() - t0;
+        // still on screen (nothing drawn since): kept for the movement that may come
+        if (fullFrameMs.current > SLOW_FRAME_MS && r.renders === renders && renderer.current === r) r.takeSnapshot(drawn);
+      });
       drawnBatches.current = load.current?.reader.batches ?? -1;
       drawOverlay();
       // the first frame of this page, unless the early painter drew it (the viewer benchmark reads the marks)
@@ -298,6 +323,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [scene]);
   useEffect(() => () => {
+    clearTimeout(sharpen.current);
     renderer.current?.dispose();
     dropEarlyPaint();
   }, []);
@@ -357,7 +383,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
     const after = toWorld(sx, sy);
     view.current.cx += before.x - after.x;
     view.current.cy += before.y - after.y;
-    redraw();
+    redraw(true);
   };
   const handlers = {
     onPointerDown: (e: React.PointerEvent) => {
@@ -378,7 +404,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
         moved.current = true;
         view.current.cx -= (now.x - prev.x) / view.current.ppu;
         view.current.cy += (now.y - prev.y) / view.current.ppu;
-        redraw();
+        redraw(true);
       }
       if (down.current && Math.hypot(now.x - down.current.x, now.y - down.current.y) > 4) down.current.moved = true;
       pointers.current.set(e.pointerId, now);
@@ -401,7 +427,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
 
   // tests and support read the view through this handle (drawing ↔ screen, draw calls)
   useEffect(() => {
-    (window as unknown as { __cadViewer?: unknown }).__cadViewer = scene && whole && { toScreen, toWorld, center: () => toWorld(size().w / 2, size().h / 2), ppu: () => view.current.ppu, layout: scene.meta.layout, drawCalls: () => renderer.current?.drawCalls ?? 0, renders: () => renderer.current?.renders ?? 0, canvas: glCanvas.current };
+    (window as unknown as { __cadViewer?: unknown }).__cadViewer = scene && whole && { toScreen, toWorld, center: () => toWorld(size().w / 2, size().h / 2), ppu: () => view.current.ppu, layout: scene.meta.layout, drawCalls: () => renderer.current?.drawCalls ?? 0, renders: () => renderer.current?.renders ?? 0, snapshots: () => renderer.current?.snapshots ?? 0, sharp: () => !renderer.current?.showingSnapshot, canvas: glCanvas.current };
   }, [scene, whole, toScreen, toWorld]);
 
   const measureText = (() => {

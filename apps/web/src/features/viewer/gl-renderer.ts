@@ -4,6 +4,7 @@ import { fillRows, LayerMask, rowTexture } from './gl-textures.ts';
 import { GlImages } from './gl-images.ts';
 import { GlCurves } from './gl-curves.ts';
 import { GlBlocks, type BlockFrame } from './gl-blocks.ts';
+import { GlSnapshot } from './gl-snapshot.ts';
 
 const INK = INK_GLSL + TIER_GLSL;
 
@@ -139,6 +140,11 @@ export class GlRenderer {
   drawCalls = 0;
   /** frames rendered so far (the viewer benchmark times only animation frames that drew) */
   renders = 0;
+  /** of which: the last full frame drawn moved (drawSnapshot) */
+  snapshots = 0;
+  /** the canvas shows a snapshot, not the drawing drawn for its view */
+  showingSnapshot = false;
+  private snap: GlSnapshot | null = null;
   /**
    * the scene has wipeouts with depth tiers (gl-program.ts TIER_GLSL): frames clear and test depth. Off for every other
    * drawing, which draws as it did (no depth buffer traffic).
@@ -207,6 +213,7 @@ export class GlRenderer {
    */
   setScene(scene: Scene, partial = false) {
     const gl = this.gl;
+    this.snap?.clear();
     for (const b of this.buffers) gl.deleteBuffer(b);
     for (const t of this.textures) gl.deleteTexture(t);
     this.buffers = [];
@@ -325,8 +332,36 @@ export class GlRenderer {
   }
 
   /** `lineweights`: draw segments at their lineweight (CSS px per mm of lineweight, as AutoCAD's LWDISPLAY). */
+  /** Keeps the frame the canvas shows now, drawn with `view`, for drawSnapshot (a copy of the canvas on the GPU). */
+  takeSnapshot(view: View) {
+    (this.snap ??= new GlSnapshot(this.gl)).take(view, this.canvas.clientWidth, this.canvas.clientHeight);
+  }
+
+  /**
+   * The last snapshot, moved and scaled to `view`, instead of the drawing (while the user pans and zooms a drawing
+   * whose frames are slow); false when there is none for the canvas's size: render then.
+   */
+  drawSnapshot(view: View, light: boolean): boolean {
+    const w = this.canvas.clientWidth, h = this.canvas.clientHeight;
+    if (!this.snap?.fits(w, h)) return false;
+    const gl = this.gl;
+    gl.viewport(0, 0, this.canvas.width, this.canvas.height);
+    if (light) gl.clearColor(1, 1, 1, 1);
+    else gl.clearColor(0.129, 0.157, 0.188, 1);
+    gl.clear(gl.COLOR_BUFFER_BIT);
+    this.snap.draw(view, w, h);
+    this.drawCalls = 1;
+    this.renders++;
+    this.snapshots++;
+    this.showingSnapshot = true;
+    return true;
+  }
+
   render(view: View, visible: Set<number>, light: boolean, lineweights = false) {
     const gl = this.gl;
+    // a snapshot shows the drawing as it was: layers, theme or lineweights may have changed since
+    this.snap?.clear();
+    this.showingSnapshot = false;
     const dpr = window.devicePixelRatio || 1;
     const w = this.canvas.clientWidth, h = this.canvas.clientHeight;
     if (this.canvas.width !== Math.round(w * dpr) || this.canvas.height !== Math.round(h * dpr)) {
@@ -433,6 +468,7 @@ export class GlRenderer {
   }
 
   dispose() {
+    this.snap?.dispose();
     this.parts.blocks?.dispose();
     this.parts.curves?.dispose();
     for (const b of this.buffers) this.gl.deleteBuffer(b);
