@@ -309,12 +309,22 @@ async function panZoom(page: Page, canvasSelector: string, install: string, seco
     for (let s = 1; s <= 30; s++) await page.mouse.move(cx + 200 * Math.sin(s / 5), cy + 120 * Math.cos(s / 7));
     await page.mouse.up();
   }
+  // ours draws the drawing sharp again once the movement stops: that frame is counted too
+  await page.waitForFunction(() => (window as any).__cadViewer?.sharp?.() !== false, undefined, { timeout: 60_000, polling: 50 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  const f = await page.evaluate(() => (window as any).__frames as { at: number; ms: number }[]);
+  const f = await page.evaluate(() => (window as any).__frames as { at: number; ms: number; snapshot?: boolean }[]);
   if (!f.length) throw new Error('pan/zoom drew no frame: the input did not reach the viewer');
+  const stats = (ms: number[]) => (ms.length ? { frames: ms.length, p50: r1(median(ms)), p95: r1(pct(ms, 95)), max: r1(Math.max(...ms)) } : null);
   const work = f.map((x) => x.ms);
   const gaps = f.slice(1).map((x, k) => x.at - f[k].at);
-  return { frames: f.length, frameMs: { p50: r1(median(work)), p95: r1(pct(work, 95)), max: r1(Math.max(...work)) }, intervalMs: gaps.length ? { p50: r1(median(gaps)), p95: r1(pct(gaps, 95)) } : null, fps: r1(f.length / seconds) };
+  return {
+    frames: f.length,
+    frameMs: { p50: r1(median(work)), p95: r1(pct(work, 95)), max: r1(Math.max(...work)) },
+    // ours: frames drawn from the last full frame while the view moved, and full frames of the drawing
+    ...(f.some((x) => x.snapshot !== undefined) && { movingFrameMs: stats(f.filter((x) => x.snapshot).map((x) => x.ms)), sharpFrameMs: stats(f.filter((x) => !x.snapshot).map((x) => x.ms)) }),
+    intervalMs: gaps.length ? { p50: r1(median(gaps)), p95: r1(pct(gaps, 95)) } : null,
+    fps: r1(f.length / seconds),
+  };
 }
 
 /**
@@ -328,7 +338,7 @@ const OURS_FRAME_TIMER = `(() => {
   const raf = window.requestAnimationFrame.bind(window);
   window.__frames = [];
   const v = window.__cadViewer;
-  window.requestAnimationFrame = (cb) => raf((ts) => { const n = v.renders(), t0 = performance.now(); cb(ts); if (v.renders() === n) return; gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px); window.__frames.push({ at: t0, ms: performance.now() - t0 }); });
+  window.requestAnimationFrame = (cb) => raf((ts) => { const n = v.renders(), s = v.snapshots(), t0 = performance.now(); cb(ts); if (v.renders() === n) return; gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px); window.__frames.push({ at: t0, ms: performance.now() - t0, snapshot: v.snapshots() !== s }); });
 })()`;
 /** dxf-viewer renders synchronously in its controls' change events: its Render() timed the same way. */
 const BASELINE_FRAME_TIMER = `(() => {
