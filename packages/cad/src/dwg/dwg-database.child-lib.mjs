@@ -1,0 +1,93 @@
+// The fallback read of the DWG worker (dwg-to-dxf.child.mjs): LibreDWG's object reader (dwg_read_data + convert)
+// instead of its DXF writer, for files on which the DXF writer traps. Runs only in a fresh child: a trap leaves
+// the WASM instance unusable. What `convert` leaves out is added back here, so the parent counts every entity.
+import { DwgCodePage, Dwg_File_Type, Dwg_Object_Supertype, Dwg_Object_Type, Dwg_Object_Type_Inverted } from '@mlightcad/libredwg-web';
+
+/** children of other entities (kept in their parent by `convert`) and block brackets: never entities of their own */
+const NOT_LISTED = new Set(['BLOCK', 'ENDBLK', 'SEQEND', 'ATTRIB', 'VERTEX_2D', 'VERTEX_3D', 'VERTEX_MESH', 'VERTEX_PFACE', 'VERTEX_PFACE_FACE']);
+
+/** The DwgDatabase of the file (only what the DXF writer uses), or null when LibreDWG cannot read it. */
+export function readDatabase(lib, arrayBuffer) {
+  const data = lib.dwg_read_data(arrayBuffer, Dwg_File_Type.DWG);
+  if (data === undefined || data === 0) return null;
+  try {
+    const db = lib.convert(data);
+    addUnconverted(lib, data, db);
+    const name = DwgCodePage[lib.dwg_get_codepage(data)] ?? '';
+    // the parent needs the tables, header, block records and layouts: the rest (dictionaries, xrecords, the
+    // thumbnail) would only grow the IPC message
+    const database = { header: db.header, tables: db.tables, objects: { LAYOUT: db.objects.LAYOUT } };
+    return { database, codePage: name.replace(/^CP_/, '') };
+  } finally {
+    lib.dwg_free(data);
+  }
+}
+
+const hex = (v) => (typeof v === 'bigint' || typeof v === 'number' ? v.toString(16).toUpperCase() : '');
+
+/**
+ * Entities `convert` has no converter for (REGION, BODY, polyface and mesh polylines, LIGHT, ARC_DIMENSION …) are
+ * dropped by it. Each is added to its block record's list with its type, handle and layer (and a polyface's
+ * vertices), so the DXF written from the database still holds it and our reader counts it.
+ */
+function addUnconverted(lib, data, db) {
+  const records = new Map(db.tables.BLOCK_RECORD.entries.map((r) => [r.handle, r]));
+  const layers = new Map(db.tables.LAYER.entries.map((l) => [l.handle, l.name]));
+  const known = new Set();
+  for (const r of records.values()) for (const e of r.entities) known.add(e.handle);
+  const n = lib.dwg_get_num_objects(data);
+  for (let i = 0; i < n; i++) {
+    const obj = lib.dwg_get_object(data, i);
+    if (!obj || lib.dwg_object_get_supertype(obj) !== Dwg_Object_Supertype.DWG_SUPERTYPE_ENTITY) continue;
+    const type = (Dwg_Object_Type_Inverted[lib.dwg_object_get_fixedtype(obj)] ?? 'DWG_TYPE_UNKNOWN_ENT').replace(/^DWG_TYPE_/, '');
+    if (NOT_LISTED.has(type)) continue;
+    const ent = lib.dwg_object_to_entity(obj);
+    if (!ent) continue;
+    const handle = hex(lib.dwg_object_entity_get_handle_object(ent).value);
+    if (known.has(handle)) continue;
+    const owner = records.get(hex(lib.dwg_object_entity_get_ownerhandle_object(ent).absolute_ref)) ?? records.get(db.tables.BLOCK_RECORD.entries.find((r) => r.name.toLowerCase() === '*model_space')?.handle);
+    if (!owner) continue;
+    const layer = layers.get(hex(lib.dwg_object_entity_get_layer_object_ref(ent).handleref.value)) ?? '0';
+    const color = lib.dwg_object_entity_get_color_object(ent);
+    const e = { type: type === 'MINSERT' ? 'INSERT' : type, handle, layer, colorIndex: color?.index ?? 256, lineweight: lib.dwg_object_entity_get_line_weight(ent), unconverted: true };
+    if (type === 'POLYLINE_PFACE' || type === 'POLYLINE_MESH') Object.assign(e, meshOf(lib, obj, type));
+    owner.entities.push(e);
+    known.add(handle);
+  }
+}
+
+/**
+ * A polyface's (or mesh's) vertices, read through LibreDWG's field API. The face records' corner indices
+ * (`vertind`, four 16-bit numbers) have no dynapi accessor in this build: read from the WASM heap at the field's offset.
+ */
+function meshOf(lib, obj, type) {
+  const tio = lib.dwg_object_to_entity_tio(obj);
+  const count = lib.dwg_dynapi_entity_data(tio, 'num_owned') ?? 0;
+  const ptr = lib.dwg_dynapi_entity_data(tio, 'vertex');
+  const vertices = [];
+  if (ptr && count) {
+    for (const ref of lib.dwg_ptr_to_object_ref_ptr_array(ptr, count)) {
+      const v = lib.dwg_ref_get_object(ref);
+      if (!v) continue;
+      const vt = lib.dwg_object_to_entity_tio(v);
+      const face = lib.dwg_object_get_fixedtype(v) === Dwg_Object_Type.DWG_TYPE_VERTEX_PFACE_FACE;
+      const p = face ? { x: 0, y: 0, z: 0 } : (lib.dwg_dynapi_entity_data(vt, 'point') ?? { x: 0, y: 0, z: 0 });
+      const vertex = { x: p.x, y: p.y, z: p.z, flag: face ? 128 : type === 'POLYLINE_PFACE' ? 192 : 64 };
+      if (face) {
+        const off = lib.dwg_dynapi_entity_field_offset(vt, 'vertind');
+        const heap = lib.wasmInstance?.HEAP16;
+        if (off >= 0 && heap) for (let k = 0; k < 4; k++) vertex[`polyfaceIndex${k}`] = heap[((vt + off) >> 1) + k];
+      }
+      vertices.push(vertex);
+    }
+  }
+  const faces = vertices.filter((v) => v.flag === 128).length;
+  return {
+    vertices,
+    numberOfVertices: vertices.length - faces,
+    numberOfFaces: faces,
+    flag: type === 'POLYLINE_MESH' ? 16 : 64,
+    meshMVertexCount: lib.dwg_dynapi_entity_data(tio, 'num_m_verts') ?? 0,
+    meshNVertexCount: lib.dwg_dynapi_entity_data(tio, 'num_n_verts') ?? 0,
+  };
+}
