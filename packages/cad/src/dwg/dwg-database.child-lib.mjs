@@ -26,15 +26,17 @@ export function readDatabase(lib, arrayBuffer) {
 const hex = (v) => (typeof v === 'bigint' || typeof v === 'number' ? v.toString(16).toUpperCase() : '');
 
 /**
- * Entities `convert` has no converter for (REGION, BODY, polyface and mesh polylines, LIGHT, ARC_DIMENSION …) are
- * dropped by it. Each is added to its block record's list with its type, handle and layer (and a polyface's
- * vertices), so the DXF written from the database still holds it and our reader counts it.
+ * One pass over the file's entity objects. Entities `convert` has no converter for (REGION, BODY, polyface and mesh
+ * polylines, LIGHT, ARC_DIMENSION …) are dropped by it: each is added to its block record's list with its type,
+ * handle and layer (and what else is read here), so the DXF written from the database still holds it and our
+ * reader counts it. Converted entities get the fields `convert` reads in their DWG form only (see `extraFields`).
  */
 function addUnconverted(lib, data, db) {
   const records = new Map(db.tables.BLOCK_RECORD.entries.map((r) => [r.handle, r]));
   const layers = new Map(db.tables.LAYER.entries.map((l) => [l.handle, l.name]));
-  const known = new Set();
-  for (const r of records.values()) for (const e of r.entities) known.add(e.handle);
+  const model = db.tables.BLOCK_RECORD.entries.find((r) => r.name.toLowerCase() === '*model_space');
+  const converted = new Map();
+  for (const r of records.values()) for (const e of r.entities) converted.set(e.handle, e);
   const n = lib.dwg_get_num_objects(data);
   for (let i = 0; i < n; i++) {
     const obj = lib.dwg_get_object(data, i);
@@ -44,16 +46,34 @@ function addUnconverted(lib, data, db) {
     const ent = lib.dwg_object_to_entity(obj);
     if (!ent) continue;
     const handle = hex(lib.dwg_object_entity_get_handle_object(ent).value);
-    if (known.has(handle)) continue;
-    const owner = records.get(hex(lib.dwg_object_entity_get_ownerhandle_object(ent).absolute_ref)) ?? records.get(db.tables.BLOCK_RECORD.entries.find((r) => r.name.toLowerCase() === '*model_space')?.handle);
+    const done = converted.get(handle);
+    if (done) {
+      Object.assign(done, extraFields(lib, obj, type));
+      continue;
+    }
+    const owner = records.get(hex(lib.dwg_object_entity_get_ownerhandle_object(ent).absolute_ref)) ?? model;
     if (!owner) continue;
     const layer = layers.get(hex(lib.dwg_object_entity_get_layer_object_ref(ent).handleref.value)) ?? '0';
     const color = lib.dwg_object_entity_get_color_object(ent);
     const e = { type: type === 'MINSERT' ? 'INSERT' : type, handle, layer, colorIndex: color?.index ?? 256, lineweight: lib.dwg_object_entity_get_line_weight(ent), unconverted: true };
-    if (type === 'POLYLINE_PFACE' || type === 'POLYLINE_MESH') Object.assign(e, meshOf(lib, obj, type));
+    Object.assign(e, extraFields(lib, obj, type));
     owner.entities.push(e);
-    known.add(handle);
+    converted.set(handle, e);
   }
+}
+
+/** Fields read here because `convert` leaves them out or hands them out in their DWG form. */
+function extraFields(lib, obj, type) {
+  const tio = lib.dwg_object_to_entity_tio(obj);
+  if (!tio) return {};
+  const field = (name) => lib.dwg_dynapi_entity_data(tio, name);
+  // `convert` gives the R2013 spline flags; DXF's 70 is made of the closed / periodic / rational bits (planar, 8, as
+  // LibreDWG's own DXF writer sets it)
+  if (type === 'SPLINE') return { dxfFlag: 8 | (field('closed_b') ? 1 : 0) | (field('periodic') ? 2 : 0) | (field('rational') ? 4 : 0) };
+  // an arc-length or large radial dimension draws through its anonymous block, like any dimension
+  if (type === 'ARC_DIMENSION' || type === 'LARGE_RADIAL_DIMENSION') return { name: lib.dwg_entity_get_block_name(tio, 'block') ?? '' };
+  if (type === 'POLYLINE_PFACE' || type === 'POLYLINE_MESH') return meshOf(lib, obj, type);
+  return {};
 }
 
 /**

@@ -93,7 +93,7 @@ const ellipse: Mapper = (o, e) => {
 
 const lwpolyline: Mapper = (o, e) => {
   const vs = recs(e.vertices);
-  o.pair(100, 'AcDbPolyline').pair(90, vs.length).pair(70, Math.trunc(num(e, 'flag')));
+  o.pair(100, 'AcDbPolyline').pair(90, vs.length).pair(70, lwpolylineFlags(num(e, 'flag')));
   o.unless(43, num(e, 'constantWidth'), 0).unless(38, num(e, 'elevation'), 0);
   for (const v of vs) {
     o.pair(10, num(v, 'x')).pair(20, num(v, 'y'));
@@ -102,6 +102,14 @@ const lwpolyline: Mapper = (o, e) => {
   }
   extrusion(o, e);
 };
+
+/**
+ * LibreDWG hands out the LWPOLYLINE flags as the DWG stores them, not as DXF's 70: closed is 512 there (1 in DXF),
+ * linetype generation 256 (128 in DXF); the DWG's other bits only say which optional fields follow.
+ */
+export function lwpolylineFlags(dwg: number): number {
+  return (dwg & 512 ? 1 : 0) | (dwg & 256 ? 128 : 0);
+}
 
 /** POLYLINE2D / POLYLINE3D / polyface: the header, then its VERTEX records and SEQEND, as DXF keeps them */
 const polyline: Mapper = (o, e, at) => {
@@ -131,7 +139,8 @@ const spline: Mapper = (o, e) => {
   const knots = Array.isArray(e.knots) ? (e.knots as unknown[]).map(Number) : [];
   const ctrl = recs(e.controlPoints);
   const fit = recs(e.fitPoints);
-  o.pair(100, 'AcDbSpline').pair(70, Math.trunc(num(e, 'flag'))).pair(71, Math.trunc(num(e, 'degree', 3)));
+  // `flag` is the DWG's spline flags (R2013 meaning); the child adds DXF's 70 from the closed/periodic/rational bits
+  o.pair(100, 'AcDbSpline').pair(70, Math.trunc(num(e, 'dxfFlag', num(e, 'flag') & 8))).pair(71, Math.trunc(num(e, 'degree', 3)));
   o.pair(72, knots.length).pair(73, ctrl.length).pair(74, fit.length);
   if (fit.length && has(e, 'startTangent')) o.point(12, pt(e, 'startTangent'));
   if (fit.length && has(e, 'endTangent')) o.point(13, pt(e, 'endTangent'));
@@ -251,7 +260,8 @@ const hatch: Mapper = (o, e) => {
     o.pair(78, lines.length);
     for (const l of lines) {
       const dashes = Array.isArray(l.dashLengths) ? (l.dashLengths as unknown[]).map(Number) : [];
-      o.angle(53, num(l, 'angle')).point(43, pt(l, 'base'), false).point(45, pt(l, 'offset'), false).pair(79, dashes.length);
+      const base = pt(l, 'base'), offset = pt(l, 'offset');
+      o.angle(53, num(l, 'angle')).pair(43, base.x).pair(44, base.y).pair(45, offset.x).pair(46, offset.y).pair(79, dashes.length);
       for (const d of dashes) o.pair(49, d);
     }
   }
@@ -384,11 +394,17 @@ const multileader: Mapper = (o, e) => {
   o.pair(301, '}').pair(170, Math.trunc(num(e, 'leaderLineType', 1))).pair(291, e.doglegEnabled === false ? 0 : 1).pair(42, num(e, 'arrowheadSize'));
 };
 
+/** ARC_DIMENSION (which LibreDWG's converter leaves out; the child adds it with its block name): drawn by its *D block */
+const dimensionBlock: Mapper = (o, e) => {
+  o.pair(100, 'AcDbDimension').pair(2, str(e, 'name'));
+};
+
 const MAPPERS: Record<string, Mapper> = {
   LINE: line, XLINE: ray, RAY: ray, POINT: point, CIRCLE: circle, ARC: arc, ELLIPSE: ellipse, LWPOLYLINE: lwpolyline,
   POLYLINE2D: polyline, POLYLINE3D: polyline, POLYLINE_PFACE: polyline, POLYLINE_MESH: polyline, SPLINE: spline, SOLID: corners, TRACE: corners, '3DFACE': corners,
   TEXT: text, ATTRIB: attribute, ATTDEF: attribute, MTEXT: mtext, INSERT: insert, DIMENSION: dimension, HATCH: hatch, WIPEOUT: image,
   IMAGE: image, VIEWPORT: viewport, MLINE: mline, TOLERANCE: tolerance, ACAD_TABLE: table, MULTILEADER: multileader,
+  ARC_DIMENSION: dimensionBlock, LARGE_RADIAL_DIMENSION: dimensionBlock,
 };
 
 /** the types written with their geometry; the others go out with their common codes only */
