@@ -1,17 +1,19 @@
 // The fallback read of the DWG worker (dwg-to-dxf.child.mjs): LibreDWG's object reader (dwg_read_data + convert)
 // instead of its DXF writer, for files on which the DXF writer traps. Runs only in a fresh child: a trap leaves
 // the WASM instance unusable. What `convert` leaves out is added back here, so the parent counts every entity.
-import { DwgCodePage, Dwg_File_Type, Dwg_Object_Supertype, Dwg_Object_Type, Dwg_Object_Type_Inverted } from '@mlightcad/libredwg-web';
+import { DwgCodePage, Dwg_Error, Dwg_Object_Supertype, Dwg_Object_Type, Dwg_Object_Type_Inverted } from '@mlightcad/libredwg-web';
 
 /** children of other entities (kept in their parent by `convert`) and block brackets: never entities of their own */
 const NOT_LISTED = new Set(['BLOCK', 'ENDBLK', 'SEQEND', 'ATTRIB', 'VERTEX_2D', 'VERTEX_3D', 'VERTEX_MESH', 'VERTEX_PFACE', 'VERTEX_PFACE_FACE']);
 
 /** The DwgDatabase of the file (only what the DXF writer uses), or null when LibreDWG cannot read it. */
 export function readDatabase(lib, arrayBuffer) {
-  const data = lib.dwg_read_data(arrayBuffer, Dwg_File_Type.DWG);
-  if (data === undefined || data === 0) return null;
+  const data = openDwg(lib, arrayBuffer);
+  if (!data) return null;
   try {
     const db = lib.convert(data);
+    // noise behind a valid version string can still "open": a drawing needs its model space
+    if (!db.tables?.BLOCK_RECORD?.entries?.some((r) => r.name?.toLowerCase() === '*model_space')) return null;
     addUnconverted(lib, data, db);
     const name = DwgCodePage[lib.dwg_get_codepage(data)] ?? '';
     // the parent needs the tables, header, block records and layouts: the rest (dictionaries, xrecords, the
@@ -20,6 +22,28 @@ export function readDatabase(lib, arrayBuffer) {
     return { database, codePage: name.replace(/^CP_/, '') };
   } finally {
     lib.dwg_free(data);
+  }
+}
+
+/**
+ * `dwg_read_data` as the library does it (the bytes as a file in the WASM file system, then `dwg_read_file`), keeping
+ * the error code the library only logs: from CLASSESNOTFOUND on, LibreDWG's own line for a critical error
+ * (DWG_ERR_CRITICAL), the file is refused, as LibreDWG's tools do. Lesser codes (a wrong CRC, an unknown class) are usual.
+ */
+function openDwg(lib, arrayBuffer) {
+  const wasm = lib.wasmInstance;
+  const file = 'fallback.dwg';
+  wasm.FS.writeFile(file, new Uint8Array(arrayBuffer));
+  try {
+    const { data, error } = wasm.dwg_read_file(file);
+    if (!data) return null;
+    if (error >= Dwg_Error.CLASSESNOTFOUND) {
+      lib.dwg_free(data);
+      return null;
+    }
+    return data;
+  } finally {
+    if (wasm.FS.analyzePath(file, false).exists) wasm.FS.unlink(file);
   }
 }
 
