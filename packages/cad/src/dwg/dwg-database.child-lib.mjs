@@ -4,7 +4,9 @@
 import { DwgCodePage, Dwg_Error, Dwg_Object_Supertype, Dwg_Object_Type, Dwg_Object_Type_Inverted } from '@mlightcad/libredwg-web';
 
 /** children of other entities (kept in their parent by `convert`) and block brackets: never entities of their own */
-const NOT_LISTED = new Set(['BLOCK', 'ENDBLK', 'SEQEND', 'ATTRIB', 'VERTEX_2D', 'VERTEX_3D', 'VERTEX_MESH', 'VERTEX_PFACE', 'VERTEX_PFACE_FACE']);
+const NOT_LISTED = new Set(['BLOCK', 'ENDBLK', 'SEQEND', 'ATTRIB']);
+const VERTICES = new Set(['VERTEX_2D', 'VERTEX_3D', 'VERTEX_MESH', 'VERTEX_PFACE', 'VERTEX_PFACE_FACE']);
+const POLYLINES = new Set(['POLYLINE2D', 'POLYLINE3D', 'POLYLINE_PFACE', 'POLYLINE_MESH']);
 
 /** The DwgDatabase of the file (only what the DXF writer uses), or null when LibreDWG cannot read it. */
 export function readDatabase(lib, arrayBuffer) {
@@ -61,6 +63,8 @@ function addUnconverted(lib, data, db) {
   const model = db.tables.BLOCK_RECORD.entries.find((r) => r.name.toLowerCase() === '*model_space');
   const converted = new Map();
   for (const r of records.values()) for (const e of r.entities) converted.set(e.handle, e);
+  /** polyline handle → its vertex objects, in file order */
+  const vertices = new Map();
   const n = lib.dwg_get_num_objects(data);
   for (let i = 0; i < n; i++) {
     const obj = lib.dwg_get_object(data, i);
@@ -70,6 +74,12 @@ function addUnconverted(lib, data, db) {
     const ent = lib.dwg_object_to_entity(obj);
     if (!ent) continue;
     const handle = hex(lib.dwg_object_entity_get_handle_object(ent).value);
+    if (VERTICES.has(type)) {
+      const owner = hex(lib.dwg_object_entity_get_ownerhandle_object(ent).absolute_ref);
+      if (!vertices.has(owner)) vertices.set(owner, []);
+      vertices.get(owner).push({ obj, type, handle });
+      continue;
+    }
     const done = converted.get(handle);
     if (done) {
       Object.assign(done, extraFields(lib, obj, type));
@@ -84,6 +94,39 @@ function addUnconverted(lib, data, db) {
     owner.entities.push(e);
     converted.set(handle, e);
   }
+  for (const e of converted.values()) if (POLYLINES.has(e.type)) withVertices(lib, e, vertices.get(e.handle) ?? []);
+}
+
+/**
+ * A polyline's vertices from the vertex objects it owns. `convert` finds them through the R2004+ vertex list only:
+ * R13–R2000 polylines (and the polyface and mesh kinds, which it skips) come without them. Where it found them all,
+ * its own list stays.
+ */
+function withVertices(lib, e, owned) {
+  if (Array.isArray(e.vertices) && e.vertices.length === owned.length) return;
+  e.vertices = owned.map((v) => vertexOf(lib, v));
+  const faces = e.vertices.filter((v) => v.flag === 128).length;
+  if (e.type === 'POLYLINE_PFACE') Object.assign(e, { numberOfVertices: e.vertices.length - faces, numberOfFaces: faces });
+}
+
+/**
+ * One vertex, read through LibreDWG's field API. The face records' corner indices (`vertind`, four 16-bit numbers)
+ * have no dynapi accessor in this build: they are read from the WASM heap at the field's offset.
+ */
+function vertexOf(lib, { obj, type, handle }) {
+  const tio = lib.dwg_object_to_entity_tio(obj);
+  const field = (name, d = 0) => (tio ? (lib.dwg_dynapi_entity_data(tio, name) ?? d) : d);
+  if (type === 'VERTEX_PFACE_FACE') {
+    const vertex = { handle, x: 0, y: 0, z: 0, flag: 128 };
+    const off = tio ? lib.dwg_dynapi_entity_field_offset(tio, 'vertind') : -1;
+    const heap = lib.wasmInstance?.HEAP16;
+    if (off >= 0 && heap) for (let k = 0; k < 4; k++) vertex[`polyfaceIndex${k}`] = heap[((tio + off) >> 1) + k];
+    return vertex;
+  }
+  const p = field('point', { x: 0, y: 0, z: 0 });
+  const vertex = { handle, x: p.x ?? 0, y: p.y ?? 0, z: p.z ?? 0, flag: type === 'VERTEX_PFACE' ? 192 : type === 'VERTEX_MESH' ? 64 : field('flag') };
+  if (type === 'VERTEX_2D') Object.assign(vertex, { startWidth: field('start_width'), endWidth: field('end_width'), bulge: field('bulge') });
+  return vertex;
 }
 
 /** Fields read here because `convert` leaves them out or hands them out in their DWG form. */
@@ -97,39 +140,22 @@ function extraFields(lib, obj, type) {
   // an arc-length or large radial dimension draws through its anonymous block, like any dimension
   if (type === 'ARC_DIMENSION' || type === 'LARGE_RADIAL_DIMENSION') return { name: lib.dwg_entity_get_block_name(tio, 'block') ?? '' };
   if (type === 'POLYLINE_PFACE' || type === 'POLYLINE_MESH') return meshOf(lib, obj, type);
+  // `convert` takes a leader's arrowhead from its arrowhead type, 0 in most files: DXF's 71 is the on/off flag
+  if (type === 'LEADER') return { isArrowheadEnabled: Boolean(field('arrowhead_on')) };
+  // REGION / 3DSOLID / BODY: `convert` hands out a WASM pointer to the ACIS data; version 1 is SAT text (R13–R2004
+  // files), which our flattener draws as a wireframe; version 2 (binary SAB) is not read
+  if ((type === 'REGION' || type === '3DSOLID' || type === 'BODY') && field('version') === 1) {
+    const ptr = field('acis_data');
+    const sat = ptr ? lib.wasmInstance?.UTF8ToString?.(ptr) : undefined;
+    if (typeof sat === 'string' && sat) return { satText: sat };
+  }
   return {};
 }
 
-/**
- * A polyface's (or mesh's) vertices, read through LibreDWG's field API. The face records' corner indices
- * (`vertind`, four 16-bit numbers) have no dynapi accessor in this build: read from the WASM heap at the field's offset.
- */
+/** a polyface's or mesh's own fields (its vertices come from withVertices) */
 function meshOf(lib, obj, type) {
   const tio = lib.dwg_object_to_entity_tio(obj);
-  const count = lib.dwg_dynapi_entity_data(tio, 'num_owned') ?? 0;
-  const ptr = lib.dwg_dynapi_entity_data(tio, 'vertex');
-  const vertices = [];
-  if (ptr && count) {
-    for (const ref of lib.dwg_ptr_to_object_ref_ptr_array(ptr, count)) {
-      const v = lib.dwg_ref_get_object(ref);
-      if (!v) continue;
-      const vt = lib.dwg_object_to_entity_tio(v);
-      const face = lib.dwg_object_get_fixedtype(v) === Dwg_Object_Type.DWG_TYPE_VERTEX_PFACE_FACE;
-      const p = face ? { x: 0, y: 0, z: 0 } : (lib.dwg_dynapi_entity_data(vt, 'point') ?? { x: 0, y: 0, z: 0 });
-      const vertex = { x: p.x, y: p.y, z: p.z, flag: face ? 128 : type === 'POLYLINE_PFACE' ? 192 : 64 };
-      if (face) {
-        const off = lib.dwg_dynapi_entity_field_offset(vt, 'vertind');
-        const heap = lib.wasmInstance?.HEAP16;
-        if (off >= 0 && heap) for (let k = 0; k < 4; k++) vertex[`polyfaceIndex${k}`] = heap[((vt + off) >> 1) + k];
-      }
-      vertices.push(vertex);
-    }
-  }
-  const faces = vertices.filter((v) => v.flag === 128).length;
   return {
-    vertices,
-    numberOfVertices: vertices.length - faces,
-    numberOfFaces: faces,
     flag: type === 'POLYLINE_MESH' ? 16 : 64,
     meshMVertexCount: lib.dwg_dynapi_entity_data(tio, 'num_m_verts') ?? 0,
     meshNVertexCount: lib.dwg_dynapi_entity_data(tio, 'num_n_verts') ?? 0,

@@ -394,6 +394,52 @@ const multileader: Mapper = (o, e) => {
   o.pair(301, '}').pair(170, Math.trunc(num(e, 'leaderLineType', 1))).pair(291, e.doglegEnabled === false ? 0 : 1).pair(42, num(e, 'arrowheadSize'));
 };
 
+/** LEADER: its vertices, arrowhead and spline flags, and its DSTYLE overrides (the arrow size) from ACAD xdata */
+const leader: Mapper = (o, e) => {
+  const vs = recs(e.vertices);
+  o.pair(100, 'AcDbLeader').pair(3, str(e, 'styleName', 'Standard') || 'Standard').pair(71, e.isArrowheadEnabled === false ? 0 : 1).pair(72, e.isSpline === true ? 1 : 0);
+  o.pair(73, Math.trunc(num(e, 'leaderCreationFlag', 3))).pair(74, e.isHooklineSameDirection === true ? 1 : 0).pair(75, e.isHooklineExists === true ? 1 : 0);
+  o.pair(40, num(e, 'textHeight')).pair(41, num(e, 'textWidth')).pair(76, vs.length);
+  for (const v of vs) o.point(10, { x: num(v, 'x'), y: num(v, 'y'), z: num(v, 'z') });
+  acadXdata(o, e);
+};
+
+/** the ACAD application's xdata (dimension style overrides of leaders and dimensions), as LibreDWG lists it */
+function acadXdata(o: DxfOut, e: Rec) {
+  const acad = recs(e.xdata).find((x) => str(x, 'appName') === 'ACAD');
+  if (!acad) return;
+  o.pair(1001, 'ACAD');
+  for (const v of recs(acad.value)) {
+    const code = Math.trunc(num(v, 'code'));
+    const value = v.value;
+    if (typeof value === 'number' || typeof value === 'string') o.pair(code, value);
+    else if (value && typeof value === 'object') o.point(code, pt(v, 'value'));
+  }
+}
+
+/**
+ * REGION, 3DSOLID and BODY: the ACIS SAT text (which the child reads for version 1 data), one record per line, stored
+ * as DXF does: every character but the space as 159 − its code, a literal ^ as "^ ", lines over 255 characters
+ * continued in code 3. Binary (SAB) data is not written: the entity is counted and reported as not drawn.
+ */
+const modeler: Mapper = (o, e) => {
+  o.pair(100, 'AcDbModelerGeometry').pair(70, 1);
+  const sat = str(e, 'satText');
+  if (!sat) return;
+  for (const line of sat.split(/\r?\n/)) {
+    if (!line) continue;
+    const coded = [...line].map((c) => (c === ' ' ? ' ' : String.fromCharCode(159 - c.charCodeAt(0)))).join('').replaceAll('^', '^ ');
+    o.pair(1, coded.slice(0, 255));
+    for (let i = 255; i < coded.length; i += 255) o.pair(3, coded.slice(i, i + 255));
+  }
+};
+
+/** OLE2FRAME: its frame (10 upper left, 11 lower right), which the flattener draws in place of the embedded object */
+const oleFrame: Mapper = (o, e) => {
+  o.pair(100, 'AcDbOle2Frame').pair(70, Math.trunc(num(e, 'oleVersion', 2))).pair(3, str(e, 'oleClient'));
+  o.point(10, pt(e, 'leftUpPoint')).point(11, pt(e, 'rightDownPoint')).pair(71, Math.trunc(num(e, 'oleObjectType'))).pair(72, Math.trunc(num(e, 'tileModeDescriptor')));
+};
+
 /** ARC_DIMENSION (which LibreDWG's converter leaves out; the child adds it with its block name): drawn by its *D block */
 const dimensionBlock: Mapper = (o, e) => {
   o.pair(100, 'AcDbDimension').pair(2, str(e, 'name'));
@@ -404,7 +450,7 @@ const MAPPERS: Record<string, Mapper> = {
   POLYLINE2D: polyline, POLYLINE3D: polyline, POLYLINE_PFACE: polyline, POLYLINE_MESH: polyline, SPLINE: spline, SOLID: corners, TRACE: corners, '3DFACE': corners,
   TEXT: text, ATTRIB: attribute, ATTDEF: attribute, MTEXT: mtext, INSERT: insert, DIMENSION: dimension, HATCH: hatch, WIPEOUT: image,
   IMAGE: image, VIEWPORT: viewport, MLINE: mline, TOLERANCE: tolerance, ACAD_TABLE: table, MULTILEADER: multileader,
-  ARC_DIMENSION: dimensionBlock, LARGE_RADIAL_DIMENSION: dimensionBlock,
+  ARC_DIMENSION: dimensionBlock, LARGE_RADIAL_DIMENSION: dimensionBlock, LEADER: leader, OLE2FRAME: oleFrame, REGION: modeler, '3DSOLID': modeler, BODY: modeler,
 };
 
 /** the types written with their geometry; the others go out with their common codes only */
