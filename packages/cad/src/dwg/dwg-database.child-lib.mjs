@@ -133,13 +133,21 @@ function vertexOf(lib, { obj, type, handle }) {
 function extraFields(lib, obj, type) {
   const tio = lib.dwg_object_to_entity_tio(obj);
   if (!tio) return {};
-  const field = (name) => lib.dwg_dynapi_entity_data(tio, name);
+  const field = (name, d) => lib.dwg_dynapi_entity_data(tio, name) ?? d;
   // `convert` gives the R2013 spline flags; DXF's 70 is made of the closed / periodic / rational bits (planar, 8, as
   // LibreDWG's own DXF writer sets it)
   if (type === 'SPLINE') return { dxfFlag: 8 | (field('closed_b') ? 1 : 0) | (field('periodic') ? 2 : 0) | (field('rational') ? 4 : 0) };
   // an arc-length or large radial dimension draws through its anonymous block, like any dimension
   if (type === 'ARC_DIMENSION' || type === 'LARGE_RADIAL_DIMENSION') return { name: lib.dwg_entity_get_block_name(tio, 'block') ?? '' };
   if (type === 'POLYLINE_PFACE' || type === 'POLYLINE_MESH') return meshOf(lib, obj, type);
+  // TRACE is skipped by `convert`: its four corners (Z order, like SOLID's), elevation and extrusion
+  if (type === 'TRACE') {
+    const z = field('elevation') ?? 0;
+    const corner = (name) => ({ ...(field(name) ?? { x: 0, y: 0 }), z });
+    return { corner1: corner('corner1'), corner2: corner('corner2'), corner3: corner('corner3'), corner4: corner('corner4'), extrusionDirection: field('extrusion') };
+  }
+  // MINSERT (an INSERT with rows and columns) is skipped by `convert`: read as its INSERT mapper expects it
+  if (type === 'MINSERT') return minsertOf(lib, field);
   // `convert` takes a leader's arrowhead from its arrowhead type, 0 in most files: DXF's 71 is the on/off flag
   if (type === 'LEADER') return { isArrowheadEnabled: Boolean(field('arrowhead_on')) };
   // REGION / 3DSOLID / BODY: `convert` hands out a WASM pointer to the ACIS data; version 1 is SAT text (R13–R2004
@@ -150,6 +158,26 @@ function extraFields(lib, obj, type) {
     if (typeof sat === 'string' && sat) return { satText: sat };
   }
   return {};
+}
+
+function minsertOf(lib, field) {
+  const ref = field('block_header', null);
+  const header = ref ? lib.dwg_ref_get_object(ref) : 0;
+  const tio = header ? lib.dwg_object_to_object_tio(header) : 0;
+  const scale = field('scale', { x: 1, y: 1, z: 1 });
+  return {
+    name: (tio && lib.dwg_entity_block_header_get_block(tio)?.name) || '',
+    insertionPoint: field('ins_pt', { x: 0, y: 0, z: 0 }),
+    xScale: scale.x,
+    yScale: scale.y,
+    zScale: scale.z,
+    rotation: field('rotation'),
+    columnCount: field('num_cols'),
+    rowCount: field('num_rows'),
+    columnSpacing: field('col_spacing'),
+    rowSpacing: field('row_spacing'),
+    extrusionDirection: field('extrusion', { x: 0, y: 0, z: 1 }),
+  };
 }
 
 /** a polyface's or mesh's own fields (its vertices come from withVertices) */
