@@ -16,7 +16,9 @@ export function readDatabase(lib, arrayBuffer) {
     const db = lib.convert(data);
     // noise behind a valid version string can still "open": a drawing needs its model space
     if (!db.tables?.BLOCK_RECORD?.entries?.some((r) => r.name?.toLowerCase() === '*model_space')) return null;
-    addUnconverted(lib, data, db);
+    // R13–R2004 keep 8-bit strings (R2007 on: UTF-16)
+    const version = String.fromCharCode(...new Uint8Array(arrayBuffer, 0, 6));
+    addUnconverted(lib, data, db, version < 'AC1021');
     const name = DwgCodePage[lib.dwg_get_codepage(data)] ?? '';
     // the parent needs the tables, header, block records and layouts: the rest (dictionaries, xrecords, the
     // thumbnail) would only grow the IPC message
@@ -57,7 +59,7 @@ const hex = (v) => (typeof v === 'bigint' || typeof v === 'number' ? v.toString(
  * handle and layer (and what else is read here), so the DXF written from the database still holds it and our
  * reader counts it. Converted entities get the fields `convert` reads in their DWG form only (see `extraFields`).
  */
-function addUnconverted(lib, data, db) {
+function addUnconverted(lib, data, db, eightBit) {
   const records = new Map(db.tables.BLOCK_RECORD.entries.map((r) => [r.handle, r]));
   const layers = new Map(db.tables.LAYER.entries.map((l) => [l.handle, l.name]));
   const model = db.tables.BLOCK_RECORD.entries.find((r) => r.name.toLowerCase() === '*model_space');
@@ -83,6 +85,7 @@ function addUnconverted(lib, data, db) {
     const done = converted.get(handle);
     if (done) {
       Object.assign(done, extraFields(lib, obj, type));
+      if (type === 'MULTILEADER' && eightBit) done.textContent = narrow(done.textContent);
       continue;
     }
     const owner = records.get(hex(lib.dwg_object_entity_get_ownerhandle_object(ent).absolute_ref)) ?? model;
@@ -129,6 +132,23 @@ function vertexOf(lib, { obj, type, handle }) {
   return vertex;
 }
 
+/**
+ * LibreDWG-web hands out the MULTILEADER text of R13–R2004 files read as UTF-16: each character holds two 8-bit ones
+ * ("硸停" for "xx\\P"). They are split back, low byte first, up to the first zero.
+ */
+function narrow(s) {
+  if (typeof s !== 'string' || ![...s].some((c) => c.charCodeAt(0) > 0xff)) return s;
+  let out = '';
+  for (const c of s) {
+    const code = c.charCodeAt(0);
+    for (const b of [code & 0xff, code >> 8]) {
+      if (b === 0) return out;
+      out += String.fromCharCode(b);
+    }
+  }
+  return out;
+}
+
 /** Fields read here because `convert` leaves them out or hands them out in their DWG form. */
 function extraFields(lib, obj, type) {
   const tio = lib.dwg_object_to_entity_tio(obj);
@@ -145,6 +165,12 @@ function extraFields(lib, obj, type) {
     const z = field('elevation') ?? 0;
     const corner = (name) => ({ ...(field(name) ?? { x: 0, y: 0 }), z });
     return { corner1: corner('corner1'), corner2: corner('corner2'), corner3: corner('corner3'), corner4: corner('corner4'), extrusionDirection: field('extrusion') };
+  }
+  // MESH (subdivision mesh) is skipped by `convert`: its vertices and its face list (size, then the vertex indices)
+  if (type === 'MESH') {
+    const nv = field('num_vertex', 0), nf = field('num_faces', 0);
+    const vp = field('vertex', 0), fp = field('faces', 0);
+    return { level: field('dlevel', 0), vertices: vp && nv ? lib.dwg_ptr_to_point3d_array(vp, nv) : [], faces: fp && nf ? lib.dwg_ptr_to_uint32_t_array(fp, nf) : [] };
   }
   // MINSERT (an INSERT with rows and columns) is skipped by `convert`: read as its INSERT mapper expects it
   if (type === 'MINSERT') return minsertOf(lib, field);

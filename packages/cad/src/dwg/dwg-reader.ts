@@ -12,6 +12,11 @@ const CHILD = path.join(import.meta.dirname, 'dwg-to-dxf.child.mjs');
 export interface DwgReadOptions {
   /** a file that takes longer is abandoned and the worker restarted (a bad file must never hang a request) */
   timeoutMs?: number;
+  /**
+   * read through LibreDWG's object reader straight away, the path otherwise taken only when its DXF writer fails
+   * (tests compare both paths on every sample; diagnostics)
+   */
+  objectReader?: boolean;
 }
 
 /** What the worker hands back: LibreDWG's DXF, or (fallback) its DwgDatabase for database-to-dxf.ts to write. */
@@ -61,8 +66,12 @@ class DwgWorker {
       this.pending.delete(m.id);
       clearTimeout(p.timer);
       if (m.ok && m.dxf) p.resolve({ dxf: Buffer.from(m.dxf) });
-      else if (m.ok && m.database) p.resolve({ database: m.database, codePage: m.codePage ?? '' });
-      else {
+      else if (m.ok && m.database) {
+        p.resolve({ database: m.database, codePage: m.codePage ?? '' });
+        // LibreDWG's object reader leaves its instance unfit for more files (a later file can trap with "null
+        // function or function signature mismatch"): the process that ran it serves no other file
+        if (!this.pending.size) this.stop();
+      } else {
         p.reject(new CadError('cad.parseFailed', undefined, m.error ?? 'conversion failed'));
         // a failed conversion can leave LibreDWG's WASM state broken for every later file: start afresh
         if (!this.pending.size) this.stop();
@@ -114,8 +123,8 @@ class DwgWorker {
    * One file at a time: a file that breaks LibreDWG's WASM state (or kills the process) must not take the files
    * queued behind it down too; after a failure the next file gets a fresh process.
    */
-  convert(bytes: Uint8Array, timeoutMs: number): Promise<Converted> {
-    const run = this.chain.then(() => this.convertWithFallback(bytes, timeoutMs));
+  convert(bytes: Uint8Array, timeoutMs: number, objectReader = false): Promise<Converted> {
+    const run = this.chain.then(() => (objectReader ? this.convertOne(bytes, timeoutMs, 'database') : this.convertWithFallback(bytes, timeoutMs)));
     this.chain = run.catch(() => undefined);
     return run;
   }
@@ -178,7 +187,7 @@ const worker = new DwgWorker({ maxHeapMb: 1024, idleMs: 5 * 60_000 });
  * fails on, the DXF we write from its DwgDatabase (database/database-to-dxf.ts).
  */
 export async function dwgToDxf(bytes: Uint8Array, o: DwgReadOptions = {}): Promise<Buffer> {
-  const converted = await worker.convert(bytes, o.timeoutMs ?? 60_000);
+  const converted = await worker.convert(bytes, o.timeoutMs ?? 60_000, o.objectReader);
   if ('dxf' in converted) return converted.dxf;
   const version = String.fromCharCode(...bytes.subarray(0, 6));
   try {

@@ -434,6 +434,17 @@ const modeler: Mapper = (o, e) => {
   }
 };
 
+/** MESH (subdivision mesh, read by the child): vertices (92, 10…) and the face list (93, 90…); its edges follow from the faces */
+const mesh: Mapper = (o, e) => {
+  const vs = recs(e.vertices);
+  const faces = Array.isArray(e.faces) ? (e.faces as unknown[]).map(Number) : [];
+  o.pair(100, 'AcDbSubDMesh').pair(71, 2).pair(72, 0).pair(91, Math.trunc(num(e, 'level'))).pair(92, vs.length);
+  for (const v of vs) o.point(10, { x: num(v, 'x'), y: num(v, 'y'), z: num(v, 'z') });
+  o.pair(93, faces.length);
+  for (const f of faces) o.pair(90, f);
+  o.pair(94, 0).pair(95, 0).pair(90, 0);
+};
+
 /** OLE2FRAME: its frame (10 upper left, 11 lower right), which the flattener draws in place of the embedded object */
 const oleFrame: Mapper = (o, e) => {
   o.pair(100, 'AcDbOle2Frame').pair(70, Math.trunc(num(e, 'oleVersion', 2))).pair(3, str(e, 'oleClient'));
@@ -450,7 +461,7 @@ const MAPPERS: Record<string, Mapper> = {
   POLYLINE2D: polyline, POLYLINE3D: polyline, POLYLINE_PFACE: polyline, POLYLINE_MESH: polyline, SPLINE: spline, SOLID: corners, TRACE: corners, '3DFACE': corners,
   TEXT: text, ATTRIB: attribute, ATTDEF: attribute, MTEXT: mtext, INSERT: insert, DIMENSION: dimension, HATCH: hatch, WIPEOUT: image,
   IMAGE: image, VIEWPORT: viewport, MLINE: mline, TOLERANCE: tolerance, ACAD_TABLE: table, MULTILEADER: multileader,
-  ARC_DIMENSION: dimensionBlock, LARGE_RADIAL_DIMENSION: dimensionBlock, LEADER: leader, OLE2FRAME: oleFrame, REGION: modeler, '3DSOLID': modeler, BODY: modeler,
+  ARC_DIMENSION: dimensionBlock, LARGE_RADIAL_DIMENSION: dimensionBlock, LEADER: leader, OLE2FRAME: oleFrame, MESH: mesh, REGION: modeler, '3DSOLID': modeler, BODY: modeler,
 };
 
 /** the types written with their geometry; the others go out with their common codes only */
