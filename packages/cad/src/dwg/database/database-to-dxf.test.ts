@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDxf, pairValue } from '../../dxf/reader.ts';
 import { flattenModelSpace } from '../../geometry/flatten.ts';
 import { layoutEntities, layoutNames } from '../../geometry/layout.ts';
-import { databaseToDxf } from './database-to-dxf.ts';
+import { databaseToDxf, numberViewports } from './database-to-dxf.ts';
 
 /** what every entity of LibreDWG's `convert` carries */
 const common = (handle: string, layer: string, owner: string) => ({ handle, layer, ownerBlockRecordSoftId: owner, colorIndex: 256, lineType: '', lineweight: 29, lineTypeScale: 1, isVisible: true });
@@ -108,5 +108,11 @@ describe('DwgDatabase → DXF (the fallback when LibreDWG cannot write DXF for a
     expect(layoutNames(d)).toEqual(['Model', 'Sheet A']);
     expect(layoutEntities(d, 'Sheet A')!.map((e) => [e.type, e.paperSpace])).toEqual([['VIEWPORT', true]]);
     expect(d.blocks.map((b) => b.name)).toEqual(['*Model_Space', '*Paper_Space', 'DOOR']);
+  });
+
+  it('numbers a layout’s viewports as DXF does (1: the sheet), off (68 = 0) only when the DWG flags say so', () => {
+    const vp = (handle: string, statusBitFlags: number) => ({ type: 'VIEWPORT', handle, viewportId: 7, status: 0, statusBitFlags });
+    const out = numberViewports([vp('1', 32800), { type: 'LINE', handle: '2' }, vp('3', 32800), vp('4', 32800 | 131072)]);
+    expect(out.map((e) => [e.handle, e.viewportId, e.status])).toEqual([['1', 1, 1], ['2', undefined, undefined], ['3', 2, 2], ['4', 3, 0]]);
   });
 });

@@ -154,11 +154,29 @@ function entitiesSection(out: DxfOut, records: Rec[], blockNames: Map<string, st
  * before a SEQEND, so they are written there and nowhere else.
  */
 function writeList(out: DxfOut, list: Rec[], at: Where) {
-  for (const e of list) {
+  for (const e of at.paper ? numberViewports(list) : list) {
     if (str(e, 'type') === 'ATTRIB') continue;
     writeEntity(out, e, at);
     if (str(e, 'type') === 'INSERT') writeInsertChildren(out, e, at);
   }
+}
+
+/** DXF VIEWPORT flag 90: the viewport is switched off */
+const VIEWPORT_OFF = 131072;
+
+/**
+ * A layout's viewports numbered as DXF does, per layout: 1 is the first, the sheet itself (which our layout code
+ * skips), then the views on it. LibreDWG's `viewportId` counts across the drawing and its `status` is 0 for every
+ * viewport; DXF's status (68) is 0 for a viewport that is off, its stacking order otherwise, from the DWG flags.
+ */
+export function numberViewports(list: Rec[]): Rec[] {
+  let n = 0;
+  return list.map((e) => {
+    if (str(e, 'type') !== 'VIEWPORT') return e;
+    n++;
+    const off = (num(e, 'statusBitFlags') & VIEWPORT_OFF) !== 0;
+    return { ...e, viewportId: n, status: off ? 0 : n };
+  });
 }
 
 /** LAYOUT objects: name, tab order and the block record of each layout (the paper layouts' entities are found by it) */
