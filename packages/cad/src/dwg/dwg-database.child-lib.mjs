@@ -19,6 +19,7 @@ export function readDatabase(lib, arrayBuffer) {
     // R13–R2004 keep 8-bit strings (R2007 on: UTF-16)
     const version = String.fromCharCode(...new Uint8Array(arrayBuffer, 0, 6));
     addUnconverted(lib, data, db, version < 'AC1021');
+    layerColors(lib, data, db);
     const name = DwgCodePage[lib.dwg_get_codepage(data)] ?? '';
     // the parent needs the tables, header, block records and layouts: the rest (dictionaries, xrecords, the
     // thumbnail) would only grow the IPC message
@@ -62,6 +63,7 @@ const hex = (v) => (typeof v === 'bigint' || typeof v === 'number' ? v.toString(
 function addUnconverted(lib, data, db, eightBit) {
   const records = new Map(db.tables.BLOCK_RECORD.entries.map((r) => [r.handle, r]));
   const layers = new Map(db.tables.LAYER.entries.map((l) => [l.handle, l.name]));
+  const ltypes = new Map(db.tables.LTYPE.entries.map((l) => [l.handle, l.name]));
   const model = db.tables.BLOCK_RECORD.entries.find((r) => r.name.toLowerCase() === '*model_space');
   const converted = new Map();
   for (const r of records.values()) for (const e of r.entities) converted.set(e.handle, e);
@@ -85,6 +87,7 @@ function addUnconverted(lib, data, db, eightBit) {
     const done = converted.get(handle);
     if (done) {
       Object.assign(done, extraFields(lib, obj, type));
+      if (!done.lineType) done.lineType = linetypeOf(lib, obj, ent, ltypes);
       if (type === 'MULTILEADER' && eightBit) done.textContent = narrow(done.textContent);
       continue;
     }
@@ -92,7 +95,7 @@ function addUnconverted(lib, data, db, eightBit) {
     if (!owner) continue;
     const layer = layers.get(hex(lib.dwg_object_entity_get_layer_object_ref(ent).handleref.value)) ?? '0';
     const color = lib.dwg_object_entity_get_color_object(ent);
-    const e = { type: type === 'MINSERT' ? 'INSERT' : type, handle, layer, colorIndex: color?.index ?? 256, lineweight: lib.dwg_object_entity_get_line_weight(ent), unconverted: true };
+    const e = { type: type === 'MINSERT' ? 'INSERT' : type, handle, layer, colorIndex: color?.index ?? 256, lineType: linetypeOf(lib, obj, ent, ltypes), lineweight: lib.dwg_object_entity_get_line_weight(ent), unconverted: true };
     Object.assign(e, extraFields(lib, obj, type));
     owner.entities.push(e);
     converted.set(handle, e);
@@ -133,6 +136,24 @@ function vertexOf(lib, { obj, type, handle }) {
 }
 
 /**
+ * A layer's colour index as the DWG keeps it. LibreDWG's converter takes it from the low byte of the rgb word when
+ * the colour method is "by index" (0xC3), which some writers fill with 0xFF while the index itself is set (LibreDWG's
+ * own DXF writer uses the index): where the index is a colour (1–255), it wins.
+ */
+function layerColors(lib, data, db) {
+  const byName = new Map(db.tables.LAYER.entries.map((l) => [l.name, l]));
+  const n = lib.dwg_get_num_objects(data);
+  for (let i = 0; i < n; i++) {
+    const obj = lib.dwg_get_object(data, i);
+    if (!obj || lib.dwg_object_get_fixedtype(obj) !== Dwg_Object_Type.DWG_TYPE_LAYER) continue;
+    const tio = lib.dwg_object_to_object_tio(obj);
+    const layer = tio && byName.get(lib.dwg_dynapi_entity_data(tio, 'name'));
+    const index = layer ? lib.dwg_dynapi_entity_data(tio, 'color')?.index : undefined;
+    if (layer && index >= 1 && index <= 255) layer.colorIndex = index;
+  }
+}
+
+/**
  * LibreDWG-web hands out the MULTILEADER text of R13–R2004 files read as UTF-16: each character holds two 8-bit ones
  * ("硸停" for "xx\\P"). They are split back, low byte first, up to the first zero.
  */
@@ -147,6 +168,21 @@ function narrow(s) {
     }
   }
   return out;
+}
+
+/**
+ * An entity's linetype. R2000+ files say ByBlock and Continuous with a flag (1, 2) and no linetype handle, which
+ * LibreDWG's converter reads as no linetype (ByLayer); 3 (and R13/R14 files) name it by handle, which the converter
+ * resolves through the relative handle value: here through the absolute one.
+ */
+function linetypeOf(lib, obj, ent, ltypes) {
+  const tio = lib.dwg_object_to_entity_tio(obj);
+  const flags = tio ? lib.dwg_dynapi_common_value(tio, 'ltype_flags') : undefined;
+  if (flags?.success && flags.data === 1) return 'ByBlock';
+  if (flags?.success && flags.data === 2) return 'Continuous';
+  if (flags?.success && flags.data === 0) return '';
+  const ref = lib.dwg_object_entity_get_ltype_object_ref(ent);
+  return (ref && ltypes.get(hex(ref.absolute_ref))) ?? '';
 }
 
 /** Fields read here because `convert` leaves them out or hands them out in their DWG form. */

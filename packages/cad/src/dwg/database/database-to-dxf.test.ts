@@ -30,9 +30,12 @@ function smallDatabase() {
     tables: {
       LAYER: {
         entries: [
-          { handle: '10', name: '0', colorIndex: 7, lineType: 'Continuous', frozen: false, off: false, locked: false, lineweight: 31 },
-          { handle: '11', name: 'Walls', colorIndex: 1, lineType: 'Dashed', frozen: false, off: false, locked: true, lineweight: 9 },
-          { handle: '12', name: 'Hidden', colorIndex: 3, lineType: 'Continuous', frozen: true, off: true, locked: false, lineweight: 29 },
+          // LibreDWG's converter says `locked: true` for every layer (a misspelt field): the flags (4: locked) decide
+          { handle: '10', name: '0', standardFlag: 16, colorIndex: 7, lineType: 'Continuous', frozen: false, off: false, locked: true, lineweight: 31 },
+          { handle: '11', name: 'Walls', standardFlag: 20, colorIndex: 1, lineType: 'Dashed', frozen: false, off: false, locked: true, lineweight: 9 },
+          { handle: '12', name: 'Hidden', standardFlag: 17, colorIndex: 3, lineType: 'Continuous', frozen: true, off: true, locked: true, lineweight: 29 },
+          // a true colour layer: no index, its rgb (the nearest index goes to 62)
+          { handle: '13', name: 'Brand', standardFlag: 16, colorIndex: 256, color: 0xe8e8e8, lineType: 'Continuous', frozen: false, off: false, locked: true, lineweight: 31 },
         ],
       },
       LTYPE: { entries: [{ handle: '20', name: 'Continuous', description: 'Solid line', totalPatternLength: 0, pattern: [] }, { handle: '21', name: 'Dashed', description: '__ __', totalPatternLength: 0.75, pattern: [{ elementLength: 0.5, elementTypeFlag: 0 }, { elementLength: -0.25, elementTypeFlag: 0 }] }] },
@@ -65,6 +68,7 @@ describe('DwgDatabase → DXF (the fallback when LibreDWG cannot write DXF for a
       // LibreDWG gives the DWG's lineweight index: 9 is 0.35 mm, 29 ByLayer, 31 Default
       { name: 'Walls', color: 1, linetype: 'Dashed', lineweight: 35, on: true, frozen: false, locked: true },
       { name: 'Hidden', color: 3, linetype: 'Continuous', lineweight: -1, on: false, frozen: true, locked: false },
+      { name: 'Brand', color: 7, trueColor: 0xe8e8e8, linetype: 'Continuous', lineweight: -3, on: true, frozen: false, locked: false },
     ]);
     expect(d.linetypes.find((l) => l.name === 'Dashed')).toEqual({ name: 'Dashed', description: '__ __', pattern: [0.5, -0.25] });
     expect(d.textStyles).toMatchObject([{ name: 'Notes', font: 'romans.shx', bigFont: 'gbcbig.shx', widthFactor: 0.8 }]);

@@ -1,4 +1,5 @@
 import { DxfOut, has, num, pt, rec, recs, str, type Rec, type XY } from './dxf-out.ts';
+import { aciToRgb } from '../../geometry/aci.ts';
 import { dxfLineweight, writeEntity, writeInsertChildren, type Where } from './entities.ts';
 
 /**
@@ -25,10 +26,11 @@ export function databaseToDxf(db: Rec, o: DatabaseToDxfOptions): string {
   const tables = rec(db.tables);
   const records = entries(tables, 'BLOCK_RECORD');
   header(out, rec(db.header), o);
-  writeTables(out, tables, records);
+  writeTables(out, tables, records, o.version);
   const blockNames = new Map(records.map((r) => [str(r, 'handle'), str(r, 'name')]));
-  blocks(out, records, blockNames);
-  entitiesSection(out, records, blockNames);
+  const lineweights = o.version >= 'AC1015';
+  blocks(out, records, blockNames, lineweights);
+  entitiesSection(out, records, blockNames, lineweights);
   objects(out, recs(rec(db.objects).LAYOUT));
   out.pair(0, 'EOF');
   return out.toString();
@@ -86,22 +88,53 @@ function table(out: DxfOut, name: string, list: Rec[], entry: (e: Rec) => void) 
   out.pair(0, 'ENDTAB');
 }
 
-function writeTables(out: DxfOut, tables: Rec, records: Rec[]) {
+function writeTables(out: DxfOut, tables: Rec, records: Rec[], version: string) {
   section(out, 'TABLES', () => {
     table(out, 'LTYPE', entries(tables, 'LTYPE'), (e) => ltype(out, e));
-    table(out, 'LAYER', entries(tables, 'LAYER'), (e) => layer(out, e));
+    table(out, 'LAYER', entries(tables, 'LAYER'), (e) => layer(out, e, version));
     table(out, 'STYLE', entries(tables, 'STYLE'), (e) => style(out, e));
     table(out, 'DIMSTYLE', entries(tables, 'DIMSTYLE'), (e) => out.pair(100, 'AcDbDimStyleTableRecord').pair(2, str(e, 'name')).pair(70, 0));
     table(out, 'BLOCK_RECORD', records, (e) => out.pair(100, 'AcDbBlockTableRecord').pair(2, str(e, 'name')).pair(70, Math.trunc(num(e, 'insertionUnits'))));
   });
 }
 
-/** on/off is the colour's sign; frozen and locked are bits 1 and 4 of 70 */
-function layer(out: DxfOut, e: Rec) {
-  const color = Math.abs(Math.trunc(num(e, 'colorIndex', 7))) || 7;
-  const flags = (e.frozen === true ? 1 : 0) | (e.locked === true ? 4 : 0);
+/** LibreDWG's converter gives a layer without a true colour the rgb 0xFFFFFF */
+const NO_TRUE_COLOR = 0xffffff;
+
+/**
+ * On/off is the colour's sign; frozen and locked are bits 1 and 4 of 70, taken from the layer's flags (`standardFlag`,
+ * DXF's meaning): LibreDWG's converter reads `locked` from a misspelt field, which makes every layer locked. A true
+ * colour layer comes with no colour index: 420 carries the colour, 62 the nearest index.
+ */
+function layer(out: DxfOut, e: Rec, version: string) {
+  const index = Math.abs(Math.trunc(num(e, 'colorIndex', 7)));
+  const rgb = has(e, 'color') ? num(e, 'color', NO_TRUE_COLOR) & 0xffffff : NO_TRUE_COLOR;
+  const trueColor = (index < 1 || index > 255) && rgb !== NO_TRUE_COLOR;
+  const color = index >= 1 && index <= 255 ? index : trueColor ? nearestAci(rgb) : 7;
+  const std = Math.trunc(num(e, 'standardFlag'));
+  const flags = (e.frozen === true || std & 1 ? 1 : 0) | (std & 4 ? 4 : 0);
   out.pair(100, 'AcDbLayerTableRecord').pair(2, str(e, 'name')).pair(70, flags).pair(62, e.off === true ? -color : color);
-  out.pair(6, str(e, 'lineType', 'Continuous') || 'Continuous').pair(290, num(e, 'plotFlag', 1)).pair(370, dxfLineweight(num(e, 'lineweight', 31)));
+  if (trueColor) out.pair(420, rgb);
+  out.pair(6, str(e, 'lineType', 'Continuous') || 'Continuous').pair(290, num(e, 'plotFlag', 1)).pair(370, layerLineweight(num(e, 'lineweight', 31), version));
+}
+
+/**
+ * R13/R14 layers have no lineweight (LibreDWG gives 0): Default, as LibreDWG's own DXF writer has it; so does index
+ * 0 of later files, which that writer also writes as Default.
+ */
+function layerLineweight(index: number, version: string): number {
+  return version < 'AC1015' || index === 0 ? -3 : dxfLineweight(index);
+}
+
+/** the colour index (1–255) closest to an rgb colour */
+export function nearestAci(rgb: number): number {
+  let best = 7, bestD = Infinity;
+  for (let i = 1; i <= 255; i++) {
+    const c = aciToRgb(i);
+    const d = ((c >> 16) - (rgb >> 16)) ** 2 + (((c >> 8) & 255) - ((rgb >> 8) & 255)) ** 2 + ((c & 255) - (rgb & 255)) ** 2;
+    if (d < bestD) [best, bestD] = [i, d];
+  }
+  return best;
 }
 
 /** the dash pattern: one 49 per element (positive dash, negative gap, 0 dot) */
@@ -125,7 +158,7 @@ const isActivePaper = (r: Rec) => str(r, 'name').toLowerCase() === PAPER;
 const isPaper = (r: Rec) => str(r, 'name').toLowerCase().startsWith(PAPER);
 
 /** every block record is a BLOCK … ENDBLK; model space and the active paper space keep their entities in ENTITIES */
-function blocks(out: DxfOut, records: Rec[], blockNames: Map<string, string>) {
+function blocks(out: DxfOut, records: Rec[], blockNames: Map<string, string>, lineweights: boolean) {
   section(out, 'BLOCKS', () => {
     for (const r of records) {
       const handle = str(r, 'handle');
@@ -133,7 +166,7 @@ function blocks(out: DxfOut, records: Rec[], blockNames: Map<string, string>) {
       out.pair(0, 'BLOCK').pair(330, handle).pair(100, 'AcDbEntity');
       if (isPaper(r)) out.pair(67, 1);
       out.pair(8, '0').pair(100, 'AcDbBlockBegin').pair(2, name).pair(70, Math.trunc(num(r, 'flags')) & 7).point(10, pt(r, 'basePoint')).pair(3, name).pair(1, '');
-      if (!isModel(r) && !isActivePaper(r)) writeList(out, recs(r.entities), { owner: handle, paper: isPaper(r), blockNames });
+      if (!isModel(r) && !isActivePaper(r)) writeList(out, recs(r.entities), { owner: handle, paper: isPaper(r), blockNames, lineweights });
       out.pair(0, 'ENDBLK').pair(330, handle).pair(100, 'AcDbEntity');
       if (isPaper(r)) out.pair(67, 1);
       out.pair(8, '0').pair(100, 'AcDbBlockEnd');
@@ -141,10 +174,10 @@ function blocks(out: DxfOut, records: Rec[], blockNames: Map<string, string>) {
   });
 }
 
-function entitiesSection(out: DxfOut, records: Rec[], blockNames: Map<string, string>) {
+function entitiesSection(out: DxfOut, records: Rec[], blockNames: Map<string, string>, lineweights: boolean) {
   section(out, 'ENTITIES', () => {
     for (const r of records) {
-      if (isModel(r) || isActivePaper(r)) writeList(out, recs(r.entities), { owner: str(r, 'handle'), paper: isActivePaper(r), blockNames });
+      if (isModel(r) || isActivePaper(r)) writeList(out, recs(r.entities), { owner: str(r, 'handle'), paper: isActivePaper(r), blockNames, lineweights });
     }
   });
 }

@@ -14,15 +14,17 @@ export interface Where {
   paper: boolean;
   /** block record handle → block name (ACAD_TABLE names its block by record) */
   blockNames: Map<string, string>;
+  /** R2000+: entities have a lineweight (R13/R14 entities are ByLayer, whatever LibreDWG reports) */
+  lineweights: boolean;
 }
 
 /** DWG lineweight index (what LibreDWG hands out) → DXF 370 value in 1/100 mm; 29–31 are ByLayer/ByBlock/Default */
 const LINEWEIGHTS = [0, 5, 9, 13, 15, 18, 20, 25, 30, 35, 40, 50, 53, 60, 70, 80, 90, 100, 106, 120, 140, 158, 200, 211];
 export function dxfLineweight(index: number): number {
-  if (index === 29) return -1;
   if (index === 30) return -2;
   if (index === 31 || index < 0) return -3;
-  return LINEWEIGHTS[index] ?? index;
+  // 24–29 are no width of their own: ByLayer, as LibreDWG's own DXF writer has them
+  return LINEWEIGHTS[index] ?? -1;
 }
 
 /** LibreDWG's converter names a few types apart from DXF */
@@ -46,7 +48,7 @@ function common(o: DxfOut, type: string, e: Rec, at: Where) {
   if (lt && lt.toLowerCase() !== 'bylayer') o.pair(6, lt);
   o.pair(62, Math.trunc(num(e, 'colorIndex', 256)));
   if (has(e, 'color')) o.pair(420, Math.trunc(num(e, 'color')));
-  o.pair(370, dxfLineweight(num(e, 'lineweight', 29)));
+  o.pair(370, at.lineweights ? dxfLineweight(num(e, 'lineweight', 29)) : -1);
   o.unless(48, num(e, 'lineTypeScale', 1), 1);
   if (e.isVisible === false) o.pair(60, 1);
 }
@@ -268,8 +270,22 @@ const hatch: Mapper = (o, e) => {
   const seeds = recs(e.seedPoints);
   o.pair(98, seeds.length);
   for (const s of seeds) o.pair(10, num(s, 'x')).pair(20, num(s, 'y'));
-  if (num(e, 'gradientFlag') === 1) o.pair(450, 1).pair(470, str(e, 'gradientName'));
+  if (num(e, 'gradientFlag') === 1) gradient(o, e);
 };
+
+/** a gradient fill: 450 on, its colours (63 index and/or 421 rgb each), angle, shift, tint, and its name */
+function gradient(o: DxfOut, e: Rec) {
+  const colors = recs(e.gradientColors);
+  o.pair(450, 1).pair(451, 0).pair(452, Math.trunc(num(e, 'gradientColorFlag'))).pair(453, colors.length);
+  o.angle(460, num(e, 'gradientRotation')).pair(461, num(e, 'gradientDefinition')).pair(462, num(e, 'colorTint'));
+  for (const c of colors) {
+    o.pair(463, num(c, 'reservedData'));
+    const index = Math.trunc(num(c, 'colorIndex'));
+    if (index >= 1 && index <= 255) o.pair(63, index);
+    o.pair(421, num(c, 'rgb') & 0xffffff);
+  }
+  o.pair(470, str(e, 'gradientName'));
+}
 
 function hatchPath(o: DxfOut, p: Rec) {
   const flag = Math.trunc(num(p, 'boundaryPathTypeFlag'));
