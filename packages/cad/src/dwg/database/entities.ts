@@ -82,8 +82,8 @@ const circle: Mapper = (o, e) => {
   extrusion(o, e);
 };
 
-const arc: Mapper = (o, e) => {
-  circle(o, e, undefined as never);
+const arc: Mapper = (o, e, at) => {
+  circle(o, e, at);
   o.pair(100, 'AcDbArc').angle(50, num(e, 'startAngle')).angle(51, num(e, 'endAngle'));
 };
 
@@ -119,7 +119,8 @@ const polyline: Mapper = (o, e, at) => {
   const is3d = type === 'POLYLINE3D';
   const face = type === 'POLYLINE_PFACE';
   const flag = Math.trunc(num(e, 'flag')) | (is3d ? 8 : 0) | (face ? 64 : 0);
-  o.pair(100, is3d || face ? (face ? 'AcDbPolyFaceMesh' : 'AcDb3dPolyline') : 'AcDb2dPolyline').pair(66, 1);
+  const marker = face ? 'AcDbPolyFaceMesh' : type === 'POLYLINE_MESH' ? 'AcDbPolygonMesh' : is3d ? 'AcDb3dPolyline' : 'AcDb2dPolyline';
+  o.pair(100, marker).pair(66, 1);
   o.point(10, { x: 0, y: 0, z: num(e, 'elevation') }).pair(70, flag);
   o.unless(40, num(e, 'startWidth'), 0).unless(41, num(e, 'endWidth'), 0);
   if (face) o.pair(71, num(e, 'numberOfVertices')).pair(72, num(e, 'numberOfFaces'));
@@ -479,6 +480,3 @@ const MAPPERS: Record<string, Mapper> = {
   IMAGE: image, VIEWPORT: viewport, MLINE: mline, TOLERANCE: tolerance, ACAD_TABLE: table, MULTILEADER: multileader,
   ARC_DIMENSION: dimensionBlock, LARGE_RADIAL_DIMENSION: dimensionBlock, LEADER: leader, OLE2FRAME: oleFrame, MESH: mesh, REGION: modeler, '3DSOLID': modeler, BODY: modeler,
 };
-
-/** the types written with their geometry; the others go out with their common codes only */
-export const MAPPED_TYPES = new Set(Object.keys(MAPPERS));
