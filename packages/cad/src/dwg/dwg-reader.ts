@@ -2,6 +2,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { parseDxf } from '../dxf/reader.ts';
 import { CadError, type Drawing } from '../model/drawing.ts';
+import { databaseToDxf } from './database/database-to-dxf.ts';
+import type { Rec } from './database/dxf-out.ts';
 import { VERSIONS as R12_VERSIONS } from './r12/file-header.ts';
 import { parseDwgR12 } from './r12/reader.ts';
 
@@ -10,10 +12,24 @@ const CHILD = path.join(import.meta.dirname, 'dwg-to-dxf.child.mjs');
 export interface DwgReadOptions {
   /** a file that takes longer is abandoned and the worker restarted (a bad file must never hang a request) */
   timeoutMs?: number;
+  /**
+   * read through LibreDWG's object reader straight away, the path otherwise taken only when its DXF writer fails
+   * (tests compare both paths on every sample; diagnostics)
+   */
+  objectReader?: boolean;
 }
 
+/** What the worker hands back: LibreDWG's DXF, or (fallback) its DwgDatabase for database-to-dxf.ts to write. */
+export type Converted = { dxf: Buffer } | { database: Rec; codePage: string };
+
+/** the two ways the worker reads a file: LibreDWG's DXF writer, or its object reader (dwg_read_data + convert) */
+type Mode = 'dxf' | 'database';
+
+/** a file that ran out of time is not read a second way: the fallback would only double the wait */
+const timedOut = new WeakSet<Error>();
+
 interface Pending {
-  resolve(b: Buffer): void;
+  resolve(c: Converted): void;
   reject(e: Error): void;
   timer: NodeJS.Timeout;
   /** the process doing it: when an old process exits late (after a restart), only its own requests fail */
@@ -43,14 +59,19 @@ class DwgWorker {
       child.once('exit', () => reject(new CadError('cad.parseFailed', undefined, 'the DWG worker did not start')));
     });
     this.ready.catch(() => undefined);
-    child.on('message', (m: { id?: number; ok?: boolean; dxf?: Uint8Array; error?: string }) => {
+    child.on('message', (m: { id?: number; ok?: boolean; dxf?: Uint8Array; database?: Rec; codePage?: string; error?: string }) => {
       if (!m?.id) return;
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);
       clearTimeout(p.timer);
-      if (m.ok && m.dxf) p.resolve(Buffer.from(m.dxf));
-      else {
+      if (m.ok && m.dxf) p.resolve({ dxf: Buffer.from(m.dxf) });
+      else if (m.ok && m.database) {
+        p.resolve({ database: m.database, codePage: m.codePage ?? '' });
+        // LibreDWG's object reader leaves its instance unfit for more files (a later file can trap with "null
+        // function or function signature mismatch"): the process that ran it serves no other file
+        if (!this.pending.size) this.stop();
+      } else {
         p.reject(new CadError('cad.parseFailed', undefined, m.error ?? 'conversion failed'));
         // a failed conversion can leave LibreDWG's WASM state broken for every later file: start afresh
         if (!this.pending.size) this.stop();
@@ -102,29 +123,53 @@ class DwgWorker {
    * One file at a time: a file that breaks LibreDWG's WASM state (or kills the process) must not take the files
    * queued behind it down too; after a failure the next file gets a fresh process.
    */
-  convert(bytes: Uint8Array, timeoutMs: number): Promise<Buffer> {
-    const run = this.chain.then(() => this.convertOne(bytes, timeoutMs));
+  convert(bytes: Uint8Array, timeoutMs: number, objectReader = false): Promise<Converted> {
+    const run = this.chain.then(() => (objectReader ? this.convertOne(bytes, timeoutMs, 'database') : this.convertWithFallback(bytes, timeoutMs)));
     this.chain = run.catch(() => undefined);
     return run;
   }
 
-  private async convertOne(bytes: Uint8Array, timeoutMs: number): Promise<Buffer> {
+  /**
+   * LibreDWG's DXF writer first; when it fails on a file (a WASM trap, the process dying, no output) the same bytes
+   * go through its object reader instead, in a fresh process: the trap leaves the old instance unusable. Only when
+   * both fail is the file refused, with both reasons. Timeouts are final.
+   */
+  private async convertWithFallback(bytes: Uint8Array, timeoutMs: number): Promise<Converted> {
+    try {
+      return await this.convertOne(bytes, timeoutMs, 'dxf');
+    } catch (e) {
+      if (!(e instanceof CadError) || timedOut.has(e)) throw e;
+      this.stop();
+      try {
+        return await this.convertOne(bytes, timeoutMs, 'database');
+      } catch (e2) {
+        const detail = (x: unknown) => (x instanceof CadError ? (x.detail ?? x.message) : String(x));
+        const both = new CadError('cad.parseFailed', undefined, `${detail(e)}; object reader: ${detail(e2)}`);
+        if (e2 instanceof Error && timedOut.has(e2)) timedOut.add(both);
+        throw both;
+      }
+    }
+  }
+
+  private async convertOne(bytes: Uint8Array, timeoutMs: number, mode: Mode): Promise<Converted> {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     if (!this.child) this.start();
     const child = this.child!;
     this.hold(true);
     await this.ready;
     // the process was stopped while starting (another file's failure restarts it): ask the next one
-    if (child !== this.child || !child.connected) return this.convertOne(bytes, timeoutMs);
+    if (child !== this.child || !child.connected) return this.convertOne(bytes, timeoutMs, mode);
     const id = this.nextId++;
-    return new Promise<Buffer>((resolve, reject) => {
+    return new Promise<Converted>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new CadError('cad.parseFailed', undefined, `DWG conversion took longer than ${timeoutMs} ms`));
+        const err = new CadError('cad.parseFailed', undefined, `DWG conversion took longer than ${timeoutMs} ms`);
+        timedOut.add(err);
+        reject(err);
         child.kill('SIGKILL');
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer, child });
-      child.send({ id, bytes });
+      child.send({ id, bytes, mode });
     });
   }
 
@@ -137,9 +182,19 @@ class DwgWorker {
 
 const worker = new DwgWorker({ maxHeapMb: 1024, idleMs: 5 * 60_000 });
 
-/** The DXF that LibreDWG writes for a DWG, made in the isolated worker process. */
-export function dwgToDxf(bytes: Uint8Array, o: DwgReadOptions = {}): Promise<Buffer> {
-  return worker.convert(bytes, o.timeoutMs ?? 60_000);
+/**
+ * The DXF of an R13+ DWG, made in the isolated worker process: LibreDWG's own DXF, or, for a file its DXF writer
+ * fails on, the DXF we write from its DwgDatabase (database/database-to-dxf.ts).
+ */
+export async function dwgToDxf(bytes: Uint8Array, o: DwgReadOptions = {}): Promise<Buffer> {
+  const converted = await worker.convert(bytes, o.timeoutMs ?? 60_000, o.objectReader);
+  if ('dxf' in converted) return converted.dxf;
+  const version = String.fromCharCode(...bytes.subarray(0, 6));
+  try {
+    return Buffer.from(databaseToDxf(converted.database, { version, codePage: converted.codePage }));
+  } catch (e) {
+    throw new CadError('cad.parseFailed', undefined, `DWG database to DXF: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 /** Ends the worker now (tests, shutdown). */
@@ -148,8 +203,9 @@ export function stopDwgWorker() {
 }
 
 /**
- * DWG into the drawing model. R13–2018: LibreDWG writes DXF in a worker process, our reader reads it, so both
- * formats share one reader and one set of tests. R10–R12 (AC1006, AC1009): our own reader (r12/), in process
+ * DWG into the drawing model. R13–2018: LibreDWG writes DXF in a worker process (or, where its DXF writer fails,
+ * reads the DWG's objects and we write the DXF), our reader reads it, so both formats share one reader and one
+ * set of tests. R10–R12 (AC1006, AC1009): our own reader (r12/), in process
  * (LibreDWG writes only the header of their DXF). Older versions are refused clearly.
  */
 export async function parseDwg(bytes: Uint8Array, o: DwgReadOptions = {}): Promise<Drawing> {

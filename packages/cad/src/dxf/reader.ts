@@ -266,7 +266,8 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
       }
       if (code > 8 && code !== 102 && code !== 330 && code !== 1000) continue;
       let value = strs[nums[i]];
-      if (code === 1 || code === 3 || code === 2 || code === 7 || code === 1000) {
+      // layer and linetype names too: writers escape what their code page lacks wherever a name stands
+      if (code === 1 || code === 3 || code === 2 || code === 7 || code === 8 || code === 6 || code === 1000) {
         const decoded = decodeEscapes(value);
         if (decoded !== value) strs[nums[i]] = value = decoded;
       }

@@ -24,8 +24,8 @@ const GOLDEN = path.join(import.meta.dirname, 'golden');
 const update = process.env.UPDATE_GOLDEN === '1';
 // the same render scores 1.000; a few pixels of drift stay above, a lost or moved entity of any size does not
 const T = { precision: 0.97, recall: 0.97 };
-/** LibreDWG cannot read these yet (the known gaps of dwg-reader.test.ts): they must fail with the spec's message */
-const UNREADABLE = new Set(['dwg_2004_libredwg_example.dwg']);
+/** Files no reader opens yet (the known gaps of dwg-reader.test.ts): they must fail with the spec's message */
+const UNREADABLE = new Set<string>([]);
 /** Drawings made on the sheet (model space empty): their golden is that paper layout */
 const PAPER: Record<string, string> = { 'dwg_r11_libredwg_ACEB10.dwg': 'Layout1' };
 
