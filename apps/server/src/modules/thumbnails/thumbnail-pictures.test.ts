@@ -260,18 +260,23 @@ for (const driver of testDatabaseDrivers()) {
       expect(await noted(old)).toBe(false);
     }, 90_000);
 
-    it('keeps a variant two users show until neither does', async () => {
-      const bytes = drawingNo(2);
+    /** Two users, each with the same red picture and the same drawing beside it: one variant, stored once. */
+    async function twoDrivesShowingOneVariant(bytes: Buffer) {
       const a = await t.createUser();
       const b = await t.createUser();
       const aPhoto = (await t.upload(a.token, 'aerial.jpg', await red())).bizData.id as string;
       const bPhoto = (await t.upload(b.token, 'aerial.jpg', await red())).bizData.id as string;
       const aSite = (await t.upload(a.token, 'site.dxf', bytes)).bizData.id as string;
       const bSite = (await t.upload(b.token, 'site.dxf', bytes)).bizData.id as string;
-      // the same pictures in both drives: one variant, stored once
       const shared = await thumbkeyOf(aSite, variantOf(bytes));
       expect(await thumbkeyOf(bSite, variantOf(bytes))).toBe(shared);
       await thumbnailJobsDone();
+      return { a, b, aPhoto, bPhoto, aSite, bSite, shared };
+    }
+
+    it('keeps a variant two users show until neither does', async () => {
+      const bytes = drawingNo(2);
+      const { a, b, aPhoto, bPhoto, aSite, bSite, shared } = await twoDrivesShowingOneVariant(bytes);
 
       // A's picture binned: A's drawing is plain again, B's still shows the variant
       await call('/cloud/v5/union/delete', { deleteLevel: 0, fileIds: [aPhoto], folderIds: [] }, a.token);
@@ -292,15 +297,7 @@ for (const driver of testDatabaseDrivers()) {
 
     it('keeps a variant a file in the recycle bin shows; deleting that file for good deletes it (the bytes live on)', async () => {
       const bytes = drawingNo(5);
-      const a = await t.createUser();
-      const b = await t.createUser();
-      const aPhoto = (await t.upload(a.token, 'aerial.jpg', await red())).bizData.id as string;
-      await t.upload(b.token, 'aerial.jpg', await red());
-      const aSite = (await t.upload(a.token, 'site.dxf', bytes)).bizData.id as string;
-      const bSite = (await t.upload(b.token, 'site.dxf', bytes)).bizData.id as string;
-      const shared = await thumbkeyOf(aSite, variantOf(bytes));
-      expect(await thumbkeyOf(bSite, variantOf(bytes))).toBe(shared);
-      await thumbnailJobsDone();
+      const { a, b, aPhoto, aSite, bSite, shared } = await twoDrivesShowingOneVariant(bytes);
 
       // B bins the drawing: in the bin it still shows the variant
       await call('/cloud/v5/union/delete', { deleteLevel: 0, fileIds: [bSite], folderIds: [] }, b.token);

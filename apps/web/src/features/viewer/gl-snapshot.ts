@@ -39,6 +39,7 @@ interface Shot {
 export class GlSnapshot {
   private program: WebGLProgram | null = null;
   private rect: WebGLUniformLocation | null = null;
+  private texUniform: WebGLUniformLocation | null = null;
   private tex: WebGLTexture | null = null;
   private shot: Shot | null = null;
   private size = { w: 0, h: 0 };
@@ -82,6 +83,7 @@ export class GlSnapshot {
     if (!this.program) {
       this.program = linkProgram(gl, VS, FS);
       this.rect = gl.getUniformLocation(this.program, 'u_rect');
+      this.texUniform = gl.getUniformLocation(this.program, 'u_tex');
     }
     // the snapshot's corners in the world, then where the current view puts them (clip space)
     const clipX = (x: number) => ((x - view.cx) * 2 * view.ppu) / w;
@@ -91,7 +93,7 @@ export class GlSnapshot {
     gl.uniform4f(this.rect, clipX(s.view.cx - hw), clipY(s.view.cy - hh), clipX(s.view.cx + hw), clipY(s.view.cy + hh));
     gl.activeTexture(gl.TEXTURE0 + UNIT);
     gl.bindTexture(gl.TEXTURE_2D, this.tex);
-    gl.uniform1i(gl.getUniformLocation(this.program, 'u_tex'), UNIT);
+    gl.uniform1i(this.texUniform, UNIT);
     gl.bindVertexArray(null);
     gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
   }
