@@ -77,15 +77,17 @@ describe('drawing compare in a real browser', () => {
       expect(c.ppu).toBeGreaterThan(before * 2);
       expect(Math.abs(c.x - 50)).toBeLessThan(2);
       expect(Math.abs(c.y - 50)).toBeLessThan(2);
-      // and outlines it (the viewer's selection box, blue, on its overlay canvas)
-      const blue = await page.evaluate(() => {
+      // and outlines it (the viewer's selection box, blue, on its overlay canvas, drawn with the frame after the
+      // selection's React update: on a busy machine that can come after settle's two frames)
+      const blueOnOverlay = () => {
         const o = document.querySelector('.viewer-overlay') as HTMLCanvasElement;
         const d = o.getContext('2d')!.getImageData(0, 0, o.width, o.height).data;
         let n = 0;
         for (let i = 0; i < d.length; i += 4) if (d[i + 2] > 200 && d[i] < 80 && d[i + 3] > 100) n++;
         return n;
-      });
-      expect(blue).toBeGreaterThan(100);
+      };
+      await page.waitForFunction(`(${blueOnOverlay.toString()})() > 100`, undefined, { timeout: 5000 }).catch(() => undefined);
+      expect(await page.evaluate(blueOnOverlay)).toBeGreaterThan(100);
 
       // only V1: the added block (green) is not drawn; the overlay again: it is
       await page.click('[data-testid=viewer-fit]');

@@ -169,7 +169,15 @@ class DwgWorker {
         child.kill('SIGKILL');
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer, child });
-      child.send({ id, bytes, mode });
+      // a process that died after the check above (killed by another file's timeout) refuses the write: EPIPE here,
+      // which without this callback is thrown as an uncaught error and would take the caller's process down
+      child.send({ id, bytes, mode }, (err) => {
+        const p = err && this.pending.get(id);
+        if (!p) return;
+        this.pending.delete(id);
+        clearTimeout(p.timer);
+        p.reject(new CadError('cad.parseFailed', undefined, `the DWG worker could not be reached (${err.message})`));
+      });
     });
   }
 
