@@ -35,7 +35,8 @@ export interface TestApp {
   createUser(o?: { email?: string; quota?: number; freeze?: number }): Promise<{ id: string; email: string; token: string }>;
   call<T = any>(path: string, data: unknown, token?: string, lang?: string): Promise<Envelope<T>>;
   upload(token: string, name: string, body: Buffer, fields?: Record<string, string>): Promise<Envelope>;
-  fetchSigned(url: string): Promise<{ status: number; body: Buffer; headers: Record<string, unknown> }>;
+  /** GETs a download link or signed URL in process; `token`: as the signed-in user (their session, as a browser sends its cookie). */
+  fetchSigned(url: string, token?: string): Promise<{ status: number; body: Buffer; headers: Record<string, unknown> }>;
   usage(uid: string): Promise<{ used: number; quota: number }>;
   close(): Promise<void>;
 }
@@ -81,8 +82,9 @@ export async function createTestApp(driver: TestDatabaseDriver, env: Record<stri
       const r = await app.inject({ method: 'POST', url: `/cloud/v5/file/upload?utoken=${encodeURIComponent(token)}`, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'accept-language': 'en' }, payload: Buffer.concat(parts) });
       return r.json();
     },
-    async fetchSigned(url) {
+    async fetchSigned(url, token) {
       const u = new URL(url, config.publicUrl);
+      if (token) u.searchParams.set('utoken', token);
       const r = await app.inject({ method: 'GET', url: u.pathname + u.search });
       return { status: r.statusCode, body: r.rawPayload, headers: r.headers };
     },
