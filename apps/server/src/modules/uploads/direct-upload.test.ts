@@ -31,7 +31,10 @@ describe.runIf(s3)('direct-to-storage upload on S3', () => {
     expect(done.bizData.item).toMatchObject({ name: 'direct.dwg', size: body.length, fileMD5: md5(body) });
     expect((await t.usage(u.id)).used).toBe(body.length);
     const dl = await t.call('/cloud/v5/file/download', { fileId: done.bizData.item.id }, u.token);
-    const got = Buffer.from(await (await fetch(dl.bizData.signedUrl)).arrayBuffer());
+    // the download link checks its grant, then redirects to a presigned URL of the object
+    const link = await t.fetchSigned(dl.bizData.signedUrl);
+    expect(link.status).toBe(302);
+    const got = Buffer.from(await (await fetch(String(link.headers.location))).arrayBuffer());
     expect(got.equals(body)).toBe(true);
   });
 
