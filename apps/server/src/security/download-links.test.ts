@@ -6,11 +6,10 @@
  * against a real signature-checking S3 server when TEST_S3_ENDPOINT is set.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
 import { writeAsciiDxf } from '../../../../packages/cad/src/testing/dxf-writer.ts';
 import { writeShapesFont } from '../../../../packages/cad/src/text/testing/shx-writer.ts';
 import { testDatabaseDrivers } from '../infra/db/test-databases.ts';
-import { createTestApp, type TestApp } from '../test/fixtures.ts';
+import { createTestApp, s3TestEnv, type TestApp } from '../test/fixtures.ts';
 import { extractWithProof } from '../test/share-proof.ts';
 import { until } from '../test/until.ts';
 import { downloadLink } from '../modules/downloads/download-links.ts';
@@ -178,18 +177,11 @@ for (const driver of testDatabaseDrivers()) {
   });
 }
 
-const s3 = process.env.TEST_S3_ENDPOINT;
+const s3 = s3TestEnv('links');
 describe.runIf(s3)('download links on S3 (signature-checking server)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(testDatabaseDrivers()[0], {
-      STORAGE_DRIVER: 's3',
-      S3_ENDPOINT: s3!,
-      S3_REGION: process.env.TEST_S3_REGION ?? 'us-east-1',
-      S3_BUCKET: `cadcloud-links-${randomBytes(4).toString('hex')}`,
-      S3_ACCESS_KEY_ID: process.env.TEST_S3_ACCESS_KEY_ID!,
-      S3_SECRET_ACCESS_KEY: process.env.TEST_S3_SECRET_ACCESS_KEY!,
-    });
+    t = await createTestApp(testDatabaseDrivers()[0], s3!);
   });
   afterAll(async () => t?.close());
 

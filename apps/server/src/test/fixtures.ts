@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.deps.ts';
 import { buildApp } from '../app.ts';
@@ -42,6 +42,23 @@ export interface TestApp {
 }
 
 export const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
+
+/**
+ * The app's settings for the signature-checking S3 test server (TEST_S3_ENDPOINT, …), with a fresh bucket named
+ * `cadcloud-<prefix>-…`; undefined when no such server is configured (the caller's tests are skipped).
+ */
+export function s3TestEnv(prefix: string): Record<string, string> | undefined {
+  const endpoint = process.env.TEST_S3_ENDPOINT;
+  if (!endpoint) return undefined;
+  return {
+    STORAGE_DRIVER: 's3',
+    S3_ENDPOINT: endpoint,
+    S3_REGION: process.env.TEST_S3_REGION ?? 'us-east-1',
+    S3_BUCKET: `cadcloud-${prefix}-${randomBytes(4).toString('hex')}`,
+    S3_ACCESS_KEY_ID: process.env.TEST_S3_ACCESS_KEY_ID!,
+    S3_SECRET_ACCESS_KEY: process.env.TEST_S3_SECRET_ACCESS_KEY!,
+  };
+}
 
 export async function createTestApp(driver: TestDatabaseDriver, env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-app-'));

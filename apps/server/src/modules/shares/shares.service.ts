@@ -323,11 +323,10 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
       });
     },
 
-    /** Cancels a share whoever owns it (callers check ownership); tokens stop working at once. */
+    /** Cancels a share whoever owns it (callers check ownership); tokens and download links stop working at once. */
     async cancelShareRecord(shareId: string): Promise<void> {
       await repo.cancel([shareId], now());
     },
-
 
     // ---- the sharer's calls ----
 

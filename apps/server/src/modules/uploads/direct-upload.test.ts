@@ -1,22 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
-import { createTestApp, md5, type TestApp } from '../../test/fixtures.ts';
+import { createTestApp, md5, s3TestEnv, type TestApp } from '../../test/fixtures.ts';
 
-const s3 = process.env.TEST_S3_ENDPOINT;
+const s3 = s3TestEnv('direct');
 
 /** Call style 6 against a real, signature-checking S3 server (Swift + s3api on loopback). */
 describe.runIf(s3)('direct-to-storage upload on S3', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(testDatabaseDrivers()[0], {
-      STORAGE_DRIVER: 's3',
-      S3_ENDPOINT: s3!,
-      S3_REGION: process.env.TEST_S3_REGION ?? 'us-east-1',
-      S3_BUCKET: `cadcloud-direct-${randomBytes(4).toString('hex')}`,
-      S3_ACCESS_KEY_ID: process.env.TEST_S3_ACCESS_KEY_ID!,
-      S3_SECRET_ACCESS_KEY: process.env.TEST_S3_SECRET_ACCESS_KEY!,
-    });
+    t = await createTestApp(testDatabaseDrivers()[0], s3!);
   });
   afterAll(async () => t?.close());
 

@@ -62,7 +62,8 @@ describe('share dialog, link tab', () => {
     expect((screen.getByTestId('share-link') as HTMLInputElement).value).toBe('http://cad.example/share/R4nd0m');
     expect(screen.getByTestId('share-code').textContent).toBe('0427');
     await waitFor(() => expect(screen.getByTestId('share-qr').querySelector('svg')).not.toBeNull());
-  });
+    // antd renders slowly under jsdom: ~25 s alone on a loaded 2-core machine
+  }, 120_000);
 
   it('offers only codes that outlast the validity: a permanent share takes the 8-character code unless it has a password', async () => {
     cleanup();
@@ -95,5 +96,5 @@ describe('share dialog, link tab', () => {
     await screen.findByTestId('share-result');
     expect(calls).toEqual([{ fileIds: ['f1'], folderIds: [], validDays: 0, password: '', codeKind: 'alnum8', canDownload: true, canSave: true, showNotes: false }]);
     expect(screen.getByTestId('share-code').textContent).toBe('k7m2q9xw');
-  });
+  }, 120_000);
 });
