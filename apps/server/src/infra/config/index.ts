@@ -8,6 +8,8 @@ import { storageConfig } from '../storage/storage.config.ts';
 import { queueConfig } from '../queue/queue.config.ts';
 import { mailConfig } from '../mail/mail.config.ts';
 import { drawingsConfig } from '../../modules/drawings/drawings.config.ts';
+import { sharesConfig } from '../../modules/shares/shares.config.ts';
+import { downloadsConfig } from '../../modules/downloads/downloads.config.ts';
 import { thumbnailsConfig } from './thumbnails.config.ts';
 
 /** Every module's declarations; add a module's config here. */
@@ -21,6 +23,8 @@ export const configDefinitions = {
   ...mailConfig,
   ...thumbnailsConfig,
   ...drawingsConfig,
+  ...sharesConfig,
+  ...downloadsConfig,
 };
 
 export type AppConfig = ConfigValues<typeof configDefinitions> & {
