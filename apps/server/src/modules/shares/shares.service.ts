@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { EMAIL, ROOT_FOLDER_ID, SHARE_DAYS_DEFAULT, SHARE_DAYS_MAX, SHARE_PASSWORD, SHARE_PASSWORD_DIGITS, type ShareGoneReason, type ShareKind } from '@cadcloud/contracts';
+import { EMAIL, ROOT_FOLDER_ID, isValidItemName, SHARE_DAYS_DEFAULT, SHARE_DAYS_MAX, SHARE_PASSWORD, SHARE_PASSWORD_DIGITS, type ShareGoneReason, type ShareKind } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
 import { appError } from '../../infra/http/app-error.ts';
 import { newId } from '../../infra/db/ids.ts';
@@ -8,6 +8,7 @@ import { persistentSecret } from '../../infra/storage/storage.factory.ts';
 import { createFilesService, type Actor } from '../files/files.service.ts';
 import type { ItemRow } from '../files/items.repository.ts';
 import { presentItem } from '../files/items.presenter.ts';
+import { folderLevels } from '../files/folder-levels.ts';
 import { createQuotaService } from '../quota/quota.service.ts';
 import { createBlobsService } from '../blobs/blobs.service.ts';
 import { createThumbnailsService } from '../thumbnails/thumbnails.service.ts';
@@ -411,9 +412,26 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
       const inTree = new Set(trees.map((r) => r.id));
       // a chosen item inside another chosen folder comes with that folder
       const tops = roots.filter((r) => !(r.parent_id !== ROOT_FOLDER_ID && inTree.has(r.parent_id)));
-      const all = new Map<string, ItemRow>();
-      for (const r of [...tops, ...trees]) all.set(r.id, r);
-      const copies = [...all.values()];
+      const topIds = new Set(tops.map((r) => r.id));
+      // parents before children: a breadth-first order from the tops, each item once (a parent loop in the sharer's tree ends it)
+      const children = new Map<string, ItemRow[]>();
+      for (const r of trees) {
+        if (topIds.has(r.id)) continue;
+        const list = children.get(r.parent_id);
+        if (list) list.push(r);
+        else children.set(r.parent_id, [r]);
+      }
+      const copies = [...tops];
+      const queued = new Set(topIds);
+      for (let qi = 0; qi < copies.length; qi++) {
+        for (const c of children.get(copies[qi].id) ?? []) {
+          if (queued.has(c.id)) continue;
+          queued.add(c.id);
+          copies.push(c);
+        }
+      }
+      // a name that would be refused today (a device name, a control character) does not enter the caller's drive
+      if (copies.some((r) => !isValidItemName(r.name))) throw appError('name.invalid');
       const bytes = copies.filter((r) => r.kind === 1).reduce((a, r) => a + Number(r.size), 0);
       await quota.reserve(actor.id, bytes, 'upload.noSpace');
       const md5s = copies.filter((r) => r.kind === 1 && r.blob_md5).map((r) => r.blob_md5!);
@@ -421,21 +439,14 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
       for (const m of md5s) await blobs.addRef(m);
       const at = now();
       const newIds = new Map(copies.map((r) => [r.id, newId()]));
-      const topIds = new Set(tops.map((r) => r.id));
-      const copiedFiles: { id: string; uid: string; name: string; type: string; blob_md5: string | null; thumbkey: string | null }[] = [];
+      let copiedFiles: { id: string; uid: string; name: string; type: string; blob_md5: string | null; thumbkey: string | null }[] = [];
       try {
-        await deps.db.transaction().execute(async (trx) => {
-          // parents before children: a breadth-first order from the tops
-          const children = new Map<string, ItemRow[]>();
+        // one drive write of the caller's: the target folder is still there, and the tops take free names in it
+        copiedFiles = await files.driveWrite(actor.id, async (trx) => {
+          await files.requireFolder(actor.id, o.targetFolderId, trx);
+          await files.assertRoomBelow(actor.id, o.targetFolderId, folderLevels(topIds, copies), trx);
+          const copied: typeof copiedFiles = [];
           for (const r of copies) {
-            if (topIds.has(r.id)) continue;
-            const list = children.get(r.parent_id);
-            if (list) list.push(r);
-            else children.set(r.parent_id, [r]);
-          }
-          const queue = [...tops];
-          for (let qi = 0; qi < queue.length; qi++) {
-            const r = queue[qi];
             const parent = topIds.has(r.id) ? o.targetFolderId : newIds.get(r.parent_id)!;
             const name = topIds.has(r.id) ? await files.freeName(actor.id, parent, r.name, r.kind, true, 'name.duplicateFile', undefined, trx) : r.name;
             // named column by column: a copy is a new private item of the caller, nothing of the original's life comes along
@@ -444,9 +455,9 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
               private_type: '1', freeze: 0, thumbkey: r.thumbkey, transform_status: r.transform_status, browse_count: 0, like_count: 0, collection_count: 0, leave_message_count: 0,
               created_at: at, modified_at: at, deleted_at: null, trash_root: null, trash_parent_id: null,
             }, trx);
-            if (r.kind === 1) copiedFiles.push({ id: newIds.get(r.id)!, uid: actor.id, name, type: r.type, blob_md5: r.blob_md5, thumbkey: r.thumbkey });
-            queue.push(...(children.get(r.id) ?? []));
+            if (r.kind === 1) copied.push({ id: newIds.get(r.id)!, uid: actor.id, name, type: r.type, blob_md5: r.blob_md5, thumbkey: r.thumbkey });
           }
+          return copied;
         });
       } catch (e) {
         await quota.release(actor.id, bytes);
