@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { EMAIL, ROOT_FOLDER_ID, isValidItemName, SHARE_DAYS_DEFAULT, SHARE_DAYS_MAX, SHARE_PASSWORD, SHARE_PASSWORD_DIGITS, type ShareGoneReason, type ShareKind } from '@cadcloud/contracts';
+import { EMAIL, MAX_FOLDER_DEPTH, ROOT_FOLDER_ID, isValidItemName, SHARE_DAYS_DEFAULT, SHARE_DAYS_MAX, SHARE_PASSWORD, SHARE_PASSWORD_DIGITS, type ShareGoneReason, type ShareKind } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
 import { appError } from '../../infra/http/app-error.ts';
 import { newId } from '../../infra/db/ids.ts';
@@ -409,9 +409,18 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
         roots.push(hit.row);
       }
       const trees = await items.subtree(share.uid, roots.filter((r) => r.kind === 0).map((r) => r.id));
-      const inTree = new Set(trees.map((r) => r.id));
-      // a chosen item inside another chosen folder comes with that folder
-      const tops = roots.filter((r) => !(r.parent_id !== ROOT_FOLDER_ID && inTree.has(r.parent_id)));
+      // a chosen item inside another chosen folder comes with that folder (climbing to a chosen folder, not round a loop back to itself)
+      const inTree = new Map(trees.map((r) => [r.id, r]));
+      const chosenIds = new Set(roots.map((r) => r.id));
+      const insideAnother = (r: ItemRow) => {
+        let at = inTree.get(r.parent_id);
+        for (let level = 0; at && at.id !== r.id && level <= MAX_FOLDER_DEPTH; level++) {
+          if (chosenIds.has(at.id)) return true;
+          at = inTree.get(at.parent_id);
+        }
+        return false;
+      };
+      const tops = roots.filter((r) => !insideAnother(r));
       const topIds = new Set(tops.map((r) => r.id));
       // parents before children: a breadth-first order from the tops, each item once (a parent loop in the sharer's tree ends it)
       const children = new Map<string, ItemRow[]>();
