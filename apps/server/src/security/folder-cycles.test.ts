@@ -122,11 +122,12 @@ for (const driver of drivers) {
     }, 180_000);
 
     afterAll(async () => {
-      await server?.kill();
-      await db?.destroy();
+      // each step even when one before failed: no server, database or folder outlives the test
+      await server?.kill().catch(() => undefined);
+      await db?.destroy().catch(() => undefined);
       rmSync(dataDir, { recursive: true, force: true });
       if (driver.pgUrl) await pgAdmin(`drop database if exists ${dbName} with (force)`);
-    });
+    }, 60_000);
 
     it('zip downloads of folders in a loop finish with a bounded archive and bounded temporary files', async () => {
       const temp0 = await tempBytes();
