@@ -59,8 +59,9 @@ export function createUploadsService(deps: AppDeps) {
     await files.requireFolder(actor.id, parentId);
     const parts = (p.relativePath ?? '').split('/').filter(Boolean);
     const name = checkName(parts.length ? parts[parts.length - 1] : p.name);
-    for (const folder of parts.slice(0, -1)) {
-      const n = checkName(folder);
+    // every folder name checked before the first is made: a refused path leaves no folder behind
+    const folders = parts.slice(0, -1).map(checkName);
+    for (const n of folders) {
       const existing = await files.repo.findByName(actor.id, parentId, n, 0);
       parentId = existing ? existing.id : (await files.createFolder(actor, { parentId, name: n, autorename: false }).catch(async (e) => {
         // a parallel upload of the same folder created it first
