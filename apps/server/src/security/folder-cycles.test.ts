@@ -125,7 +125,7 @@ for (const driver of drivers) {
       // each step even when one before failed: no server, database or folder outlives the test
       await server?.kill().catch(() => undefined);
       await db?.destroy().catch(() => undefined);
-      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
       if (driver.pgUrl) await pgAdmin(`drop database if exists ${dbName} with (force)`);
     }, 60_000);
 

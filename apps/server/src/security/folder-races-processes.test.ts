@@ -39,7 +39,7 @@ describe('drive writes through two server processes on one SQLite file', () => {
   }, 180_000);
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.kill().catch(() => undefined)));
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
   }, 60_000);
 
   it(`A→B on one server while B→A on the other never commits a loop (${MOVE_TRIES} tries; three-way ${CYCLE3_TRIES})`, async () => {
