@@ -25,6 +25,7 @@ export const ERRORS = {
   'move.sameFolder': { rtnCode: '1004001', key: 'errors.move.sameFolder' },
   'move.intoItself': { rtnCode: '1004002', key: 'errors.move.intoItself' },
   'move.duplicate': { rtnCode: '1004003', key: 'errors.move.duplicate' },
+  'folder.tooDeep': { rtnCode: '1004004', key: 'errors.folder.tooDeep' },
   'trash.restoreNoSpace': { rtnCode: '1005001', key: 'errors.trash.restoreNoSpace' },
   'zip.alreadyQueued': { rtnCode: '1006001', key: 'errors.zip.alreadyQueued' },
   'zip.emptyFolder': { rtnCode: '1006002', key: 'errors.zip.emptyFolder' },

@@ -4,13 +4,36 @@
 export const FORBIDDEN_NAME_CHARS = ['\\', '/', ':', '*', '?', '"', '<', '>', '|', '&'] as const;
 export const MAX_NAME_LENGTH = 255;
 
+/**
+ * Names Windows reserves for devices, with or without an extension ("CON", "con.dwg", "LPT1.tar.gz", "COM¹"):
+ * such a file cannot be saved or unzipped there, and opening one may reach the device.
+ */
+const WINDOWS_DEVICE_NAME = /^(con|prn|aux|nul|conin\$|conout\$|(com|lpt)[0-9\u00b9\u00b2\u00b3])$/i;
+/**
+ * Characters never valid in a name: control characters (C0, DEL, C1), bidirectional controls such as U+202E
+ * RIGHT-TO-LEFT OVERRIDE (they make "gpj.exe" look like "exe.jpg"), line and paragraph separators, the byte
+ * order mark, and halves of a surrogate pair.
+ */
+const INVISIBLE_OR_CONTROL = /[\p{Cc}\p{Bidi_Control}\u2028\u2029\ufeff\p{Cs}]/u;
+
 export function isValidItemName(name: string): boolean {
   const trimmed = name.trim();
   if (trimmed.length === 0 || trimmed.length > MAX_NAME_LENGTH) return false;
-  if (trimmed === '.' || trimmed === '..') return false;
-  // control characters are never valid in a name
-  if (/[\u0000-\u001f]/.test(trimmed)) return false;
-  return !FORBIDDEN_NAME_CHARS.some((c) => trimmed.includes(c));
+  if (INVISIBLE_OR_CONTROL.test(trimmed)) return false;
+  if (FORBIDDEN_NAME_CHARS.some((c) => trimmed.includes(c))) return false;
+  // only dots and spaces ("." "..", ". ."), or a trailing dot: Windows drops trailing dots, so "plan.dwg." is "plan.dwg" there
+  if (/^[.\s]+$/.test(trimmed) || trimmed.endsWith('.')) return false;
+  // a stem of only dots ("..dwg", "...dwg") reads as a path part
+  const ext = extensionOf(trimmed);
+  if (ext && /^[.\s]+$/.test(trimmed.slice(0, -(ext.length + 1)))) return false;
+  // Windows matches device names on the part before the first dot, trailing spaces ignored
+  return !WINDOWS_DEVICE_NAME.test(trimmed.split('.')[0].trimEnd());
+}
+
+/** Each part of a folder upload's relative path ("Project/Sub/plan.dwg") is a name of its own. */
+export function isValidRelativePath(relativePath: string): boolean {
+  const parts = relativePath.split('/').filter(Boolean);
+  return parts.length > 0 && parts.every(isValidItemName);
 }
 
 /** Extension after the last dot, lower-cased; '' when there is none. */
@@ -51,6 +74,11 @@ export const TRASH_RETENTION_DAYS = 10;
 export const MAX_CONCURRENT_UPLOADS = 3;
 export const FOLDER_LIST_PAGE_SIZE = 9999;
 export const ROOT_FOLDER_ID = '0';
+/**
+ * Folders nest at most this deep (a top-level folder is level 1). Every walk of the tree stops here, so it is
+ * bounded even on a corrupted tree; creating, moving, restoring or saving a folder deeper is refused.
+ */
+export const MAX_FOLDER_DEPTH = 64;
 
 /** B, KB, MB, GB with 2 decimals (section 9). */
 export function formatSize(bytes: number): string {

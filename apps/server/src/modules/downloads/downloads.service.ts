@@ -2,7 +2,7 @@ import { createWriteStream, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import yazl from 'yazl';
-import { TaskStatus, TaskType } from '@cadcloud/contracts';
+import { MAX_FOLDER_DEPTH, TaskStatus, TaskType } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
 import { appError } from '../../infra/http/app-error.ts';
 import { newId } from '../../infra/db/ids.ts';
@@ -48,7 +48,16 @@ export function createDownloadsService(deps: AppDeps) {
     const tree = await files.repo.subtree(uid, roots.filter((r) => r.kind === 0).map((r) => r.id));
     const byId = new Map<string, ItemRow>([...tree, ...roots].map((r) => [r.id, r]));
     const rootIds = new Set(roots.map((r) => r.id));
-    const pathOf = (r: ItemRow): string => (rootIds.has(r.id) || !byId.has(r.parent_id) ? r.name : `${pathOf(byId.get(r.parent_id)!)}/${r.name}`);
+    // up to the chosen item it came with; the walk's rows lead there within MAX_FOLDER_DEPTH levels, the bound is for a damaged tree
+    const pathOf = (r: ItemRow): string => {
+      const parts = [r.name];
+      let at = r;
+      while (!rootIds.has(at.id) && byId.has(at.parent_id) && parts.length <= MAX_FOLDER_DEPTH) {
+        at = byId.get(at.parent_id)!;
+        parts.unshift(at.name);
+      }
+      return parts.join('/');
+    };
     const entries = [...byId.values()].filter((r) => r.kind === 1).map((r) => ({ path: pathOf(r), md5: r.blob_md5!, size: Number(r.size), modified: r.modified_at }));
     const emptyFolders = [...byId.values()].filter((r) => r.kind === 0).map((r) => pathOf(r));
     return { roots, entries, emptyFolders };

@@ -1,21 +1,27 @@
-import { ROOT_FOLDER_ID, TYPE_GROUPS, TRASH_RETENTION_DAYS, extensionOf } from '@cadcloud/contracts';
+import { MAX_FOLDER_DEPTH, ROOT_FOLDER_ID, TYPE_GROUPS, TRASH_RETENTION_DAYS, extensionOf } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
-import type { Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema.ts';
 import { appError } from '../../infra/http/app-error.ts';
 import { newId } from '../../infra/db/ids.ts';
+import { serializedWithRetry } from '../../infra/db/serialized-transaction.ts';
 import { createQuotaService } from '../quota/quota.service.ts';
 import { createBlobsService } from '../blobs/blobs.service.ts';
 import { releaseVersionsOfFiles } from '../versions/versions.cleanup.ts';
 import { createThumbnailsService } from '../thumbnails/thumbnails.service.ts';
-import { createItemsRepository, type ItemRow, type SortField } from './items.repository.ts';
+import { createItemsRepository, reachesRoot, type ItemRow, type SortField } from './items.repository.ts';
 import { presentItem } from './items.presenter.ts';
 import { checkName, nextFreeName, stemOf } from './item-names.ts';
+import { folderLevels } from './folder-levels.ts';
 
 export interface Actor {
   id: string;
   freeze: number;
 }
+
+type DuplicateError = 'name.duplicateFolder' | 'name.duplicateFile' | 'move.duplicate';
+/** The database handle of a drive write (`driveWrite`); outside one, the app's own. */
+type Db = Kysely<Database>;
 
 const isPrivateFile = (r: ItemRow) => r.kind === 1 && r.private_type === '1';
 const sumSize = (rows: ItemRow[]) => rows.filter(isPrivateFile).reduce((a, r) => a + Number(r.size), 0);
@@ -41,19 +47,79 @@ export function createFilesService(deps: AppDeps) {
   // drawings show their owner's pictures by name and folder: a picture file appearing, going or moving may change them
   const thumbnails = createThumbnailsService(deps);
 
-  async function requireFolder(uid: string, folderId: string): Promise<ItemRow | null> {
+  async function requireFolder(uid: string, folderId: string, t: Db = deps.db): Promise<ItemRow | null> {
     if (folderId === ROOT_FOLDER_ID) return null;
-    const f = await repo.findOne(uid, folderId);
+    const f = await repo.findOne(uid, folderId, t);
     if (!f || f.kind !== 0) throw appError('item.notFound');
     return f;
   }
 
-  // inside a transaction pass its handle `t`: SQLite has one connection, a query on `db` there would wait forever
-  async function freeName(uid: string, parentId: string, name: string, kind: number, autorename: boolean, dupError: 'name.duplicateFolder' | 'name.duplicateFile' | 'move.duplicate', exceptId?: string, t?: Transaction<Database>) {
+  /**
+   * Everything that changes where an item is or what it is called runs here: one at a time per user, in every
+   * process (infra/db/serialized-transaction.ts), so a check made inside (not into its own subtree, the name is
+   * free, the folder is still there) holds when it commits; the unique index on live names is the last word.
+   * Inside `fn` use only its handle `t`: on SQLite a query on `deps.db` there would wait forever.
+   */
+  function driveWrite<T>(uid: string, fn: (t: Db) => Promise<T>): Promise<T> {
+    return serializedWithRetry(deps.db, `drive:${uid}`, fn);
+  }
+
+  /**
+   * `name`, or with autorename the first free "name (n)" in the folder. `refuse` sees the item holding the name
+   * first (an upload refuses the same bytes twice). In a drive write pass its handle `t`.
+   */
+  async function freeName(uid: string, parentId: string, name: string, kind: number, autorename: boolean, dupError: DuplicateError, exceptId?: string, t?: Db, refuse?: (clash: ItemRow) => void) {
     const clash = await repo.findByName(uid, parentId, name, undefined, t);
     if (!clash || clash.id === exceptId) return name;
+    refuse?.(clash);
     if (!autorename) throw appError(kind === 0 && dupError !== 'move.duplicate' ? 'name.duplicateFolder' : dupError);
     return nextFreeName(name, await repo.namesLike(uid, parentId, stemOf(name, kind === 0), t), kind === 0);
+  }
+
+  /** Folder levels from the top down to `folderId` (0 for the top level); Infinity when a parent loop cuts it off from the top. */
+  async function levelOf(uid: string, folderId: string, t: Db): Promise<number> {
+    if (folderId === ROOT_FOLDER_ID) return 0;
+    const chain = await repo.ancestors(uid, folderId, t);
+    return reachesRoot(chain) ? chain.length : Infinity;
+  }
+
+  /** `levels` of folders placed in `parentId` must stay within MAX_FOLDER_DEPTH. */
+  async function assertRoomBelow(uid: string, parentId: string, levels: number, t: Db) {
+    if (levels > 0 && (await levelOf(uid, parentId, t)) + levels > MAX_FOLDER_DEPTH) throw appError('folder.tooDeep', [MAX_FOLDER_DEPTH]);
+  }
+
+  /**
+   * Makes a new item visible in its folder under a free name (autorename, the default: "name (n)"; otherwise
+   * `dupError`), in one drive write, so parallel creates and uploads of one name never make two. The folder must
+   * still be there. Answers the row as inserted.
+   */
+  async function insertWithFreeName(row: ItemRow, o: { autorename?: boolean; dupError?: DuplicateError; refuse?: (clash: ItemRow) => void } = {}): Promise<ItemRow> {
+    return driveWrite(row.uid, async (t) => {
+      await requireFolder(row.uid, row.parent_id, t);
+      if (row.kind === 0) await assertRoomBelow(row.uid, row.parent_id, 1, t);
+      const name = await freeName(row.uid, row.parent_id, row.name, row.kind, o.autorename ?? true, o.dupError ?? 'name.duplicateFile', undefined, t, o.refuse);
+      const placed: ItemRow = { ...row, name, type: row.kind === 1 ? extensionOf(name) || 'file' : row.type };
+      await repo.insert(placed, t);
+      return placed;
+    });
+  }
+
+  /** Rename (a free name in its folder, like `insertWithFreeName`) and/or new description of a file or folder. */
+  async function edit(actor: Actor, id: string, kind: number, o: { name?: string; descp?: string; autorename?: boolean }) {
+    assertNotFrozen(actor);
+    const name = o.name !== undefined ? checkName(o.name) : undefined;
+    return driveWrite(actor.id, async (t) => {
+      const row = await repo.findOne(actor.id, id, t);
+      if (!row || row.kind !== kind) throw appError('item.notFound');
+      const patch: Partial<ItemRow> = { modified_at: Date.now() };
+      if (name !== undefined) {
+        patch.name = await freeName(actor.id, row.parent_id, name, kind, !!o.autorename, kind === 0 ? 'name.duplicateFolder' : 'name.duplicateFile', row.id, t);
+        if (kind === 1) patch.type = extensionOf(patch.name) || 'file';
+      }
+      if (o.descp !== undefined) patch.descp = String(o.descp).slice(0, 500);
+      await repo.update(actor.id, row.id, patch, t);
+      return { row, patch };
+    });
   }
 
   async function withCounts(uid: string, rows: ItemRow[]) {
@@ -70,6 +136,9 @@ export function createFilesService(deps: AppDeps) {
     requireFolder,
     freeName,
     assertNotFrozen,
+    driveWrite,
+    insertWithFreeName,
+    assertRoomBelow,
 
     async unionList(uid: string, o: { parentId: string; page: number; pageSize: number; q?: string; isGlobal?: boolean; sort?: SortField; desc?: boolean }) {
       const offset = (o.page - 1) * o.pageSize;
@@ -97,42 +166,26 @@ export function createFilesService(deps: AppDeps) {
     },
 
     async editFile(actor: Actor, o: { fileId: string; name?: string; descp?: string; autorename?: boolean }) {
-      assertNotFrozen(actor);
-      const row = await repo.findOne(actor.id, o.fileId);
-      if (!row || row.kind !== 1) throw appError('item.notFound');
-      const patch: Partial<ItemRow> = { modified_at: Date.now() };
-      if (o.name !== undefined) {
-        const name = checkName(o.name);
-        patch.name = await freeName(actor.id, row.parent_id, name, 1, !!o.autorename, 'name.duplicateFile', row.id);
-        patch.type = extensionOf(patch.name) || 'file';
-      }
-      if (o.descp !== undefined) patch.descp = String(o.descp).slice(0, 500);
-      await repo.update(actor.id, row.id, patch);
+      const { row, patch } = await edit(actor, o.fileId, 1, o);
       if (patch.name !== undefined && patch.name !== row.name) await thumbnails.picturesChanged(actor.id, [row.name, patch.name]);
       return presentItem({ ...row, ...patch });
     },
 
     async createFolder(actor: Actor, o: { parentId: string; name: string; autorename?: boolean; descp?: string }) {
       assertNotFrozen(actor);
-      await requireFolder(actor.id, o.parentId);
-      const name = await freeName(actor.id, o.parentId, checkName(o.name), 0, !!o.autorename, 'name.duplicateFolder');
       const now = Date.now();
-      const row: ItemRow = {
-        id: newId(), uid: actor.id, parent_id: o.parentId, kind: 0, name, type: 'folder', size: 0, blob_md5: null, version: 1, descp: o.descp ?? '', private_type: '1', freeze: 0, thumbkey: null, transform_status: 3,
-        browse_count: 0, like_count: 0, collection_count: 0, leave_message_count: 0, created_at: now, modified_at: now, deleted_at: null, trash_root: null, trash_parent_id: null,
-      };
-      await repo.insert(row);
+      const row = await insertWithFreeName(
+        {
+          id: newId(), uid: actor.id, parent_id: o.parentId, kind: 0, name: checkName(o.name), type: 'folder', size: 0, blob_md5: null, version: 1, descp: o.descp ?? '', private_type: '1', freeze: 0, thumbkey: null, transform_status: 3,
+          browse_count: 0, like_count: 0, collection_count: 0, leave_message_count: 0, created_at: now, modified_at: now, deleted_at: null, trash_root: null, trash_parent_id: null,
+        },
+        { autorename: !!o.autorename, dupError: 'name.duplicateFolder' },
+      );
       return presentItem(row, { count: 0 });
     },
 
     async editFolder(actor: Actor, o: { folderId: string; name?: string; descp?: string; autorename?: boolean }) {
-      assertNotFrozen(actor);
-      const row = await repo.findOne(actor.id, o.folderId);
-      if (!row || row.kind !== 0) throw appError('item.notFound');
-      const patch: Partial<ItemRow> = { modified_at: Date.now() };
-      if (o.name !== undefined) patch.name = await freeName(actor.id, row.parent_id, checkName(o.name), 0, !!o.autorename, 'name.duplicateFolder', row.id);
-      if (o.descp !== undefined) patch.descp = String(o.descp).slice(0, 500);
-      await repo.update(actor.id, row.id, patch);
+      const { row, patch } = await edit(actor, o.folderId, 0, o);
       return presentItem({ ...row, ...patch });
     },
 
@@ -147,37 +200,45 @@ export function createFilesService(deps: AppDeps) {
     async parentPath(uid: string, folderId: string) {
       if (folderId === ROOT_FOLDER_ID) return { list: [] };
       const chain = await repo.ancestors(uid, folderId);
-      if (!chain.length || chain[0].kind !== 0) throw appError('item.notFound');
+      // a folder a parent loop has cut off from the top level has no path to show
+      if (!chain.length || chain[0].kind !== 0 || !reachesRoot(chain)) throw appError('item.notFound');
       return { list: chain.reverse().map((r) => ({ id: r.id, name: r.name, parentId: r.parent_id })) };
     },
 
     async move(actor: Actor, o: { fileIds: string[]; folderIds: string[]; moveToId: string; autoRename?: boolean }) {
       assertNotFrozen(actor);
       const uid = actor.id;
-      const target = await requireFolder(uid, o.moveToId);
-      const rows = await repo.findOwned(uid, [...o.fileIds, ...o.folderIds]);
-      if (rows.length !== new Set([...o.fileIds, ...o.folderIds]).size) throw appError('item.notFound');
-      if (!rows.length) throw appError('request.invalid');
-      if (rows.every((r) => r.parent_id === o.moveToId)) throw appError('move.sameFolder');
-      if (target) {
-        const ancestry = new Set((await repo.ancestors(uid, target.id)).map((a) => a.id));
-        if (rows.some((r) => r.kind === 0 && ancestry.has(r.id))) throw appError('move.intoItself');
-      }
+      const ids = [...new Set([...o.fileIds, ...o.folderIds])];
       const now = Date.now();
-      const moved: ReturnType<typeof presentItem>[] = [];
-      const movedFiles: string[] = [];
-      const movedRows: typeof rows = [];
-      await deps.db.transaction().execute(async (trx) => {
+      // checked and written in one drive write: two moves checked apart and committed together made A↔B loops
+      const { moved, movedFiles, movedRows } = await driveWrite(uid, async (t) => {
+        const moved: ReturnType<typeof presentItem>[] = [];
+        const movedFiles: string[] = [];
+        const movedRows: ItemRow[] = [];
+        const target = await requireFolder(uid, o.moveToId, t);
+        const rows = await repo.findOwned(uid, ids, {}, t);
+        if (rows.length !== ids.length) throw appError('item.notFound');
+        if (!rows.length) throw appError('request.invalid');
+        if (rows.every((r) => r.parent_id === o.moveToId)) throw appError('move.sameFolder');
+        const folders = rows.filter((r) => r.kind === 0 && r.parent_id !== o.moveToId);
+        if (target) {
+          const chain = await repo.ancestors(uid, target.id, t);
+          if (folders.some((r) => chain.some((a) => a.id === r.id))) throw appError('move.intoItself');
+          // a folder a parent loop has cut off from the top level: what went in would vanish with it
+          if (!reachesRoot(chain)) throw appError('item.notFound');
+        }
+        await assertRoomBelow(uid, o.moveToId, await repo.folderHeight(uid, folders.map((r) => r.id), t), t);
         for (const r of rows) {
           if (r.parent_id === o.moveToId) continue;
-          const name = await freeName(uid, o.moveToId, r.name, r.kind, !!o.autoRename, 'move.duplicate', undefined, trx);
-          await repo.update(uid, r.id, { parent_id: o.moveToId, name, modified_at: now }, trx);
+          const name = await freeName(uid, o.moveToId, r.name, r.kind, !!o.autoRename, 'move.duplicate', undefined, t);
+          await repo.update(uid, r.id, { parent_id: o.moveToId, name, modified_at: now }, t);
           moved.push(presentItem({ ...r, parent_id: o.moveToId, name, modified_at: now }));
           if (r.kind === 1) {
             movedFiles.push(r.name, name);
             movedRows.push(r);
           }
         }
+        return { moved, movedFiles, movedRows };
       });
       // a picture's folder decides which of two of the same name a drawing shows (a moved folder keeps what is in it together)
       await thumbnails.picturesChanged(uid, movedFiles);
@@ -197,32 +258,38 @@ export function createFilesService(deps: AppDeps) {
       if (live.length + trashed.length !== ids.length) throw appError('item.notFound');
       const now = Date.now();
       if (o.deleteLevel === 0) {
-        let released = 0;
-        const binned: string[] = [];
-        await deps.db.transaction().execute(async (trx) => {
+        const { released, binned } = await driveWrite(uid, async (trx) => {
+          let released = 0;
+          const binned: string[] = [];
           for (const r of live) {
             // a selected item inside another selected folder is already binned with it: its subtree is empty here
             const sub = await repo.subtree(uid, [r.id], {}, trx);
             if (!sub.length) continue;
             binned.push(...fileNames(sub));
             await repo.markDeleted(uid, sub.map((x) => x.id), r.id, now, trx);
-            await repo.update(uid, r.id, { trash_parent_id: r.parent_id }, trx);
+            // where it is now (the first row is the root, read inside the drive write)
+            await repo.update(uid, r.id, { trash_parent_id: sub[0].parent_id }, trx);
             // counted from the rows as binned, read again after marking them: a drawing published (modules/library) while
             // this ran has already left the used storage, and must not be released twice
             released += sumSize(await repo.itemsOfTrashRoots(uid, [r.id], trx));
           }
+          return { released, binned };
         });
         await quota.release(uid, released);
         // pictures in the bin are not shown in drawings: those that showed them fall back to the plain thumbnail
         await thumbnails.picturesChanged(uid, binned);
         return { deleted: live.length };
       }
-      const liveTree = await repo.subtree(uid, live.map((r) => r.id));
-      // permanent: live items leave quota now; trashed ones left it when they were binned
-      const trashTree = trashed.length ? await repo.itemsOfTrashRoots(uid, trashed.filter((t) => t.trash_root === t.id).map((t) => t.id)) : [];
-      const all = [...liveTree, ...trashTree, ...trashed.filter((t) => t.trash_root !== t.id)];
-      const unique = [...new Map(all.map((r) => [r.id, r])).values()];
-      await repo.deleteRows(uid, unique.map((r) => r.id));
+      // read and deleted in one drive write: nothing is created in a folder between the walk and the delete
+      const { liveTree, unique } = await driveWrite(uid, async (t) => {
+        const liveTree = await repo.subtree(uid, live.map((r) => r.id), {}, t);
+        // permanent: live items leave quota now; trashed ones left it when they were binned
+        const trashTree = trashed.length ? await repo.itemsOfTrashRoots(uid, trashed.filter((x) => x.trash_root === x.id).map((x) => x.id), t) : [];
+        const all = [...liveTree, ...trashTree, ...trashed.filter((x) => x.trash_root !== x.id)];
+        const unique = [...new Map(all.map((r) => [r.id, r])).values()];
+        await repo.deleteRows(uid, unique.map((r) => r.id), t);
+        return { liveTree, unique };
+      });
       await quota.release(uid, sumSize(liveTree));
       await blobs.release(unique.filter((r) => r.kind === 1).map((r) => r.blob_md5));
       // a thumbnail drawn with their owner's pictures that no file shows now (the bytes may live on in others' files)
@@ -252,16 +319,24 @@ export function createFilesService(deps: AppDeps) {
       // restored pictures are found again (a root may come back under a new name)
       const restored = fileNames(tree);
       try {
-        await deps.db.transaction().execute(async (trx) => {
+        const names = await driveWrite(uid, async (trx) => {
+          // still in the bin: a parallel restore of the same items has not brought them back already
+          const still = await repo.findOwned(uid, ids, { deleted: true }, trx);
+          if (still.length !== ids.length || still.some((r) => r.trash_root !== r.id)) throw appError('item.notFound');
+          const names: string[] = [];
           for (const r of roots) {
-            // back where it was; to the root when that folder is gone
+            // back where it was; to the top level when that folder is gone, cut off by a loop, or now too deep for the folders coming back
             let parent = r.trash_parent_id ?? ROOT_FOLDER_ID;
             if (parent !== ROOT_FOLDER_ID && !(await repo.findOne(uid, parent, trx))) parent = ROOT_FOLDER_ID;
+            const levels = folderLevels(new Set([r.id]), tree.filter((x) => x.trash_root === r.id));
+            if ((await levelOf(uid, parent, trx)) + levels > MAX_FOLDER_DEPTH) parent = ROOT_FOLDER_ID;
             const name = await freeName(uid, parent, r.name, r.kind, true, 'name.duplicateFile', undefined, trx);
             await repo.restoreTrashRoot(uid, r.id, parent, name, trx);
-            if (r.kind === 1) restored.push(name);
+            if (r.kind === 1) names.push(name);
           }
+          return names;
         });
+        restored.push(...names);
       } catch (e) {
         await quota.release(uid, bytes);
         throw e;

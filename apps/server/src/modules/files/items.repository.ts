@@ -1,5 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { MAX_FOLDER_DEPTH, ROOT_FOLDER_ID } from '@cadcloud/contracts';
 import type { Database, ItemsTable } from '../../infra/db/schema.ts';
+import { dialectOf } from '../../infra/db/db.ts';
 
 export type ItemRow = Selectable<ItemsTable>;
 export type SortField = 'name' | 'time' | 'size';
@@ -9,12 +11,16 @@ type Db = Kysely<Database> | Transaction<Database>;
 export function createItemsRepository(db: Kysely<Database>) {
   /** Every write to a user's items moves their drive revision, which keys the list cache. */
   const touch = (uid: string, t: Db) => t.updateTable('users').set({ drive_rev: sql`drive_rev + 1` }).where('id', '=', uid).execute();
+  // Walks of the tree carry the ids they passed (",a,b,") and never enter one again, and stop after the deepest
+  // level a folder may have: a parent loop planted in the database ends the walk instead of growing it forever.
+  const postgres = dialectOf(db) === 'postgres';
+  const passed = (path: unknown, id: unknown) => (postgres ? sql`strpos(${path}, ',' || ${id} || ',') = 0` : sql`instr(${path}, ',' || ${id} || ',') = 0`);
 
   return {
     db,
-    async findOwned(uid: string, ids: string[], opts: { deleted?: boolean } = {}): Promise<ItemRow[]> {
+    async findOwned(uid: string, ids: string[], opts: { deleted?: boolean } = {}, t: Db = db): Promise<ItemRow[]> {
       if (!ids.length) return [];
-      let q = db.selectFrom('items').selectAll().where('uid', '=', uid).where('id', 'in', ids);
+      let q = t.selectFrom('items').selectAll().where('uid', '=', uid).where('id', 'in', ids);
       q = opts.deleted ? q.where('deleted_at', 'is not', null) : q.where('deleted_at', 'is', null);
       return q.execute();
     },
@@ -78,7 +84,7 @@ export function createItemsRepository(db: Kysely<Database>) {
         .where('uid', '=', uid)
         .where('parent_id', '=', parentId)
         .where('deleted_at', 'is', null)
-        .where('name', 'like', `${escapeLike(stem)}%`)
+        .where(sql<boolean>`name like ${`${likeLiteral(stem)}%`} escape '\\'`)
         .execute();
       return new Set(rows.map((r) => r.name));
     },
@@ -90,28 +96,54 @@ export function createItemsRepository(db: Kysely<Database>) {
       await t.updateTable('items').set(patch).where('uid', '=', uid).where('id', '=', id).execute();
       await touch(uid, t);
     },
-    /** A folder and everything below it (recursive CTE: one query on both dialects). */
-    async subtree(uid: string, rootIds: string[], opts: { deleted?: boolean } = {}, t: Db = db): Promise<ItemRow[]> {
+    /**
+     * The given items and everything below them (recursive CTE: one query on both dialects), each once, with its
+     * depth under its root (0 for the roots). Bounded by MAX_FOLDER_DEPTH levels and cycle-safe.
+     */
+    async subtree(uid: string, rootIds: string[], opts: { deleted?: boolean } = {}, t: Db = db): Promise<(ItemRow & { depth: number })[]> {
       if (!rootIds.length) return [];
-      const deletedCond = opts.deleted ? sql`deleted_at is not null` : sql`deleted_at is null`;
-      const r = await sql<ItemRow>`
-        with recursive tree(id) as (
-          select id from items where uid = ${uid} and id in (${sql.join(rootIds)}) and ${deletedCond}
-          union all
-          select i.id from items i join tree on i.parent_id = tree.id where i.uid = ${uid} and ${opts.deleted ? sql`i.deleted_at is not null` : sql`i.deleted_at is null`}
-        )
-        select items.* from items join tree on items.id = tree.id`.execute(t);
-      return r.rows;
-    },
-    /** Ancestors of a folder, nearest first (for the breadcrumb and "into itself" checks). */
-    async ancestors(uid: string, folderId: string): Promise<ItemRow[]> {
+      const deletedCond = (col: string) => (opts.deleted ? sql`${sql.ref(col)} is not null` : sql`${sql.ref(col)} is null`);
       const r = await sql<ItemRow & { depth: number }>`
-        with recursive up(id, parent_id, depth) as (
-          select id, parent_id, 0 from items where uid = ${uid} and id = ${folderId}
+        with recursive tree(id, depth, path) as (
+          select id, 0, ',' || id || ',' from items where uid = ${uid} and id in (${sql.join(rootIds)}) and ${deletedCond('deleted_at')}
           union all
-          select i.id, i.parent_id, up.depth + 1 from items i join up on i.id = up.parent_id where i.uid = ${uid} and up.depth < 200
+          select i.id, tree.depth + 1, tree.path || i.id || ','
+          from items i join tree on i.parent_id = tree.id
+          where i.uid = ${uid} and ${deletedCond('i.deleted_at')} and tree.depth < ${MAX_FOLDER_DEPTH} and ${passed(sql.ref('tree.path'), sql.ref('i.id'))}
         )
-        select items.*, up.depth from items join up on items.id = up.id order by up.depth`.execute(db);
+        select items.*, tree.depth from items join tree on items.id = tree.id order by tree.depth`.execute(t);
+      // a root inside another root's subtree is reached twice: keep it once, nearest its own root
+      const seen = new Set<string>();
+      return r.rows.filter((row) => !seen.has(row.id) && !!seen.add(row.id)).map((row) => ({ ...row, depth: Number(row.depth) }));
+    },
+    /** Levels of folders in the deepest branch under the given folders, these counted (1: no sub-folders). Bounded like `subtree`. */
+    async folderHeight(uid: string, rootIds: string[], t: Db = db): Promise<number> {
+      if (!rootIds.length) return 0;
+      const r = await sql<{ h: number | null }>`
+        with recursive tree(id, depth, path) as (
+          select id, 1, ',' || id || ',' from items where uid = ${uid} and id in (${sql.join(rootIds)}) and kind = 0 and deleted_at is null
+          union all
+          select i.id, tree.depth + 1, tree.path || i.id || ','
+          from items i join tree on i.parent_id = tree.id
+          where i.uid = ${uid} and i.kind = 0 and i.deleted_at is null and tree.depth <= ${MAX_FOLDER_DEPTH} and ${passed(sql.ref('tree.path'), sql.ref('i.id'))}
+        )
+        select max(depth) as h from tree`.execute(t);
+      return Number(r.rows[0]?.h ?? 0);
+    },
+    /**
+     * An item and its ancestors, nearest first (the breadcrumb, the "into itself" and depth checks). Bounded by
+     * MAX_FOLDER_DEPTH levels and cycle-safe: `reachesRoot` tells a whole chain from one cut at a loop.
+     */
+    async ancestors(uid: string, folderId: string, t: Db = db): Promise<ItemRow[]> {
+      const r = await sql<ItemRow & { depth: number }>`
+        with recursive up(id, parent_id, depth, path) as (
+          select id, parent_id, 0, ',' || id || ',' from items where uid = ${uid} and id = ${folderId}
+          union all
+          select i.id, i.parent_id, up.depth + 1, up.path || i.id || ','
+          from items i join up on i.id = up.parent_id
+          where i.uid = ${uid} and up.depth < ${MAX_FOLDER_DEPTH} and ${passed(sql.ref('up.path'), sql.ref('i.id'))}
+        )
+        select items.*, up.depth from items join up on items.id = up.id order by up.depth`.execute(t);
       return r.rows;
     },
     async markDeleted(uid: string, ids: string[], trashRoot: string, now: number, t: Db = db) {
@@ -127,8 +159,9 @@ export function createItemsRepository(db: Kysely<Database>) {
       return t.selectFrom('items').selectAll().where('uid', '=', uid).where('trash_root', 'in', roots).where('deleted_at', 'is not', null).execute();
     },
     async restoreTrashRoot(uid: string, root: string, parentId: string, name: string, t: Db = db) {
-      await t.updateTable('items').set({ deleted_at: null, trash_root: null, trash_parent_id: null }).where('uid', '=', uid).where('trash_root', '=', root).execute();
+      // placed and named while still binned: a live name is unique in its folder (index items_uid_parent_name_live)
       await t.updateTable('items').set({ parent_id: parentId, name }).where('uid', '=', uid).where('id', '=', root).execute();
+      await t.updateTable('items').set({ deleted_at: null, trash_root: null, trash_parent_id: null }).where('uid', '=', uid).where('trash_root', '=', root).execute();
       await touch(uid, t);
     },
     async deleteRows(uid: string, ids: string[], t: Db = db) {
@@ -143,6 +176,11 @@ export function createItemsRepository(db: Kysely<Database>) {
   };
 }
 
+/** True when an `ancestors` chain ends at the top level (not at a parent loop, a missing parent or the depth bound). */
+export function reachesRoot(chain: ItemRow[]): boolean {
+  return chain.length > 0 && chain[chain.length - 1].parent_id === ROOT_FOLDER_ID;
+}
+
 function orderItems<Q extends { orderBy: any }>(q: Q, sort: SortField | undefined, desc = false): Q {
   const dir = desc ? 'desc' : 'asc';
   // folders (kind 0) always before files
@@ -151,6 +189,11 @@ function orderItems<Q extends { orderBy: any }>(q: Q, sort: SortField | undefine
   else if (sort === 'size') r = r.orderBy('size', dir);
   else r = r.orderBy('name', dir);
   return r.orderBy('id', 'asc');
+}
+
+/** `s` matched literally by LIKE … ESCAPE '\' (a name may contain % and _). */
+function likeLiteral(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 function escapeLike(s: string): string {

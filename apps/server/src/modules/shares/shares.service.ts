@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import {
-  EMAIL, ROOT_FOLDER_ID, SHARE_CODE_ALPHABET, SHARE_CODE_LENGTH, SHARE_DAYS_DEFAULT, SHARE_DAYS_MAX, SHARE_EMAIL_RECIPIENTS_MAX, SHARE_PASSWORD, SHARE_PASSWORD_DIGITS,
-  allowedCodeKinds, codeKindOf, codeOutlasts, normalizeShareCode, requiredBits,
+  EMAIL, MAX_FOLDER_DEPTH, ROOT_FOLDER_ID, SHARE_CODE_ALPHABET, SHARE_CODE_LENGTH, SHARE_DAYS_DEFAULT, SHARE_DAYS_MAX, SHARE_EMAIL_RECIPIENTS_MAX, SHARE_PASSWORD, SHARE_PASSWORD_DIGITS,
+  allowedCodeKinds, codeKindOf, codeOutlasts, isValidItemName, normalizeShareCode, requiredBits,
   type ExtractionModel, type ShareCodeKind, type ShareGoneReason, type ShareKind,
 } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
@@ -14,6 +14,7 @@ import { persistentSecret } from '../../infra/storage/storage.factory.ts';
 import { createFilesService, type Actor } from '../files/files.service.ts';
 import type { ItemRow } from '../files/items.repository.ts';
 import { presentItem } from '../files/items.presenter.ts';
+import { folderLevels } from '../files/folder-levels.ts';
 import { createQuotaService } from '../quota/quota.service.ts';
 import { createBlobsService } from '../blobs/blobs.service.ts';
 import { createThumbnailsService } from '../thumbnails/thumbnails.service.ts';
@@ -542,12 +543,38 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
         roots.push(hit.row);
       }
       const trees = await items.subtree(share.uid, roots.filter((r) => r.kind === 0).map((r) => r.id));
-      const inTree = new Set(trees.map((r) => r.id));
-      // a chosen item inside another chosen folder comes with that folder
-      const tops = roots.filter((r) => !(r.parent_id !== ROOT_FOLDER_ID && inTree.has(r.parent_id)));
-      const all = new Map<string, ItemRow>();
-      for (const r of [...tops, ...trees]) all.set(r.id, r);
-      const copies = [...all.values()];
+      // a chosen item inside another chosen folder comes with that folder (climbing to a chosen folder, not round a loop back to itself)
+      const inTree = new Map(trees.map((r) => [r.id, r]));
+      const chosenIds = new Set(roots.map((r) => r.id));
+      const insideAnother = (r: ItemRow) => {
+        let at = inTree.get(r.parent_id);
+        for (let level = 0; at && at.id !== r.id && level <= MAX_FOLDER_DEPTH; level++) {
+          if (chosenIds.has(at.id)) return true;
+          at = inTree.get(at.parent_id);
+        }
+        return false;
+      };
+      const tops = roots.filter((r) => !insideAnother(r));
+      const topIds = new Set(tops.map((r) => r.id));
+      // parents before children: a breadth-first order from the tops, each item once (a parent loop in the sharer's tree ends it)
+      const children = new Map<string, ItemRow[]>();
+      for (const r of trees) {
+        if (topIds.has(r.id)) continue;
+        const list = children.get(r.parent_id);
+        if (list) list.push(r);
+        else children.set(r.parent_id, [r]);
+      }
+      const copies = [...tops];
+      const queued = new Set(topIds);
+      for (let qi = 0; qi < copies.length; qi++) {
+        for (const c of children.get(copies[qi].id) ?? []) {
+          if (queued.has(c.id)) continue;
+          queued.add(c.id);
+          copies.push(c);
+        }
+      }
+      // a name that would be refused today (a device name, a control character) does not enter the caller's drive
+      if (copies.some((r) => !isValidItemName(r.name))) throw appError('name.invalid');
       const bytes = copies.filter((r) => r.kind === 1).reduce((a, r) => a + Number(r.size), 0);
       await quota.reserve(actor.id, bytes, 'upload.noSpace');
       const md5s = copies.filter((r) => r.kind === 1 && r.blob_md5).map((r) => r.blob_md5!);
@@ -555,21 +582,14 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
       for (const m of md5s) await blobs.addRef(m);
       const at = now();
       const newIds = new Map(copies.map((r) => [r.id, newId()]));
-      const topIds = new Set(tops.map((r) => r.id));
-      const copiedFiles: { id: string; uid: string; name: string; type: string; blob_md5: string | null; thumbkey: string | null }[] = [];
+      let copiedFiles: { id: string; uid: string; name: string; type: string; blob_md5: string | null; thumbkey: string | null }[] = [];
       try {
-        await deps.db.transaction().execute(async (trx) => {
-          // parents before children: a breadth-first order from the tops
-          const children = new Map<string, ItemRow[]>();
+        // one drive write of the caller's: the target folder is still there, and the tops take free names in it
+        copiedFiles = await files.driveWrite(actor.id, async (trx) => {
+          await files.requireFolder(actor.id, o.targetFolderId, trx);
+          await files.assertRoomBelow(actor.id, o.targetFolderId, folderLevels(topIds, copies), trx);
+          const copied: typeof copiedFiles = [];
           for (const r of copies) {
-            if (topIds.has(r.id)) continue;
-            const list = children.get(r.parent_id);
-            if (list) list.push(r);
-            else children.set(r.parent_id, [r]);
-          }
-          const queue = [...tops];
-          for (let qi = 0; qi < queue.length; qi++) {
-            const r = queue[qi];
             const parent = topIds.has(r.id) ? o.targetFolderId : newIds.get(r.parent_id)!;
             const name = topIds.has(r.id) ? await files.freeName(actor.id, parent, r.name, r.kind, true, 'name.duplicateFile', undefined, trx) : r.name;
             // named column by column: a copy is a new private item of the caller, nothing of the original's life comes along
@@ -578,9 +598,9 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
               private_type: '1', freeze: 0, thumbkey: r.thumbkey, transform_status: r.transform_status, browse_count: 0, like_count: 0, collection_count: 0, leave_message_count: 0,
               created_at: at, modified_at: at, deleted_at: null, trash_root: null, trash_parent_id: null,
             }, trx);
-            if (r.kind === 1) copiedFiles.push({ id: newIds.get(r.id)!, uid: actor.id, name, type: r.type, blob_md5: r.blob_md5, thumbkey: r.thumbkey });
-            queue.push(...(children.get(r.id) ?? []));
+            if (r.kind === 1) copied.push({ id: newIds.get(r.id)!, uid: actor.id, name, type: r.type, blob_md5: r.blob_md5, thumbkey: r.thumbkey });
           }
+          return copied;
         });
       } catch (e) {
         await quota.release(actor.id, bytes);

@@ -59,8 +59,9 @@ export function createUploadsService(deps: AppDeps) {
     await files.requireFolder(actor.id, parentId);
     const parts = (p.relativePath ?? '').split('/').filter(Boolean);
     const name = checkName(parts.length ? parts[parts.length - 1] : p.name);
-    for (const folder of parts.slice(0, -1)) {
-      const n = checkName(folder);
+    // every folder name checked before the first is made: a refused path leaves no folder behind
+    const folders = parts.slice(0, -1).map(checkName);
+    for (const n of folders) {
       const existing = await files.repo.findByName(actor.id, parentId, n, 0);
       parentId = existing ? existing.id : (await files.createFolder(actor, { parentId, name: n, autorename: false }).catch(async (e) => {
         // a parallel upload of the same folder created it first
@@ -72,11 +73,16 @@ export function createUploadsService(deps: AppDeps) {
     return { parentId, name };
   }
 
+  /** The same file twice in one folder (same name, same bytes) is refused. */
+  function refuseRepeat(clash: ItemRow, md5: string) {
+    if (clash.kind === 1 && clash.blob_md5 === md5) throw appError('upload.repeated');
+  }
+
   /** Same name and same bytes in the folder: refused; same name, other bytes: renamed "name (1).ext". */
   async function nameFor(uid: string, parentId: string, name: string, md5: string): Promise<string> {
     const clash = await files.repo.findByName(uid, parentId, name);
     if (!clash) return name;
-    if (clash.kind === 1 && clash.blob_md5 === md5) throw appError('upload.repeated');
+    refuseRepeat(clash, md5);
     return files.freeName(uid, parentId, name, 1, true, 'name.duplicateFile');
   }
 
@@ -106,7 +112,8 @@ export function createUploadsService(deps: AppDeps) {
     const uid = actor.id;
     const target = await versionTarget(uid, placement.parentId, placement.name, md5, placement.conflict);
     if (target) return overwrite(actor, target, placement.name, md5, size, store);
-    const name = await nameFor(uid, placement.parentId, placement.name, md5);
+    // refused early when it is a repeat; the name itself is taken when the item is inserted (another may get there first)
+    await nameFor(uid, placement.parentId, placement.name, md5);
     await quota.reserve(uid, size);
     try {
       const existing = await blobs.find(md5);
@@ -117,12 +124,12 @@ export function createUploadsService(deps: AppDeps) {
       }
       await blobs.addRef(md5);
       const now = Date.now();
-      const row: ItemRow = {
-        id: newId(), uid, parent_id: placement.parentId, kind: 1, name, type: extensionOf(name) || 'file', size, blob_md5: md5, version: 1, descp: '', private_type: '1', freeze: 0, thumbkey: null,
+      let row: ItemRow = {
+        id: newId(), uid, parent_id: placement.parentId, kind: 1, name: placement.name, type: extensionOf(placement.name) || 'file', size, blob_md5: md5, version: 1, descp: '', private_type: '1', freeze: 0, thumbkey: null,
         transform_status: 3, browse_count: 0, like_count: 0, collection_count: 0, leave_message_count: 0, created_at: now, modified_at: now, deleted_at: null, trash_root: null, trash_parent_id: null,
       };
       try {
-        await files.repo.insert(row);
+        row = await files.insertWithFreeName(row, { refuse: (clash) => refuseRepeat(clash, md5) });
       } catch (e) {
         await blobs.release([md5]);
         throw e;

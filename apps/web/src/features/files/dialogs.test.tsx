@@ -32,3 +32,24 @@ describe('name dialog', () => {
     await waitFor(() => expect(onSubmit).toHaveBeenCalledWith('plan-2.dwg'));
   });
 });
+
+describe('name dialog: names that disguise or break files', () => {
+  it('refuses device names, bidi and control characters and dot-only stems with the same message', async () => {
+    cleanup();
+    setLanguage('en');
+    const onSubmit = vi.fn(async () => undefined);
+    render(<NameDialog open title="New folder" label="Name" initial="" onCancel={() => undefined} onSubmit={onSubmit} />);
+    const input = await screen.findByTestId('name-input');
+    for (const bad of ['CON', 'nul.txt', 'LPT1.tar.gz', 'invoice\u202Egpj.exe', 'tab\tname', '..dwg', 'plan.dwg.']) {
+      fireEvent.change(input, { target: { value: bad } });
+      fireEvent.click(screen.getByRole('button', { name: /OK/ }));
+      await screen.findByText(/Names cannot contain special characters/);
+      // a name let through would be sent once validation settles
+      await new Promise((r) => setTimeout(r, 100));
+      expect(onSubmit, JSON.stringify(bad)).not.toHaveBeenCalled();
+    }
+    fireEvent.change(input, { target: { value: 'CONSOLE' } });
+    fireEvent.click(screen.getByRole('button', { name: /OK/ }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith('CONSOLE'));
+  });
+});

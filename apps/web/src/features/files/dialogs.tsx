@@ -4,7 +4,7 @@ import { CloudUploadOutlined, FolderAddOutlined, UploadOutlined } from '@ant-des
 import { useTranslation } from 'react-i18next';
 import { isValidItemName, ROOT_FOLDER_ID } from '@cadcloud/contracts';
 import { filesApi } from './api.ts';
-import { uploadQueue, filesFromDrop } from '../uploads/uploads.ts';
+import { uploadQueue, filesFromDrop, uploadProblem } from '../uploads/uploads.ts';
 import { formatSize } from '../../lib/format.ts';
 import { taskEvents } from '../tasks/task-events.ts';
 import { useUploadConflicts } from '../uploads/ConflictDialog.tsx';
@@ -116,11 +116,9 @@ export function UploadDialog(props: { open: boolean; parentId: string; uploadLim
 
   const enqueue = async (list: { file: File; relativePath?: string }[]) => {
     const ok = list.filter((f) => {
-      if (f.file.size > props.uploadLimit) {
-        message.error(t('upload.tooLarge', { size: formatSize(props.uploadLimit) }));
-        return false;
-      }
-      return true;
+      const problem = uploadProblem(f, props.uploadLimit, t);
+      if (problem) message.error(problem);
+      return !problem;
     });
     if (!ok.length) return;
     // a folder upload into a folder of the same name merges into it: say so before starting

@@ -1,8 +1,14 @@
 import { useEffect, useState } from 'react';
 import { App, Checkbox, Form, Input, Modal, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { FONT_CODEPAGES } from '@cadcloud/contracts';
+import { FONT_CODEPAGES, extensionOf, isValidItemName } from '@cadcloud/contracts';
 import { fontsApi, type Font } from './api.ts';
+
+/** The name as the server will store it (the font's extension added unless typed) passes the name rules. */
+function isValidFontName(stem: string, f: Font): boolean {
+  const n = stem.trim();
+  return isValidItemName(extensionOf(n) === f.fileType ? n : `${n}.${f.fileType}`);
+}
 
 /** Name without the font's own extension: the server keeps the extension, so the user edits only the stem. */
 export function stemOfFont(f: Font): string {
@@ -19,6 +25,7 @@ export function RenameFontDialog({ font, onClose, onDone }: { font: Font | null;
   const submit = async () => {
     if (!font) return;
     if (!name.trim()) return void message.error(t('fonts.nameRequired'));
+    if (!isValidFontName(name, font)) return void message.error(t('name.invalid', { ns: 'web' }));
     setBusy(true);
     try {
       await fontsApi.rename(font.id, name.trim());
@@ -71,7 +78,14 @@ export function EditFontDialog({ font, onClose, onDone }: { font: Font | null; o
   return (
     <Modal open={!!font} title={t('fonts.edit.title')} okText={t('fonts.ok')} cancelText={t('fonts.cancel')} confirmLoading={busy} onOk={submit} onCancel={onClose} forceRender>
       <Form form={form} layout="vertical" data-testid="font-edit-form">
-        <Form.Item name="name" label={t('fonts.field.name')} rules={[{ required: true, whitespace: true, message: t('fonts.nameRequired') }]}>
+        <Form.Item
+          name="name"
+          label={t('fonts.field.name')}
+          rules={[
+            { required: true, whitespace: true, message: t('fonts.nameRequired') },
+            { validator: (_r, v: string) => (!v?.trim() || !font || isValidFontName(v, font) ? Promise.resolve() : Promise.reject(new Error(t('name.invalid', { ns: 'web' })))) },
+          ]}
+        >
           <Input suffix={font ? `.${font.fileType}` : undefined} data-testid="font-edit-name" />
         </Form.Item>
         <Form.Item name="codepage" label={t('fonts.field.codepage')}>

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
 import { md5OfFile } from './md5.ts';
-import { filesFromDrop } from './uploads.ts';
+import { filesFromDrop, uploadProblem } from './uploads.ts';
 
 describe('md5 in the browser', () => {
   it('hashes a file of several slices incrementally, equal to a one-shot MD5', async () => {
@@ -42,5 +42,19 @@ describe('drag and drop', () => {
       ['plan.dxf', 'Project/plan.dxf'],
       ['note.txt', 'Project/details/note.txt'],
     ]);
+  });
+});
+
+describe('names checked before an upload starts', () => {
+  const t = ((key: string, o?: { size?: string }) => (o?.size ? `${key} ${o.size}` : key)) as never;
+  const file = (name: string, size = 3) => new File([new Uint8Array(size)], name);
+  it('names a file or a folder of its path the server would refuse, and passes good ones', () => {
+    expect(uploadProblem({ file: file('plan.dwg') }, 100, t)).toBeNull();
+    expect(uploadProblem({ file: file('plan.dwg'), relativePath: 'Project/Sub/plan.dwg' }, 100, t)).toBeNull();
+    expect(uploadProblem({ file: file('CON.dwg') }, 100, t)).toBe('name.invalid: CON.dwg');
+    expect(uploadProblem({ file: file('photo\u202Egnp.exe') }, 100, t)).toMatch(/^name.invalid/);
+    expect(uploadProblem({ file: file('plan.dwg'), relativePath: 'Project/aux/plan.dwg' }, 100, t)).toBe('name.invalid: Project/aux/plan.dwg');
+    expect(uploadProblem({ file: file('plan.dwg'), relativePath: 'Project/../plan.dwg' }, 100, t)).toMatch(/^name.invalid/);
+    expect(uploadProblem({ file: file('plan.dwg', 200) }, 100, t)).toMatch(/^upload.tooLarge/);
   });
 });

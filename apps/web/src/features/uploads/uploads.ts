@@ -1,4 +1,7 @@
+import type { TFunction } from 'i18next';
+import { isValidItemName, isValidRelativePath } from '@cadcloud/contracts';
 import { call } from '../../lib/api.ts';
+import { formatSize } from '../../lib/format.ts';
 import { md5OfFile } from './md5.ts';
 import { CHUNK_THRESHOLD, uploadChunked, uploadMultipart } from './transfer.ts';
 import { UploadQueue, type UploadRunner } from './upload-queue.ts';
@@ -17,6 +20,16 @@ export const runUpload: UploadRunner = async (entry, report) => {
 };
 
 export const uploadQueue = new UploadQueue(runUpload);
+
+/**
+ * Why a chosen file cannot be uploaded, told before anything is sent: over the size limit, or a name the server
+ * refuses (spec section 5 and contracts/rules.ts) for the file or a folder of its path in a folder upload. Null: fine.
+ */
+export function uploadProblem(f: { file: File; relativePath?: string }, limit: number, t: TFunction): string | null {
+  if (f.file.size > limit) return t('upload.tooLarge', { size: formatSize(limit) });
+  if (!isValidItemName(f.file.name) || (f.relativePath && !isValidRelativePath(f.relativePath))) return `${t('name.invalid')}: ${f.relativePath ?? f.file.name}`;
+  return null;
+}
 
 /** Files of a drop, folders included (DataTransferItem.webkitGetAsEntry walks directories). */
 export async function filesFromDrop(dt: DataTransfer): Promise<{ file: File; relativePath?: string }[]> {

@@ -4,8 +4,7 @@ import { Button, List, Progress, Space } from 'antd';
 import { FolderAddOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { ROOT_FOLDER_ID } from '@cadcloud/contracts';
-import { uploadQueue } from '../../features/uploads/uploads.ts';
-import { formatSize } from '../../lib/format.ts';
+import { uploadQueue, uploadProblem } from '../../features/uploads/uploads.ts';
 import { useUploadLimit } from '../../features/files/use-config.ts';
 import { filesApi } from '../../features/files/api.ts';
 import { useUploadConflicts } from '../../features/uploads/ConflictDialog.tsx';
@@ -29,9 +28,14 @@ export function H5Upload() {
   // a chosen file whose name is a file in the folder: new version, keep both or skip
   const conflicts = useUploadConflicts();
   const add = async (input: HTMLInputElement | null) => {
-    const list = [...(input?.files ?? [])].filter((f) => f.size <= limit || (message.error(t('upload.tooLarge', { size: formatSize(limit) })), false));
+    const chosen = [...(input?.files ?? [])].map((file) => ({ file, relativePath: (file as File & { webkitRelativePath?: string }).webkitRelativePath || undefined }));
+    const list = chosen.filter((f) => {
+      const problem = uploadProblem(f, limit, t);
+      if (problem) message.error(problem);
+      return !problem;
+    });
     if (input) input.value = '';
-    const planned = await conflicts.plan(list.map((file) => ({ file, name: file.name, relativePath: (file as File & { webkitRelativePath?: string }).webkitRelativePath || undefined, parentId })), parentId);
+    const planned = await conflicts.plan(list.map((f) => ({ file: f.file, name: f.file.name, relativePath: f.relativePath, parentId })), parentId);
     if (planned.length) uploadQueue.add(planned);
   };
   return (

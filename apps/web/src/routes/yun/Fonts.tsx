@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, App, Button, Dropdown, Empty, Progress, Segmented, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
 import { CloudUploadOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, FontSizeOutlined, MoreOutlined, ReloadOutlined, RollbackOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { FONT_TYPES, extensionOf } from '@cadcloud/contracts';
+import { FONT_TYPES, extensionOf, isValidItemName } from '@cadcloud/contracts';
 import { fontsApi, type Font } from '../../features/fonts/api.ts';
 import { EditFontDialog, RenameFontDialog } from '../../features/fonts/FontDialogs.tsx';
 import { useUser } from '../../features/auth/user.tsx';
@@ -67,6 +67,10 @@ export function Fonts() {
       // the server checks extension and content; this only spares a round trip for an obvious mistake
       if (!(FONT_TYPES as readonly string[]).includes(extensionOf(file.name))) {
         message.error(t('fonts.uploadHint'));
+        continue;
+      }
+      if (!isValidItemName(file.name)) {
+        message.error(`${t('name.invalid', { ns: 'web' })}: ${file.name}`);
         continue;
       }
       setUploading({ name: file.name, pct: 0 });
