@@ -201,7 +201,8 @@ export async function createSsoServer(o: SsoServerOptions) {
       return false;
     }
     if (url.pathname === '/forgot') {
-      const uid = url.searchParams.get('uid') ?? '';
+      // the "back" link is built from it: an interaction id or nothing, never a path of the caller's choosing
+      const uid = /^[A-Za-z0-9_-]{1,64}$/.exec(url.searchParams.get('uid') ?? '')?.[0] ?? '';
       const back = uid ? `/interaction/${esc(uid)}` : esc(o.productUrl);
       if (req.method === 'POST') {
         const form = await readForm(req);

@@ -6,16 +6,9 @@ import type { RouteModule } from '../index.ts';
 import { createSessionsService, TICKET_COOKIE } from '../users/sessions.service.ts';
 import { createUsersService } from '../users/users.service.ts';
 import { relyingParty } from './auth.config.ts';
+import { safeReturnTo } from './return-to.ts';
 
 const TX_COOKIE = 'oidc_tx';
-
-/** Only same-origin paths; a version page returns to the drive index (spec section 2). */
-export function safeReturnTo(raw: unknown): string {
-  const s = typeof raw === 'string' ? raw : '';
-  if (!s.startsWith('/') || s.startsWith('//') || s.startsWith('/\\') || s.startsWith('/api/')) return '/yun/recent';
-  if (s.startsWith('/yun/version/')) return '/yun/index';
-  return s;
-}
 
 export const authRoutes: RouteModule = async (app, { deps }) => {
   const rp = relyingParty(deps.config);
@@ -37,7 +30,8 @@ export const authRoutes: RouteModule = async (app, { deps }) => {
 
   documentEndpoint(app, { method: 'get', path: '/api/auth/login', tag: 'auth', auth: 'none', envelope: 'none', summary: 'Redirects to the login site; ?returnTo=/yun/... comes back there signed in' });
   app.get('/api/auth/login', async (req, reply) => {
-    const q = z.object({ returnTo: z.string().optional(), clientType: z.string().optional(), lang: z.enum(['zh', 'en', 'ko', 'de']).optional() }).parse(req.query);
+    // lenient: a sign-in link with an odd parameter still signs in (the address falls back, the language is dropped)
+    const q = z.object({ returnTo: z.unknown().optional(), clientType: z.unknown().optional(), lang: z.enum(['zh', 'en', 'ko', 'de']).optional().catch(undefined) }).parse(req.query);
     const config = await oidc();
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
@@ -62,6 +56,8 @@ export const authRoutes: RouteModule = async (app, { deps }) => {
     if (!unsigned?.valid || !unsigned.value) return reply.redirect('/api/auth/login', 302);
     const tx = JSON.parse(unsigned.value) as { verifier: string; state: string; returnTo: string; clientType: string };
     reply.clearCookie(TX_COOKIE, { path: '/' });
+    // checked before the code is spent: nothing after the exchange may fail on the address
+    const returnTo = safeReturnTo(tx.returnTo);
     const config = await oidc();
     const current = new URL(req.url, deps.config.publicUrl);
     const tokens = await client.authorizationCodeGrant(config, current, { pkceCodeVerifier: tx.verifier, expectedState: tx.state });
@@ -72,7 +68,7 @@ export const authRoutes: RouteModule = async (app, { deps }) => {
     setTicket(reply, session.ticket, session.expiresAt);
     // the id token lets the login site end its own session without asking at sign-out
     if (tokens.id_token) reply.setCookie('id_hint', tokens.id_token, { ...cookieOpts, signed: true, maxAge: Math.floor((session.expiresAt - Date.now()) / 1000) });
-    return reply.redirect(tx.returnTo, 302);
+    return reply.redirect(returnTo, 302);
   });
 
   function setTicket(reply: FastifyReply, ticket: string, expiresAt: number) {
