@@ -20,6 +20,9 @@ async function freePort(): Promise<number> {
   }
 }
 
+/** The settings of each product started here, by its address (its database holds the mail outbox). */
+const productEnvs = new Map<string, Record<string, string | undefined>>();
+
 /** The real product (API + web + login site) as `npm start` runs it, on a temp data folder; `env` adds settings (e.g. larger limits for benchmarks). */
 export async function startProduct(env: Record<string, string> = {}): Promise<{ url: string; dataDir: string; stop(): Promise<void> }> {
   const port = await freePort();
@@ -40,6 +43,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<{ 
     if (Date.now() > end || child.exitCode !== null) throw new Error(`server did not start:\n${log}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+  productEnvs.set(url, { ...process.env, ...env, DATA_DIR: dataDir });
   return {
     url,
     dataDir,
@@ -64,8 +68,9 @@ export async function shoot(page: Page, name: string) {
 }
 
 /**
- * Opens `path` signed out, lands on the separate login site, registers a new account there and comes back to
- * `path` signed in (password "correct horse").
+ * Opens `path` signed out, lands on the separate login site, registers a new account there, opens the link the
+ * login site mailed (read from the outbox, as the user reads their mailbox) and comes back to `path` signed in
+ * (password "correct horse").
  */
 export async function registerThroughLoginSite(page: Page, productUrl: string, path: string, email: string, name: string) {
   await page.goto(`${productUrl}${path}`);
@@ -76,7 +81,24 @@ export async function registerThroughLoginSite(page: Page, productUrl: string, p
   await page.fill('#password', 'correct horse');
   await page.fill('#confirm', 'correct horse');
   await page.click('button[type=submit]');
+  await page.locator('.ok').waitFor();
+  await page.goto(await registrationLink(productUrl, email));
   await page.waitForURL(`${productUrl}${path}`);
+}
+
+/** The link of the registration mail sent to `email` by the product at `productUrl`. */
+async function registrationLink(productUrl: string, email: string): Promise<string> {
+  const env = productEnvs.get(productUrl);
+  if (!env) throw new Error(`no product started at ${productUrl}`);
+  const { runAdmin } = await import('../apps/server/src/admin/admin.cli.ts');
+  const end = Date.now() + 10_000;
+  for (;;) {
+    const outbox = (await runAdmin(['mail', 'outbox', '--limit', '200'], env)) as { to: string; text: string }[];
+    const link = /(http\S+\/confirm\?token=\S+)/.exec(outbox.find((m) => m.to === email.toLowerCase())?.text ?? '')?.[1];
+    if (link) return link;
+    if (Date.now() > end) throw new Error(`no registration mail to ${email}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /**

@@ -13,6 +13,8 @@ import { relyingParty } from './modules/auth/auth.config.ts';
 import { createSsoServer, type SsoDb } from '@cadcloud/sso';
 import { sweepUploadTemp } from './modules/uploads/upload-temp.ts';
 import { sweepFsTemp } from './infra/storage/fs.driver.ts';
+import { createProxyTrust } from './infra/http/proxy-trust.ts';
+import { createSessionsService } from './modules/users/sessions.service.ts';
 
 /** Builds every backend from the config (embedded defaults or scale-out drivers) and migrates the database. */
 export async function createDeps(config: AppConfig): Promise<AppDeps> {
@@ -63,6 +65,8 @@ function persistentJwks(dataDir: string) {
 /** The built-in login site, wired to the product as its one client. */
 export async function createBuiltInSso(deps: AppDeps) {
   const rp = relyingParty(deps.config);
+  const sessions = createSessionsService(deps);
+  const { config } = deps;
   return createSsoServer({
     db: deps.db as unknown as SsoDb,
     mailer: { send: (m) => deps.mailer.send(m) },
@@ -71,5 +75,10 @@ export async function createBuiltInSso(deps: AppDeps) {
     cookieKeys: [persistentSecret(deps.config.dataDir, 'sso-cookie')],
     jwks: persistentJwks(deps.config.dataDir),
     productUrl: deps.config.publicUrl,
+    trustProxy: createProxyTrust(config.trustedProxies),
+    cookieSecure: config.ssoCookieSecure,
+    // a new password ends the product's sessions of that account too
+    onPasswordChanged: (accountId) => sessions.endAllSessionsOfAccount(accountId),
+    timeouts: { headersMs: config.headersTimeoutMs, requestMs: config.requestTimeoutMs, keepAliveMs: config.keepAliveTimeoutMs },
   });
 }

@@ -1,4 +1,4 @@
 export { createSsoServer, type SsoServer, type SsoServerOptions, type SsoClient } from './sso.server.ts';
-export { createAccountsService, AccountError, hashPassword, verifyPasswordHash, type AccountsService } from './accounts.ts';
-export { createAttemptLimiter } from './attempt-limiter.ts';
+export { createAccountsService, AccountError, hashPassword, verifyPasswordHash, type AccountsService, type AccountsHooks } from './accounts.ts';
+export { createAttemptLimiter, loginAttemptKey, clientKey, normalizeEmail, type AttemptLimiter } from './attempt-limiter.ts';
 export type { SsoDb, SsoTables, SsoMailer } from './sso-db.ts';

@@ -8,6 +8,7 @@ import { createAccountsService, type SsoDb } from '@cadcloud/sso';
 import type { TestDatabaseDriver } from '../infra/db/test-databases.ts';
 import { createBuiltInSso } from '../compose.ts';
 import { createUsersService } from '../modules/users/users.service.ts';
+import { listOutbox } from '../infra/mail/outbox.ts';
 import { createTestApp, type TestApp } from './fixtures.ts';
 import { freePortPair } from './server-process.ts';
 import type { Browser } from './browser.ts';
@@ -20,6 +21,12 @@ export interface SignInApp extends TestApp {
   startSignIn(b: Browser, returnTo: string): Promise<string>;
   /** The whole sign-in: login form, password, back to the product. */
   signIn(b: Browser, returnTo: string, email: string, password: string): ReturnType<Browser['go']>;
+  /** A client token from /user/v5/sysuser/clientToken, or null when refused. */
+  clientToken(email: string, password: string): Promise<string | null>;
+  /** POST a call-style-2 request with `?utoken=` (the answer's rtnCode tells whether the token still works). */
+  callWith(token: string, path: string, data?: unknown): Promise<{ rtnCode: string; bizData: any }>;
+  /** The newest mail to `to` in the outbox, and the first link in it. */
+  lastMail(to: string): Promise<{ subject: string; text: string; link: string | undefined } | undefined>;
 }
 
 export async function createSignInApp(driver: TestDatabaseDriver, env: Record<string, string> = {}): Promise<SignInApp> {
@@ -50,6 +57,17 @@ export async function createSignInApp(driver: TestDatabaseDriver, env: Record<st
     async signIn(b, returnTo, email, password) {
       const form = await startSignIn(b, returnTo);
       return b.form(`${form}/login`, { email, password });
+    },
+    async clientToken(email, password) {
+      const r = await fetch(`${base}/user/v5/sysuser/clientToken`, { method: 'POST', body: JSON.stringify({ data: { email, password } }), headers: { 'content-type': 'application/json' } }).then((x) => x.json());
+      return r.code === '0000000' ? r.data.token : null;
+    },
+    async callWith(token, p, data = {}) {
+      return fetch(`${base}${p}?utoken=${encodeURIComponent(token)}`, { method: 'POST', body: JSON.stringify({ data }), headers: { 'content-type': 'application/json' } }).then((x) => x.json());
+    },
+    async lastMail(to) {
+      const m = (await listOutbox(t.deps.db, { limit: 200 })).find((x) => x.to_addr === to);
+      return m && { subject: m.subject, text: m.text, link: /(https?:\/\/\S+)/.exec(m.text)?.[1] };
     },
     async close() {
       await sso.close();

@@ -34,7 +34,12 @@ describe('sign-in through the login site (real server process)', () => {
     const uid = /\/interaction\/([^/]+)$/.exec(start.url)![1];
     const weak = await b.form(`${sso}/interaction/${uid}/register`, { email: 'bob@example.com', name: 'Bob', password: 'short', confirm: 'short' });
     expect(await weak.res.text()).toContain('at least 8 characters');
-    const done = await b.form(`${sso}/interaction/${uid}/register`, { email: 'bob@example.com', name: 'Bob', password: 'bobs password', confirm: 'bobs password' });
+    const sent = await b.form(`${sso}/interaction/${uid}/register`, { email: 'bob@example.com', name: 'Bob', password: 'bobs password', confirm: 'bobs password' });
+    expect(await sent.res.text()).toContain('Open the link in it');
+    // the account comes with the link mailed to the address, which goes on with the sign-in
+    const outbox = (await runAdmin(['mail', 'outbox'], env())) as { to: string; text: string }[];
+    const link = /(http\S+\/confirm\?token=\S+)/.exec(outbox.find((m) => m.to === 'bob@example.com')!.text)![1];
+    const done = await b.go(link);
     // a version page returns to an index path under /yun
     expect(done.url).toBe(`${base}/yun/index`);
     expect(b.cookies(base).get('ticket')).toBeTruthy();

@@ -31,6 +31,13 @@ export function createSessionsService(deps: Pick<AppDeps, 'db' | 'config'>) {
     async endSession(ticket: string) {
       await repo.delete(hashTicket(ticket));
     },
+    /**
+     * The account's password was reset or changed: every ticket, `utoken` and client token issued before
+     * ends, wherever it was used.
+     */
+    async endAllSessionsOfAccount(ssoSub: string) {
+      await repo.deleteAllOfSsoSub(ssoSub);
+    },
   };
 }
 
