@@ -88,7 +88,8 @@ export async function createSsoServer(o: SsoServerOptions) {
   const mailsTo = createAttemptLimiter(o.db, { max: 5, windowMs: 3600_000 });
   const registrations = createRegistrationTokens(o.cookieKeys[0]);
   const trustProxy = o.trustProxy ?? (() => false);
-  const cookieSecure = o.cookieSecure ?? o.issuer.startsWith('https:');
+  const httpsIssuer = o.issuer.startsWith('https:');
+  const cookieSecure = o.cookieSecure ?? httpsIssuer;
 
   /**
    * The client: the socket's peer, or, when that is a trusted proxy, the nearest address in X-Forwarded-For
@@ -161,11 +162,14 @@ export async function createSsoServer(o: SsoServerOptions) {
   // forwarded headers reach the provider only from a trusted proxy (the others are dropped in the server below)
   provider.proxy = true;
   if (cookieSecure) {
-    // behind a TLS proxy the connection we see is plain http; the issuer says what the browser sees
-    provider.use(async (ctx, next) => {
+    // every context the provider makes (its routes, sessions, interactions) sets Secure cookies, whatever
+    // connection we see: behind a TLS proxy it is plain http, the browser's is not
+    const createContext = provider.createContext.bind(provider);
+    provider.createContext = ((req, res) => {
+      const ctx = createContext(req, res);
       ctx.cookies.secure = true;
-      await next();
-    });
+      return ctx;
+    }) as typeof provider.createContext;
   }
   const oidc = provider.callback();
   const reply = (res: http.ServerResponse, status: number, html: string, lang?: Language) => send(res, status, html, lang, cookieSecure);
@@ -350,6 +354,8 @@ export async function createSsoServer(o: SsoServerOptions) {
   const server = http.createServer((req, res) => {
     // X-Forwarded-* from anyone but a configured proxy is a claim, not a fact: dropped before anything reads it
     if (!trustProxy(req.socket.remoteAddress ?? '')) for (const h of FORWARDED_HEADERS) delete req.headers[h];
+    // an https issuer is what the browser sees, whatever connection reaches us: the provider's URLs say so
+    if (httpsIssuer) req.headers['x-forwarded-proto'] = 'https';
     handle(req, res)
       .then((handled) => {
         if (!handled) oidc(req, res);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
 import { documentEndpoint } from '../../infra/http/endpoint.ts';
 import type { RouteModule } from '../index.ts';
-import { createSessionsService, TICKET_COOKIE } from '../users/sessions.service.ts';
+import { cookieOptions, createSessionsService, TICKET_COOKIE } from '../users/sessions.service.ts';
 import { createUsersService } from '../users/users.service.ts';
 import { relyingParty } from './auth.config.ts';
 import { safeReturnTo } from './return-to.ts';
@@ -14,7 +14,7 @@ export const authRoutes: RouteModule = async (app, { deps }) => {
   const rp = relyingParty(deps.config);
   const sessions = createSessionsService(deps);
   const users = createUsersService(deps);
-  const cookieOpts = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: deps.config.cookieSecure };
+  const cookieOpts = cookieOptions(deps.config);
   let discovered: Promise<client.Configuration> | null = null;
 
   // discovered at the first sign-in, not at start-up: the server starts even while the login site is down
@@ -55,7 +55,7 @@ export const authRoutes: RouteModule = async (app, { deps }) => {
     const unsigned = raw ? req.unsignCookie(raw) : null;
     if (!unsigned?.valid || !unsigned.value) return reply.redirect('/api/auth/login', 302);
     const tx = JSON.parse(unsigned.value) as { verifier: string; state: string; returnTo: string; clientType: string };
-    reply.clearCookie(TX_COOKIE, { path: '/' });
+    reply.clearCookie(TX_COOKIE, cookieOpts);
     // checked before the code is spent: nothing after the exchange may fail on the address
     const returnTo = safeReturnTo(tx.returnTo);
     const config = await oidc();
@@ -78,10 +78,10 @@ export const authRoutes: RouteModule = async (app, { deps }) => {
   documentEndpoint(app, { method: 'get', path: '/api/auth/logout', tag: 'auth', auth: 'none', envelope: 'none', summary: 'Ends the session, clears the cookie and signs out of the login site' });
   app.get('/api/auth/logout', async (req, reply) => {
     if (req.ticket) await sessions.endSession(req.ticket);
-    reply.clearCookie(TICKET_COOKIE, { path: '/' });
+    reply.clearCookie(TICKET_COOKIE, cookieOpts);
     const hintRaw = req.cookies.id_hint;
     const hint = hintRaw ? req.unsignCookie(hintRaw) : null;
-    reply.clearCookie('id_hint', { path: '/' });
+    reply.clearCookie('id_hint', cookieOpts);
     try {
       const config = await oidc();
       const url = client.buildEndSessionUrl(config, { post_logout_redirect_uri: rp.postLogoutRedirectUri, client_id: rp.clientId, ...(hint?.valid && hint.value ? { id_token_hint: hint.value } : {}) });

@@ -8,6 +8,11 @@ import { createSessionsRepository } from './sessions.repository.ts';
  */
 export const TICKET_COOKIE = 'ticket';
 
+/** Every cookie the product sets: never read by scripts, sent on top-level navigation, Secure behind https (config). */
+export function cookieOptions(config: Pick<AppDeps['config'], 'cookieSecure'>) {
+  return { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: config.cookieSecure };
+}
+
 export function hashTicket(ticket: string): string {
   return createHash('sha256').update(ticket).digest('hex');
 }

@@ -5,7 +5,7 @@ import { ERRORS } from '@cadcloud/contracts';
 import { serverMessage } from '@cadcloud/i18n';
 import { requestLanguage } from '../../infra/http/error-handler.ts';
 import type { RouteModule } from '../index.ts';
-import { createSessionsService, TICKET_COOKIE } from './sessions.service.ts';
+import { cookieOptions, createSessionsService, TICKET_COOKIE } from './sessions.service.ts';
 import { createUsersService } from './users.service.ts';
 
 export const usersRoutes: RouteModule = async (app, { deps }) => {
@@ -38,7 +38,7 @@ export const usersRoutes: RouteModule = async (app, { deps }) => {
     request: z.object({}).passthrough(), response: z.object({ loggedOut: z.boolean() }),
     handler: async (_d, { req, reply }) => {
       if (req.ticket) await sessions.endSession(req.ticket);
-      reply.clearCookie(TICKET_COOKIE, { path: '/' });
+      reply.clearCookie(TICKET_COOKIE, cookieOptions(deps.config));
       return { loggedOut: true };
     },
   });
