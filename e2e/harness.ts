@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const root = path.resolve(import.meta.dirname, '..');
 export const samplesDir = path.resolve(root, process.env.SAMPLES_DIR ?? '../shared/samples');
@@ -56,10 +56,42 @@ export async function startProduct(env: Record<string, string> = {}): Promise<{ 
   };
 }
 
+/**
+ * Debian's Chromium. Every page it opens is watched for Content-Security-Policy violations (the product's
+ * policy, infra/http/security-headers.ts): closing the browser fails the test that saw one, so a policy that
+ * breaks the app (or an app change the policy forbids) shows up in the browser tests.
+ */
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}: apt-get install chromium (npm test does it when run as root)`);
-  return chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const violations: string[] = [];
+  const watched = new WeakSet<BrowserContext>();
+  const watch = (context: BrowserContext) => {
+    if (watched.has(context)) return;
+    watched.add(context);
+    context.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) violations.push(`${m.location().url}: ${m.text()}`);
+    });
+  };
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    watch(context);
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...args) => {
+    const page = await newPage(...args);
+    watch(page.context());
+    return page;
+  };
+  const close = browser.close.bind(browser);
+  browser.close = async (...args) => {
+    await close(...args);
+    if (violations.length) throw new Error(`pages broke the Content-Security-Policy:\n${violations.join('\n')}`);
+  };
+  return browser;
 }
 
 export async function shoot(page: Page, name: string) {
@@ -81,9 +113,17 @@ export async function registerThroughLoginSite(page: Page, productUrl: string, p
   await page.fill('#password', 'correct horse');
   await page.fill('#confirm', 'correct horse');
   await page.click('button[type=submit]');
+  await openRegistrationMail(page, productUrl, email);
+  await page.waitForURL(`${productUrl}${path}`);
+}
+
+/**
+ * After the registration form was sent: waits for the login site's "we have sent a message" and opens the link of
+ * that mail in the same page, which creates the account and goes on with the sign-in.
+ */
+export async function openRegistrationMail(page: Page, productUrl: string, email: string) {
   await page.locator('.ok').waitFor();
   await page.goto(await registrationLink(productUrl, email));
-  await page.waitForURL(`${productUrl}${path}`);
 }
 
 /** The link of the registration mail sent to `email` by the product at `productUrl`. */

@@ -11,6 +11,7 @@ import { createSessionsService } from './modules/users/sessions.service.ts';
 import { routeModules } from './modules/index.ts';
 import { createProxyTrust } from './infra/http/proxy-trust.ts';
 import { registerRequestGuards } from './infra/http/request-guards.ts';
+import { registerSecurityHeaders } from './infra/http/security-headers.ts';
 
 export interface BuildAppOptions {
   logger?: boolean;
@@ -38,6 +39,7 @@ export async function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): Promi
   app.decorate('apiRegistry', []);
   registerErrorHandler(app);
   registerRequestGuards(app, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs });
+  registerSecurityHeaders(app);
   await app.register(cookie, { secret: persistentSecret(deps.config.dataDir, 'cookie-signing') });
   await app.register(multipart, {
     limits: { fileSize: deps.config.webUploadFileSize + 1, files: 1, fields: 20 },
