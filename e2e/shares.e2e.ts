@@ -148,7 +148,7 @@ describe('shares in a real browser', () => {
       await visitor.fill('[data-testid=share-code-input]', code);
       await visitor.fill('[data-testid=share-password-input]', 'zz99');
       await visitor.click('[data-testid=share-extract-submit]');
-      await visitor.locator('[data-testid=share-extract-error]').getByText('Wrong password extraction').waitFor();
+      await visitor.locator('[data-testid=share-extract-error]').getByText('Wrong extraction code or password').waitFor();
       await visitor.fill('[data-testid=share-password-input]', 'ab12');
       await visitor.click('[data-testid=share-extract-submit]');
 

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { itemSchema } from './cloud.ts';
+import { SHARE_CODE_KINDS } from './share-extraction.ts';
+
+export * from './share-extraction.ts';
 
 /**
  * Shares (spec sections 2–5): the spec shows no share paths, so these are ours, in the `/cloud/v5/share/...` family:
@@ -11,7 +14,8 @@ import { itemSchema } from './cloud.ts';
  *   POST /cloud/v5/share/email             shareEmailRequest → { sent }              ('email send fail')
  *   POST /cloud/v5/share/getInfoByRand     shareRandRequest → sharePublicInfo        (no ticket; 'This share no longer exists' + reason)
  *   POST /cloud/v5/easyShare/getInfoByRand shareRandRequest → sharePublicInfo        (no ticket; temporary shares)
- *   POST /cloud/v5/share/extract           shareExtractRequest → shareAccessResult   (no ticket; rate-limited per share and client)
+ *   POST /cloud/v5/share/challenge         shareRandRequest → shareChallengeResult   (no ticket; the proof of work extract may ask for)
+ *   POST /cloud/v5/share/extract           shareExtractRequest → shareAccessResult   (no ticket; per-client backoff, proof of work; share-extraction.ts)
  *   POST /cloud/v5/share/files             shareFilesRequest → shareFilesResult      (shareToken; browse into shared folders)
  *   POST /cloud/v5/share/download          shareFileRequest → shareDownloadResult    (shareToken + download right)
  *   POST /cloud/v5/file/share/copyFoldersAndFiles  shareCopyRequest → { copied }     (signed in + shareToken + save right)
@@ -29,8 +33,10 @@ export const SHARE_PASSWORD_DIGITS = /^[0-9]{4}$/;
 /** Section 9: valid days input 0–99; 0 means the share never expires. Default 7 (help text). */
 export const SHARE_DAYS_MAX = 99;
 export const SHARE_DAYS_DEFAULT = 7;
-/** Section 9: the extraction code is 4 digits. */
-export const SHARE_CODE = /^[0-9]{4}$/;
+/** Section 9: the extraction code is 4 digits (English help) or 6 digits (Korean help); ours also 8 letters/digits. */
+export const SHARE_CODE = /^([0-9]{4}|[0-9]{6}|[2-9a-hjkmnp-z]{8})$/;
+/** Recipients of one share/email call. */
+export const SHARE_EMAIL_RECIPIENTS_MAX = 20;
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const SHARE_KINDS = ['link', 'easy', 'email', 'group'] as const;
@@ -56,7 +62,8 @@ export const shareSchema = z.object({
   shareId: z.string(),
   rand: z.string().describe('the random part of every share address'),
   kind: z.enum(SHARE_KINDS),
-  code: z.string().describe('extraction code, 4 digits'),
+  code: z.string().describe('extraction code: 4 or 6 digits, or 8 letters/digits'),
+  codeKind: z.enum(SHARE_CODE_KINDS),
   password: z.string().describe("'' when none"),
   validDays: z.number().describe('0: never expires'),
   shareTime: z.number().describe('epoch ms'),
@@ -78,6 +85,7 @@ export const shareCreateRequest = z.object({
   kind: z.enum(['link', 'easy']).default('link'),
   validDays: days.default(SHARE_DAYS_DEFAULT),
   password: z.string().max(16).default('').describe("'' or 4 letters/digits"),
+  codeKind: z.enum(SHARE_CODE_KINDS).optional().describe('digits4, digits6 or alnum8; omitted: the shortest the validity allows (share-extraction.ts); a shorter one is refused'),
   canDownload: flag,
   canSave: flag,
   showNotes: flag,
@@ -86,7 +94,11 @@ export const shareListRequest = z.object({ pageNo: z.coerce.number().int().min(1
 export const shareListResult = z.object({ list: z.array(shareSchema), total: z.number() });
 export const shareUpdateRequest = z.object({ shareId: id, password: z.string().max(16).optional().describe("4 digits, or '' to remove"), validDays: days.optional() });
 export const shareIdsRequest = z.object({ shareIds: z.array(id).min(1).max(1000) });
-export const shareEmailRequest = z.object({ shareId: id, emails: z.array(z.string().max(320)).max(50).default([]), language: z.string().max(8).optional() });
+export const shareEmailRequest = z.object({
+  shareId: id,
+  emails: z.array(z.string().max(320)).max(1000).default([]).describe(`at most ${SHARE_EMAIL_RECIPIENTS_MAX} addresses (more: 'email send fail' with the reason)`),
+  language: z.string().max(8).optional(),
+});
 export const shareRandRequest = z.object({ rand: z.string().min(1).max(64) });
 export const sharePublicInfo = z.object({
   shareId: z.string(),
@@ -94,11 +106,23 @@ export const sharePublicInfo = z.object({
   kind: z.enum(SHARE_KINDS),
   ownerName: z.string(),
   needsPassword: z.boolean(),
+  codeKind: z.enum(SHARE_CODE_KINDS).describe('what the code looks like (length, digits or letters)'),
   shareTime: z.number(),
   expiresAt: z.number().nullable(),
   itemCount: z.number(),
 });
-export const shareExtractRequest = z.object({ rand: z.string().min(1).max(64), code: z.string().max(16).default(''), password: z.string().max(16).default('') });
+export const shareChallengeResult = z.object({
+  challenge: z.string(),
+  bits: z.number().describe('leading zero bits SHA-256(challenge + ":" + proof) must have; 0: no proof needed now'),
+  expiresAt: z.number(),
+});
+export const shareExtractRequest = z.object({
+  rand: z.string().min(1).max(64),
+  code: z.string().max(16).default(''),
+  password: z.string().max(16).default(''),
+  challenge: z.string().max(512).optional().describe('from share/challenge, once the share asks for a proof (share.proofRequired)'),
+  proof: z.string().max(32).optional(),
+});
 export const shareAccessResult = z.object({
   shareToken: z.string(),
   share: sharePublicInfo,

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.deps.ts';
 import { buildApp } from '../app.ts';
@@ -35,12 +35,30 @@ export interface TestApp {
   createUser(o?: { email?: string; quota?: number; freeze?: number }): Promise<{ id: string; email: string; token: string }>;
   call<T = any>(path: string, data: unknown, token?: string, lang?: string): Promise<Envelope<T>>;
   upload(token: string, name: string, body: Buffer, fields?: Record<string, string>): Promise<Envelope>;
-  fetchSigned(url: string): Promise<{ status: number; body: Buffer; headers: Record<string, unknown> }>;
+  /** GETs a download link or signed URL in process; `token`: as the signed-in user (their session, as a browser sends its cookie). */
+  fetchSigned(url: string, token?: string): Promise<{ status: number; body: Buffer; headers: Record<string, unknown> }>;
   usage(uid: string): Promise<{ used: number; quota: number }>;
   close(): Promise<void>;
 }
 
 export const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
+
+/**
+ * The app's settings for the signature-checking S3 test server (TEST_S3_ENDPOINT, …), with a fresh bucket named
+ * `cadcloud-<prefix>-…`; undefined when no such server is configured (the caller's tests are skipped).
+ */
+export function s3TestEnv(prefix: string): Record<string, string> | undefined {
+  const endpoint = process.env.TEST_S3_ENDPOINT;
+  if (!endpoint) return undefined;
+  return {
+    STORAGE_DRIVER: 's3',
+    S3_ENDPOINT: endpoint,
+    S3_REGION: process.env.TEST_S3_REGION ?? 'us-east-1',
+    S3_BUCKET: `cadcloud-${prefix}-${randomBytes(4).toString('hex')}`,
+    S3_ACCESS_KEY_ID: process.env.TEST_S3_ACCESS_KEY_ID!,
+    S3_SECRET_ACCESS_KEY: process.env.TEST_S3_SECRET_ACCESS_KEY!,
+  };
+}
 
 export async function createTestApp(driver: TestDatabaseDriver, env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-app-'));
@@ -81,8 +99,9 @@ export async function createTestApp(driver: TestDatabaseDriver, env: Record<stri
       const r = await app.inject({ method: 'POST', url: `/cloud/v5/file/upload?utoken=${encodeURIComponent(token)}`, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'accept-language': 'en' }, payload: Buffer.concat(parts) });
       return r.json();
     },
-    async fetchSigned(url) {
+    async fetchSigned(url, token) {
       const u = new URL(url, config.publicUrl);
+      if (token) u.searchParams.set('utoken', token);
       const r = await app.inject({ method: 'GET', url: u.pathname + u.search });
       return { status: r.statusCode, body: r.rawPayload, headers: r.headers };
     },

@@ -8,6 +8,8 @@ import { storageConfig } from '../storage/storage.config.ts';
 import { queueConfig } from '../queue/queue.config.ts';
 import { mailConfig } from '../mail/mail.config.ts';
 import { drawingsConfig } from '../../modules/drawings/drawings.config.ts';
+import { sharesConfig } from '../../modules/shares/shares.config.ts';
+import { downloadsConfig } from '../../modules/downloads/downloads.config.ts';
 import { thumbnailsConfig } from './thumbnails.config.ts';
 import { httpConfig } from '../http/http.config.ts';
 
@@ -23,6 +25,8 @@ export const configDefinitions = {
   ...mailConfig,
   ...thumbnailsConfig,
   ...drawingsConfig,
+  ...sharesConfig,
+  ...downloadsConfig,
 };
 
 export type AppConfig = ConfigValues<typeof configDefinitions> & {

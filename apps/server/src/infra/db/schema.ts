@@ -25,7 +25,10 @@ export interface Database {
   group_shares: GroupSharesTable;
   shares: SharesTable;
   share_items: ShareItemsTable;
-  share_extract_limits: ShareExtractLimitsTable;
+  share_extract_clients: ShareExtractClientsTable;
+  share_extract_budget: ShareExtractBudgetTable;
+  share_extract_challenges: ShareExtractChallengesTable;
+  mail_send_counts: MailSendCountsTable;
   public_likes: PublicLikesTable;
   public_collections: PublicCollectionsTable;
   public_messages: PublicMessagesTable;
@@ -255,7 +258,7 @@ export interface SharesTable {
   /** link | easy | email | group */
   kind: string;
   group_id: string | null;
-  /** extraction code, 4 digits */
+  /** extraction code: 4 or 6 digits, or 8 letters/digits (contracts share-extraction.ts) */
   code: string;
   /** '' or 4 letters/digits */
   password: string;
@@ -277,14 +280,38 @@ export interface ShareItemsTable {
   kind: number;
 }
 
-/** Failed extractions of a share per client ('*': all clients), in a sliding 15-minute window. */
-export interface ShareExtractLimitsTable {
+/** Wrong extraction codes of one client (IPv4 address, IPv6 /64) on one share (migration 20261126T120000-share-guards). */
+export interface ShareExtractClientsTable {
   share_id: string;
   client: string;
+  failures: number;
+  /** epoch ms: the client's next attempt is answered from then on (exponential backoff; a short hold while one runs) */
+  next_at: number;
+  last_failure_at: number;
+}
+
+/** A share's wrong codes from everyone in the current window and the one before (proof-of-work difficulty). */
+export interface ShareExtractBudgetTable {
+  share_id: string;
   window_start: number;
   failures: number;
-  /** epoch ms; 0 when not locked */
-  locked_until: number;
+  prev_failures: number;
+}
+
+/** Proof-of-work challenges already used: each proves one extraction attempt. Kept until they expire. */
+export interface ShareExtractChallengesTable {
+  id: string;
+  share_id: string;
+  expires_at: number;
+}
+
+/** Share e-mails (messages) a user sent in the current hour / day. */
+export interface MailSendCountsTable {
+  uid: string;
+  /** 'hour' | 'day' */
+  period: string;
+  window_start: number;
+  sent: number;
 }
 
 /** A group (migration 20261123T141000-groups; spec section 3, Group: members count, introduction). */

@@ -1,31 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import type { AddressInfo } from 'node:net';
 import { createMailer } from './mailer.factory.ts';
 import { listOutbox } from './outbox.ts';
 import { testDatabaseDrivers, type TestDatabase } from '../db/test-databases.ts';
-
-/** A real SMTP peer on loopback: accepts mail (or rejects every recipient when `reject`). */
-async function startSmtp(reject = false) {
-  const received: ParsedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onRcptTo(_addr, _session, cb) {
-      cb(reject ? Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }) : undefined);
-    },
-    onData(stream, _session, cb) {
-      simpleParser(stream).then((m) => {
-        received.push(m);
-        cb();
-      }, cb);
-    },
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.server.address() as AddressInfo).port;
-  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
+import { startSmtp } from '../../test/smtp-peer.ts';
 
 // every driver the app may run on, since the outbox is a table in it
 for (const driver of testDatabaseDrivers()) describe(`mail (outbox on ${driver.name})`, () => {

@@ -1,12 +1,38 @@
 import { z } from 'zod';
 import * as c from '@cadcloud/contracts';
-import { defineEndpoint } from '../../infra/http/endpoint.ts';
+import { defineEndpoint, documentEndpoint } from '../../infra/http/endpoint.ts';
+import { AppError } from '../../infra/http/app-error.ts';
+import { sendStoredObject } from '../../infra/storage/object-reply.ts';
 import type { RouteModule } from '../index.ts';
 import { createDownloadsService } from './downloads.service.ts';
+import { DOWNLOAD_LINK_PATH, resolveDownloadLink } from './download-links.ts';
 
 export const downloadsRoutes: RouteModule = async (app, { deps }) => {
   const downloads = createDownloadsService(deps);
   const tag = 'downloads';
+  downloads.registerGrants();
+
+  documentEndpoint(app, {
+    method: 'get', path: DOWNLOAD_LINK_PATH, tag, auth: 'none', envelope: 'none',
+    summary: "A download link (the signedUrl of file/download, share/download, version/download, font/download, downloadBatchTempUrl): valid a few minutes, its grant checked again on every use; local disk streams the bytes (Range honoured), S3 redirects to a presigned URL of a minute. Refused: 403 with the envelope and the reason (share gone, file binned or deleted, not a member, link expired)",
+    bodyNote: 'query g (the link)',
+  });
+  app.get(DOWNLOAD_LINK_PATH, async (req, reply) => {
+    const g = String((req.query as { g?: unknown }).g ?? '');
+    let granted;
+    try {
+      granted = await resolveDownloadLink(deps, g, { uid: req.user?.id });
+    } catch (e) {
+      // a refused download is an HTTP error too, so a browser's download fails instead of saving the message
+      if (e instanceof AppError) throw new AppError(e.code, e.args, 403, e.details);
+      throw e;
+    }
+    if (deps.storage.name === 's3') {
+      const url = await deps.storage.signedGetUrl(granted.key, { expiresInSeconds: deps.config.downloadRedirectTtlSeconds, downloadName: granted.name });
+      return reply.header('cache-control', 'no-store').redirect(url, 302);
+    }
+    return sendStoredObject(reply, deps.storage, granted.key, granted.name, req.headers.range);
+  });
 
   defineEndpoint(app, {
     path: '/cloud/v5/file/download', tag, auth: 'user', summary: 'Signed URL of a file (allowed while frozen)',

@@ -11,21 +11,34 @@ import type { ItemRow } from '../files/items.repository.ts';
 import { uploadsDir } from '../uploads/upload-temp.ts';
 import { instanceTempName } from '../../infra/instance.ts';
 import { createZipTasksRepository, type ZipTaskRow } from './zip-tasks.repository.ts';
+import { addDownloadGrant, downloadLink } from './download-links.ts';
 
 export const ZIP_BUILD_JOB = 'zip.build';
-const URL_TTL = 3600;
 
 export function presentTask(t: ZipTaskRow) {
   return { taskId: t.id, taskType: t.task_type, status: t.status, name: t.name, progress: t.progress, size: t.result_size, createTimestamp: t.created_at, response: t.error };
 }
 
-/** Downloads: signed URLs for single files, zip archives built by a background job for several. */
+/** Downloads: links for single files, zip archives built by a background job for several (download-links.ts). */
 export function createDownloadsService(deps: AppDeps) {
   const files = createFilesService(deps);
   const tasks = createZipTasksRepository(deps.db);
 
-  function absolute(url: string) {
-    return url.startsWith('/') ? `${deps.config.publicUrl}${url}` : url;
+  /** The user's live file with the bytes the link was given for (a new version or a bin ends the link). */
+  async function liveFile(uid: string, fileId: string, md5?: string) {
+    const row = await files.repo.findOne(uid, fileId);
+    if (!row || row.kind !== 1 || !row.blob_md5 || (md5 !== undefined && row.blob_md5 !== md5)) throw appError('item.notFound');
+    return row;
+  }
+  /** A finished zip of the user that has not been cancelled, whose selection is still in the drive. */
+  async function finishedZip(uid: string, taskId: string) {
+    const t = await tasks.find(uid, taskId);
+    if (!t) throw appError('item.notFound');
+    if (t.status !== TaskStatus.SUCCESS || !t.result_key) throw appError('zip.notReady');
+    const { fileIds, folderIds } = JSON.parse(t.request_key) as { fileIds: string[]; folderIds: string[] };
+    const ids = [...fileIds, ...folderIds];
+    if ((await files.repo.findOwned(uid, ids)).length !== new Set(ids).size) throw appError('item.notFound');
+    return { ...t, result_key: t.result_key };
   }
 
   /** Every file of the selection with its path inside the archive. */
@@ -42,10 +55,21 @@ export function createDownloadsService(deps: AppDeps) {
   }
 
   return {
+    /** The links' checks, registered once per app (routes). */
+    registerGrants() {
+      addDownloadGrant(deps, 'file', async (g) => {
+        const row = await liveFile(String(g.u), String(g.f), String(g.b));
+        return { key: blobKey(row.blob_md5!), name: row.name };
+      });
+      addDownloadGrant(deps, 'zip', async (g) => {
+        const t = await finishedZip(String(g.u), String(g.t));
+        return { key: t.result_key, name: t.name };
+      });
+    },
+
     async download(uid: string, fileId: string) {
-      const row = await files.repo.findOne(uid, fileId);
-      if (!row || row.kind !== 1 || !row.blob_md5) throw appError('item.notFound');
-      const url = absolute(await deps.storage.signedGetUrl(blobKey(row.blob_md5), { expiresInSeconds: URL_TTL, downloadName: row.name }));
+      const row = await liveFile(uid, fileId);
+      const { url } = downloadLink(deps, { k: 'file', u: uid, f: row.id, b: row.blob_md5! });
       return { signedUrl: url, downloadUrl: url, name: row.name, size: Number(row.size) };
     },
 
@@ -121,10 +145,8 @@ export function createDownloadsService(deps: AppDeps) {
     },
 
     async tempUrl(uid: string, taskId: string) {
-      const t = await tasks.find(uid, taskId);
-      if (!t) throw appError('item.notFound');
-      if (t.status !== TaskStatus.SUCCESS || !t.result_key) throw appError('zip.notReady');
-      const url = absolute(await deps.storage.signedGetUrl(t.result_key, { expiresInSeconds: URL_TTL, downloadName: t.name }));
+      const t = await finishedZip(uid, taskId);
+      const { url } = downloadLink(deps, { k: 'zip', u: uid, t: t.id });
       return { signedUrl: url, downloadUrl: url, name: t.name, size: t.result_size ?? 0 };
     },
 

@@ -12,6 +12,7 @@ const CONTENT_TYPES: Record<string, string> = { ttf: 'font/ttf', ttc: 'font/coll
 /** The font library (spec section 7, "Fonts (signed)"). Every call is scoped to the signed-in user's fonts. */
 export const fontsRoutes: RouteModule = async (app, { deps }) => {
   const fonts = createFontsService(deps);
+  fonts.registerGrants();
   const tag = 'fonts';
 
   defineEndpoint(app, {

@@ -13,13 +13,13 @@ import { nextFreeName } from '../files/item-names.ts';
 import { receiveToTemp } from '../uploads/upload-temp.ts';
 import { createFontsRepository, type FontRow } from './fonts.repository.ts';
 import { defaultCodepage, sniffFont } from './font-format.ts';
+import { addDownloadGrant, downloadLink } from '../downloads/download-links.ts';
 
 export interface FontActor {
   id: string;
   freeze: number;
 }
 
-const URL_TTL = 3600;
 const RETENTION_MS = TRASH_RETENTION_DAYS * 24 * 3600 * 1000;
 
 /** A font as the spec's clients read it (section 3: id/fileId, name/fileName, size/fileSize, …). */
@@ -265,12 +265,20 @@ export function createFontsService(deps: AppDeps) {
       return save(actor.id, row, { is_public: next ? 1 : 0, published_at: next ? (row.is_public === 1 ? row.published_at : Date.now()) : null });
     },
 
-    /** Signed URL of the user's own font (like file downloads; allowed while frozen). */
+    /** A download link of the user's own font (like file downloads; allowed while frozen; download-links.ts). */
     async download(uid: string, id: string) {
       const row = await requireOwned(uid, id);
-      const url = await deps.storage.signedGetUrl(blobKey(row.blob_md5), { expiresInSeconds: URL_TTL, downloadName: row.name });
-      const abs = url.startsWith('/') ? `${deps.config.publicUrl}${url}` : url;
-      return { signedUrl: abs, downloadUrl: abs, name: row.name, size: Number(row.size) };
+      const { url } = downloadLink(deps, { k: 'font', u: uid, i: row.id, b: row.blob_md5 });
+      return { signedUrl: url, downloadUrl: url, name: row.name, size: Number(row.size) };
+    },
+
+    /** The links' check (registered once per app, by the routes): still the user's live font, same bytes. */
+    registerGrants() {
+      addDownloadGrant(deps, 'font', async (g) => {
+        const row = await requireOwned(String(g.u), String(g.i));
+        if (row.blob_md5 !== g.b) throw appError('item.notFound');
+        return { key: blobKey(row.blob_md5), name: row.name };
+      });
     },
 
     /** The fonts of a batch download, in the order asked; every id must be the user's live font. */

@@ -20,16 +20,7 @@ export function createGroupSharesService(deps: AppDeps) {
   const files = createFilesService(deps);
 
   /** The active share behind a group share, with its live items; undefined when it no longer exists. */
-  async function activeShare(shareId: string) {
-    try {
-      const token = await shares.issueShareToken(shareId);
-      const ctx = await shares.verifyShareToken(token);
-      return { token, ...ctx };
-    } catch (e) {
-      if (e instanceof AppError) return undefined;
-      throw e;
-    }
-  }
+  const activeShare = (shareId: string) => shares.findActive(shareId);
 
   /** Cancels group shares (in the shares module) and forgets them here. */
   async function cancel(rows: { group_id: string; share_id: string }[]) {
@@ -123,13 +114,16 @@ export function createGroupSharesService(deps: AppDeps) {
       return { list, total: list.length };
     },
 
-    /** A share token for a member (as extraction gives a link recipient). */
+    /**
+     * A share token for a member (as extraction gives a link recipient), bound to that member: it works only with
+     * their session, and only while they are a member.
+     */
     async open(uid: string, o: { groupId: string; shareId: string }): Promise<GroupOpenShareResult> {
       await groups.requireMember(uid, o.groupId);
       if (!(await repo.findGroupShare(o.groupId, o.shareId))) throw appError('group.shareNotFound');
       // a share that no longer exists answers 'This share no longer exists' with its reason
-      const token = await shares.issueShareToken(o.shareId);
-      const { share } = await shares.verifyShareToken(token);
+      const token = await shares.issueShareToken(o.shareId, uid);
+      const share = (await shares.findActive(o.shareId))!.share;
       return { shareToken: token, rights: { canView: true, canDownload: share.can_download === 1, canSave: share.can_save === 1, showNotes: share.show_notes === 1 } };
     },
 

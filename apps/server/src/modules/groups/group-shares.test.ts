@@ -130,7 +130,8 @@ for (const driver of testDatabaseDrivers()) {
       expect(o.rights).toMatchObject({ canDownload: true, canSave: false });
       const dl = await call('share/download', { shareToken: o.shareToken, fileId: f }, m);
       expect(dl.rtnCode).toBe(OK);
-      const got = await t.fetchSigned(dl.bizData.signedUrl);
+      // the link is the member's, like the token: with their session
+      const got = await t.fetchSigned(dl.bizData.signedUrl, m.token);
       expect(got.status).toBe(200);
       expect(Buffer.compare(got.body, body)).toBe(0);
       expect((await call('file/share/copyFoldersAndFiles', { shareToken: o.shareToken, fileIds: [f] }, m)).bizData.code).toBe('share.noSave');

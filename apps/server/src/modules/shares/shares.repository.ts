@@ -1,11 +1,11 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, SharesTable, ShareItemsTable } from '../../infra/db/schema.ts';
 
 export type ShareRow = Selectable<SharesTable>;
 export type ShareItemRow = Selectable<ShareItemsTable>;
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** The only place that touches `shares`, `share_items` and `share_extract_limits`. */
+/** The only place that touches `shares` and `share_items` (the extraction counters: extract-guard.repository.ts). */
 export function createSharesRepository(db: Kysely<Database>) {
   return {
     async insert(row: ShareRow, items: ShareItemRow[], t?: Db) {
@@ -48,46 +48,14 @@ export function createSharesRepository(db: Kysely<Database>) {
     async ownerName(uid: string) {
       return (await db.selectFrom('users').select('name').where('id', '=', uid).executeTakeFirst())?.name ?? '';
     },
+    /** Who a share e-mail says sent it. */
+    async owner(uid: string) {
+      const u = await db.selectFrom('users').select(['name', 'email']).where('id', '=', uid).executeTakeFirst();
+      return { name: u?.name ?? '', email: u?.email ?? '' };
+    },
     /** A published (privateType '0') live file or folder of anyone (file/getProductItemById). Read-only. */
     async findPublicItem(id: string) {
       return db.selectFrom('items').selectAll().where('id', '=', id).where('private_type', '=', '0').where('deleted_at', 'is', null).executeTakeFirst();
-    },
-
-    /** Whether this client (or everyone: '*') is locked out of the share at `now`: a read, no write. */
-    async isLocked(shareId: string, clients: string[], now: number) {
-      const r = await db.selectFrom('share_extract_limits').select('client').where('share_id', '=', shareId).where('client', 'in', clients).where('locked_until', '>', now).limit(1).execute();
-      return r.length > 0;
-    },
-    /**
-     * Counts one extraction attempt for (share, client) before its code is checked, in one atomic upsert (so
-     * parallel requests, from any server process, cannot all slip past the limit): a window older than
-     * `windowMs` starts again at 1. Answers the count in the window and the lock end after this attempt.
-     */
-    async countAttempt(shareId: string, client: string, now: number, windowMs: number) {
-      const stale = now - windowMs;
-      const T = sql.ref('share_extract_limits');
-      const r = await db
-        .insertInto('share_extract_limits')
-        .values({ share_id: shareId, client, window_start: now, failures: 1, locked_until: 0 })
-        .onConflict((oc) =>
-          oc.columns(['share_id', 'client']).doUpdateSet({
-            failures: sql`case when ${T}.window_start <= ${stale} then 1 else ${T}.failures + 1 end`,
-            window_start: sql`case when ${T}.window_start <= ${stale} then ${now} else ${T}.window_start end`,
-          }),
-        )
-        .returning(['failures', 'locked_until'])
-        .executeTakeFirstOrThrow();
-      return { failures: Number(r.failures), lockedUntil: Number(r.locked_until) };
-    },
-    async lock(shareId: string, client: string, until: number) {
-      await db.updateTable('share_extract_limits').set({ locked_until: until }).where('share_id', '=', shareId).where('client', '=', client).where('locked_until', '<', until).execute();
-    },
-    /** A successful attempt was not a failure: takes its count back. */
-    async uncount(shareId: string, client: string) {
-      await db.updateTable('share_extract_limits').set({ failures: sql`case when failures > 0 then failures - 1 else 0 end` }).where('share_id', '=', shareId).where('client', '=', client).execute();
-    },
-    async clearFailures(shareId: string, client: string) {
-      await db.deleteFrom('share_extract_limits').where('share_id', '=', shareId).where('client', '=', client).execute();
     },
   };
 }

@@ -7,6 +7,7 @@ import { requestLanguage } from '../../infra/http/error-handler.ts';
 import { addDrawingAccess } from '../drawings/drawing-access.ts';
 import type { RouteModule } from '../index.ts';
 import { createSharesService } from './shares.service.ts';
+import { clientKey } from './client-key.ts';
 
 /** Where the share addresses point: the host the sharer's browser used (behind a proxy: X-Forwarded-*), else PUBLIC_URL. */
 function baseUrlOf(req: FastifyRequest, fallback: string): string {
@@ -28,10 +29,11 @@ export const sharesRoutes: RouteModule = async (app, { deps }) => {
   const shares = createSharesService(deps);
   const tag = 'shares';
   addDrawingAccess(deps, (req) => shares.drawingAccess(req));
+  shares.registerGrants();
 
   defineEndpoint(app, {
     path: '/cloud/v5/share/create', tag, auth: 'user',
-    summary: "Share own private files/folders by link (kind link) or as a temporary share (easy): 4-digit code generated, password '' or 4 letters/digits, valid days 0–99 (0 never expires), rights download/save/notes",
+    summary: "Share own private files/folders by link (kind link) or as a temporary share (easy): a code of codeKind generated (digits4, digits6, alnum8; omitted: the shortest the validity allows; a code too short for the validity is refused, see contracts share-extraction.ts), password '' or 4 letters/digits, valid days 0–99 (0 never expires), rights download/save/notes",
     // validDays checked by the service, so a bad value answers the spec's 'Please enter a positive integer 0-99!'
     request: c.shareCreateRequest.extend({ validDays: z.unknown().optional() }), response: c.shareSchema,
     handler: (d, { req, user }) => shares.create(user, d, baseUrlOf(req, deps.config.publicUrl)),
@@ -53,9 +55,10 @@ export const sharesRoutes: RouteModule = async (app, { deps }) => {
     handler: (d, { user }) => shares.cancel(user.id, d.shareIds),
   });
   defineEndpoint(app, {
-    path: '/cloud/v5/share/email', tag, auth: 'user', summary: 'Send an own active share (link, code, password) by e-mail in the given language (zh, en, ko, de)',
+    path: '/cloud/v5/share/email', tag, auth: 'user',
+    summary: `Send an own active share (link, code, password) by e-mail in the given language (zh, en, ko, de): at most ${c.SHARE_EMAIL_RECIPIENTS_MAX} addresses a call, SHARE_EMAIL_PER_HOUR / SHARE_EMAIL_PER_DAY messages per user ('email send fail' with the reason); fixed sender and subject, the link on PUBLIC_URL`,
     request: c.shareEmailRequest, response: z.object({ sent: z.number() }),
-    handler: (d, { req, user }) => shares.email(user.id, { ...d, language: d.language ?? requestLanguage(req) }, baseUrlOf(req, deps.config.publicUrl)),
+    handler: (d, { req, user }) => shares.email(user.id, { ...d, language: d.language ?? requestLanguage(req) }),
   });
 
   for (const path of ['/cloud/v5/share/getInfoByRand', '/cloud/v5/easyShare/getInfoByRand']) {
@@ -66,20 +69,26 @@ export const sharesRoutes: RouteModule = async (app, { deps }) => {
     });
   }
   defineEndpoint(app, {
+    path: '/cloud/v5/share/challenge', tag, auth: 'none',
+    summary: "A proof-of-work challenge for share/extract: find a proof (1–32 of 0-9a-z) with SHA-256(challenge + ':' + proof) starting with `bits` zero bits (0: no proof needed now); valid 15 minutes, used once",
+    request: c.shareRandRequest, response: c.shareChallengeResult,
+    handler: (d) => shares.challenge(d.rand),
+  });
+  defineEndpoint(app, {
     path: '/cloud/v5/share/extract', tag, auth: 'none',
-    summary: 'Code (and password when set) → share token. 10 failures of one client in 15 minutes lock it out of the share for 15 minutes; 100 of anyone lock the share for 15 minutes',
+    summary: "Code (and password when set) → share token. Per client (IPv4 address, IPv6 /64): 3 wrong codes, then 1, 2, 4 … s (≤ 1 h) between attempts ('try again in N s', bizData.retryAfter). Per share: after 3 recent wrong codes an attempt needs a proof of work (share/challenge; share.proofRequired with bizData.bits), one more bit for every 2 further ones. A right code with a valid proof is always accepted",
     request: c.shareExtractRequest, response: c.shareAccessResult,
-    handler: (d, { req }) => shares.extract(d, req.ip || 'unknown'),
+    handler: (d, { req }) => shares.extract(d, clientKey(req.ip)),
   });
   defineEndpoint(app, {
-    path: '/cloud/v5/share/files', tag, auth: 'none', summary: 'Browse a share: its top level, or a folder inside it (share token)',
+    path: '/cloud/v5/share/files', tag, auth: 'none', summary: "Browse a share: its top level, or a folder inside it (share token; a group share's token only with its member's session)",
     request: c.shareFilesRequest, response: c.shareFilesResult,
-    handler: (d) => shares.files(d.shareToken, d.folderId),
+    handler: (d, { user }) => shares.files(d.shareToken, d.folderId, user?.id),
   });
   defineEndpoint(app, {
-    path: '/cloud/v5/share/download', tag, auth: 'none', summary: 'Signed URL of a file in a share that allows downloading (share token)',
+    path: '/cloud/v5/share/download', tag, auth: 'none', summary: 'A download link (valid minutes, checked again when used) of a file in a share that allows downloading (share token)',
     request: c.shareFileRequest, response: c.shareDownloadResult,
-    handler: (d, { req }) => shares.download(tokenOf(req, d.shareToken) ?? '', d.fileId),
+    handler: (d, { req, user }) => shares.download(tokenOf(req, d.shareToken) ?? '', d.fileId, user?.id),
   });
   defineEndpoint(app, {
     path: '/cloud/v5/file/share/copyFoldersAndFiles', tag, auth: 'user',
@@ -90,6 +99,6 @@ export const sharesRoutes: RouteModule = async (app, { deps }) => {
   defineEndpoint(app, {
     path: '/cloud/v5/file/getProductItemById', tag, auth: 'none', summary: 'Item info without a ticket: a public item, or one reachable through the given share token',
     request: c.shareFileRequest, response: itemSchema,
-    handler: (d, { req }) => shares.productItem(d.fileId, tokenOf(req, d.shareToken)),
+    handler: (d, { req, user }) => shares.productItem(d.fileId, tokenOf(req, d.shareToken), user?.id),
   });
 };

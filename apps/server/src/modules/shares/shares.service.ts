@@ -1,7 +1,13 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { EMAIL, ROOT_FOLDER_ID, SHARE_DAYS_DEFAULT, SHARE_DAYS_MAX, SHARE_PASSWORD, SHARE_PASSWORD_DIGITS, type ShareGoneReason, type ShareKind } from '@cadcloud/contracts';
+import {
+  EMAIL, ROOT_FOLDER_ID, SHARE_CODE_ALPHABET, SHARE_CODE_LENGTH, SHARE_DAYS_DEFAULT, SHARE_DAYS_MAX, SHARE_EMAIL_RECIPIENTS_MAX, SHARE_PASSWORD, SHARE_PASSWORD_DIGITS,
+  allowedCodeKinds, codeKindOf, codeOutlasts, normalizeShareCode, requiredBits,
+  type ExtractionModel, type ShareCodeKind, type ShareGoneReason, type ShareKind,
+} from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
 import { appError } from '../../infra/http/app-error.ts';
+import { sameText } from '../../infra/http/same-text.ts';
+import { reserveUserMail, returnUserMail } from '../../infra/mail/mail-budget.ts';
 import { newId } from '../../infra/db/ids.ts';
 import { blobKey } from '../../infra/storage/storage-keys.ts';
 import { persistentSecret } from '../../infra/storage/storage.factory.ts';
@@ -12,22 +18,27 @@ import { createQuotaService } from '../quota/quota.service.ts';
 import { createBlobsService } from '../blobs/blobs.service.ts';
 import { createThumbnailsService } from '../thumbnails/thumbnails.service.ts';
 import type { DrawingRequest, DrawingSource } from '../drawings/drawing-access.ts';
+import { createGroupsService } from '../groups/groups.service.ts';
+import { addDownloadGrant, downloadLink } from '../downloads/download-links.ts';
 import { createSharesRepository, type ShareItemRow, type ShareRow } from './shares.repository.ts';
+import { createExtractGuardRepository } from './extract-guard.repository.ts';
+import { createShareChallenges } from './share-challenge.ts';
 import { shareMail } from './share-mail.ts';
-import { createShareTokens, sameText } from './share-token.ts';
+import { createShareTokens } from './share-token.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
-const URL_TTL = 3600;
 /** A share token lives at most this long (and never past the share's own expiry); then the visitor extracts again. */
 const TOKEN_TTL_MS = DAY_MS;
-/** Extraction limits: per client (IP) of a share, and per share from anyone. */
-export const EXTRACT_LIMITS = {
-  windowMs: 15 * 60_000,
-  lockMs: 15 * 60_000,
-  perClient: 10,
-  perShare: 100,
-} as const;
-const ALL_CLIENTS = '*';
+/**
+ * The per-client part of the extraction guard (contracts share-extraction.ts has the per-share part and the
+ * arithmetic): `freeFailures` wrong codes, then each next attempt waits 1 s, 2 s, 4 s, … at most `maxDelayMs`;
+ * forgotten `forgetMs` after the last one. `holdMs`: one client's attempts are answered one at a time.
+ */
+export const CLIENT_BACKOFF = { freeFailures: 3, maxDelayMs: 3_600_000, forgetMs: DAY_MS, holdMs: 10_000 } as const;
+/** How long a client waits after its `failures`-th wrong code before the next one is answered. */
+export function backoffMs(failures: number): number {
+  return failures < CLIENT_BACKOFF.freeFailures ? 0 : Math.min(CLIENT_BACKOFF.maxDelayMs, 1000 * 2 ** (failures - CLIENT_BACKOFF.freeFailures));
+}
 
 export type ShareState = 'active' | 'cancelled' | 'expired' | 'deleted';
 export interface ShareRights {
@@ -45,6 +56,8 @@ export interface NewShareRecord {
   validDays: number;
   /** '' (default) or 4 letters/digits */
   password?: string;
+  /** omitted: the shortest the validity (and password) allows */
+  codeKind?: ShareCodeKind;
 }
 
 // per app (deps object): tests move the clock of one app without touching others
@@ -59,18 +72,24 @@ export function setSharesClock(deps: AppDeps, now: (() => number) | undefined): 
 const sortItems = (rows: ItemRow[]) => rows.sort((x, y) => x.kind - y.kind || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0) || (x.id < y.id ? -1 : 1));
 const goneError = (reason: ShareGoneReason) => appError(reason === 'cancelled' ? 'share.cancelled' : reason === 'expired' ? 'share.expired' : 'share.deleted', [], { reason });
 const b64 = (s: string) => Buffer.from(s).toString('base64url');
+function newCode(kind: ShareCodeKind): string {
+  if (kind !== 'alnum8') return String(randomInt(0, 10 ** SHARE_CODE_LENGTH[kind])).padStart(SHARE_CODE_LENGTH[kind], '0');
+  return Array.from({ length: SHARE_CODE_LENGTH.alnum8 }, () => SHARE_CODE_ALPHABET[randomInt(0, SHARE_CODE_ALPHABET.length)]).join('');
+}
 /**
  * Shares (spec sections 3, 5, 9; issue 4): creating and managing one's shares, public info by rand, extraction
- * with code and password (rate-limited per client and per share, counters in the database), browsing, download,
- * save-to-my-cloud and viewer access through a share token.
+ * with code and password (guarded per client and per share, counters in the database: see `extract`), browsing,
+ * download, save-to-my-cloud and viewer access through a share token.
  *
  * For other modules (groups):
  *   const shares = createSharesService(deps);
  *   const row = await shares.createShareRecord(ownerUid, { fileIds, folderIds, kind: 'group', groupId, rights: { canDownload, canSave, showNotes }, validDays: 0 });
  *     → the `shares` row (id, rand, code, …); only the owner's live private items; throws an appError otherwise
- *   const token = await shares.issueShareToken(row.id)   → a share token (as extraction returns) for share/files,
- *     share/download, file/share/copyFoldersAndFiles and the viewer; throws 'This share no longer exists' when not active
- *   await shares.cancelShareRecord(row.id)             → cancels (every token of it stops working at once)
+ *   const token = await shares.issueShareToken(row.id, uid) → a share token for share/files, share/download,
+ *     file/share/copyFoldersAndFiles and the viewer; a group share's token works only for that signed-in member while
+ *     they are one; throws 'This share no longer exists' when not active
+ *   await shares.findActive(row.id)                    → { share, live } or undefined when it no longer exists
+ *   await shares.cancelShareRecord(row.id)             → cancels (every token and download link of it stops at once)
  *   shares.present(row, baseUrl) / shares.stateOf(row) → the contracts' shareSchema / the share's state
  */
 export function createSharesService(deps: AppDeps, opts: { now?: () => number } = {}) {
@@ -80,9 +99,20 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
   const quota = createQuotaService(deps);
   const blobs = createBlobsService(deps);
   const thumbnails = createThumbnailsService(deps);
+  const groups = createGroupsService(deps);
+  const guard = createExtractGuardRepository(deps.db);
   const now = () => (opts.now ?? clocks.get(deps) ?? Date.now)();
   let secret: string | undefined;
   const tokens = createShareTokens(() => (secret ??= persistentSecret(deps.config.dataDir, 'share-token')), now);
+  let challengeSecret: string | undefined;
+  const challenges = createShareChallenges(() => (challengeSecret ??= persistentSecret(deps.config.dataDir, 'share-challenge')), now);
+  const model: ExtractionModel = {
+    baseBits: deps.config.sharePowBaseBits,
+    failuresPerBit: deps.config.sharePowFailuresPerBit,
+    freeFailures: deps.config.shareFreeFailures,
+    windowMs: 3_600_000,
+    attackerHashRate: deps.config.shareAttackerHashRate,
+  };
 
   /** Live shared items of a share (top level), in the order shared. */
   async function liveItems(share: ShareRow, links?: ShareItemRow[]): Promise<ItemRow[]> {
@@ -123,6 +153,7 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
       rand: s.rand,
       kind: s.kind as ShareKind,
       code: s.code,
+      codeKind: codeKindOf(s.code),
       password: s.password,
       validDays: s.valid_days,
       shareTime: Number(s.created_at),
@@ -147,6 +178,7 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
       kind: s.kind as ShareKind,
       ownerName: await repo.ownerName(s.uid),
       needsPassword: s.password !== '',
+      codeKind: codeKindOf(s.code),
       shareTime: Number(s.created_at),
       expiresAt: s.expires_at === null ? null : Number(s.expires_at),
       itemCount,
@@ -180,11 +212,43 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
     return undefined;
   }
 
-  async function fromToken(token: string | undefined) {
-    const shareId = tokens.verify(token);
-    if (!shareId) throw appError('share.tokenInvalid');
-    // cancel, expiry and deletion take effect at once: the share is read again on every call
-    return requireActive(await repo.findById(shareId));
+  /**
+   * The share behind a token, for the caller `uid` (signed in, or undefined). Cancel, expiry and deletion take effect
+   * at once: the share is read again on every call. A group share's token is its member's own: another user, or
+   * nobody signed in, is refused, and so is the member once they have left the group.
+   */
+  async function fromToken(token: string | undefined, uid: string | undefined) {
+    const t = tokens.verify(token);
+    if (!t) throw appError('share.tokenInvalid');
+    if (t.uid !== undefined && t.uid !== uid) throw appError('share.tokenInvalid');
+    return requireAudience(await repo.findById(t.shareId), t.uid);
+  }
+  /** The active share, when `uid` may see it: anyone for a link share, a current member for a group share. */
+  async function requireAudience(found: ShareRow | undefined, uid: string | undefined) {
+    const ctx = await requireActive(found);
+    if (ctx.share.kind === 'group') {
+      if (!uid || !ctx.share.group_id) throw appError('share.tokenInvalid');
+      await groups.requireMember(uid, ctx.share.group_id);
+    }
+    return ctx;
+  }
+
+  /** A shared file the share still lets its holder download. */
+  async function downloadable(ctx: { share: ShareRow; live: ItemRow[] }, fileId: string) {
+    if (ctx.share.can_download !== 1) throw appError('share.noDownload');
+    const hit = await reachable(ctx.share, ctx.live, fileId);
+    if (!hit || hit.row.kind !== 1 || !hit.row.blob_md5) throw appError('item.notFound');
+    if (hit.row.freeze === 1) throw appError('file.frozen');
+    return hit.row;
+  }
+  /** A link or easy share by its rand (group shares have a rand too, but are never opened by it). */
+  async function linkShareByRand(rand: string) {
+    const s = await repo.findByRand(rand);
+    return s && s.kind !== 'group' ? s : undefined;
+  }
+
+  function checkCode(kind: ShareCodeKind, password: string, validDays: number) {
+    if (!codeOutlasts(kind, password, validDays, model)) throw appError('share.codeTooShort');
   }
 
   const service = {
@@ -198,6 +262,9 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
       const days = checkDays(o.validDays);
       const password = o.password ?? '';
       if (password !== '' && !SHARE_PASSWORD.test(password)) throw appError('share.passwordInvalid');
+      // group shares are never extracted with a code (members open them), so any code does
+      const codeKind = o.codeKind ?? (o.kind === 'group' ? 'alnum8' : (allowedCodeKinds(days, password, model)[0] ?? 'alnum8'));
+      if (o.kind !== 'group') checkCode(codeKind, password, days);
       const rows = await items.findOwned(ownerUid, ids);
       if (rows.length !== ids.length) throw appError('share.createFailed');
       if (rows.some((r) => r.private_type !== '1')) throw appError('share.notPrivate');
@@ -208,7 +275,7 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
         uid: ownerUid,
         kind: o.kind,
         group_id: o.groupId ?? null,
-        code: String(randomInt(0, 10_000)).padStart(4, '0'),
+        code: newCode(codeKind),
         password,
         valid_days: days,
         created_at: at,
@@ -227,28 +294,47 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
       return share;
     },
 
-    /** A share token for an active share (what extraction returns); 'This share no longer exists' otherwise. */
-    async issueShareToken(shareId: string): Promise<string> {
+    /**
+     * A share token for an active share (what extraction returns); 'This share no longer exists' otherwise. `uid`
+     * binds it to that user (group shares: the member who opened it).
+     */
+    async issueShareToken(shareId: string, uid?: string): Promise<string> {
       const { share } = await requireActive(await repo.findById(shareId));
       const exp = Math.min(now() + TOKEN_TTL_MS, share.expires_at === null ? Infinity : Number(share.expires_at));
-      return tokens.issue(share.id, exp);
+      return tokens.issue(share.id, exp, uid);
     },
 
-    /** Cancels a share whoever owns it (callers check ownership); tokens stop working at once. */
+    /** The active share with its live items, or undefined when it no longer exists (cancelled, expired, emptied). */
+    async findActive(shareId: string) {
+      const share = await repo.findById(shareId);
+      if (!share) return undefined;
+      const live = await liveItems(share);
+      return stateOf(share, live.length) === 'active' ? { share, live } : undefined;
+    },
+
+    /** The download links' check (registered once per app, by the routes): see `download`. */
+    registerGrants() {
+      addDownloadGrant(deps, 'share', async (g, { uid }) => {
+        // a link of a group share is its member's alone (their session), like the token it came from
+        if (g.u !== undefined && g.u !== uid) throw appError('share.tokenInvalid');
+        const row = await downloadable(await requireAudience(await repo.findById(String(g.s)), uid), String(g.f));
+        if (row.blob_md5 !== g.b) throw appError('item.notFound');
+        return { key: blobKey(row.blob_md5), name: row.name };
+      });
+    },
+
+    /** Cancels a share whoever owns it (callers check ownership); tokens and download links stop working at once. */
     async cancelShareRecord(shareId: string): Promise<void> {
       await repo.cancel([shareId], now());
     },
 
-    /** The share (active) and its live top-level items behind a token; throws otherwise. */
-    verifyShareToken: fromToken,
-
     // ---- the sharer's calls ----
 
-    async create(actor: Actor, o: { fileIds: string[]; folderIds: string[]; kind: 'link' | 'easy'; validDays?: unknown; password: string; canDownload: boolean; canSave: boolean; showNotes: boolean }, baseUrl: string) {
+    async create(actor: Actor, o: { fileIds: string[]; folderIds: string[]; kind: 'link' | 'easy'; validDays?: unknown; password: string; codeKind?: ShareCodeKind; canDownload: boolean; canSave: boolean; showNotes: boolean }, baseUrl: string) {
       files.assertNotFrozen(actor);
       const days = o.validDays === undefined || o.validDays === null ? SHARE_DAYS_DEFAULT : checkDays(o.validDays);
       const row = await service.createShareRecord(actor.id, {
-        fileIds: o.fileIds, folderIds: o.folderIds, kind: o.kind, validDays: days, password: o.password,
+        fileIds: o.fileIds, folderIds: o.folderIds, kind: o.kind, validDays: days, password: o.password, codeKind: o.codeKind,
         rights: { canDownload: o.canDownload, canSave: o.canSave, showNotes: o.showNotes },
       });
       return present(row, await liveItems(row), baseUrl);
@@ -289,6 +375,8 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
         patch.valid_days = days;
         patch.expires_at = days === 0 ? null : Number(s.created_at) + days * DAY_MS;
       }
+      // a longer validity or no password may need a longer code than this share has: refused, the code stays
+      if (s.kind !== 'group') checkCode(codeKindOf(s.code), patch.password ?? s.password, patch.valid_days ?? s.valid_days);
       if (Object.keys(patch).length) await repo.update(s.id, patch);
       const row = { ...s, ...patch };
       return present(row, await liveItems(row), baseUrl);
@@ -300,75 +388,120 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
       return { cancelled: await repo.cancel(own.map((s) => s.id), now()) };
     },
 
-    async email(uid: string, o: { shareId: string; emails: string[]; language?: string }, baseUrl: string) {
+    /**
+     * Sends an own active share to at most SHARE_EMAIL_RECIPIENTS_MAX addresses, one message each, within the sender's
+     * hourly and daily budget (counted per message in the database; 'email send fail' with the reason beyond it). The
+     * mail is the product's: its sender and subject are fixed, its link points at PUBLIC_URL (never at the host the
+     * request named); the body says which user sent it (name and account e-mail, quoted and escaped) and lists the files.
+     */
+    async email(uid: string, o: { shareId: string; emails: string[]; language?: string }) {
       const to = [...new Set(o.emails.map((e) => e.trim()).filter(Boolean))];
       if (!to.length) throw appError('share.emailRequired');
+      if (to.length > SHARE_EMAIL_RECIPIENTS_MAX) throw appError('share.emailTooMany', [SHARE_EMAIL_RECIPIENTS_MAX]);
       if (to.some((e) => !EMAIL.test(e))) throw appError('share.emailInvalid');
       const s = await service.requireOwn(uid, o.shareId);
       const live = await liveItems(s);
       const state = stateOf(s, live.length);
       if (state !== 'active') throw goneError(state);
-      const p = present(s, live, baseUrl);
-      const msg = shareMail(o.language, { sender: await repo.ownerName(uid), url: p.url, code: s.code, password: s.password, names: live.map((r) => r.name), expiresAt: p.expiresAt });
+      const p = present(s, live, deps.config.publicUrl);
+      const limits = { perHour: deps.config.shareEmailPerHour, perDay: deps.config.shareEmailPerDay };
+      const over = await reserveUserMail(deps.db, uid, to.length, limits, now());
+      if (over === 'hour') throw appError('share.emailHourLimit', [limits.perHour]);
+      if (over === 'day') throw appError('share.emailDayLimit', [limits.perDay]);
+      const msg = shareMail(o.language, { sender: await repo.owner(uid), url: p.url, code: s.code, password: s.password, names: live.map((r) => r.name), expiresAt: p.expiresAt });
+      let sent = 0;
       try {
-        for (const addr of to) await deps.mailer.send({ to: addr, ...msg });
+        for (const addr of to) {
+          await deps.mailer.send({ to: addr, ...msg });
+          sent++;
+        }
       } catch {
+        await returnUserMail(deps.db, uid, to.length - sent);
         throw appError('share.emailFailed');
       }
-      return { sent: to.length };
+      return { sent };
     },
 
     // ---- visitors (no ticket) ----
 
-    /** Public facts of an active share; 'This share no longer exists' with the reason otherwise. */
+    /** Public facts of an active link share; 'This share no longer exists' with the reason otherwise. */
     async infoByRand(rand: string) {
-      const { share, live } = await requireActive(await repo.findByRand(rand));
+      const { share, live } = await requireActive(await linkShareByRand(rand));
       return publicInfo(share, live.length);
     },
 
+    /** A proof-of-work challenge for extracting this share; `bits` is what an attempt needs now (0: none yet). */
+    async challenge(rand: string) {
+      const { share } = await requireActive(await linkShareByRand(rand));
+      return challenges.issue(share.id, requiredBits(await guard.shareFailures(share.id, now(), model.windowMs), model));
+    },
+
     /**
-     * Code (and password when set) → a share token. Each failure counts for this client and for the share;
-     * 10 failures of a client within 15 minutes lock that client out of the share for 15 minutes, 100 of anyone
-     * lock the share's extraction for 15 minutes. While locked even the right code is refused.
+     * Code (and password when set) → a share token, behind the extraction guard (contracts share-extraction.ts):
+     *  1. the client (`clientKey`: an IPv4 address, an IPv6 /64) takes its turn: after 3 wrong codes each next
+     *     attempt waits 1, 2, 4 … s (at most an hour), answered at once with 'try again in N s' (share.tryLater,
+     *     bizData.retryAfter) without reading the code;
+     *  2. the attempt is counted against the share before anything is compared (a success takes it back); when the
+     *     share's recent failures ask for it, the attempt must carry a proof of work of a challenge (share/challenge)
+     *     of at least the bits needed now, each challenge used once; without one: share.proofRequired (bizData.bits),
+     *     again without reading the code;
+     *  3. then code and password: a wrong pair counts for the client (bizData.retryAfter when a wait follows) and
+     *     stays counted for the share. Which of the two was wrong is not said (the password multiplies the space).
+     * A correct code with a valid proof is always accepted, whatever other clients sent. Group shares are opened by
+     * their members (group/openShare), never extracted.
      */
-    async extract(o: { rand: string; code: string; password: string }, client: string) {
-      const found = await repo.findByRand(o.rand);
+    async extract(o: { rand: string; code: string; password: string; challenge?: string; proof?: string }, client: string) {
+      const found = await linkShareByRand(o.rand);
       if (!found) throw appError('share.notFound');
       const at = now();
       const early = stateOf(found, 1, at);
       if (early !== 'active') throw goneError(early);
-      // locked: refused at the cost of one read (a flood of guesses writes nothing)
-      if (await repo.isLocked(found.id, [client, ALL_CLIENTS], at)) throw appError('share.locked');
-      const { share, live } = await requireActive(found);
-      // every other attempt is counted before the code is compared (parallel guesses cannot overtake the limit);
-      // a success takes its count back
-      const mine = await repo.countAttempt(share.id, client, at, EXTRACT_LIMITS.windowMs);
-      if (mine.lockedUntil > at || mine.failures > EXTRACT_LIMITS.perClient) throw appError('share.locked');
-      const all = await repo.countAttempt(share.id, ALL_CLIENTS, at, EXTRACT_LIMITS.windowMs);
-      if (all.lockedUntil > at || all.failures > EXTRACT_LIMITS.perShare) {
-        await repo.uncount(share.id, client);
-        throw appError('share.locked');
+      const turn = await guard.claimClient(found.id, client, at, CLIENT_BACKOFF.holdMs, CLIENT_BACKOFF.forgetMs);
+      if (!turn) {
+        const wait = Math.max(1, Math.ceil(((await guard.clientNextAt(found.id, client)) - at) / 1000));
+        throw appError('share.tryLater', [wait], { retryAfter: wait });
       }
-      const fail = async (code: 'share.wrongCode' | 'share.wrongPassword') => {
-        if (mine.failures >= EXTRACT_LIMITS.perClient) await repo.lock(share.id, client, at + EXTRACT_LIMITS.lockMs);
-        if (all.failures >= EXTRACT_LIMITS.perShare) await repo.lock(share.id, ALL_CLIENTS, at + EXTRACT_LIMITS.lockMs);
-        return appError(code);
-      };
-      if (!sameText(o.code.trim(), share.code)) throw await fail('share.wrongCode');
-      if (share.password !== '' && !sameText(o.password, share.password)) throw await fail('share.wrongPassword');
-      await repo.clearFailures(share.id, client);
-      await repo.uncount(share.id, ALL_CLIENTS);
-      return {
-        shareToken: await service.issueShareToken(share.id),
-        share: await publicInfo(share, live.length),
-        rights: rightsOf(share),
-        items: live.map((r) => presentItem(r)),
-      };
+      let counted = false;
+      let failed = false;
+      try {
+        const { share, live } = await requireActive(found);
+        const before = await guard.countShareAttempt(share.id, at, model.windowMs);
+        counted = true;
+        const bits = requiredBits(before, model);
+        if (bits > 0) {
+          const p = challenges.verify(o.challenge, o.proof, share.id);
+          if (!p || p.bits < bits || !(await guard.useChallenge(p.id, share.id, p.expiresAt, at))) throw appError('share.proofRequired', [], { bits });
+        }
+        const codeOk = sameText(normalizeShareCode(o.code), share.code);
+        const passwordOk = share.password === '' || sameText(o.password, share.password);
+        if (!codeOk || !passwordOk) {
+          // stays counted against the share; the client waits before its next attempt
+          counted = false;
+          failed = true;
+          const failures = turn.failures + 1;
+          const wait = backoffMs(failures);
+          await guard.clientFailed(share.id, client, failures, at, at + wait);
+          throw appError(share.password === '' ? 'share.wrongCode' : 'share.wrongCodeOrPassword', [], wait ? { retryAfter: Math.ceil(wait / 1000) } : undefined);
+        }
+        counted = false;
+        await guard.uncountShareAttempt(share.id);
+        await guard.clearClient(share.id, client);
+        return {
+          shareToken: await service.issueShareToken(share.id),
+          share: await publicInfo(share, live.length),
+          rights: rightsOf(share),
+          items: live.map((r) => presentItem(r)),
+        };
+      } catch (e) {
+        if (counted) await guard.uncountShareAttempt(found.id);
+        if (!failed) await guard.releaseClient(found.id, client, at);
+        throw e;
+      }
     },
 
-    /** Browse: the top level, or a folder inside the share (live descendants only). */
-    async files(token: string, folderId?: string) {
-      const { share, live } = await fromToken(token);
+    /** Browse: the top level, or a folder inside the share (live descendants only). `uid`: the signed-in caller. */
+    async files(token: string, folderId: string | undefined, uid: string | undefined) {
+      const { share, live } = await fromToken(token, uid);
       if (!folderId || folderId === ROOT_FOLDER_ID) {
         return { list: live.map((r) => presentItem(r)), total: live.length, path: [] };
       }
@@ -378,15 +511,16 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
       return { list: rows.map((r) => presentItem(r)), total, path: hit.path.map((r) => ({ id: r.id, name: r.name })) };
     },
 
-    async download(token: string, fileId: string) {
-      const { share, live } = await fromToken(token);
-      if (share.can_download !== 1) throw appError('share.noDownload');
-      const hit = await reachable(share, live, fileId);
-      if (!hit || hit.row.kind !== 1 || !hit.row.blob_md5) throw appError('item.notFound');
-      if (hit.row.freeze === 1) throw appError('file.frozen');
-      const signed = await deps.storage.signedGetUrl(blobKey(hit.row.blob_md5), { expiresInSeconds: URL_TTL, downloadName: hit.row.name });
-      const url = signed.startsWith('/') ? `${deps.config.publicUrl}${signed}` : signed;
-      return { signedUrl: url, downloadUrl: url, name: hit.row.name, size: Number(hit.row.size) };
+    /**
+     * A download link (download-links.ts) of a file the share lets its holder download. The link is checked again
+     * when used: share still active, file still live, in the share and unchanged; a group share's link only for
+     * the member it was given to, while they are one.
+     */
+    async download(token: string, fileId: string, uid: string | undefined) {
+      const ctx = await fromToken(token, uid);
+      const row = await downloadable(ctx, fileId);
+      const { url } = downloadLink(deps, { k: 'share', s: ctx.share.id, f: row.id, b: row.blob_md5!, ...(ctx.share.kind === 'group' && uid ? { u: uid } : {}) });
+      return { signedUrl: url, downloadUrl: url, name: row.name, size: Number(row.size) };
     },
 
     /**
@@ -395,7 +529,7 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
      * space' when they do not fit); name clashes at the target get " (1)".
      */
     async copy(actor: Actor, o: { shareToken: string; fileIds: string[]; folderIds: string[]; targetFolderId: string }) {
-      const { share, live } = await fromToken(o.shareToken);
+      const { share, live } = await fromToken(o.shareToken, actor.id);
       if (share.can_save !== 1) throw appError('share.noSave');
       files.assertNotFrozen(actor);
       await files.requireFolder(actor.id, o.targetFolderId);
@@ -459,9 +593,9 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
     },
 
     /** file/getProductItemById: a public item (privateType '0'), or one the share token reaches. */
-    async productItem(fileId: string, token?: string) {
+    async productItem(fileId: string, token: string | undefined, uid: string | undefined) {
       if (token) {
-        const { share, live } = await fromToken(token);
+        const { share, live } = await fromToken(token, uid);
         const hit = await reachable(share, live, fileId);
         if (hit) return presentItem(hit.row, { userName: await repo.ownerName(share.uid) });
       }
@@ -474,7 +608,7 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
     async drawingAccess(req: DrawingRequest): Promise<DrawingSource | undefined> {
       if (!req.shareToken) return undefined;
       // a bad or stale token is refused with its reason ('This share no longer exists: …', re-enter the code)
-      const ctx = await fromToken(req.shareToken);
+      const ctx = await fromToken(req.shareToken, req.uid);
       const hit = await reachable(ctx.share, ctx.live, req.fileId);
       if (!hit || hit.row.kind !== 1 || !hit.row.blob_md5) return undefined;
       return { name: hit.row.name, size: Number(hit.row.size), freeze: hit.row.freeze, blobMd5: hit.row.blob_md5, fontsOwner: ctx.share.uid };

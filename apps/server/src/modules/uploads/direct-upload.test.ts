@@ -1,22 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
-import { createTestApp, md5, type TestApp } from '../../test/fixtures.ts';
+import { createTestApp, md5, s3TestEnv, type TestApp } from '../../test/fixtures.ts';
 
-const s3 = process.env.TEST_S3_ENDPOINT;
+const s3 = s3TestEnv('direct');
 
 /** Call style 6 against a real, signature-checking S3 server (Swift + s3api on loopback). */
 describe.runIf(s3)('direct-to-storage upload on S3', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(testDatabaseDrivers()[0], {
-      STORAGE_DRIVER: 's3',
-      S3_ENDPOINT: s3!,
-      S3_REGION: process.env.TEST_S3_REGION ?? 'us-east-1',
-      S3_BUCKET: `cadcloud-direct-${randomBytes(4).toString('hex')}`,
-      S3_ACCESS_KEY_ID: process.env.TEST_S3_ACCESS_KEY_ID!,
-      S3_SECRET_ACCESS_KEY: process.env.TEST_S3_SECRET_ACCESS_KEY!,
-    });
+    t = await createTestApp(testDatabaseDrivers()[0], s3!);
   });
   afterAll(async () => t?.close());
 
@@ -31,7 +24,10 @@ describe.runIf(s3)('direct-to-storage upload on S3', () => {
     expect(done.bizData.item).toMatchObject({ name: 'direct.dwg', size: body.length, fileMD5: md5(body) });
     expect((await t.usage(u.id)).used).toBe(body.length);
     const dl = await t.call('/cloud/v5/file/download', { fileId: done.bizData.item.id }, u.token);
-    const got = Buffer.from(await (await fetch(dl.bizData.signedUrl)).arrayBuffer());
+    // the download link checks its grant, then redirects to a presigned URL of the object
+    const link = await t.fetchSigned(dl.bizData.signedUrl);
+    expect(link.status).toBe(302);
+    const got = Buffer.from(await (await fetch(String(link.headers.location))).arrayBuffer());
     expect(got.equals(body)).toBe(true);
   });
 

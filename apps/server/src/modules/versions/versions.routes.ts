@@ -11,6 +11,7 @@ import { createVersionsService, type VersionActor } from './versions.service.ts'
 /** Version history (spec section 7, "Versions"): every call is scoped to the signed-in user's own files. */
 export const versionsRoutes: RouteModule = async (app, { deps }) => {
   const versions = createVersionsService(deps);
+  versions.registerGrants();
   const tag = 'versions';
   const actorOf = (u: { id: string; name: string; freeze: number }): VersionActor => ({ id: u.id, name: u.name, freeze: u.freeze });
 

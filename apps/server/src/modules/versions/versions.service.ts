@@ -16,6 +16,7 @@ import { isViewableName } from '../drawings/viewable.ts';
 import { receiveToTemp } from '../uploads/upload-temp.ts';
 import { createVersionsRepository, getVersionForUser, type VersionRef, type VersionRow } from './versions.repository.ts';
 import { countedBytes } from './versions.cleanup.ts';
+import { addDownloadGrant, downloadLink } from '../downloads/download-links.ts';
 
 export { getVersionForUser, type VersionRef };
 
@@ -25,7 +26,6 @@ export interface VersionActor {
   freeze: number;
 }
 
-const URL_TTL = 3600;
 const MD5_RE = /^[a-f0-9]{32}$/;
 
 /** The English text of a remark type (the spec's words; the web shows `versions.remark.<type>` instead). */
@@ -370,13 +370,21 @@ export function createVersionsService(deps: AppDeps) {
       return presentVersion({ ...v, remark }, Number(latest?.number ?? v.number));
     },
 
-    /** Signed URL of a version's bytes, named "<source>_V<n>.<ext>". */
+    /** A download link of a version's bytes, named "<source>_V<n>.<ext>" (download-links.ts). */
     async download(uid: string, versionId: string) {
       const v = await requireVersion(uid, versionId);
       const name = versionFileName(v.source_name, Number(v.number));
-      const url = await deps.storage.signedGetUrl(blobKey(v.blob_md5), { expiresInSeconds: URL_TTL, downloadName: name });
-      const abs = url.startsWith('/') ? `${deps.config.publicUrl}${url}` : url;
-      return { signedUrl: abs, downloadUrl: abs, name, size: Number(v.size) };
+      const { url } = downloadLink(deps, { k: 'version', u: uid, v: v.id });
+      return { signedUrl: url, downloadUrl: url, name, size: Number(v.size) };
+    },
+
+    /** The links' check (registered once per app, by the routes): the version and its file still live. */
+    registerGrants() {
+      addDownloadGrant(deps, 'version', async (g) => {
+        const v = await requireVersion(String(g.u), String(g.v));
+        if (!(await files.repo.findOne(v.uid, v.item_id))) throw appError('item.notFound');
+        return { key: blobKey(v.blob_md5), name: versionFileName(v.source_name, Number(v.number)) };
+      });
     },
 
     /** The entries of downloadBatchZip, in the order asked; every id must be the user's live version. */

@@ -58,9 +58,43 @@ describe('share dialog, link tab', () => {
     await screen.findByTestId('share-result');
     expect(calls).toHaveLength(1);
     expect(calls[0].path).toBe('/cloud/v5/share/create');
-    expect(calls[0].data).toEqual({ fileIds: ['f1'], folderIds: ['d1'], validDays: 5, password: 'ab12', canDownload: false, canSave: true, showNotes: false });
+    expect(calls[0].data).toEqual({ fileIds: ['f1'], folderIds: ['d1'], validDays: 5, password: 'ab12', codeKind: 'digits4', canDownload: false, canSave: true, showNotes: false });
     expect((screen.getByTestId('share-link') as HTMLInputElement).value).toBe('http://cad.example/share/R4nd0m');
     expect(screen.getByTestId('share-code').textContent).toBe('0427');
     await waitFor(() => expect(screen.getByTestId('share-qr').querySelector('svg')).not.toBeNull());
-  });
+    // antd renders slowly under jsdom: ~25 s alone on a loaded 2-core machine
+  }, 120_000);
+
+  it('offers only codes that outlast the validity: a permanent share takes the 8-character code unless it has a password', async () => {
+    cleanup();
+    setLanguage('en');
+    const calls: Record<string, unknown>[] = [];
+    vi.stubGlobal('fetch', vi.fn(async (_path: string, init: RequestInit) => {
+      calls.push(JSON.parse(String(init.body)).data);
+      return new Response(JSON.stringify({ rtnCode: '0000000', msg: 'ok', bizData: { ...share, code: 'k7m2q9xw', codeKind: 'alnum8', validDays: 0 } }), { headers: { 'content-type': 'application/json' } });
+    }));
+    render(<App><ShareDialog open items={[{ id: 'f1', name: 'plan.dxf', fileType: 1 }]} onClose={() => undefined} /></App>);
+    // (antd puts the test id on the radio's input)
+    const radio = (k: string) => {
+      const el = screen.getByTestId(`share-code-kind-${k}`);
+      return (el instanceof HTMLInputElement ? el : el.querySelector('input')) as HTMLInputElement;
+    };
+    await screen.findByTestId('share-code-kind');
+    expect(radio('digits4').checked).toBe(true);
+    expect(screen.getByText(/4 digits up to 13 days/)).toBeTruthy();
+    fireEvent.change(screen.getByTestId('share-days'), { target: { value: '30' } });
+    await waitFor(() => expect(radio('digits6').checked).toBe(true));
+    expect(radio('digits4').disabled).toBe(true);
+    fireEvent.change(screen.getByTestId('share-days'), { target: { value: '0' } });
+    await waitFor(() => expect(radio('alnum8').checked).toBe(true));
+    expect([radio('digits4').disabled, radio('digits6').disabled]).toEqual([true, true]);
+    // a password multiplies what a guesser must cover: every length again
+    fireEvent.change(screen.getByTestId('share-password-input'), { target: { value: 'ab12' } });
+    await waitFor(() => expect(radio('digits4').disabled).toBe(false));
+    fireEvent.change(screen.getByTestId('share-password-input'), { target: { value: '' } });
+    fireEvent.click(screen.getByTestId('share-create'));
+    await screen.findByTestId('share-result');
+    expect(calls).toEqual([{ fileIds: ['f1'], folderIds: [], validDays: 0, password: '', codeKind: 'alnum8', canDownload: true, canSave: true, showNotes: false }]);
+    expect(screen.getByTestId('share-code').textContent).toBe('k7m2q9xw');
+  }, 120_000);
 });

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { App, Alert, Button, Checkbox, Empty, Form, Input, Modal, QRCode, Space, Spin, Tabs, Typography } from 'antd';
+import { App, Alert, Button, Checkbox, Empty, Form, Input, Modal, QRCode, Radio, Space, Spin, Tabs, Typography } from 'antd';
 import { CopyOutlined, ShareAltOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { SHARE_DAYS_DEFAULT, type Group } from '@cadcloud/contracts';
+import { SHARE_CODE_KINDS, SHARE_DAYS_DEFAULT, maxValidDays, type Group, type ShareCodeKind } from '@cadcloud/contracts';
 import { copyText, copyToClipboard, sharesApi, type Share } from './api.ts';
-import { checkDays, checkEmails, checkGroups, checkPassword, splitEmails } from './validation.ts';
+import { checkCodeKind, checkDays, checkEmails, checkGroups, checkPassword, codeKindsFor, splitEmails } from './validation.ts';
 import { isPhone } from '../../lib/device.ts';
 import './shares.css';
 
@@ -18,6 +18,7 @@ export interface ShareTarget {
 interface LinkValues {
   validDays: string;
   password: string;
+  codeKind: ShareCodeKind;
   canDownload: boolean;
   canSave: boolean;
   showNotes: boolean;
@@ -71,12 +72,23 @@ export function ShareResult({ share }: { share: Share }) {
   );
 }
 
-/** Link tab form: valid days 0–99, optional 4-character password, rights. */
+/**
+ * Link tab form: valid days 0–99, optional 4-character password, the extraction code's length, rights. A code too
+ * short for the validity (and password) cannot be chosen: when the days or the password change so that the chosen
+ * one no longer suffices, the shortest that does is taken.
+ */
 function LinkForm({ form }: { form: ReturnType<typeof Form.useForm<LinkValues>>[0] }) {
   const { t } = useTranslation('shares');
   const phone = isPhone();
+  const days = Form.useWatch('validDays', form);
+  const password = Form.useWatch('password', form);
+  const codeKind = Form.useWatch('codeKind', form);
+  const allowed = codeKindsFor(days, password);
+  useEffect(() => {
+    if (codeKind && !allowed.includes(codeKind)) form.setFieldValue('codeKind', allowed[0]);
+  }, [allowed.join(), codeKind]);
   return (
-    <Form form={form} layout="vertical" requiredMark={false} initialValues={{ validDays: String(SHARE_DAYS_DEFAULT), password: '', canDownload: true, canSave: true, showNotes: false }} data-testid="share-link-form">
+    <Form form={form} layout="vertical" requiredMark={false} initialValues={{ validDays: String(SHARE_DAYS_DEFAULT), password: '', codeKind: 'digits4', canDownload: true, canSave: true, showNotes: false }} data-testid="share-link-form">
       <Space wrap align="start" size={16}>
         <Form.Item name="validDays" label={t('shares.field.days')} extra={t('shares.field.daysHelp')} rules={[{ validator: async (_, v) => { const k = checkDays(v, phone); if (k) throw new Error(t(k)); } }]} style={{ width: 200 }}>
           <Input inputMode="numeric" maxLength={6} data-testid="share-days" />
@@ -85,6 +97,19 @@ function LinkForm({ form }: { form: ReturnType<typeof Form.useForm<LinkValues>>[
           <Input maxLength={4} placeholder={t('shares.field.passwordPlaceholder')} autoComplete="off" data-testid="share-password-input" />
         </Form.Item>
       </Space>
+      <Form.Item
+        name="codeKind"
+        label={t('shares.field.code')}
+        extra={t('shares.field.codeHelp', { days: maxValidDays('digits4') })}
+        dependencies={['validDays', 'password']}
+        rules={[{ validator: async (_, v) => { const k = checkCodeKind(v, form.getFieldValue('validDays'), form.getFieldValue('password')); if (k) throw new Error(t(k)); } }]}
+      >
+        <Radio.Group data-testid="share-code-kind">
+          {SHARE_CODE_KINDS.map((k) => (
+            <Radio key={k} value={k} disabled={!allowed.includes(k)} data-testid={`share-code-kind-${k}`}>{t(`shares.code.${k}`)}</Radio>
+          ))}
+        </Radio.Group>
+      </Form.Item>
       <Form.Item label={t('shares.field.rights')} style={{ marginBottom: 8 }}>
         <Space wrap>
           <Checkbox checked disabled>{t('shares.right.view')}</Checkbox>
@@ -186,7 +211,7 @@ export function ShareDialog({ open, items, onClose }: { open: boolean; items: Sh
       setTab('link');
       return null;
     }
-    const created = await sharesApi.create({ ...split(items), validDays: Number(v.validDays), password: v.password ?? '', canDownload: !!v.canDownload, canSave: !!v.canSave, showNotes: !!v.showNotes });
+    const created = await sharesApi.create({ ...split(items), validDays: Number(v.validDays), password: v.password ?? '', codeKind: v.codeKind, canDownload: !!v.canDownload, canSave: !!v.canSave, showNotes: !!v.showNotes });
     setShare(created);
     return created;
   };

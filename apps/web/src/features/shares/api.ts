@@ -1,15 +1,17 @@
 import type { z } from 'zod';
-import type { GroupListResult, Item, Share, ShareRights, sharePublicInfo, shareAccessResult, shareFilesResult, shareDownloadResult } from '@cadcloud/contracts';
+import type { GroupListResult, Item, Share, ShareCodeKind, ShareRights, sharePublicInfo, shareAccessResult, shareChallengeResult, shareFilesResult, shareDownloadResult } from '@cadcloud/contracts';
 import { RTN_SUCCESS } from '@cadcloud/contracts';
 import { ApiError, call, clientInfo } from '../../lib/api.ts';
 import { clientType } from '../../lib/device.ts';
 import { currentLanguage } from '../../lib/i18n.ts';
+import { solveProof, type ProofProgress } from './proof-of-work.ts';
 
 export type { Share, ShareRights };
 export type SharePublicInfo = z.infer<typeof sharePublicInfo>;
 export type ShareAccess = z.infer<typeof shareAccessResult>;
 export type ShareFiles = z.infer<typeof shareFilesResult>;
 export type ShareDownload = z.infer<typeof shareDownloadResult>;
+export type ShareChallenge = z.infer<typeof shareChallengeResult>;
 
 /** A refused share call: the server's message plus what else it answered (e.g. why a share is gone). */
 export class ShareError extends ApiError {
@@ -59,6 +61,7 @@ export interface CreateShare {
   folderIds: string[];
   validDays: number;
   password: string;
+  codeKind?: ShareCodeKind;
   canDownload: boolean;
   canSave: boolean;
   showNotes: boolean;
@@ -78,13 +81,39 @@ export const sharesApi = {
 
   // the recipient (visitor or signed in)
   info: (rand: string, easy = false) => publicCall<SharePublicInfo>(easy ? '/cloud/v5/easyShare/getInfoByRand' : '/cloud/v5/share/getInfoByRand', { rand }),
-  extract: (rand: string, code: string, password: string) => publicCall<ShareAccess>('/cloud/v5/share/extract', { rand, code, password }),
+  challenge: (rand: string) => publicCall<ShareChallenge>('/cloud/v5/share/challenge', { rand }),
+  extract: (rand: string, code: string, password: string, proof?: { challenge: string; proof: string }) => publicCall<ShareAccess>('/cloud/v5/share/extract', { rand, code, password, ...proof }),
   files: (shareToken: string, folderId?: string) => publicCall<ShareFiles>('/cloud/v5/share/files', { shareToken, ...(folderId ? { folderId } : {}) }),
   download: (shareToken: string, fileId: string) => publicCall<ShareDownload>('/cloud/v5/share/download', { shareToken, fileId }),
   item: (shareToken: string, fileId: string) => publicCall<Item>('/cloud/v5/file/getProductItemById', { shareToken, fileId }),
   /** signed in (checked by the caller first): a 101 here goes through the login site */
   copy: (shareToken: string, fileIds: string[], folderIds: string[], targetFolderId: string) => call<{ copied: number }>('/cloud/v5/file/share/copyFoldersAndFiles', { shareToken, fileIds, folderIds, targetFolderId }),
 };
+
+/**
+ * Extraction as the share asks for it (contracts share-extraction.ts): a challenge, its proof of work when the share
+ * has seen wrong codes lately (solved in web workers, `onProof` told how far), then code and password. When the
+ * share asked for more work meanwhile, again with a new challenge. Refusals (wrong code, 'try again in N s', gone)
+ * are thrown as the server's ShareError, `data.retryAfter` telling when to try again.
+ */
+export async function extractShare(rand: string, code: string, password: string, onProof?: (p: ProofProgress & { bits: number }) => void): Promise<ShareAccess> {
+  for (let round = 1; ; round++) {
+    const c = await sharesApi.challenge(rand);
+    const proof = c.bits > 0 ? await solveProof(c.challenge, c.bits, (p) => onProof?.({ ...p, bits: c.bits })) : undefined;
+    try {
+      return await sharesApi.extract(rand, code, password, proof === undefined ? undefined : { challenge: c.challenge, proof });
+    } catch (e) {
+      if (round < 5 && e instanceof ShareError && e.code === 'share.proofRequired') continue;
+      throw e;
+    }
+  }
+}
+
+/** Seconds until the server answers this client again, from a refusal (share.tryLater, or a wrong code with a wait). */
+export function retryAfter(e: unknown): number | null {
+  const s = e instanceof ShareError ? Number(e.data?.retryAfter) : NaN;
+  return Number.isFinite(s) && s > 0 ? s : null;
+}
 
 /** The signed-in user on a public page, or null for a visitor (asked quietly: no trip to the login site). */
 export async function whoAmI(): Promise<{ id: string; name: string } | null> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES, shares } from '@cadcloud/i18n';
-import { checkDays, checkEmails, checkGroups, checkPassword, checkPasswordUpdate, parseShareInput, splitEmails, splitRemaining } from './validation.ts';
+import { checkCodeKind, checkDays, checkEmails, checkGroups, checkPassword, checkPasswordUpdate, codeKindsFor, parseShareInput, splitEmails, splitRemaining } from './validation.ts';
 
 describe('share form validation (spec section 5)', () => {
   it('valid days: an integer 0–99, with the spec messages for the rest', () => {
@@ -31,6 +31,23 @@ describe('share form validation (spec section 5)', () => {
     expect(checkEmails('a@example.com, not-an-address')).toBe('shares.error.email');
     expect(checkEmails('a@example')).toBe('shares.error.email');
     expect(splitEmails('a@x.io，b@x.io；a@x.io')).toEqual(['a@x.io', 'b@x.io']);
+    // at most 20 at a time (the server's limit, with its reason)
+    expect(checkEmails(Array.from({ length: 20 }, (_, i) => `a${i}@x.io`).join(','))).toBeNull();
+    expect(checkEmails(Array.from({ length: 21 }, (_, i) => `a${i}@x.io`).join(','))).toBe('shares.error.emailTooMany');
+  });
+
+  it('the code must outlast the validity: 4 digits up to 13 days, 6 digits up to 99, permanent needs 8 characters or a password', () => {
+    expect(codeKindsFor('7', '')).toEqual(['digits4', 'digits6', 'alnum8']);
+    expect(codeKindsFor('13', '')).toEqual(['digits4', 'digits6', 'alnum8']);
+    expect(codeKindsFor('14', '')).toEqual(['digits6', 'alnum8']);
+    expect(codeKindsFor('99', '')).toEqual(['digits6', 'alnum8']);
+    expect(codeKindsFor('0', '')).toEqual(['alnum8']);
+    expect(codeKindsFor('0', 'ab12')).toEqual(['digits4', 'digits6', 'alnum8']);
+    expect(codeKindsFor('0', 'ab-')).toEqual(['alnum8']); // an invalid password protects nothing
+    expect(codeKindsFor('x', '')).toEqual(['digits4', 'digits6', 'alnum8']); // the days field shows its own error
+    expect(checkCodeKind('digits4', '0', '')).toBe('shares.error.codeTooShort');
+    expect(checkCodeKind('alnum8', '0', '')).toBeNull();
+    expect(checkCodeKind('digits6', '30', '')).toBeNull();
   });
 
   it('group share: at least one group', () => {
@@ -45,6 +62,9 @@ describe('share form validation (spec section 5)', () => {
     expect(parseShareInput('https://cad.example/easyShare/Zz99zz99')).toEqual({ rand: 'Zz99zz99', easy: true });
     expect(parseShareInput('https://cad.example/webH5/simple/Zz99zz99')).toEqual({ rand: 'Zz99zz99', easy: true });
     expect(parseShareInput('  AbC123xy ')).toEqual({ rand: 'AbC123xy', easy: false });
+    expect(parseShareInput('Link: https://cad.example/share/AbC123xy Extraction code: 482913')).toMatchObject({ code: '482913' });
+    expect(parseShareInput('链接：https://cad.example/share/AbC123xy 提取码：K7M2Q9XW')).toMatchObject({ code: 'k7m2q9xw' });
+    expect(parseShareInput('https://cad.example/share/AbC123xy code: 12345')).toEqual({ rand: 'AbC123xy', easy: false });
     expect(parseShareInput('')).toBeNull();
     expect(parseShareInput('hello world')).toBeNull();
   });

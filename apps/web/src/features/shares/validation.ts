@@ -1,4 +1,4 @@
-import { EMAIL, SHARE_DAYS_MAX, SHARE_PASSWORD, SHARE_PASSWORD_DIGITS } from '@cadcloud/contracts';
+import { EMAIL, SHARE_CODE_KINDS, SHARE_DAYS_MAX, SHARE_EMAIL_RECIPIENTS_MAX, SHARE_PASSWORD, SHARE_PASSWORD_DIGITS, allowedCodeKinds, type ShareCodeKind } from '@cadcloud/contracts';
 
 /**
  * Section 5 rules of the share forms, as i18n keys of namespace `shares` (null: valid). The server checks the same
@@ -25,6 +25,21 @@ export function checkPassword(input: string | null | undefined): string | null {
   return text === '' || SHARE_PASSWORD.test(text) ? null : 'shares.error.password';
 }
 
+/**
+ * The code lengths a share may use (contracts share-extraction.ts): the longer it is valid, the longer its code,
+ * unless a password multiplies what a guesser must cover. While the days are not a valid number yet, every kind.
+ */
+export function codeKindsFor(days: string | number | null | undefined, password: string | null | undefined): ShareCodeKind[] {
+  if (checkDays(days) !== null) return [...SHARE_CODE_KINDS];
+  const pw = password ?? '';
+  return allowedCodeKinds(Number(String(days).trim()), checkPassword(pw) === null ? pw : '');
+}
+
+/** A code kind too short for the validity: 'This validity needs a longer code or an extraction password'. */
+export function checkCodeKind(kind: ShareCodeKind | null | undefined, days: string | number | null | undefined, password: string | null | undefined): string | null {
+  return !kind || codeKindsFor(days, password).includes(kind) ? null : 'shares.error.codeTooShort';
+}
+
 /** A password set later on an existing share: 4 digits ('Password must be 4 digits'), or '' to remove it. */
 export function checkPasswordUpdate(input: string | null | undefined): string | null {
   const text = input ?? '';
@@ -36,10 +51,14 @@ export function splitEmails(input: string | null | undefined): string[] {
   return [...new Set((input ?? '').split(/[\s,;，；]+/).map((s) => s.trim()).filter(Boolean))];
 }
 
-/** At least one address ('Please enter the sending email address'), every one well formed ('E-mail format is incorrect'). */
+/**
+ * At least one address ('Please enter the sending email address'), every one well formed ('E-mail format is
+ * incorrect'), at most SHARE_EMAIL_RECIPIENTS_MAX of them ('email send fail: at most 20 addresses at a time').
+ */
 export function checkEmails(input: string | null | undefined): string | null {
   const list = splitEmails(input);
   if (!list.length) return 'shares.error.emailEmpty';
+  if (list.length > SHARE_EMAIL_RECIPIENTS_MAX) return 'shares.error.emailTooMany';
   return list.every((e) => EMAIL.test(e) && e.length <= 320) ? null : 'shares.error.email';
 }
 
@@ -65,7 +84,7 @@ export interface ParsedShare {
 export function parseShareInput(input: string): ParsedShare | null {
   const text = input.trim();
   if (!text) return null;
-  const code = /(?:提取码|extraction code|code|추출 코드|extraktionscode)\s*[:：]\s*([0-9]{4,6})/i.exec(text)?.[1];
+  const code = /(?:提取码|extraction code|code|추출 코드|extraktionscode)\s*[:：]\s*([0-9]{6}|[0-9]{4}|[2-9a-hjkmnp-z]{8})(?![0-9a-z])/i.exec(text)?.[1]?.toLowerCase();
   const password = /(?:提取密码|extraction password|password|추출 비밀번호|extraktionspasswort)\s*[:：]\s*([A-Za-z0-9]{4})/i.exec(text)?.[1];
   const rand = '([A-Za-z0-9_-]{4,64})';
   const patterns: [RegExp, (m: RegExpExecArray) => ParsedShare][] = [

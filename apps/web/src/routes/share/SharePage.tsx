@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, App, Breadcrumb, Button, Checkbox, Empty, Form, Input, Result, Space, Spin } from 'antd';
-import { CloudDownloadOutlined, DownloadOutlined, LockOutlined, SaveOutlined, UserOutlined } from '@ant-design/icons';
+import { Alert, App, Breadcrumb, Button, Checkbox, Empty, Form, Input, Progress, Result, Space, Spin } from 'antd';
+import { CloudDownloadOutlined, DownloadOutlined, LockOutlined, SafetyOutlined, SaveOutlined, UserOutlined } from '@ant-design/icons';
+import { SHARE_CODE_LENGTH } from '@cadcloud/contracts/share-extraction';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { goneReason, shareSession, sharesApi, signInAndReturn, whoAmI, type ShareFiles, type SharePublicInfo, type ShareSession } from '../../features/shares/api.ts';
+import { extractShare, goneReason, retryAfter, shareSession, sharesApi, signInAndReturn, whoAmI, type ShareFiles, type SharePublicInfo, type ShareSession } from '../../features/shares/api.ts';
 import { FolderPickDialog } from '../../features/shares/FolderPickDialog.tsx';
 import { ItemIcon } from '../../features/files/icons.tsx';
 import { saveUrl, type Item } from '../../features/files/api.ts';
@@ -53,29 +54,59 @@ export function ShareGone({ reason, msg }: { reason: string | null; msg?: string
   );
 }
 
-/** Code (and password) form: the server's refusals (wrong code, 'Wrong password extraction', locked) show above the button. */
+/** Seconds left until `until` (epoch ms), ticking once a second; 0 when it has passed or there is none. */
+function useCountdown(until: number | null): number {
+  const left = () => (until === null ? 0 : Math.max(0, Math.ceil((until - Date.now()) / 1000)));
+  const [s, setS] = useState(left);
+  useEffect(() => {
+    setS(left());
+    if (until === null) return;
+    const timer = setInterval(() => {
+      const l = left();
+      setS(l);
+      if (l === 0) clearInterval(timer);
+    }, 250);
+    return () => clearInterval(timer);
+  }, [until]);
+  return s;
+}
+
+/**
+ * Code (and password) form. Extraction may first need a proof of work, solved in web workers while a progress bar
+ * shows (the share has had wrong codes lately); the server's refusals (wrong code, 'try again in N s', gone) show
+ * above the button, which counts down while the server asks this client to wait.
+ */
 function ExtractForm({ info, onAccess, onGone }: { info: SharePublicInfo; onAccess(s: ShareSession): void; onGone(reason: string | null, msg: string): void }) {
   const { t, i18n } = useTranslation('shares');
   const [params] = useSearchParams();
   const [form] = Form.useForm<{ code: string; password: string }>();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [proving, setProving] = useState<{ tried: number; expected: number } | null>(null);
+  const [waitUntil, setWaitUntil] = useState<number | null>(null);
+  const wait = useCountdown(waitUntil);
+  const digits = info.codeKind !== 'alnum8';
   const submit = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
     setBusy(true);
     setError(null);
     try {
-      const r = await sharesApi.extract(info.rand, v.code.trim(), (v.password ?? '').trim());
+      const r = await extractShare(info.rand, v.code.trim(), (v.password ?? '').trim(), (p) => setProving({ tried: p.tried, expected: p.expected }));
       const session: ShareSession = { shareToken: r.shareToken, rights: r.rights, share: r.share };
       shareSession.set(info.rand, session);
       onAccess(session);
     } catch (e) {
       const reason = goneReason(e);
       if (reason) onGone(reason, (e as Error).message);
-      else setError((e as Error).message);
+      else {
+        setError((e as Error).message);
+        const s = retryAfter(e);
+        setWaitUntil(s === null ? null : Date.now() + s * 1000);
+      }
     } finally {
       setBusy(false);
+      setProving(null);
     }
   };
   return (
@@ -86,15 +117,35 @@ function ExtractForm({ info, onAccess, onGone }: { info: SharePublicInfo; onAcce
       </div>
       <Form form={form} layout="vertical" requiredMark={false} onFinish={submit} initialValues={{ code: params.get('code') ?? '', password: params.get('pwd') ?? '' }}>
         <Form.Item name="code" label={t('shares.page.code')} rules={[{ required: true, whitespace: true, message: t('shares.page.codeRequired') }]}>
-          <Input size="large" maxLength={6} inputMode="numeric" autoComplete="off" placeholder={t('shares.page.codePlaceholder')} data-testid="share-code-input" autoFocus />
+          <Input
+            size="large"
+            maxLength={SHARE_CODE_LENGTH[info.codeKind] + 2}
+            inputMode={digits ? 'numeric' : 'text'}
+            autoCapitalize="none"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={t(`shares.page.codePlaceholder.${info.codeKind}`)}
+            data-testid="share-code-input"
+            autoFocus
+          />
         </Form.Item>
         {info.needsPassword && (
           <Form.Item name="password" label={t('shares.page.password')} rules={[{ required: true, whitespace: true, message: t('shares.page.passwordPlaceholder') }]}>
             <Input.Password size="large" maxLength={4} autoComplete="off" placeholder={t('shares.page.passwordPlaceholder')} data-testid="share-password-input" />
           </Form.Item>
         )}
+        {proving && (
+          <div className="sp-proving" data-testid="share-proving">
+            <div><SafetyOutlined /> {t('shares.page.proving')}</div>
+            {/* how likely a proof would have been found by now: the search has no fixed length */}
+            <Progress percent={Math.min(95, Math.round((1 - Math.exp(-proving.tried / proving.expected)) * 100))} showInfo={false} size="small" status="active" />
+            {proving.expected > 2 ** 22 && <small className="muted">{t('shares.page.provingSlow')}</small>}
+          </div>
+        )}
         {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} data-testid="share-extract-error" />}
-        <Button type="primary" size="large" block htmlType="submit" loading={busy} data-testid="share-extract-submit">{t('shares.page.extract')}</Button>
+        <Button type="primary" size="large" block htmlType="submit" loading={busy} disabled={wait > 0} data-testid="share-extract-submit">
+          {wait > 0 ? t('shares.page.retryIn', { s: wait }) : t('shares.page.extract')}
+        </Button>
       </Form>
     </div>
   );

@@ -10,6 +10,7 @@ import * as publicLibrary from './20261123T142500-public-library.ts';
 import * as uploadConflict from './20261123T144500-upload-conflict.ts';
 import * as drawingPictures from './20261123T150000-drawing-pictures.ts';
 import * as thumbnailVariants from './20261125T010000-thumbnail-variants.ts';
+import * as shareGuards from './20261126T120000-share-guards.ts';
 import * as ssoAttempts from './20261127T010000-sso-attempts.ts';
 
 /** Static map (not a folder scan) so migrations work the same under tsx, bundlers and tests. Append only. */
@@ -25,5 +26,6 @@ export const migrations: Record<string, Migration> = {
   '20261123T144500-upload-conflict': uploadConflict,
   '20261123T150000-drawing-pictures': drawingPictures,
   '20261125T010000-thumbnail-variants': thumbnailVariants,
+  '20261126T120000-share-guards': shareGuards,
   '20261127T010000-sso-attempts': ssoAttempts,
 };
