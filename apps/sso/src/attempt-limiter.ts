@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { isIP } from 'node:net';
 import type { SsoDb } from './sso-db.ts';
+import { clientKey } from './client-key.ts';
 
 const DAY = 24 * 3600_000;
 
@@ -31,10 +31,6 @@ export function createAttemptLimiter(db: SsoDb, o: { max: number; windowMs: numb
       await db.deleteFrom('sso_attempts').where('id', '=', id).execute();
       return false;
     },
-    /** Whether `key` has no attempt left in its window (without taking one). */
-    async blocked(key: string): Promise<boolean> {
-      return (await count(key, now() - o.windowMs)) >= o.max;
-    },
     /** A success: the key starts afresh. */
     async reset(key: string) {
       await db.deleteFrom('sso_attempts').where('key', '=', key).execute();
@@ -43,20 +39,6 @@ export function createAttemptLimiter(db: SsoDb, o: { max: number; windowMs: numb
 }
 
 export type AttemptLimiter = ReturnType<typeof createAttemptLimiter>;
-
-/**
- * The client part of a limiter key. An IPv6 client usually owns a whole /64 and can take a fresh address for
- * every request, so it is counted by its /64; an IPv4-mapped address is its IPv4 address.
- */
-export function clientKey(address: string | undefined): string {
-  const a = (address ?? '').replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
-  if (isIP(a) !== 6) return a;
-  const [head, tail = ''] = a.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = a.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => parseInt(g || '0', 16).toString(16)).join(':')}::/64`;
-}
 
 /** The e-mail as the accounts store it: spaces around it and letter case never make another key. */
 export function normalizeEmail(email: string): string {

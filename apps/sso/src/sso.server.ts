@@ -6,7 +6,8 @@ import type { SsoDb, SsoMailer } from './sso-db.ts';
 import { createAdapterClass } from './oidc-adapter.ts';
 import { AccountError, createAccountsService, hashPassword } from './accounts.ts';
 import { errorBox, esc, field, page } from './pages.ts';
-import { clientKey, createAttemptLimiter, loginAttemptKey } from './attempt-limiter.ts';
+import { createAttemptLimiter, loginAttemptKey } from './attempt-limiter.ts';
+import { clientKey } from './client-key.ts';
 import { createRegistrationTokens } from './registration-token.ts';
 
 export interface SsoClient {
