@@ -352,7 +352,13 @@ export async function createSsoServer(o: SsoServerOptions) {
     return false;
   }
 
-  const server = http.createServer((req, res) => {
+  // how long a client may take (see SsoServerOptions.timeouts); forms are at most 64 KB: a minute is plenty for
+  // one whole request; Node looks for connections past these limits every quarter of the header timeout
+  const t = o.timeouts;
+  const limits: http.ServerOptions = t
+    ? { headersTimeout: t.headersMs, requestTimeout: Math.max(t.headersMs, Math.min(t.requestMs, 60_000)), keepAliveTimeout: t.keepAliveMs, connectionsCheckingInterval: Math.max(250, Math.min(5000, Math.floor(t.headersMs / 4))) }
+    : {};
+  const server = http.createServer(limits, (req, res) => {
     // X-Forwarded-* from anyone but a configured proxy is a claim, not a fact: dropped before anything reads it
     if (!trustProxy(req.socket.remoteAddress ?? '')) for (const h of FORWARDED_HEADERS) delete req.headers[h];
     // an https issuer is what the browser sees, whatever connection reaches us: the provider's URLs say so
@@ -366,12 +372,6 @@ export async function createSsoServer(o: SsoServerOptions) {
         if (!res.headersSent) reply(res, 500, page('en', 'Error', '<div class="err">Internal error</div>'));
       });
   });
-  if (o.timeouts) {
-    server.headersTimeout = o.timeouts.headersMs;
-    // the login site takes forms of at most 64 KB: a minute is plenty for the whole request
-    server.requestTimeout = Math.max(o.timeouts.headersMs, Math.min(o.timeouts.requestMs, 60_000));
-    server.keepAliveTimeout = o.timeouts.keepAliveMs;
-  }
 
   return {
     provider,

@@ -7,6 +7,7 @@ import { registerErrorHandler } from '../infra/http/error-handler.ts';
 import { registerRequestGuards } from '../infra/http/request-guards.ts';
 import { createTestApp, type TestApp } from '../test/fixtures.ts';
 import { multipartBody, rawExchange } from '../test/raw-http.ts';
+import { createSignInApp } from '../test/sign-in-app.ts';
 import { until } from '../test/until.ts';
 
 /**
@@ -111,6 +112,18 @@ describe('requests that never end', () => {
     const r = await rawExchange(port, [], { waitMs: HEADERS_MS * 6 });
     expect(r.closed).toBe(true);
     expect(r.ms).toBeGreaterThanOrEqual(HEADERS_MS - 100);
+  });
+
+  it('the login site too closes a connection that sends half a header', async () => {
+    const s = await createSignInApp(testDatabaseDrivers()[0], { HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS) });
+    try {
+      const ssoPort = Number(new URL(s.sso).port);
+      const r = await rawExchange(ssoPort, ['POST /forgot HTTP/1.1\r\nHost: x\r\nContent-Ty'], { waitMs: HEADERS_MS * 6 });
+      expect(r.closed).toBe(true);
+      expect(r.ms).toBeGreaterThanOrEqual(HEADERS_MS - 100);
+    } finally {
+      await s.close();
+    }
   });
 
   it('half a header is closed after the header timeout', async () => {
