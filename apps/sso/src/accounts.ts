@@ -27,7 +27,7 @@ export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const MIN_PASSWORD = 8;
 
 export class AccountError extends Error {
-  constructor(readonly code: 'email.invalid' | 'email.taken' | 'password.weak' | 'credentials.wrong' | 'reset.invalid' | 'register.invalid') {
+  constructor(readonly code: 'email.invalid' | 'email.taken' | 'password.weak' | 'credentials.wrong' | 'reset.invalid') {
     super(code);
   }
 }
@@ -148,7 +148,6 @@ export function createAccountsService(db: SsoDb, hooks: AccountsHooks = {}) {
     },
     /** The operator sets a password (admin CLI); every session of the account ends. */
     setPassword,
-    endSessions,
     async isResetTokenValid(token: string) {
       return !!(await db.selectFrom('sso_reset_tokens').select('token_hash').where('token_hash', '=', sha256(token)).where('used_at', 'is', null).where('expires_at', '>', Date.now()).executeTakeFirst());
     },
