@@ -18,5 +18,5 @@ export const httpConfig = defineConfig({
   headersTimeoutMs: { env: 'HTTP_HEADERS_TIMEOUT_MS', schema: envInt(20_000, 1000), doc: 'a client must send the request line and headers within this; a connection that sends nothing or half a header is closed' },
   bodyIdleTimeoutMs: { env: 'HTTP_BODY_IDLE_TIMEOUT_MS', schema: envInt(30_000, 1000), doc: 'a request body (an upload too) that makes no progress for this long is answered 408 and its connection closed; an upload that keeps sending is never cut' },
   requestTimeoutMs: { env: 'HTTP_REQUEST_TIMEOUT_MS', schema: envInt(3_600_000, 10_000), doc: 'the longest a client may take to send one whole request, uploads included' },
-  keepAliveTimeoutMs: { env: 'HTTP_KEEP_ALIVE_TIMEOUT_MS', schema: envInt(10_000, 1000), doc: 'an idle connection between requests is closed after this' },
+  keepAliveTimeoutMs: { env: 'HTTP_KEEP_ALIVE_TIMEOUT_MS', schema: envInt(10_000, 1000), doc: 'an idle connection between requests is closed after this (behind a load balancer that reuses connections: above its idle timeout)' },
 });
