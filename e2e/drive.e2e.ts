@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, samplesDir, shoot, startProduct, confirmOk } from './harness.ts';
+import { launchBrowser, samplesDir, shoot, startProduct, confirmOk, openRegistrationMail } from './harness.ts';
 
 const sample = path.join(samplesDir, 'dwg_2004_ddc_floorplan.dwg');
 const hasSample = existsSync(sample);
@@ -57,6 +57,7 @@ describe('the drive in a real browser', () => {
       await page.fill('#password', 'correct horse');
       await page.fill('#confirm', 'correct horse');
       await page.click('button[type=submit]');
+      await openRegistrationMail(page, product.url, 'alice@example.com');
       await page.waitForURL(`${product.url}/yun/recent`);
       await page.getByText('Alice').waitFor();
       await page.getByText('最近文件').first().waitFor(); // zh is the default

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const root = path.resolve(import.meta.dirname, '..');
 export const samplesDir = path.resolve(root, process.env.SAMPLES_DIR ?? '../shared/samples');
@@ -19,6 +19,9 @@ async function freePort(): Promise<number> {
     if (ok.every(Boolean)) return port;
   }
 }
+
+/** The settings of each product started here, by its address (its database holds the mail outbox). */
+const productEnvs = new Map<string, Record<string, string | undefined>>();
 
 /** The real product (API + web + login site) as `npm start` runs it, on a temp data folder; `env` adds settings (e.g. larger limits for benchmarks). */
 export async function startProduct(env: Record<string, string> = {}): Promise<{ url: string; dataDir: string; stop(): Promise<void> }> {
@@ -40,6 +43,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<{ 
     if (Date.now() > end || child.exitCode !== null) throw new Error(`server did not start:\n${log}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+  productEnvs.set(url, { ...process.env, ...env, DATA_DIR: dataDir });
   return {
     url,
     dataDir,
@@ -52,10 +56,42 @@ export async function startProduct(env: Record<string, string> = {}): Promise<{ 
   };
 }
 
+/**
+ * Debian's Chromium. Every page it opens is watched for Content-Security-Policy violations (the product's
+ * policy, infra/http/security-headers.ts): closing the browser fails the test that saw one, so a policy that
+ * breaks the app (or an app change the policy forbids) shows up in the browser tests.
+ */
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}: apt-get install chromium (npm test does it when run as root)`);
-  return chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const violations: string[] = [];
+  const watched = new WeakSet<BrowserContext>();
+  const watch = (context: BrowserContext) => {
+    if (watched.has(context)) return;
+    watched.add(context);
+    context.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) violations.push(`${m.location().url}: ${m.text()}`);
+    });
+  };
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    watch(context);
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...args) => {
+    const page = await newPage(...args);
+    watch(page.context());
+    return page;
+  };
+  const close = browser.close.bind(browser);
+  browser.close = async (...args) => {
+    await close(...args);
+    if (violations.length) throw new Error(`pages broke the Content-Security-Policy:\n${violations.join('\n')}`);
+  };
+  return browser;
 }
 
 export async function shoot(page: Page, name: string) {
@@ -64,8 +100,9 @@ export async function shoot(page: Page, name: string) {
 }
 
 /**
- * Opens `path` signed out, lands on the separate login site, registers a new account there and comes back to
- * `path` signed in (password "correct horse").
+ * Opens `path` signed out, lands on the separate login site, registers a new account there, opens the link the
+ * login site mailed (read from the outbox, as the user reads their mailbox) and comes back to `path` signed in
+ * (password "correct horse").
  */
 export async function registerThroughLoginSite(page: Page, productUrl: string, path: string, email: string, name: string) {
   await page.goto(`${productUrl}${path}`);
@@ -76,7 +113,32 @@ export async function registerThroughLoginSite(page: Page, productUrl: string, p
   await page.fill('#password', 'correct horse');
   await page.fill('#confirm', 'correct horse');
   await page.click('button[type=submit]');
+  await openRegistrationMail(page, productUrl, email);
   await page.waitForURL(`${productUrl}${path}`);
+}
+
+/**
+ * After the registration form was sent: waits for the login site's "we have sent a message" and opens the link of
+ * that mail in the same page, which creates the account and goes on with the sign-in.
+ */
+export async function openRegistrationMail(page: Page, productUrl: string, email: string) {
+  await page.locator('.ok').waitFor();
+  await page.goto(await registrationLink(productUrl, email));
+}
+
+/** The link of the registration mail sent to `email` by the product at `productUrl`. */
+async function registrationLink(productUrl: string, email: string): Promise<string> {
+  const env = productEnvs.get(productUrl);
+  if (!env) throw new Error(`no product started at ${productUrl}`);
+  const { runAdmin } = await import('../apps/server/src/admin/admin.cli.ts');
+  const end = Date.now() + 10_000;
+  for (;;) {
+    const outbox = (await runAdmin(['mail', 'outbox', '--limit', '200'], env)) as { to: string; text: string }[];
+    const link = /(http\S+\/confirm\?token=\S+)/.exec(outbox.find((m) => m.to === email.toLowerCase())?.text ?? '')?.[1];
+    if (link) return link;
+    if (Date.now() > end) throw new Error(`no registration mail to ${email}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /**

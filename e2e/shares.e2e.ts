@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
-import { confirmOk, launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
+import { confirmOk, launchBrowser, openRegistrationMail, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
 import { clickUntilShown, countViewerPixels, IPHONE_UA, phoneOverflow, serveWebAppFrom, settle, snapshotWebApp } from './page-helpers.ts';
 
 /** A red wall and a green box: enough to tell that the viewer drew the shared drawing. */
@@ -228,6 +228,7 @@ describe('shares in a real browser', () => {
       await visitor.fill('#password', 'correct horse');
       await visitor.fill('#confirm', 'correct horse');
       await visitor.click('button[type=submit]');
+      await openRegistrationMail(visitor, product.url, 'bob@example.com');
       await visitor.waitForURL(new RegExp(`${link.replace(product.url, '')}\\?save=1|${link.replace(product.url, '')}$`));
       // no code asked again: the tab kept the token; the target folder dialog opens by itself
       await visitor.locator('[data-testid=share-save-tree]').waitFor();

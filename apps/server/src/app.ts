@@ -9,6 +9,9 @@ import { fsStorageRoutes } from './infra/storage/fs.routes.ts';
 import { persistentSecret, storageSigningSecret } from './infra/storage/storage.factory.ts';
 import { createSessionsService } from './modules/users/sessions.service.ts';
 import { routeModules } from './modules/index.ts';
+import { createProxyTrust } from './infra/http/proxy-trust.ts';
+import { registerRequestGuards } from './infra/http/request-guards.ts';
+import { registerSecurityHeaders } from './infra/http/security-headers.ts';
 
 export interface BuildAppOptions {
   logger?: boolean;
@@ -16,17 +19,36 @@ export interface BuildAppOptions {
 
 /** The API server: envelope and errors, who is asking, then every module's routes. */
 export async function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const { config } = deps;
   const app = Fastify({
     logger: opts.logger ? { level: 'info' } : false,
     bodyLimit: 2 * 1024 * 1024,
-    // chunk uploads stream far longer than an ordinary request
-    requestTimeout: 0,
-    trustProxy: true,
+    // Node's timeouts: the headers (a connection that sends nothing or half a header is closed), the whole
+    // request (uploads included: generous), the idle time between requests; a stalled body is request-guards'
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      // how often Node looks for connections past those limits (its default, 30 s, would add up to 30 s to each)
+      connectionsCheckingInterval: Math.max(250, Math.min(5000, Math.floor(config.headersTimeoutMs / 4))),
+    },
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    // X-Forwarded-* only from TRUSTED_PROXIES: req.ip is what per-client limits count
+    trustProxy: config.trustedProxies.length ? createProxyTrust(config.trustedProxies) : false,
   });
   app.decorate('apiRegistry', []);
   registerErrorHandler(app);
+  registerRequestGuards(app, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs });
+  registerSecurityHeaders(app);
   await app.register(cookie, { secret: persistentSecret(deps.config.dataDir, 'cookie-signing') });
-  await app.register(multipart, { limits: { fileSize: deps.config.webUploadFileSize + 1, files: 1, fields: 20 } });
+  await app.register(multipart, {
+    limits: { fileSize: deps.config.webUploadFileSize + 1, files: 1, fields: 20 },
+    // A part the parser skips (no usable Content-Disposition, a CR or LF in its file name) stalls busboy for
+    // good when more than its buffer of that part ends inside one write: the request is never read to its end.
+    // A network read is at most 64 KiB, so a larger buffer keeps every skipped part flowing
+    // (request-guards answers whatever still stalls).
+    fileHwm: 128 * 1024,
+  });
   // raw bodies for chunk uploads
   app.addContentTypeParser('application/octet-stream', (_req, payload, done) => done(null, payload));
   registerAuthHook(app, createSessionsService(deps));

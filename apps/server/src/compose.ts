@@ -11,8 +11,10 @@ import { indexPictureNamesOnce, registerThumbnailJobs } from './modules/thumbnai
 import { registerDrawingJobs } from './modules/drawings/drawings.jobs.ts';
 import { relyingParty } from './modules/auth/auth.config.ts';
 import { createSsoServer, type SsoDb } from '@cadcloud/sso';
-import { sweepUploadTemp } from './modules/uploads/upload-temp.ts';
-import { sweepFsTemp } from './infra/storage/fs.driver.ts';
+import { uploadsDir } from './modules/uploads/upload-temp.ts';
+import { liveInstances, startInstanceLease, sweepOrphanTemp } from './infra/instance.ts';
+import { createProxyTrust } from './infra/http/proxy-trust.ts';
+import { createSessionsService } from './modules/users/sessions.service.ts';
 
 /** Builds every backend from the config (embedded defaults or scale-out drivers) and migrates the database. */
 export async function createDeps(config: AppConfig): Promise<AppDeps> {
@@ -28,7 +30,6 @@ export async function createDeps(config: AppConfig): Promise<AppDeps> {
 
 /** Every job that does real work; the trash sweep runs hourly. */
 export async function startJobs(deps: AppDeps) {
-  await sweepLeftovers(deps);
   registerTrashJobs(deps.queue, deps);
   registerDownloadJobs(deps.queue, deps);
   registerThumbnailJobs(deps.queue, deps);
@@ -38,14 +39,43 @@ export async function startJobs(deps: AppDeps) {
   await deps.queue.start();
 }
 
+const HOUR = 3600_000;
+const SWEEP_EVERY_MS = 10 * 60_000;
+
 /**
- * Temp files a killed server left behind (uploads in flight, half-written objects): never visible as items,
- * removed at start once they are a day old. Parts of resumable upload sessions are kept.
+ * Temp files a killed server left behind (uploads in flight, zips being built, half-written objects) are never
+ * visible as items; they go at start-up and every ten minutes after: every file whose owning process is no longer
+ * alive (infra/instance.ts). A part of a resumable upload belongs to its session while the session exists. Files
+ * named without an owner (older versions) go at once when this process is the only one alive at start-up,
+ * else after a day; a session's part without its session after an hour (its row is written just after it).
  */
-async function sweepLeftovers(deps: AppDeps) {
-  const sessions = await deps.db.selectFrom('upload_sessions').select('id').execute();
-  await sweepUploadTemp(deps.config.dataDir, new Set(sessions.map((s) => `session-${s.id}.part`)));
-  if (deps.storage.name === 'fs') await sweepFsTemp(path.join(deps.config.dataDir, 'storage'), 24 * 3600_000);
+export async function sweepLeftovers(deps: AppDeps, o: { atStart: boolean }) {
+  const live = await liveInstances(deps.config.dataDir);
+  const alone = o.atStart && live.size === 1;
+  const sessions = new Set((await deps.db.selectFrom('upload_sessions').select('id').execute()).map((s) => s.id));
+  const removed = await sweepOrphanTemp(uploadsDir(deps.config.dataDir), live, (name, age) => {
+    const session = /^session-(.+)\.part$/.exec(name)?.[1];
+    if (session !== undefined) return !sessions.has(session) && (alone || age > HOUR);
+    return alone || age > 24 * HOUR;
+  });
+  if (deps.storage.name === 'fs') removed.push(...(await sweepOrphanTemp(path.join(deps.config.dataDir, 'storage', '.tmp'), live, (_name, age) => alone || age > 24 * HOUR)));
+  return removed;
+}
+
+/** This process's lease among those sharing DATA_DIR, the sweep of what dead ones left, now and every ten minutes. */
+export async function startHousekeeping(deps: AppDeps) {
+  const lease = await startInstanceLease(deps.config.dataDir);
+  await sweepLeftovers(deps, { atStart: true });
+  const timer = setInterval(() => {
+    sweepLeftovers(deps, { atStart: false }).catch((e) => console.error('temp file sweep failed', e));
+  }, SWEEP_EVERY_MS);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await lease.stop();
+    },
+  };
 }
 
 /** RSA key for ID tokens, generated once per installation. */
@@ -63,6 +93,8 @@ function persistentJwks(dataDir: string) {
 /** The built-in login site, wired to the product as its one client. */
 export async function createBuiltInSso(deps: AppDeps) {
   const rp = relyingParty(deps.config);
+  const sessions = createSessionsService(deps);
+  const { config } = deps;
   return createSsoServer({
     db: deps.db as unknown as SsoDb,
     mailer: { send: (m) => deps.mailer.send(m) },
@@ -71,5 +103,10 @@ export async function createBuiltInSso(deps: AppDeps) {
     cookieKeys: [persistentSecret(deps.config.dataDir, 'sso-cookie')],
     jwks: persistentJwks(deps.config.dataDir),
     productUrl: deps.config.publicUrl,
+    trustProxy: createProxyTrust(config.trustedProxies),
+    cookieSecure: config.ssoCookieSecure,
+    // a new password ends the product's sessions of that account too
+    onPasswordChanged: (accountId) => sessions.endAllSessionsOfAccount(accountId),
+    timeouts: { headersMs: config.headersTimeoutMs, requestMs: config.requestTimeoutMs, keepAliveMs: config.keepAliveTimeoutMs },
   });
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, ConfigError } from './infra/config/index.ts';
 import { buildApp } from './app.ts';
-import { createDeps, startJobs, createBuiltInSso } from './compose.ts';
+import { createDeps, startJobs, createBuiltInSso, startHousekeeping } from './compose.ts';
 import { registerWebApp } from './web-static.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -20,6 +20,9 @@ async function main() {
   }
   const deps = await createDeps(config);
   const closers: (() => Promise<unknown>)[] = [];
+  // first: what a killed process left in DATA_DIR goes before this one makes anything of its own
+  const housekeeping = await startHousekeeping(deps);
+  closers.push(() => housekeeping.stop());
 
   if (config.processMode !== 'web') {
     await startJobs(deps);

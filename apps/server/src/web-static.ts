@@ -1,6 +1,7 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { inlineScripts } from './infra/http/security-headers.ts';
 import path from 'node:path';
 
 /** Paths the SPA never owns: API families answer JSON 404s, not index.html. */
@@ -15,6 +16,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string) {
     app.log.warn(`web app not built (${distDir}/index.html missing): run \`npm start\` or \`npm run build\``);
     return;
   }
+  // the boot scripts index.html carries inline are the only inline code the policy lets run
+  app.securityHeaders.allowInlineScripts(inlineScripts(readFileSync(path.join(distDir, 'index.html'), 'utf8')));
   await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false, maxAge: '1h', immutable: false });
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0];

@@ -4,9 +4,11 @@ import Provider, { type Configuration } from 'oidc-provider';
 import { normalizeLanguage, ssoText, type Language } from '@cadcloud/i18n';
 import type { SsoDb, SsoMailer } from './sso-db.ts';
 import { createAdapterClass } from './oidc-adapter.ts';
-import { AccountError, createAccountsService } from './accounts.ts';
+import { AccountError, createAccountsService, hashPassword } from './accounts.ts';
 import { errorBox, esc, field, page } from './pages.ts';
-import { createAttemptLimiter } from './attempt-limiter.ts';
+import { createAttemptLimiter, loginAttemptKey } from './attempt-limiter.ts';
+import { clientKey } from './client-key.ts';
+import { createRegistrationTokens } from './registration-token.ts';
 
 export interface SsoClient {
   clientId: string;
@@ -26,7 +28,21 @@ export interface SsoServerOptions {
   jwks: { keys: Record<string, unknown>[] };
   /** where "back to the product" links go */
   productUrl: string;
+  /**
+   * Whether a peer is one of the operator's reverse proxies (TRUSTED_PROXIES): only then are its
+   * X-Forwarded-For/-Proto/-Host believed. Default: nobody.
+   */
+  trustProxy?: (address: string) => boolean;
+  /** Secure on every cookie of the login site (default: when the issuer is https) */
+  cookieSecure?: boolean;
+  /** After a reset or change of password: end the account's sessions in the product too */
+  onPasswordChanged?: (accountId: string) => Promise<void>;
+  /** How long a client may take: headers, the whole request, an idle kept-alive connection */
+  timeouts?: { headersMs: number; requestMs: number; keepAliveMs: number };
 }
+
+/** The forwarded headers a peer we do not trust may not set. */
+const FORWARDED_HEADERS = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'forwarded'];
 
 async function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
   let size = 0;
@@ -44,12 +60,12 @@ function langOf(req: http.IncomingMessage, url: URL): Language {
   return normalizeLanguage(url.searchParams.get('lang') ?? cookie ?? String(req.headers['accept-language'] ?? '').split(',')[0]);
 }
 
-function send(res: http.ServerResponse, status: number, html: string, lang?: Language) {
+function send(res: http.ServerResponse, status: number, html: string, lang?: Language, secure = false) {
   res.statusCode = status;
   res.setHeader('content-type', 'text/html; charset=utf-8');
   res.setHeader('cache-control', 'no-store');
   res.setHeader('x-frame-options', 'DENY');
-  if (lang) res.setHeader('set-cookie', `sso_lang=${lang}; Path=/; SameSite=Lax; Max-Age=31536000`);
+  if (lang) res.setHeader('set-cookie', `sso_lang=${lang}; Path=/; SameSite=Lax; Max-Age=31536000${secure ? '; Secure' : ''}`);
   res.end(html);
 }
 
@@ -64,8 +80,32 @@ function redirect(res: http.ServerResponse, to: string) {
  * and password-reset screens. The product is one of its clients.
  */
 export async function createSsoServer(o: SsoServerOptions) {
-  const accounts = createAccountsService(o.db);
-  const limiter = createAttemptLimiter({ max: 10, windowMs: 15 * 60_000 });
+  const accounts = createAccountsService(o.db, { onPasswordChanged: o.onPasswordChanged });
+  // wrong passwords per account and client (shared with the product's client-token endpoint)
+  const logins = createAttemptLimiter(o.db, { max: 10, windowMs: 15 * 60_000 });
+  // forms that send mail, per client
+  const mailForms = createAttemptLimiter(o.db, { max: 20, windowMs: 15 * 60_000 });
+  // mail to one address, whoever asks: nobody floods a mailbox through us
+  const mailsTo = createAttemptLimiter(o.db, { max: 5, windowMs: 3600_000 });
+  const registrations = createRegistrationTokens(o.cookieKeys[0]);
+  const trustProxy = o.trustProxy ?? (() => false);
+  const httpsIssuer = o.issuer.startsWith('https:');
+  const cookieSecure = o.cookieSecure ?? httpsIssuer;
+
+  /**
+   * The client: the socket's peer, or, when that is a trusted proxy, the nearest address in X-Forwarded-For
+   * that is not one (what Fastify's trustProxy gives the product).
+   */
+  function clientAddress(req: http.IncomingMessage): string {
+    let client = req.socket.remoteAddress ?? '';
+    if (!trustProxy(client)) return client;
+    const hops = String(req.headers['x-forwarded-for'] ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+    for (let i = hops.length - 1; i >= 0; i--) {
+      client = hops[i];
+      if (!trustProxy(client)) break;
+    }
+    return client;
+  }
 
   const configuration: Configuration = {
     adapter: createAdapterClass(o.db) as any,
@@ -120,15 +160,27 @@ export async function createSsoServer(o: SsoServerOptions) {
     ttl: { Session: 30 * 24 * 3600, Grant: 30 * 24 * 3600, Interaction: 3600, AuthorizationCode: 600, AccessToken: 3600, IdToken: 3600 },
   };
   const provider = new Provider(o.issuer, configuration);
+  // forwarded headers reach the provider only from a trusted proxy (the others are dropped in the server below)
   provider.proxy = true;
+  if (cookieSecure) {
+    // every context the provider makes (its routes, sessions, interactions) sets Secure cookies, whatever
+    // connection we see: behind a TLS proxy it is plain http, the browser's is not
+    const createContext = provider.createContext.bind(provider);
+    provider.createContext = ((req, res) => {
+      const ctx = createContext(req, res);
+      ctx.cookies.secure = true;
+      return ctx;
+    }) as typeof provider.createContext;
+  }
   const oidc = provider.callback();
+  const reply = (res: http.ServerResponse, status: number, html: string, lang?: Language) => send(res, status, html, lang, cookieSecure);
 
   function loginPage(lang: Language, uid: string, email = '', error?: string) {
     return page(
       lang,
       ssoText(lang, 'signIn'),
       `${errorBox(lang, error)}<form method="post" action="/interaction/${esc(uid)}/login" autocomplete="on">${field(lang, 'email', 'email', 'email', email, 'required autofocus autocomplete="username"')}${field(lang, 'password', 'password', 'password', '', 'required autocomplete="current-password"')}<button type="submit">${esc(ssoText(lang, 'signIn'))}</button></form>
-<div class="links"><a href="/interaction/${esc(uid)}/register">${esc(ssoText(lang, 'noAccount'))} ${esc(ssoText(lang, 'register'))}</a><a href="/forgot?uid=${esc(uid)}">${esc(ssoText(lang, 'forgot'))}</a></div>`,
+<div class="links"><a href="/interaction/${esc(uid)}/register">${esc(ssoText(lang, 'noAccount'))} ${esc(ssoText(lang, 'register'))}</a><a href="/forgot?uid=${esc(uid)}">${esc(ssoText(lang, 'forgot'))}</a><a href="/password?uid=${esc(uid)}">${esc(ssoText(lang, 'changePassword'))}</a></div>`,
       { path: `/interaction/${uid}?` },
     );
   }
@@ -143,18 +195,75 @@ export async function createSsoServer(o: SsoServerOptions) {
     );
   }
 
+  const backLink = (lang: Language, href: string, key: 'back' | 'signIn' = 'back') => `<div class="links"><a href="${esc(href)}">${esc(ssoText(lang, key))}</a></div>`;
+  const okBox = (text: string) => `<div class="ok">${esc(text)}</div>`;
+
+  /**
+   * Registration answers the same whether or not the address has an account, and the mailbox decides: a new
+   * address gets the link that creates the account, a registered one a note to its owner. Both ways hash the
+   * password and send one mail, so neither the page nor its timing tells them apart.
+   */
+  async function register(req: http.IncomingMessage, res: http.ServerResponse, lang: Language, uid: string) {
+    const form = await readForm(req);
+    const v = { email: form.get('email') ?? '', name: form.get('name') ?? '' };
+    const password = form.get('password') ?? '';
+    if (password !== (form.get('confirm') ?? '')) return reply(res, 200, registerPage(lang, uid, v, 'password.mismatch'));
+    try {
+      accounts.checkNewAccount({ email: v.email, password });
+    } catch (e) {
+      if (!(e instanceof AccountError)) throw e;
+      return reply(res, 200, registerPage(lang, uid, v, e.code));
+    }
+    if (!(await mailForms.take(`register|${clientKey(clientAddress(req))}`))) return reply(res, 429, registerPage(lang, uid, v, 'tooMany'));
+    const email = accounts.normalizeEmail(v.email);
+    const passwordHash = await hashPassword(password);
+    const existing = await accounts.findByEmail(email);
+    if (await mailsTo.take(`mail|${email}`)) {
+      if (existing) {
+        await o.mailer.send({ to: existing.email, subject: ssoText(lang, 'mail.registered.subject'), text: ssoText(lang, 'mail.registered.body', [o.productUrl, `${o.issuer}/forgot?lang=${lang}`]) });
+      } else {
+        const link = `${o.issuer}/interaction/${uid}/confirm?token=${registrations.seal({ email, name: v.name.trim(), passwordHash })}&lang=${lang}`;
+        await o.mailer.send({ to: email, subject: ssoText(lang, 'mail.register.subject'), text: ssoText(lang, 'mail.register.body', [link]) });
+      }
+    }
+    reply(res, 200, page(lang, ssoText(lang, 'register'), `${okBox(ssoText(lang, 'registerSent', [email]))}${backLink(lang, `/interaction/${uid}`)}`));
+  }
+
+  /** The link of a registration mail: the account is created; the browser that began the sign-in goes on signed in. */
+  async function confirmRegistration(req: http.IncomingMessage, res: http.ServerResponse, url: URL, lang: Language, uid: string) {
+    const pending = registrations.open(url.searchParams.get('token') ?? '');
+    let account: { id: string } | null = null;
+    try {
+      if (pending) account = await accounts.createAccountWithHash(pending);
+    } catch (e) {
+      // used before, or the address was registered meanwhile
+      if (!(e instanceof AccountError)) throw e;
+    }
+    if (!account) return reply(res, 200, page(lang, ssoText(lang, 'register'), `${errorBox(lang, 'register.invalid')}${backLink(lang, o.productUrl)}`));
+    const details = await provider.interactionDetails(req, res).catch(() => null);
+    if (details?.uid === uid && details.prompt.name === 'login') {
+      await provider.interactionFinished(req, res, { login: { accountId: account.id } }, { mergeWithLastSubmission: false });
+      return;
+    }
+    reply(res, 200, page(lang, ssoText(lang, 'register'), `${okBox(ssoText(lang, 'accountReady'))}${backLink(lang, o.productUrl, 'signIn')}`));
+  }
+
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
     const url = new URL(req.url ?? '/', o.issuer);
     let lang = langOf(req, url);
     const setLang = url.searchParams.has('lang') ? lang : undefined;
-    const m = /^\/interaction\/([A-Za-z0-9_-]+)(\/login|\/register)?$/.exec(url.pathname);
+    // the "back" links are built from it: an interaction id or nothing, never a path of the caller's choosing
+    const backUid = /^[A-Za-z0-9_-]{1,64}$/.exec(url.searchParams.get('uid') ?? '')?.[0] ?? '';
+    const back = backUid ? `/interaction/${backUid}` : o.productUrl;
+    const m = /^\/interaction\/([A-Za-z0-9_-]+)(\/login|\/register|\/confirm)?$/.exec(url.pathname);
     if (m) {
       const [, uid, action] = m;
+      if (req.method === 'GET' && action === '/confirm') return await confirmRegistration(req, res, url, lang, uid), true;
       let details;
       try {
         details = await provider.interactionDetails(req, res);
       } catch {
-        send(res, 400, page(lang, 'Error', `<div class="err">${esc(ssoText(lang, 'err.reset.invalid'))}</div><div class="links"><a href="${esc(o.productUrl)}">CADCloud</a></div>`));
+        reply(res, 400, page(lang, 'Error', `<div class="err">${esc(ssoText(lang, 'err.reset.invalid'))}</div>${backLink(lang, o.productUrl)}`));
         return true;
       }
       if (details.uid !== uid) return false;
@@ -169,86 +278,98 @@ export async function createSsoServer(o: SsoServerOptions) {
         await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
         return true;
       }
-      if (req.method === 'GET' && !action) return send(res, 200, loginPage(lang, uid), setLang), true;
-      if (req.method === 'GET' && action === '/register') return send(res, 200, registerPage(lang, uid), setLang), true;
+      if (req.method === 'GET' && !action) return reply(res, 200, loginPage(lang, uid), setLang), true;
+      if (req.method === 'GET' && action === '/register') return reply(res, 200, registerPage(lang, uid), setLang), true;
       if (req.method === 'POST' && action === '/login') {
         const form = await readForm(req);
         const email = form.get('email') ?? '';
-        const key = `${email.toLowerCase()}|${req.socket.remoteAddress}`;
-        if (limiter.blocked(key)) return send(res, 429, loginPage(lang, uid, email, 'tooMany')), true;
+        const key = loginAttemptKey(email, clientAddress(req));
+        if (!(await logins.take(key))) return reply(res, 429, loginPage(lang, uid, email, 'tooMany')), true;
         const account = await accounts.verifyPassword(email, form.get('password') ?? '');
-        if (!account) {
-          limiter.fail(key);
-          return send(res, 200, loginPage(lang, uid, email, 'credentials.wrong')), true;
-        }
-        limiter.reset(key);
+        if (!account) return reply(res, 200, loginPage(lang, uid, email, 'credentials.wrong')), true;
+        await logins.reset(key);
         await provider.interactionFinished(req, res, { login: { accountId: account.id } }, { mergeWithLastSubmission: false });
         return true;
       }
-      if (req.method === 'POST' && action === '/register') {
-        const form = await readForm(req);
-        const v = { email: form.get('email') ?? '', name: form.get('name') ?? '' };
-        if ((form.get('password') ?? '') !== (form.get('confirm') ?? '')) return send(res, 200, registerPage(lang, uid, v, 'password.mismatch')), true;
-        try {
-          const account = await accounts.createAccount({ ...v, password: form.get('password') ?? '' });
-          await provider.interactionFinished(req, res, { login: { accountId: account.id } }, { mergeWithLastSubmission: false });
-        } catch (e) {
-          if (!(e instanceof AccountError)) throw e;
-          send(res, 200, registerPage(lang, uid, v, e.code));
-        }
-        return true;
-      }
+      if (req.method === 'POST' && action === '/register') return await register(req, res, lang, uid), true;
       return false;
     }
     if (url.pathname === '/forgot') {
-      const uid = url.searchParams.get('uid') ?? '';
-      const back = uid ? `/interaction/${esc(uid)}` : esc(o.productUrl);
       if (req.method === 'POST') {
         const form = await readForm(req);
-        const email = form.get('email') ?? '';
-        const key = `reset|${req.socket.remoteAddress}`;
-        if (limiter.blocked(key)) return send(res, 429, page(lang, ssoText(lang, 'resetTitle'), errorBox(lang, 'tooMany'))), true;
-        limiter.fail(key);
+        const email = accounts.normalizeEmail(form.get('email') ?? '');
+        if (!(await mailForms.take(`reset|${clientKey(clientAddress(req))}`))) return reply(res, 429, page(lang, ssoText(lang, 'resetTitle'), errorBox(lang, 'tooMany'))), true;
         const account = await accounts.findByEmail(email);
-        if (account) {
+        if (account && (await mailsTo.take(`mail|${account.email}`))) {
           const token = await accounts.createResetToken(account.id);
           const link = `${o.issuer}/reset?token=${token}&lang=${lang}`;
           await o.mailer.send({ to: account.email, subject: ssoText(lang, 'mail.reset.subject'), text: ssoText(lang, 'mail.reset.body', [link]) });
         }
         // same answer whether or not the address is registered
-        return send(res, 200, page(lang, ssoText(lang, 'resetTitle'), `<div class="ok">${esc(ssoText(lang, 'resetSent'))}</div><div class="links"><a href="${back}">${esc(ssoText(lang, 'back'))}</a></div>`)), true;
+        return reply(res, 200, page(lang, ssoText(lang, 'resetTitle'), `${okBox(ssoText(lang, 'resetSent'))}${backLink(lang, back)}`)), true;
       }
-      return send(res, 200, page(lang, ssoText(lang, 'resetTitle'), `<form method="post">${field(lang, 'email', 'email', 'email', '', 'required autofocus')}<button type="submit">${esc(ssoText(lang, 'sendReset'))}</button></form><div class="links"><a href="${back}">${esc(ssoText(lang, 'back'))}</a></div>`, { path: `/forgot?uid=${uid}` }), setLang), true;
+      return reply(res, 200, page(lang, ssoText(lang, 'resetTitle'), `<form method="post">${field(lang, 'email', 'email', 'email', '', 'required autofocus')}<button type="submit">${esc(ssoText(lang, 'sendReset'))}</button></form>${backLink(lang, back)}`, { path: `/forgot?uid=${backUid}` }), setLang), true;
+    }
+    if (url.pathname === '/password') {
+      const form = (error?: string, email = '') =>
+        page(lang, ssoText(lang, 'changePassword'), `${errorBox(lang, error)}<form method="post">${field(lang, 'email', 'email', 'email', email, 'required autofocus autocomplete="username"')}${field(lang, 'current', 'currentPassword', 'password', '', 'required autocomplete="current-password"')}${field(lang, 'password', 'newPassword', 'password', '', 'required minlength="8" autocomplete="new-password"')}${field(lang, 'confirm', 'confirmPassword', 'password', '', 'required minlength="8" autocomplete="new-password"')}<button type="submit">${esc(ssoText(lang, 'changePassword'))}</button></form>${backLink(lang, back)}`, { path: `/password?uid=${backUid}` });
+      if (req.method === 'POST') {
+        const f = await readForm(req);
+        const email = f.get('email') ?? '';
+        if ((f.get('password') ?? '') !== (f.get('confirm') ?? '')) return reply(res, 200, form('password.mismatch', email)), true;
+        // the current password is a password guess like any other: the sign-in lockout counts it
+        const key = loginAttemptKey(email, clientAddress(req));
+        if (!(await logins.take(key))) return reply(res, 429, form('tooMany', email)), true;
+        try {
+          await accounts.changePassword(email, f.get('current') ?? '', f.get('password') ?? '');
+        } catch (e) {
+          if (!(e instanceof AccountError)) throw e;
+          return reply(res, 200, form(e.code, email)), true;
+        }
+        await logins.reset(key);
+        return reply(res, 200, page(lang, ssoText(lang, 'changePassword'), `${okBox(ssoText(lang, 'passwordChanged'))}${backLink(lang, o.productUrl, 'signIn')}`)), true;
+      }
+      return reply(res, 200, form(), setLang), true;
     }
     if (url.pathname === '/reset') {
       const token = url.searchParams.get('token') ?? '';
       const form = (error?: string) => page(lang, ssoText(lang, 'resetTitle'), `${errorBox(lang, error)}<form method="post" action="/reset?token=${esc(token)}">${field(lang, 'password', 'newPassword', 'password', '', 'required minlength="8" autofocus autocomplete="new-password"')}${field(lang, 'confirm', 'confirmPassword', 'password', '', 'required minlength="8" autocomplete="new-password"')}<button type="submit">${esc(ssoText(lang, 'setPassword'))}</button></form>`);
       if (req.method === 'POST') {
         const f = await readForm(req);
-        if ((f.get('password') ?? '') !== (f.get('confirm') ?? '')) return send(res, 200, form('password.mismatch')), true;
+        if ((f.get('password') ?? '') !== (f.get('confirm') ?? '')) return reply(res, 200, form('password.mismatch')), true;
         try {
           await accounts.resetPassword(token, f.get('password') ?? '');
         } catch (e) {
           if (!(e instanceof AccountError)) throw e;
-          return send(res, 200, form(e.code)), true;
+          return reply(res, 200, form(e.code)), true;
         }
-        return send(res, 200, page(lang, ssoText(lang, 'resetTitle'), `<div class="ok">${esc(ssoText(lang, 'resetDone'))}</div><div class="links"><a href="${esc(o.productUrl)}">${esc(ssoText(lang, 'signIn'))}</a></div>`)), true;
+        return reply(res, 200, page(lang, ssoText(lang, 'resetTitle'), `${okBox(ssoText(lang, 'resetDone'))}${backLink(lang, o.productUrl, 'signIn')}`)), true;
       }
-      if (!(await accounts.isResetTokenValid(token))) return send(res, 200, page(lang, ssoText(lang, 'resetTitle'), errorBox(lang, 'reset.invalid'))), true;
-      return send(res, 200, form(), setLang), true;
+      if (!(await accounts.isResetTokenValid(token))) return reply(res, 200, page(lang, ssoText(lang, 'resetTitle'), errorBox(lang, 'reset.invalid'))), true;
+      return reply(res, 200, form(), setLang), true;
     }
     if (url.pathname === '/' && req.method === 'GET') return redirect(res, o.productUrl), true;
     return false;
   }
 
-  const server = http.createServer((req, res) => {
+  // how long a client may take (see SsoServerOptions.timeouts); forms are at most 64 KB: a minute is plenty for
+  // one whole request; Node looks for connections past these limits every quarter of the header timeout
+  const t = o.timeouts;
+  const limits: http.ServerOptions = t
+    ? { headersTimeout: t.headersMs, requestTimeout: Math.max(t.headersMs, Math.min(t.requestMs, 60_000)), keepAliveTimeout: t.keepAliveMs, connectionsCheckingInterval: Math.max(250, Math.min(5000, Math.floor(t.headersMs / 4))) }
+    : {};
+  const server = http.createServer(limits, (req, res) => {
+    // X-Forwarded-* from anyone but a configured proxy is a claim, not a fact: dropped before anything reads it
+    if (!trustProxy(req.socket.remoteAddress ?? '')) for (const h of FORWARDED_HEADERS) delete req.headers[h];
+    // an https issuer is what the browser sees, whatever connection reaches us: the provider's URLs say so
+    if (httpsIssuer) req.headers['x-forwarded-proto'] = 'https';
     handle(req, res)
       .then((handled) => {
         if (!handled) oidc(req, res);
       })
       .catch((err) => {
         console.error('sso error', err);
-        if (!res.headersSent) send(res, 500, page('en', 'Error', '<div class="err">Internal error</div>'));
+        if (!res.headersSent) reply(res, 500, page('en', 'Error', '<div class="err">Internal error</div>'));
       });
   });
 

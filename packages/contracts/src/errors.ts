@@ -8,6 +8,7 @@ export const ERRORS = {
   'auth.badCredentials': { rtnCode: '1000101', key: 'errors.auth.badCredentials' },
   'request.invalid': { rtnCode: '1000001', key: 'errors.request.invalid' },
   'request.malformed': { rtnCode: '1000002', key: 'errors.request.malformed' },
+  'request.timeout': { rtnCode: '1000408', key: 'errors.request.timeout' },
   'internal': { rtnCode: '1000500', key: 'errors.internal' },
   'item.notFound': { rtnCode: '1000404', key: 'errors.item.notFound' },
   'item.forbidden': { rtnCode: '1000403', key: 'errors.item.forbidden' },

@@ -1,6 +1,6 @@
 /**
  * Operator CLI: `npm run admin -- <command>`. Uses the same config (DATA_DIR, DATABASE_URL …) as the server.
- *   user create --email E --password P [--name N]   user list
+ *   user create --email E --password P [--name N]   user list   user password --email E --password P
  *   user quota --email E --bytes N|5GB               user vip --email E --type N
  *   mail outbox [--limit N]
  */
@@ -13,10 +13,12 @@ import { envBytes } from '../infra/config/config.ts';
 import { createDatabase, migrateToLatest, listOutbox } from '../infra/index.ts';
 import { createUsersService } from '../modules/users/users.service.ts';
 import { createQuotaService } from '../modules/quota/quota.service.ts';
+import { createSessionsService } from '../modules/users/sessions.service.ts';
 
 const USAGE = `usage: npm run admin -- <command>
   user create --email E --password P [--name N]
   user list
+  user password --email E --password P   (ends every session of the account)
   user quota --email E --bytes N|500MB|5GB
   user vip --email E --type N
   mail outbox [--limit N]`;
@@ -31,7 +33,9 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
   const db = createDatabase(config.databaseUrl);
   try {
     await migrateToLatest(db);
-    const accounts = createAccountsService(db as unknown as SsoDb);
+    const sessions = createSessionsService({ db, config });
+    // a new password ends the account's sessions on the login site and in the product
+    const accounts = createAccountsService(db as unknown as SsoDb, { onPasswordChanged: (accountId) => sessions.endAllSessionsOfAccount(accountId) });
     const users = createUsersService({ db, config });
     const need = (v: string | undefined, flag: string) => {
       if (!v) throw new UsageError(`missing --${flag}`);
@@ -49,6 +53,12 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
       return show(await users.findOrCreateBySso({ sub: account.id, email: account.email, name: account.name }));
     }
     if (area === 'user' && action === 'list') return (await users.repo.list()).map(show);
+    if (area === 'user' && action === 'password') {
+      const account = await accounts.findByEmail(need(values.email, 'email'));
+      if (!account) throw new UsageError(`no account with e-mail ${values.email}`);
+      await accounts.setPassword(account.id, need(values.password, 'password'));
+      return { email: account.email, password: 'changed', sessions: 'ended' };
+    }
     if (area === 'user' && action === 'quota') {
       const parsed = envBytes(0).safeParse(need(values.bytes, 'bytes'));
       if (!parsed.success) throw new UsageError('--bytes must be a size such as 524288000, 500MB or 5GB');

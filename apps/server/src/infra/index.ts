@@ -5,7 +5,7 @@ export { migrateToLatest } from './db/migrate.ts';
 export { newId } from './db/ids.ts';
 export type { Database } from './db/schema.ts';
 export { createStorage, storageSigningSecret, persistentSecret } from './storage/storage.factory.ts';
-export { createFsStorage, sweepFsTemp } from './storage/fs.driver.ts';
+export { createFsStorage } from './storage/fs.driver.ts';
 export { createS3Storage } from './storage/s3.driver.ts';
 export { verifyFsSignedUrl, createFsSignedUrl, FS_OBJECT_PATH } from './storage/fs-signed-url.ts';
 export { blobKey, assertSafeKey } from './storage/storage-keys.ts';

@@ -39,7 +39,7 @@ export async function startServer(env: Record<string, string | undefined>, port?
     port: p,
     child,
     async kill(signal = 'SIGKILL') {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
       child.kill(signal);
       await exited;

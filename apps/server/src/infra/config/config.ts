@@ -50,11 +50,13 @@ export const envInt = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
     .transform((v) => v ?? def);
 export const envString = (def: string) => z.string().optional().transform((v) => v ?? def);
 export const envOptionalString = () => z.string().optional();
-export const envBool = (def: boolean) =>
+/** A switch with no default: undefined when unset, so the caller can derive it. */
+export const envOptionalBool = () =>
   z
     .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
     .optional()
-    .transform((v) => (v === undefined ? def : v === 'true' || v === '1'));
+    .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1'));
+export const envBool = (def: boolean) => envOptionalBool().transform((v) => v ?? def);
 export const envEnum = <T extends string>(values: readonly [T, ...T[]], def: T) =>
   z.enum(values as [T, ...T[]], { message: `must be one of ${values.join(', ')}` }).optional().transform((v) => v ?? def);
 /** Byte sizes: plain bytes or with a unit (10MB, 5GB). */

@@ -11,10 +11,12 @@ import { drawingsConfig } from '../../modules/drawings/drawings.config.ts';
 import { sharesConfig } from '../../modules/shares/shares.config.ts';
 import { downloadsConfig } from '../../modules/downloads/downloads.config.ts';
 import { thumbnailsConfig } from './thumbnails.config.ts';
+import { httpConfig } from '../http/http.config.ts';
 
 /** Every module's declarations; add a module's config here. */
 export const configDefinitions = {
   ...serverConfig,
+  ...httpConfig,
   ...quotaConfig,
   ...ssoConfig,
   ...dbConfig,
@@ -34,6 +36,10 @@ export type AppConfig = ConfigValues<typeof configDefinitions> & {
   publicUrl: string;
   ssoPort: number;
   ssoIssuer: string;
+  /** Secure on the product's cookies: COOKIE_SECURE, else whether PUBLIC_URL is https */
+  cookieSecure: boolean;
+  /** the same for the built-in login site's cookies, from its issuer URL */
+  ssoCookieSecure: boolean;
 };
 
 /** One validated config; cross-field rules are checked here so the message still names the variable. */
@@ -49,13 +55,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (problems.length) throw new ConfigError(problems);
   const dataDir = path.resolve(raw.dataDir);
   const ssoPort = raw.ssoPort || raw.port + 1;
+  const publicUrl = (raw.publicUrl ?? `http://${raw.host}:${raw.port}`).replace(/\/$/, '');
+  const ssoIssuer = (raw.ssoIssuer ?? `http://${raw.host}:${ssoPort}`).replace(/\/$/, '');
   return {
     ...raw,
     dataDir,
     databaseUrl: raw.databaseUrl ?? `sqlite:${path.join(dataDir, 'cadcloud.sqlite')}`,
-    publicUrl: (raw.publicUrl ?? `http://${raw.host}:${raw.port}`).replace(/\/$/, ''),
+    publicUrl,
     ssoPort,
-    ssoIssuer: (raw.ssoIssuer ?? `http://${raw.host}:${ssoPort}`).replace(/\/$/, ''),
+    ssoIssuer,
+    cookieSecure: raw.cookieSecure ?? publicUrl.startsWith('https:'),
+    ssoCookieSecure: raw.cookieSecure ?? ssoIssuer.startsWith('https:'),
   };
 }
 

@@ -1,4 +1,4 @@
-import { defineConfig, envEnum, envInt, envOptionalString, envString, envBool } from './config.ts';
+import { defineConfig, envEnum, envInt, envOptionalString, envString, envOptionalBool } from './config.ts';
 
 export const serverConfig = defineConfig({
   port: { env: 'PORT', schema: envInt(8080, 1, 65535), doc: 'HTTP port of the web app and API' },
@@ -6,6 +6,6 @@ export const serverConfig = defineConfig({
   dataDir: { env: 'DATA_DIR', schema: envString('./data'), doc: 'folder for the SQLite file, local blobs and temp files' },
   publicUrl: { env: 'PUBLIC_URL', schema: envOptionalString(), doc: 'external base URL of the product (default http://HOST:PORT)' },
   processMode: { env: 'PROCESS_MODE', schema: envEnum(['all', 'web', 'worker'] as const, 'all'), doc: 'all | web | worker' },
-  cookieSecure: { env: 'COOKIE_SECURE', schema: envBool(false), doc: 'mark the session cookie Secure (behind HTTPS)' },
+  cookieSecure: { env: 'COOKIE_SECURE', schema: envOptionalBool(), doc: 'true or false forces the Secure flag on every cookie; unset: Secure when PUBLIC_URL (login site: SSO_ISSUER) is https' },
   sessionTtlDays: { env: 'SESSION_TTL_DAYS', schema: envInt(30, 1, 3650), doc: 'days a session ticket stays valid' },
 });

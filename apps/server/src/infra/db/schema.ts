@@ -16,6 +16,7 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   sso_accounts: SsoAccountsTable;
   sso_reset_tokens: SsoResetTokensTable;
+  sso_attempts: SsoAttemptsTable;
   oidc_payloads: OidcPayloadsTable;
   fonts: FontsTable;
   groups: GroupsTable;
@@ -194,6 +195,12 @@ export interface SsoAccountsTable {
   /** scrypt$N$r$p$salt$hash */
   password_hash: string;
   created_at: number;
+}
+
+export interface SsoAttemptsTable {
+  id: string;
+  key: string;
+  at: number;
 }
 
 export interface SsoResetTokensTable {

@@ -11,6 +11,12 @@ export function requestLanguage(req: FastifyRequest): Language {
   return normalizeLanguage(body?.clientInfo?.language ?? q?.lang ?? (req.cookies?.lang as string | undefined) ?? String(req.headers['accept-language'] ?? '').split(',')[0]);
 }
 
+/**
+ * What the multipart parser (busboy, under @fastify/multipart) throws for a body it cannot read: plain errors
+ * without a status, told apart by their text. They are the client's malformed request, not our failure.
+ */
+const MULTIPART_PARSE_ERROR = /^(Multipart: Boundary not found|Unexpected end of multipart data|(Part|Preamble) terminated early|The needle cannot|Unsupported Content-Type|Missing Content-Type)/;
+
 /** One place turns every error into the `{rtnCode, bizData, msg}` envelope; internals hide behind a log id. */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError | AppError | ZodError, req, reply) => {
@@ -23,6 +29,9 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply.code(400).send({ rtnCode: ERRORS['request.invalid'].rtnCode, bizData: { code: 'request.invalid', detail }, msg: serverMessage(ERRORS['request.invalid'].key, lang) });
     }
     const fe = err as FastifyError;
+    if (!fe.statusCode && req.isMultipart?.() && MULTIPART_PARSE_ERROR.test(fe.message ?? '')) {
+      return reply.code(400).send({ rtnCode: ERRORS['request.malformed'].rtnCode, bizData: { code: 'request.malformed', detail: fe.message }, msg: serverMessage(ERRORS['request.malformed'].key, lang) });
+    }
     if (fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (fe.statusCode === 400 && fe instanceof SyntaxError)) {
       return reply.code(400).send({ rtnCode: ERRORS['request.malformed'].rtnCode, bizData: { code: 'request.malformed' }, msg: serverMessage(ERRORS['request.malformed'].key, lang) });
     }

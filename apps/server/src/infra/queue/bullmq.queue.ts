@@ -1,9 +1,24 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { EnqueueOptions, JobHandler, JobQueue } from './queue.types.ts';
+import { DEFAULT_JOB_LEASE_MS } from './db.queue.ts';
 
-/** BullMQ on Redis: the scale-out driver (workers in separate processes with PROCESS_MODE=worker). */
-export function createBullmqQueue(opts: { redisUrl: string; prefix?: string; queueName?: string; concurrency?: number; stalledIntervalMs?: number }): JobQueue {
+/**
+ * BullMQ's worker settings for a lease: the lock, renewed every third of it (a live worker keeps it through two
+ * missed renewals), and the check for lapsed locks every quarter of it: a killed worker's job is taken again
+ * between 2/3 and 5/4 of a lease after the kill.
+ */
+export function bullmqLease(leaseMs: number) {
+  return { lockDuration: leaseMs, lockRenewTime: Math.floor(leaseMs / 3), stalledInterval: Math.max(500, Math.floor(leaseMs / 4)) };
+}
+
+/**
+ * BullMQ on Redis: the scale-out driver (workers in separate processes with PROCESS_MODE=worker).
+ * `leaseMs` (JOB_LEASE_MS) is BullMQ's lock, renewed while a job runs, so a live worker keeps its job however
+ * long it takes; a killed worker's lock lapses and the stalled-job check gives the job to another worker
+ * (see bullmqLease).
+ */
+export function createBullmqQueue(opts: { redisUrl: string; prefix?: string; queueName?: string; concurrency?: number; leaseMs?: number }): JobQueue {
   const connection = () => new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
   const queueName = opts.queueName ?? 'cadcloud';
   const prefix = opts.prefix ?? 'cadcloud';
@@ -42,7 +57,7 @@ export function createBullmqQueue(opts: { redisUrl: string; prefix?: string; que
           if (!handler) throw new Error(`no handler registered for ${job.name}`);
           return handler(job.data, { id: job.id!, name: job.name, attempt: job.attemptsMade + 1, progress: (pct) => job.updateProgress(Math.round(pct)) });
         },
-        { connection: workerConn, prefix, concurrency: opts.concurrency ?? 2, stalledInterval: opts.stalledIntervalMs ?? 30_000, lockDuration: opts.stalledIntervalMs ?? 30_000 },
+        { connection: workerConn, prefix, concurrency: opts.concurrency ?? 2, ...bullmqLease(opts.leaseMs ?? DEFAULT_JOB_LEASE_MS) },
       );
     },
     async stop() {

@@ -6,9 +6,12 @@ import { newId } from '../db/ids.ts';
 import { isUniqueViolation } from '../db/db.ts';
 import type { EnqueueOptions, JobHandler, JobQueue } from './queue.types.ts';
 
+/** The default lease (JOB_LEASE_MS): a job of a killed worker waits about this long before another takes it. */
+export const DEFAULT_JOB_LEASE_MS = 20_000;
+
 export interface DbQueueOptions {
   pollMs?: number;
-  /** how long a claimed job is ours; a crashed worker's job is taken again after this */
+  /** how long a claimed job is ours without renewal; a crashed worker's job is taken again after this */
   lockMs?: number;
   concurrency?: number;
 }
@@ -19,7 +22,7 @@ export interface DbQueueOptions {
  */
 export function createDbQueue(db: Kysely<Database>, opts: DbQueueOptions = {}): JobQueue {
   const pollMs = opts.pollMs ?? 500;
-  const lockMs = opts.lockMs ?? 5 * 60_000;
+  const lockMs = opts.lockMs ?? DEFAULT_JOB_LEASE_MS;
   const concurrency = opts.concurrency ?? 2;
   const workerId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const handlers = new Map<string, JobHandler<any>>();
@@ -66,13 +69,17 @@ export function createDbQueue(db: Kysely<Database>, opts: DbQueueOptions = {}): 
         await db.updateTable('jobs').set({ progress: Math.round(pct), updated_at: Date.now() }).where('id', '=', job.id).execute();
       },
     };
-    // heartbeat: a long job (a big zip) keeps its lock, so only a dead worker's job is ever taken over
+    // The lease is renewed three times per period while the handler runs, so a long job (a big zip) is never
+    // taken over while its worker lives, and a killed worker's job is free again one lease after its last renewal.
+    // Renewal only extends a lease we still hold: one lost to another worker (the database away longer than the
+    // lease) stays lost, and below that worker alone records the outcome.
     const heartbeat = setInterval(() => {
       void db
         .updateTable('jobs')
         .set({ locked_until: Date.now() + lockMs })
         .where('id', '=', job.id)
         .where('locked_by', '=', workerId)
+        .where('state', '=', 'active')
         .execute()
         .catch(() => undefined);
     }, Math.max(10, Math.floor(lockMs / 3)));
@@ -87,23 +94,17 @@ export function createDbQueue(db: Kysely<Database>, opts: DbQueueOptions = {}): 
     }
     const now = Date.now();
     const unlocked = { locked_by: null, locked_until: null, updated_at: now };
+    // only the worker holding the lease records an outcome
+    const mine = db.updateTable('jobs').where('id', '=', job.id).where('locked_by', '=', workerId);
     if (everyMs !== undefined) {
       // a scheduled run plans the next one whatever the outcome (also while stopping: the row waits for the next start)
-      await db
-        .updateTable('jobs')
-        .set({ ...unlocked, state: 'waiting', run_at: now + everyMs, attempts: 0, progress: 0, result: outcome.result, last_error: outcome.error })
-        .where('id', '=', job.id)
-        .execute();
+      await mine.set({ ...unlocked, state: 'waiting', run_at: now + everyMs, attempts: 0, progress: 0, result: outcome.result, last_error: outcome.error }).execute();
     } else if (outcome.error === null) {
-      await db.updateTable('jobs').set({ ...unlocked, state: 'completed', progress: 100, result: outcome.result }).where('id', '=', job.id).execute();
+      await mine.set({ ...unlocked, state: 'completed', progress: 100, result: outcome.result }).execute();
     } else {
       const retry = job.attempts < job.max_attempts;
-      await db
-        .updateTable('jobs')
-        // exponential backoff: 1 s, 2 s, 4 s …
-        .set({ ...unlocked, state: retry ? 'waiting' : 'failed', run_at: now + (retry ? 1000 * 2 ** (job.attempts - 1) : 0), last_error: outcome.error })
-        .where('id', '=', job.id)
-        .execute();
+      // exponential backoff: 1 s, 2 s, 4 s …
+      await mine.set({ ...unlocked, state: retry ? 'waiting' : 'failed', run_at: now + (retry ? 1000 * 2 ** (job.attempts - 1) : 0), last_error: outcome.error }).execute();
     }
   }
 

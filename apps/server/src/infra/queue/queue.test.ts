@@ -130,7 +130,7 @@ if (redisUrl) {
     const queues: ReturnType<typeof createBullmqQueue>[] = [];
     return {
       async make() {
-        const q = createBullmqQueue({ redisUrl, prefix, stalledIntervalMs: 1000 });
+        const q = createBullmqQueue({ redisUrl, prefix, leaseMs: 2000 });
         queues.push(q);
         return q;
       },

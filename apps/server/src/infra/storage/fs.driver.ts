@@ -1,11 +1,11 @@
 import { createReadStream, createWriteStream, promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { StorageDriver } from './storage.types.ts';
 import { assertSafeKey } from './storage-keys.ts';
 import { createFsSignedUrl } from './fs-signed-url.ts';
+import { instanceTempName } from '../instance.ts';
 
 /**
  * Local disk. Every put streams into `<root>/.tmp/<random>`, fsyncs and renames into place: rename is
@@ -25,7 +25,7 @@ export function createFsStorage(opts: { root: string; signingSecret: string }): 
       const dest = full(key);
       await fsp.mkdir(tmpDir, { recursive: true });
       await fsp.mkdir(path.dirname(dest), { recursive: true });
-      const tmp = path.join(tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+      const tmp = path.join(tmpDir, instanceTempName());
       try {
         const out = createWriteStream(tmp, { flags: 'wx' });
         await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, out);
@@ -100,18 +100,4 @@ async function syncDir(dir: string) {
   } finally {
     await fh.close();
   }
-}
-
-/** Removes temp files older than an hour: what a killed server left behind (never visible as objects). */
-export async function sweepFsTemp(root: string, olderThanMs = 3600_000): Promise<number> {
-  const dir = path.join(path.resolve(root), '.tmp');
-  let n = 0;
-  for (const f of await fsp.readdir(dir).catch(() => [] as string[])) {
-    const st = await fsp.stat(path.join(dir, f)).catch(() => null);
-    if (st && Date.now() - st.mtimeMs > olderThanMs) {
-      await fsp.rm(path.join(dir, f), { force: true });
-      n++;
-    }
-  }
-  return n;
 }

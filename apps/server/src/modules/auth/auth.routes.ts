@@ -3,25 +3,18 @@ import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
 import { documentEndpoint } from '../../infra/http/endpoint.ts';
 import type { RouteModule } from '../index.ts';
-import { createSessionsService, TICKET_COOKIE } from '../users/sessions.service.ts';
+import { cookieOptions, createSessionsService, TICKET_COOKIE } from '../users/sessions.service.ts';
 import { createUsersService } from '../users/users.service.ts';
 import { relyingParty } from './auth.config.ts';
+import { safeReturnTo } from './return-to.ts';
 
 const TX_COOKIE = 'oidc_tx';
-
-/** Only same-origin paths; a version page returns to the drive index (spec section 2). */
-export function safeReturnTo(raw: unknown): string {
-  const s = typeof raw === 'string' ? raw : '';
-  if (!s.startsWith('/') || s.startsWith('//') || s.startsWith('/\\') || s.startsWith('/api/')) return '/yun/recent';
-  if (s.startsWith('/yun/version/')) return '/yun/index';
-  return s;
-}
 
 export const authRoutes: RouteModule = async (app, { deps }) => {
   const rp = relyingParty(deps.config);
   const sessions = createSessionsService(deps);
   const users = createUsersService(deps);
-  const cookieOpts = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: deps.config.cookieSecure };
+  const cookieOpts = cookieOptions(deps.config);
   let discovered: Promise<client.Configuration> | null = null;
 
   // discovered at the first sign-in, not at start-up: the server starts even while the login site is down
@@ -37,7 +30,8 @@ export const authRoutes: RouteModule = async (app, { deps }) => {
 
   documentEndpoint(app, { method: 'get', path: '/api/auth/login', tag: 'auth', auth: 'none', envelope: 'none', summary: 'Redirects to the login site; ?returnTo=/yun/... comes back there signed in' });
   app.get('/api/auth/login', async (req, reply) => {
-    const q = z.object({ returnTo: z.string().optional(), clientType: z.string().optional(), lang: z.enum(['zh', 'en', 'ko', 'de']).optional() }).parse(req.query);
+    // lenient: a sign-in link with an odd parameter still signs in (the address falls back, the language is dropped)
+    const q = z.object({ returnTo: z.unknown().optional(), clientType: z.unknown().optional(), lang: z.enum(['zh', 'en', 'ko', 'de']).optional().catch(undefined) }).parse(req.query);
     const config = await oidc();
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
@@ -61,7 +55,9 @@ export const authRoutes: RouteModule = async (app, { deps }) => {
     const unsigned = raw ? req.unsignCookie(raw) : null;
     if (!unsigned?.valid || !unsigned.value) return reply.redirect('/api/auth/login', 302);
     const tx = JSON.parse(unsigned.value) as { verifier: string; state: string; returnTo: string; clientType: string };
-    reply.clearCookie(TX_COOKIE, { path: '/' });
+    reply.clearCookie(TX_COOKIE, cookieOpts);
+    // checked before the code is spent: nothing after the exchange may fail on the address
+    const returnTo = safeReturnTo(tx.returnTo);
     const config = await oidc();
     const current = new URL(req.url, deps.config.publicUrl);
     const tokens = await client.authorizationCodeGrant(config, current, { pkceCodeVerifier: tx.verifier, expectedState: tx.state });
@@ -72,7 +68,7 @@ export const authRoutes: RouteModule = async (app, { deps }) => {
     setTicket(reply, session.ticket, session.expiresAt);
     // the id token lets the login site end its own session without asking at sign-out
     if (tokens.id_token) reply.setCookie('id_hint', tokens.id_token, { ...cookieOpts, signed: true, maxAge: Math.floor((session.expiresAt - Date.now()) / 1000) });
-    return reply.redirect(tx.returnTo, 302);
+    return reply.redirect(returnTo, 302);
   });
 
   function setTicket(reply: FastifyReply, ticket: string, expiresAt: number) {
@@ -82,10 +78,10 @@ export const authRoutes: RouteModule = async (app, { deps }) => {
   documentEndpoint(app, { method: 'get', path: '/api/auth/logout', tag: 'auth', auth: 'none', envelope: 'none', summary: 'Ends the session, clears the cookie and signs out of the login site' });
   app.get('/api/auth/logout', async (req, reply) => {
     if (req.ticket) await sessions.endSession(req.ticket);
-    reply.clearCookie(TICKET_COOKIE, { path: '/' });
+    reply.clearCookie(TICKET_COOKIE, cookieOpts);
     const hintRaw = req.cookies.id_hint;
     const hint = hintRaw ? req.unsignCookie(hintRaw) : null;
-    reply.clearCookie('id_hint', { path: '/' });
+    reply.clearCookie('id_hint', cookieOpts);
     try {
       const config = await oidc();
       const url = client.buildEndSessionUrl(config, { post_logout_redirect_uri: rp.postLogoutRedirectUri, client_id: rp.clientId, ...(hint?.valid && hint.value ? { id_token_hint: hint.value } : {}) });

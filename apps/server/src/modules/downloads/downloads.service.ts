@@ -1,6 +1,5 @@
 import { createWriteStream, promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import yazl from 'yazl';
 import { MAX_FOLDER_DEPTH, TaskStatus, TaskType } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
@@ -10,6 +9,7 @@ import { blobKey } from '../../infra/storage/storage-keys.ts';
 import { createFilesService, type Actor } from '../files/files.service.ts';
 import type { ItemRow } from '../files/items.repository.ts';
 import { uploadsDir } from '../uploads/upload-temp.ts';
+import { instanceTempName } from '../../infra/instance.ts';
 import { createZipTasksRepository, type ZipTaskRow } from './zip-tasks.repository.ts';
 import { addDownloadGrant, downloadLink } from './download-links.ts';
 
@@ -105,7 +105,7 @@ export function createDownloadsService(deps: AppDeps) {
       if (!task || task.status >= TaskStatus.SUCCESS) return 'gone';
       if (task.status === TaskStatus.BEFORE && !(await tasks.tryStart(task.uid, task.id))) return 'later';
       const { fileIds, folderIds } = JSON.parse(task.request_key) as { fileIds: string[]; folderIds: string[] };
-      const tmp = path.join(uploadsDir(deps.config.dataDir), `zip-${task.id}-${randomBytes(4).toString('hex')}.part`);
+      const tmp = path.join(uploadsDir(deps.config.dataDir), instanceTempName('.part', `zip-${task.id}`));
       await fsp.mkdir(path.dirname(tmp), { recursive: true });
       try {
         const { entries, emptyFolders } = await collect(task.uid, fileIds, folderIds);

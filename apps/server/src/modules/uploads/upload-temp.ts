@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { instanceTempName } from '../../infra/instance.ts';
 
 /** Temp files of uploads in progress live in DATA_DIR/uploads: never visible as items, swept when stale. */
 export function uploadsDir(dataDir: string) {
@@ -16,7 +17,8 @@ export function uploadsDir(dataDir: string) {
 export async function receiveToTemp(dataDir: string, source: Readable, maxBytes: number): Promise<{ path: string; size: number; md5: string; tooLarge: boolean }> {
   const dir = uploadsDir(dataDir);
   await fsp.mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
+  // named for this process: a sweep tells it from what a killed process left (compose.ts sweepLeftovers)
+  const file = path.join(dir, instanceTempName('.part'));
   const hash = createHash('md5');
   let size = 0;
   let tooLarge = false;
@@ -47,14 +49,4 @@ export async function md5OfFile(file: string): Promise<string> {
   const hash = createHash('md5');
   for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) hash.update(chunk);
   return hash.digest('hex');
-}
-
-/** Removes temp files left by a server that died mid-upload (older than `olderThanMs`, not in a session). */
-export async function sweepUploadTemp(dataDir: string, keep: Set<string>, olderThanMs = 24 * 3600_000) {
-  const dir = uploadsDir(dataDir);
-  for (const f of await fsp.readdir(dir).catch(() => [] as string[])) {
-    if (keep.has(f)) continue;
-    const st = await fsp.stat(path.join(dir, f)).catch(() => null);
-    if (st && Date.now() - st.mtimeMs > olderThanMs) await fsp.rm(path.join(dir, f), { force: true });
-  }
 }

@@ -19,6 +19,10 @@ export function createSessionsRepository(db: Kysely<Database>) {
     async delete(ticketHash: string) {
       await db.deleteFrom('sessions').where('ticket_hash', '=', ticketHash).execute();
     },
+    /** Every session of the product user linked to this login-site account. */
+    async deleteAllOfSsoSub(sub: string) {
+      await db.deleteFrom('sessions').where('user_id', 'in', db.selectFrom('users').select('id').where('sso_sub', '=', sub)).execute();
+    },
     async deleteExpired(now: number) {
       await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
     },

@@ -8,6 +8,11 @@ import { createSessionsRepository } from './sessions.repository.ts';
  */
 export const TICKET_COOKIE = 'ticket';
 
+/** Every cookie the product sets: never read by scripts, sent on top-level navigation, Secure behind https (config). */
+export function cookieOptions(config: Pick<AppDeps['config'], 'cookieSecure'>) {
+  return { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: config.cookieSecure };
+}
+
 export function hashTicket(ticket: string): string {
   return createHash('sha256').update(ticket).digest('hex');
 }
@@ -30,6 +35,13 @@ export function createSessionsService(deps: Pick<AppDeps, 'db' | 'config'>) {
     },
     async endSession(ticket: string) {
       await repo.delete(hashTicket(ticket));
+    },
+    /**
+     * The account's password was reset or changed: every ticket, `utoken` and client token issued before
+     * ends, wherever it was used.
+     */
+    async endAllSessionsOfAccount(ssoSub: string) {
+      await repo.deleteAllOfSsoSub(ssoSub);
     },
   };
 }

@@ -1,18 +1,19 @@
 import { z } from 'zod';
-import { createAccountsService, createAttemptLimiter, type SsoDb } from '@cadcloud/sso';
+import { createAccountsService, createAttemptLimiter, loginAttemptKey, type SsoDb } from '@cadcloud/sso';
 import { defineEndpoint, documentEndpoint } from '../../infra/http/endpoint.ts';
 import { ERRORS } from '@cadcloud/contracts';
 import { serverMessage } from '@cadcloud/i18n';
 import { requestLanguage } from '../../infra/http/error-handler.ts';
 import type { RouteModule } from '../index.ts';
-import { createSessionsService, TICKET_COOKIE } from './sessions.service.ts';
+import { cookieOptions, createSessionsService, TICKET_COOKIE } from './sessions.service.ts';
 import { createUsersService } from './users.service.ts';
 
 export const usersRoutes: RouteModule = async (app, { deps }) => {
   const sessions = createSessionsService(deps);
   const users = createUsersService(deps);
   const accounts = createAccountsService(deps.db as unknown as SsoDb);
-  const limiter = createAttemptLimiter({ max: 10, windowMs: 15 * 60_000 });
+  // the login site's count: a password guessed here and on the login form is one lockout
+  const limiter = createAttemptLimiter(deps.db as unknown as SsoDb, { max: 10, windowMs: 15 * 60_000 });
   const tag = 'users';
 
   defineEndpoint(app, {
@@ -37,7 +38,7 @@ export const usersRoutes: RouteModule = async (app, { deps }) => {
     request: z.object({}).passthrough(), response: z.object({ loggedOut: z.boolean() }),
     handler: async (_d, { req, reply }) => {
       if (req.ticket) await sessions.endSession(req.ticket);
-      reply.clearCookie(TICKET_COOKIE, { path: '/' });
+      reply.clearCookie(TICKET_COOKIE, cookieOptions(deps.config));
       return { loggedOut: true };
     },
   });
@@ -51,14 +52,13 @@ export const usersRoutes: RouteModule = async (app, { deps }) => {
   app.post('/user/v5/sysuser/clientToken', async (req) => {
     const body = clientTokenRequest.parse(req.body ?? {});
     const lang = requestLanguage(req);
-    const key = `${body.data.email.toLowerCase()}|${req.ip}`;
-    if (limiter.blocked(key)) return { code: ERRORS['auth.badCredentials'].rtnCode, data: null, msg: serverMessage(ERRORS['auth.badCredentials'].key, lang) };
+    // req.ip is the socket's peer unless that is one of TRUSTED_PROXIES
+    const key = loginAttemptKey(body.data.email, req.ip);
+    const refused = { code: ERRORS['auth.badCredentials'].rtnCode, data: null, msg: serverMessage(ERRORS['auth.badCredentials'].key, lang) };
+    if (!(await limiter.take(key))) return refused;
     const account = await accounts.verifyPassword(body.data.email, body.data.password);
-    if (!account) {
-      limiter.fail(key);
-      return { code: ERRORS['auth.badCredentials'].rtnCode, data: null, msg: serverMessage(ERRORS['auth.badCredentials'].key, lang) };
-    }
-    limiter.reset(key);
+    if (!account) return refused;
+    await limiter.reset(key);
     const user = await users.findOrCreateBySso({ sub: account.id, email: account.email, name: account.name });
     const { ticket } = await sessions.createSession(user.id, body.clientInfo?.clientType ?? 'API');
     return { code: '0000000', data: { token: ticket, id: user.id }, msg: 'success' };

@@ -12,6 +12,7 @@ import * as drawingPictures from './20261123T150000-drawing-pictures.ts';
 import * as thumbnailVariants from './20261125T010000-thumbnail-variants.ts';
 import * as itemsUniqueNames from './20261126T030000-items-unique-names.ts';
 import * as shareGuards from './20261126T120000-share-guards.ts';
+import * as ssoAttempts from './20261127T010000-sso-attempts.ts';
 
 /** Static map (not a folder scan) so migrations work the same under tsx, bundlers and tests. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '20261125T010000-thumbnail-variants': thumbnailVariants,
   '20261126T030000-items-unique-names': itemsUniqueNames,
   '20261126T120000-share-guards': shareGuards,
+  '20261127T010000-sso-attempts': ssoAttempts,
 };
