@@ -165,12 +165,14 @@ export async function createSsoServer(o: SsoServerOptions) {
   if (cookieSecure) {
     // every context the provider makes (its routes, sessions, interactions) sets Secure cookies, whatever
     // connection we see: behind a TLS proxy it is plain http, the browser's is not
-    const createContext = provider.createContext.bind(provider);
-    provider.createContext = ((req, res) => {
+    // (the provider's Koa application; the provider's typings describe it loosely)
+    const app = provider.app as unknown as { createContext(req: http.IncomingMessage, res: http.ServerResponse): { cookies: { secure: boolean } } };
+    const createContext = app.createContext.bind(app);
+    app.createContext = (req, res) => {
       const ctx = createContext(req, res);
       ctx.cookies.secure = true;
       return ctx;
-    }) as typeof provider.createContext;
+    };
   }
   const oidc = provider.callback();
   const reply = (res: http.ServerResponse, status: number, html: string, lang?: Language) => send(res, status, html, lang, cookieSecure);
