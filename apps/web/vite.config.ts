@@ -1,5 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+// relative, not the package name: Vite bundles a config's relative imports, and leaves packages to Node (no .ts there)
+import { brandIconSvg, webManifest } from '../../packages/contracts/src/brand.ts';
 
 const api = process.env.API_URL ?? 'http://127.0.0.1:8080';
 
@@ -67,12 +69,34 @@ function earlyPagePreload(): Plugin {
   };
 }
 
+/** The icon and manifest of the product (packages/contracts/src/brand.ts): emitted by the build, served in development. */
+function brandAssets(): Plugin {
+  const files: Record<string, { type: string; body: string }> = {
+    'favicon.svg': { type: 'image/svg+xml', body: brandIconSvg },
+    'manifest.webmanifest': { type: 'application/manifest+json', body: webManifest({ name: 'CADCloud', shortName: 'CADCloud', startUrl: '/yun' }) },
+  };
+  return {
+    name: 'cadcloud-brand-assets',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const f = files[(req.url ?? '').split('?')[0].slice(1)];
+        if (!f) return next();
+        res.setHeader('content-type', f.type);
+        res.end(f.body);
+      });
+    },
+    generateBundle() {
+      for (const [fileName, f] of Object.entries(files)) this.emitFile({ type: 'asset', fileName, source: f.body });
+    },
+  };
+}
+
 export default defineConfig(({ command, mode }) => {
   // a production build is one even when a test runner starts it (vitest sets NODE_ENV=test, which made Vite build
   // React's development code with StrictMode's doubled effects: slower, and two scene requests per open)
   if (command === 'build' && mode === 'production') process.env.NODE_ENV = 'production';
   return {
-    plugins: [react(), earlyPagePreload()],
+    plugins: [react(), earlyPagePreload(), brandAssets()],
     server: { proxy: Object.fromEntries(['/api', '/cloud', '/user', '/global'].map((p) => [p, { target: api, changeOrigin: false }])) },
     build: { outDir: 'dist', chunkSizeWarningLimit: 2000, rollupOptions: { input: { index: 'index.html', 'early-paint': EARLY_PAINT } } },
   };

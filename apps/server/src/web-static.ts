@@ -4,8 +4,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { inlineScripts } from './infra/http/security-headers.ts';
 import path from 'node:path';
 
-/** Paths the SPA never owns: API families answer JSON 404s, not index.html. */
-const API_PREFIXES = ['/api/', '/cloud/', '/user/', '/global/', '/order/', '/invoice/', '/company/', '/ad/'];
+/**
+ * Paths the SPA never owns: the API answers JSON 404s there, not index.html. The API's families carry a version
+ * (`/cloud/v5/…`, `/invoice/v5/…`), which is what tells them from pages of the same name: `/invoice/index` is a page
+ * of the spec's route table, `/invoice/v5/…` a call.
+ */
+const API_PATH = /^\/(?:api\/|(?:cloud|user|global|order|invoice|company|ad|customer)\/v\d+\/)/;
 
 /**
  * Serves the built single-page app (apps/web/dist) with history-mode fallback: any GET of a page path
@@ -21,7 +25,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string) {
   await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false, maxAge: '1h', immutable: false });
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0];
-    if (req.method !== 'GET' || API_PREFIXES.some((p) => url.startsWith(p)) || path.extname(url)) {
+    // HEAD answers as GET does (Fastify sends the headers only)
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || API_PATH.test(url) || path.extname(url)) {
       return reply.code(404).send({ rtnCode: '1000404', bizData: null, msg: 'Not Found' });
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');

@@ -8,7 +8,7 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&
 export function page(lang: Language, title: string, body: string, opts: { path?: string } = {}): string {
   const t = (k: Key) => esc(ssoText(lang, k));
   const switcher = LANGUAGES.map((l) => `<a href="${esc(`${opts.path ?? '?'}${(opts.path ?? '?').includes('?') ? '&' : '?'}lang=${l}`.replace('??', '?'))}" ${l === lang ? 'aria-current="true"' : ''}>${{ zh: '中文', en: 'English', ko: '한국어', de: 'Deutsch' }[l]}</a>`).join(' · ');
-  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)} · ${t('title')}</title>
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="manifest" href="/manifest.webmanifest"><title>${esc(title)} · ${t('title')}</title>
 <style>
 *{box-sizing:border-box}body{margin:0;font:15px/1.5 -apple-system,"Segoe UI","PingFang SC","Microsoft YaHei",sans-serif;background:linear-gradient(135deg,#eef3fb,#f8fafc);color:#1f2937;min-height:100vh;display:flex;align-items:center;justify-content:center}
 main{width:100%;max-width:400px;margin:16px;background:#fff;border-radius:12px;box-shadow:0 8px 30px rgba(15,40,80,.1);padding:28px}

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type Configuration } from 'oidc-provider';
 import { normalizeLanguage, ssoText, type Language } from '@cadcloud/i18n';
+import { brandIconSvg, webManifest } from '@cadcloud/contracts/brand';
 import type { SsoDb, SsoMailer } from './sso-db.ts';
 import { createAdapterClass } from './oidc-adapter.ts';
 import { AccountError, createAccountsService, hashPassword } from './accounts.ts';
@@ -67,6 +68,20 @@ function send(res: http.ServerResponse, status: number, html: string, lang?: Lan
   res.setHeader('x-frame-options', 'DENY');
   if (lang) res.setHeader('set-cookie', `sso_lang=${lang}; Path=/; SameSite=Lax; Max-Age=31536000${secure ? '; Secure' : ''}`);
   res.end(html);
+}
+
+/** The icon (also at /favicon.ico, where browsers look without a link) and the manifest, the product's own. */
+const BRAND_ASSETS: Record<string, { type: string; body: string }> = {
+  '/favicon.svg': { type: 'image/svg+xml', body: brandIconSvg },
+  '/favicon.ico': { type: 'image/svg+xml', body: brandIconSvg },
+  '/manifest.webmanifest': { type: 'application/manifest+json', body: webManifest({ name: 'CADCloud', shortName: 'CADCloud', startUrl: '/' }) },
+};
+
+function sendAsset(res: http.ServerResponse, method: string, a: { type: string; body: string }) {
+  res.statusCode = 200;
+  res.setHeader('content-type', a.type);
+  res.setHeader('cache-control', 'public, max-age=86400');
+  res.end(method === 'HEAD' ? undefined : a.body);
 }
 
 function redirect(res: http.ServerResponse, to: string) {
@@ -165,12 +180,14 @@ export async function createSsoServer(o: SsoServerOptions) {
   if (cookieSecure) {
     // every context the provider makes (its routes, sessions, interactions) sets Secure cookies, whatever
     // connection we see: behind a TLS proxy it is plain http, the browser's is not
-    const createContext = provider.createContext.bind(provider);
-    provider.createContext = ((req, res) => {
+    // (the provider's Koa application; the provider's typings describe it loosely)
+    const app = provider.app as unknown as { createContext(req: http.IncomingMessage, res: http.ServerResponse): { cookies: { secure: boolean } } };
+    const createContext = app.createContext.bind(app);
+    app.createContext = (req, res) => {
       const ctx = createContext(req, res);
       ctx.cookies.secure = true;
       return ctx;
-    }) as typeof provider.createContext;
+    };
   }
   const oidc = provider.callback();
   const reply = (res: http.ServerResponse, status: number, html: string, lang?: Language) => send(res, status, html, lang, cookieSecure);
@@ -348,7 +365,9 @@ export async function createSsoServer(o: SsoServerOptions) {
       if (!(await accounts.isResetTokenValid(token))) return reply(res, 200, page(lang, ssoText(lang, 'resetTitle'), errorBox(lang, 'reset.invalid'))), true;
       return reply(res, 200, form(), setLang), true;
     }
-    if (url.pathname === '/' && req.method === 'GET') return redirect(res, o.productUrl), true;
+    if (url.pathname === '/' && (req.method === 'GET' || req.method === 'HEAD')) return redirect(res, o.productUrl), true;
+    const asset = BRAND_ASSETS[url.pathname];
+    if (asset && (req.method === 'GET' || req.method === 'HEAD')) return sendAsset(res, req.method, asset), true;
     return false;
   }
 

@@ -20,6 +20,8 @@ export interface ServerProcess {
   url: string;
   port: number;
   child: ChildProcess;
+  /** everything the process printed so far (stdout and stderr) */
+  output(): string;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ export async function startServer(env: Record<string, string | undefined>, port?
     url: `http://127.0.0.1:${p}`,
     port: p,
     child,
+    output: () => log,
     async kill(signal = 'SIGKILL') {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
