@@ -7,6 +7,10 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&
 /** One tidy page layout for every login-site screen; works at phone width. */
 export function page(lang: Language, title: string, body: string, opts: { path?: string } = {}): string {
   const t = (k: Key) => esc(ssoText(lang, k));
+  // The browser's own validation speaks the browser's language ("Please lengthen this text…" in a Chinese page):
+  // forms are sent as they are and the site answers with its texts in the page's language (every rule the
+  // attributes state, the server checks). The attributes stay for autofill, keyboards and screen readers.
+  body = body.replace(/<form /g, '<form novalidate ');
   const switcher = LANGUAGES.map((l) => `<a href="${esc(`${opts.path ?? '?'}${(opts.path ?? '?').includes('?') ? '&' : '?'}lang=${l}`.replace('??', '?'))}" ${l === lang ? 'aria-current="true"' : ''}>${{ zh: '中文', en: 'English', ko: '한국어', de: 'Deutsch' }[l]}</a>`).join(' · ');
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="manifest" href="/manifest.webmanifest"><title>${esc(title)} · ${t('title')}</title>
 <style>

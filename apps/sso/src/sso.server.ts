@@ -5,7 +5,7 @@ import { normalizeLanguage, ssoText, type Language } from '@cadcloud/i18n';
 import { brandIconSvg, webManifest } from '@cadcloud/contracts/brand';
 import type { SsoDb, SsoMailer } from './sso-db.ts';
 import { createAdapterClass } from './oidc-adapter.ts';
-import { AccountError, createAccountsService, hashPassword } from './accounts.ts';
+import { AccountError, createAccountsService, EMAIL_RE, hashPassword } from './accounts.ts';
 import { errorBox, esc, field, page } from './pages.ts';
 import { createAttemptLimiter, loginAttemptKey } from './attempt-limiter.ts';
 import { clientKey } from './client-key.ts';
@@ -300,6 +300,8 @@ export async function createSsoServer(o: SsoServerOptions) {
       if (req.method === 'POST' && action === '/login') {
         const form = await readForm(req);
         const email = form.get('email') ?? '';
+        // an empty form is a slip, not a guess: it says what is missing and costs no attempt
+        if (!email.trim() || !form.get('password')) return reply(res, 200, loginPage(lang, uid, email, 'required')), true;
         const key = loginAttemptKey(email, clientAddress(req));
         if (!(await logins.take(key))) return reply(res, 429, loginPage(lang, uid, email, 'tooMany')), true;
         const account = await accounts.verifyPassword(email, form.get('password') ?? '');
@@ -311,10 +313,13 @@ export async function createSsoServer(o: SsoServerOptions) {
       if (req.method === 'POST' && action === '/register') return await register(req, res, lang, uid), true;
       return false;
     }
+    const forgotPage = (lang: Language, error?: string, email = '') =>
+      page(lang, ssoText(lang, 'resetTitle'), `${errorBox(lang, error)}<form method="post">${field(lang, 'email', 'email', 'email', email, 'required autofocus')}<button type="submit">${esc(ssoText(lang, 'sendReset'))}</button></form>${backLink(lang, back)}`, { path: `/forgot?uid=${backUid}` });
     if (url.pathname === '/forgot') {
       if (req.method === 'POST') {
         const form = await readForm(req);
         const email = accounts.normalizeEmail(form.get('email') ?? '');
+        if (!EMAIL_RE.test(email)) return reply(res, 200, forgotPage(lang, 'email.invalid', form.get('email') ?? '')), true;
         if (!(await mailForms.take(`reset|${clientKey(clientAddress(req))}`))) return reply(res, 429, page(lang, ssoText(lang, 'resetTitle'), errorBox(lang, 'tooMany'))), true;
         const account = await accounts.findByEmail(email);
         if (account && (await mailsTo.take(`mail|${account.email}`))) {
@@ -325,7 +330,7 @@ export async function createSsoServer(o: SsoServerOptions) {
         // same answer whether or not the address is registered
         return reply(res, 200, page(lang, ssoText(lang, 'resetTitle'), `${okBox(ssoText(lang, 'resetSent'))}${backLink(lang, back)}`)), true;
       }
-      return reply(res, 200, page(lang, ssoText(lang, 'resetTitle'), `<form method="post">${field(lang, 'email', 'email', 'email', '', 'required autofocus')}<button type="submit">${esc(ssoText(lang, 'sendReset'))}</button></form>${backLink(lang, back)}`, { path: `/forgot?uid=${backUid}` }), setLang), true;
+      return reply(res, 200, forgotPage(lang), setLang), true;
     }
     if (url.pathname === '/password') {
       const form = (error?: string, email = '') =>
