@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { possessionChallengeSchema, possessionProofSchema } from './transfer.ts';
 
 /**
  * Version history of a file (spec sections 2, 3, 5, 7; route /yun/version/{fileId}). Paths (signed in, owner only):
@@ -95,7 +96,8 @@ export const versionInstantUploadRequest = z.object({
   size: z.coerce.number().int().min(1),
   name: z.string().max(255).optional(),
   ctoken: z.any().optional(),
+  possession: possessionProofSchema.optional().describe('the answer to the challenge a call before gave (see transfer.ts)'),
 });
-export const versionUploadResult = z.object({ exists: z.boolean(), needUpload: z.boolean(), version: versionSchema.nullable() });
+export const versionUploadResult = z.object({ exists: z.boolean(), needUpload: z.boolean(), version: versionSchema.nullable(), possession: possessionChallengeSchema.optional() });
 export const versionDownloadResult = z.object({ signedUrl: z.string(), downloadUrl: z.string(), name: z.string(), size: z.number() });
 export const versionDeleteResult = z.object({ deleted: z.number() });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { testDatabaseDrivers } from '../infra/db/test-databases.ts';
 import { createTestApp, md5, type TestApp } from '../test/fixtures.ts';
+import { possessionFor } from '../test/possession-proof.ts';
 
 const MOVE_TRIES = 20;
 const CYCLE3_TRIES = 10;
@@ -150,7 +151,10 @@ for (const driver of testDatabaseDrivers()) {
         await t.upload(other.token, `k${i}.dwg`, body);
         known.push(body);
       }
-      const instant = await Promise.all(known.map((b) => t.call('/cloud/v5/file/detectUpload', { parentId: box, name: 'same.dwg', md5: md5(b), size: b.length }, u.token)));
+      // (stored for another user: each asks a proof of possession first, then the 20 placements race)
+      const ask = (b: Buffer) => ({ parentId: box, name: 'same.dwg', md5: md5(b), size: b.length });
+      const challenges = await Promise.all(known.map((b) => t.call('/cloud/v5/file/detectUpload', ask(b), u.token)));
+      const instant = await Promise.all(known.map((b, i) => t.call('/cloud/v5/file/detectUpload', { ...ask(b), possession: possessionFor(b, challenges[i].bizData.possession) }, u.token)));
       const instantNames = new Set(instant.map((r) => r.bizData.item?.name));
       const cbox = await folder(u.token, 'Chunked');
       const chunked = await Promise.all(Array.from({ length: 10 }, async () => {

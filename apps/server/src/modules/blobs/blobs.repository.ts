@@ -7,6 +7,20 @@ export function createBlobsRepository(db: Kysely<Database>) {
     async find(md5: string) {
       return db.selectFrom('blobs').selectAll().where('md5', '=', md5).executeTakeFirst();
     },
+    /**
+     * Whether `uid` already owns these bytes (stored with this size): a file of theirs (the recycle bin included), a
+     * kept version of one, or one of their fonts. Such bytes may be placed again without a proof of possession.
+     */
+    async heldBy(uid: string, md5: string, size: number): Promise<boolean> {
+      const blob = await db.selectFrom('blobs').select('size').where('md5', '=', md5).executeTakeFirst();
+      if (!blob || Number(blob.size) !== size) return false;
+      const item = await db.selectFrom('items').select('id').where('blob_md5', '=', md5).where('uid', '=', uid).where('kind', '=', 1).limit(1).executeTakeFirst();
+      if (item) return true;
+      const version = await db.selectFrom('file_versions').select('id').where('blob_md5', '=', md5).where('deleted_at', 'is', null).where('uid', '=', uid).limit(1).executeTakeFirst();
+      if (version) return true;
+      const font = await db.selectFrom('fonts').select('id').where('uid', '=', uid).where('blob_md5', '=', md5).limit(1).executeTakeFirst();
+      return !!font;
+    },
     /** Records a stored blob; a concurrent insert of the same hash is a duplicate, not an error. */
     async insertIfAbsent(md5: string, size: number, key: string) {
       try {

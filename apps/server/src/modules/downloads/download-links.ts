@@ -15,6 +15,10 @@ import { sameText } from '../../infra/http/same-text.ts';
  *
  *   addDownloadGrant(deps, 'version', async (g, { uid }) => ({ key, name }))   // from the module's routes; throw to refuse
  *   downloadLink(deps, { k: 'version', u: uid, v: versionId })                 // → { url } (absolute)
+ *
+ * A grant is signed, not encrypted: its holder can read it. Grants that carry `b` (the blob's MD5, so a link stops
+ * when the file's content changes) are only issued to someone allowed to download those very bytes, so the MD5
+ * tells them nothing they cannot compute (issue 14 item 1: no answer gives another user's MD5 otherwise).
  */
 export type DownloadGrant = { k: string } & Record<string, string | number>;
 export interface GrantedObject {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pictureToPng } from '@cadcloud/cad';
 import type { AppDeps } from '../../app.deps.ts';
@@ -117,7 +118,7 @@ export function createDrawingImagesService(deps: AppDeps, drawings: DrawingsForP
       const row = await finder.find(owner, await finder.folderOf(owner, req.fileId), file);
       if (!row) throw appError('item.notFound');
       const type = AS_IS[row.type];
-      if (type) return { body: await deps.storage.get(blobKey(row.blob_md5)), contentType: type, size: await deps.storage.size(blobKey(row.blob_md5)), etag: `"${row.blob_md5}"` };
+      if (type) return { body: await deps.storage.get(blobKey(row.blob_md5)), contentType: type, size: await deps.storage.size(blobKey(row.blob_md5)), etag: `"${row.blob_md5}"` /* the MD5 of the very bytes sent */ };
       let png = converted.get(row.blob_md5);
       if (!png) {
         try {
@@ -128,7 +129,7 @@ export function createDrawingImagesService(deps: AppDeps, drawings: DrawingsForP
         }
         converted.set(row.blob_md5, png);
       }
-      return { body: png, contentType: 'image/png', size: png.length, etag: `"${row.blob_md5}-png"` };
+      return { body: png, contentType: 'image/png', size: png.length, etag: `"${createHash('md5').update(png).digest('hex')}"` };
     },
   };
 }

@@ -124,7 +124,7 @@ export function createFilesService(deps: AppDeps) {
 
   async function withCounts(uid: string, rows: ItemRow[]) {
     const counts = await repo.childFolderCounts(uid, rows.filter((r) => r.kind === 0).map((r) => r.id));
-    return rows.map((r) => presentItem(r, { count: counts.get(r.id) ?? 0 }));
+    return rows.map((r) => presentItem(r, uid, { count: counts.get(r.id) ?? 0 }));
   }
 
   function assertNotFrozen(actor: Actor) {
@@ -156,19 +156,19 @@ export function createFilesService(deps: AppDeps) {
       const include = o.includeTypes && expandTypes(o.includeTypes).length ? expandTypes(o.includeTypes) : null;
       const exclude = expandTypes(o.excludeTypes);
       const { rows, total } = await repo.listByTypes(uid, { include, exclude, offset: (o.pageNo - 1) * o.pageSize, limit: o.pageSize, folderId: o.folderId, q: o.q, sort: o.sort, desc: o.desc });
-      return { files: rows.map((r) => presentItem(r)), list: rows.map((r) => presentItem(r)), total };
+      return { files: rows.map((r) => presentItem(r, uid)), list: rows.map((r) => presentItem(r, uid)), total };
     },
 
     async getFileInfo(uid: string, fileId: string) {
       const row = await repo.findOne(uid, fileId);
       if (!row) throw appError('item.notFound');
-      return presentItem(row);
+      return presentItem(row, uid);
     },
 
     async editFile(actor: Actor, o: { fileId: string; name?: string; descp?: string; autorename?: boolean }) {
       const { row, patch } = await edit(actor, o.fileId, 1, o);
       if (patch.name !== undefined && patch.name !== row.name) await thumbnails.picturesChanged(actor.id, [row.name, patch.name]);
-      return presentItem({ ...row, ...patch });
+      return presentItem({ ...row, ...patch }, actor.id);
     },
 
     async createFolder(actor: Actor, o: { parentId: string; name: string; autorename?: boolean; descp?: string }) {
@@ -181,12 +181,12 @@ export function createFilesService(deps: AppDeps) {
         },
         { autorename: !!o.autorename, dupError: 'name.duplicateFolder' },
       );
-      return presentItem(row, { count: 0 });
+      return presentItem(row, actor.id, { count: 0 });
     },
 
     async editFolder(actor: Actor, o: { folderId: string; name?: string; descp?: string; autorename?: boolean }) {
       const { row, patch } = await edit(actor, o.folderId, 0, o);
-      return presentItem({ ...row, ...patch });
+      return presentItem({ ...row, ...patch }, actor.id);
     },
 
     /** Sub-folders of a folder (the move dialog's tree). */
@@ -232,7 +232,7 @@ export function createFilesService(deps: AppDeps) {
           if (r.parent_id === o.moveToId) continue;
           const name = await freeName(uid, o.moveToId, r.name, r.kind, !!o.autoRename, 'move.duplicate', undefined, t);
           await repo.update(uid, r.id, { parent_id: o.moveToId, name, modified_at: now }, t);
-          moved.push(presentItem({ ...r, parent_id: o.moveToId, name, modified_at: now }));
+          moved.push(presentItem({ ...r, parent_id: o.moveToId, name, modified_at: now }, uid));
           if (r.kind === 1) {
             movedFiles.push(r.name, name);
             movedRows.push(r);
@@ -304,7 +304,7 @@ export function createFilesService(deps: AppDeps) {
     async trashList(uid: string, kind: number) {
       const rows = await repo.trashRoots(uid, kind);
       const cutoff = TRASH_RETENTION_DAYS * 24 * 3600 * 1000;
-      const list = rows.map((r) => ({ ...presentItem(r), deleteTimestamp: r.deleted_at!, expireTimestamp: r.deleted_at! + cutoff }));
+      const list = rows.map((r) => ({ ...presentItem(r, uid), deleteTimestamp: r.deleted_at!, expireTimestamp: r.deleted_at! + cutoff }));
       return kind === 0 ? { subFolders: list, list, total: list.length } : { files: list, list, total: list.length };
     },
 

@@ -39,6 +39,8 @@ export function presentFont(r: FontRow) {
     isbold: r.is_bold,
     isitalic: r.is_italic,
     codepage: r.codepage,
+    // fonts are listed to their owner only (repo.list/byId filter on uid): their own bytes' MD5. Published fonts reach
+    // other users only as bytes (downloadFont), whose ETag is the MD5 of the very bytes sent
     fileMD5: r.blob_md5,
     ...(r.deleted_at !== null ? { deleteTime: Number(r.deleted_at) } : {}),
   };

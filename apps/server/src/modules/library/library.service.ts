@@ -12,7 +12,7 @@ export interface LibraryActor {
 /** A public item as the spec's clients read it (section 3), as seen by `viewer`. */
 export function presentPublicItem(r: PublicRow, viewer: string) {
   return {
-    ...presentItem(r),
+    ...presentItem(r, viewer),
     browseCount: Number(r.browse_count),
     likeCount: Number(r.like_count),
     collectionCount: Number(r.collection_count),
@@ -62,7 +62,7 @@ export function createLibraryService(deps: Pick<AppDeps, 'db'>) {
       await repo.adjustStorage(actor.id, o.privateType === '0' ? -bytes : bytes, trx);
       return out;
     });
-    return { list: changed.map((r) => presentItem(r)), count: changed.length };
+    return { list: changed.map((r) => presentItem(r, actor.id)), count: changed.length };
   }
 
   /** Like or collect (`on` true), undo it (false), or toggle (undefined); one transaction, exact counters. */

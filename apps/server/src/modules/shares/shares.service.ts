@@ -491,7 +491,8 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
           shareToken: await service.issueShareToken(share.id),
           share: await publicInfo(share, live.length),
           rights: rightsOf(share),
-          items: live.map((r) => presentItem(r)),
+          // no caller is known here (extraction needs no sign-in): nobody's MD5 (items.presenter.ts)
+          items: live.map((r) => presentItem(r, null)),
         };
       } catch (e) {
         if (counted) await guard.uncountShareAttempt(found.id);
@@ -504,12 +505,12 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
     async files(token: string, folderId: string | undefined, uid: string | undefined) {
       const { share, live } = await fromToken(token, uid);
       if (!folderId || folderId === ROOT_FOLDER_ID) {
-        return { list: live.map((r) => presentItem(r)), total: live.length, path: [] };
+        return { list: live.map((r) => presentItem(r, uid)), total: live.length, path: [] };
       }
       const hit = await reachable(share, live, folderId);
       if (!hit || hit.row.kind !== 0) throw appError('item.notFound');
       const { rows, total } = await items.listChildren(share.uid, folderId, { offset: 0, limit: 10_000 });
-      return { list: rows.map((r) => presentItem(r)), total, path: hit.path.map((r) => ({ id: r.id, name: r.name })) };
+      return { list: rows.map((r) => presentItem(r, uid)), total, path: hit.path.map((r) => ({ id: r.id, name: r.name })) };
     },
 
     /**
@@ -617,11 +618,11 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
       if (token) {
         const { share, live } = await fromToken(token, uid);
         const hit = await reachable(share, live, fileId);
-        if (hit) return presentItem(hit.row, { userName: await repo.ownerName(share.uid) });
+        if (hit) return presentItem(hit.row, uid, { userName: await repo.ownerName(share.uid) });
       }
       const pub = await repo.findPublicItem(fileId);
       if (!pub) throw appError('item.notFound');
-      return presentItem(pub, { userName: await repo.ownerName(pub.uid) });
+      return presentItem(pub, uid, { userName: await repo.ownerName(pub.uid) });
     },
 
     /** Viewer access through a share token: a shared file, or a file inside a shared folder; the owner's fonts. */

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { VERSION_REMARK_TYPES } from '@cadcloud/contracts';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
-import { blobKey } from '../../infra/storage/storage-keys.ts';
 import { createTestApp, md5, type TestApp } from '../../test/fixtures.ts';
+import { directStagingKey } from './uploads.service.ts';
 
 /**
  * Issue 4: an upload over an existing file (conflict 'version') makes a version of it, on every upload path:
@@ -159,7 +159,7 @@ for (const driver of testDatabaseDrivers()) {
       // what direct/init records (the local disk cannot sign a PUT) and what the browser's PUT leaves under the key
       const uploadId = `direct-${randomBytes(6).toString('hex')}`;
       await t.db.db.insertInto('upload_sessions').values({ id: uploadId, uid: u.id, parent_id: '0', name: 'direct.dwg', size: B.length, md5: md5(B), received: 0, conflict: 'version', created_at: Date.now(), updated_at: Date.now() }).execute();
-      await t.deps.storage.put(blobKey(md5(B)), B);
+      await t.deps.storage.put(directStagingKey(uploadId), B);
       const done = await t.call('/cloud/v5/upload/direct/complete', { uploadId }, u.token);
       expect(done.rtnCode).toBe('0000000');
       expect(done.bizData.item).toMatchObject({ id: first.id, version: 2 });

@@ -37,13 +37,13 @@ export const uploadsRoutes: RouteModule = async (app, { deps }) => {
   });
 
   defineEndpoint(app, {
-    path: '/cloud/v5/file/detectUpload', tag, auth: 'user', summary: 'Instant upload: if these bytes (md5+size) are stored, the file appears without sending them; conflict \'version\' makes them the next version of the file of that name',
+    path: '/cloud/v5/file/detectUpload', tag, auth: 'user', summary: 'Instant upload: the file appears without its bytes being sent when they are stored and the caller owns them already or answers the `possession` challenge (ranges of the file hashed with a nonce; see contracts transfer.ts) — otherwise needUpload, with a challenge, whether or not the bytes are stored; conflict \'version\' makes them the next version of the file of that name',
     request: c.detectUploadRequest, response: c.detectUploadResult,
     handler: (d, { user }) => uploads.detectUpload(user, d),
   });
   defineEndpoint(app, {
-    path: '/cloud/v5/file/detectUploadBatch', tag, auth: 'user', summary: 'Instant upload for several files; each answer says whether its bytes are needed',
-    request: c.detectUploadBatchRequest, response: z.object({ list: z.array(z.object({ name: z.string(), exists: z.boolean(), needUpload: z.boolean(), item: c.itemSchema.nullable(), msg: z.string().optional(), rtnCode: z.string().optional() })) }),
+    path: '/cloud/v5/file/detectUploadBatch', tag, auth: 'user', summary: 'Instant upload for several files, each as detectUpload (its own possession challenge or proof); each answer says whether its bytes are needed',
+    request: c.detectUploadBatchRequest, response: c.detectUploadBatchResult,
     handler: async (d, { user }) => {
       const list = [];
       for (const f of d.files) {
@@ -58,7 +58,7 @@ export const uploadsRoutes: RouteModule = async (app, { deps }) => {
     },
   });
   defineEndpoint(app, {
-    path: '/cloud/v5/upload/init', tag, auth: 'user', summary: 'Start or resume a chunked upload; send chunks from `received`',
+    path: '/cloud/v5/upload/init', tag, auth: 'user', summary: 'Start or resume a chunked upload; send chunks from `received`. Instant (item, no uploadId) on the terms of detectUpload: `possession` proof in, challenge out',
     request: c.uploadInitRequest, response: c.uploadInitResult,
     handler: (d, { user }) => uploads.initChunked(user, d),
   });

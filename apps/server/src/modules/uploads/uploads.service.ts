@@ -2,22 +2,25 @@ import { promises as fsp, createWriteStream } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ROOT_FOLDER_ID, extensionOf, formatSize } from '@cadcloud/contracts';
+import { ROOT_FOLDER_ID, extensionOf, formatSize, type PossessionChallenge, type PossessionProof } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
 import { appError } from '../../infra/http/app-error.ts';
 import { newId } from '../../infra/db/ids.ts';
 import { createFilesService, type Actor } from '../files/files.service.ts';
 import type { ItemRow } from '../files/items.repository.ts';
-import { presentItem } from '../files/items.presenter.ts';
+import { presentItem, type PresentedItem } from '../files/items.presenter.ts';
 import { checkName } from '../files/item-names.ts';
 import { createQuotaService } from '../quota/quota.service.ts';
 import { createBlobsService } from '../blobs/blobs.service.ts';
 import { createThumbnailsService } from '../thumbnails/thumbnails.service.ts';
 import { prewarmAfterUpload } from '../drawings/drawings.jobs.ts';
 import { createVersionsService } from '../versions/versions.service.ts';
+import { createPossessionCheck } from '../blobs/possession.ts';
 import { receiveToTemp, md5OfFile, uploadsDir } from './upload-temp.ts';
 
 export const CHUNK_SIZE = 8 * 1024 * 1024;
+/** Where a direct (presigned PUT) upload lands before it is checked: per session, never a blob's key. */
+export const directStagingKey = (uploadId: string) => `uploads/direct/${uploadId.replace(/[^A-Za-z0-9_-]/g, '')}`;
 const MD5_RE = /^[a-f0-9]{32}$/;
 const conflictOf = (v: string | null | undefined): UploadConflict => (v === 'version' ? 'version' : 'rename');
 
@@ -46,6 +49,7 @@ export function createUploadsService(deps: AppDeps) {
   const blobs = createBlobsService(deps);
   const thumbnails = createThumbnailsService(deps);
   const versions = createVersionsService(deps);
+  const possession = createPossessionCheck(deps);
   const limit = deps.config.webUploadFileSize;
 
   function checkSize(size: number) {
@@ -53,14 +57,18 @@ export function createUploadsService(deps: AppDeps) {
     if (size > limit) throw appError('upload.tooLarge', [formatSize(limit)]);
   }
 
+  /** The file name and the folder names of a folder upload's relative path, each checked (a bad one refused). */
+  function placementNames(p: Placement): { name: string; folders: string[] } {
+    const parts = (p.relativePath ?? '').split('/').filter(Boolean);
+    return { name: checkName(parts.length ? parts[parts.length - 1] : p.name), folders: parts.slice(0, -1).map(checkName) };
+  }
+
   /** Resolves the target folder, creating the folders of a folder upload's relative path. */
   async function resolvePlacement(actor: UploadActor, p: Placement): Promise<{ parentId: string; name: string }> {
     let parentId = p.parentId || ROOT_FOLDER_ID;
     await files.requireFolder(actor.id, parentId);
-    const parts = (p.relativePath ?? '').split('/').filter(Boolean);
-    const name = checkName(parts.length ? parts[parts.length - 1] : p.name);
     // every folder name checked before the first is made: a refused path leaves no folder behind
-    const folders = parts.slice(0, -1).map(checkName);
+    const { name, folders } = placementNames(p);
     for (const n of folders) {
       const existing = await files.repo.findByName(actor.id, parentId, n, 0);
       parentId = existing ? existing.id : (await files.createFolder(actor, { parentId, name: n, autorename: false }).catch(async (e) => {
@@ -104,7 +112,7 @@ export function createUploadsService(deps: AppDeps) {
     await versions.overwriteUpload({ id: actor.id, name: updater, freeze: actor.freeze }, target.id, { md5, size, sourceName }, store);
     const row = await files.repo.findOne(actor.id, target.id);
     if (!row) throw appError('item.notFound');
-    return presentItem(row);
+    return presentItem(row, actor.id);
   }
 
   /** Makes the item visible; `store` puts the bytes under the blob key when they are not stored yet. */
@@ -136,7 +144,7 @@ export function createUploadsService(deps: AppDeps) {
       }
       await thumbnails.afterUpload(row);
       await prewarmAfterUpload(deps, row);
-      return presentItem(row);
+      return presentItem(row, uid);
     } catch (e) {
       await quota.release(uid, size);
       throw e;
@@ -162,23 +170,34 @@ export function createUploadsService(deps: AppDeps) {
       }
     },
 
-    /** Instant upload: when the MD5 is stored already the item appears at once and no bytes are sent. */
-    async detectUpload(actor: UploadActor, o: Placement & { md5: string; size: number }) {
+    /**
+     * Instant upload: the item appears at once and no bytes are sent when the bytes are stored and the caller owns
+     * them already or proves to hold them (blobs/possession.ts). Otherwise needUpload, with a challenge when no
+     * proof came: the same answer whether or not anyone stores these bytes.
+     */
+    async detectUpload(actor: UploadActor, o: Placement & { md5: string; size: number; possession?: PossessionProof }): Promise<{ exists: boolean; needUpload: boolean; item: PresentedItem | null; possession?: PossessionChallenge }> {
       files.assertNotFrozen(actor);
       const md5 = o.md5.toLowerCase();
       if (!MD5_RE.test(md5)) throw appError('upload.md5Mismatch');
       checkSize(o.size);
       // the target folder is checked first: a stranger's folder id is refused whether or not the bytes are known
       await files.requireFolder(actor.id, o.parentId || ROOT_FOLDER_ID);
-      const blob = await blobs.find(md5);
-      if (!blob || Number(blob.size) !== o.size) return { exists: false, needUpload: true, item: null };
+      // and a name that would be refused is refused now, not after a proof
+      placementNames(o);
+      const decision = await possession.decide(actor.id, md5, o.size, o.possession);
+      if (!decision.reuse) return { exists: false, needUpload: true, item: null, ...(decision.possession ? { possession: decision.possession } : {}) };
       const target = await resolvePlacement(actor, o);
-      const item = await finalize(actor, { ...target, conflict: o.conflict }, md5, o.size, null);
+      // finalize with no way to store: bytes that vanished since (their last owner deleted them) are an upload again
+      const item = await finalize(actor, { ...target, conflict: o.conflict }, md5, o.size, null).catch((e) => {
+        if (e?.code === 'upload.md5Mismatch') return null;
+        throw e;
+      });
+      if (!item) return { exists: false, needUpload: true, item: null };
       return { exists: true, needUpload: false, item };
     },
 
     /** Resumable upload: init (or resume) a session; the client sends chunks from `received`. */
-    async initChunked(actor: UploadActor, o: Placement & { md5: string; size: number }) {
+    async initChunked(actor: UploadActor, o: Placement & { md5: string; size: number; possession?: PossessionProof }) {
       files.assertNotFrozen(actor);
       const md5 = o.md5.toLowerCase();
       if (!MD5_RE.test(md5)) throw appError('upload.md5Mismatch');
@@ -187,6 +206,7 @@ export function createUploadsService(deps: AppDeps) {
       if (usage.used + o.size > usage.total) throw appError('upload.noSpace');
       const instant = await this.detectUpload(actor, o);
       if (instant.exists) return { uploadId: null, chunkSize: CHUNK_SIZE, received: o.size, item: instant.item };
+      const challenge = instant.possession ? { possession: instant.possession } : {};
       const target = await resolvePlacement(actor, o);
       await nameFor(actor.id, target.parentId, target.name, md5);
       const existing = await deps.db
@@ -202,14 +222,14 @@ export function createUploadsService(deps: AppDeps) {
         if ((existing.conflict ?? 'rename') !== (o.conflict ?? 'rename')) await deps.db.updateTable('upload_sessions').set({ conflict: o.conflict ?? 'rename' }).where('id', '=', existing.id).execute();
         const onDisk = (await fsp.stat(this.partPath(existing.id)).catch(() => null))?.size ?? 0;
         const received = Math.min(onDisk, existing.received);
-        return { uploadId: existing.id, chunkSize: CHUNK_SIZE, received, item: null };
+        return { uploadId: existing.id, chunkSize: CHUNK_SIZE, received, item: null, ...challenge };
       }
       const id = newId();
       const now = Date.now();
       await fsp.mkdir(uploadsDir(deps.config.dataDir), { recursive: true });
       await fsp.writeFile(this.partPath(id), '');
       await deps.db.insertInto('upload_sessions').values({ id, uid: actor.id, parent_id: target.parentId, name: target.name, size: o.size, md5, received: 0, conflict: o.conflict ?? 'rename', created_at: now, updated_at: now }).execute();
-      return { uploadId: id, chunkSize: CHUNK_SIZE, received: 0, item: null };
+      return { uploadId: id, chunkSize: CHUNK_SIZE, received: 0, item: null, ...challenge };
     },
 
     partPath(uploadId: string) {
@@ -281,37 +301,43 @@ export function createUploadsService(deps: AppDeps) {
       }
     },
 
-    /** Direct-to-storage (call style 6): a presigned PUT to the blob key; S3 itself checks the MD5. */
-    async initDirect(actor: UploadActor, o: Placement & { md5: string; size: number }) {
+    /**
+     * Direct-to-storage (call style 6): a presigned PUT to this session's own staging key; S3 itself checks the MD5.
+     * Never to the blob key: an object already there (someone else's bytes) would otherwise pass the checks of
+     * `completeDirect` without this caller ever sending a byte.
+     */
+    async initDirect(actor: UploadActor, o: Placement & { md5: string; size: number; possession?: PossessionProof }) {
       files.assertNotFrozen(actor);
       const md5 = o.md5.toLowerCase();
       if (!MD5_RE.test(md5)) throw appError('upload.md5Mismatch');
       checkSize(o.size);
       const instant = await this.detectUpload(actor, o);
       if (instant.exists) return { uploadId: null, url: null, headers: null, item: instant.item };
-      const put = await deps.storage.signedPutUrl(blobs.keyOf(md5), { expiresInSeconds: 3600, md5Hex: md5, size: o.size });
+      const id = newId();
+      const put = await deps.storage.signedPutUrl(directStagingKey(id), { expiresInSeconds: 3600, md5Hex: md5, size: o.size });
       if (!put) throw appError('upload.unsupported');
       const target = await resolvePlacement(actor, o);
       await nameFor(actor.id, target.parentId, target.name, md5);
-      const id = newId();
       const now = Date.now();
       await deps.db.insertInto('upload_sessions').values({ id, uid: actor.id, parent_id: target.parentId, name: target.name, size: o.size, md5, received: 0, conflict: o.conflict ?? 'rename', created_at: now, updated_at: now }).execute();
-      return { uploadId: id, url: put.url, headers: put.headers, method: 'PUT', item: null };
+      return { uploadId: id, url: put.url, headers: put.headers, method: 'PUT', item: null, ...(instant.possession ? { possession: instant.possession } : {}) };
     },
 
     async completeDirect(actor: UploadActor, uploadId: string) {
       const s = await this.session(actor.id, uploadId);
       await deps.db.deleteFrom('upload_sessions').where('id', '=', uploadId).execute();
-      const key = blobs.keyOf(s.md5);
-      const size = await deps.storage.size(key);
-      const md5 = size === null ? null : deps.storage.name === 's3' && 'md5Of' in deps.storage ? await (deps.storage as any).md5Of(key) : null;
-      if (size !== s.size || (md5 !== null && md5 !== s.md5)) {
-        // a wrong object under this key is removed unless a stored blob owns it
-        if (size !== null && !(await blobs.find(s.md5))) await deps.storage.delete(key);
-        throw appError('upload.md5Mismatch');
+      const staged = directStagingKey(s.id);
+      try {
+        const size = await deps.storage.size(staged);
+        const md5 = size === null ? null : deps.storage.name === 's3' && 'md5Of' in deps.storage ? await (deps.storage as any).md5Of(staged) : null;
+        if (size !== s.size || (md5 !== null && md5 !== s.md5)) throw appError('upload.md5Mismatch');
+        // the staged object becomes the blob when these bytes are not stored yet (a copy inside storage through
+        // this process: the interface has no server-side copy), otherwise it is only dropped
+        const store = async () => deps.storage.put(blobs.keyOf(s.md5), await deps.storage.get(staged), { size: s.size });
+        return { complete: true, item: await finalize(actor, { parentId: s.parent_id, name: s.name, conflict: conflictOf(s.conflict) }, s.md5, s.size, store) };
+      } finally {
+        await deps.storage.delete(staged).catch(() => undefined);
       }
-      const item = await finalize(actor, { parentId: s.parent_id, name: s.name, conflict: conflictOf(s.conflict) }, s.md5, s.size, async () => undefined);
-      return { complete: true, item };
     },
   };
 }

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, md5, type TestApp } from '../../test/fixtures.ts';
 import { until } from '../../test/until.ts';
+import { possessionFor } from '../../test/possession-proof.ts';
 
 
 for (const driver of testDatabaseDrivers()) {
@@ -25,12 +26,16 @@ for (const driver of testDatabaseDrivers()) {
       expect(decodeURIComponent(String(got.headers['content-disposition']))).toContain('图纸 A.dwg');
     });
 
-    it('instant upload: known bytes appear without being sent, stored once, counted for each owner', async () => {
+    it('instant upload: known bytes appear without being sent (after a proof of possession), stored once, counted for each owner', async () => {
       const a = await t.createUser();
       const b = await t.createUser();
       const body = randomBytes(4096);
       await t.upload(a.token, 'shared.dxf', body);
-      const r = await t.call('/cloud/v5/file/detectUpload', { md5: md5(body), size: body.length, name: 'mine.dxf', parentId: '0' }, b.token);
+      const ask = { md5: md5(body), size: body.length, name: 'mine.dxf', parentId: '0' };
+      // stored for someone else: a challenge first (the same answer as for bytes nobody has), then the proof
+      const challenge = await t.call('/cloud/v5/file/detectUpload', ask, b.token);
+      expect(challenge.bizData).toMatchObject({ exists: false, needUpload: true, item: null });
+      const r = await t.call('/cloud/v5/file/detectUpload', { ...ask, possession: possessionFor(body, challenge.bizData.possession) }, b.token);
       expect(r.bizData).toMatchObject({ exists: true, needUpload: false });
       expect(r.bizData.item.name).toBe('mine.dxf');
       expect((await t.usage(b.id)).used).toBe(4096);

@@ -61,7 +61,7 @@ export const versionsRoutes: RouteModule = async (app, { deps }) => {
 
   documentEndpoint(app, {
     method: 'post', path: '/cloud/v5/version/upload', tag, auth: 'user',
-    summary: 'A new version: multipart (call style 5) with fileId, md5? then one `filedata` part (a second file: \'Only one file can be uploaded at a time!!\'); or JSON {data:{fileId, md5, size, name?}} for the instant path (needUpload when the bytes are not stored)',
+    summary: 'A new version: multipart (call style 5) with fileId, md5? then one `filedata` part (a second file: \'Only one file can be uploaded at a time!!\'); or JSON {data:{fileId, md5, size, name?, possession?}} for the instant path, on the terms of file/detectUpload (needUpload with a `possession` challenge unless the bytes are the caller\'s own or proved)',
     bodyNote: 'multipart/form-data: fileId, md5?, filedata (last) → version; or application/json versionInstantUploadRequest → versionUploadResult',
     request: c.versionInstantUploadRequest, response: c.versionUploadResult,
   });

@@ -1,6 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { VERSION_BATCH_MAX, VERSION_RELATION_TYPES, VERSION_REMARK_TYPES, extensionOf, formatSize, type Version } from '@cadcloud/contracts';
+import { VERSION_BATCH_MAX, VERSION_RELATION_TYPES, VERSION_REMARK_TYPES, extensionOf, formatSize, type PossessionProof, type Version } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
 import { appError } from '../../infra/http/app-error.ts';
 import { isUniqueViolation } from '../../infra/db/db.ts';
@@ -10,6 +10,7 @@ import { createFilesService } from '../files/files.service.ts';
 import type { ItemRow } from '../files/items.repository.ts';
 import { createQuotaService } from '../quota/quota.service.ts';
 import { createBlobsService } from '../blobs/blobs.service.ts';
+import { createPossessionCheck } from '../blobs/possession.ts';
 import { createThumbnailsService } from '../thumbnails/thumbnails.service.ts';
 import { SCENE_PREWARM_JOB } from '../drawings/drawings.jobs.ts';
 import { isViewableName } from '../drawings/viewable.ts';
@@ -51,6 +52,7 @@ export function presentVersion(r: VersionRow, latestNumber: number): Version {
     isLatest: n === latestNumber ? 1 : 0,
     sourceName: r.source_name,
     size: Number(r.size),
+    // versions are answered to the file's owner only (requireFile/requireVersion check uid): their own bytes' MD5
     fileMD5: r.blob_md5,
     updateTime: Number(r.created_at),
     updateName: r.updater_name,
@@ -107,6 +109,7 @@ export function createVersionsService(deps: AppDeps) {
   const files = createFilesService(deps);
   const quota = createQuotaService(deps);
   const blobs = createBlobsService(deps);
+  const possession = createPossessionCheck(deps);
   const thumbnails = createThumbnailsService(deps);
   const limit = deps.config.webUploadFileSize;
 
@@ -309,17 +312,25 @@ export function createVersionsService(deps: AppDeps) {
       await fsp.rm(p, { force: true });
     },
 
-    /** Instant version upload: when these bytes are stored already the version appears and no bytes are sent. */
-    async instantUpload(actor: VersionActor, o: { fileId: string; md5: string; size: number; name?: string }) {
+    /**
+     * Instant version upload: the version appears and no bytes are sent when they are stored and the caller owns them
+     * already or proves to hold them (blobs/possession.ts, the same terms as file/detectUpload).
+     */
+    async instantUpload(actor: VersionActor, o: { fileId: string; md5: string; size: number; name?: string; possession?: PossessionProof }) {
       const item = await requireFile(actor.id, o.fileId);
       const md5 = o.md5.toLowerCase();
       if (!MD5_RE.test(md5)) throw appError('upload.md5Mismatch');
       if (o.size > limit) throw appError('upload.tooLarge', [formatSize(limit)]);
       const name = o.name?.trim() || item.name;
       assertSameType(item, name);
-      const blob = await blobs.find(md5);
-      if (!blob || Number(blob.size) !== o.size) return { exists: false, needUpload: true, version: null };
-      const version = await append(actor, o.fileId, { md5, size: o.size, sourceName: name, remarkType: VERSION_REMARK_TYPES.overwrite }, null);
+      const decision = await possession.decide(actor.id, md5, o.size, o.possession);
+      if (!decision.reuse) return { exists: false, needUpload: true, version: null, ...(decision.possession ? { possession: decision.possession } : {}) };
+      const version = await append(actor, o.fileId, { md5, size: o.size, sourceName: name, remarkType: VERSION_REMARK_TYPES.overwrite }, null).catch((e) => {
+        // bytes that vanished since (their last owner deleted them): an upload again
+        if (e?.code === 'upload.md5Mismatch') return null;
+        throw e;
+      });
+      if (!version) return { exists: false, needUpload: true, version: null };
       return { exists: true, needUpload: false, version };
     },
 

@@ -197,7 +197,9 @@ for (const driver of testDatabaseDrivers()) {
       const otherId = (await t.upload(a.token, 'other.dxf', other)).bizData.id as string;
       const used = (await t.usage(a.id)).used;
       const unknown = await t.call('/cloud/v5/version/upload', { fileId, md5: md5(dxf('never sent')), size: 100 }, a.token);
-      expect(unknown.bizData).toEqual({ exists: false, needUpload: true, version: null });
+      expect(unknown.bizData).toMatchObject({ exists: false, needUpload: true, version: null });
+      // bytes nobody the caller knows of stores: a proof-of-possession challenge, as for any bytes the caller does not own
+      expect(unknown.bizData.possession.ranges.length).toBeGreaterThan(0);
       const instant = await t.call('/cloud/v5/version/upload', { fileId, md5: md5(other), size: other.length, name: 'other.dxf' }, a.token);
       expect(instant.bizData).toMatchObject({ exists: true, needUpload: false, version: { version: 2, fileMD5: md5(other) } });
       // per file: this file now counts `other` too (it also counts for other.dxf)

@@ -3,15 +3,19 @@ import { isValidItemName, isValidRelativePath } from '@cadcloud/contracts';
 import { call } from '../../lib/api.ts';
 import { formatSize } from '../../lib/format.ts';
 import { md5OfFile } from './md5.ts';
+import { tryInstant, type InstantAnswer } from './possession.ts';
 import { CHUNK_THRESHOLD, uploadChunked, uploadMultipart } from './transfer.ts';
 import { UploadQueue, type UploadRunner } from './upload-queue.ts';
 
-/** Hash → instant upload if the server has the bytes → multipart (small) or chunked (large, resumable). */
+/**
+ * Hash → instant upload if the server has the bytes and we prove to hold them (possession.ts) → multipart (small)
+ * or chunked (large, resumable).
+ */
 export const runUpload: UploadRunner = async (entry, report) => {
   const md5 = await md5OfFile(entry.file);
   const target = { parentId: entry.parentId, relativePath: entry.relativePath, name: entry.name, md5, size: entry.size, ...(entry.conflict ? { conflict: entry.conflict } : {}) };
-  const known = await call<{ exists: boolean }>('/cloud/v5/file/detectUpload', target);
-  if (known.exists) return 'instant';
+  const instant = await tryInstant(entry.file, (possession) => call<InstantAnswer>('/cloud/v5/file/detectUpload', { ...target, ...(possession ? { possession } : {}) }));
+  if (instant) return 'instant';
   report({ status: 'uploading' });
   const progress = (loaded: number) => report({ loaded });
   if (entry.size > CHUNK_THRESHOLD) await uploadChunked(entry.file, target, progress);
