@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { parseDxf } from '../dxf/reader.ts';
+import { watchProcessMemory } from '../isolation/memory-watchdog.ts';
 import { CadError, type Drawing } from '../model/drawing.ts';
 import { databaseToDxf } from './database/database-to-dxf.ts';
 import type { Rec } from './database/dxf-out.ts';
@@ -25,8 +26,21 @@ export type Converted = { dxf: Buffer } | { database: Rec; codePage: string };
 /** the two ways the worker reads a file: LibreDWG's DXF writer, or its object reader (dwg_read_data + convert) */
 type Mode = 'dxf' | 'database';
 
-/** a file that ran out of time is not read a second way: the fallback would only double the wait */
+/** a file that ran out of time or memory is not read a second way: the fallback would only double the cost */
 const timedOut = new WeakSet<Error>();
+
+/** How the reader process is bounded; `configureDwgWorker` changes it (the server sets it from its config). */
+export interface DwgWorkerSettings {
+  /**
+   * the reader process's real memory (RSS) in MB: its WebAssembly memory may not grow beyond it and a watchdog kills
+   * the process once it goes over, failing the file it was reading (LibreDWG's memory is outside V8's heap)
+   */
+  memoryLimitMb: number;
+  /** an idle reader is stopped after this long (0: as soon as it has nothing to do, so it holds no memory between jobs) */
+  idleMs: number;
+  /** the reader script (tests put a stand-in here that speaks the same messages) */
+  script: string;
+}
 
 interface Pending {
   resolve(c: Converted): void;
@@ -47,11 +61,16 @@ class DwgWorker {
   private nextId = 1;
   private idleTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly o: { maxHeapMb: number; idleMs: number }) {}
+  constructor(public o: DwgWorkerSettings) {}
 
   private start() {
-    const child = fork(CHILD, [], { execArgv: [`--max-old-space-size=${this.o.maxHeapMb}`], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const limit = this.o.memoryLimitMb;
+    // V8's heap gets at most half: the rest is for LibreDWG's WebAssembly memory and the DXF it writes
+    const heapMb = Math.max(64, Math.min(1024, Math.floor(limit / 2)));
+    const child = fork(this.o.script, [`--wasm-max-mb=${limit}`], { execArgv: [`--max-old-space-size=${heapMb}`], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     this.child = child;
+    let overLimit: string | null = null;
+    const watch = watchProcessMemory(child, limit, (rss) => (overLimit = `the DWG reader needed more than ${limit} MB (${Math.round(rss)} MB when stopped)`));
     let stderr = '';
     child.stderr?.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
     this.ready = new Promise((resolve, reject) => {
@@ -80,6 +99,7 @@ class DwgWorker {
       this.armIdle();
     });
     child.on('exit', (code, signal) => {
+      watch.stop();
       if (this.child === child) {
         this.child = null;
         this.ready = null;
@@ -88,7 +108,11 @@ class DwgWorker {
       for (const [id, p] of this.pending) {
         if (p.child !== child) continue;
         clearTimeout(p.timer);
-        p.reject(new CadError('cad.parseFailed', undefined, `DWG conversion failed (${signal ?? `exit ${code}`}) ${stderr.trim().split('\n').slice(-1)[0] ?? ''}`.trim()));
+        if (overLimit) {
+          const err = new CadError('cad.parseFailed', undefined, overLimit);
+          timedOut.add(err);
+          p.reject(err);
+        } else p.reject(new CadError('cad.parseFailed', undefined, `DWG conversion failed (${signal ?? `exit ${code}`}) ${stderr.trim().split('\n').slice(-1)[0] ?? ''}`.trim()));
         this.pending.delete(id);
       }
     });
@@ -113,6 +137,7 @@ class DwgWorker {
   private armIdle() {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     if (this.pending.size) return;
+    if (this.o.idleMs <= 0) return this.stop();
     this.idleTimer = setTimeout(() => this.stop(), this.o.idleMs);
     this.idleTimer.unref();
   }
@@ -188,7 +213,16 @@ class DwgWorker {
   }
 }
 
-const worker = new DwgWorker({ maxHeapMb: 1024, idleMs: 5 * 60_000 });
+const worker = new DwgWorker({ memoryLimitMb: 2048, idleMs: 5 * 60_000, script: CHILD });
+
+/**
+ * Bounds of the reader process for this thread (each worker thread has its own): the settings apply from the next
+ * process started, so the current one is stopped (a file in flight fails; call this before reading).
+ */
+export function configureDwgWorker(settings: Partial<DwgWorkerSettings>) {
+  worker.o = { ...worker.o, ...settings };
+  worker.stop();
+}
 
 /**
  * The DXF of an R13+ DWG, made in the isolated worker process: LibreDWG's own DXF, or, for a file its DXF writer

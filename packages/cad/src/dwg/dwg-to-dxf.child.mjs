@@ -3,6 +3,8 @@
 // allocation inside the library ends this process, not the server (the parent starts a new one).
 // mode 'database' (the fallback when the DXF writer failed on a file): LibreDWG's object reader instead, the
 // DwgDatabase sent back for the parent to write as DXF (dwg/database/database-to-dxf.ts).
+// first: the cap must be in place before the library makes its memory
+import './wasm-memory-cap.mjs';
 import { LibreDwg } from '@mlightcad/libredwg-web';
 import { readDatabase } from './dwg-database.child-lib.mjs';
 
