@@ -9,6 +9,8 @@ import { VERSIONS as R12_VERSIONS } from './r12/file-header.ts';
 import { parseDwgR12 } from './r12/reader.ts';
 
 const CHILD = path.join(import.meta.dirname, 'dwg-to-dxf.child.mjs');
+/** the mark reader-self-watch.mjs leaves on stderr when it ends the reader (kept in step with it) */
+const SELF_STOP_MARK = 'reader-self-watch:';
 
 export interface DwgReadOptions {
   /** a file that takes longer is abandoned and the worker restarted (a bad file must never hang a request) */
@@ -67,7 +69,7 @@ class DwgWorker {
     const limit = this.o.memoryLimitMb;
     // V8's heap gets at most half: the rest is for LibreDWG's WebAssembly memory and the DXF it writes
     const heapMb = Math.max(64, Math.min(1024, Math.floor(limit / 2)));
-    const child = fork(this.o.script, [`--wasm-max-mb=${limit}`], { execArgv: [`--max-old-space-size=${heapMb}`], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = fork(this.o.script, [`--wasm-max-mb=${limit}`, `--self-max-mb=${Math.round(limit * 1.1 + 32)}`], { execArgv: [`--max-old-space-size=${heapMb}`], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     this.child = child;
     let overLimit: string | null = null;
     const watch = watchProcessMemory(child, limit, (rss) => (overLimit = `the DWG reader needed more than ${limit} MB (${Math.round(rss)} MB when stopped)`));
@@ -108,6 +110,9 @@ class DwgWorker {
       for (const [id, p] of this.pending) {
         if (p.child !== child) continue;
         clearTimeout(p.timer);
+        // the reader's own watch (reader-self-watch.mjs) ended it: over its memory, or past its deadline
+        const self = new RegExp(`${SELF_STOP_MARK} (.*)`).exec(stderr)?.[1];
+        if (!overLimit && self?.startsWith('memory')) overLimit = `the DWG reader needed more than ${limit} MB (${self.slice(7)} when stopped)`;
         if (overLimit) {
           const err = new CadError('cad.parseFailed', undefined, overLimit);
           timedOut.add(err);
@@ -196,7 +201,7 @@ class DwgWorker {
       this.pending.set(id, { resolve, reject, timer, child });
       // a process that died after the check above (killed by another file's timeout) refuses the write: EPIPE here,
       // which without this callback is thrown as an uncaught error and would take the caller's process down
-      child.send({ id, bytes, mode }, (err) => {
+      child.send({ id, bytes, mode, timeoutMs }, (err) => {
         const p = err && this.pending.get(id);
         if (!p) return;
         this.pending.delete(id);
