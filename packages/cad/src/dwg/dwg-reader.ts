@@ -221,11 +221,14 @@ class DwgWorker {
 const worker = new DwgWorker({ memoryLimitMb: 2048, idleMs: 5 * 60_000, script: CHILD });
 
 /**
- * Bounds of the reader process for this thread (each worker thread has its own): the settings apply from the next
- * process started, so the current one is stopped (a file in flight fails; call this before reading).
+ * Bounds of the reader process for this thread (each worker thread has its own). New settings apply from the next
+ * process started, so a running one is stopped (a file in flight fails: call this before reading); the same
+ * settings again change nothing.
  */
 export function configureDwgWorker(settings: Partial<DwgWorkerSettings>) {
-  worker.o = { ...worker.o, ...settings };
+  const next = { ...worker.o, ...settings };
+  if (next.memoryLimitMb === worker.o.memoryLimitMb && next.idleMs === worker.o.idleMs && next.script === worker.o.script) return;
+  worker.o = next;
   worker.stop();
 }
 
