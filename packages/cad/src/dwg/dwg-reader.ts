@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { parseDxf } from '../dxf/reader.ts';
+import { watchProcessMemory } from '../isolation/memory-watchdog.ts';
 import { CadError, type Drawing } from '../model/drawing.ts';
 import { databaseToDxf } from './database/database-to-dxf.ts';
 import type { Rec } from './database/dxf-out.ts';
@@ -8,6 +9,8 @@ import { VERSIONS as R12_VERSIONS } from './r12/file-header.ts';
 import { parseDwgR12 } from './r12/reader.ts';
 
 const CHILD = path.join(import.meta.dirname, 'dwg-to-dxf.child.mjs');
+/** the mark reader-self-watch.mjs leaves on stderr when it ends the reader (kept in step with it) */
+const SELF_STOP_MARK = 'reader-self-watch:';
 
 export interface DwgReadOptions {
   /** a file that takes longer is abandoned and the worker restarted (a bad file must never hang a request) */
@@ -25,8 +28,21 @@ export type Converted = { dxf: Buffer } | { database: Rec; codePage: string };
 /** the two ways the worker reads a file: LibreDWG's DXF writer, or its object reader (dwg_read_data + convert) */
 type Mode = 'dxf' | 'database';
 
-/** a file that ran out of time is not read a second way: the fallback would only double the wait */
+/** a file that ran out of time or memory is not read a second way: the fallback would only double the cost */
 const timedOut = new WeakSet<Error>();
+
+/** How the reader process is bounded; `configureDwgWorker` changes it (the server sets it from its config). */
+export interface DwgWorkerSettings {
+  /**
+   * the reader process's real memory (RSS) in MB: its WebAssembly memory may not grow beyond it and a watchdog kills
+   * the process once it goes over, failing the file it was reading (LibreDWG's memory is outside V8's heap)
+   */
+  memoryLimitMb: number;
+  /** an idle reader is stopped after this long (0: as soon as it has nothing to do, so it holds no memory between jobs) */
+  idleMs: number;
+  /** the reader script (tests put a stand-in here that speaks the same messages) */
+  script: string;
+}
 
 interface Pending {
   resolve(c: Converted): void;
@@ -47,11 +63,16 @@ class DwgWorker {
   private nextId = 1;
   private idleTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly o: { maxHeapMb: number; idleMs: number }) {}
+  constructor(public o: DwgWorkerSettings) {}
 
   private start() {
-    const child = fork(CHILD, [], { execArgv: [`--max-old-space-size=${this.o.maxHeapMb}`], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const limit = this.o.memoryLimitMb;
+    // V8's heap gets at most half: the rest is for LibreDWG's WebAssembly memory and the DXF it writes
+    const heapMb = Math.max(64, Math.min(1024, Math.floor(limit / 2)));
+    const child = fork(this.o.script, [`--wasm-max-mb=${limit}`, `--self-max-mb=${Math.round(limit * 1.1 + 32)}`], { execArgv: [`--max-old-space-size=${heapMb}`], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     this.child = child;
+    let overLimit: string | null = null;
+    const watch = watchProcessMemory(child, limit, (rss) => (overLimit = `the DWG reader needed more than ${limit} MB (${Math.round(rss)} MB when stopped)`));
     let stderr = '';
     child.stderr?.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
     this.ready = new Promise((resolve, reject) => {
@@ -80,6 +101,7 @@ class DwgWorker {
       this.armIdle();
     });
     child.on('exit', (code, signal) => {
+      watch.stop();
       if (this.child === child) {
         this.child = null;
         this.ready = null;
@@ -88,7 +110,14 @@ class DwgWorker {
       for (const [id, p] of this.pending) {
         if (p.child !== child) continue;
         clearTimeout(p.timer);
-        p.reject(new CadError('cad.parseFailed', undefined, `DWG conversion failed (${signal ?? `exit ${code}`}) ${stderr.trim().split('\n').slice(-1)[0] ?? ''}`.trim()));
+        // the reader's own watch (reader-self-watch.mjs) ended it: over its memory, or past its deadline
+        const self = new RegExp(`${SELF_STOP_MARK} (.*)`).exec(stderr)?.[1];
+        if (!overLimit && self?.startsWith('memory')) overLimit = `the DWG reader needed more than ${limit} MB (${self.slice(7)} when stopped)`;
+        if (overLimit) {
+          const err = new CadError('cad.parseFailed', undefined, overLimit);
+          timedOut.add(err);
+          p.reject(err);
+        } else p.reject(new CadError('cad.parseFailed', undefined, `DWG conversion failed (${signal ?? `exit ${code}`}) ${stderr.trim().split('\n').slice(-1)[0] ?? ''}`.trim()));
         this.pending.delete(id);
       }
     });
@@ -113,6 +142,7 @@ class DwgWorker {
   private armIdle() {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     if (this.pending.size) return;
+    if (this.o.idleMs <= 0) return this.stop();
     this.idleTimer = setTimeout(() => this.stop(), this.o.idleMs);
     this.idleTimer.unref();
   }
@@ -171,7 +201,7 @@ class DwgWorker {
       this.pending.set(id, { resolve, reject, timer, child });
       // a process that died after the check above (killed by another file's timeout) refuses the write: EPIPE here,
       // which without this callback is thrown as an uncaught error and would take the caller's process down
-      child.send({ id, bytes, mode }, (err) => {
+      child.send({ id, bytes, mode, timeoutMs }, (err) => {
         const p = err && this.pending.get(id);
         if (!p) return;
         this.pending.delete(id);
@@ -188,7 +218,19 @@ class DwgWorker {
   }
 }
 
-const worker = new DwgWorker({ maxHeapMb: 1024, idleMs: 5 * 60_000 });
+const worker = new DwgWorker({ memoryLimitMb: 2048, idleMs: 5 * 60_000, script: CHILD });
+
+/**
+ * Bounds of the reader process for this thread (each worker thread has its own). New settings apply from the next
+ * process started, so a running one is stopped (a file in flight fails: call this before reading); the same
+ * settings again change nothing.
+ */
+export function configureDwgWorker(settings: Partial<DwgWorkerSettings>) {
+  const next = { ...worker.o, ...settings };
+  if (next.memoryLimitMb === worker.o.memoryLimitMb && next.idleMs === worker.o.idleMs && next.script === worker.o.script) return;
+  worker.o = next;
+  worker.stop();
+}
 
 /**
  * The DXF of an R13+ DWG, made in the isolated worker process: LibreDWG's own DXF, or, for a file its DXF writer

@@ -12,6 +12,7 @@ import { sharesConfig } from '../../modules/shares/shares.config.ts';
 import { downloadsConfig } from '../../modules/downloads/downloads.config.ts';
 import { thumbnailsConfig } from './thumbnails.config.ts';
 import { httpConfig } from '../http/http.config.ts';
+import { DEFAULT_WORKER_MEMORY_LIMIT_MB, workersConfig } from '../workers/workers.config.ts';
 
 /** Every module's declarations; add a module's config here. */
 export const configDefinitions = {
@@ -25,6 +26,7 @@ export const configDefinitions = {
   ...mailConfig,
   ...thumbnailsConfig,
   ...drawingsConfig,
+  ...workersConfig,
   ...sharesConfig,
   ...downloadsConfig,
 };
@@ -40,6 +42,8 @@ export type AppConfig = ConfigValues<typeof configDefinitions> & {
   cookieSecure: boolean;
   /** the same for the built-in login site's cookies, from its issuer URL */
   ssoCookieSecure: boolean;
+  /** WORKER_MEMORY_LIMIT_MB, else the default or the budget if that is smaller */
+  workerMemoryLimitMb: number;
 };
 
 /** One validated config; cross-field rules are checked here so the message still names the variable. */
@@ -51,6 +55,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     for (const [key, name] of [['s3Bucket', 'S3_BUCKET'], ['s3AccessKeyId', 'S3_ACCESS_KEY_ID'], ['s3SecretAccessKey', 'S3_SECRET_ACCESS_KEY']] as const) {
       if (!raw[key]) problems.push({ env: name, message: 'required when STORAGE_DRIVER=s3' });
     }
+  }
+  if (raw.workerMemoryLimitMbSet !== undefined && raw.workerMemoryLimitMbSet > raw.workerMemoryBudgetMb) {
+    problems.push({ env: 'WORKER_MEMORY_LIMIT_MB', message: `one worker's limit (${raw.workerMemoryLimitMbSet}) must fit in WORKER_MEMORY_BUDGET_MB (${raw.workerMemoryBudgetMb})` });
   }
   if (problems.length) throw new ConfigError(problems);
   const dataDir = path.resolve(raw.dataDir);
@@ -66,6 +73,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ssoIssuer,
     cookieSecure: raw.cookieSecure ?? publicUrl.startsWith('https:'),
     ssoCookieSecure: raw.cookieSecure ?? ssoIssuer.startsWith('https:'),
+    workerMemoryLimitMb: raw.workerMemoryLimitMbSet ?? Math.min(DEFAULT_WORKER_MEMORY_LIMIT_MB, raw.workerMemoryBudgetMb),
   };
 }
 

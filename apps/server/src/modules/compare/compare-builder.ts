@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { WorkerMemory } from '../../infra/workers/worker-budget.ts';
 import { createCappedWorker, type FontLookup } from '../drawings/capped-worker.ts';
 
 /** Why a compare could not be built: a side failed to parse (DXF) or convert (DWG), the layout is missing, too slow. */
@@ -25,7 +26,7 @@ export interface CompareInput {
 const WORKER = path.join(import.meta.dirname, 'compare.worker.mjs');
 
 /** Compares run in one capped worker thread (see drawings/capped-worker.ts), one pair at a time. */
-export function createCompareBuilder(o: { maxHeapMb: number; timeoutMs: number }) {
+export function createCompareBuilder(o: { maxHeapMb: number; timeoutMs: number; memory?: WorkerMemory }) {
   const worker = createCappedWorker<CompareBuilt>({
     script: WORKER,
     ...o,

@@ -3,13 +3,14 @@ import { defineEndpoint, documentEndpoint } from '../../infra/http/endpoint.ts';
 import { appError } from '../../infra/http/app-error.ts';
 import type { RouteModule } from '../index.ts';
 import { drawingFonts } from '../drawings/drawing-fonts.ts';
+import { workerMemory } from '../../infra/workers/worker-budget.ts';
 import { createCompareBuilder } from './compare-builder.ts';
 import { createCompareService } from './compare.service.ts';
 
 /** Drawing compare (issue 4 part 7): two versions of one of the user's files, owner only. */
 export const compareRoutes: RouteModule = async (app, { deps }) => {
   // its own capped worker (the scene worker's limits): a compare never waits behind, or blocks, drawing opens
-  const builder = createCompareBuilder({ maxHeapMb: deps.config.sceneMaxHeapMb, timeoutMs: deps.config.sceneTimeoutMs });
+  const builder = createCompareBuilder({ maxHeapMb: deps.config.sceneMaxHeapMb, timeoutMs: deps.config.sceneTimeoutMs, memory: workerMemory(deps.config) });
   app.addHook('onClose', async () => builder.close());
   const compare = createCompareService(deps, builder, drawingFonts(deps));
   const tag = 'compare';

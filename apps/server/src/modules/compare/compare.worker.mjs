@@ -3,9 +3,11 @@
 // Plain .mjs loading the engine's TypeScript through tsx's API, like the drawings module's scene worker.
 import { parentPort } from 'node:worker_threads';
 import { tsImport } from 'tsx/esm/api';
+import { boundDwgReader } from '../drawings/worker-memory.mjs';
 import { askFont, takeFontAnswer } from '../drawings/worker-fonts.mjs';
 
 const cad = await tsImport('@cadcloud/cad', import.meta.url);
+boundDwgReader(cad);
 
 /** One side read; a failure says which side and whether it was a DWG conversion or a parse. */
 async function read(bytes, fileName, side, timeoutMs) {

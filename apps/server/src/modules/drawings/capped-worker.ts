@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { threadHeapMb, type WorkerMemory } from '../../infra/workers/worker-budget.ts';
 
 export type FontLookup = (fileName: string) => Promise<Uint8Array | null>;
 
@@ -21,6 +22,11 @@ export interface CappedWorkerOptions<R> {
   crashed(detail: string): Error;
   /** what a job that overran `timeoutMs` fails with */
   timedOut(detail: string): Error;
+  /**
+   * each job reserves the worker limit from the app's budget before it runs (waiting while the budget is full); the
+   * thread's heap and the DWG reader process it starts are kept within that limit
+   */
+  memory?: WorkerMemory;
 }
 
 /**
@@ -55,7 +61,10 @@ export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
     if (ready) return ready;
     // a larger young generation: a drawing's build makes much short-lived garbage, and the default one collected it so
     // often that a 10 MB drawing's build took ~10 % longer (scene probe, median of 5)
-    const w = new Worker(o.script, { resourceLimits: { maxOldGenerationSizeMb: o.maxHeapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    const maxOldGenerationSizeMb = o.memory ? threadHeapMb(o.maxHeapMb, o.memory.limitMb, YOUNG_GENERATION_MB) : o.maxHeapMb;
+    // the worker script bounds its DWG reader process with the same limit (see drawings/worker-memory.mjs)
+    const workerData = { dwgMemoryLimitMb: o.memory?.limitMb };
+    const w = new Worker(o.script, { workerData, resourceLimits: { maxOldGenerationSizeMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     // an idle worker must not keep a finished process (tests, the CLI) alive
     w.unref();
     worker = w;
@@ -113,10 +122,15 @@ export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
     });
   }
 
+  /** one job under a reservation of the worker limit: it waits for room, and gives it back however it ends */
+  function runReserved(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup): Promise<R> {
+    return o.memory ? o.memory.budget.run(o.memory.limitMb, () => runOne(message, transfer, fonts)) : runOne(message, transfer, fonts);
+  }
+
   return {
     /** Jobs are queued: one at a time through the thread. `transfer` buffers move to the worker (pass copies). */
     run(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup): Promise<R> {
-      const run = chain.then(() => runOne(message, transfer, fonts));
+      const run = chain.then(() => runReserved(message, transfer, fonts));
       chain = run.catch(() => undefined);
       return run;
     },

@@ -3,9 +3,11 @@
 // TypeScript through tsx's API, which works the same under `tsx`, vitest and `npm start`.
 import { parentPort } from 'node:worker_threads';
 import { tsImport } from 'tsx/esm/api';
+import { boundDwgReader } from './worker-memory.mjs';
 import { askFont, takeFontAnswer } from './worker-fonts.mjs';
 
 const cad = await tsImport('@cadcloud/cad', import.meta.url);
+boundDwgReader(cad);
 
 /**
  * The drawing read last, kept for the next build of the same file (another of its layouts: the prewarm after an

@@ -5,6 +5,7 @@ import { createPictureFinder, pictureStemOf } from '../drawings/picture-finder.t
 import type { createThumbnailsRepository, DrawingItem } from './thumbnails.repository.ts';
 import type { ThumbnailVariants } from './thumbnail-variants.ts';
 import { DRAWING_TYPES, parseThumbkey, THUMBNAIL_SIZE, THUMBNAIL_VERSION, thumbkeyOf, thumbnailPicturesKey, thumbnailStorageKey } from './thumbnails.keys.ts';
+import { workerMemory } from '../../infra/workers/worker-budget.ts';
 import { renderDrawingThumbnail } from './render/render-drawing.ts';
 import { thickenedPng } from './render/thicken.ts';
 import { ThumbnailSkipped } from './render/thumbnail-skipped.ts';
@@ -66,7 +67,7 @@ export function createPictureThumbnails(
         try {
           const pictures: Record<string, Uint8Array> = {};
           for (const [n, r] of found) pictures[n] = await readBlob(r.blob_md5, cfg.thumbnailMaxPictureSize);
-          const r = await renderDrawingThumbnail(await readBlob(md5, cfg.thumbnailMaxDrawingSize), { size: THUMBNAIL_SIZE, timeoutMs: cfg.thumbnailTimeoutMs, memoryMb: cfg.thumbnailMemoryMb, pictures });
+          const r = await renderDrawingThumbnail(await readBlob(md5, cfg.thumbnailMaxDrawingSize), { size: THUMBNAIL_SIZE, timeoutMs: cfg.thumbnailTimeoutMs, memoryMb: cfg.thumbnailMemoryMb, pictures, memory: workerMemory(cfg) });
           const image = await thickenedPng(r.png, THUMBNAIL_SIZE);
           await deps.storage.put(key, image, { size: image.length, contentType: 'image/png' });
         } catch (e) {

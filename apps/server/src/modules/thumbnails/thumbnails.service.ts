@@ -4,6 +4,7 @@ import { DRAWING_PICTURE_TYPES, extensionOf } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
 import { AppError } from '../../infra/http/app-error.ts';
 import { blobKey } from '../../infra/storage/storage-keys.ts';
+import { workerMemory } from '../../infra/workers/worker-budget.ts';
 import { createThumbnailsRepository } from './thumbnails.repository.ts';
 import { contentTypeOf, parseThumbkey, THUMBNAIL_SIZE, THUMBNAIL_VERSION, thumbkeyOf, thumbnailJobId, thumbnailKindOf, thumbnailStorageKey, type ThumbnailKind } from './thumbnails.keys.ts';
 import { renderDrawingThumbnail } from './render/render-drawing.ts';
@@ -80,7 +81,7 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
 
   async function render(kind: ThumbnailKind, bytes: Buffer): Promise<{ image: Buffer; pictureNames: string[] }> {
     if (kind === 'picture') return { image: await renderPictureThumbnail(bytes, THUMBNAIL_SIZE), pictureNames: [] };
-    const r = await renderDrawingThumbnail(bytes, { size: THUMBNAIL_SIZE, timeoutMs: cfg.thumbnailTimeoutMs, memoryMb: cfg.thumbnailMemoryMb });
+    const r = await renderDrawingThumbnail(bytes, { size: THUMBNAIL_SIZE, timeoutMs: cfg.thumbnailTimeoutMs, memoryMb: cfg.thumbnailMemoryMb, memory: workerMemory(cfg) });
     return { image: await thickenedPng(r.png, THUMBNAIL_SIZE), pictureNames: r.pictureNames };
   }
   const variants = createThumbnailVariants(deps, repo);

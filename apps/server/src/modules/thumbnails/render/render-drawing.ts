@@ -2,6 +2,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { dwgToDxf, isDwgR12 } from '@cadcloud/cad';
+import { threadHeapMb, type WorkerMemory } from '../../../infra/workers/worker-budget.ts';
 import { ThumbnailSkipped, ThumbnailTimeout } from './thumbnail-skipped.ts';
 
 const BOOT = path.join(import.meta.dirname, 'drawing-worker.boot.mjs');
@@ -14,6 +15,11 @@ export interface DrawingRenderOptions {
   memoryMb: number;
   /** picture files its IMAGEs show, by lower-case base name (found in the owner's drive by the caller) */
   pictures?: Record<string, Uint8Array>;
+  /**
+   * the app's worker memory: the render reserves one worker limit (waiting while the budget is full) for its DWG
+   * conversion and its thread, and the thread's heap stays within that limit
+   */
+  memory?: WorkerMemory;
 }
 
 export interface DrawingThumbnail {
@@ -36,6 +42,15 @@ export function isDwg(bytes: Uint8Array): boolean {
  * A file that cannot be drawn is a ThumbnailSkipped with the reason; running out of time a ThumbnailTimeout.
  */
 export async function renderDrawingThumbnail(bytes: Buffer, o: DrawingRenderOptions): Promise<DrawingThumbnail> {
+  const m = o.memory;
+  if (!m) return render(bytes, o);
+  return m.budget.run(m.limitMb, () => render(bytes, { ...o, memoryMb: threadHeapMb(o.memoryMb, m.limitMb, youngMb(o.memoryMb)) }));
+}
+
+/** the young generation of a render thread with this heap */
+const youngMb = (memoryMb: number) => Math.min(64, Math.max(8, memoryMb / 8));
+
+async function render(bytes: Buffer, o: DrawingRenderOptions): Promise<DrawingThumbnail> {
   const started = Date.now();
   let dxf: Uint8Array = bytes;
   // R10–R12 DWG goes to the worker as it is: the engine reads it there itself (LibreDWG writes no entities for it)
@@ -58,7 +73,7 @@ function inWorker(dxf: Uint8Array, size: number, timeoutMs: number, memoryMb: nu
   return new Promise((resolve, reject) => {
     const worker = new Worker(BOOT, {
       workerData: { entry: ENTRY, dxf, size, pictures },
-      resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, memoryMb / 8)) },
+      resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: youngMb(memoryMb) },
     });
     let settled = false;
     const finish = (settle: () => void) => {
