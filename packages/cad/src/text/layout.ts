@@ -248,6 +248,11 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
       if (it.column) line.columnBreak = true;
       continue;
     }
+    if (it.t === 'align') {
+      paraAlign = it.align === 'default' ? undefined : it.align;
+      line.align = paraAlign;
+      continue;
+    }
     if (it.t === 'stack') {
       const f = it.f, h = f.height * STACK_SCALE;
       const gap = f.height * 0.1;
@@ -266,7 +271,8 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
         for (const p of top.out) p.x += (w - top.w) / 2;
         for (const p of bottom.out) p.x += (w - bottom.w) / 2;
       }
-      if (line.width + w > wrap && line.glyphs.length) {
+      // a stack is part of its word: the line breaks before it only after a space (AutoCAD never splits "1½")
+      if (line.width + w > wrap && line.glyphs.length && line.glyphs[line.glyphs.length - 1].ch === ' ') {
         lines.push(line);
         line = blankLine(paraAlign);
       }
@@ -285,9 +291,9 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
       continue;
     }
     const p = place(cx, it.ch, f, line.width, 0, f.height);
+    let cut = -1;
     if (line.width + p.advance > wrap && line.glyphs.length && it.ch !== ' ') {
       // break after the last space, or before this character when it or the previous one is CJK
-      let cut = -1;
       for (let k = line.glyphs.length - 1; k >= 0; k--) {
         if (line.glyphs[k].ch === ' ') {
           cut = k + 1;
@@ -295,8 +301,11 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
         }
       }
       const prev = line.glyphs[line.glyphs.length - 1].ch ?? '';
-      // CJK text breaks between any two characters; a word longer than the width breaks where it overflows
-      if (cut <= 0 || CJK.test(it.ch) || CJK.test(prev)) cut = line.glyphs.length;
+      // CJK text breaks between any two characters. A Latin word never breaks inside: one longer than the width
+      // overflows the box, as in AutoCAD ("+3,230" stays whole, not "+3,23" / "0")
+      if (CJK.test(it.ch) || CJK.test(prev)) cut = line.glyphs.length;
+    }
+    if (cut > 0) {
       const moved = line.glyphs.splice(cut);
       const keepDeco = line.deco;
       while (line.glyphs.length && line.glyphs[line.glyphs.length - 1].ch === ' ') line.glyphs.pop();

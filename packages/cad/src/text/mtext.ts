@@ -26,7 +26,9 @@ export interface Format {
 export type Item =
   | { t: 'char'; ch: string; f: Format }
   | { t: 'stack'; top: string; bottom: string; kind: '^' | '/' | '#'; f: Format }
-  | { t: 'para'; align?: 'l' | 'c' | 'r' | 'j' | 'default'; column?: boolean };
+  | { t: 'para'; align?: 'l' | 'c' | 'r' | 'j' | 'default'; column?: boolean }
+  /** the alignment of the first paragraph (a \p code before any break): sets it without starting a line */
+  | { t: 'align'; align: 'l' | 'c' | 'r' | 'j' | 'default' };
 
 const SPECIALS: Record<string, string> = { c: '\u2205', d: '\u00b0', p: '\u00b1' };
 
@@ -173,7 +175,9 @@ export function parseMText(s: string, base: Format, aciToRgb: (aci: number) => n
             let last: Item | undefined;
             for (let k = items.length - 1; k >= 0 && !last; k--) if (items[k].t === 'para') last = items[k];
             if (last && last.t === 'para') last.align = a;
-            else items.unshift({ t: 'para', align: a });
+            // the first paragraph has no break before it: a break put there would push the text one line down
+            else if (items[0]?.t === 'align') items[0].align = a;
+            else items.unshift({ t: 'align', align: a });
           }
           break;
         }
