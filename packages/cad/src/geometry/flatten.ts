@@ -100,6 +100,8 @@ export interface TextRun {
   boxWidth?: number;
   /** true when a mirrored block transform flips the text */
   mirrored?: boolean;
+  /** a frame around the laid-out text, this far outside it (multileader "frame text", drawing units) */
+  frame?: number;
   /**
    * where it is drawn in the polyline stream: after `Flattened.polylines[at - 1]`, before `polylines[at]` (as
    * `BlockInstance.at`). Set only in drawings with a WIPEOUT, the one thing whose look depends on draw order across
@@ -686,7 +688,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         annotation(c, ml);
         if (ml.mtext) {
           const t = ml.mtext;
-          text(c, t.x, t.y, t.height, t.rotation, plainMText(t.raw), 'mtext', { raw: t.raw, attachment: t.attachment, boxWidth: t.width * Math.hypot(m[0], m[1]), widthFactor: 1 });
+          text(c, t.x, t.y, t.height, t.rotation, plainMText(t.raw), 'mtext', { raw: t.raw, attachment: t.attachment, boxWidth: t.width * Math.hypot(m[0], m[1]), widthFactor: 1, ...(t.frame !== undefined ? { frame: t.frame * Math.hypot(m[0], m[1]) } : {}) });
         }
         let drewBlock = false;
         if (ml.hasBlock) {

@@ -19,8 +19,10 @@ export interface Format {
   strike: boolean;
   /** \A: 0 bottom (baseline), 1 center, 2 top */
   valign: number;
-  /** \f…|i1: slanted by 15° on top of the oblique angle */
+  /** \f…|i1 (or an italic style): the family's italic face, or slanted by 15° on top of the oblique angle when it has none */
   italic?: boolean;
+  /** \f…|b1 (or a bold style): the family's bold face when it has one */
+  bold?: boolean;
 }
 
 export type Item =
@@ -139,9 +141,11 @@ export function parseMText(s: string, base: Format, aciToRgb: (aci: number) => n
           const [first, ...flags] = arg.split('|');
           const name = first.split(',')[0].trim();
           f = patched(f, name ? { font: name, fontKind: code === 'F' || /\.shx$/i.test(name) ? 'shx' : 'ttf' } : { font: undefined, fontKind: undefined });
-          // italic of a TrueType family: drawn slanted, as no italic face is loaded
+          // the face of a TrueType family: |b1 bold, |i1 italic (|b0 |i0 the regular face)
           const italic = flags.find((x) => x.startsWith('i'));
           if (italic) f = patched(f, { italic: italic === 'i1' });
+          const bold = flags.find((x) => x.startsWith('b'));
+          if (bold) f = patched(f, { bold: bold === 'b1' });
           break;
         }
         case 'H':
