@@ -1,11 +1,13 @@
 import type { Glyph, GlyphSource } from './glyph.ts';
 import { TtfGlyphSource } from './ttf.ts';
+import { composeLatin } from './diacritics.ts';
 
 /**
  * The fallback fonts the product ships, both from registry packages (never from the machine):
  * - Latin stroke font: Hershey Sans 1-stroke from `hersheytext` 2.0.0 (MIT package, Hershey font licence:
  *   free use with the acknowledgement kept in the SVG file). Single-stroke like txt.shx / simplex.shx, so a
- *   missing SHX font is replaced by a font of the same kind.
+ *   missing SHX font is replaced by a font of the same kind. It has ASCII and Latin-1; Latin Extended letters are
+ *   composed from their base letter and stroked accents (diacritics.ts).
  * - CJK outline fonts: Noto Sans SC from `@fontsource/noto-sans-sc` 5.3.0 and, for Hangul, Noto Sans KR from
  *   `@fontsource/noto-sans-kr` 5.3.0 (both SIL OFL 1.1), WOFF1 files split into
  *   ~100 unicode-range subsets; only the subsets that hold characters the drawing uses are read (a whole CJK font
@@ -66,7 +68,13 @@ export class StrokeGlyphSource implements GlyphSource {
   }
 
   glyph(ch: string): Glyph | undefined {
-    return this.font().glyphs.get(ch);
+    const glyphs = this.font().glyphs;
+    const g = glyphs.get(ch);
+    if (g || ch.charCodeAt(0) < 0x100) return g;
+    // Latin Extended: the base letter with its accents as strokes (made once, kept with the font's own glyphs)
+    const made = composeLatin(ch, (c) => glyphs.get(c));
+    if (made) glyphs.set(ch, made);
+    return made;
   }
 
   private font() {

@@ -274,7 +274,8 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
     // a missing TrueType font is replaced by the CJK font's Latin part too
     // (all of printable ASCII: the subsets split even the Latin alphabet, N is not with A)
     const ascii = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i));
-    const need = wantsTtf ? [...missing, ...ascii] : missing;
+    // TrueType text drawn by the stand-in takes every character from it, not some from the stroke font
+    const need = wantsTtf ? [...chars, ...ascii] : missing;
     await cjk.need(need);
     for (const name of cjk.familiesFor(need)) report.resolved.push({ name, from: 'bundled' });
     usesCjk = true;

@@ -256,3 +256,21 @@ describe('stacked fractions (issue 15 item 6)', () => {
     expect(Math.max(...ys) - Math.min(...ys)).toBeCloseTo(7, 1); // the numeral 1 spans the cap height
   });
 });
+
+describe('stroke stand-in for SHX fonts (issue 15 item 15)', () => {
+  it('draws Latin Extended letters as strokes: the base letter and its accent (Č = C + caron above the cap height)', async () => {
+    const d = drawing([mtext(0, 0, 10, 'Č'), mtext(0, 0, 10, 'C'), mtext(0, 0, 10, 'ŁŐŞąęıŽ')]);
+    const f = await loadFonts(d, none);
+    const [c, plain, more] = runs(d);
+    const caron = textGlyphs(c, d, f).glyphs[0].glyph;
+    const base = textGlyphs(plain, d, f).glyphs[0].glyph;
+    expect(caron.triangles ?? []).toEqual([]); // strokes like the rest of the SHX text, not the outline stand-in
+    expect(caron.strokes!.slice(0, base.strokes!.length)).toEqual(base.strokes);
+    expect(caron.strokes!.length).toBe(base.strokes!.length + 1);
+    expect(Math.min(...caron.strokes!.at(-1)!.filter((_v, i) => i % 2 === 1))).toBeGreaterThan(1); // above the cap
+    for (const g of textGlyphs(more, d, f).glyphs) {
+      expect(g.glyph.strokes!.length).toBeGreaterThan(0);
+      expect(g.glyph.triangles ?? []).toEqual([]);
+    }
+  });
+});
