@@ -100,7 +100,7 @@ export interface TextRun {
   boxWidth?: number;
   /** true when a mirrored block transform flips the text */
   mirrored?: boolean;
-  /** a frame around the laid-out text, this far outside it (multileader "frame text", drawing units) */
+  /** a frame around the laid-out text, this far outside it (multileader "frame text", MTEXT 90 bit 16; drawing units) */
   frame?: number;
   /**
    * where it is drawn in the polyline stream: after `Flattened.polylines[at - 1]`, before `polylines[at]` (as
@@ -613,6 +613,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
           widthFactor: (mtext ? 1 : num(e, 41, st?.widthFactor || 1)) * (sy ? sx / sy : 1), oblique: mtext ? 0 : num(e, 51, st?.oblique ?? 0),
           boxWidth: mtext ? num(e, 41) * sx : undefined,
           ...(flipped !== undefined ? { mirrored: flipped !== m[0] * m[3] - m[1] * m[2] < 0 || undefined } : {}),
+          // AutoCAD 2018+ text frame (90 bit 16): at the background border, (45 fill box scale − 1) heights out (as ezdxf)
+          ...(mtext && num(e, 90) & 16 ? { frame: Math.max(0, num(e, 45, 1.5) - 1) * num(e, 40, 1) * sy } : {}),
         });
         return;
       }

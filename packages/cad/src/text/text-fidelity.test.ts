@@ -274,3 +274,16 @@ describe('stroke stand-in for SHX fonts (issue 15 item 15)', () => {
     }
   });
 });
+
+describe('MTEXT text frame (AutoCAD 2018+, 90 bit 16)', () => {
+  it('frames the text at (45 − 1) heights outside it, as ezdxf draws it', async () => {
+    const d = drawing([mtext(0, 0, 2, 'BOXED', [[90, 16], [45, 1.5]]), mtext(0, 0, 2, 'BOXED')]);
+    const f = await loadFonts(d, none);
+    const [framed, plain] = runs(d);
+    expect(framed.frame).toBeCloseTo(1, 9);
+    const g = textGeometry(framed, d, f);
+    expect(g.strokes.length).toBe(textGeometry(plain, d, f).strokes.length + 1);
+    const ys = g.strokes.at(-1)!.filter((_v, i) => i % 2 === 1);
+    expect(Math.max(...ys)).toBeCloseTo(1, 6); // the text's top is at the insertion point (attachment 1)
+  });
+});
