@@ -1,13 +1,15 @@
 import type { Glyph, GlyphSource } from './glyph.ts';
 import { TtfGlyphSource } from './ttf.ts';
 import { composeLatin } from './diacritics.ts';
+import { HERSHEY_SCRIPTS_FILE, parseHersheyScripts } from './hershey-scripts.ts';
 
 /**
  * The fallback fonts the product ships, both from registry packages (never from the machine):
  * - Latin stroke font: Hershey Sans 1-stroke from `hersheytext` 2.0.0 (MIT package, Hershey font licence:
  *   free use with the acknowledgement kept in the SVG file). Single-stroke like txt.shx / simplex.shx, so a
  *   missing SHX font is replaced by a font of the same kind. It has ASCII and Latin-1; Latin Extended letters are
- *   composed from their base letter and stroked accents (diacritics.ts).
+ *   composed from their base letter and stroked accents (diacritics.ts); Greek and Cyrillic come from the same
+ *   package's Hershey Greek and Cyrillic fonts (hershey-scripts.ts).
  * - CJK outline fonts: Noto Sans SC from `@fontsource/noto-sans-sc` 5.3.0 and, for Hangul, Noto Sans KR from
  *   `@fontsource/noto-sans-kr` 5.3.0 (both SIL OFL 1.1), WOFF1 files split into
  *   ~100 unicode-range subsets; only the subsets that hold characters the drawing uses are read (a whole CJK font
@@ -69,12 +71,22 @@ export class StrokeGlyphSource implements GlyphSource {
 
   glyph(ch: string): Glyph | undefined {
     const glyphs = this.font().glyphs;
-    const g = glyphs.get(ch);
+    const g = glyphs.get(ch) ?? this.scripts?.get(ch);
     if (g || ch.charCodeAt(0) < 0x100) return g;
-    // Latin Extended: the base letter with its accents as strokes (made once, kept with the font's own glyphs)
-    const made = composeLatin(ch, (c) => glyphs.get(c));
+    // Latin Extended (and accented Greek / Cyrillic): the base letter with its accents as strokes (made once, kept
+    // with the font's own glyphs)
+    const made = composeLatin(ch, (c) => glyphs.get(c) ?? this.scripts?.get(c));
     if (made) glyphs.set(ch, made);
     return made;
+  }
+
+  /** Greek and Cyrillic, from the Hershey Greek and Cyrillic fonts: read once, when a drawing first has such letters */
+  private scripts?: Map<string, Glyph>;
+  private readingScripts?: Promise<void>;
+  loadScripts(files: BundledFontFiles): Promise<void> {
+    return (this.readingScripts ??= files(HERSHEY_SCRIPTS_FILE).then((bytes) => {
+      if (bytes) this.scripts = parseHersheyScripts(new TextDecoder().decode(bytes));
+    }));
   }
 
   private font() {

@@ -82,7 +82,8 @@ export function composeLatin(ch: string, base: (c: string) => Glyph | undefined)
     return g ? { advance: g.advance, strokes: dropDot(g.strokes ?? []) } : undefined;
   }
   const parts = ch.normalize('NFD');
-  if (parts.length < 2 || parts.codePointAt(0)! > 0x7f) return undefined;
+  // the base may be any letter the font has (Latin, and Greek or Cyrillic once read: ά, Ё)
+  if (parts.length < 2) return undefined;
   const marks = [...parts.slice(1)];
   if (!marks.every((m) => ABOVE[m] || BELOW[m] || m === OGONEK)) return undefined;
   // i and j under an accent above: the dotless forms, i.e. the stem without the dot (the dot is the short stroke)

@@ -4,6 +4,7 @@ import type { Glyph, GlyphSource } from './glyph.ts';
 import { ShxGlyphSource } from './shx.ts';
 import { collectionFaces, TtfGlyphSource } from './ttf.ts';
 import { bigFontCodePage } from './dbcs.ts';
+import { isGreekOrCyrillic } from './hershey-scripts.ts';
 import { bundledFonts, CJK_FALLBACK, nodeBundledFiles, STROKE_FALLBACK, type BundledFontFiles, type StrokeGlyphSource } from './bundled.ts';
 
 /** Font file bytes by name, e.g. 'txt.shx', 'gbcbig.shx', 'simsun.ttc', 'Arial' (case-insensitive, with or without extension); null when unknown. */
@@ -261,6 +262,8 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
 
   const bundled = bundledFonts(files);
   const stroke = await bundled.stroke;
+  // Greek and Cyrillic strokes: read only for a drawing that has such letters
+  if (stroke && [...chars].some(isGreekOrCyrillic)) await stroke.loadScripts(files);
   if (stroke) report.resolved.push({ name: STROKE_FALLBACK, from: 'bundled' });
 
   // the CJK subsets: characters that no provided font and not the stroke font draws

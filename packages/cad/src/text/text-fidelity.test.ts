@@ -258,8 +258,8 @@ describe('stacked fractions (issue 15 item 6)', () => {
 });
 
 describe('stroke stand-in for SHX fonts (issue 15 item 15)', () => {
-  it('draws Latin Extended letters as strokes: the base letter and its accent (Č = C + caron above the cap height)', async () => {
-    const d = drawing([mtext(0, 0, 10, 'Č'), mtext(0, 0, 10, 'C'), mtext(0, 0, 10, 'ŁŐŞąęıŽ')]);
+  it('draws Latin Extended (base letter + accent: Č = C + caron above the cap height), Greek and Cyrillic as strokes', async () => {
+    const d = drawing([mtext(0, 0, 10, 'Č'), mtext(0, 0, 10, 'C'), mtext(0, 0, 10, 'ŁŐŞąęıŽ ΑΩαωά ЖЯщЁй')]);
     const f = await loadFonts(d, none);
     const [c, plain, more] = runs(d);
     const caron = textGlyphs(c, d, f).glyphs[0].glyph;
