@@ -185,7 +185,15 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
         if (tc !== undefined) layer.trueColor = Number(tc);
         drawing.layers.push(layer);
       } else if (type === 'STYLE') {
-        drawing.textStyles.push({ name: text(get(2) ?? ''), font: text(get(3) ?? ''), bigFont: text(get(4) ?? ''), widthFactor: Number(get(41) ?? 1), oblique: Number(get(50) ?? 0) } satisfies TextStyle);
+        const style: TextStyle = { name: text(get(2) ?? ''), font: text(get(3) ?? ''), bigFont: text(get(4) ?? ''), widthFactor: Number(get(41) ?? 1), oblique: Number(get(50) ?? 0) };
+        // a TrueType style's face: XDATA of ACAD, 1000 family name, 1071 flags (0x2000000 bold, 0x1000000 italic)
+        const acad = pairs.findIndex((p) => p[0] === 1001 && p[1] === 'ACAD');
+        const flags = acad >= 0 ? pairs.slice(acad + 1).find((p) => p[0] === 1071)?.[1] : undefined;
+        if (flags !== undefined) {
+          if (Number(flags) & 0x2000000) style.bold = true;
+          if (Number(flags) & 0x1000000) style.italic = true;
+        }
+        drawing.textStyles.push(style);
       } else if (type === 'LTYPE') {
         drawing.linetypes.push({ name: text(get(2) ?? ''), description: text(get(3) ?? ''), pattern: pairs.filter((p) => p[0] === 49).map((p) => Number(p[1])) } satisfies Linetype);
       }

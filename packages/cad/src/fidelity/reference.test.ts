@@ -91,10 +91,10 @@ describe.skipIf(!haveSamples)('fidelity: dxf_qcad_flange.dxf against QCAD’s ow
 });
 
 describe.skipIf(!haveSamples)('fidelity: dwg_2004_ddc_floorplan.dwg against the architect’s plot pdf_ddc_floorplan_plot.pdf', () => {
-  // measured with the view the plot shows: right 0.907 / 0.895 / 0.901; half dropped 0.580 / 0.455 / 0.510,
-  // mirrored 0.182 / 0.189 / 0.186, rotated 0.315 / 0.287 / 0.300. The plot comes from ARCHICAD (other fonts,
-  // fills), so the bar is lower than QCAD's.
-  const T: Threshold = { precision: 0.85, recall: 0.8, f1: 0.85 };
+  // measured with the view the plot shows: right 0.974 / 0.996 / 0.985 (0.907 / 0.896 / 0.901 while MTEXT that
+  // starts with a paragraph code dropped a line: issue 15 item 1); half dropped 0.603 / 0.478 / 0.534, mirrored
+  // 0.198 / 0.212 / 0.205, rotated 0.318 / 0.285 / 0.300. The bar sits between the right render and that defect.
+  const T: Threshold = { precision: 0.94, recall: 0.94, f1: 0.94 };
   const LAYOUT = 'TRN_PP_AR-5-01_V01_Korruseplaan';
   let d: Drawing;
   let ref: Rgba;

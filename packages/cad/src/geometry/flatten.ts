@@ -100,6 +100,8 @@ export interface TextRun {
   boxWidth?: number;
   /** true when a mirrored block transform flips the text */
   mirrored?: boolean;
+  /** a frame around the laid-out text, this far outside it (multileader "frame text", MTEXT 90 bit 16; drawing units) */
+  frame?: number;
   /**
    * where it is drawn in the polyline stream: after `Flattened.polylines[at - 1]`, before `polylines[at]` (as
    * `BlockInstance.at`). Set only in drawings with a WIPEOUT, the one thing whose look depends on draw order across
@@ -264,6 +266,33 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     return s;
   };
   const num = (e: Entity, code: number, def = 0) => fields.num(e, code, def);
+  /**
+   * MTEXT's x axis as a rotation in degrees, and whether the text is mirrored. Its own direction comes first: 11/21
+   * (a WCS vector), else 50 (degrees in its OCS). Both are read only before an AutoCAD 2018+ `101 Embedded Object`
+   * section, whose 11 is the insertion point again (read as a direction it rotated labels); that section's 10 is a
+   * direction, used only when the entity has none of its own. MTEXT has no OCS for its points, but its y axis is
+   * extrusion × x axis: an extrusion of 0,0,−1 mirrors the text (as ezdxf's MText.ucs() and AutoCAD's plot show).
+   */
+  const mtextDirection = (e: Entity): [number, boolean] => {
+    const f = fields.use(e);
+    let dx: number | undefined, dy = 0, rot: number | undefined, ex: number | undefined, ey = 0, embedded = false;
+    for (let k = 0; k < f.count; k++) {
+      const code = f.codeAt(k);
+      if (code === 101) embedded = true;
+      else if (!embedded && code === 11) dx = Number(f.valueAt(k));
+      else if (!embedded && code === 21) dy = Number(f.valueAt(k));
+      else if (!embedded && code === 50) rot = Number(f.valueAt(k));
+      else if (embedded && code === 10 && ex === undefined) ex = Number(f.valueAt(k));
+      else if (embedded && code === 20) ey = Number(f.valueAt(k));
+    }
+    const flipped = num(e, 230, 1) < 0;
+    if (dx !== undefined && (dx || dy)) return [(Math.atan2(dy, dx) * 180) / Math.PI, flipped];
+    if (rot === undefined && ex !== undefined && (ex || ey)) return [(Math.atan2(ey, ex) * 180) / Math.PI, flipped];
+    const ocs = ocsAffine(e, fields);
+    if (!ocs) return [rot ?? 0, flipped];
+    const a = ((rot ?? 0) * Math.PI) / 180;
+    return [(Math.atan2(ocs[1] * Math.cos(a) + ocs[3] * Math.sin(a), ocs[0] * Math.cos(a) + ocs[2] * Math.sin(a)) * 180) / Math.PI, flipped];
+  };
   const layers = new Map(d.layers.map((l) => [l.name, l]));
   const blocks = new Map(d.blocks.map((b) => [b.name, b]));
   const vars = d.header.vars;
@@ -574,7 +603,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         // aligned TEXT is placed by its second alignment point (11/21)
         const aligned = !mtext && (num(e, 72) !== 0 || valign !== 0) && field(e, 11) !== undefined;
         let rotation = num(e, 50);
-        if (mtext && field(e, 50) === undefined && field(e, 11) !== undefined) rotation = (Math.atan2(num(e, 21), num(e, 11)) * 180) / Math.PI;
+        let flipped: boolean | undefined;
+        if (mtext) [rotation, flipped] = mtextDirection(e);
         const style = String(field(e, 7) ?? 'Standard');
         const st = styles.get(style.toLowerCase());
         const sx = Math.hypot(m[0], m[1]), sy = Math.hypot(m[2], m[3]);
@@ -582,6 +612,9 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
           raw: mtext ? raw : undefined, style, halign: mtext ? 0 : num(e, 72), valign: mtext ? 0 : valign, attachment: mtext ? num(e, 71, 1) : undefined,
           widthFactor: (mtext ? 1 : num(e, 41, st?.widthFactor || 1)) * (sy ? sx / sy : 1), oblique: mtext ? 0 : num(e, 51, st?.oblique ?? 0),
           boxWidth: mtext ? num(e, 41) * sx : undefined,
+          ...(flipped !== undefined ? { mirrored: flipped !== m[0] * m[3] - m[1] * m[2] < 0 || undefined } : {}),
+          // AutoCAD 2018+ text frame (90 bit 16): at the background border, (45 fill box scale − 1) heights out (as ezdxf)
+          ...(mtext && num(e, 90) & 16 ? { frame: Math.max(0, num(e, 45, 1.5) - 1) * num(e, 40, 1) * sy } : {}),
         });
         return;
       }
@@ -657,7 +690,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         annotation(c, ml);
         if (ml.mtext) {
           const t = ml.mtext;
-          text(c, t.x, t.y, t.height, t.rotation, plainMText(t.raw), 'mtext', { raw: t.raw, attachment: t.attachment, boxWidth: t.width * Math.hypot(m[0], m[1]), widthFactor: 1 });
+          text(c, t.x, t.y, t.height, t.rotation, plainMText(t.raw), 'mtext', { raw: t.raw, attachment: t.attachment, boxWidth: t.width * Math.hypot(m[0], m[1]), widthFactor: 1, ...(t.frame !== undefined ? { frame: t.frame * Math.hypot(m[0], m[1]) } : {}) });
         }
         let drewBlock = false;
         if (ml.hasBlock) {
@@ -1099,7 +1132,7 @@ export function plainMText(s: string): string {
   if (s.indexOf('\\') < 0) return s.indexOf('{') < 0 && s.indexOf('}') < 0 ? s : s.replace(/[{}]/g, '');
   return s
     .replace(/\\P/g, '\n')
-    .replace(/\\[ACcFfHhQqTtWw][^;]*;/g, '')
+    .replace(/\\[ACcFfHhpQqTtWw][^;]*;/g, '')
     .replace(/\\S([^^/#;]*)[\^/#]([^;]*);/g, '$1/$2')
     .replace(/\\[LlOoKk]/g, '')
     .replace(/[{}]/g, '')

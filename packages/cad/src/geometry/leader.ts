@@ -30,7 +30,7 @@ interface Branch {
 
 export interface MLeader extends Annotation {
   /** the MTEXT content (inline codes kept), its location, height, rotation (degrees), attachment and width */
-  mtext?: { raw: string; x: number; y: number; height: number; rotation: number; attachment: number; width: number };
+  mtext?: { raw: string; x: number; y: number; height: number; rotation: number; attachment: number; width: number; frame?: number };
   hasBlock: boolean;
   /** block content: its BLOCK_RECORD handle (341), position (15), scale (16/26) and rotation (46, radians) */
   block?: { record: string; x: number; y: number; sx: number; sy: number; rotation: number };
@@ -47,7 +47,7 @@ export function multiLeaderGeometry(e: Entity, tol: number): MLeader {
   let branch: Branch | null = null;
   let line: number[] | null = null;
   const branches: Branch[] = [];
-  let textHeight = 1, arrow = 0, text = '', tx = 0, ty = 0, dirX = 1, dirY = 0, rot = 0, attach = 1, width = 0, hasText = false;
+  let textHeight = 1, arrow = 0, text = '', tx = 0, ty = 0, dirX = 1, dirY = 0, rot = 0, attach = 1, width = 0, hasText = false, landingGap = 0;
   let after = -1;
   const block = { record: '', x: 0, y: 0, sx: 1, sy: 1, rotation: 0 };
   for (let i = 0; i < p.length; i++) {
@@ -79,6 +79,7 @@ export function multiLeaderGeometry(e: Entity, tol: number): MLeader {
       if (c === 41) textHeight = num;
       else if (c === 140) arrow = num;
       else if (c === 290) hasText = num === 1;
+      else if (c === 145) landingGap = num;
       else if (c === 304) text = String(val);
       else if (c === 12) [tx, ty] = [num, next?.[0] === 22 ? Number(next[1]) : 0];
       else if (c === 13) [dirX, dirY] = [num, next?.[0] === 23 ? Number(next[1]) : 0];
@@ -93,10 +94,12 @@ export function multiLeaderGeometry(e: Entity, tol: number): MLeader {
     }
   }
   // entity-level properties after the context: 170 line type (0 invisible, 2 spline), 291 dogleg on, 42 arrow size
-  let lineType = 1, dogleg = true;
+  // 292 frame text (inside the context the same code is the background fill)
+  let lineType = 1, dogleg = true, frame = false;
   for (let i = Math.max(after, 0); after >= 0 && i < p.length; i++) {
     const [c, val] = p[i];
     if (c === 170) lineType = Number(val);
+    else if (c === 292) frame = Number(val) === 1;
     else if (c === 291) dogleg = Number(val) === 1;
     else if (c === 42 && !arrow) arrow = Number(val);
   }
@@ -114,6 +117,8 @@ export function multiLeaderGeometry(e: Entity, tol: number): MLeader {
   if (hasText && text) {
     const rotation = rot ? (rot * 180) / Math.PI : (Math.atan2(dirY, dirX) * 180) / Math.PI;
     out.mtext = { raw: text, x: tx, y: ty, height: textHeight, rotation, attachment: attach || 1, width };
+    // AutoCAD frames the text at the landing gap (ezdxf 0.18 draws no frame at all)
+    if (frame) out.mtext.frame = Math.max(0, landingGap);
   }
   return out;
 }

@@ -41,6 +41,9 @@ export interface TextStyle {
   bigFont: string;
   widthFactor: number;
   oblique: number;
+  /** TrueType styles: the bold / italic face (STYLE XDATA ACAD 1071 flags) */
+  bold?: boolean;
+  italic?: boolean;
 }
 
 export interface Linetype {

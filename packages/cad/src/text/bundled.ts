@@ -1,16 +1,25 @@
 import type { Glyph, GlyphSource } from './glyph.ts';
 import { TtfGlyphSource } from './ttf.ts';
+import { composeLatin } from './diacritics.ts';
+import { HERSHEY_SCRIPTS_FILE, parseHersheyScripts } from './hershey-scripts.ts';
 
 /**
  * The fallback fonts the product ships, both from registry packages (never from the machine):
  * - Latin stroke font: Hershey Sans 1-stroke from `hersheytext` 2.0.0 (MIT package, Hershey font licence:
  *   free use with the acknowledgement kept in the SVG file). Single-stroke like txt.shx / simplex.shx, so a
- *   missing SHX font is replaced by a font of the same kind.
+ *   missing SHX font is replaced by a font of the same kind. It has ASCII and Latin-1; Latin Extended letters are
+ *   composed from their base letter and stroked accents (diacritics.ts); Greek and Cyrillic come from the same
+ *   package's Hershey Greek and Cyrillic fonts (hershey-scripts.ts).
  * - CJK outline fonts: Noto Sans SC from `@fontsource/noto-sans-sc` 5.3.0 and, for Hangul, Noto Sans KR from
  *   `@fontsource/noto-sans-kr` 5.3.0 (both SIL OFL 1.1), WOFF1 files split into
  *   ~100 unicode-range subsets; only the subsets that hold characters the drawing uses are read (a whole CJK font
  *   would be 6+ MB per drawing). opentype.js 1.3.4 reads WOFF1, not WOFF2. It is also the stand-in for a missing
  *   TrueType font, Latin included.
+ * - Latin Extended, Greek and Cyrillic: Noto Sans from `@fontsource/noto-sans` 5.3.0 (SIL OFL 1.1, same layout),
+ *   for the letters the CJK fonts lack (their Latin Extended subsets miss Ł Č Ő Ş …). It serves both kinds: a
+ *   missing TrueType font and, after the stroke font (ASCII and Latin-1 only), a missing SHX font.
+ * - Bold: the same families' 700-weight files (`cjkBold`), for bold TrueType text whose font is missing. These
+ *   families have no italic CJK faces: italic stand-in text stays slanted.
  * Node reads them from node_modules; a browser passes its own `BundledFontFiles` (e.g. fetching /fonts/…).
  */
 export type BundledFontFiles = (path: string) => Promise<Uint8Array | null>;
@@ -18,6 +27,7 @@ export type BundledFontFiles = (path: string) => Promise<Uint8Array | null>;
 export const STROKE_FALLBACK = 'Hershey Sans 1-stroke';
 export const CJK_FALLBACK = 'Noto Sans SC';
 export const KOREAN_FALLBACK = 'Noto Sans KR';
+export const LATIN_FALLBACK = 'Noto Sans';
 const HERSHEY_FILE = 'hersheytext/svg_fonts/HersheySans1.svg';
 const NOTO_DIR = '@fontsource/noto-sans-sc';
 
@@ -60,7 +70,23 @@ export class StrokeGlyphSource implements GlyphSource {
   }
 
   glyph(ch: string): Glyph | undefined {
-    return this.font().glyphs.get(ch);
+    const glyphs = this.font().glyphs;
+    const g = glyphs.get(ch) ?? this.scripts?.get(ch);
+    if (g || ch.charCodeAt(0) < 0x100) return g;
+    // Latin Extended (and accented Greek / Cyrillic): the base letter with its accents as strokes (made once, kept
+    // with the font's own glyphs)
+    const made = composeLatin(ch, (c) => glyphs.get(c) ?? this.scripts?.get(c));
+    if (made) glyphs.set(ch, made);
+    return made;
+  }
+
+  /** Greek and Cyrillic, from the Hershey Greek and Cyrillic fonts: read once, when a drawing first has such letters */
+  private scripts?: Map<string, Glyph>;
+  private readingScripts?: Promise<void>;
+  loadScripts(files: BundledFontFiles): Promise<void> {
+    return (this.readingScripts ??= files(HERSHEY_SCRIPTS_FILE).then((bytes) => {
+      if (bytes) this.scripts = parseHersheyScripts(new TextDecoder().decode(bytes));
+    }));
   }
 
   private font() {
@@ -106,7 +132,7 @@ function parseHershey(svg: string): { glyphs: Map<string, Glyph>; descent: numbe
   return { glyphs, descent: -minY || 0.33 };
 }
 
-/** A family split into unicode-range subsets (fontsource layout: unicode.json + files/<id>-<key>-400-normal.woff). */
+/** A family split into unicode-range subsets (fontsource layout: unicode.json + files/<id>-<key>-<weight>-normal.woff). */
 interface SplitFamily {
   name: string;
   dir: string;
@@ -116,6 +142,8 @@ const FAMILIES: SplitFamily[] = [
   { name: CJK_FALLBACK, dir: NOTO_DIR, id: 'noto-sans-sc' },
   // Hangul is not in the SC font
   { name: KOREAN_FALLBACK, dir: '@fontsource/noto-sans-kr', id: 'noto-sans-kr' },
+  // Latin Extended, Greek and Cyrillic in full (the CJK fonts draw only part of them)
+  { name: LATIN_FALLBACK, dir: '@fontsource/noto-sans', id: 'noto-sans' },
 ];
 
 /**
@@ -132,7 +160,11 @@ export class CjkFallback implements GlyphSource {
   /** per family, once one of its subsets is read */
   readonly sources: (TtfGlyphSource | undefined)[] = [];
 
-  constructor(private readonly files: BundledFontFiles) {}
+  constructor(
+    private readonly files: BundledFontFiles,
+    /** 400 regular, 700 bold */
+    private readonly weight = 400,
+  ) {}
 
   /** reads the range lists (once, however often it is called) */
   init(): Promise<boolean> {
@@ -145,7 +177,7 @@ export class CjkFallback implements GlyphSource {
       if (!json) continue;
       const map = JSON.parse(new TextDecoder().decode(json)) as Record<string, string>;
       for (const [key, spec] of Object.entries(map)) {
-        const file = `${f.dir}/files/${f.id}-${key.replace(/[[\]]/g, '')}-400-normal.woff`;
+        const file = `${f.dir}/files/${f.id}-${key.replace(/[[\]]/g, '')}-${this.weight}-normal.woff`;
         for (const r of spec.split(',')) {
           const [a, b] = r.trim().replace(/^U\+/i, '').split('-');
           (this.byFamily[family] ??= []).push({ file, from: parseInt(a, 16), to: parseInt(b ?? a, 16) });
@@ -162,11 +194,12 @@ export class CjkFallback implements GlyphSource {
   async need(chars: Iterable<string>): Promise<void> {
     let pending = [...new Set(chars)].filter((ch) => !this.glyph(ch));
     for (let family = 0; family < FAMILIES.length && pending.length; family++) {
+      // every subset whose ranges name the character: the numbered CJK subsets list Latin Extended letters (Ł Č Ő
+      // Ş) they do not draw, and taking only the first hit left those letters as empty boxes
       const files = new Set<string>();
       for (const ch of pending) {
         const cp = ch.codePointAt(0)!;
-        const hit = this.byFamily[family]?.find((r) => cp >= r.from && cp <= r.to);
-        if (hit) files.add(hit.file);
+        for (const r of this.byFamily[family] ?? []) if (cp >= r.from && cp <= r.to) files.add(r.file);
       }
       // drawings loading at the same time share the reads
       await Promise.all([...files].map((file) => this.reading.get(file) ?? this.reading.set(file, this.read(file, family)).get(file)!));
@@ -207,12 +240,18 @@ export class CjkFallback implements GlyphSource {
  * The bundled fonts, parsed once per file source and shared by every drawing (a server opens many): the stroke
  * font, and the CJK subsets read so far.
  */
-const shared = new WeakMap<BundledFontFiles, { stroke: Promise<StrokeGlyphSource | undefined>; cjk: CjkFallback }>();
-export function bundledFonts(files: BundledFontFiles): { stroke: Promise<StrokeGlyphSource | undefined>; cjk: CjkFallback } {
+interface Bundled {
+  stroke: Promise<StrokeGlyphSource | undefined>;
+  cjk: CjkFallback;
+  /** the same families in bold */
+  cjkBold: CjkFallback;
+}
+const shared = new WeakMap<BundledFontFiles, Bundled>();
+export function bundledFonts(files: BundledFontFiles): Bundled {
   let b = shared.get(files);
   if (!b) {
     const stroke = files(HERSHEY_FILE).then((svg) => (svg ? new StrokeGlyphSource(new TextDecoder().decode(svg)) : undefined));
-    shared.set(files, (b = { stroke, cjk: new CjkFallback(files) }));
+    shared.set(files, (b = { stroke, cjk: new CjkFallback(files), cjkBold: new CjkFallback(files, 700) }));
   }
   return b;
 }

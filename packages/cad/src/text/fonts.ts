@@ -4,6 +4,7 @@ import type { Glyph, GlyphSource } from './glyph.ts';
 import { ShxGlyphSource } from './shx.ts';
 import { collectionFaces, TtfGlyphSource } from './ttf.ts';
 import { bigFontCodePage } from './dbcs.ts';
+import { isGreekOrCyrillic } from './hershey-scripts.ts';
 import { bundledFonts, CJK_FALLBACK, nodeBundledFiles, STROKE_FALLBACK, type BundledFontFiles, type StrokeGlyphSource } from './bundled.ts';
 
 /** Font file bytes by name, e.g. 'txt.shx', 'gbcbig.shx', 'simsun.ttc', 'Arial' (case-insensitive, with or without extension); null when unknown. */
@@ -22,6 +23,16 @@ export interface StyleFonts {
   big?: ShxGlyphSource;
   /** what the style asks for: decides which bundled font stands in */
   kind: 'shx' | 'ttf';
+  /** a TrueType style's face (STYLE XDATA): MTEXT starts from it */
+  bold?: boolean;
+  italic?: boolean;
+}
+
+/** A TrueType family's other faces, read from the provider when the drawing's text asks for them. */
+export interface Faces {
+  bold?: GlyphSource;
+  italic?: GlyphSource;
+  boldItalic?: GlyphSource;
 }
 
 export interface FontSet {
@@ -32,6 +43,10 @@ export interface FontSet {
   byName: Map<string, GlyphSource>;
   stroke?: StrokeGlyphSource;
   cjk?: GlyphSource;
+  /** the bundled outline fonts' bold weight, when bold TrueType text needs a stand-in */
+  cjkBold?: GlyphSource;
+  /** bold / italic faces of the provider's TrueType fonts, by their regular face */
+  faces?: Map<GlyphSource, Faces>;
 }
 
 export interface LoadFontsOptions {
@@ -46,16 +61,44 @@ const baseName = (s: string) => s.trim().split(/[\\/]/).pop() ?? '';
 const stripExt = (s: string) => key(s).replace(/\.(shx|ttf|ttc|otf|woff)$/, '');
 
 /** The MTEXT font switches (\fArial|b0|i0; TrueType family, \Ftxt.shx; or \Ftxt,gbcbig; SHX files) a string uses. */
-export function mtextFontSwitches(raw: string): { name: string; kind: 'shx' | 'ttf' }[] {
-  const out: { name: string; kind: 'shx' | 'ttf' }[] = [];
-  for (const m of raw.matchAll(/\\([fF])([^;|]*)[^;]*;/g)) {
+export function mtextFontSwitches(raw: string): { name: string; kind: 'shx' | 'ttf'; bold?: boolean; italic?: boolean }[] {
+  const out: { name: string; kind: 'shx' | 'ttf'; bold?: boolean; italic?: boolean }[] = [];
+  for (const m of raw.matchAll(/\\([fF])([^;|]*)([^;]*);/g)) {
+    const bold = /\|b1/.test(m[3]) || undefined, italic = /\|i1/.test(m[3]) || undefined;
     for (const part of m[2].split(',')) {
       const name = part.trim();
       if (!name) continue;
-      out.push({ name, kind: m[1] === 'F' || /\.shx$/i.test(name) ? 'shx' : 'ttf' });
+      out.push({ name, kind: m[1] === 'F' || /\.shx$/i.test(name) ? 'shx' : 'ttf', bold, italic });
     }
   }
   return out;
+}
+
+/**
+ * File names a family's other faces go by, tried in turn: Windows' own (arialbd / ariali / arialbi, calibrib /
+ * calibrii / calibriz, verdanab …) and "<name> Bold". A candidate counts only when its subfamily says it is that face.
+ */
+function faceCandidates(name: string, face: keyof Faces): string[] {
+  const base = stripExt(baseName(name));
+  if (face === 'bold') return [`${base}bd.ttf`, `${base}b.ttf`, `${base} bold.ttf`, `${base}-bold.ttf`];
+  if (face === 'italic') return [`${base}i.ttf`, `${base} italic.ttf`, `${base}-italic.ttf`];
+  return [`${base}bi.ttf`, `${base}z.ttf`, `${base} bold italic.ttf`, `${base}-bolditalic.ttf`];
+}
+
+function isFace(src: GlyphSource, face: keyof Faces): boolean {
+  const sub = src instanceof TtfGlyphSource ? src.subfamily.toLowerCase() : '';
+  const bold = /bold|black|heavy/.test(sub), italic = /italic|oblique/.test(sub);
+  return face === 'bold' ? bold && !italic : face === 'italic' ? italic && !bold : bold && italic;
+}
+
+/** The face of `src` for bold/italic text, and whether that face is really italic (else the text is slanted). */
+export function faceOf(fonts: FontSet, src: GlyphSource | undefined, bold: boolean, italic: boolean): { src: GlyphSource | undefined; italic: boolean } {
+  if (!src || (!bold && !italic)) return { src, italic: false };
+  const f = fonts.faces?.get(src);
+  if (bold && italic && f?.boldItalic) return { src: f.boldItalic, italic: true };
+  if (italic && !bold && f?.italic) return { src: f.italic, italic: true };
+  if (bold && f?.bold) return { src: f.bold, italic: false };
+  return { src, italic: false };
 }
 
 /** The texts of the drawing (TEXT, MTEXT, ATTRIB, ATTDEF), children and blocks included, in drawing order (a plain
@@ -131,6 +174,16 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
     ask(st.font, TTF_EXT.test(st.font) ? 'ttf' : 'shx');
     ask(st.bigFont, 'shx', true);
   }
+  // the faces asked for, by lower-case font name
+  const wantFaces = new Map<string, Set<keyof Faces>>();
+  const wantFace = (name: string, bold?: boolean, italic?: boolean) => {
+    if (!bold && !italic) return;
+    const k = key(baseName(name));
+    const set = wantFaces.get(k) ?? new Set<keyof Faces>();
+    set.add(bold && italic ? 'boldItalic' : bold ? 'bold' : 'italic');
+    wantFaces.set(k, set);
+  };
+  for (const st of d.textStyles) if (st.name && st.font) wantFace(st.font, st.bold, st.italic);
   const chars = new Set<string>();
   let sawSpecials = false;
   const fields = new FieldIndex();
@@ -138,7 +191,7 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
   for (let i = 0; i < texts.length; i++) {
     const e = texts[i];
     const s = entityText(e, fields);
-    if (e.type === 'MTEXT') for (const f of mtextFontSwitches(s)) ask(f.name, f.kind);
+    if (e.type === 'MTEXT') for (const f of mtextFontSwitches(s)) ask(f.name, f.kind), wantFace(f.name, f.bold, f.italic);
     addNonAscii(s, chars);
     if (!sawSpecials && /%%[cdp]/i.test(s)) sawSpecials = true;
   }
@@ -181,8 +234,36 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
   report.resolved.sort((a, b) => a.name.localeCompare(b.name));
   report.substituted.sort((a, b) => a.name.localeCompare(b.name));
 
+  // the bold / italic faces of the TrueType fonts read, where text asks for them and the library has them
+  const faces = new Map<GlyphSource, Faces>();
+  await Promise.all(
+    [...wantFaces].map(async ([name, want]) => {
+      const src = byName.get(name) ?? byName.get(stripExt(name));
+      if (!(src instanceof TtfGlyphSource)) return;
+      const got = faces.get(src) ?? {};
+      faces.set(src, got);
+      for (const face of want) {
+        for (const file of faceCandidates(name, face)) {
+          let bytes: Uint8Array | null = null;
+          try {
+            bytes = await provide(file);
+          } catch {
+            bytes = null;
+          }
+          const f = bytes ? parseFont(file, bytes, d.header.codePage, false) : undefined;
+          if (f && isFace(f, face)) {
+            got[face] = f;
+            break;
+          }
+        }
+      }
+    }),
+  );
+
   const bundled = bundledFonts(files);
   const stroke = await bundled.stroke;
+  // Greek and Cyrillic strokes: read only for a drawing that has such letters
+  if (stroke && [...chars].some(isGreekOrCyrillic)) await stroke.loadScripts(files);
   if (stroke) report.resolved.push({ name: STROKE_FALLBACK, from: 'bundled' });
 
   // the CJK subsets: characters that no provided font and not the stroke font draws
@@ -191,14 +272,21 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
   const wantsTtf = report.substituted.some((s) => s.with === CJK_FALLBACK);
   const cjk = bundled.cjk;
   let usesCjk = false;
+  let cjkBold: GlyphSource | undefined;
   if ((missing.length || wantsTtf) && (await cjk.init())) {
     // a missing TrueType font is replaced by the CJK font's Latin part too
     // (all of printable ASCII: the subsets split even the Latin alphabet, N is not with A)
     const ascii = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i));
-    const need = wantsTtf ? [...missing, ...ascii] : missing;
+    // TrueType text drawn by the stand-in takes every character from it, not some from the stroke font
+    const need = wantsTtf ? [...chars, ...ascii] : missing;
     await cjk.need(need);
     for (const name of cjk.familiesFor(need)) report.resolved.push({ name, from: 'bundled' });
     usesCjk = true;
+    // bold TrueType text drawn by the stand-in: its bold weight (the same characters)
+    if (wantFaces.size && (await bundled.cjkBold.init())) {
+      await bundled.cjkBold.need(need);
+      cjkBold = bundled.cjkBold;
+    }
   }
 
   const styles = new Map<string, StyleFonts>();
@@ -206,9 +294,9 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
     const kind = TTF_EXT.test(st.font) ? 'ttf' : 'shx';
     const primary = st.font ? (byName.get(key(baseName(st.font))) ?? byName.get(stripExt(baseName(st.font)))) : undefined;
     const bigSrc = st.bigFont ? byName.get(key(baseName(st.bigFont))) : undefined;
-    styles.set(key(st.name), { primary, big: bigSrc instanceof ShxGlyphSource ? bigSrc : undefined, kind });
+    styles.set(key(st.name), { primary, big: bigSrc instanceof ShxGlyphSource ? bigSrc : undefined, kind, bold: st.bold, italic: st.italic });
   }
-  return { report, styles, byName, stroke, cjk: usesCjk ? cjk : undefined };
+  return { report, styles, byName, stroke, cjk: usesCjk ? cjk : undefined, cjkBold, faces: faces.size ? faces : undefined };
 }
 
 /**
@@ -224,14 +312,17 @@ const ALIASES: Record<string, string[]> = {
 };
 
 /** The glyph for `ch`: the style's (or MTEXT-switched) font, its big font, the bundled font of the same kind, then anything. */
-export function findGlyph(fonts: FontSet, style: StyleFonts, ch: string, override?: { font?: GlyphSource; kind?: 'shx' | 'ttf' }): { glyph: Glyph; source: GlyphSource } | undefined {
+export function findGlyph(fonts: FontSet, style: StyleFonts, ch: string, override?: { font?: GlyphSource; kind?: 'shx' | 'ttf'; bold?: boolean }): { glyph: Glyph; source: GlyphSource } | undefined {
   // an MTEXT font switch replaces the style's font; when the switched-to font is missing, its kind picks the stand-in
   const kind = override?.kind ?? style.kind;
   const aliases = ALIASES[ch];
+  // bold TrueType text without its font: the stand-in's bold weight first
+  const cjk = override?.bold && fonts.cjkBold && kind === 'ttf' ? fonts.cjkBold : fonts.cjk;
   // no lists of fonts or characters built here: this runs for every character of every text
   return (
     inFonts(ch, aliases, override?.kind ? override.font : style.primary, style.big) ??
-    (kind === 'ttf' ? inFonts(ch, aliases, fonts.cjk, fonts.stroke) : inFonts(ch, aliases, fonts.stroke, fonts.cjk)) ??
+    (kind === 'ttf' ? inFonts(ch, aliases, cjk, fonts.stroke) : inFonts(ch, aliases, fonts.stroke, fonts.cjk)) ??
+    (cjk !== fonts.cjk ? inFont(ch, fonts.cjk) : undefined) ??
     inAnyFont(ch, aliases, fonts.byName)
   );
 }

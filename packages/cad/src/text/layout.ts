@@ -3,7 +3,7 @@ import type { TextRun } from '../geometry/flatten.ts';
 import { FieldIndex } from '../dxf/pair-store.ts';
 import { aciToRgb } from '../geometry/aci.ts';
 import type { Glyph, GlyphSource } from './glyph.ts';
-import { findGlyph, type FontSet, type StyleFonts } from './fonts.ts';
+import { faceOf, findGlyph, type FontSet, type StyleFonts } from './fonts.ts';
 import { parseMText, parseText, type Format, type Item } from './mtext.ts';
 
 /** Text as geometry in drawing units. */
@@ -60,7 +60,12 @@ interface Layout {
 
 /** MTEXT line spacing: baselines 5/3 of the text height apart (AutoCAD's "at least" spacing at factor 1). */
 const LINE_SPACING = 5 / 3;
-const STACK_SCALE = 0.7;
+/**
+ * Stacked parts at the current height: AutoCAD's 70 % stack size is written by its editor as \H0.7x; before \S
+ * (dimension tolerances likewise as \H<DIMTFAC>x;), so scaling the parts again drew fractions at 49 % (ezdxf's
+ * MTEXT layout also keeps the parts at the current cap height).
+ */
+const STACK_SCALE = 1;
 const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
 
 const key = (s: string) => s.trim().toLowerCase();
@@ -141,7 +146,7 @@ interface PlaceContext {
   primaryDescent: number;
   /** the format placed last and what it decides (font switch, slant): a run's characters share a few formats */
   format: Format | null;
-  override: { font?: GlyphSource; kind?: 'shx' | 'ttf' } | undefined;
+  override: { font?: GlyphSource; kind?: 'shx' | 'ttf'; bold?: boolean } | undefined;
   shear: number;
 }
 
@@ -155,8 +160,12 @@ function place(cx: PlaceContext, ch: string, f: Format, x: number, y: number, h:
   if (f !== cx.format) {
     // formats are never changed once made (a code makes a new one), so what they decide is worked out once each
     cx.format = f;
-    cx.override = f.font ? { font: sourceFor(cx.fonts, f), kind: f.fontKind } : undefined;
-    cx.shear = Math.tan(((f.oblique + (f.italic ? 15 : 0)) * Math.PI) / 180);
+    // bold and italic text uses its family's bold / italic face where the library has it; italic without an
+    // italic face is slanted by 15°
+    const bold = !!f.bold, italic = !!f.italic;
+    const face = faceOf(cx.fonts, f.font ? sourceFor(cx.fonts, f) : cx.style.primary, bold, italic);
+    cx.override = f.font ? { font: face.src, kind: f.fontKind, bold } : bold || italic ? { font: face.src, kind: cx.style.kind, bold } : undefined;
+    cx.shear = Math.tan(((f.oblique + (italic && !face.italic ? 15 : 0)) * Math.PI) / 180);
   }
   const hit = findGlyph(cx.fonts, cx.style, ch, cx.override);
   const sx = h * f.widthFactor;
@@ -228,6 +237,8 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
     overline: false,
     strike: false,
     valign: 0,
+    bold: st?.bold,
+    italic: st?.italic,
   };
   const extra = extraOf(d, run);
   const items = itemsOf(run, extra, base);
@@ -248,6 +259,11 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
       if (it.column) line.columnBreak = true;
       continue;
     }
+    if (it.t === 'align') {
+      paraAlign = it.align === 'default' ? undefined : it.align;
+      line.align = paraAlign;
+      continue;
+    }
     if (it.t === 'stack') {
       const f = it.f, h = f.height * STACK_SCALE;
       const gap = f.height * 0.1;
@@ -266,7 +282,8 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
         for (const p of top.out) p.x += (w - top.w) / 2;
         for (const p of bottom.out) p.x += (w - bottom.w) / 2;
       }
-      if (line.width + w > wrap && line.glyphs.length) {
+      // a stack is part of its word: the line breaks before it only after a space (AutoCAD never splits "1½")
+      if (line.width + w > wrap && line.glyphs.length && line.glyphs[line.glyphs.length - 1].ch === ' ') {
         lines.push(line);
         line = blankLine(paraAlign);
       }
@@ -285,9 +302,9 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
       continue;
     }
     const p = place(cx, it.ch, f, line.width, 0, f.height);
+    let cut = -1;
     if (line.width + p.advance > wrap && line.glyphs.length && it.ch !== ' ') {
       // break after the last space, or before this character when it or the previous one is CJK
-      let cut = -1;
       for (let k = line.glyphs.length - 1; k >= 0; k--) {
         if (line.glyphs[k].ch === ' ') {
           cut = k + 1;
@@ -295,8 +312,11 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
         }
       }
       const prev = line.glyphs[line.glyphs.length - 1].ch ?? '';
-      // CJK text breaks between any two characters; a word longer than the width breaks where it overflows
-      if (cut <= 0 || CJK.test(it.ch) || CJK.test(prev)) cut = line.glyphs.length;
+      // CJK text breaks between any two characters. A Latin word never breaks inside: one longer than the width
+      // overflows the box, as in AutoCAD ("+3,230" stays whole, not "+3,23" / "0")
+      if (CJK.test(it.ch) || CJK.test(prev)) cut = line.glyphs.length;
+    }
+    if (cut > 0) {
       const moved = line.glyphs.splice(cut);
       const keepDeco = line.deco;
       while (line.glyphs.length && line.glyphs[line.glyphs.length - 1].ch === ' ') line.glyphs.pop();
@@ -402,6 +422,7 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
   const totalW = cols ? cols.count * cols.width + (cols.count - 1) * cols.gutter : boxW;
   const oy = row === 0 ? 0 : row === 1 ? totalH / 2 : totalH;
   const ox = col === 0 ? 0 : col === 1 ? -totalW / 2 : -totalW;
+  let frameX0 = Infinity, frameX1 = -Infinity;
   lines.forEach((l, i) => {
     const align = l.align ?? (col === 0 ? 'l' : col === 1 ? 'c' : 'r');
     // trailing spaces do not count when a line is centred or right-aligned
@@ -424,7 +445,17 @@ function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
       else if (va === 2) g.y += l.height - g.h;
     }
     emitLine(out, l, ox + columnX[i] + lx, oy + baselines[i]);
+    frameX0 = Math.min(frameX0, ox + columnX[i] + lx);
+    frameX1 = Math.max(frameX1, ox + columnX[i] + lx + w);
   });
+  if (run.frame !== undefined) {
+    // the text's box (its width, or wider where a long word overflows it) from the first line's top to the last
+    // line's descender, `frame` outside it
+    const g = run.frame, last = lines.length - 1;
+    const x0 = Math.min(ox, frameX0) - g, x1 = Math.max(ox + totalW, frameX1) + g;
+    const y1 = oy + g, y0 = oy + baselines[last] - primaryDescent * lines[last].height - g;
+    out.lines.push({ pts: [x0, y0, x1, y0, x1, y1, x0, y1, x0, y0] });
+  }
   return out;
 }
 

@@ -19,14 +19,18 @@ export interface Format {
   strike: boolean;
   /** \A: 0 bottom (baseline), 1 center, 2 top */
   valign: number;
-  /** \f…|i1: slanted by 15° on top of the oblique angle */
+  /** \f…|i1 (or an italic style): the family's italic face, or slanted by 15° on top of the oblique angle when it has none */
   italic?: boolean;
+  /** \f…|b1 (or a bold style): the family's bold face when it has one */
+  bold?: boolean;
 }
 
 export type Item =
   | { t: 'char'; ch: string; f: Format }
   | { t: 'stack'; top: string; bottom: string; kind: '^' | '/' | '#'; f: Format }
-  | { t: 'para'; align?: 'l' | 'c' | 'r' | 'j' | 'default'; column?: boolean };
+  | { t: 'para'; align?: 'l' | 'c' | 'r' | 'j' | 'default'; column?: boolean }
+  /** the alignment of the first paragraph (a \p code before any break): sets it without starting a line */
+  | { t: 'align'; align: 'l' | 'c' | 'r' | 'j' | 'default' };
 
 const SPECIALS: Record<string, string> = { c: '\u2205', d: '\u00b0', p: '\u00b1' };
 
@@ -137,9 +141,11 @@ export function parseMText(s: string, base: Format, aciToRgb: (aci: number) => n
           const [first, ...flags] = arg.split('|');
           const name = first.split(',')[0].trim();
           f = patched(f, name ? { font: name, fontKind: code === 'F' || /\.shx$/i.test(name) ? 'shx' : 'ttf' } : { font: undefined, fontKind: undefined });
-          // italic of a TrueType family: drawn slanted, as no italic face is loaded
+          // the face of a TrueType family: |b1 bold, |i1 italic (|b0 |i0 the regular face)
           const italic = flags.find((x) => x.startsWith('i'));
           if (italic) f = patched(f, { italic: italic === 'i1' });
+          const bold = flags.find((x) => x.startsWith('b'));
+          if (bold) f = patched(f, { bold: bold === 'b1' });
           break;
         }
         case 'H':
@@ -173,7 +179,9 @@ export function parseMText(s: string, base: Format, aciToRgb: (aci: number) => n
             let last: Item | undefined;
             for (let k = items.length - 1; k >= 0 && !last; k--) if (items[k].t === 'para') last = items[k];
             if (last && last.t === 'para') last.align = a;
-            else items.unshift({ t: 'para', align: a });
+            // the first paragraph has no break before it: a break put there would push the text one line down
+            else if (items[0]?.t === 'align') items[0].align = a;
+            else items.unshift({ t: 'align', align: a });
           }
           break;
         }

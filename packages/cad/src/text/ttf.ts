@@ -13,6 +13,8 @@ export class TtfGlyphSource implements GlyphSource {
   readonly kind = 'ttf' as const;
   readonly descent: number;
   readonly family: string;
+  /** the face within its family ('Regular', 'Bold', 'Italic', 'Bold Italic' …) */
+  readonly subfamily: string;
   private readonly fonts: Font[];
   private readonly scale: number;
   private readonly cache = new Map<string, Glyph | null>();
@@ -29,6 +31,7 @@ export class TtfGlyphSource implements GlyphSource {
     this.scale = 1 / cap;
     this.descent = Math.abs(f.descender) * this.scale;
     this.family = f.names.fontFamily?.en ?? name;
+    this.subfamily = f.names.fontSubfamily?.en ?? '';
   }
 
   /** add more subset files of the same family (the bundled CJK font loads them lazily) */
