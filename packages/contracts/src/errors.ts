@@ -6,6 +6,7 @@
 export const ERRORS = {
   'auth.notSignedIn': { rtnCode: '101', key: 'errors.auth.notSignedIn' },
   'auth.badCredentials': { rtnCode: '1000101', key: 'errors.auth.badCredentials' },
+  'auth.accountDisabled': { rtnCode: '1000102', key: 'errors.auth.accountDisabled' },
   'request.invalid': { rtnCode: '1000001', key: 'errors.request.invalid' },
   'request.malformed': { rtnCode: '1000002', key: 'errors.request.malformed' },
   'request.timeout': { rtnCode: '1000408', key: 'errors.request.timeout' },

@@ -2,7 +2,9 @@
  * Operator CLI: `npm run admin -- <command>`. Uses the same config (DATA_DIR, DATABASE_URL …) as the server.
  *   user create --email E --password P [--name N]   user list   user password --email E --password P
  *   user quota --email E --bytes N|5GB               user vip --email E --type N
- *   mail outbox [--limit N]
+ *   user disable|enable --email E                    user reset-password --email E [--password P]
+ *   storage gc [--dry-run]                           jobs list [--state S] [--limit N]   jobs retry|cancel <id>
+ *   stats                                            mail outbox [--limit N]
  */
 import { parseArgs } from 'node:util';
 import { mkdirSync } from 'node:fs';
@@ -14,6 +16,12 @@ import { createDatabase, migrateToLatest, listOutbox } from '../infra/index.ts';
 import { createUsersService } from '../modules/users/users.service.ts';
 import { createQuotaService } from '../modules/quota/quota.service.ts';
 import { createSessionsService } from '../modules/users/sessions.service.ts';
+import { randomBytes } from 'node:crypto';
+import { createStorage } from '../infra/storage/storage.factory.ts';
+import { createQueue } from '../infra/queue/queue.factory.ts';
+import { JOB_STATES, type JobQueue, type JobState } from '../infra/queue/queue.types.ts';
+import { collectGarbage } from './storage-gc.ts';
+import { instanceStats } from './stats.ts';
 
 const USAGE = `usage: npm run admin -- <command>
   user create --email E --password P [--name N]
@@ -21,13 +29,25 @@ const USAGE = `usage: npm run admin -- <command>
   user password --email E --password P   (ends every session of the account)
   user quota --email E --bytes N|500MB|5GB
   user vip --email E --type N
+  user disable --email E      (ends every session; sign-in refused until enabled)
+  user enable --email E
+  user reset-password --email E [--password P]   (without --password: a random one, printed once; ends every session)
+  storage gc [--dry-run]      (blobs no file refers to; --dry-run only lists them)
+  jobs list [--state waiting|active|completed|failed] [--limit N]
+  jobs retry <id>             jobs cancel <id>
+  stats
   mail outbox [--limit N]`;
 
 class UsageError extends Error {}
 
 export async function runAdmin(argv: string[], env: Record<string, string | undefined> = process.env): Promise<unknown> {
   const [area, action, ...rest] = argv;
-  const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' } }, strict: true });
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' }, state: { type: 'string' }, 'dry-run': { type: 'boolean' } },
+    allowPositionals: true,
+    strict: true,
+  });
   const config = loadConfig(env);
   mkdirSync(config.dataDir, { recursive: true });
   const db = createDatabase(config.databaseUrl);
@@ -46,7 +66,17 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
       if (!u) throw new UsageError(`no user with e-mail ${email}`);
       return u;
     };
-    const show = (u: Awaited<ReturnType<typeof userByEmail>>) => ({ id: u.id, email: u.email, name: u.name, vipType: u.vip_type, storage: `${formatSize(u.storage_used)} / ${formatSize(u.storage_quota)}`, frozen: u.freeze === 1 });
+    const show = (u: Awaited<ReturnType<typeof userByEmail>>) => ({ id: u.id, email: u.email, name: u.name, vipType: u.vip_type, storage: `${formatSize(u.storage_used)} / ${formatSize(u.storage_quota)}`, frozen: u.freeze === 1, disabled: u.disabled_at != null });
+    /** the job queue of this configuration (its workers are not started: the CLI only looks and edits) */
+    const withQueue = async <T>(fn: (q: JobQueue) => Promise<T>): Promise<T> => {
+      const q = createQueue(config, db);
+      try {
+        return await fn(q);
+      } finally {
+        await q.stop();
+      }
+    };
+    const jobId = () => positionals[0] ?? (() => { throw new UsageError('missing job id'); })();
 
     if (area === 'user' && action === 'create') {
       const account = await accounts.createAccount({ email: need(values.email, 'email'), password: need(values.password, 'password'), name: values.name });
@@ -71,10 +101,38 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
       if (!Number.isInteger(type) || type < 0) throw new UsageError('--type must be a whole number');
       return show((await users.setVip((await userByEmail(need(values.email, 'email'))).id, type))!);
     }
+    if (area === 'user' && (action === 'disable' || action === 'enable')) {
+      return show((await users.setDisabled((await userByEmail(need(values.email, 'email'))).id, action === 'disable'))!);
+    }
+    if (area === 'user' && action === 'reset-password') {
+      const account = await accounts.findByEmail(need(values.email, 'email'));
+      if (!account) throw new UsageError(`no account with e-mail ${values.email}`);
+      const password = values.password ?? randomBytes(12).toString('base64url');
+      await accounts.setPassword(account.id, password);
+      return { email: account.email, password: values.password ? 'changed' : password, sessions: 'ended' };
+    }
+    if (area === 'storage' && action === 'gc') return await collectGarbage(db, createStorage(config), { dryRun: values['dry-run'] === true });
+    if (area === 'jobs' && action === 'list') {
+      const state = values.state as JobState | undefined;
+      if (state && !JOB_STATES.includes(state)) throw new UsageError(`--state must be one of ${JOB_STATES.join(', ')}`);
+      return await withQueue((q) => q.list({ state, limit: Number(values.limit ?? 50) }));
+    }
+    if (area === 'jobs' && action === 'retry') {
+      const id = jobId();
+      if (!(await withQueue((q) => q.retry(id)))) throw new UsageError(`no failed job ${id}`);
+      return { id, state: 'waiting' };
+    }
+    if (area === 'jobs' && action === 'cancel') {
+      const id = jobId();
+      if (!(await withQueue((q) => q.cancel(id)))) throw new UsageError(`job ${id} is running, finished or unknown: not cancelled`);
+      return { id, state: 'cancelled' };
+    }
+    if (area === 'stats') return await withQueue((q) => instanceStats(db, q));
     if (area === 'mail' && action === 'outbox') {
       return (await listOutbox(db, { limit: Number(values.limit ?? 20) })).map((m) => ({ id: m.id, to: m.to_addr, subject: m.subject, status: m.status, at: new Date(m.created_at).toISOString(), text: m.text, error: m.error ?? undefined }));
     }
     throw new UsageError(USAGE);
+    // (every answer above is awaited before it is returned: the database closes in `finally`)
   } finally {
     await db.destroy();
   }

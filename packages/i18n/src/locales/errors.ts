@@ -6,6 +6,7 @@ export const errors = {
   zh: {
     'auth.notSignedIn': '请先登录',
     'auth.badCredentials': '邮箱或密码错误',
+    'auth.accountDisabled': '该账号已被管理员停用',
     'request.invalid': '参数错误',
     'request.malformed': '请求格式错误',
     'request.timeout': '请求超时，请重试',
@@ -89,6 +90,7 @@ export const errors = {
   en: {
     'auth.notSignedIn': 'Please sign in first',
     'auth.badCredentials': 'Wrong e-mail or password',
+    'auth.accountDisabled': 'This account has been disabled by the administrator',
     'request.invalid': 'Invalid Parameter',
     'request.malformed': 'Malformed request',
     'request.timeout': 'The request timed out, please try again',
@@ -172,6 +174,7 @@ export const errors = {
   ko: {
     'auth.notSignedIn': '먼저 로그인하세요',
     'auth.badCredentials': '이메일 또는 비밀번호가 잘못되었습니다',
+    'auth.accountDisabled': '관리자가 이 계정을 사용 중지했습니다',
     'request.invalid': '잘못된 매개변수',
     'request.malformed': '잘못된 요청 형식',
     'request.timeout': '요청 시간이 초과되었습니다. 다시 시도하세요',
@@ -255,6 +258,7 @@ export const errors = {
   de: {
     'auth.notSignedIn': 'Bitte zuerst anmelden',
     'auth.badCredentials': 'E-Mail oder Passwort falsch',
+    'auth.accountDisabled': 'Dieses Konto wurde vom Administrator deaktiviert',
     'request.invalid': 'Ungültiger Parameter',
     'request.malformed': 'Fehlerhafte Anfrage',
     'request.timeout': 'Zeitüberschreitung der Anfrage, bitte erneut versuchen',

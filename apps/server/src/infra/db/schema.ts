@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * The one database schema (SQLite and PostgreSQL). Times are epoch milliseconds (bigint in
@@ -53,6 +53,8 @@ export interface UsersTable {
   /** bumped by every change to the user's items: list answers are cached per revision */
   drive_rev: Generated<number>;
   created_at: number;
+  /** set while an operator has disabled the account (no session resolves, none is made); null when enabled */
+  disabled_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface SessionsTable {

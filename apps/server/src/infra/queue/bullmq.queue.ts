@@ -1,6 +1,6 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { EnqueueOptions, JobHandler, JobQueue } from './queue.types.ts';
+import type { EnqueueOptions, JobHandler, JobQueue, JobState, JobSummary } from './queue.types.ts';
 import { DEFAULT_JOB_LEASE_MS } from './db.queue.ts';
 
 /**
@@ -11,6 +11,15 @@ import { DEFAULT_JOB_LEASE_MS } from './db.queue.ts';
 export function bullmqLease(leaseMs: number) {
   return { lockDuration: leaseMs, lockRenewTime: Math.floor(leaseMs / 3), stalledInterval: Math.max(500, Math.floor(leaseMs / 4)) };
 }
+
+/** Our four states in BullMQ's words (a delayed job is one waiting for its time, a retry waiting for its backoff). */
+const BULLMQ_TYPES: Record<JobState, ('waiting' | 'delayed' | 'prioritized' | 'waiting-children' | 'active' | 'completed' | 'failed')[]> = {
+  waiting: ['waiting', 'delayed', 'prioritized', 'waiting-children'],
+  active: ['active'],
+  completed: ['completed'],
+  failed: ['failed'],
+};
+const ourState = (s: string): JobState => (s === 'active' || s === 'completed' || s === 'failed' ? s : 'waiting');
 
 /**
  * BullMQ on Redis: the scale-out driver (workers in separate processes with PROCESS_MODE=worker).
@@ -75,6 +84,32 @@ export function createBullmqQueue(opts: { redisUrl: string; prefix?: string; que
       if (!job) return { state: 'unknown', progress: 0 };
       const state = s === 'completed' || s === 'failed' || s === 'active' ? s : s === 'unknown' ? 'unknown' : 'waiting';
       return { state, progress: state === 'completed' ? 100 : typeof job.progress === 'number' ? job.progress : 0, error: job.failedReason || undefined, result: job.returnvalue ?? undefined };
+    },
+    async list(o = {}) {
+      const limit = o.limit ?? 50;
+      const types = o.state ? BULLMQ_TYPES[o.state] : Object.values(BULLMQ_TYPES).flat();
+      const jobs = (await queue.getJobs(types, 0, limit - 1, false)).filter(Boolean);
+      const states = await Promise.all(jobs.map((j) => j.getState()));
+      const summaries: JobSummary[] = jobs.map((j, i) => ({ id: j.id!, name: j.name, state: ourState(states[i]), attempts: j.attemptsMade, progress: typeof j.progress === 'number' ? j.progress : 0, error: j.failedReason || undefined, createdAt: j.timestamp, updatedAt: j.finishedOn ?? j.processedOn ?? j.timestamp }));
+      return summaries.sort((a, b) => b.createdAt - a.createdAt).slice(0, limit);
+    },
+    async retry(jobId) {
+      const job = await queue.getJob(jobId.replace(/:/g, '_'));
+      if (!job || !(await job.isFailed())) return false;
+      await job.retry('failed', { resetAttemptsMade: true });
+      return true;
+    },
+    async cancel(jobId) {
+      const job = await queue.getJob(jobId.replace(/:/g, '_'));
+      if (!job || !['waiting', 'delayed', 'prioritized', 'failed'].includes(await job.getState())) return false;
+      // a job a worker takes meanwhile is locked: remove then fails, and the job runs
+      return job.remove().then(() => true, () => false);
+    },
+    async counts() {
+      const c = await queue.getJobCounts(...Object.values(BULLMQ_TYPES).flat());
+      const out = {} as Record<JobState, number>;
+      for (const [s, types] of Object.entries(BULLMQ_TYPES) as [JobState, string[]][]) out[s] = types.reduce((n, t) => n + (c[t] ?? 0), 0);
+      return out;
     },
   };
 }

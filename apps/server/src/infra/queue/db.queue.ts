@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { newId } from '../db/ids.ts';
 import { isUniqueViolation } from '../db/db.ts';
-import type { EnqueueOptions, JobHandler, JobQueue } from './queue.types.ts';
+import { JOB_STATES, type EnqueueOptions, type JobHandler, type JobQueue, type JobState } from './queue.types.ts';
 
 /** The default lease (JOB_LEASE_MS): a job of a killed worker waits about this long before another takes it. */
 export const DEFAULT_JOB_LEASE_MS = 20_000;
@@ -180,6 +180,28 @@ export function createDbQueue(db: Kysely<Database>, opts: DbQueueOptions = {}): 
       const j = await db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
       if (!j) return { state: 'unknown', progress: 0 };
       return { state: j.state as 'waiting', progress: j.progress, error: j.last_error ?? undefined, result: j.result ? JSON.parse(j.result) : undefined };
+    },
+    async list(o = {}) {
+      let q = db.selectFrom('jobs').select(['id', 'name', 'state', 'attempts', 'progress', 'last_error', 'created_at', 'updated_at']).orderBy('created_at', 'desc').limit(o.limit ?? 50);
+      if (o.state) q = q.where('state', '=', o.state);
+      return (await q.execute()).map((j) => ({ id: j.id, name: j.name, state: j.state as JobState, attempts: j.attempts, progress: j.progress, error: j.last_error ?? undefined, createdAt: Number(j.created_at), updatedAt: Number(j.updated_at) }));
+    },
+    async retry(jobId) {
+      const now = Date.now();
+      const r = await db.updateTable('jobs').set({ state: 'waiting', run_at: now, attempts: 0, progress: 0, last_error: null, updated_at: now }).where('id', '=', jobId).where('state', '=', 'failed').executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    async cancel(jobId) {
+      // a schedule's row is the schedule itself: cancelling it would stop the sweep until the next start
+      if (jobId.startsWith('schedule:')) return false;
+      const r = await db.deleteFrom('jobs').where('id', '=', jobId).where('state', 'in', ['waiting', 'failed']).executeTakeFirst();
+      return Number(r.numDeletedRows) === 1;
+    },
+    async counts() {
+      const rows = await db.selectFrom('jobs').select(['state', db.fn.countAll<string>().as('n')]).groupBy('state').execute();
+      const out = Object.fromEntries(JOB_STATES.map((s) => [s, 0])) as Record<JobState, number>;
+      for (const r of rows) if (r.state in out) out[r.state as JobState] = Number(r.n);
+      return out;
     },
   };
   return api;

@@ -158,5 +158,42 @@ export function runQueueContract(name: string, harness: () => Promise<QueueHarne
       expect(finished).toBe(true);
       await h.cleanup();
     });
+
+    it('lets an operator list, count, retry and cancel jobs', async () => {
+      const h = await harness();
+      const q = await h.make();
+      let fail = true;
+      const ran: string[] = [];
+      q.register('t.flaky', async (p: { n: number }) => {
+        ran.push(`flaky ${p.n}`);
+        if (fail) throw new Error('broken for now');
+      });
+      q.register('t.later', async () => {
+        ran.push('later');
+      });
+      await q.start();
+      const failing = await q.enqueue('t.flaky', { n: 1 }, { attempts: 1 });
+      await until(async () => (await q.status(failing)).state === 'failed');
+      const later = await q.enqueue('t.later', {}, { delayMs: 60_000 });
+      const listed = await q.list();
+      expect(listed.map((j) => [j.id, j.name, j.state])).toEqual(expect.arrayContaining([[failing, 't.flaky', 'failed'], [later, 't.later', 'waiting']]));
+      expect((await q.list({ state: 'failed' })).map((j) => j.id)).toEqual([failing]);
+      expect((await q.list({ state: 'failed' }))[0].error).toContain('broken for now');
+      expect(await q.counts()).toMatchObject({ failed: 1, waiting: 1, active: 0 });
+      // a failed job runs again; a waiting one is not "retried"
+      fail = false;
+      expect(await q.retry(later)).toBe(false);
+      expect(await q.retry(failing)).toBe(true);
+      await until(async () => (await q.status(failing)).state === 'completed');
+      expect(ran).toEqual(['flaky 1', 'flaky 1']);
+      // a job that has not started goes away and never runs; a finished or unknown one cannot be cancelled
+      expect(await q.cancel(later)).toBe(true);
+      expect((await q.status(later)).state).toBe('unknown');
+      expect(await q.cancel(failing)).toBe(false);
+      expect(await q.cancel('no-such-job')).toBe(false);
+      expect(await q.counts()).toMatchObject({ waiting: 0, failed: 0, completed: 1 });
+      await q.stop();
+      await h.cleanup();
+    });
   });
 }

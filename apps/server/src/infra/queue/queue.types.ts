@@ -30,4 +30,26 @@ export interface JobQueue {
   /** Stop taking new jobs and wait for running ones. */
   stop(): Promise<void>;
   status(jobId: string): Promise<{ state: 'waiting' | 'active' | 'completed' | 'failed' | 'unknown'; progress: number; error?: string; result?: unknown }>;
+  /** Operators (`admin jobs list`): the latest jobs, newest first, of one state or all. */
+  list(o?: { state?: JobState; limit?: number }): Promise<JobSummary[]>;
+  /** A failed job runs again with its attempts started over; false when there is no failed job of that id. */
+  retry(jobId: string): Promise<boolean>;
+  /** A job that has not started (or failed) is removed; false for a running, finished or unknown one. */
+  cancel(jobId: string): Promise<boolean>;
+  /** How many jobs are in each state (`admin stats`, the metrics' queue depth). */
+  counts(): Promise<Record<JobState, number>>;
+}
+
+export type JobState = 'waiting' | 'active' | 'completed' | 'failed';
+export const JOB_STATES: readonly JobState[] = ['waiting', 'active', 'completed', 'failed'];
+
+export interface JobSummary {
+  id: string;
+  name: string;
+  state: JobState;
+  attempts: number;
+  progress: number;
+  error?: string;
+  createdAt: number;
+  updatedAt: number;
 }

@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { StorageDriver } from './storage.types.ts';
+import type { StorageDriver, StoredObject } from './storage.types.ts';
 import { assertSafeKey } from './storage-keys.ts';
 import { createFsSignedUrl } from './fs-signed-url.ts';
 import { instanceTempName } from '../instance.ts';
@@ -69,6 +69,32 @@ export function createFsStorage(opts: { root: string; signingSecret: string }): 
     },
     async delete(key) {
       await fsp.rm(full(key), { force: true });
+    },
+    async *list(prefix) {
+      // walk only the folder the prefix names (blobs/ab/… lives under blobs/ab/): never the whole store
+      const slash = prefix.lastIndexOf('/');
+      const start = slash < 0 ? root : path.join(root, prefix.slice(0, slash));
+      const walk = async function* (dir: string): AsyncGenerator<StoredObject> {
+        let entries;
+        try {
+          entries = await fsp.readdir(dir, { withFileTypes: true });
+        } catch {
+          return;
+        }
+        for (const e of entries) {
+          const file = path.join(dir, e.name);
+          // the temporary folder holds puts in flight, not objects
+          if (file === tmpDir) continue;
+          if (e.isDirectory()) yield* walk(file);
+          else if (e.isFile()) {
+            const key = path.relative(root, file).split(path.sep).join('/');
+            if (!key.startsWith(prefix)) continue;
+            const st = await fsp.stat(file).catch(() => null);
+            if (st) yield { key, size: st.size, modifiedAt: st.mtimeMs };
+          }
+        }
+      };
+      yield* walk(start);
     },
     async signedGetUrl(key, o) {
       assertSafeKey(key);

@@ -124,6 +124,22 @@ export function runStorageContract(name: string, make: () => Promise<{ driver: S
 /** importFile: a finished local file becomes an object and the local file is gone. */
 export function runImportContract(name: string, make: () => Promise<{ driver: StorageDriver }>) {
   describe(`storage contract: ${name} importFile`, () => {
+    it('lists the objects under a prefix with their sizes, and nothing else', async () => {
+      const { driver } = await make();
+      const dir = `list-${randomBytes(4).toString('hex')}`;
+      const before = Date.now() - 60_000;
+      await driver.put(`${dir}/ab/one`, Buffer.from('one'));
+      await driver.put(`${dir}/cd/three`, Buffer.from('three'));
+      await driver.put(`${dir}x/other`, Buffer.from('not mine'));
+      const got: { key: string; size: number; modifiedAt: number }[] = [];
+      for await (const o of driver.list(`${dir}/`)) got.push(o);
+      expect(got.map((o) => [o.key, o.size]).sort()).toEqual([[`${dir}/ab/one`, 3], [`${dir}/cd/three`, 5]]);
+      for (const o of got) expect(o.modifiedAt).toBeGreaterThan(before);
+      const none: unknown[] = [];
+      for await (const o of driver.list(`${dir}/zz/`)) none.push(o);
+      expect(none).toEqual([]);
+    });
+
     it('moves a local file into the store', async () => {
       const { driver } = await make();
       const { mkdtempSync, writeFileSync, existsSync } = await import('node:fs');

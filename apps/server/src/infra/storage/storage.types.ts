@@ -19,6 +19,8 @@ export interface StorageDriver {
   exists(key: string): Promise<boolean>;
   size(key: string): Promise<number | null>;
   delete(key: string): Promise<void>;
+  /** Every object whose key starts with `prefix` (operator tools: `storage gc`, backups), in no particular order. */
+  list(prefix: string): AsyncIterable<StoredObject>;
   /** URL the browser may GET for a limited time (`downloadName` sets Content-Disposition). */
   signedGetUrl(key: string, opts: { expiresInSeconds: number; downloadName?: string }): Promise<string>;
   /**
@@ -27,4 +29,11 @@ export interface StorageDriver {
    * (the local driver, whose uploads go through the API).
    */
   signedPutUrl(key: string, opts: { expiresInSeconds: number; md5Hex: string; size: number }): Promise<{ url: string; headers: Record<string, string> } | null>;
+}
+
+export interface StoredObject {
+  key: string;
+  size: number;
+  /** when the object was last written (ms since the epoch) */
+  modifiedAt: number;
 }

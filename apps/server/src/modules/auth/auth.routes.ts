@@ -7,6 +7,9 @@ import { cookieOptions, createSessionsService, TICKET_COOKIE } from '../users/se
 import { createUsersService } from '../users/users.service.ts';
 import { relyingParty } from './auth.config.ts';
 import { safeReturnTo } from './return-to.ts';
+import { ERRORS } from '@cadcloud/contracts';
+import { serverMessage } from '@cadcloud/i18n';
+import { requestLanguage } from '../../infra/http/error-handler.ts';
 
 const TX_COOKIE = 'oidc_tx';
 
@@ -64,6 +67,11 @@ export const authRoutes: RouteModule = async (app, { deps }) => {
     const sub = tokens.claims()!.sub;
     const info = await client.fetchUserInfo(config, tokens.access_token, sub);
     const user = await users.findOrCreateBySso({ sub, email: String(info.email ?? `${sub}@unknown`), name: info.name as string | undefined });
+    if (user.disabled_at != null) {
+      // a browser came here: a page in its language, not the API's JSON (the client-token path answers JSON)
+      const msg = serverMessage(ERRORS['auth.accountDisabled'].key, requestLanguage(req));
+      return reply.code(403).type('text/html; charset=utf-8').send(`<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>CADCloud</title><p style="font:16px sans-serif;margin:40px auto;max-width:480px">${msg.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</p>`);
+    }
     const session = await sessions.createSession(user.id, tx.clientType);
     setTicket(reply, session.ticket, session.expiresAt);
     // the id token lets the login site end its own session without asking at sign-out

@@ -14,6 +14,7 @@ export function createSessionsRepository(db: Kysely<Database>) {
         .select(['sessions.client_type as session_client_type'])
         .where('sessions.ticket_hash', '=', ticketHash)
         .where('sessions.expires_at', '>', now)
+        .where('users.disabled_at', 'is', null)
         .executeTakeFirst();
     },
     async delete(ticketHash: string) {

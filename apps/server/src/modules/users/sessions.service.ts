@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppDeps } from '../../app.deps.ts';
+import { appError } from '../../infra/http/app-error.ts';
 import { createSessionsRepository } from './sessions.repository.ts';
 
 /**
@@ -23,6 +24,9 @@ export function createSessionsService(deps: Pick<AppDeps, 'db' | 'config'>) {
   return {
     /** Creates a session and returns the ticket (shown once, never stored in clear). */
     async createSession(userId: string, clientType: string): Promise<{ ticket: string; expiresAt: number }> {
+      // a disabled account signs in nowhere (browser, client token): the one place every session is made
+      const user = await deps.db.selectFrom('users').select('disabled_at').where('id', '=', userId).executeTakeFirst();
+      if (user?.disabled_at != null) throw appError('auth.accountDisabled');
       const ticket = randomBytes(32).toString('base64url');
       const now = Date.now();
       const expiresAt = now + ttlMs;

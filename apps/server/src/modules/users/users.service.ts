@@ -11,7 +11,7 @@ export function createUsersService(deps: Pick<AppDeps, 'db' | 'config'>) {
     async findOrCreateBySso(o: { sub: string; email: string; name?: string }) {
       const existing = await repo.findBySub(o.sub);
       if (existing) return existing;
-      const row = { id: newId(), sso_sub: o.sub, email: o.email.toLowerCase(), name: o.name || o.email.split('@')[0], vip_type: 0, storage_quota: deps.config.storageDefaultQuota, storage_used: 0, freeze: 0, drive_rev: 0, created_at: Date.now() };
+      const row = { id: newId(), sso_sub: o.sub, email: o.email.toLowerCase(), name: o.name || o.email.split('@')[0], vip_type: 0, storage_quota: deps.config.storageDefaultQuota, storage_used: 0, freeze: 0, drive_rev: 0, created_at: Date.now(), disabled_at: null };
       try {
         await repo.insert(row);
         return row;
@@ -29,6 +29,12 @@ export function createUsersService(deps: Pick<AppDeps, 'db' | 'config'>) {
       const u = await repo.findById(userId);
       if (!u) throw new Error('no such user');
       await repo.update(userId, { storage_quota: bytes, freeze: u.storage_used > bytes ? 1 : 0 });
+      return repo.findById(userId);
+    },
+    /** Disables (ends every session, refuses new ones) or enables an account; its drive is untouched. */
+    async setDisabled(userId: string, disabled: boolean) {
+      await repo.update(userId, { disabled_at: disabled ? Date.now() : null });
+      if (disabled) await deps.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
       return repo.findById(userId);
     },
     async setVip(userId: string, vipType: number) {
