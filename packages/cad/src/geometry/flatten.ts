@@ -11,6 +11,7 @@ import { imageFrame, leaderGeometry, mlineElements, multiLeaderGeometry } from '
 import { blockInstancer, TEXT_SOURCES, type FlatBlocks } from './block-instances.ts';
 import type { Curve2 } from './curve.ts';
 import { imageAdjust, type ImageAdjust } from './image-adjust.ts';
+import { expansionBound, MAX_PRIMITIVES, MAX_SPLINE_DEGREE, type Deadline } from './content-budget.ts';
 
 /** A 2D affine transform [a b c d e f]: x' = a x + c y + e, y' = b x + d y + f. */
 export type Affine = [number, number, number, number, number, number];
@@ -162,8 +163,15 @@ export interface FlattenOptions {
   linetypes?: boolean;
   /** most segments one pattern hatch may make before only its outline is drawn (default 200 000) */
   hatchSegmentCap?: number;
-  /** entities (block children included) expanded before further INSERTs are only counted (default 2 000 000) */
+  /**
+   * entities (block children included) expanded before further INSERTs are only counted (default: 50 × the entities
+   * the drawing stores, between 300 000 and 2 000 000; content-budget.ts)
+   */
   maxEntities?: number;
+  /** output vertices plus exact curves before further geometry is only counted as `TYPE:limit` (default 6 000 000) */
+  maxPrimitives?: number;
+  /** ends the flattening with `cad.tooComplex` once passed (the build's time budget) */
+  deadline?: Deadline;
   /**
    * top-level INSERTs as instances of block meshes in `blocks` instead of polylines (the scene compiler's input; the
    * renderers that read `polylines` leave it off, `expandFlatBlocks` bakes them back)
@@ -291,8 +299,12 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   let dashBudget = 2_000_000;
   let hatchBudget = 4_000_000;
   let emitted = 0;
+  // output vertices and exact curves made so far: what the scene's size follows
+  let primitives = 0;
+  const maxPrimitives = opts.maxPrimitives ?? MAX_PRIMITIVES;
+  const deadline = opts.deadline;
   let recordBlocks: Map<string, Block> | undefined;
-  const maxEntities = opts.maxEntities ?? 2_000_000;
+  const maxEntities = opts.maxEntities ?? expansionBound(storedEntities(d));
   let textPass = false;
   // texts and curves say where they are drawn among the polylines only when a wipeout may mask them
   const ordered = hasWipeouts(d);
@@ -312,7 +324,10 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
           set hatch(v) { hatchBudget = v; },
           get emitted() { return emitted; },
           set emitted(v) { emitted = v; },
+          get primitives() { return primitives; },
+          set primitives(v) { primitives = v; },
         },
+        maxPrimitives,
       }, blocks, entities)
     : null;
 
@@ -415,6 +430,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   function emit(e: Entity, m: Affine, inh: Inherited, depth: number, ref: number) {
     if (textPass && !TEXT_SOURCES.has(e.type)) return;
     emitted++;
+    deadline?.tick('flatten');
     const top = depth === 0;
     // block children on layer 0 take the properties of the layer their INSERT is on
     const layerName = e.layer === '0' && depth > 0 ? inh.layer : e.layer;
@@ -539,6 +555,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
           else if (code === 13) et = [Number(v), y];
         }
         const local = tol / scaleOf(m);
+        // a degree no CAD program writes costs degree² per point: its control polygon stands in (reported)
+        if (ctrl.length >= 4 && num(e, 71, 3) > MAX_SPLINE_DEGREE) skip(e, 'SPLINE:simplified');
         const pts = ctrl.length >= 4 ? tessellateNurbs(num(e, 71, 3), knots, ctrl, weights.length ? weights : undefined, local) : fit.length >= 4 ? fitPointCurve(fit, local, st, et) : null;
         if (!pts) return skip(e);
         const closed = (num(e, 70) & 1) === 1;
@@ -590,7 +608,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         if (!block || depth > 16) return skip(e);
         const inherit = inheritedFrom(c);
         // nested arrays can multiply without bound: past the budget an INSERT is counted instead of expanded
-        if (emitted > maxEntities) return skip(e, 'INSERT:limit');
+        if (emitted > maxEntities || primitives > maxPrimitives) return skip(e, 'INSERT:limit');
         const before = { p: out.polylines.length + (out.curves?.length ?? 0), t: out.texts.length, s: skippedCount() };
         const sx = num(e, 41, 1), sy = num(e, 42, 1), rot = (num(e, 50) * Math.PI) / 180;
         const cols = Math.max(1, num(e, 70, 1)), rows = Math.max(1, num(e, 71, 1)), dc = num(e, 44), dr = num(e, 45);
@@ -741,6 +759,10 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       skip(c.e, `${c.e.type}:invalid`);
       return true;
     }
+    if (primitives >= maxPrimitives) {
+      skip(c.e, `${c.e.type}:limit`);
+      return true;
+    }
     // its dashes copy the draw position (each is the curve with another t0 and sweep); dots are polylines after it
     if (ordered) g.at = out.polylines.length;
     const dashes = scaledDashes(c.lt, (c.ltScale * scaleOf(c.m)) / viewportLtScale);
@@ -748,9 +770,11 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     if (!cut) {
       // continuous, or more dashes than the drawing's budget allows (as dashPattern: then drawn continuous)
       (out.curves ??= []).push(g);
+      primitives++;
       return true;
     }
     dashBudget -= cut.pieces;
+    primitives += cut.dashes.length + cut.dots.length / 2;
     if (cut.dashes.length) (out.curves ??= []).push(...cut.dashes);
     for (let i = 0; i < cut.dots.length; i += 2) pl(c, [cut.dots[i], cut.dots[i + 1], cut.dots[i], cut.dots[i + 1]]);
     return true;
@@ -761,6 +785,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     let finite = points.length >= 2;
     for (let i = 0; finite && i < points.length; i++) finite = Number.isFinite(points[i]);
     if (!finite) return skip(c.e, `${c.e.type}:invalid`);
+    if (primitives + (points.length >> 1) > maxPrimitives) return skip(c.e, `${c.e.type}:limit`);
+    primitives += points.length >> 1;
     const p: Polyline2 = { points, closed, color, layer: c.layer, filled, entity: c.ref, lineweight: c.lineweight };
     if (holes?.length) p.holes = holes;
     out.polylines.push(p);
@@ -779,6 +805,9 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     const sx = Math.hypot(m[0], m[1]), sy = Math.hypot(m[2], m[3]);
     const det = m[0] * m[3] - m[1] * m[2];
     if (!Number.isFinite(px) || !Number.isFinite(py) || !Number.isFinite(height * sy)) return skip(c.e, `${c.e.type}:invalid`);
+    // each character becomes a glyph placement or strokes: a block of long texts in an array multiplies them
+    if (primitives + s.length > maxPrimitives) return skip(c.e, `${c.e.type}:limit`);
+    primitives += s.length;
     const run: TextRun = {
       x: px, y: py, height: height * sy, rotation: rotation + (Math.atan2(m[1], m[0]) * 180) / Math.PI, text: s, color: c.color, layer: c.layer, entity: c.ref, kind,
       style: 'Standard', halign: 0, valign: 0, widthFactor: sy ? sx / sy : 1, oblique: 0, mirrored: det < 0 || undefined, ...extra,
@@ -830,6 +859,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         } else skip(e, 'HATCH:invalid');
       }
       segments.length = w;
+      if (primitives + (w >> 1) > maxPrimitives) return skip(e, 'HATCH:limit');
+      primitives += w >> 1;
       if (w) out.polylines.push({ points: segments, closed: false, color, layer: c.layer, filled: false, entity: c.ref, lineweight: c.lineweight, segments: true });
     } else {
       // each segment placed straight from the flat list (x0 y0 x1 y1 …): no copy of it first
@@ -1053,6 +1084,18 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     if (placed) out.blocks = placed;
   }
   return out;
+}
+
+/** Entities the drawing stores (model and paper space, blocks, their vertices and attributes): what its expansion is measured by. */
+function storedEntities(d: Drawing): number {
+  let n = 0;
+  const count = (list: readonly Entity[]) => {
+    n += list.length;
+    for (const e of list) if (e.children) n += e.children.length;
+  };
+  count(d.entities);
+  for (const b of d.blocks) count(b.entities);
+  return n;
 }
 
 /** A WIPEOUT anywhere in the drawing (model, paper, blocks): only then do texts and curves record their draw position. */

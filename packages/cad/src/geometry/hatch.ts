@@ -1,5 +1,6 @@
 import type { PairReader } from '../dxf/pair-store.ts';
 import { fitPointCurve, tessellateNurbs } from './spline.ts';
+import { MAX_HATCH_CROSSINGS } from './content-budget.ts';
 
 /**
  * HATCH read from its raw group codes: boundary loops (polyline paths with bulges; edge paths of lines, arcs, ellipse
@@ -130,7 +131,8 @@ export function readHatch(r: PairReader, tol: number): HatchData {
             while (codeOf(r, n, i) === 11) fit.push(numOf(r, i++), codeOf(r, n, i) === 21 ? numOf(r, i++) : 0);
             for (const c of [12, 13]) if (codeOf(r, n, i) === c) i += codeOf(r, n, i + 1) === c + 10 ? 2 : 1;
           }
-          if (ctrl.length >= 4) pts.push(...tessellateNurbs(degree, knots, ctrl, weights.length ? weights : undefined, tol));
+          // pushed one by one: a spread of a long tessellation overflows the call stack
+          if (ctrl.length >= 4) for (const v of tessellateNurbs(degree, knots, ctrl, weights.length ? weights : undefined, tol)) pts.push(v);
           else if (fit.length >= 4) pts.push(...fitPointCurve(fit, tol));
         } else break;
         // edges meet end to start; drop the shared point
@@ -226,7 +228,7 @@ export function ringArea(r: readonly number[]): number {
  */
 export function clipPattern(loops: readonly number[][], lines: readonly PatternLine[], cap: number): number[] | null {
   const out: number[] = [];
-  let work = 0;
+  let work = 0, crossed = 0;
   for (const line of lines) {
     const a = (line.angle * Math.PI) / 180;
     const ux = Math.cos(a), uy = Math.sin(a);
@@ -253,6 +255,9 @@ export function clipPattern(loops: readonly number[][], lines: readonly PatternL
     if (count <= 0) continue;
     const segments = out.length / 4;
     if (count > cap || segments + count > cap) return null;
+    // the crossings' array is edges × lines long: a zig-zag boundary under dense lines asked for gigabytes
+    crossed += crossingCount(frame, d, kmin, kmax);
+    if (crossed > MAX_HATCH_CROSSINGS) return null;
     const { xs, start } = crossings(frame, d, kmin, kmax);
     const period = line.dashes.reduce((acc, x) => acc + Math.abs(x), 0);
     const dashed = line.dashes.length > 0 && period > 0;
@@ -295,6 +300,21 @@ export function clipPattern(loops: readonly number[][], lines: readonly PatternL
     }
   }
   return out;
+}
+
+/** How many crossings `crossings` would store (each edge's range of scan lines, counted without walking it). */
+function crossingCount(frame: readonly Float64Array[], d: number, kmin: number, kmax: number): number {
+  let n = 0;
+  for (const f of frame) {
+    for (let k = 0; k < f.length; k += 2) {
+      const j = (k + 2) % f.length;
+      const t0 = f[k + 1], t1 = f[j + 1];
+      if (t0 === t1) continue;
+      const lo = Math.max(kmin, Math.ceil(Math.min(t0, t1) / d)), hi = Math.min(kmax, Math.ceil(Math.max(t0, t1) / d) - 1);
+      if (hi >= lo) n += hi - lo + 1;
+    }
+  }
+  return n;
 }
 
 /**
