@@ -13,10 +13,11 @@ const insert = (name: string, o: { cols?: number; rows?: number; dc?: number; dr
 });
 
 /** Blocks nested `depth` deep, each an array of the one below: rows × cols to the power depth entities asked for. */
-export function nestedArrays(depth = 6, side = 10): Uint8Array {
+export function nestedArrays(depth = 6, side = 10, at = 0): Uint8Array {
   const blocks = [{ name: 'B0', entities: [line(0, 0, 1, 1), circle(0, 0, 1)] }];
   for (let k = 1; k <= depth; k++) blocks.push({ name: `B${k}`, entities: [insert(`B${k - 1}`, { cols: side, rows: side, dc: 2 * side ** (k - 1), dr: 2 * side ** (k - 1) })] });
-  return writeAsciiDxf({ blocks, entities: [insert(`B${depth}`, { cols: 1_000_000, rows: 1_000_000, dc: 1e300, dr: 1e300 })] });
+  // `at` moves the array: other bytes (another md5) for the same work
+  return writeAsciiDxf({ blocks, entities: [insert(`B${depth}`, { cols: 1_000_000, rows: 1_000_000, dc: 1e300, dr: 1e300, x: at })] });
 }
 
 /** Blocks that each insert the next one many times (no arrays): a fan-out tree. */
