@@ -136,8 +136,10 @@ export interface Flattened {
    * entity types met that the flattener does not draw (yet), by count, block children included. A `TYPE:part` key
    * counts a part of a drawn entity left out: `HATCH:pattern` (pattern too dense or undefined: outline drawn
    * instead), `MULTILEADER:block` (block content of a multileader whose block is not found), `INSERT:limit` (an INSERT not expanded because
-   * the drawing already expanded `maxEntities`, or an array cut at 100 × 100), `TYPE:invalid` (a piece of geometry
-   * with damaged numbers).
+   * the drawing already expanded `maxEntities` or made `maxPrimitives`, or an array cut at 100 × 100), `TYPE:limit`
+   * (geometry past `maxPrimitives`, not drawn), `TYPE:simplified` (drawn simpler: a spline of a degree over
+   * MAX_SPLINE_DEGREE as its control polygon; the scene compiler adds curves it baked coarser), `TYPE:invalid` (a piece
+   * of geometry with damaged numbers). The bounds: content-budget.ts.
    */
   skipped: Record<string, number>;
   /**
