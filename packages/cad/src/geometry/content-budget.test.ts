@@ -3,7 +3,8 @@ import { parseDxf } from '../dxf/reader.ts';
 import { buildSceneBytes } from '../open.ts';
 import { decodeScene } from '../scene/binary.ts';
 import { CadError } from '../model/drawing.ts';
-import { denseHatch, fanOut, hostileSplines, hugeNumbers, nestedArrays } from '../testing/hostile-dxf.ts';
+import { denseHatch, fanOut, hostileSplines, hugeNumbers, manyViewports, nestedArrays } from '../testing/hostile-dxf.ts';
+import { flattenLayout } from './layout.ts';
 import { tessellateNurbs } from './spline.ts';
 import { expansionBound, MAX_SPLINE_POINTS } from './content-budget.ts';
 
@@ -64,6 +65,15 @@ describe('content bounds: hostile drawings end quickly with a bounded scene', ()
     expect(e).toBeInstanceOf(CadError);
     expect((e as CadError).code).toBe('cad.tooComplex');
   }, 30_000);
+
+  it('a sheet of hundreds of viewports stops moving the model through them at the output bound', () => {
+    const flat = flattenLayout(parseDxf(manyViewports(400, 1000)), 'Layout1', { curves: true, maxPrimitives: 100_000 })!;
+    let made = flat.curves?.length ?? 0;
+    for (const p of flat.polylines) made += p.points.length / 2;
+    // 1000 lines and circles per viewport (3000 primitives): 33 viewports drawn, the rest counted
+    expect(flat.skipped['VIEWPORT:limit']).toBe(400 - 33);
+    expect(made).toBeLessThanOrEqual(100_000);
+  });
 
   it('the expansion bound follows the stored entities between its floor and ceiling', () => {
     expect(expansionBound(10)).toBe(300_000);

@@ -75,3 +75,11 @@ export function tinyDashes(copies = 400): Uint8Array {
   }
   return writeAsciiDxf({ linetypes: [{ name: 'TINY', pattern }], entities });
 }
+
+/** A paper layout of `viewports` viewports, each showing the whole model: the model's geometry is moved once per viewport. */
+export function manyViewports(viewports = 400, circles = 3000): Uint8Array {
+  const entities: FixtureEntity[] = [];
+  for (let i = 0; i < circles; i++) entities.push(circle(i % 100, Math.floor(i / 100), 0.4), line(i % 100, 0, i % 100, 30));
+  for (let v = 0; v < viewports; v++) entities.push({ type: 'VIEWPORT', pairs: [[67, 1], [8, '0'], [10, 100 + (v % 20) * 10], [20, 100 + Math.floor(v / 20) * 10], [40, 1000], [41, 1000], [68, 1], [69, 2 + v], [12, 50], [22, 15], [45, 40]] });
+  return writeAsciiDxf({ entities });
+}
