@@ -11,7 +11,7 @@ import { imageFrame, leaderGeometry, mlineElements, multiLeaderGeometry } from '
 import { blockInstancer, TEXT_SOURCES, type FlatBlocks } from './block-instances.ts';
 import type { Curve2 } from './curve.ts';
 import { imageAdjust, type ImageAdjust } from './image-adjust.ts';
-import { expansionBound, MAX_PRIMITIVES, MAX_SPLINE_DEGREE, type Deadline } from './content-budget.ts';
+import { expandedPairsBound, expansionBound, MAX_HATCH_WORK, MAX_SPLINE_DEGREE, primitivesBound, storedContent, type Deadline } from './content-budget.ts';
 
 /** A 2D affine transform [a b c d e f]: x' = a x + c y + e, y' = b x + d y + f. */
 export type Affine = [number, number, number, number, number, number];
@@ -170,7 +170,10 @@ export interface FlattenOptions {
    * the drawing stores, between 300 000 and 2 000 000; content-budget.ts)
    */
   maxEntities?: number;
-  /** output vertices plus exact curves before further geometry is only counted as `TYPE:limit` (default 6 000 000) */
+  /**
+   * output vertices, exact curves and text characters before further geometry is only counted as `TYPE:limit`
+   * (default: 20 per group code the drawing stores, between 1 000 000 and 6 000 000; content-budget.ts)
+   */
   maxPrimitives?: number;
   /** ends the flattening with `cad.tooComplex` once passed (the build's time budget) */
   deadline?: Deadline;
@@ -300,13 +303,20 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   // outlines (reported), so a huge drawing cannot explode
   let dashBudget = 2_000_000;
   let hatchBudget = 4_000_000;
+  // boundary points framed and crossings found by all pattern hatches (hatch.ts clipPattern): past it, outlines
+  const hatchWork = { work: MAX_HATCH_WORK };
   let emitted = 0;
   // output vertices and exact curves made so far: what the scene's size follows
   let primitives = 0;
-  const maxPrimitives = opts.maxPrimitives ?? MAX_PRIMITIVES;
+  const content = storedContent(d);
+  const maxPrimitives = opts.maxPrimitives ?? primitivesBound(content.pairs);
   const deadline = opts.deadline;
   let recordBlocks: Map<string, Block> | undefined;
-  const maxEntities = opts.maxEntities ?? expansionBound(storedEntities(d));
+  const maxEntities = opts.maxEntities ?? expansionBound(content.entities);
+  // group codes of the entities emitted (a block's are read again for every INSERT cell)
+  let expandedPairs = 0;
+  const maxExpandedPairs = expandedPairsBound(content.pairs);
+  const overExpanded = () => emitted > maxEntities || primitives > maxPrimitives || expandedPairs > maxExpandedPairs;
   let textPass = false;
   // texts and curves say where they are drawn among the polylines only when a wipeout may mask them
   const ordered = hasWipeouts(d);
@@ -432,7 +442,10 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   function emit(e: Entity, m: Affine, inh: Inherited, depth: number, ref: number) {
     if (textPass && !TEXT_SOURCES.has(e.type)) return;
     emitted++;
-    deadline?.tick('flatten');
+    // (entities made in code, e.g. a block preview's, may carry no pairs)
+    const codes = e.pairs?.length ?? 1;
+    expandedPairs += codes;
+    deadline?.tick('flatten', codes);
     const top = depth === 0;
     // block children on layer 0 take the properties of the layer their INSERT is on
     const layerName = e.layer === '0' && depth > 0 ? inh.layer : e.layer;
@@ -610,7 +623,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         if (!block || depth > 16) return skip(e);
         const inherit = inheritedFrom(c);
         // nested arrays can multiply without bound: past the budget an INSERT is counted instead of expanded
-        if (emitted > maxEntities || primitives > maxPrimitives) return skip(e, 'INSERT:limit');
+        if (overExpanded()) return skip(e, 'INSERT:limit');
         const before = { p: out.polylines.length + (out.curves?.length ?? 0), t: out.texts.length, s: skippedCount() };
         const sx = num(e, 41, 1), sy = num(e, 42, 1), rot = (num(e, 50) * Math.PI) / 180;
         const cols = Math.max(1, num(e, 70, 1)), rows = Math.max(1, num(e, 71, 1)), dc = num(e, 44), dr = num(e, 45);
@@ -629,7 +642,16 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         }
         // a top-level INSERT may be drawn as instances of its block's mesh (block-instances.ts); null: baked here
         const instanced = top && instancer ? instancer.insert(e, block, cells, sx, sy, inherit, ref) : null;
-        if (instanced === null) for (let k = 0; k < cells.length; k++) for (let j = 0; j < block.entities.length; j++) emit(block.entities[j], cells[k], inherit, depth + 1, ref);
+        if (instanced === null) {
+          for (let k = 0; k < cells.length; k++) {
+            // an array of a heavy block passes the bounds within its cells: the rest are counted
+            if (k > 0 && overExpanded()) {
+              skip(e, 'INSERT:limit');
+              break;
+            }
+            for (let j = 0; j < block.entities.length; j++) emit(block.entities[j], cells[k], inherit, depth + 1, ref);
+          }
+        }
         // attributes are in the INSERT's own coordinates (its OCS), not the block's
         for (const a of e.children ?? []) if (a.type === 'ATTRIB') emit(a, outer, inherit, depth + 1, ref);
         // an empty block (or one of ATTDEFs only) draws nothing, on purpose
@@ -837,7 +859,9 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       const holes = h.loops.filter((_, i) => i !== outer).map((r) => applyAll(m, r));
       return pl(c, applyAll(m, h.loops[outer]), true, true, holes, fill);
     }
-    const segments = h.lines.length ? clipPattern(h.loops, h.lines, Math.min(hatchCap, hatchBudget)) : null;
+    // a pattern's work is checked against the deadline hatch by hatch (one may take tens of ms)
+    deadline?.check('flatten');
+    const segments = h.lines.length ? clipPattern(h.loops, h.lines, Math.min(hatchCap, hatchBudget), hatchWork) : null;
     if (segments) hatchBudget -= segments.length / 4;
     if (!segments) {
       // too dense or no pattern definition: the boundary stands in for the pattern, and the report says so
@@ -1086,18 +1110,6 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     if (placed) out.blocks = placed;
   }
   return out;
-}
-
-/** Entities the drawing stores (model and paper space, blocks, their vertices and attributes): what its expansion is measured by. */
-function storedEntities(d: Drawing): number {
-  let n = 0;
-  const count = (list: readonly Entity[]) => {
-    n += list.length;
-    for (const e of list) if (e.children) n += e.children.length;
-  };
-  count(d.entities);
-  for (const b of d.blocks) count(b.entities);
-  return n;
 }
 
 /** A WIPEOUT anywhere in the drawing (model, paper, blocks): only then do texts and curves record their draw position. */

@@ -1,7 +1,7 @@
 import type { Drawing, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
 import { flattenEntities, flattenModelSpace, type Flattened, type FlattenOptions, type Polyline2 } from './flatten.ts';
-import { MAX_PRIMITIVES } from './content-budget.ts';
+import { primitivesBound, storedContent } from './content-budget.ts';
 import { clipPolygonToRect, clipPolylineToRect, type Rect } from './viewport-clip.ts';
 import { clipCurveToRect, transformCurve } from './curve.ts';
 import { viewportImages } from './image-refs.ts';
@@ -126,7 +126,7 @@ export function flattenLayout(d: Drawing, name: string, opts: FlattenOptions = {
   for (const k of Object.keys(model.skipped)) paper.skipped[k] = (paper.skipped[k] ?? 0) + model.skipped[k];
   // every viewport moves and clips all of model space: a sheet of hundreds of viewports multiplied the model's
   // geometry (and the work) by their number. Past the output bound the further viewports are counted, not drawn
-  const limit = opts.maxPrimitives ?? MAX_PRIMITIVES;
+  const limit = opts.maxPrimitives ?? primitivesBound(storedContent(d).pairs);
   let made = primitivesOf(paper);
   const perViewport = primitivesOf(model);
   for (const vp of viewports) {

@@ -83,3 +83,14 @@ export function manyViewports(viewports = 400, circles = 3000): Uint8Array {
   for (let v = 0; v < viewports; v++) entities.push({ type: 'VIEWPORT', pairs: [[67, 1], [8, '0'], [10, 100 + (v % 20) * 10], [20, 100 + Math.floor(v / 20) * 10], [40, 1000], [41, 1000], [68, 1], [69, 2 + v], [12, 50], [22, 15], [45, 40]] });
   return writeAsciiDxf({ entities });
 }
+
+/**
+ * A block holding one dense pattern hatch (a zig-zag boundary under lines `spacing` apart), inserted as a 100 × 100
+ * array: at 2e-4 each hatch needs 20 M crossings, at 1.1e-3 3.6 M (under the per-hatch bound, over the segment cap).
+ */
+export function hatchArray(spacing = 2e-4): Uint8Array {
+  const pairs: Pairs = [[8, '0'], [100, 'AcDbHatch'], [10, 0], [20, 0], [30, 0], [2, 'HOSTILE'], [70, 0], [71, 0], [91, 1], [92, 2], [72, 0], [73, 1], [93, 400]];
+  for (let i = 0; i < 200; i++) pairs.push([10, i], [20, 0], [10, i + 0.5], [20, 10]);
+  pairs.push([97, 0], [75, 0], [76, 1], [52, 0], [41, 1], [77, 0], [78, 1], [53, 0], [43, 0], [44, 0], [45, 0], [46, spacing], [79, 0], [98, 0]);
+  return writeAsciiDxf({ blocks: [{ name: 'H', entities: [{ type: 'HATCH', pairs }] }], entities: [insert('H', { cols: 100, rows: 100, dc: 300, dr: 20 })] });
+}
