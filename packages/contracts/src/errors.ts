@@ -40,6 +40,8 @@ export const ERRORS = {
   'drawing.loadFailed': { rtnCode: '1008004', key: 'errors.drawing.loadFailed' },
   'drawing.overSize': { rtnCode: '1008005', key: 'errors.drawing.overSize' },
   'drawing.noPermission': { rtnCode: '1008006', key: 'errors.drawing.noPermission' },
+  'drawing.tooComplex': { rtnCode: '1008007', key: 'errors.drawing.tooComplex' },
+  'drawing.busy': { rtnCode: '1008008', key: 'errors.drawing.busy' },
   'font.unsupported': { rtnCode: '1009001', key: 'errors.font.unsupported' },
   'font.nameRequired': { rtnCode: '1009002', key: 'errors.font.nameRequired' },
   'font.tooMany': { rtnCode: '1009003', key: 'errors.font.tooMany' },

@@ -51,7 +51,9 @@ export interface InstancerHost {
   /** the block's children drawn through `m` (depth 1, selected as entity `ref`) */
   emitChildren(block: Block, m: Affine, inherit: Inherited, ref: number): void;
   /** the flattener's budgets, read and charged */
-  budget: { dash: number; hatch: number; emitted: number };
+  budget: { dash: number; hatch: number; emitted: number; primitives: number };
+  /** output vertices and curves the flattening may make (content-budget.ts) */
+  maxPrimitives: number;
   /** while on, the flattener emits only entities of `TEXT_SOURCES` (the texts of an instance are drawn where they land) */
   textPass(on: boolean): void;
   maxEntities: number;
@@ -63,6 +65,7 @@ interface Cost {
   dash: number;
   hatch: number;
   emitted: number;
+  primitives: number;
 }
 
 /** One flattening of a block variant at one scale. */
@@ -127,14 +130,14 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
   }
 
   function snapshot(): Cost {
-    return { dash: budget.dash, hatch: budget.hatch, emitted: budget.emitted };
+    return { dash: budget.dash, hatch: budget.hatch, emitted: budget.emitted, primitives: budget.primitives };
   }
 
   /** The variant flattened at (ax, ay) scale in its own frame; nothing of it reaches `out`, budgets are restored. */
   function build(block: Block, ax: number, ay: number, inherit: Inherited, ref: number): Build {
     const saved = { polylines: out.polylines, texts: out.texts, skipped: out.skipped, images: out.images, curves: out.curves };
     const before = snapshot();
-    const b: Build = { polylines: [], curves: [], texts: 0, skipped: {}, cost: { dash: 0, hatch: 0, emitted: 0 }, unsafe: false, mesh: -1 };
+    const b: Build = { polylines: [], curves: [], texts: 0, skipped: {}, cost: { dash: 0, hatch: 0, emitted: 0, primitives: 0 }, unsafe: false, mesh: -1 };
     out.polylines = b.polylines;
     out.curves = b.curves;
     out.texts = [];
@@ -152,10 +155,11 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
       out.images = saved.images;
       out.curves = saved.curves;
     }
-    b.cost = { dash: before.dash - budget.dash, hatch: before.hatch - budget.hatch, emitted: budget.emitted - before.emitted };
+    b.cost = { dash: before.dash - budget.dash, hatch: before.hatch - budget.hatch, emitted: budget.emitted - before.emitted, primitives: budget.primitives - before.primitives };
     budget.dash = before.dash;
     budget.hatch = before.hatch;
     budget.emitted = before.emitted;
+    budget.primitives = before.primitives;
     return b;
   }
 
@@ -176,8 +180,13 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
     return ks.length === ku.length && ks.every((k) => scaled.skipped[k] === unit.skipped[k]);
   }
 
+  function consistent(): boolean {
+    return budget.dash >= 0 && budget.hatch >= 0 && budget.emitted <= host.maxEntities && budget.primitives <= host.maxPrimitives;
+  }
+
   function meshOf(b: Build, block: string): number {
     if (b.mesh < 0) {
+      for (const p of b.polylines) budget.primitives += p.points.length >> 1;
       b.mesh = meshes.length;
       meshes.push({ block, polylines: b.polylines });
     }
@@ -227,6 +236,9 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
       // mesh frame → block frame: undo the mesh's scale and base point
       const toBlock: Affine = [1 / mx, 0, 0, 1 / my, block.base.x, block.base.y];
       for (const cell of cells) {
+        // a budget run out: the drawing is flattened again without instances (`consistent`), where the bounds cut
+        // it; placing the rest first would be unbounded work (10 000 cells × a mesh's 10 000 curves)
+        if (!consistent()) break;
         const affine = multiply(cell, toBlock);
         instances.push({ mesh, affine, entity: ref, layer: inherit.layer, at: out.polylines.length });
         const curves = (out.curves ??= []);
@@ -252,7 +264,10 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
           } finally {
             host.textPass(false);
             Object.assign(out, keep);
+            // its texts are real output: their characters stay charged
+            const spent = budget.primitives;
             Object.assign(budget, before);
+            budget.primitives = spent;
           }
           // the pass wrote into an empty polyline list: its texts are drawn where the INSERT is
           for (let t = firstText; t < out.texts.length; t++) if (out.texts[t].at !== undefined) out.texts[t].at = out.polylines.length;
@@ -261,15 +276,15 @@ export function blockInstancer(host: InstancerHost, blocks: Map<string, Block>, 
         budget.dash -= exact.cost.dash;
         budget.hatch -= exact.cost.hatch;
         budget.emitted += exact.cost.emitted;
+        // its output: one instance and its curves (the mesh's vertices are charged once, in meshOf)
+        budget.primitives += 1 + used.curves.length;
         for (const k in exact.skipped) out.skipped[k] = (out.skipped[k] ?? 0) + exact.skipped[k];
       }
       return true;
     },
 
     /** False when charging instances ran a budget out: flatten again without instances. */
-    consistent(): boolean {
-      return budget.dash >= 0 && budget.hatch >= 0 && budget.emitted <= host.maxEntities;
-    },
+    consistent,
 
     result(): FlatBlocks | undefined {
       return instances.length ? { meshes, instances } : undefined;

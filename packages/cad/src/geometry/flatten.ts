@@ -11,6 +11,7 @@ import { imageFrame, leaderGeometry, mlineElements, multiLeaderGeometry } from '
 import { blockInstancer, TEXT_SOURCES, type FlatBlocks } from './block-instances.ts';
 import type { Curve2 } from './curve.ts';
 import { imageAdjust, type ImageAdjust } from './image-adjust.ts';
+import { expandedPairsBound, expansionBound, MAX_HATCH_WORK, MAX_SPLINE_DEGREE, primitivesBound, storedContent, type Deadline } from './content-budget.ts';
 
 /** A 2D affine transform [a b c d e f]: x' = a x + c y + e, y' = b x + d y + f. */
 export type Affine = [number, number, number, number, number, number];
@@ -137,8 +138,10 @@ export interface Flattened {
    * entity types met that the flattener does not draw (yet), by count, block children included. A `TYPE:part` key
    * counts a part of a drawn entity left out: `HATCH:pattern` (pattern too dense or undefined: outline drawn
    * instead), `MULTILEADER:block` (block content of a multileader whose block is not found), `INSERT:limit` (an INSERT not expanded because
-   * the drawing already expanded `maxEntities`, or an array cut at 100 × 100), `TYPE:invalid` (a piece of geometry
-   * with damaged numbers).
+   * the drawing already expanded `maxEntities` or made `maxPrimitives`, or an array cut at 100 × 100), `TYPE:limit`
+   * (geometry past `maxPrimitives`, not drawn), `TYPE:simplified` (drawn simpler: a spline of a degree over
+   * MAX_SPLINE_DEGREE as its control polygon; the scene compiler adds curves it baked coarser), `TYPE:invalid` (a piece
+   * of geometry with damaged numbers). The bounds: content-budget.ts.
    */
   skipped: Record<string, number>;
   /**
@@ -164,8 +167,18 @@ export interface FlattenOptions {
   linetypes?: boolean;
   /** most segments one pattern hatch may make before only its outline is drawn (default 200 000) */
   hatchSegmentCap?: number;
-  /** entities (block children included) expanded before further INSERTs are only counted (default 2 000 000) */
+  /**
+   * entities (block children included) expanded before further INSERTs are only counted (default: 50 × the entities
+   * the drawing stores, between 300 000 and 2 000 000; content-budget.ts)
+   */
   maxEntities?: number;
+  /**
+   * output vertices, exact curves and text characters before further geometry is only counted as `TYPE:limit`
+   * (default: 20 per group code the drawing stores, between 1 000 000 and 6 000 000; content-budget.ts)
+   */
+  maxPrimitives?: number;
+  /** ends the flattening with `cad.tooComplex` once passed (the build's time budget) */
+  deadline?: Deadline;
   /**
    * top-level INSERTs as instances of block meshes in `blocks` instead of polylines (the scene compiler's input; the
    * renderers that read `polylines` leave it off, `expandFlatBlocks` bakes them back)
@@ -319,9 +332,20 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   // outlines (reported), so a huge drawing cannot explode
   let dashBudget = 2_000_000;
   let hatchBudget = 4_000_000;
+  // boundary points framed and crossings found by all pattern hatches (hatch.ts clipPattern): past it, outlines
+  const hatchWork = { work: MAX_HATCH_WORK };
   let emitted = 0;
+  // output vertices and exact curves made so far: what the scene's size follows
+  let primitives = 0;
+  const content = storedContent(d);
+  const maxPrimitives = opts.maxPrimitives ?? primitivesBound(content.pairs);
+  const deadline = opts.deadline;
   let recordBlocks: Map<string, Block> | undefined;
-  const maxEntities = opts.maxEntities ?? 2_000_000;
+  const maxEntities = opts.maxEntities ?? expansionBound(content.entities);
+  // group codes of the entities emitted (a block's are read again for every INSERT cell)
+  let expandedPairs = 0;
+  const maxExpandedPairs = expandedPairsBound(content.pairs);
+  const overExpanded = () => emitted > maxEntities || primitives > maxPrimitives || expandedPairs > maxExpandedPairs;
   let textPass = false;
   // texts and curves say where they are drawn among the polylines only when a wipeout may mask them
   const ordered = hasWipeouts(d);
@@ -341,7 +365,10 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
           set hatch(v) { hatchBudget = v; },
           get emitted() { return emitted; },
           set emitted(v) { emitted = v; },
+          get primitives() { return primitives; },
+          set primitives(v) { primitives = v; },
         },
+        maxPrimitives,
       }, blocks, entities)
     : null;
 
@@ -444,6 +471,10 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   function emit(e: Entity, m: Affine, inh: Inherited, depth: number, ref: number) {
     if (textPass && !TEXT_SOURCES.has(e.type)) return;
     emitted++;
+    // (entities made in code, e.g. a block preview's, may carry no pairs)
+    const codes = e.pairs?.length ?? 1;
+    expandedPairs += codes;
+    deadline?.tick('flatten', codes);
     const top = depth === 0;
     // block children on layer 0 take the properties of the layer their INSERT is on
     const layerName = e.layer === '0' && depth > 0 ? inh.layer : e.layer;
@@ -568,6 +599,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
           else if (code === 13) et = [Number(v), y];
         }
         const local = tol / scaleOf(m);
+        // a degree no CAD program writes costs degree² per point: its control polygon stands in (reported)
+        if (ctrl.length >= 4 && num(e, 71, 3) > MAX_SPLINE_DEGREE) skip(e, 'SPLINE:simplified');
         const pts = ctrl.length >= 4 ? tessellateNurbs(num(e, 71, 3), knots, ctrl, weights.length ? weights : undefined, local) : fit.length >= 4 ? fitPointCurve(fit, local, st, et) : null;
         if (!pts) return skip(e);
         const closed = (num(e, 70) & 1) === 1;
@@ -623,7 +656,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         if (!block || depth > 16) return skip(e);
         const inherit = inheritedFrom(c);
         // nested arrays can multiply without bound: past the budget an INSERT is counted instead of expanded
-        if (emitted > maxEntities) return skip(e, 'INSERT:limit');
+        if (overExpanded()) return skip(e, 'INSERT:limit');
         const before = { p: out.polylines.length + (out.curves?.length ?? 0), t: out.texts.length, s: skippedCount() };
         const sx = num(e, 41, 1), sy = num(e, 42, 1), rot = (num(e, 50) * Math.PI) / 180;
         const cols = Math.max(1, num(e, 70, 1)), rows = Math.max(1, num(e, 71, 1)), dc = num(e, 44), dr = num(e, 45);
@@ -642,7 +675,16 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         }
         // a top-level INSERT may be drawn as instances of its block's mesh (block-instances.ts); null: baked here
         const instanced = top && instancer ? instancer.insert(e, block, cells, sx, sy, inherit, ref) : null;
-        if (instanced === null) for (let k = 0; k < cells.length; k++) for (let j = 0; j < block.entities.length; j++) emit(block.entities[j], cells[k], inherit, depth + 1, ref);
+        if (instanced === null) {
+          for (let k = 0; k < cells.length; k++) {
+            // an array of a heavy block passes the bounds within its cells: the rest are counted
+            if (k > 0 && overExpanded()) {
+              skip(e, 'INSERT:limit');
+              break;
+            }
+            for (let j = 0; j < block.entities.length; j++) emit(block.entities[j], cells[k], inherit, depth + 1, ref);
+          }
+        }
         // attributes are in the INSERT's own coordinates (its OCS), not the block's
         for (const a of e.children ?? []) if (a.type === 'ATTRIB') emit(a, outer, inherit, depth + 1, ref);
         // an empty block (or one of ATTDEFs only) draws nothing, on purpose
@@ -774,6 +816,10 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       skip(c.e, `${c.e.type}:invalid`);
       return true;
     }
+    if (primitives >= maxPrimitives) {
+      skip(c.e, `${c.e.type}:limit`);
+      return true;
+    }
     // its dashes copy the draw position (each is the curve with another t0 and sweep); dots are polylines after it
     if (ordered) g.at = out.polylines.length;
     const dashes = scaledDashes(c.lt, (c.ltScale * scaleOf(c.m)) / viewportLtScale);
@@ -781,9 +827,11 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     if (!cut) {
       // continuous, or more dashes than the drawing's budget allows (as dashPattern: then drawn continuous)
       (out.curves ??= []).push(g);
+      primitives++;
       return true;
     }
     dashBudget -= cut.pieces;
+    primitives += cut.dashes.length + cut.dots.length / 2;
     if (cut.dashes.length) (out.curves ??= []).push(...cut.dashes);
     for (let i = 0; i < cut.dots.length; i += 2) pl(c, [cut.dots[i], cut.dots[i + 1], cut.dots[i], cut.dots[i + 1]]);
     return true;
@@ -794,6 +842,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     let finite = points.length >= 2;
     for (let i = 0; finite && i < points.length; i++) finite = Number.isFinite(points[i]);
     if (!finite) return skip(c.e, `${c.e.type}:invalid`);
+    if (primitives + (points.length >> 1) > maxPrimitives) return skip(c.e, `${c.e.type}:limit`);
+    primitives += points.length >> 1;
     const p: Polyline2 = { points, closed, color, layer: c.layer, filled, entity: c.ref, lineweight: c.lineweight };
     if (holes?.length) p.holes = holes;
     out.polylines.push(p);
@@ -812,6 +862,9 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     const sx = Math.hypot(m[0], m[1]), sy = Math.hypot(m[2], m[3]);
     const det = m[0] * m[3] - m[1] * m[2];
     if (!Number.isFinite(px) || !Number.isFinite(py) || !Number.isFinite(height * sy)) return skip(c.e, `${c.e.type}:invalid`);
+    // each character becomes a glyph placement or strokes: a block of long texts in an array multiplies them
+    if (primitives + s.length > maxPrimitives) return skip(c.e, `${c.e.type}:limit`);
+    primitives += s.length;
     const run: TextRun = {
       x: px, y: py, height: height * sy, rotation: rotation + (Math.atan2(m[1], m[0]) * 180) / Math.PI, text: s, color: c.color, layer: c.layer, entity: c.ref, kind,
       style: 'Standard', halign: 0, valign: 0, widthFactor: sy ? sx / sy : 1, oblique: 0, mirrored: det < 0 || undefined, ...extra,
@@ -839,7 +892,9 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       const holes = h.loops.filter((_, i) => i !== outer).map((r) => applyAll(m, r));
       return pl(c, applyAll(m, h.loops[outer]), true, true, holes, fill);
     }
-    const segments = h.lines.length ? clipPattern(h.loops, h.lines, Math.min(hatchCap, hatchBudget)) : null;
+    // a pattern's work is checked against the deadline hatch by hatch (one may take tens of ms)
+    deadline?.check('flatten');
+    const segments = h.lines.length ? clipPattern(h.loops, h.lines, Math.min(hatchCap, hatchBudget), hatchWork) : null;
     if (segments) hatchBudget -= segments.length / 4;
     if (!segments) {
       // too dense or no pattern definition: the boundary stands in for the pattern, and the report says so
@@ -863,6 +918,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         } else skip(e, 'HATCH:invalid');
       }
       segments.length = w;
+      if (primitives + (w >> 1) > maxPrimitives) return skip(e, 'HATCH:limit');
+      primitives += w >> 1;
       if (w) out.polylines.push({ points: segments, closed: false, color, layer: c.layer, filled: false, entity: c.ref, lineweight: c.lineweight, segments: true });
     } else {
       // each segment placed straight from the flat list (x0 y0 x1 y1 …): no copy of it first

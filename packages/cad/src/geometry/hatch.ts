@@ -1,5 +1,6 @@
 import type { PairReader } from '../dxf/pair-store.ts';
 import { fitPointCurve, tessellateNurbs } from './spline.ts';
+import { MAX_HATCH_CROSSINGS } from './content-budget.ts';
 
 /**
  * HATCH read from its raw group codes: boundary loops (polyline paths with bulges; edge paths of lines, arcs, ellipse
@@ -130,7 +131,8 @@ export function readHatch(r: PairReader, tol: number): HatchData {
             while (codeOf(r, n, i) === 11) fit.push(numOf(r, i++), codeOf(r, n, i) === 21 ? numOf(r, i++) : 0);
             for (const c of [12, 13]) if (codeOf(r, n, i) === c) i += codeOf(r, n, i + 1) === c + 10 ? 2 : 1;
           }
-          if (ctrl.length >= 4) pts.push(...tessellateNurbs(degree, knots, ctrl, weights.length ? weights : undefined, tol));
+          // pushed one by one: a spread of a long tessellation overflows the call stack
+          if (ctrl.length >= 4) for (const v of tessellateNurbs(degree, knots, ctrl, weights.length ? weights : undefined, tol)) pts.push(v);
           else if (fit.length >= 4) pts.push(...fitPointCurve(fit, tol));
         } else break;
         // edges meet end to start; drop the shared point
@@ -224,10 +226,17 @@ export function ringArea(r: readonly number[]): number {
  * No array per scan line or per segment: this runs for every pattern hatch, and the generated 10 MB drawing makes
  * millions of crossings (the buckets are one typed array filled by a counting sort instead).
  */
-export function clipPattern(loops: readonly number[][], lines: readonly PatternLine[], cap: number): number[] | null {
+export function clipPattern(loops: readonly number[][], lines: readonly PatternLine[], cap: number, budget?: { work: number }): number[] | null {
   const out: number[] = [];
-  let work = 0;
+  let work = 0, crossed = 0;
+  // the drawing's share of pattern work (boundary points framed and crossings found, over all its hatches): a hatch
+  // in a block inserted thousands of times does its work each time, even when its segments end over the cap
+  const allowed = Math.min(MAX_HATCH_CROSSINGS, budget?.work ?? Infinity);
+  let vertices = 0;
+  for (const r of loops) vertices += r.length >> 1;
   for (const line of lines) {
+    crossed += vertices;
+    if (crossed > allowed) return spent(null);
     const a = (line.angle * Math.PI) / 180;
     const ux = Math.cos(a), uy = Math.sin(a);
     const nx = -uy, ny = ux;
@@ -252,7 +261,10 @@ export function clipPattern(loops: readonly number[][], lines: readonly PatternL
     const count = kmax - kmin + 1;
     if (count <= 0) continue;
     const segments = out.length / 4;
-    if (count > cap || segments + count > cap) return null;
+    if (count > cap || segments + count > cap) return spent(null);
+    // the crossings' array is edges × lines long: a zig-zag boundary under dense lines asked for gigabytes
+    crossed += crossingCount(frame, d, kmin, kmax);
+    if (crossed > allowed) return spent(null);
     const { xs, start } = crossings(frame, d, kmin, kmax);
     const period = line.dashes.reduce((acc, x) => acc + Math.abs(x), 0);
     const dashed = line.dashes.length > 0 && period > 0;
@@ -280,13 +292,13 @@ export function clipPattern(loops: readonly number[][], lines: readonly PatternL
         let s = phase + Math.floor((a0 - phase) / period) * period;
         let e = 0;
         while (s < a1) {
-          if (++work > cap * 8) return null;
+          if (++work > cap * 8) return spent(null);
           const len = line.dashes[e];
           const s1 = s + Math.abs(len);
           if (len >= 0) {
             const c0 = Math.max(s, a0), c1 = Math.min(s1, a1);
             if (len === 0 ? s >= a0 && s <= a1 : c1 > c0) put(len === 0 ? s : c0, len === 0 ? s : c1, t);
-            if (out.length / 4 > cap) return null;
+            if (out.length / 4 > cap) return spent(null);
           }
           s = s1;
           e = (e + 1) % line.dashes.length;
@@ -294,7 +306,27 @@ export function clipPattern(loops: readonly number[][], lines: readonly PatternL
       }
     }
   }
-  return out;
+  return spent(out);
+
+  function spent<T>(r: T): T {
+    if (budget) budget.work -= crossed;
+    return r;
+  }
+}
+
+/** How many crossings `crossings` would store (each edge's range of scan lines, counted without walking it). */
+function crossingCount(frame: readonly Float64Array[], d: number, kmin: number, kmax: number): number {
+  let n = 0;
+  for (const f of frame) {
+    for (let k = 0; k < f.length; k += 2) {
+      const j = (k + 2) % f.length;
+      const t0 = f[k + 1], t1 = f[j + 1];
+      if (t0 === t1) continue;
+      const lo = Math.max(kmin, Math.ceil(Math.min(t0, t1) / d)), hi = Math.min(kmax, Math.ceil(Math.max(t0, t1) / d) - 1);
+      if (hi >= lo) n += hi - lo + 1;
+    }
+  }
+  return n;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Drawing, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
 import { flattenEntities, flattenModelSpace, type Flattened, type FlattenOptions, type Polyline2 } from './flatten.ts';
+import { primitivesBound, storedContent } from './content-budget.ts';
 import { clipPolygonToRect, clipPolylineToRect, type Rect } from './viewport-clip.ts';
 import { clipCurveToRect, transformCurve } from './curve.ts';
 import { viewportImages } from './image-refs.ts';
@@ -98,6 +99,14 @@ function viewportsOf(entities: Entity[]): Viewport[] {
   return out;
 }
 
+/** Output vertices, curves and text characters of a flattening (what content-budget.ts's MAX_PRIMITIVES counts). */
+function primitivesOf(f: Flattened): number {
+  let n = (f.curves?.length ?? 0);
+  for (const p of f.polylines) n += p.points.length >> 1;
+  for (const t of f.texts) n += t.text.length;
+  return n;
+}
+
 /**
  * Any layout flattened: Model as is; a paper layout as its own entities (title block, notes) plus, for each
  * viewport, model space moved and scaled into the viewport and clipped to its rectangle. Model space is
@@ -115,7 +124,18 @@ export function flattenLayout(d: Drawing, name: string, opts: FlattenOptions = {
   const base = paper.entities.length;
   paper.entities.push(...model.entities);
   for (const k of Object.keys(model.skipped)) paper.skipped[k] = (paper.skipped[k] ?? 0) + model.skipped[k];
+  // every viewport moves and clips all of model space: a sheet of hundreds of viewports multiplied the model's
+  // geometry (and the work) by their number. Past the output bound the further viewports are counted, not drawn
+  const limit = opts.maxPrimitives ?? primitivesBound(storedContent(d).pairs);
+  let made = primitivesOf(paper);
+  const perViewport = primitivesOf(model);
   for (const vp of viewports) {
+    opts.deadline?.check('viewports');
+    if (made + perViewport > limit) {
+      paper.skipped['VIEWPORT:limit'] = (paper.skipped['VIEWPORT:limit'] ?? 0) + 1;
+      continue;
+    }
+    made += perViewport;
     const cos = Math.cos(vp.twist) * vp.scale, sin = Math.sin(vp.twist) * vp.scale;
     const tx = (x: number, y: number): [number, number] => {
       const dx = x - vp.viewX, dy = y - vp.viewY;

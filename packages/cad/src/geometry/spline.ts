@@ -3,6 +3,8 @@
  * chord tolerance. Points are flat x0 y0 x1 y1 …: the drawing is seen from above, z is dropped by the caller.
  */
 
+import { MAX_SPLINE_DEGREE, MAX_SPLINE_POINTS } from './content-budget.ts';
+
 /** The clamped uniform knot vector for `n` control points of `degree`: used when a file's knots are missing or inconsistent. */
 export function clampedKnots(n: number, degree: number): number[] {
   const k: number[] = [];
@@ -18,9 +20,14 @@ let dx = new Float64Array(16), dy = new Float64Array(16), dw = new Float64Array(
 export function nurbsPoint(degree: number, knots: readonly number[], ctrl: readonly number[], weights: readonly number[] | undefined, u: number): [number, number] {
   const n = ctrl.length / 2;
   const p = Math.min(degree, n - 1);
-  // the span k with knots[k] <= u < knots[k+1], clamped to the valid range [p, n-1]
-  let k = p;
-  while (k < n - 1 && u >= knots[k + 1]) k++;
+  // the span k with knots[k] <= u < knots[k+1], clamped to the valid range [p, n-1]: the last k in [p, n-1] with
+  // knots[k] <= u, found by halving (a scan was n steps per point: a spline of 20 000 points took seconds)
+  let k = p, hi = n - 1;
+  while (k < hi) {
+    const mid = (k + hi + 1) >> 1;
+    if (u >= knots[mid]) k = mid;
+    else hi = mid - 1;
+  }
   if (dx.length < p + 1) {
     dx = new Float64Array(p + 1);
     dy = new Float64Array(p + 1);
@@ -49,12 +56,16 @@ export function nurbsPoint(degree: number, knots: readonly number[], ctrl: reado
 
 /**
  * The curve as a polyline within `tol`: every non-empty knot span is split in four and each piece halved until its
- * midpoint lies within `tol` of the chord (at most 2^8 per piece, so a bad file cannot run away).
+ * midpoint lies within `tol` of the chord (at most 2^8 per piece, fewer when the spline has so many spans that it
+ * would pass MAX_SPLINE_POINTS, so a bad file cannot run away). A degree over MAX_SPLINE_DEGREE (de Boor costs
+ * degree² per point) gives the control polygon: the caller reports it simplified.
  */
 export function tessellateNurbs(degree: number, knotsIn: readonly number[], ctrl: readonly number[], weightsIn: readonly number[] | undefined, tol: number): number[] {
   const n = ctrl.length / 2;
   if (n < 2) return ctrl.slice();
+  if (degree > MAX_SPLINE_DEGREE) return ctrl.slice();
   const p = Math.max(1, Math.min(degree || 3, n - 1));
+  const maxDepth = Math.max(0, Math.min(8, Math.floor(Math.log2(MAX_SPLINE_POINTS / (4 * Math.max(1, n - p))))));
   const knots = knotsIn.length === n + p + 1 && knotsIn.every((k, i) => i === 0 || k >= knotsIn[i - 1]) ? knotsIn : clampedKnots(n, p);
   const weights = weightsIn && weightsIn.length === n && weightsIn.every((w) => w > 0) ? weightsIn : undefined;
   const u0 = knots[p], u1 = knots[n];
@@ -65,7 +76,7 @@ export function tessellateNurbs(degree: number, knotsIn: readonly number[], ctrl
     const cx = pb[0] - pa[0], cy = pb[1] - pa[1];
     const len = Math.hypot(cx, cy);
     const dev = len > 0 ? Math.abs(cx * (pm[1] - pa[1]) - cy * (pm[0] - pa[0])) / len : Math.hypot(pm[0] - pa[0], pm[1] - pa[1]);
-    if (depth < 8 && dev > tol) {
+    if (depth < maxDepth && dev > tol) {
       refine(a, pa, m, pm, depth + 1);
       refine(m, pm, b, pb, depth + 1);
     } else out.push(pb[0], pb[1]);

@@ -117,7 +117,7 @@ export interface Drawing {
 
 export class CadError extends Error {
   constructor(
-    readonly code: 'cad.parseFailed' | 'cad.tooLarge',
+    readonly code: 'cad.parseFailed' | 'cad.tooLarge' | 'cad.tooComplex',
     message = 'The drawing analysis failed!',
     readonly detail?: string,
   ) {

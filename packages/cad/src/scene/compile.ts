@@ -13,6 +13,7 @@ import { curveBox, isFullCurve, tessellateCurve, type Curve2 } from '../geometry
 import { imageRefs } from '../geometry/image-refs.ts';
 import { sceneImages } from './images.ts';
 import { drawTiers, GLYPH_TIER_UNIT, type Box } from './tiers.ts';
+import { MAX_BAKED_CURVE_SEGMENTS, type Deadline } from '../geometry/content-budget.ts';
 
 /** Text as geometry in drawing units, from the text engine (SHX strokes, TTF glyph triangles). */
 export type TextGeometryFn = (run: TextRun) => { strokes: number[][]; triangles: number[]; colors?: number[]; triangleColors?: number[] };
@@ -30,6 +31,8 @@ export interface CompileOptions {
   fonts?: SceneMeta['fonts'];
   /** draw the flattening's block instances as instances where that pays (default true); false bakes them all */
   blockInstances?: boolean;
+  /** ends the compile with `cad.tooComplex` once passed (the build's time budget, content-budget.ts) */
+  deadline?: Deadline;
 }
 
 /**
@@ -291,18 +294,31 @@ function growBounds(w: SceneWriter, flat: Flattened, blockPlan: ReturnType<typeo
  * Exact curves stay records (returned with their tiers when there are tiers), except those float32 cannot hold around
  * the origin: segments at the old tolerance.
  */
-function writeCurves(w: SceneWriter, curves: readonly Curve2[], bounds: SceneRect, tiers: ArrayLike<number> | null): { exact: Curve2[]; exactTiers?: number[] } {
+function writeCurves(w: SceneWriter, curves: readonly Curve2[], bounds: SceneRect, tiers: ArrayLike<number> | null, flat: Flattened, deadline?: Deadline): { exact: Curve2[]; exactTiers?: number[] } {
   const exact: Curve2[] = [];
   const exactTiers: number[] | undefined = tiers ? [] : undefined;
   const tolerance = Math.max(1e-9, Math.hypot(bounds.maxX - bounds.minX, bounds.maxY - bounds.minY) / 4000);
   const origin: [number, number] = [w.ox, w.oy];
+  // huge numbers make every curve one that no record holds, each baked into up to 4096 segments: past the drawing's
+  // share they get 16 each, and the report counts them simplified
+  let baked = 0;
   for (let i = 0; i < curves.length; i++) {
+    deadline?.tick('compile');
     const c = curves[i];
     const tier = tiers ? tiers[i] : 0;
     if (curveFitsRecord(c, origin, tolerance)) {
       exact.push(c);
       exactTiers?.push(tier);
-    } else w.addLines(w.bucket(c.layer), tessellateCurve(c, tolerance), isFullCurve(c), c.color, c.entity, Math.max(0, Math.min(255, c.lineweight ?? 0)), tier);
+      continue;
+    }
+    const over = baked > MAX_BAKED_CURVE_SEGMENTS;
+    if (over) {
+      const key = `${flat.entities[c.entity]?.type ?? 'CURVE'}:simplified`;
+      flat.skipped[key] = (flat.skipped[key] ?? 0) + 1;
+    }
+    const pts = tessellateCurve(c, tolerance, over ? 16 : undefined);
+    baked += pts.length >> 1;
+    w.addLines(w.bucket(c.layer), pts, isFullCurve(c), c.color, c.entity, Math.max(0, Math.min(255, c.lineweight ?? 0)), tier);
   }
   return { exact, exactTiers };
 }
@@ -332,6 +348,7 @@ function writeTexts(w: SceneWriter, flatTexts: readonly TextRun[], opts: Compile
   const texts: SceneMeta['texts'] = [];
   for (let ti = 0; ti < flatTexts.length; ti++) {
     const t = flatTexts[ti];
+    opts.deadline?.tick('compile');
     texts.push({ text: t.text, x: t.x, y: t.y, height: t.height, rotation: t.rotation, entity: t.entity });
     const tier = tiers ? tiers[ti] : 0;
     if (opts.textGlyphs) {
@@ -555,11 +572,13 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
 
   if (tiers) blockPlan.eachBakedPolyline((p, from) => w.addPolyline(p, from >= 0 ? tiers.polylines[from] : tiers.instances[-1 - from]));
   else blockPlan.eachBakedPolyline((p) => w.addPolyline(p));
-  const { exact: exactCurves, exactTiers } = writeCurves(w, flat.curves ?? [], bounds, tiers?.curves ?? null);
+  const { exact: exactCurves, exactTiers } = writeCurves(w, flat.curves ?? [], bounds, tiers?.curves ?? null, flat, opts.deadline);
 
   // ---- text: strokes and triangles baked per character, or placed glyphs (instanced when used often)
   const placed: PlacedGlyphs = { ids: new Map(), list: [], uses: [], boxes: [], glyph: new GrowableU32(), affine: new GrowableF32(), color: new GrowableU32(), layer: new GrowableU32(), entity: new GrowableU32(), tier: tiers ? new GrowableU8() : null };
+  opts.deadline?.check('compile');
   const texts = writeTexts(w, flat.texts, opts, placed, shapes, tiers?.texts ?? null);
+  opts.deadline?.check('compile');
 
   // which glyphs are instanced: the ones whose instances save the most bytes over baking them
   const { list: glyphList, uses } = placed;

@@ -35,6 +35,7 @@ export interface Database {
   file_versions: FileVersionsTable;
   drawing_pictures: DrawingPicturesTable;
   thumbnail_variants: ThumbnailVariantsTable;
+  drawing_failures: DrawingFailuresTable;
 }
 
 export interface UsersTable {
@@ -88,6 +89,18 @@ export interface DrawingPicturesTable {
 }
 
 /** A stored thumbnail drawn with an owner's pictures, so it can be deleted once nobody shows it or its blob goes. */
+/** A scene build that failed (migrations/20261127T050000-drawing-failures.ts) */
+export interface DrawingFailuresTable {
+  blob_md5: string;
+  engine: string;
+  /** lower-cased layout name, or '*' when the drawing cannot be read at all */
+  layout: string;
+  /** SceneBuildError kind: parse, tooComplex, timeout, crash */
+  kind: string;
+  detail: string | null;
+  failed_at: number;
+}
+
 export interface ThumbnailVariantsTable {
   /** `v1-<md5>-p<pictures>.png` */
   thumbkey: string;

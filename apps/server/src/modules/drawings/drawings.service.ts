@@ -8,6 +8,8 @@ import { createItemsRepository } from '../files/items.repository.ts';
 import { resolveDrawingAccess, type DrawingRequest, type DrawingSource } from './drawing-access.ts';
 import { isViewableName } from './viewable.ts';
 import { SceneBuildError, type FontLookup, type SceneBuilder, type SceneTimings } from './scene-builder.ts';
+import { QueueFullError } from './fair-queue.ts';
+import { createDrawingFailuresRepository, WHOLE_DRAWING } from './drawing-failures.repository.ts';
 
 /**
  * Cached scenes of another engine are rebuilt, never served: the scene format's version, with a suffix to bump when
@@ -16,6 +18,31 @@ import { SceneBuildError, type FontLookup, type SceneBuilder, type SceneTimings 
  * .4: issue 15 text — no blank first line before paragraph codes, unsplit words, mirrored MTEXT, frames, faces).
  */
 export const SCENE_ENGINE = `e${SCENE_FORMAT}.4`;
+
+/**
+ * The engine a remembered failure belongs to: the scene engine and the version of the engine's content bounds
+ * (packages/cad/src/geometry/content-budget.ts). Bump `b` when the bounds change, so drawings that failed on the old
+ * ones are built again; a new scene engine does the same.
+ */
+export const FAILURE_ENGINE = `${SCENE_ENGINE}.b1`;
+
+/**
+ * Failed builds are remembered per bytes (blob md5: each file version, each copy of the same bytes) and layout, and a
+ * later open answers the same error at once, without a worker job:
+ * - `parse` (the file cannot be read): for the whole drawing, until the engine changes;
+ * - `tooComplex` (past the engine's content bounds or time budget): for that layout, until the engine changes;
+ * - `timeout` and `crash` (the worker's hard limits, which load on the machine can cause too): for that layout, for
+ *   SCENE_FAILURE_RETRY_MS (default an hour), then one new try;
+ * - `layout` (no such layout) is not remembered: the worker still holds the drawing it read, so it answers quickly.
+ * A changed file is new bytes (a new md5): it is always built.
+ */
+const RETRIED_KINDS = new Set(['timeout', 'crash']);
+
+function errorOf(kind: string) {
+  if (kind === 'layout') return appError('drawing.layoutFailed');
+  if (kind === 'tooComplex') return appError('drawing.tooComplex');
+  return appError('drawing.parseFailed');
+}
 
 async function readAll(r: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
@@ -44,6 +71,21 @@ const NO_FONTS: DrawingFonts = { lookup: () => async () => null, fingerprint: as
  */
 export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, fonts: DrawingFonts = NO_FONTS) {
   const items = createItemsRepository(deps.db);
+  const failures = createDrawingFailuresRepository(deps.db);
+  const retryMs = deps.config.sceneFailureRetryMs;
+
+  /** The remembered failure of these bytes and layout that still stands, if any. */
+  async function recalled(md5: string, layout: string): Promise<string | undefined> {
+    const now = Date.now();
+    for (const f of await failures.find(md5, FAILURE_ENGINE, layout.toLowerCase())) if (!RETRIED_KINDS.has(f.kind) || now - f.failedAt < retryMs) return f.kind;
+    return undefined;
+  }
+
+  async function remember(md5: string, layout: string, e: SceneBuildError): Promise<void> {
+    // a build cut short by the server closing says nothing about the drawing
+    if (e.kind === 'layout' || (e.kind === 'crash' && e.detail === 'closing')) return;
+    await failures.record(md5, FAILURE_ENGINE, e.kind === 'parse' ? WHOLE_DRAWING : layout.toLowerCase(), e.kind, e.detail ?? null, Date.now()).catch((x) => console.error(`drawing failure of ${md5}: not remembered`, x));
+  }
   /** The owner's own live file first; other ways in (shares, public library, versions) are registered by their modules. */
   async function resolve(req: DrawingRequest): Promise<DrawingSource | undefined> {
     if (req.uid && !req.shareToken && !req.versionId) {
@@ -64,15 +106,17 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
     timings: SceneTimings;
   }
 
-  async function build(md5: string, fileName: string, layout: string, uid: string, timings: SceneTimings): Promise<Uint8Array> {
+  async function build(md5: string, fileName: string, layout: string, uid: string, timings: SceneTimings, requester: string): Promise<Uint8Array> {
     const t0 = performance.now();
     const bytes = await readAll(await deps.storage.get(blobKey(md5)));
     timings.read = performance.now() - t0;
     try {
-      return await builder.build(bytes, fileName, layout, fonts.lookup(uid), timings, md5);
+      return await builder.build(bytes, fileName, layout, fonts.lookup(uid), timings, md5, requester);
     } catch (e) {
-      if (e instanceof SceneBuildError && e.kind === 'layout') throw appError('drawing.layoutFailed');
-      throw appError('drawing.parseFailed');
+      if (e instanceof QueueFullError) throw appError('drawing.busy');
+      if (!(e instanceof SceneBuildError)) throw appError('drawing.parseFailed');
+      await remember(md5, layout, e);
+      throw errorOf(e.kind);
     }
   }
 
@@ -80,9 +124,9 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
    * The scene is answered as soon as it is built; writing it to the cache (temp file, fsync, rename: ~tens of ms)
    * goes on behind the answer, so a first open does not wait for the disk. A failed write only costs a rebuild later.
    */
-  function buildAndStore(key: string, md5: string, fileName: string, layout: string, uid: string) {
+  function buildAndStore(key: string, md5: string, fileName: string, layout: string, uid: string, requester: string) {
     const entry = { built: false, timings: {} } as Build;
-    entry.scene = build(md5, fileName, layout, uid, entry.timings);
+    entry.scene = build(md5, fileName, layout, uid, entry.timings, requester);
     entry.stored = entry.scene
       .then(async (scene) => {
         entry.built = true;
@@ -110,10 +154,17 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
       const key = sceneKey(row.blobMd5, layout, await fonts.fingerprint(uid));
       const size = await deps.storage.size(key);
       if (size !== null) return { key, body: await deps.storage.get(key), cached: true, size };
-      const pending = inFlight.get(key);
+      let pending = inFlight.get(key);
+      if (!pending) {
+        // a drawing that failed answers that failure at once (no worker job) until the file or the engine changes
+        const failed = await recalled(row.blobMd5, layout);
+        if (failed) throw errorOf(failed);
+        pending = inFlight.get(key);
+      }
       // an open that finds the scene built (being written) takes it as a cache hit: nothing is built for it
       const hit = pending?.built ?? false;
-      const entry = pending ?? buildAndStore(key, row.blobMd5, row.name, layout, uid);
+      // the build waits for its requester's turn (scene-builder.ts): a visitor through a share counts as the owner
+      const entry = pending ?? buildAndStore(key, row.blobMd5, row.name, layout, uid, req.uid ?? uid);
       const body = await entry.scene;
       return { key, body, cached: hit, size: body.byteLength, stored: entry.stored, timings: hit ? undefined : entry.timings };
     },

@@ -1,14 +1,23 @@
 import path from 'node:path';
 import { workerMemory, type WorkerMemory } from '../../infra/workers/worker-budget.ts';
 import { createCappedWorker, type FontLookup } from './capped-worker.ts';
+import { createFairQueue } from './fair-queue.ts';
 
 export type { FontLookup };
 
+/**
+ * How a build failed: `parse` (the file cannot be read), `layout` (no such layout), `tooComplex` (the drawing's content
+ * passed the engine's bounds or its time budget), `timeout` (the worker's hard limit) or `crash` (the worker died:
+ * out of memory, a broken install).
+ */
 export class SceneBuildError extends Error {
-  constructor(readonly kind: 'parse' | 'layout' | 'timeout', message: string, readonly detail?: string) {
+  constructor(readonly kind: 'parse' | 'layout' | 'timeout' | 'tooComplex' | 'crash', message: string, readonly detail?: string) {
     super(message);
   }
 }
+
+/** builds one user may have waiting for the worker (more are refused with drawing.busy) */
+export const MAX_QUEUED_BUILDS_PER_USER = 4;
 
 /** ms per phase of one build: parse, flatten, fonts, compile, encode (the worker's) and worker (the whole job) */
 export type SceneTimings = Record<string, number>;
@@ -16,29 +25,35 @@ export type SceneTimings = Record<string, number>;
 const WORKER = path.join(import.meta.dirname, 'scene.worker.mjs');
 
 /** Scenes are built in one capped worker thread (see capped-worker.ts), one file at a time. */
-export function createSceneBuilder(o: { maxHeapMb: number; timeoutMs: number; batchBytes?: number; memory?: WorkerMemory }) {
+export function createSceneBuilder(o: { maxHeapMb: number; timeoutMs: number; batchBytes?: number; memory?: WorkerMemory; budgetMs?: number; maxQueuedPerUser?: number }) {
   const worker = createCappedWorker<{ scene: Uint8Array; timings: SceneTimings }>({
     script: WORKER,
     ...o,
-    result: (m) => (m.ok ? { scene: m.scene as Uint8Array, timings: m.timings as SceneTimings } : new SceneBuildError(m.layout ? 'layout' : 'parse', String(m.message), m.detail as string | undefined)),
-    crashed: (detail) => new SceneBuildError('parse', 'The drawing analysis failed!', detail),
+    result: (m) => (m.ok ? { scene: m.scene as Uint8Array, timings: m.timings as SceneTimings } : new SceneBuildError(m.layout ? 'layout' : m.code === 'cad.tooComplex' ? 'tooComplex' : 'parse', String(m.message), m.detail as string | undefined)),
+    crashed: (detail) => new SceneBuildError('crash', 'The drawing analysis failed!', detail),
     timedOut: (detail) => new SceneBuildError('timeout', 'The drawing analysis failed!', detail),
   });
+  // one build at a time reaches the worker, the next one chosen user by user (fair-queue.ts)
+  const queue = createFairQueue({ concurrency: 1, maxQueuedPerUser: o.maxQueuedPerUser ?? MAX_QUEUED_BUILDS_PER_USER });
   return {
     /**
      * `timings`, when given, receives the worker's ms per phase and `worker`: the whole job, its queueing included.
      * `key` names the bytes (their md5): a build with the key of the build before it reuses the drawing that one read
-     * (its `parse` is then absent).
+     * (its `parse` is then absent). `owner`: the user the build is for, whose turn it waits for (fair-queue.ts).
      */
-    async build(bytes: Uint8Array, fileName: string, layout: string, fonts: FontLookup, timings?: SceneTimings, key?: string): Promise<Uint8Array> {
-      // a copy that the worker takes over (Buffer#slice would be a view: transferring it detaches the caller's bytes)
-      const copy = new Uint8Array(bytes);
+    async build(bytes: Uint8Array, fileName: string, layout: string, fonts: FontLookup, timings?: SceneTimings, key?: string, owner = ''): Promise<Uint8Array> {
       const t0 = performance.now();
-      const r = await worker.run({ bytes: copy, fileName, layout, batchBytes: o.batchBytes, key }, [copy.buffer], fonts);
+      const r = await queue.run(owner, () => {
+        // a copy that the worker takes over (Buffer#slice would be a view: transferring it detaches the caller's bytes)
+        const copy = new Uint8Array(bytes);
+        return worker.run({ bytes: copy, fileName, layout, batchBytes: o.batchBytes, budgetMs: o.budgetMs, key }, [copy.buffer], fonts);
+      });
       if (timings) Object.assign(timings, r.timings, { worker: performance.now() - t0 });
       return r.scene;
     },
     close: worker.close,
+    /** builds waiting for their turn (for `owner`, or all) */
+    waiting: queue.waiting,
   };
 }
 
@@ -47,10 +62,10 @@ export type SceneBuilder = ReturnType<typeof createSceneBuilder>;
 const shared = new WeakMap<object, SceneBuilder>();
 
 /** One builder (one worker thread) per app, shared by the routes and the prewarm job. */
-export function sharedSceneBuilder(deps: { config: { sceneMaxHeapMb: number; sceneTimeoutMs: number; sceneBatchKb?: number; workerMemoryBudgetMb: number; workerMemoryLimitMb: number } }): SceneBuilder {
+export function sharedSceneBuilder(deps: { config: { sceneMaxHeapMb: number; sceneTimeoutMs: number; sceneBatchKb?: number; sceneBuildBudgetMs?: number; workerMemoryBudgetMb: number; workerMemoryLimitMb: number } }): SceneBuilder {
   let b = shared.get(deps);
   if (!b) {
-    b = createSceneBuilder({ maxHeapMb: deps.config.sceneMaxHeapMb, timeoutMs: deps.config.sceneTimeoutMs, batchBytes: deps.config.sceneBatchKb && deps.config.sceneBatchKb * 1024, memory: workerMemory(deps.config) });
+    b = createSceneBuilder({ maxHeapMb: deps.config.sceneMaxHeapMb, timeoutMs: deps.config.sceneTimeoutMs, batchBytes: deps.config.sceneBatchKb && deps.config.sceneBatchKb * 1024, budgetMs: deps.config.sceneBuildBudgetMs, memory: workerMemory(deps.config) });
     shared.set(deps, b);
   }
   return b;

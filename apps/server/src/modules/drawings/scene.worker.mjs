@@ -42,13 +42,15 @@ parentPort.on('message', async (m) => {
           return { textGeometry: (run) => cad.textGeometry(run, drawing, fonts), textGlyphs: cad.textGlyphs && ((run) => cad.textGlyphs(run, drawing, fonts)), fonts: { requested: fonts.report.requested, substituted: fonts.report.substituted } };
         }
       : undefined;
-    const scene = await cad.buildSceneBytes(d, m.layout, text, { batchBytes: m.batchBytes, timings });
+    // budgetMs: flattening and compiling end with cad.tooComplex past it (the engine's content bounds), well before the
+    // worker's hard timeout terminates the thread
+    const scene = await cad.buildSceneBytes(d, m.layout, text, { batchBytes: m.batchBytes, timings, budgetMs: m.budgetMs });
     parentPort.postMessage({ type: 'done', jobId: m.jobId, ok: true, scene, timings }, [scene.buffer]);
     clearTimeout(forget);
     forget = setTimeout(() => (last = null), KEEP_MS);
     forget.unref();
   } catch (e) {
-    parentPort.postMessage({ type: 'done', jobId: m.jobId, ok: false, message: e?.message ?? String(e), detail: e?.detail, layout: e?.message === 'Layout switch failed!' });
+    parentPort.postMessage({ type: 'done', jobId: m.jobId, ok: false, message: e?.message ?? String(e), detail: e?.detail, code: e?.code, layout: e?.message === 'Layout switch failed!' });
   }
 });
 parentPort.postMessage({ type: 'ready' });
