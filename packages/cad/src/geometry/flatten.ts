@@ -1,7 +1,7 @@
 import type { Block, Drawing, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
 import { FieldIndex } from '../dxf/pair-store.ts';
-import { aciToRgb } from './aci.ts';
+import { aciToRgb, trueColorRgb, WHITE } from './aci.ts';
 import { bulgeInterior, clipPattern, readHatch, ringArea } from './hatch.ts';
 import { dashCurve, dashPolyline, polylineLength } from './linetype.ts';
 import { fitPointCurve, tessellateNurbs } from './spline.ts';
@@ -125,6 +125,10 @@ export interface ImageFrame {
   order: number;
   /** IMAGE adjustments (IMAGEADJUST), when they differ from the defaults: brightness 50, contrast 50, fade 0 (0–100 each) */
   adjust?: ImageAdjust;
+  /**
+   * islands of a mask (`wipeout` set by a white fill, see `pl`): they stay unmasked, as the fill leaves them unpainted
+   */
+  holes?: number[][];
 }
 
 export interface Flattened {
@@ -295,7 +299,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   const maxEntities = opts.maxEntities ?? 2_000_000;
   let textPass = false;
   // texts and curves say where they are drawn among the polylines only when a wipeout may mask them
-  const ordered = hasWipeouts(d);
+  const ordered = hasWipeouts(d) || mayFillWhite(d);
   const instancer = opts.blockInstances
     ? blockInstancer({
         out,
@@ -317,11 +321,13 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     : null;
 
   const colorOf = (e: Entity, inh: Inherited, layerName: string): number => {
-    if (e.trueColor !== undefined && e.trueColor > 0) return e.trueColor & 0xffffff;
+    // a true colour wins over the index beside it (the nearest index, for programs without true colours), black
+    // (0) included: black hatches read as their fallback index drew dark red
+    if (e.trueColor !== undefined && e.trueColor >= 0) return trueColorRgb(e.trueColor);
     if (e.color === 0) return inh.color;
     if (e.color === 256 || e.color === undefined) {
       const l = layers.get(layerName);
-      return l?.trueColor !== undefined ? l.trueColor & 0xffffff : aciToRgb(l?.color ?? 7);
+      return l?.trueColor !== undefined ? trueColorRgb(l.trueColor) : aciToRgb(Math.abs(l?.color ?? 7) || 7);
     }
     return aciToRgb(Math.abs(e.color));
   };
@@ -763,7 +769,27 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     if (!finite) return skip(c.e, `${c.e.type}:invalid`);
     const p: Polyline2 = { points, closed, color, layer: c.layer, filled, entity: c.ref, lineweight: c.lineweight };
     if (holes?.length) p.holes = holes;
+    if (filled && color === WHITE && points.length >= 6) whiteMask(c, points, holes);
     out.polylines.push(p);
+  }
+
+  /**
+   * A white fill hides what lies under it (in the plot a white solid hatch is paper-white over earlier lines), whereas
+   * a renderer that draws fills and lines in separate passes (the viewer) would let the lines show through: the fill
+   * goes in as a wipeout just before itself, so every renderer masks it with the background by the same draw-order
+   * rules (scene/tiers.ts), and then paints it white (visible on a dark screen).
+   */
+  function whiteMask(c: Ctx, ring: number[], holes?: number[][]) {
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (let i = 0; i + 1 < ring.length; i += 2) {
+      x0 = Math.min(x0, ring[i]);
+      x1 = Math.max(x1, ring[i]);
+      y0 = Math.min(y0, ring[i + 1]);
+      y1 = Math.max(y1, ring[i + 1]);
+    }
+    const frame: ImageFrame = { entity: c.ref, corners: [x0, y0, x1, y0, x1, y1, x0, y1], clip: ring, wipeout: true, layer: c.layer, order: out.polylines.length };
+    if (holes?.length) frame.holes = holes;
+    (out.images ??= []).push(frame);
   }
 
   /** a line in the entity's linetype: cut into dashes, restarting the pattern at `restart` point indices */
@@ -800,7 +826,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     if (!h.loops.length) return skip(e);
     if (h.solid || h.gradient) {
       // a gradient is drawn filled with its first colour: the renderers have no gradient fill yet
-      const fill = h.gradientColor === undefined ? color : h.gradientColor < 0 ? aciToRgb(-h.gradientColor) : h.gradientColor;
+      const fill = h.gradientColor === undefined ? color : h.gradientColor < 0 ? aciToRgb(-h.gradientColor) : trueColorRgb(h.gradientColor);
       let outer = 0;
       for (let i = 1; i < h.loops.length; i++) if (Math.abs(ringArea(h.loops[i])) > Math.abs(ringArea(h.loops[outer]))) outer = i;
       const holes = h.loops.filter((_, i) => i !== outer).map((r) => applyAll(m, r));
@@ -1062,6 +1088,27 @@ function hasWipeouts(d: Drawing): boolean {
     return false;
   };
   return has(d.entities) || d.blocks.some((b) => has(b.entities));
+}
+
+/**
+ * A fill that may come out white (ACI 255, true-colour white, ByBlock, or ByLayer on a white layer): such a fill masks
+ * like a wipeout (see `whiteMask`), so texts and curves must record their draw position too. Errs on the side of yes.
+ */
+function mayFillWhite(d: Drawing): boolean {
+  const white = new Set(d.layers.filter((l) => (l.trueColor !== undefined ? trueColorRgb(l.trueColor) : aciToRgb(Math.abs(l.color) || 7)) === WHITE).map((l) => l.name));
+  const isWhite = (e: Entity) => (e.trueColor !== undefined ? trueColorRgb(e.trueColor) === WHITE : e.color === 255 || ((e.color === 256 || e.color === undefined) && white.has(e.layer)));
+  // a ByBlock fill is white only in a white INSERT
+  let whiteInsert = false;
+  const scan = (list: readonly Entity[], fill: boolean) => {
+    for (const e of list) {
+      if (e.type === 'INSERT' && isWhite(e)) whiteInsert = true;
+      if (fill && (e.type === 'HATCH' || e.type === 'SOLID' || e.type === 'TRACE' || e.type === 'LWPOLYLINE' || e.type === 'POLYLINE') && (isWhite(e) || (whiteInsert && e.color === 0))) return true;
+    }
+    return false;
+  };
+  scan(d.entities, false);
+  for (const b of d.blocks) scan(b.entities, false);
+  return scan(d.entities, true) || d.blocks.some((b) => scan(b.entities, true));
 }
 
 /** Every number of the curve is finite (no array of them: this runs per circle and arc). */
