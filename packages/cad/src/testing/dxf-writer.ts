@@ -19,6 +19,8 @@ export function writeAsciiDxf(o: {
   layerLinetypes?: Record<string, string>;
   /** ACI colour of a layer (default 7) */
   layerColors?: Record<string, number>;
+  /** more pairs of a LAYER record (handle 5, plot flag 290 …) */
+  layerPairs?: Record<string, Pairs>;
   /** LTYPE table entries: simple elements, positive dash, negative gap, 0 dot */
   linetypes?: { name: string; pattern: number[] }[];
   /** more header variables, each with its pairs, e.g. ['$LTSCALE', [[40, 2]]] */
@@ -76,6 +78,7 @@ export function writeAsciiDxf(o: {
     put(70, 0);
     put(62, o.layerColors?.[name] ?? 7);
     put(6, o.layerLinetypes?.[name] ?? 'CONTINUOUS');
+    for (const [c, v] of o.layerPairs?.[name] ?? []) put(c, v);
   }
   put(0, 'ENDTAB');
   put(0, 'ENDSEC');
