@@ -18,9 +18,16 @@ const wipeout: FixtureEntity = {
   type: 'WIPEOUT',
   pairs: [[8, 'Mask'], [100, 'AcDbWipeout'], [10, 40], [20, 40], [30, 0], [11, 20], [21, 0], [31, 0], [12, 0], [22, 20], [32, 0], [13, 1], [23, 1], [280, 1], [71, 1], [91, 2], [14, -0.5], [24, -0.5], [14, 0.5], [24, 0.5]],
 };
+// a row of 30 small blue blocks along the top (y 95–98, away from what is checked): instanced block meshes, whose pass
+// binds integer textures that the wipeout pass once found on its own texture unit (issue 15 item 14: every frame then
+// logged "glDrawArrays: Mismatch between texture format and sampler type", which the harness now fails on)
+const tick: FixtureEntity[] = Array.from({ length: 10 }, (_, k) => ({ type: 'LINE', pairs: [[8, '0'], [10, k * 0.2], [20, 0], [11, k * 0.2 + 0.1], [21, 3]] }));
+const ticks: FixtureEntity[] = Array.from({ length: 30 }, (_, i) => ({ type: 'INSERT', pairs: [[8, '0'], [62, 5], [2, 'TICK'], [10, 2 + i * 3.2], [20, 95]] }));
 const dxf = writeAsciiDxf({
   layers: ['0', 'Mask'],
+  blocks: [{ name: 'TICK', entities: tick }],
   entities: [
+    ...ticks,
     { type: 'LINE', pairs: [[8, '0'], [62, 1], [370, 50], [10, 0], [20, 50], [11, 100], [21, 50]] },
     { type: 'CIRCLE', pairs: [[8, '0'], [62, 1], [10, 50], [20, 50], [40, 6]] },
     { type: 'TEXT', pairs: [[8, '0'], [62, 1], [10, 20], [20, 44], [40, 1], [1, 'E'.repeat(80)]] },

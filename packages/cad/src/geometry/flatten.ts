@@ -183,6 +183,12 @@ export interface FlattenOptions {
    * segment: a drawing's hatches make hundreds of thousands of them (the scene compiler reads these)
    */
   segmentLists?: boolean;
+  /**
+   * geometry on layers off or frozen in the file is kept, on its layer (the viewer hides those layers at first and
+   * lets the user switch them on; nothing is saved). A frozen INSERT's children are switched with the INSERT's layer,
+   * as freezing it hides them all. Off by default: the renderers draw what the plot shows.
+   */
+  keepHiddenLayers?: boolean;
 }
 
 const num = (e: Entity, code: number, def = 0) => {
@@ -202,6 +208,8 @@ export interface Inherited {
   lw: number;
   lt: string;
   layer: string;
+  /** with `keepHiddenLayers`: the frozen layer of an INSERT above, which all its geometry is switched with */
+  gate?: string;
 }
 
 /** One entity being drawn: what its geometry is pushed with. */
@@ -216,10 +224,11 @@ interface Ctx {
   ltScale: number;
   /** a top-level entity (not a block's child) */
   top: boolean;
+  gate?: string;
 }
 
 /** What an entity that draws through a block (INSERT, table, dimension, multileader) passes down to its children. */
-const inheritedFrom = (c: Ctx): Inherited => ({ color: c.color, lw: c.lineweight, lt: c.lt, layer: c.layer });
+const inheritedFrom = (c: Ctx): Inherited => ({ color: c.color, lw: c.lineweight, lt: c.lt, layer: c.layer, gate: c.gate });
 
 const OCS_TYPES = new Set(['CIRCLE', 'ARC', 'LWPOLYLINE', 'POLYLINE', 'HATCH', 'INSERT', 'TEXT', 'ATTRIB', 'ATTDEF', 'SOLID', 'TRACE']);
 
@@ -426,7 +435,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     const layerName = e.layer === '0' && depth > 0 ? inh.layer : e.layer;
     if (opts.hiddenLayers?.has(layerName)) return top ? omit(e) : undefined;
     const layer = layers.get(layerName);
-    if (layer && (!layer.on || layer.frozen)) return top ? omit(e) : undefined;
+    if (layer && (!layer.on || layer.frozen) && !opts.keepHiddenLayers) return top ? omit(e) : undefined;
     if (num(e, 60) === 1) return top ? omit(e) : undefined;
     const color = colorOf(e, inh, layerName);
     const lineweight = lineweightOf(e, inh, layerName);
@@ -435,14 +444,15 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       ref = out.entities.length;
       out.entities.push({ handle: e.handle, type: e.type, layer: e.layer, color, linetype: e.linetype, lineweight: e.lineweight });
     }
-    const onLayer = layerName;
+    const onLayer = inh.gate ?? layerName;
+    const gate = inh.gate ?? (opts.keepHiddenLayers && layer?.frozen ? layerName : undefined);
     // attributes carry their own OCS: they are placed by the transform outside the INSERT's
     const outer = m;
     if (OCS_TYPES.has(e.type)) {
       const ocs = ocsAffine(e, fields);
       if (ocs) m = multiply(m, ocs);
     }
-    const c: Ctx = { e, m, color, layer: onLayer, ref, lineweight, lt, ltScale: ltscale * num(e, 48, 1), top };
+    const c: Ctx = { e, m, color, layer: onLayer, ref, lineweight, lt, ltScale: ltscale * num(e, 48, 1), top, gate };
     switch (e.type) {
       case 'LINE': {
         const pts: number[] = [];
@@ -614,7 +624,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
           }
         }
         // a top-level INSERT may be drawn as instances of its block's mesh (block-instances.ts); null: baked here
-        const instanced = top && instancer ? instancer.insert(e, block, cells, sx, sy, inherit, ref) : null;
+        // (not one on a frozen layer kept for the viewer: its children are switched with it, which a shared mesh cannot say)
+        const instanced = top && instancer && !gate ? instancer.insert(e, block, cells, sx, sy, inherit, ref) : null;
         if (instanced === null) for (let k = 0; k < cells.length; k++) for (let j = 0; j < block.entities.length; j++) emit(block.entities[j], cells[k], inherit, depth + 1, ref);
         // attributes are in the INSERT's own coordinates (its OCS), not the block's
         for (const a of e.children ?? []) if (a.type === 'ATTRIB') emit(a, outer, inherit, depth + 1, ref);

@@ -130,6 +130,8 @@ class SceneWriter {
   constructor(private readonly d: Drawing) {}
 
   layerOf(name: string): number {
+    // a nameless layer (some writers leave entities or a table entry without one) is layer 0, as AutoCAD reads it
+    if (!name) name = '0';
     let i = this.layerIndex.get(name);
     if (i === undefined) {
       const l = this.d.layers.find((x) => x.name === name);

@@ -12,9 +12,10 @@ import { SceneBuildError, type FontLookup, type SceneBuilder, type SceneTimings 
 /**
  * Cached scenes of another engine are rebuilt, never served: the scene format's version, with a suffix to bump when
  * the engine draws differently in the same format (.1: the bounds hold text geometry; .2: dashed circles, arcs and
- * ellipses as exact dash curves; .3: drawings with wipeouts carry depth tiers, packages/cad/src/scene/tiers.ts).
+ * ellipses as exact dash curves; .3: drawings with wipeouts carry depth tiers, packages/cad/src/scene/tiers.ts; .4: white
+ * is white and true colour wins, white fills mask, viewports with status 0 drawn, layers off in the file kept).
  */
-export const SCENE_ENGINE = `e${SCENE_FORMAT}.3`;
+export const SCENE_ENGINE = `e${SCENE_FORMAT}.4`;
 
 async function readAll(r: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
