@@ -7,6 +7,7 @@ import { dashCurve, dashPolyline, polylineLength } from './linetype.ts';
 import { fitPointCurve, tessellateNurbs } from './spline.ts';
 import { generateDimension, type Annotation } from './dimension.ts';
 import { acisWireframe } from './acis.ts';
+import { gradientBands, readGradient } from './gradient.ts';
 import { imageFrame, leaderGeometry, mlineElements, multiLeaderGeometry } from './leader.ts';
 import { blockInstancer, TEXT_SOURCES, type FlatBlocks } from './block-instances.ts';
 import type { Curve2 } from './curve.ts';
@@ -836,10 +837,16 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     const h = readHatch(fields.use(e), tol / sc);
     if (!h.loops.length) return skip(e);
     if (h.solid || h.gradient) {
-      // a gradient is drawn filled with its first colour: the renderers have no gradient fill yet
-      const fill = h.gradientColor === undefined ? color : h.gradientColor < 0 ? aciToRgb(-h.gradientColor) : trueColorRgb(h.gradientColor);
       let outer = 0;
       for (let i = 1; i < h.loops.length; i++) if (Math.abs(ringArea(h.loops[i])) > Math.abs(ringArea(h.loops[outer]))) outer = i;
+      // a gradient as bands of solid colour in the hatch's own plane (geometry/gradient.ts), each drawn as a fill
+      const g = h.gradient ? readGradient(e, color) : null;
+      const bands = g ? gradientBands(g, h.loops[outer], h.loops.filter((_, i) => i !== outer)) : [];
+      if (bands.length) {
+        for (const b of bands) pl(c, applyAll(m, b.ring), true, true, b.holes.map((r) => applyAll(m, r)), b.color);
+        return;
+      }
+      const fill = h.gradientColor === undefined ? color : h.gradientColor < 0 ? aciToRgb(-h.gradientColor) : trueColorRgb(h.gradientColor);
       const holes = h.loops.filter((_, i) => i !== outer).map((r) => applyAll(m, r));
       return pl(c, applyAll(m, h.loops[outer]), true, true, holes, fill);
     }
