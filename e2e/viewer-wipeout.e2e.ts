@@ -174,4 +174,37 @@ describe('a WIPEOUT in the viewer', () => {
       await ctx.close();
     }
   }, 120_000);
+
+  // issue 15 item 2: a white (ACI 255) solid hatch drawn after a red line hides it, as in the plot; the viewer draws fills
+  // before lines, so the fill masks like a wipeout (packages/cad geometry/flatten.ts whiteMask) and shows white here
+  it('hides what lies under a white solid hatch drawn after it, and shows the hatch white', async () => {
+    const square: [number, number][] = [[40, 40], [60, 40], [60, 60], [40, 60]];
+    const white: FixtureEntity = {
+      type: 'HATCH',
+      pairs: [[8, '0'], [62, 255], [100, 'AcDbHatch'], [10, 0], [20, 0], [30, 0], [210, 0], [220, 0], [230, 1], [2, 'SOLID'], [70, 1], [71, 0], [91, 1], [92, 3], [72, 0], [73, 1], [93, 4],
+        ...square.flatMap(([x, y]) => [[10, x], [20, y]] as [number, number][]), [97, 0], [75, 0], [76, 1], [98, 0]],
+    };
+    writeFileSync(path.join(work, 'whitefill.dxf'), writeAsciiDxf({
+      entities: [
+        { type: 'LINE', pairs: [[8, '0'], [62, 1], [10, 0], [20, 50], [11, 100], [21, 50]] },
+        white,
+        { type: 'LINE', pairs: [[8, '0'], [62, 3], [10, 50], [20, 0], [11, 50], [21, 100]] },
+      ],
+    }));
+    try {
+      await uploadToDrive(page, product.url, path.join(work, 'whitefill.dxf'));
+      await page.click('[data-testid="open-whitefill.dxf"]');
+      await page.waitForURL(/\/yun\/view\//);
+      await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model');
+      await settle(page);
+      await shoot(page, 'viewer-white-fill');
+      expect(count(await pixelsIn(page, 41, 41, 59, 59), isRed), 'red under the white fill').toBe(0);
+      expect((await pixelsIn(page, 44, 44, 46, 46)).every(([r, g, b]) => r > 240 && g > 240 && b > 240), 'the fill is white on the dark background').toBe(true);
+      expect(count(await pixelsIn(page, 15, 48, 25, 52), isRed), 'red line outside the fill').toBeGreaterThan(5);
+      expect(count(await pixelsIn(page, 49, 44, 51, 46), isGreen), 'green line drawn after the fill, over it').toBeGreaterThan(0);
+    } catch (e) {
+      await shoot(page, 'viewer-white-fill-failed');
+      throw e;
+    }
+  });
 });
