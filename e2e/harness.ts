@@ -58,20 +58,26 @@ export async function startProduct(env: Record<string, string> = {}): Promise<{ 
 
 /**
  * Debian's Chromium. Every page it opens is watched for Content-Security-Policy violations (the product's
- * policy, infra/http/security-headers.ts): closing the browser fails the test that saw one, so a policy that
- * breaks the app (or an app change the policy forbids) shows up in the browser tests.
+ * policy, infra/http/security-headers.ts) and for WebGL errors and warnings: closing the browser fails the test that
+ * saw one, so a policy that breaks the app (or an app change the policy forbids), or a GL call the driver refuses,
+ * shows up in the browser tests.
  */
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}: apt-get install chromium (npm test does it when run as root)`);
   const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
   const violations: string[] = [];
+  const webgl: string[] = [];
   const watched = new WeakSet<BrowserContext>();
   const watch = (context: BrowserContext) => {
     if (watched.has(context)) return;
     watched.add(context);
     context.on('console', (m) => {
       if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) violations.push(`${m.location().url}: ${m.text()}`);
+      // any WebGL error or warning (Chromium logs them as warnings: "[.WebGL-…]GL_INVALID_OPERATION: glDrawArrays: …",
+      // "WebGL: too many errors"): the viewer's drawing is wrong somewhere, even when the pixels look right
+      // (a test that reads the canvas back causes "GPU stall due to ReadPixels", a driver performance note: not the viewer's)
+      if ((m.type() === 'error' || m.type() === 'warning') && isWebGlMessage(m.text()) && !/GPU stall due to ReadPixels/.test(m.text())) webgl.push(`${m.location().url}: ${m.text()}`);
     });
   };
   const newContext = browser.newContext.bind(browser);
@@ -90,8 +96,14 @@ export async function launchBrowser(): Promise<Browser> {
   browser.close = async (...args) => {
     await close(...args);
     if (violations.length) throw new Error(`pages broke the Content-Security-Policy:\n${violations.join('\n')}`);
+    if (webgl.length) throw new Error(`pages logged WebGL errors or warnings (${webgl.length}):\n${webgl.slice(0, 20).join('\n')}`);
   };
   return browser;
+}
+
+/** A console message of the GPU stack: WebGL's own, or a GL error Chromium reports for a WebGL call. */
+export function isWebGlMessage(text: string): boolean {
+  return /WebGL|GL_INVALID|GL ERROR|glDraw|texture format|sampler type/i.test(text);
 }
 
 export async function shoot(page: Page, name: string) {

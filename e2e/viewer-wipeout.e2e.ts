@@ -18,9 +18,16 @@ const wipeout: FixtureEntity = {
   type: 'WIPEOUT',
   pairs: [[8, 'Mask'], [100, 'AcDbWipeout'], [10, 40], [20, 40], [30, 0], [11, 20], [21, 0], [31, 0], [12, 0], [22, 20], [32, 0], [13, 1], [23, 1], [280, 1], [71, 1], [91, 2], [14, -0.5], [24, -0.5], [14, 0.5], [24, 0.5]],
 };
+// a row of 30 small blue blocks along the top (y 95–98, away from what is checked): instanced block meshes, whose pass
+// binds integer textures that the wipeout pass once found on its own texture unit (issue 15 item 14: every frame then
+// logged "glDrawArrays: Mismatch between texture format and sampler type", which the harness now fails on)
+const tick: FixtureEntity[] = Array.from({ length: 10 }, (_, k) => ({ type: 'LINE', pairs: [[8, '0'], [10, k * 0.2], [20, 0], [11, k * 0.2 + 0.1], [21, 3]] }));
+const ticks: FixtureEntity[] = Array.from({ length: 30 }, (_, i) => ({ type: 'INSERT', pairs: [[8, '0'], [62, 5], [2, 'TICK'], [10, 2 + i * 3.2], [20, 95]] }));
 const dxf = writeAsciiDxf({
   layers: ['0', 'Mask'],
+  blocks: [{ name: 'TICK', entities: tick }],
   entities: [
+    ...ticks,
     { type: 'LINE', pairs: [[8, '0'], [62, 1], [370, 50], [10, 0], [20, 50], [11, 100], [21, 50]] },
     { type: 'CIRCLE', pairs: [[8, '0'], [62, 1], [10, 50], [20, 50], [40, 6]] },
     { type: 'TEXT', pairs: [[8, '0'], [62, 1], [10, 20], [20, 44], [40, 1], [1, 'E'.repeat(80)]] },
@@ -167,4 +174,37 @@ describe('a WIPEOUT in the viewer', () => {
       await ctx.close();
     }
   }, 120_000);
+
+  // issue 15 item 2: a white (ACI 255) solid hatch drawn after a red line hides it, as in the plot; the viewer draws fills
+  // before lines, so the fill masks like a wipeout (packages/cad geometry/flatten.ts whiteMask) and shows white here
+  it('hides what lies under a white solid hatch drawn after it, and shows the hatch white', async () => {
+    const square: [number, number][] = [[40, 40], [60, 40], [60, 60], [40, 60]];
+    const white: FixtureEntity = {
+      type: 'HATCH',
+      pairs: [[8, '0'], [62, 255], [100, 'AcDbHatch'], [10, 0], [20, 0], [30, 0], [210, 0], [220, 0], [230, 1], [2, 'SOLID'], [70, 1], [71, 0], [91, 1], [92, 3], [72, 0], [73, 1], [93, 4],
+        ...square.flatMap(([x, y]) => [[10, x], [20, y]] as [number, number][]), [97, 0], [75, 0], [76, 1], [98, 0]],
+    };
+    writeFileSync(path.join(work, 'whitefill.dxf'), writeAsciiDxf({
+      entities: [
+        { type: 'LINE', pairs: [[8, '0'], [62, 1], [10, 0], [20, 50], [11, 100], [21, 50]] },
+        white,
+        { type: 'LINE', pairs: [[8, '0'], [62, 3], [10, 50], [20, 0], [11, 50], [21, 100]] },
+      ],
+    }));
+    try {
+      await uploadToDrive(page, product.url, path.join(work, 'whitefill.dxf'));
+      await page.click('[data-testid="open-whitefill.dxf"]');
+      await page.waitForURL(/\/yun\/view\//);
+      await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model');
+      await settle(page);
+      await shoot(page, 'viewer-white-fill');
+      expect(count(await pixelsIn(page, 41, 41, 59, 59), isRed), 'red under the white fill').toBe(0);
+      expect((await pixelsIn(page, 44, 44, 46, 46)).every(([r, g, b]) => r > 240 && g > 240 && b > 240), 'the fill is white on the dark background').toBe(true);
+      expect(count(await pixelsIn(page, 15, 48, 25, 52), isRed), 'red line outside the fill').toBeGreaterThan(5);
+      expect(count(await pixelsIn(page, 49, 44, 51, 46), isGreen), 'green line drawn after the fill, over it').toBeGreaterThan(0);
+    } catch (e) {
+      await shoot(page, 'viewer-white-fill-failed');
+      throw e;
+    }
+  });
 });

@@ -41,7 +41,8 @@ export async function buildSceneBytes(d: Drawing, layout: string = MODEL, text?:
   if (!name) throw new CadError('cad.parseFailed', 'Layout switch failed!', `no layout ${layout}`);
   // exact curves: the viewer tessellates them for the zoom it shows; blocks inserted often become instances of one
   // mesh (the compiler bakes the ones that do not pay)
-  const flat = flattenLayout(d, name, { curves: true, blockInstances: true, segmentLists: true, deadline });
+  // layers off or frozen in the file are kept: the viewer shows them when its user switches them on
+  const flat = flattenLayout(d, name, { curves: true, blockInstances: true, segmentLists: true, keepHiddenLayers: true, deadline });
   if (!flat) throw new CadError('cad.parseFailed', 'Layout switch failed!', `no layout ${layout}`);
   lap('flatten');
   const t = text ? await text(d) : undefined;

@@ -183,6 +183,9 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
         const layer: Layer = { name: text(get(2) ?? ''), color: Math.abs(color), linetype: String(get(6) ?? 'CONTINUOUS'), lineweight: Number(get(370) ?? -3), on: color >= 0, frozen: (flags & 1) !== 0, locked: (flags & 4) !== 0 };
         const tc = get(420);
         if (tc !== undefined) layer.trueColor = Number(tc);
+        const handle = get(5);
+        if (handle !== undefined) layer.handle = String(handle);
+        if (get(290) !== undefined && Number(get(290)) === 0) layer.plot = false;
         drawing.layers.push(layer);
       } else if (type === 'STYLE') {
         const style: TextStyle = { name: text(get(2) ?? ''), font: text(get(3) ?? ''), bigFont: text(get(4) ?? ''), widthFactor: Number(get(41) ?? 1), oblique: Number(get(50) ?? 0) };

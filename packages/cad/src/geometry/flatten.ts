@@ -1,12 +1,13 @@
 import type { Block, Drawing, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
 import { FieldIndex } from '../dxf/pair-store.ts';
-import { aciToRgb } from './aci.ts';
+import { aciToRgb, trueColorRgb, WHITE } from './aci.ts';
 import { bulgeInterior, clipPattern, readHatch, ringArea } from './hatch.ts';
 import { dashCurve, dashPolyline, polylineLength } from './linetype.ts';
 import { fitPointCurve, tessellateNurbs } from './spline.ts';
 import { generateDimension, type Annotation } from './dimension.ts';
 import { acisWireframe } from './acis.ts';
+import { gradientBands, readGradient } from './gradient.ts';
 import { imageFrame, leaderGeometry, mlineElements, multiLeaderGeometry } from './leader.ts';
 import { blockInstancer, TEXT_SOURCES, type FlatBlocks } from './block-instances.ts';
 import type { Curve2 } from './curve.ts';
@@ -128,6 +129,10 @@ export interface ImageFrame {
   order: number;
   /** IMAGE adjustments (IMAGEADJUST), when they differ from the defaults: brightness 50, contrast 50, fade 0 (0–100 each) */
   adjust?: ImageAdjust;
+  /**
+   * islands of a mask (`wipeout` set by a white fill, see `pl`): they stay unmasked, as the fill leaves them unpainted
+   */
+  holes?: number[][];
 }
 
 export interface Flattened {
@@ -194,6 +199,12 @@ export interface FlattenOptions {
    * segment: a drawing's hatches make hundreds of thousands of them (the scene compiler reads these)
    */
   segmentLists?: boolean;
+  /**
+   * geometry on layers off or frozen in the file is kept, on its layer (the viewer hides those layers at first and
+   * lets the user switch them on; nothing is saved). A frozen INSERT's children are switched with the INSERT's layer,
+   * as freezing it hides them all. Off by default: the renderers draw what the plot shows.
+   */
+  keepHiddenLayers?: boolean;
 }
 
 const num = (e: Entity, code: number, def = 0) => {
@@ -213,6 +224,8 @@ export interface Inherited {
   lw: number;
   lt: string;
   layer: string;
+  /** with `keepHiddenLayers`: the frozen layer of an INSERT above, which all its geometry is switched with */
+  gate?: string;
 }
 
 /** One entity being drawn: what its geometry is pushed with. */
@@ -227,10 +240,11 @@ interface Ctx {
   ltScale: number;
   /** a top-level entity (not a block's child) */
   top: boolean;
+  gate?: string;
 }
 
 /** What an entity that draws through a block (INSERT, table, dimension, multileader) passes down to its children. */
-const inheritedFrom = (c: Ctx): Inherited => ({ color: c.color, lw: c.lineweight, lt: c.lt, layer: c.layer });
+const inheritedFrom = (c: Ctx): Inherited => ({ color: c.color, lw: c.lineweight, lt: c.lt, layer: c.layer, gate: c.gate });
 
 const OCS_TYPES = new Set(['CIRCLE', 'ARC', 'LWPOLYLINE', 'POLYLINE', 'HATCH', 'INSERT', 'TEXT', 'ATTRIB', 'ATTDEF', 'SOLID', 'TRACE']);
 
@@ -348,7 +362,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   const overExpanded = () => emitted > maxEntities || primitives > maxPrimitives || expandedPairs > maxExpandedPairs;
   let textPass = false;
   // texts and curves say where they are drawn among the polylines only when a wipeout may mask them
-  const ordered = hasWipeouts(d);
+  const ordered = hasWipeouts(d) || mayFillWhite(d);
   const instancer = opts.blockInstances
     ? blockInstancer({
         out,
@@ -373,11 +387,13 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     : null;
 
   const colorOf = (e: Entity, inh: Inherited, layerName: string): number => {
-    if (e.trueColor !== undefined && e.trueColor > 0) return e.trueColor & 0xffffff;
+    // a true colour wins over the index beside it (the nearest index, for programs without true colours), black
+    // (0) included: black hatches read as their fallback index drew dark red
+    if (e.trueColor !== undefined && e.trueColor >= 0) return trueColorRgb(e.trueColor);
     if (e.color === 0) return inh.color;
     if (e.color === 256 || e.color === undefined) {
       const l = layers.get(layerName);
-      return l?.trueColor !== undefined ? l.trueColor & 0xffffff : aciToRgb(l?.color ?? 7);
+      return l?.trueColor !== undefined ? trueColorRgb(l.trueColor) : aciToRgb(Math.abs(l?.color ?? 7) || 7);
     }
     return aciToRgb(Math.abs(e.color));
   };
@@ -480,7 +496,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     const layerName = e.layer === '0' && depth > 0 ? inh.layer : e.layer;
     if (opts.hiddenLayers?.has(layerName)) return top ? omit(e) : undefined;
     const layer = layers.get(layerName);
-    if (layer && (!layer.on || layer.frozen)) return top ? omit(e) : undefined;
+    if (layer && (!layer.on || layer.frozen) && !opts.keepHiddenLayers) return top ? omit(e) : undefined;
     if (num(e, 60) === 1) return top ? omit(e) : undefined;
     const color = colorOf(e, inh, layerName);
     const lineweight = lineweightOf(e, inh, layerName);
@@ -489,14 +505,15 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       ref = out.entities.length;
       out.entities.push({ handle: e.handle, type: e.type, layer: e.layer, color, linetype: e.linetype, lineweight: e.lineweight });
     }
-    const onLayer = layerName;
+    const onLayer = inh.gate ?? layerName;
+    const gate = inh.gate ?? (opts.keepHiddenLayers && layer?.frozen ? layerName : undefined);
     // attributes carry their own OCS: they are placed by the transform outside the INSERT's
     const outer = m;
     if (OCS_TYPES.has(e.type)) {
       const ocs = ocsAffine(e, fields);
       if (ocs) m = multiply(m, ocs);
     }
-    const c: Ctx = { e, m, color, layer: onLayer, ref, lineweight, lt, ltScale: ltscale * num(e, 48, 1), top };
+    const c: Ctx = { e, m, color, layer: onLayer, ref, lineweight, lt, ltScale: ltscale * num(e, 48, 1), top, gate };
     switch (e.type) {
       case 'LINE': {
         const pts: number[] = [];
@@ -674,7 +691,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
           }
         }
         // a top-level INSERT may be drawn as instances of its block's mesh (block-instances.ts); null: baked here
-        const instanced = top && instancer ? instancer.insert(e, block, cells, sx, sy, inherit, ref) : null;
+        // (not one on a frozen layer kept for the viewer: its children are switched with it, which a shared mesh cannot say)
+        const instanced = top && instancer && !gate ? instancer.insert(e, block, cells, sx, sy, inherit, ref) : null;
         if (instanced === null) {
           for (let k = 0; k < cells.length; k++) {
             // an array of a heavy block passes the bounds within its cells: the rest are counted
@@ -846,7 +864,27 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     primitives += points.length >> 1;
     const p: Polyline2 = { points, closed, color, layer: c.layer, filled, entity: c.ref, lineweight: c.lineweight };
     if (holes?.length) p.holes = holes;
+    if (filled && color === WHITE && points.length >= 6) whiteMask(c, points, holes);
     out.polylines.push(p);
+  }
+
+  /**
+   * A white fill hides what lies under it (in the plot a white solid hatch is paper-white over earlier lines), whereas
+   * a renderer that draws fills and lines in separate passes (the viewer) would let the lines show through: the fill
+   * goes in as a wipeout just before itself, so every renderer masks it with the background by the same draw-order
+   * rules (scene/tiers.ts), and then paints it white (visible on a dark screen).
+   */
+  function whiteMask(c: Ctx, ring: number[], holes?: number[][]) {
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (let i = 0; i + 1 < ring.length; i += 2) {
+      x0 = Math.min(x0, ring[i]);
+      x1 = Math.max(x1, ring[i]);
+      y0 = Math.min(y0, ring[i + 1]);
+      y1 = Math.max(y1, ring[i + 1]);
+    }
+    const frame: ImageFrame = { entity: c.ref, corners: [x0, y0, x1, y0, x1, y1, x0, y1], clip: ring, wipeout: true, layer: c.layer, order: out.polylines.length };
+    if (holes?.length) frame.holes = holes;
+    (out.images ??= []).push(frame);
   }
 
   /** a line in the entity's linetype: cut into dashes, restarting the pattern at `restart` point indices */
@@ -885,10 +923,16 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     const h = readHatch(fields.use(e), tol / sc);
     if (!h.loops.length) return skip(e);
     if (h.solid || h.gradient) {
-      // a gradient is drawn filled with its first colour: the renderers have no gradient fill yet
-      const fill = h.gradientColor === undefined ? color : h.gradientColor < 0 ? aciToRgb(-h.gradientColor) : h.gradientColor;
       let outer = 0;
       for (let i = 1; i < h.loops.length; i++) if (Math.abs(ringArea(h.loops[i])) > Math.abs(ringArea(h.loops[outer]))) outer = i;
+      // a gradient as bands of solid colour in the hatch's own plane (geometry/gradient.ts), each drawn as a fill
+      const g = h.gradient ? readGradient(e, color) : null;
+      const bands = g ? gradientBands(g, h.loops[outer], h.loops.filter((_, i) => i !== outer)) : [];
+      if (bands.length) {
+        for (const b of bands) pl(c, applyAll(m, b.ring), true, true, b.holes.map((r) => applyAll(m, r)), b.color);
+        return;
+      }
+      const fill = h.gradientColor === undefined ? color : h.gradientColor < 0 ? aciToRgb(-h.gradientColor) : trueColorRgb(h.gradientColor);
       const holes = h.loops.filter((_, i) => i !== outer).map((r) => applyAll(m, r));
       return pl(c, applyAll(m, h.loops[outer]), true, true, holes, fill);
     }
@@ -1152,6 +1196,27 @@ function hasWipeouts(d: Drawing): boolean {
     return false;
   };
   return has(d.entities) || d.blocks.some((b) => has(b.entities));
+}
+
+/**
+ * A fill that may come out white (ACI 255, true-colour white, ByBlock, or ByLayer on a white layer): such a fill masks
+ * like a wipeout (see `whiteMask`), so texts and curves must record their draw position too. Errs on the side of yes.
+ */
+function mayFillWhite(d: Drawing): boolean {
+  const white = new Set(d.layers.filter((l) => (l.trueColor !== undefined ? trueColorRgb(l.trueColor) : aciToRgb(Math.abs(l.color) || 7)) === WHITE).map((l) => l.name));
+  const isWhite = (e: Entity) => (e.trueColor !== undefined ? trueColorRgb(e.trueColor) === WHITE : e.color === 255 || ((e.color === 256 || e.color === undefined) && white.has(e.layer)));
+  // a ByBlock fill is white only in a white INSERT
+  let whiteInsert = false;
+  const scan = (list: readonly Entity[], fill: boolean) => {
+    for (const e of list) {
+      if (e.type === 'INSERT' && isWhite(e)) whiteInsert = true;
+      if (fill && (e.type === 'HATCH' || e.type === 'SOLID' || e.type === 'TRACE' || e.type === 'LWPOLYLINE' || e.type === 'POLYLINE') && (isWhite(e) || (whiteInsert && e.color === 0))) return true;
+    }
+    return false;
+  };
+  scan(d.entities, false);
+  for (const b of d.blocks) scan(b.entities, false);
+  return scan(d.entities, true) || d.blocks.some((b) => scan(b.entities, true));
 }
 
 /** Every number of the curve is finite (no array of them: this runs per circle and arc). */

@@ -62,7 +62,9 @@ export function viewportImages(frames: readonly ImageFrame[], tx: (x: number, y:
     const corners = move(f.corners);
     const clip = clipPolygonToRect(move(f.clip ?? f.corners), rect);
     if (clip.length < 6) continue;
-    out.push({ ...f, entity: f.entity + entityBase, corners, clip, order: orderOf(f.order) });
+    const moved: ImageFrame = { ...f, entity: f.entity + entityBase, corners, clip, order: orderOf(f.order) };
+    if (f.holes) moved.holes = f.holes.map((h) => clipPolygonToRect(move(h), rect)).filter((h) => h.length >= 6);
+    out.push(moved);
   }
   return out;
 }

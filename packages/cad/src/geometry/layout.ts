@@ -56,6 +56,8 @@ interface Viewport {
   cx: number;
   cy: number;
   twist: number;
+  /** handles (upper case) of the layers frozen in this viewport (VP freeze, 341) */
+  frozen: string[];
 }
 
 /**
@@ -79,22 +81,32 @@ function mviewOf(e: Entity): { height: number; x: number; y: number; twist: numb
   return { height, x: x + points[0], y: y + points[1], twist };
 }
 
+/**
+ * The viewports of a layout that show model space. The layout's own sheet view is not one of them: id 1 (69), or,
+ * where no id is kept (LibreDWG gives 0 in layouts other than the active one), the layout's first VIEWPORT. A
+ * viewport is off when its status flags (90) have bit 0x20000; status 68 = 0 says off only where there are no flags
+ * (R12): AutoCAD writes 0 for every viewport of a layout that is not the current one, and those plot all the same.
+ */
 function viewportsOf(entities: Entity[]): Viewport[] {
   const num = (e: Entity, c: number, def = 0) => {
     const v = pairValue(e, c);
     return v === undefined ? def : Number(v);
   };
+  const all = entities.filter((e) => e.type === 'VIEWPORT');
+  const sheet = all.every((e) => !(num(e, 69) > 0)) ? all[0] : undefined;
   const out: Viewport[] = [];
-  for (const e of entities) {
-    if (e.type !== 'VIEWPORT') continue;
-    // id 1 is the paper sheet itself; status 0 is an off viewport
-    if (num(e, 69) === 1 || pairValue(e, 68) !== undefined && num(e, 68) === 0) continue;
+  for (const e of all) {
+    if (num(e, 69) === 1 || e === sheet) continue;
+    const flags = pairValue(e, 90);
+    if (flags !== undefined ? (Number(flags) & 0x20000) !== 0 : pairValue(e, 68) !== undefined && num(e, 68) === 0) continue;
     const w = num(e, 40), h = num(e, 41);
     const cx = num(e, 10), cy = num(e, 20);
     // the view centre (12/22) is relative to the view target (17/27) in plan views; R12 keeps the view in xdata
     const view = pairValue(e, 45) !== undefined ? { height: num(e, 45), x: num(e, 12) + num(e, 17), y: num(e, 22) + num(e, 27), twist: (num(e, 51) * Math.PI) / 180 } : mviewOf(e);
     if (!(w > 0 && h > 0 && view && view.height > 0)) continue;
-    out.push({ entity: e, clip: { minX: cx - w / 2, minY: cy - h / 2, maxX: cx + w / 2, maxY: cy + h / 2 }, scale: h / view.height, viewX: view.x, viewY: view.y, cx, cy, twist: view.twist });
+    const frozen: string[] = [];
+    for (const [code, v] of e.pairs) if (code === 341) frozen.push(String(v).toUpperCase());
+    out.push({ entity: e, clip: { minX: cx - w / 2, minY: cy - h / 2, maxX: cx + w / 2, maxY: cy + h / 2 }, scale: h / view.height, viewX: view.x, viewY: view.y, cx, cy, twist: view.twist, frozen });
   }
   return out;
 }
@@ -105,6 +117,23 @@ function primitivesOf(f: Flattened): number {
   for (const p of f.polylines) n += p.points.length >> 1;
   for (const t of f.texts) n += t.text.length;
   return n;
+}
+
+/** The border of a viewport as a closed LWPOLYLINE with the VIEWPORT's own properties (handle, layer, colour …). */
+function frameOf(vp: Viewport): Entity {
+  const { minX, minY, maxX, maxY } = vp.clip;
+  const e = vp.entity;
+  const pairs: [number, string | number][] = [[8, e.layer], [90, 4], [70, 1]];
+  for (const [x, y] of [[minX, minY], [maxX, minY], [maxX, maxY], [minX, maxY]]) pairs.push([10, x], [20, y]);
+  return { type: 'LWPOLYLINE', handle: e.handle, layer: e.layer, color: e.color, trueColor: e.trueColor, linetype: e.linetype, lineweight: e.lineweight, paperSpace: true, owner: e.owner, pairs };
+}
+
+/** A viewport's border is plotted unless its layer is off, frozen, not plotted (290 = 0) or Defpoints. */
+function plotsFrame(d: Drawing, vp: Viewport, hidden?: Set<string>): boolean {
+  const name = vp.entity.layer;
+  if (name.toLowerCase() === 'defpoints' || hidden?.has(name)) return false;
+  const l = d.layers.find((x) => x.name === name);
+  return !l || (l.on && !l.frozen && l.plot !== false);
 }
 
 /**
@@ -119,23 +148,43 @@ export function flattenLayout(d: Drawing, name: string, opts: FlattenOptions = {
   const paper = flattenEntities(d, entities, opts);
   const viewports = viewportsOf(entities);
   if (!viewports.length) return paper;
-  // model space seen through viewports is moved and clipped as polylines: no block instances there, no segment lists
-  const model = flattenModelSpace(d, { ...opts, blockInstances: false, segmentLists: false });
-  const base = paper.entities.length;
-  paper.entities.push(...model.entities);
-  for (const k of Object.keys(model.skipped)) paper.skipped[k] = (paper.skipped[k] ?? 0) + model.skipped[k];
+  // model space seen through viewports is moved and clipped as polylines: no block instances there, no segment lists;
+  // flattened once per set of layers frozen in viewports (most drawings: one), each set's entities numbered after the last
+  const layerByHandle = new Map(d.layers.flatMap((l) => (l.handle ? [[l.handle.toUpperCase(), l.name] as const] : [])));
+  const models = new Map<string, { model: Flattened; base: number; size: number }>();
+  const modelFor = (vp: Viewport) => {
+    const names = vp.frozen.flatMap((h) => (layerByHandle.has(h) ? [layerByHandle.get(h)!] : [])).sort();
+    const key = names.join('\n');
+    let m = models.get(key);
+    if (!m) {
+      const hiddenLayers = names.length ? new Set([...(opts.hiddenLayers ?? []), ...names]) : opts.hiddenLayers;
+      const model = flattenModelSpace(d, { ...opts, hiddenLayers, blockInstances: false, segmentLists: false });
+      m = { model, base: paper.entities.length, size: primitivesOf(model) };
+      paper.entities.push(...model.entities);
+      for (const k of Object.keys(model.skipped)) paper.skipped[k] = (paper.skipped[k] ?? 0) + model.skipped[k];
+      models.set(key, m);
+    }
+    return m;
+  };
   // every viewport moves and clips all of model space: a sheet of hundreds of viewports multiplied the model's
   // geometry (and the work) by their number. Past the output bound the further viewports are counted, not drawn
   const limit = opts.maxPrimitives ?? primitivesBound(storedContent(d).pairs);
   let made = primitivesOf(paper);
-  const perViewport = primitivesOf(model);
   for (const vp of viewports) {
     opts.deadline?.check('viewports');
-    if (made + perViewport > limit) {
+    const { model, base, size } = modelFor(vp);
+    if (made + size > limit) {
       paper.skipped['VIEWPORT:limit'] = (paper.skipped['VIEWPORT:limit'] ?? 0) + 1;
       continue;
     }
-    made += perViewport;
+    made += size;
+    // the border, where the plot draws one, in the viewport's own colour and layer, as a paper entity of its own
+    if (plotsFrame(d, vp, opts.hiddenLayers)) {
+      const frame = flattenEntities(d, [frameOf(vp)], { ...opts, blockInstances: false, segmentLists: false });
+      const at = paper.entities.length;
+      paper.entities.push(...frame.entities);
+      for (const p of frame.polylines) paper.polylines.push({ ...p, entity: p.entity + at });
+    }
     const cos = Math.cos(vp.twist) * vp.scale, sin = Math.sin(vp.twist) * vp.scale;
     const tx = (x: number, y: number): [number, number] => {
       const dx = x - vp.viewX, dy = y - vp.viewY;

@@ -32,6 +32,10 @@ export interface Layer {
   on: boolean;
   frozen: boolean;
   locked: boolean;
+  /** the LAYER record's handle (5): what a viewport's frozen-layer list (341) names */
+  handle?: string;
+  /** false when the layer is not plotted (290 = 0) */
+  plot?: boolean;
 }
 
 export interface TextStyle {

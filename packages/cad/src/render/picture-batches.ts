@@ -25,7 +25,7 @@ export function pictureBatcher(f: Flattened, pictures: RenderPictures | undefine
         const { im, index } = list[k];
         const area = im.clip ?? im.corners;
         if (area.length < 6 || !area.every(Number.isFinite)) continue;
-        if (im.wipeout) out.push({ kind: 'fill', color: background, rings: [area] });
+        if (im.wipeout) out.push({ kind: 'fill', color: background, rings: [area, ...(im.holes ?? []).filter((h) => h.length >= 6)] });
         else {
           const picture = pictures?.get(index);
           if (picture && im.corners.every(Number.isFinite)) out.push({ kind: 'picture', corners: im.corners, clip: im.clip, picture });

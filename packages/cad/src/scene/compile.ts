@@ -1,7 +1,7 @@
 import earcut from 'earcut';
 import type { Drawing } from '../model/drawing.ts';
 import type { Flattened, Polyline2, TextRun } from '../geometry/flatten.ts';
-import { aciToRgb } from '../geometry/aci.ts';
+import { aciToRgb, FOREGROUND, trueColorRgb } from '../geometry/aci.ts';
 import type { Glyph } from '../text/glyph.ts';
 import type { TextGlyphs } from '../text/layout.ts';
 import type { Scene, SceneGlyph, SceneMeta, SceneRange, SceneRect } from './scene.types.ts';
@@ -133,12 +133,14 @@ class SceneWriter {
   constructor(private readonly d: Drawing) {}
 
   layerOf(name: string): number {
+    // a nameless layer (some writers leave entities or a table entry without one) is layer 0, as AutoCAD reads it
+    if (!name) name = '0';
     let i = this.layerIndex.get(name);
     if (i === undefined) {
       const l = this.d.layers.find((x) => x.name === name);
       i = this.layers.length;
       this.layerIndex.set(name, i);
-      this.layers.push({ name, color: l ? (l.trueColor !== undefined ? l.trueColor & 0xffffff : aciToRgb(Math.abs(l.color) || 7)) : 0xffffff, on: l ? l.on : true, frozen: l?.frozen ?? false, locked: l?.locked ?? false });
+      this.layers.push({ name, color: l ? (l.trueColor !== undefined ? trueColorRgb(l.trueColor) : aciToRgb(Math.abs(l.color) || 7)) : FOREGROUND, on: l ? l.on : true, frozen: l?.frozen ?? false, locked: l?.locked ?? false });
     }
     return i;
   }

@@ -19,7 +19,7 @@ export interface SceneImage {
    * mirrored as the drawing places it)
    */
   corners: number[];
-  /** the clip boundary relative to the origin, when the drawing clips the picture (or the wipeout's outline) */
+  /** the clip boundary relative to the origin, when the drawing clips the picture (or the wipeout's outline; a white fill's mask: its outline then its islands' points, which `triangles` index) */
   clip?: number[];
   /** triangles of the painted area (`clip` when given, else `corners`), as vertex indices into that ring */
   triangles: number[];
@@ -55,6 +55,17 @@ function triangulate(ring: number[]): number[] {
   return earcut(ring);
 }
 
+/** A ring with islands as one ring of all their points (what `clip` then holds) and its triangles indexing it. */
+function withHoles(ring: number[], holes: number[][]): { ring: number[]; triangles: number[] } {
+  const all = ring.slice();
+  const starts: number[] = [];
+  for (const h of holes) {
+    starts.push(all.length / 2);
+    for (const v of h) all.push(v);
+  }
+  return { ring: all, triangles: earcut(all, starts) };
+}
+
 /**
  * The scene's list of pictures and wipeouts, in draw order, positions relative to the origin (ox, oy); `tiers`: the
  * depth tiers per `Flattened.images` (scene/tiers.ts), absent when the drawing has no wipeout.
@@ -65,8 +76,11 @@ export function sceneImages(refs: readonly ImageRef[], layerIndex: (name: string
   for (const r of refs) {
     if (![...r.corners, ...(r.clip ?? [])].every(Number.isFinite)) continue;
     const corners = rel(r.corners);
-    const clip = r.clip && r.clip.length >= 6 ? rel(r.clip) : undefined;
-    const triangles = triangulate(clip ?? corners);
+    let clip = r.clip && r.clip.length >= 6 ? rel(r.clip) : undefined;
+    let triangles: number[];
+    // a white fill's mask keeps its islands unmasked (geometry/flatten.ts whiteMask)
+    if (clip && r.holes?.length) ({ ring: clip, triangles } = withHoles(clip, r.holes.map(rel)));
+    else triangles = triangulate(clip ?? corners);
     if (!triangles.length) continue;
     const s: SceneImage = { entity: r.entity, layer: layerIndex(r.layer), corners, triangles };
     if (clip) s.clip = clip;

@@ -19,6 +19,10 @@ export function writeAsciiDxf(o: {
   layerLinetypes?: Record<string, string>;
   /** ACI colour of a layer (default 7) */
   layerColors?: Record<string, number>;
+  /** flags (70) of a LAYER record: 1 frozen, 4 locked */
+  layerFlags?: Record<string, number>;
+  /** more pairs of a LAYER record (handle 5, plot flag 290 …) */
+  layerPairs?: Record<string, Pairs>;
   /** LTYPE table entries: simple elements, positive dash, negative gap, 0 dot */
   linetypes?: { name: string; pattern: number[] }[];
   /** more header variables, each with its pairs, e.g. ['$LTSCALE', [[40, 2]]] */
@@ -73,9 +77,10 @@ export function writeAsciiDxf(o: {
   for (const name of o.layers ?? ['0']) {
     put(0, 'LAYER');
     put(2, name);
-    put(70, 0);
+    put(70, o.layerFlags?.[name] ?? 0);
     put(62, o.layerColors?.[name] ?? 7);
     put(6, o.layerLinetypes?.[name] ?? 'CONTINUOUS');
+    for (const [c, v] of o.layerPairs?.[name] ?? []) put(c, v);
   }
   put(0, 'ENDTAB');
   put(0, 'ENDSEC');

@@ -2,6 +2,7 @@
  * MTEXT inline codes and TEXT %% specials to a flat list of items with their formatting. The reader has already
  * turned \U+XXXX and \M+nXXXX into characters (dxf/codepage.ts decodeEscapes), so they arrive here as text.
  */
+import { trueColorRgb } from '../geometry/aci.ts';
 export interface Format {
   /** MTEXT \f / \F font name, undefined = the style's font */
   font?: string;
@@ -169,7 +170,7 @@ export function parseMText(s: string, base: Format, aciToRgb: (aci: number) => n
           break;
         }
         case 'c':
-          f = patched(f, { color: Math.trunc(num(arg, 0)) & 0xffffff });
+          f = patched(f, { color: trueColorRgb(Math.trunc(num(arg, 0))) });
           break;
         case 'p': {
           // \pxqc; \pxi0,qj; \pi1,q*; — q sets the alignment of the paragraph it starts and those after, q* resets

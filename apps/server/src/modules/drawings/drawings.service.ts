@@ -15,9 +15,11 @@ import { createDrawingFailuresRepository, WHOLE_DRAWING } from './drawing-failur
  * Cached scenes of another engine are rebuilt, never served: the scene format's version, with a suffix to bump when
  * the engine draws differently in the same format (.1: the bounds hold text geometry; .2: dashed circles, arcs and
  * ellipses as exact dash curves; .3: drawings with wipeouts carry depth tiers, packages/cad/src/scene/tiers.ts;
- * .4: issue 15 text — no blank first line before paragraph codes, unsplit words, mirrored MTEXT, frames, faces).
+ * .4: issue 15 text — no blank first line before paragraph codes, unsplit words, mirrored MTEXT, frames, faces;
+ * .5: issue 15 colour — white is white and true colour wins, white fills mask, viewports with status 0 drawn, layers
+ * off in the file kept, gradients).
  */
-export const SCENE_ENGINE = `e${SCENE_FORMAT}.4`;
+export const SCENE_ENGINE = `e${SCENE_FORMAT}.5`;
 
 /**
  * The engine a remembered failure belongs to: the scene engine and the version of the engine's content bounds

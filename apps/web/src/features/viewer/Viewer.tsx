@@ -54,7 +54,8 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
   const [layout, setLayout] = useState('Model');
   const [progress, setProgress] = useState(0);
   const [error, setError] = useState<string | null>(null);
-  const [hidden, setHidden] = useState<Set<number>>(new Set());
+  /** the user's layer switches (true on, false off) over the file's own state */
+  const [choice, setChoice] = useState<Map<number, boolean>>(new Map());
   const [light, setLight] = useState(() => localStorage.getItem(THEME_KEY) === '1');
   // off by default, as AutoCAD's LWDISPLAY: thin lines read best on screen and draw fastest
   const [weights, setWeights] = useState(() => localStorage.getItem(LW_KEY) === '1');
@@ -69,7 +70,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
   /** base names of IMAGE pictures the drive does not have (their frames are drawn) */
   const [missingPictures, setMissingPictures] = useState<string[]>([]);
 
-  const visible = useMemo(() => (scene ? openLayers(scene.meta, (i, name) => hidden.has(i) || !!hooks?.hiddenLayers?.includes(name)) : new Set<number>()), [scene, hidden, hooks?.hiddenLayers]);
+  const visible = useMemo(() => (scene ? openLayers(scene.meta, (_, name) => !!hooks?.hiddenLayers?.includes(name), choice) : new Set<number>()), [scene, choice, hooks?.hiddenLayers]);
 
   // ---- coordinates: screen (CSS px in the canvas) ↔ drawing
   const size = () => ({ w: glCanvas.current?.clientWidth ?? 1, h: glCanvas.current?.clientHeight ?? 1 });
@@ -240,7 +241,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
       // the two promises may settle in either order when the download was over before the viewer asked
       setWhole(!l || l.reader.done);
       setScene(s);
-      setHidden(new Set());
+      setChoice(new Map());
       setSelected(null);
       setPoints([]);
     }, () => undefined);
@@ -461,7 +462,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
   };
 
   const panelBody = !scene || !panelsReady ? null : panel === 'layers' ? (
-    <LayersPanel scene={scene} visible={visible} label={hooks?.layerLabel} onChange={(i, on) => setHidden((h) => { const n = new Set(h); if (on) n.delete(i); else n.add(i); return n; })} onAll={(on) => setHidden(on ? new Set() : new Set(scene.meta.layers.map((_, i) => i)))} />
+    <LayersPanel scene={scene} visible={visible} label={hooks?.layerLabel} onChange={(i, on) => setChoice((c) => new Map(c).set(i, on))} onAll={(on) => setChoice(new Map(scene.meta.layers.map((_, i) => [i, on])))} />
   ) : panel === 'find' ? (
     <FindPanel query={query} onQuery={setQuery} found={found} onPick={zoomToText} />
   ) : panel === 'info' ? (

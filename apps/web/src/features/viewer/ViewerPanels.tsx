@@ -16,8 +16,8 @@ export function LayersPanel({ scene, visible, onChange, onAll, label }: { scene:
       </Space>
       <List size="small" dataSource={scene.meta.layers.map((l, i) => ({ l, i }))} renderItem={({ l, i }) => (
         <List.Item>
-          {/* a layer switched off or frozen in the drawing stays off: the file says so */}
-          <Checkbox data-testid={`layer-${l.name}`} checked={visible.has(i)} disabled={!l.on || l.frozen} onChange={(e) => onChange(i, e.target.checked)}>
+          {/* a layer off or frozen in the drawing starts unchecked; the user may switch it on (nothing is saved) */}
+          <Checkbox data-testid={`layer-${l.name}`} checked={visible.has(i)} onChange={(e) => onChange(i, e.target.checked)}>
             <span className="layer-swatch" style={{ background: hex(l.color) }} /> {label ? label(l.name) : l.name}
           </Checkbox>
         </List.Item>

@@ -38,8 +38,13 @@ void main() {
   outColor = vec4(clamp(c.rgb * u_adjust.x + u_adjust.y, 0.0, 1.0), c.a * u_adjust.z);
 }`;
 
-/** A texture unit gl-renderer.ts does not use (it uses 0–5). */
-const UNIT = 8;
+/**
+ * A texture unit no other pass uses (gl-renderer.ts 0–5, gl-curves.ts 6–7, gl-blocks.ts 6–13, gl-snapshot.ts 21).
+ * Whatever is bound on a sampler's unit must suit the sampler at every draw, sampled or not: this pass shared unit 8
+ * with the block meshes' integer layer texture, and each wipeout drawn after a frame with blocks made Chromium log
+ * "glDrawArrays: Mismatch between texture format and sampler type", hundreds per frame, until "WebGL: too many errors".
+ */
+const UNIT = 20;
 /** Largest texture side used for a picture (bigger ones are scaled down when decoded): memory of phones. */
 const MAX_SIDE = 4096;
 /** Pictures fetched at once. */
@@ -172,7 +177,22 @@ export class GlImages {
     return createImageBitmap(blob, { ...opts, ...size, resizeQuality: 'high' });
   }
 
-  private upload(bitmap: ImageBitmap): WebGLTexture {
+  private blank: WebGLTexture | null = null;
+
+  /** One RGBA texel: what the sampler has on its unit when a wipeout is drawn. */
+  private blankTexture(): WebGLTexture {
+    if (this.blank) return this.blank;
+    const gl = this.gl;
+    const t = gl.createTexture()!;
+    gl.activeTexture(gl.TEXTURE0 + UNIT);
+    gl.bindTexture(gl.TEXTURE_2D, t);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, 1, 1, 0, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array([0, 0, 0, 0]));
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+    return (this.blank = t);
+  }
+
+    private upload(bitmap: ImageBitmap): WebGLTexture {
     const gl = this.gl;
     const t = gl.createTexture()!;
     gl.activeTexture(gl.TEXTURE0 + UNIT);
@@ -216,6 +236,8 @@ export class GlImages {
       if (!visible.has(img.layer)) continue;
       if (depth) gl.depthMask(!!img.wipeout);
       if (img.wipeout) {
+        // a wipeout samples nothing, but its draw still needs a colour texture on the unit
+        gl.bindTexture(gl.TEXTURE_2D, this.blankTexture());
         gl.uniform4f(this.u.adjust, 1, 0, 1, 1);
         // as tierZ in gl-program.ts
         gl.uniform1f(this.u.z, 1 - (img.tier ?? 0) / 128);
@@ -252,6 +274,8 @@ export class GlImages {
   dispose() {
     this.generation++;
     this.clear();
+    if (this.blank) this.gl.deleteTexture(this.blank);
+    this.blank = null;
     this.gl.deleteProgram(this.prog);
   }
 }

@@ -2,7 +2,8 @@
 export const INK_GLSL = `
 vec4 ink(vec4 color, float light) {
   vec3 c = color.rgb;
-  if (light > 0.5 && c.r > 0.93 && c.g > 0.93 && c.b > 0.93) c = vec3(0.0);
+  // only the foreground ink, exactly 0xFFFFFF (packages/cad geometry/aci.ts): a white that stays white is 0xFEFEFE
+  if (light > 0.5 && c.r > 0.998 && c.g > 0.998 && c.b > 0.998) c = vec3(0.0);
   return vec4(c, 1.0);
 }`;
 

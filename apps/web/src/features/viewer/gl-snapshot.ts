@@ -24,8 +24,8 @@ uniform sampler2D u_tex;
 out vec4 outColor;
 void main() { outColor = texture(u_tex, v_uv); }`;
 
-/** A texture unit no other pass uses (gl-renderer.ts 0–5, gl-images.ts 8). */
-const UNIT = 9;
+/** A texture unit no other pass uses (gl-renderer.ts 0–5, gl-curves.ts 6–7, gl-blocks.ts 6–13, gl-images.ts 20). */
+const UNIT = 21;
 
 /** What a snapshot shows: the view it was drawn with and the canvas size then (CSS pixels and device pixels). */
 interface Shot {

@@ -7,10 +7,14 @@ export function fitView(meta: Pick<SceneMeta, 'bounds' | 'origin'>, w: number, h
   return { cx: (b.minX + b.maxX) / 2 - meta.origin[0], cy: (b.minY + b.maxY) / 2 - meta.origin[1], ppu: Math.min(w / bw, h / bh) * 0.92 };
 }
 
-/** Layers drawn when a drawing opens: on and not frozen, less the ones the user or the page hid. */
-export function openLayers(meta: Pick<SceneMeta, 'layers'>, hidden?: (i: number, name: string) => boolean): Set<number> {
+/**
+ * Layers drawn: as the file has them (on and not frozen) unless the user chose otherwise for a layer (`choice`: true
+ * shown, false hidden; a layer off or frozen in the file may be switched on, nothing is saved), less the ones the
+ * page hides.
+ */
+export function openLayers(meta: Pick<SceneMeta, 'layers'>, hidden?: (i: number, name: string) => boolean, choice?: ReadonlyMap<number, boolean>): Set<number> {
   const v = new Set<number>();
-  meta.layers.forEach((l, i) => l.on && !l.frozen && !hidden?.(i, l.name) && v.add(i));
+  meta.layers.forEach((l, i) => (choice?.get(i) ?? (l.on && !l.frozen)) && !hidden?.(i, l.name) && v.add(i));
   return v;
 }
 

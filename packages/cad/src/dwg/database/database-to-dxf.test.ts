@@ -63,7 +63,9 @@ describe('DwgDatabase → DXF (the fallback when LibreDWG cannot write DXF for a
   });
 
   it('writes layers (colour, off as a negative colour, frozen, locked, linetype, lineweight), linetypes and styles', () => {
-    expect(d.layers).toEqual([
+    // each layer keeps its handle (what a viewport's frozen-layer list names)
+    expect(d.layers.every((l) => typeof l.handle === 'string')).toBe(true);
+    expect(d.layers.map(({ handle: _handle, ...l }) => l)).toEqual([
       { name: '0', color: 7, linetype: 'Continuous', lineweight: -3, on: true, frozen: false, locked: false },
       // LibreDWG gives the DWG's lineweight index: 9 is 0.35 mm, 29 ByLayer, 31 Default
       { name: 'Walls', color: 1, linetype: 'Dashed', lineweight: 35, on: true, frozen: false, locked: true },

@@ -130,7 +130,8 @@ function layerLineweight(index: number, version: string): number {
 export function nearestAci(rgb: number): number {
   let best = 7, bestD = Infinity;
   for (let i = 1; i <= 255; i++) {
-    const c = aciToRgb(i);
+    // ACI 255 is the white 0xFFFFFF that the colour model stores one step below (geometry/aci.ts WHITE)
+    const c = i === 255 ? 0xffffff : aciToRgb(i);
     const d = ((c >> 16) - (rgb >> 16)) ** 2 + (((c >> 8) & 255) - ((rgb >> 8) & 255)) ** 2 + ((c & 255) - (rgb & 255)) ** 2;
     if (d < bestD) [best, bestD] = [i, d];
   }

@@ -235,7 +235,8 @@ describe('generated R10–R12 files (every entity kind, damaged files)', () => {
     expect(pairsOf(d.entities[1])).toMatchObject({ 1001: 'ACAD', 1000: 'MVIEW', 1002: '}' });
     // view height 20 in a 10 high viewport: half scale, the target at the viewport centre (50, 50)
     const sheet = flattenLayout(d, 'Layout1')!;
-    expect(sheet.polylines.map((p) => p.points.map((v) => Math.round(v * 1e6) / 1e6))).toEqual([[47.5, 50, 52.5, 50]]);
+    // the viewport's border (on layer 0, plotted) and the model line inside it
+    expect(sheet.polylines.map((p) => p.points.map((v) => Math.round(v * 1e6) / 1e6))).toEqual([[40, 45, 60, 45, 60, 55, 40, 55], [47.5, 50, 52.5, 50]]);
   });
 
   it('reads an R10 (AC1006) file of the same drawing alike (no CRCs, no "used" counts, byte linetype indexes)', () => {
