@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import type { AppDeps } from './app.deps.ts';
@@ -12,16 +13,31 @@ import { routeModules } from './modules/index.ts';
 import { createProxyTrust } from './infra/http/proxy-trust.ts';
 import { registerRequestGuards } from './infra/http/request-guards.ts';
 import { registerSecurityHeaders } from './infra/http/security-headers.ts';
+import { observabilityRoutes, registerRequestMetrics } from './infra/observability/observability.routes.ts';
 
 export interface BuildAppOptions {
-  logger?: boolean;
+  /** JSON log lines on stdout at this level (off when absent: tests) */
+  logLevel?: string;
+  /** a line for every request as well (LOG_REQUESTS=1), not only for what goes wrong */
+  logRequests?: boolean;
 }
+
+/** An id a caller (or a proxy) sent in X-Request-Id is kept when it is plain; anything else gets one of ours. */
+const PLAIN_REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
 /** The API server: envelope and errors, who is asking, then every module's routes. */
 export async function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
-    logger: opts.logger ? { level: 'info' } : false,
+    logger: opts.logLevel ? { level: opts.logLevel } : false,
+    disableRequestLogging: !opts.logRequests,
+    // the request id is in every log line of the request (pino's reqId), in the X-Request-Id answer header and in
+    // the body of an answer that reports a failure of ours, so a user's report finds its log lines
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = String(req.headers['x-request-id'] ?? '');
+      return PLAIN_REQUEST_ID.test(given) ? given : randomUUID();
+    },
     bodyLimit: 2 * 1024 * 1024,
     // Node's timeouts: the headers (a connection that sends nothing or half a header is closed), the whole
     // request (uploads included: generous), the idle time between requests; a stalled body is request-guards'
@@ -37,6 +53,10 @@ export async function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): Promi
     trustProxy: config.trustedProxies.length ? createProxyTrust(config.trustedProxies) : false,
   });
   app.decorate('apiRegistry', []);
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  registerRequestMetrics(app);
   registerErrorHandler(app);
   registerRequestGuards(app, { bodyIdleTimeoutMs: config.bodyIdleTimeoutMs });
   registerSecurityHeaders(app);
@@ -54,6 +74,7 @@ export async function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): Promi
   registerAuthHook(app, createSessionsService(deps));
   if (deps.storage.name === 'fs') await app.register(fsStorageRoutes, { driver: deps.storage, secret: storageSigningSecret(deps.config) });
   await app.register(openApiRoutes);
+  await app.register(observabilityRoutes, { deps });
   for (const mod of routeModules) await app.register(mod, { deps });
   return app;
 }

@@ -6,6 +6,7 @@ import type { AppDeps } from './app.deps.ts';
 import type { AppConfig } from './infra/config/index.ts';
 import { createDatabase, migrateToLatest, createStorage, createQueue, createMailer, persistentSecret } from './infra/index.ts';
 import { registerTrashJobs, TRASH_SWEEP_JOB } from './modules/trash/trash.jobs.ts';
+import { instrumentQueue } from './infra/observability/instrument-queue.ts';
 import { registerDownloadJobs } from './modules/downloads/downloads.jobs.ts';
 import { indexPictureNamesOnce, registerThumbnailJobs } from './modules/thumbnails/thumbnails.jobs.ts';
 import { registerDrawingJobs } from './modules/drawings/drawings.jobs.ts';
@@ -23,7 +24,7 @@ export async function createDeps(config: AppConfig): Promise<AppDeps> {
   await migrateToLatest(db);
   const storage = createStorage(config);
   if ('ensureBucket' in storage) await (storage as any).ensureBucket();
-  const queue = createQueue(config, db);
+  const queue = instrumentQueue(createQueue(config, db));
   const mailer = createMailer(config, db);
   return { config, db, storage, queue, mailer };
 }

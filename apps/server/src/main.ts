@@ -29,7 +29,7 @@ async function main() {
     closers.push(() => deps.queue.stop());
   }
   if (config.processMode !== 'worker') {
-    const app = await buildApp(deps, { logger: process.env.LOG_REQUESTS === '1' });
+    const app = await buildApp(deps, { logLevel: config.logLevel, logRequests: process.env.LOG_REQUESTS === '1' });
     await registerWebApp(app, path.resolve(here, '../../web/dist'));
     await app.listen({ port: config.port, host: config.host });
     closers.push(() => app.close());

@@ -1,5 +1,4 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { randomBytes } from 'node:crypto';
 import { ZodError } from 'zod';
 import { ERRORS } from '@cadcloud/contracts';
 import { normalizeLanguage, serverMessage, type Language } from '@cadcloud/i18n';
@@ -39,8 +38,9 @@ export function registerErrorHandler(app: FastifyInstance) {
       const code = fe.statusCode === 413 || fe.code === 'FST_REQ_FILE_TOO_LARGE' ? 'request.invalid' : 'request.malformed';
       return reply.code(fe.statusCode).send({ rtnCode: ERRORS[code].rtnCode, bizData: { code, detail: fe.message }, msg: serverMessage(ERRORS[code].key, lang) });
     }
-    const logId = randomBytes(6).toString('hex');
+    // the request id names this failure in the log (every line of the request carries it) and in the answer
+    const logId = String(req.id);
     req.log.error({ err, logId }, 'internal error');
-    return reply.code(500).send({ rtnCode: ERRORS.internal.rtnCode, bizData: { code: 'internal', logId }, msg: serverMessage(ERRORS.internal.key, lang, [logId]) });
+    return reply.code(500).send({ rtnCode: ERRORS.internal.rtnCode, bizData: { code: 'internal', logId, requestId: logId }, msg: serverMessage(ERRORS.internal.key, lang, [logId]) });
   });
 }

@@ -9,6 +9,7 @@ import { resolveDrawingAccess, type DrawingRequest, type DrawingSource } from '.
 import { isViewableName } from './viewable.ts';
 import { SceneBuildError, type FontLookup, type SceneBuilder, type SceneTimings } from './scene-builder.ts';
 import { QueueFullError } from './fair-queue.ts';
+import { sceneCache } from '../../infra/observability/metrics.ts';
 import { createDrawingFailuresRepository, WHOLE_DRAWING } from './drawing-failures.repository.ts';
 
 /**
@@ -155,7 +156,10 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
       const uid = row.fontsOwner;
       const key = sceneKey(row.blobMd5, layout, await fonts.fingerprint(uid));
       const size = await deps.storage.size(key);
-      if (size !== null) return { key, body: await deps.storage.get(key), cached: true, size };
+      if (size !== null) {
+        sceneCache.inc({ result: 'hit' });
+        return { key, body: await deps.storage.get(key), cached: true, size };
+      }
       let pending = inFlight.get(key);
       if (!pending) {
         // a drawing that failed answers that failure at once (no worker job) until the file or the engine changes
@@ -165,6 +169,7 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
       }
       // an open that finds the scene built (being written) takes it as a cache hit: nothing is built for it
       const hit = pending?.built ?? false;
+      sceneCache.inc({ result: hit ? 'hit' : pending ? 'joined' : 'miss' });
       // the build waits for its requester's turn (scene-builder.ts): a visitor through a share counts as the owner
       const entry = pending ?? buildAndStore(key, row.blobMd5, row.name, layout, uid, req.uid ?? uid);
       const body = await entry.scene;
