@@ -12,12 +12,14 @@ import { sharesConfig } from '../../modules/shares/shares.config.ts';
 import { downloadsConfig } from '../../modules/downloads/downloads.config.ts';
 import { thumbnailsConfig } from './thumbnails.config.ts';
 import { httpConfig } from '../http/http.config.ts';
+import { uploadsConfig } from '../../modules/uploads/uploads.config.ts';
 
 /** Every module's declarations; add a module's config here. */
 export const configDefinitions = {
   ...serverConfig,
   ...httpConfig,
   ...quotaConfig,
+  ...uploadsConfig,
   ...ssoConfig,
   ...dbConfig,
   ...storageConfig,

@@ -13,6 +13,7 @@ import * as thumbnailVariants from './20261125T010000-thumbnail-variants.ts';
 import * as itemsUniqueNames from './20261126T030000-items-unique-names.ts';
 import * as shareGuards from './20261126T120000-share-guards.ts';
 import * as ssoAttempts from './20261127T010000-sso-attempts.ts';
+import * as uploadReservations from './20261127T050000-upload-reservations.ts';
 
 /** Static map (not a folder scan) so migrations work the same under tsx, bundlers and tests. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '20261126T030000-items-unique-names': itemsUniqueNames,
   '20261126T120000-share-guards': shareGuards,
   '20261127T010000-sso-attempts': ssoAttempts,
+  '20261127T050000-upload-reservations': uploadReservations,
 };
