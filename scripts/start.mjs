@@ -14,6 +14,9 @@ if (process.env.SKIP_WEB_BUILD !== '1') {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(npx, ['tsx', 'apps/server/src/main.ts'], { cwd: root, stdio: 'inherit', env: process.env });
+// MALLOC_ARENA_MAX: glibc gives every thread that allocates (worker threads rendering thumbnails and scenes, the
+// libuv pool) an arena of its own and keeps what they freed: after an upload storm that held ~190 MB of the server's
+// memory for good (issue 14 item 13). Two arenas cost nothing measurable here; an operator's own value wins.
+const server = spawn(npx, ['tsx', 'apps/server/src/main.ts'], { cwd: root, stdio: 'inherit', env: { MALLOC_ARENA_MAX: '2', ...process.env } });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -25,7 +25,8 @@ export interface ServerProcess {
 
 export async function startServer(env: Record<string, string | undefined>, port?: number): Promise<ServerProcess> {
   const p = port ?? (await freePortPair());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: repoRoot, env: { ...process.env, ...env, PORT: String(p) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // MALLOC_ARENA_MAX as `npm start` sets it (scripts/start.mjs)
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: repoRoot, env: { MALLOC_ARENA_MAX: '2', ...process.env, ...env, PORT: String(p) }, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
