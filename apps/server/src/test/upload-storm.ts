@@ -30,6 +30,8 @@ export interface StormOptions {
   /** the longest wait for those jobs (ms); default 120000 */
   jobsWaitMs?: number;
   log?: (line: string) => void;
+  /** called with the server's pid once memory settled, before the server stops (e.g. to take a heap snapshot) */
+  onSettled?: (pid: number) => Promise<void>;
 }
 
 export interface StormResult {
@@ -152,6 +154,7 @@ export async function runUploadStorm(o: StormOptions): Promise<StormResult> {
     clearInterval(sampler);
     const afterRss = rssOf(pid);
     log(`after settling: RSS ${afterRss.toFixed(0)} MB`);
+    await o.onSettled?.(pid);
     return { baselineRss, peakRss: Math.max(baselineRss, ...samples.map((s) => s.rss)), afterRss, jobsSeconds, jobs, uploadedMB: uploadedBytes / MB, uploads, failures, seconds, samples };
   } finally {
     await server?.kill('SIGTERM');
