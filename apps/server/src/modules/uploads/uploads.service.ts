@@ -1,5 +1,4 @@
 import { promises as fsp, createWriteStream } from 'node:fs';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ROOT_FOLDER_ID, extensionOf, formatSize } from '@cadcloud/contracts';
