@@ -6,7 +6,7 @@
  * is apps/server/src/security/upload-memory.test.ts).
  *
  *   npx tsx bench/upload-storm.ts [users=10] [filesPerUser=3] [maxMB=30]
- *   env: STORM_DRAWING_EVERY (2), STORM_SETTLE_MS (8000); server settings pass through (e.g. MALLOC_ARENA_MAX=)
+ *   env: STORM_DRAWING_EVERY (2), STORM_SETTLE_MS (35000: past the scene worker's 30 s idle end); server settings pass through (e.g. MALLOC_ARENA_MAX=)
  */
 import { runUploadStorm } from '../apps/server/src/test/upload-storm.ts';
 
@@ -17,7 +17,7 @@ const r = await runUploadStorm({
   minMB: 2,
   maxMB: Number(maxMB),
   drawingEvery: Number(process.env.STORM_DRAWING_EVERY ?? 2),
-  settleMs: Number(process.env.STORM_SETTLE_MS ?? 8000),
+  settleMs: Number(process.env.STORM_SETTLE_MS ?? 35000),
   jobsWaitMs: 300_000,
   log: (l) => console.error(`[storm] ${l}`),
 });
