@@ -88,9 +88,10 @@ export async function runUploadStorm(o: StormOptions): Promise<StormResult> {
     const count = o.users * o.filesPerUser;
     const sizes = Array.from({ length: count }, (_, i) => Math.round((o.minMB + ((o.maxMB - o.minMB) * i) / Math.max(1, count - 1)) * MB));
 
-    const uploadOne = async (token: string, name: string, size: number) => {
-      // bytes made per file and dropped after: the client's own memory stays small
-      const body = name.endsWith('.dxf') ? drawing(size) : randomBytes(size);
+    const uploadOne = async (token: string, name: string, wanted: number) => {
+      // bytes made per file and dropped after: the client's own memory stays small (a generated drawing is about `wanted`)
+      const body = name.endsWith('.dxf') ? drawing(wanted) : randomBytes(wanted);
+      const size = body.length;
       const md5 = createHash('md5').update(body).digest('hex');
       if (size <= chunkedAbove) {
         const form = new FormData();
