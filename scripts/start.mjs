@@ -14,6 +14,13 @@ if (process.env.SKIP_WEB_BUILD !== '1') {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(npx, ['tsx', 'apps/server/src/main.ts'], { cwd: root, stdio: 'inherit', env: process.env });
+// glibc's allocator kept what an upload storm freed (issue 14 item 13: hundreds of MB for good): every thread that
+// allocates (worker threads rendering thumbnails and scenes, the libuv pool) got an arena of its own, and after the
+// first large buffer was freed its sliding mmap threshold put later large buffers (chunks, blobs read for thumbnails)
+// on the heap, where freeing them fragments it instead of returning them. Two arenas and fixed thresholds (large
+// buffers mapped and unmapped, the heap's free top returned) cost nothing measurable here. Keep in step with
+// apps/server/src/test/server-process.ts; an operator's own values win.
+const mallocEnv = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
+const server = spawn(npx, ['tsx', 'apps/server/src/main.ts'], { cwd: root, stdio: 'inherit', env: { ...mallocEnv, ...process.env } });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -13,6 +13,7 @@ import { registerDrawingJobs } from './modules/drawings/drawings.jobs.ts';
 import { relyingParty } from './modules/auth/auth.config.ts';
 import { createSsoServer, type SsoDb } from '@cadcloud/sso';
 import { uploadsDir } from './modules/uploads/upload-temp.ts';
+import { createUploadSessions } from './modules/uploads/upload-sessions.ts';
 import { liveInstances, startInstanceLease, sweepOrphanTemp } from './infra/instance.ts';
 import { createProxyTrust } from './infra/http/proxy-trust.ts';
 import { createSessionsService } from './modules/users/sessions.service.ts';
@@ -49,8 +50,10 @@ const SWEEP_EVERY_MS = 10 * 60_000;
  * alive (infra/instance.ts). A part of a resumable upload belongs to its session while the session exists. Files
  * named without an owner (older versions) go at once when this process is the only one alive at start-up,
  * else after a day; a session's part without its session after an hour (its row is written just after it).
+ * Upload sessions idle longer than UPLOAD_SESSION_IDLE_MINUTES go first, with their parts and the quota they held.
  */
 export async function sweepLeftovers(deps: AppDeps, o: { atStart: boolean }) {
+  await createUploadSessions(deps).expireIdle();
   const live = await liveInstances(deps.config.dataDir);
   const alone = o.atStart && live.size === 1;
   const sessions = new Set((await deps.db.selectFrom('upload_sessions').select('id').execute()).map((s) => s.id));

@@ -18,6 +18,8 @@ export const ERRORS = {
   'name.duplicateFile': { rtnCode: '1001003', key: 'errors.name.duplicateFile' },
   'upload.tooLarge': { rtnCode: '1002001', key: 'errors.upload.tooLarge' },
   'upload.noSpace': { rtnCode: '1002002', key: 'errors.upload.noSpace' },
+  // issue 14 item 9: open upload sessions per user are limited (UPLOAD_SESSIONS_PER_USER)
+  'upload.tooManySessions': { rtnCode: '1002010', key: 'errors.upload.tooManySessions' },
   'upload.empty': { rtnCode: '1002003', key: 'errors.upload.empty' },
   'upload.md5Mismatch': { rtnCode: '1002004', key: 'errors.upload.md5Mismatch' },
   'upload.repeated': { rtnCode: '1002005', key: 'errors.upload.repeated' },

@@ -27,7 +27,9 @@ export interface ServerProcess {
 
 export async function startServer(env: Record<string, string | undefined>, port?: number): Promise<ServerProcess> {
   const p = port ?? (await freePortPair());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: repoRoot, env: { ...process.env, ...env, PORT: String(p) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // the allocator settings `npm start` sets (scripts/start.mjs says why)
+  const mallocEnv = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: repoRoot, env: { ...mallocEnv, ...process.env, ...env, PORT: String(p) }, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));

@@ -13,12 +13,14 @@ import { downloadsConfig } from '../../modules/downloads/downloads.config.ts';
 import { thumbnailsConfig } from './thumbnails.config.ts';
 import { httpConfig } from '../http/http.config.ts';
 import { DEFAULT_WORKER_MEMORY_LIMIT_MB, workersConfig } from '../workers/workers.config.ts';
+import { uploadsConfig } from '../../modules/uploads/uploads.config.ts';
 
 /** Every module's declarations; add a module's config here. */
 export const configDefinitions = {
   ...serverConfig,
   ...httpConfig,
   ...quotaConfig,
+  ...uploadsConfig,
   ...ssoConfig,
   ...dbConfig,
   ...storageConfig,

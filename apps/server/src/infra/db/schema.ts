@@ -49,6 +49,8 @@ export interface UsersTable {
   storage_quota: number;
   /** bytes of private, non-trashed and trashed files (trash still counts until emptied) */
   storage_used: number;
+  /** bytes held by the user's open upload sessions (the sum of their upload_sessions.reserved); count against the quota */
+  storage_reserved: Generated<number>;
   /** 0 UnFreeze, 1 Freeze (section 4) */
   freeze: number;
   /** bumped by every change to the user's items: list answers are cached per revision */
@@ -151,6 +153,10 @@ export interface UploadSessionsTable {
   received: number;
   /** 'rename' | 'version' (uploads: what a name clash does); added by 20261123T144500-upload-conflict */
   conflict: Generated<string>;
+  /** bytes of the quota this session holds (chunks reserved as they arrive); added by 20261127T050000-upload-reservations */
+  reserved: Generated<number>;
+  /** 'chunked' (a part file on our disk) | 'direct' (a presigned PUT to S3) */
+  kind: Generated<string>;
   created_at: number;
   updated_at: number;
 }

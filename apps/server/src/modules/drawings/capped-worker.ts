@@ -16,6 +16,11 @@ export interface CappedWorkerOptions<R> {
   script: string;
   maxHeapMb: number;
   timeoutMs: number;
+  /**
+   * the thread ends after this long without a job (default 30 s): an idle thread kept the heap its largest drawing grew
+   * and the last drawing it read, hundreds of MB of the server's memory for good after an upload storm (issue 14 item 13)
+   */
+  idleMs?: number;
   /** the result of a job, or the Error to reject it with */
   result(m: DoneMessage): R | Error;
   /** what every job in flight fails with when the thread dies (out of memory, crash) or is closed */
@@ -48,6 +53,25 @@ export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
   const jobs = new Map<number, Job>();
   let nextId = 1;
   let chain: Promise<unknown> = Promise.resolve();
+  let idleTimer: NodeJS.Timeout | null = null;
+
+  function stayAwake() {
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = null;
+  }
+  /** After the last job: end the thread unless another job comes first (a queued one starts within a tick). */
+  function retireWhenIdle() {
+    stayAwake();
+    idleTimer = setTimeout(() => {
+      idleTimer = null;
+      if (jobs.size || !worker) return;
+      const w = worker;
+      worker = null;
+      ready = null;
+      void w.terminate();
+    }, o.idleMs ?? 30_000);
+    idleTimer.unref();
+  }
 
   function failAll(e: Error) {
     for (const [id, j] of jobs) {
@@ -91,6 +115,7 @@ export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
         const r = o.result(m as DoneMessage);
         if (r instanceof Error) job.reject(r);
         else job.resolve(r);
+        if (!jobs.size) retireWhenIdle();
       }
     });
     const reset = (e: Error) => {
@@ -106,6 +131,7 @@ export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
   }
 
   async function runOne(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup): Promise<R> {
+    stayAwake();
     // a thread that dies while starting (its heap cap, a broken install) fails this job like a crash would
     const w = await start().catch((e: Error) => {
       throw o.crashed(e.message);
@@ -135,6 +161,7 @@ export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
       return run;
     },
     async close() {
+      stayAwake();
       failAll(o.crashed('closing'));
       const w = worker;
       worker = null;

@@ -25,7 +25,7 @@ export type SceneTimings = Record<string, number>;
 const WORKER = path.join(import.meta.dirname, 'scene.worker.mjs');
 
 /** Scenes are built in one capped worker thread (see capped-worker.ts), one file at a time. */
-export function createSceneBuilder(o: { maxHeapMb: number; timeoutMs: number; batchBytes?: number; memory?: WorkerMemory; budgetMs?: number; maxQueuedPerUser?: number }) {
+export function createSceneBuilder(o: { maxHeapMb: number; timeoutMs: number; batchBytes?: number; memory?: WorkerMemory; budgetMs?: number; maxQueuedPerUser?: number; idleMs?: number }) {
   const worker = createCappedWorker<{ scene: Uint8Array; timings: SceneTimings }>({
     script: WORKER,
     ...o,
@@ -62,10 +62,11 @@ export type SceneBuilder = ReturnType<typeof createSceneBuilder>;
 const shared = new WeakMap<object, SceneBuilder>();
 
 /** One builder (one worker thread) per app, shared by the routes and the prewarm job. */
-export function sharedSceneBuilder(deps: { config: { sceneMaxHeapMb: number; sceneTimeoutMs: number; sceneBatchKb?: number; sceneBuildBudgetMs?: number; workerMemoryBudgetMb: number; workerMemoryLimitMb: number } }): SceneBuilder {
+export function sharedSceneBuilder(deps: { config: { sceneMaxHeapMb: number; sceneTimeoutMs: number; sceneBatchKb?: number; sceneBuildBudgetMs?: number; sceneWorkerIdleSeconds?: number; workerMemoryBudgetMb: number; workerMemoryLimitMb: number } }): SceneBuilder {
   let b = shared.get(deps);
   if (!b) {
-    b = createSceneBuilder({ maxHeapMb: deps.config.sceneMaxHeapMb, timeoutMs: deps.config.sceneTimeoutMs, batchBytes: deps.config.sceneBatchKb && deps.config.sceneBatchKb * 1024, budgetMs: deps.config.sceneBuildBudgetMs, memory: workerMemory(deps.config) });
+    const idleMs = deps.config.sceneWorkerIdleSeconds && deps.config.sceneWorkerIdleSeconds * 1000;
+    b = createSceneBuilder({ maxHeapMb: deps.config.sceneMaxHeapMb, timeoutMs: deps.config.sceneTimeoutMs, batchBytes: deps.config.sceneBatchKb && deps.config.sceneBatchKb * 1024, budgetMs: deps.config.sceneBuildBudgetMs, memory: workerMemory(deps.config), idleMs });
     shared.set(deps, b);
   }
   return b;

@@ -3,13 +3,46 @@ import type { Database } from '../../infra/db/schema.ts';
 
 export function createQuotaRepository(db: Kysely<Database>) {
   return {
-    /** Atomic: adds `bytes` only while the total stays within the quota. One UPDATE, so no race can overshoot. */
+    /**
+     * Atomic: adds `bytes` only while the total stays within the quota. One UPDATE, so no race can overshoot.
+     * What open upload sessions hold (storage_reserved) counts against the quota too.
+     */
     async tryReserve(uid: string, bytes: number): Promise<boolean> {
       const r = await db
         .updateTable('users')
         .set({ storage_used: sql`storage_used + ${bytes}` })
         .where('id', '=', uid)
-        .where(sql<boolean>`storage_used + ${bytes} <= storage_quota`)
+        .where(sql<boolean>`storage_used + storage_reserved + ${bytes} <= storage_quota`)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    /**
+     * Upload-session holds (modules/uploads/upload-sessions.ts), run inside the transaction that changes the session's
+     * own `reserved`, so storage_reserved stays the sum of the sessions' holds. `hold` adds only within the quota.
+     */
+    async tryHold(uid: string, bytes: number): Promise<boolean> {
+      const r = await db
+        .updateTable('users')
+        .set({ storage_reserved: sql`storage_reserved + ${bytes}` })
+        .where('id', '=', uid)
+        .where(sql<boolean>`storage_used + storage_reserved + ${bytes} <= storage_quota`)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    async releaseHold(uid: string, bytes: number) {
+      await db
+        .updateTable('users')
+        .set({ storage_reserved: sql`case when storage_reserved - ${bytes} < 0 then 0 else storage_reserved - ${bytes} end` })
+        .where('id', '=', uid)
+        .execute();
+    },
+    /** A finished upload's hold becomes used storage in one UPDATE: nothing else can take the space in between. */
+    async tryConvertHold(uid: string, held: number, bytes: number): Promise<boolean> {
+      const r = await db
+        .updateTable('users')
+        .set({ storage_reserved: sql`storage_reserved - ${held}`, storage_used: sql`storage_used + ${bytes}` })
+        .where('id', '=', uid)
+        .where(sql<boolean>`storage_reserved >= ${held} and storage_used + storage_reserved - ${held} + ${bytes} <= storage_quota`)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
@@ -21,7 +54,7 @@ export function createQuotaRepository(db: Kysely<Database>) {
         .execute();
     },
     async usage(uid: string) {
-      return db.selectFrom('users').select(['storage_used', 'storage_quota', 'freeze']).where('id', '=', uid).executeTakeFirst();
+      return db.selectFrom('users').select(['storage_used', 'storage_reserved', 'storage_quota', 'freeze']).where('id', '=', uid).executeTakeFirst();
     },
     async sumPrivateFiles(uid: string): Promise<number> {
       const r = await db

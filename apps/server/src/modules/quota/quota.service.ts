@@ -19,7 +19,8 @@ export function createQuotaService(deps: Pick<AppDeps, 'db'>) {
     },
     async usage(uid: string) {
       const u = await repo.usage(uid);
-      return { used: u?.storage_used ?? 0, total: u?.storage_quota ?? 0, freeze: u?.freeze ?? 0 };
+      // reserved: what unfinished uploads hold (not shown as used, but not free either)
+      return { used: u?.storage_used ?? 0, reserved: Number(u?.storage_reserved ?? 0), total: u?.storage_quota ?? 0, freeze: u?.freeze ?? 0 };
     },
     /** Recomputes used storage from the items (operator repair; after quota changes). */
     async recalculate(uid: string) {

@@ -69,7 +69,8 @@ export const uploadsRoutes: RouteModule = async (app, { deps }) => {
   app.put('/cloud/v5/upload/chunk', async (req) => {
     if (!req.user) throw appError('auth.notSignedIn');
     const q = z.object({ uploadId: z.string().min(1).max(64), offset: z.coerce.number().int().min(0) }).parse(req.query);
-    return ok(await uploads.putChunk(req.user, q.uploadId, q.offset, req.body as Readable));
+    const length = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+    return ok(await uploads.putChunk(req.user, q.uploadId, q.offset, req.body as Readable, length));
   });
   defineEndpoint(app, {
     path: '/cloud/v5/upload/complete', tag, auth: 'user', summary: 'Finish a chunked upload: the MD5 is verified before the file appears',

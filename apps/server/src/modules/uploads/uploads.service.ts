@@ -1,5 +1,4 @@
 import { promises as fsp, createWriteStream } from 'node:fs';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ROOT_FOLDER_ID, extensionOf, formatSize, type PossessionChallenge, type PossessionProof } from '@cadcloud/contracts';
@@ -17,6 +16,7 @@ import { prewarmAfterUpload } from '../drawings/drawings.jobs.ts';
 import { createVersionsService } from '../versions/versions.service.ts';
 import { createPossessionCheck } from '../blobs/possession.ts';
 import { receiveToTemp, md5OfFile, uploadsDir } from './upload-temp.ts';
+import { createUploadSessions, sessionPartPath } from './upload-sessions.ts';
 
 export const CHUNK_SIZE = 8 * 1024 * 1024;
 /** Where a direct (presigned PUT) upload lands before it is checked: per session, never a blob's key. */
@@ -50,6 +50,7 @@ export function createUploadsService(deps: AppDeps) {
   const thumbnails = createThumbnailsService(deps);
   const versions = createVersionsService(deps);
   const possession = createPossessionCheck(deps);
+  const sessions = createUploadSessions(deps);
   const limit = deps.config.webUploadFileSize;
 
   function checkSize(size: number) {
@@ -115,14 +116,22 @@ export function createUploadsService(deps: AppDeps) {
     return presentItem(row, actor.id);
   }
 
-  /** Makes the item visible; `store` puts the bytes under the blob key when they are not stored yet. */
-  async function finalize(actor: UploadActor, placement: { parentId: string; name: string; conflict?: UploadConflict }, md5: string, size: number, store: (() => Promise<void>) | null) {
+  /**
+   * Makes the item visible; `store` puts the bytes under the blob key when they are not stored yet. `hold`: the quota a
+   * chunked upload's session holds, turned into the file's storage (`convert`) instead of a fresh reservation, or
+   * given back (`free`) when the upload becomes a version (the versions module counts that storage).
+   */
+  async function finalize(actor: UploadActor, placement: { parentId: string; name: string; conflict?: UploadConflict }, md5: string, size: number, store: (() => Promise<void>) | null, hold?: { convert(): Promise<void>; free(): Promise<void> }) {
     const uid = actor.id;
     const target = await versionTarget(uid, placement.parentId, placement.name, md5, placement.conflict);
-    if (target) return overwrite(actor, target, placement.name, md5, size, store);
+    if (target) {
+      await hold?.free();
+      return overwrite(actor, target, placement.name, md5, size, store);
+    }
     // refused early when it is a repeat; the name itself is taken when the item is inserted (another may get there first)
     await nameFor(uid, placement.parentId, placement.name, md5);
-    await quota.reserve(uid, size);
+    if (hold) await hold.convert();
+    else await quota.reserve(uid, size);
     try {
       const existing = await blobs.find(md5);
       if (!existing) {
@@ -224,16 +233,23 @@ export function createUploadsService(deps: AppDeps) {
         const received = Math.min(onDisk, existing.received);
         return { uploadId: existing.id, chunkSize: CHUNK_SIZE, received, item: null, ...challenge };
       }
+      // a new session: the bytes other unfinished uploads hold count too (each chunk is held as it arrives: putChunk)
+      if (usage.used + usage.reserved + o.size > usage.total) throw appError('upload.noSpace');
       const id = newId();
       const now = Date.now();
       await fsp.mkdir(uploadsDir(deps.config.dataDir), { recursive: true });
       await fsp.writeFile(this.partPath(id), '');
-      await deps.db.insertInto('upload_sessions').values({ id, uid: actor.id, parent_id: target.parentId, name: target.name, size: o.size, md5, received: 0, conflict: o.conflict ?? 'rename', created_at: now, updated_at: now }).execute();
+      try {
+        await sessions.open({ id, uid: actor.id, parent_id: target.parentId, name: target.name, size: o.size, md5, received: 0, conflict: o.conflict ?? 'rename', kind: 'chunked', created_at: now, updated_at: now });
+      } catch (e) {
+        await fsp.rm(this.partPath(id), { force: true });
+        throw e;
+      }
       return { uploadId: id, chunkSize: CHUNK_SIZE, received: 0, item: null, ...challenge };
     },
 
     partPath(uploadId: string) {
-      return path.join(uploadsDir(deps.config.dataDir), `session-${uploadId.replace(/[^A-Za-z0-9_-]/g, '')}.part`);
+      return sessionPartPath(deps.config.dataDir, uploadId);
     },
 
     async session(uid: string, uploadId: string) {
@@ -242,8 +258,11 @@ export function createUploadsService(deps: AppDeps) {
       return s;
     },
 
-    /** Appends a chunk at `offset`; a repeated chunk (offset below what we have) is acknowledged, not doubled. */
-    async putChunk(actor: UploadActor, uploadId: string, offset: number, body: Readable) {
+    /**
+     * Appends a chunk at `offset`; a repeated chunk (offset below what we have) is acknowledged, not doubled. The
+     * chunk's bytes (its Content-Length, else one CHUNK_SIZE) are held against the quota before it is written.
+     */
+    async putChunk(actor: UploadActor, uploadId: string, offset: number, body: Readable, length?: number) {
       const s = await this.session(actor.id, uploadId);
       const part = this.partPath(uploadId);
       const have = Math.min((await fsp.stat(part).catch(() => null))?.size ?? 0, s.received);
@@ -251,9 +270,17 @@ export function createUploadsService(deps: AppDeps) {
         body.resume();
         return { received: have };
       }
+      const end = Math.min(s.size, offset + (length !== undefined && Number.isFinite(length) ? length : CHUNK_SIZE));
+      try {
+        await sessions.holdUpTo(actor.id, uploadId, end);
+      } catch (e) {
+        body.resume();
+        throw e;
+      }
       // truncate to the acknowledged length, then write from the client's offset
       await fsp.truncate(part, offset).catch(async () => fsp.writeFile(part, ''));
-      const max = s.size - offset;
+      // no byte past what is held (nor past the declared size)
+      const max = end - offset;
       let written = 0;
       const out = createWriteStream(part, { flags: 'r+', start: offset });
       const { Transform } = await import('node:stream');
@@ -274,7 +301,12 @@ export function createUploadsService(deps: AppDeps) {
       await fh.sync();
       await fh.close();
       const received = offset + written;
-      await deps.db.updateTable('upload_sessions').set({ received, updated_at: Date.now() }).where('id', '=', uploadId).execute();
+      const r = await deps.db.updateTable('upload_sessions').set({ received, updated_at: Date.now() }).where('id', '=', uploadId).executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) {
+        // the session expired while this chunk was arriving: its hold is gone, so are its bytes
+        await fsp.rm(part, { force: true });
+        throw appError('item.notFound');
+      }
       return { received };
     },
 
@@ -283,10 +315,8 @@ export function createUploadsService(deps: AppDeps) {
       const s = await this.session(actor.id, uploadId);
       const part = this.partPath(uploadId);
       const size = (await fsp.stat(part).catch(() => null))?.size ?? 0;
-      const drop = async () => {
-        await deps.db.deleteFrom('upload_sessions').where('id', '=', uploadId).execute();
-        await fsp.rm(part, { force: true });
-      };
+      // the row, what it still holds, then the part file
+      const drop = () => sessions.drop(actor.id, uploadId);
       if (size !== s.size) return { complete: false, received: Math.min(size, s.received), item: null };
       const md5 = await md5OfFile(part);
       if (md5 !== s.md5) {
@@ -294,7 +324,8 @@ export function createUploadsService(deps: AppDeps) {
         throw appError('upload.md5Mismatch');
       }
       try {
-        const item = await finalize(actor, { parentId: s.parent_id, name: s.name, conflict: conflictOf(s.conflict) }, md5, size, () => deps.storage.importFile(blobs.keyOf(md5), part));
+        const hold = { convert: () => sessions.convertHold(actor.id, uploadId, size), free: () => sessions.releaseHold(actor.id, uploadId) };
+        const item = await finalize(actor, { parentId: s.parent_id, name: s.name, conflict: conflictOf(s.conflict) }, md5, size, () => deps.storage.importFile(blobs.keyOf(md5), part), hold);
         return { complete: true, received: size, item };
       } finally {
         await drop();
@@ -319,7 +350,7 @@ export function createUploadsService(deps: AppDeps) {
       const target = await resolvePlacement(actor, o);
       await nameFor(actor.id, target.parentId, target.name, md5);
       const now = Date.now();
-      await deps.db.insertInto('upload_sessions').values({ id, uid: actor.id, parent_id: target.parentId, name: target.name, size: o.size, md5, received: 0, conflict: o.conflict ?? 'rename', created_at: now, updated_at: now }).execute();
+      await sessions.open({ id, uid: actor.id, parent_id: target.parentId, name: target.name, size: o.size, md5, received: 0, conflict: o.conflict ?? 'rename', kind: 'direct', created_at: now, updated_at: now });
       return { uploadId: id, url: put.url, headers: put.headers, method: 'PUT', item: null, ...(instant.possession ? { possession: instant.possession } : {}) };
     },
 

@@ -11,7 +11,7 @@ export function createUsersService(deps: Pick<AppDeps, 'db' | 'config'>) {
     async findOrCreateBySso(o: { sub: string; email: string; name?: string }) {
       const existing = await repo.findBySub(o.sub);
       if (existing) return existing;
-      const row = { id: newId(), sso_sub: o.sub, email: o.email.toLowerCase(), name: o.name || o.email.split('@')[0], vip_type: 0, storage_quota: deps.config.storageDefaultQuota, storage_used: 0, freeze: 0, drive_rev: 0, created_at: Date.now(), disabled_at: null };
+      const row = { id: newId(), sso_sub: o.sub, email: o.email.toLowerCase(), name: o.name || o.email.split('@')[0], vip_type: 0, storage_quota: deps.config.storageDefaultQuota, storage_used: 0, storage_reserved: 0, freeze: 0, drive_rev: 0, created_at: Date.now(), disabled_at: null };
       try {
         await repo.insert(row);
         return row;

@@ -14,6 +14,7 @@ import * as itemsUniqueNames from './20261126T030000-items-unique-names.ts';
 import * as shareGuards from './20261126T120000-share-guards.ts';
 import * as ssoAttempts from './20261127T010000-sso-attempts.ts';
 import * as drawingFailures from './20261127T050000-drawing-failures.ts';
+import * as uploadReservations from './20261127T050000-upload-reservations.ts';
 import * as usersDisabled from './20261127T060000-users-disabled.ts';
 
 /** Static map (not a folder scan) so migrations work the same under tsx, bundlers and tests. Append only. */
@@ -33,5 +34,6 @@ export const migrations: Record<string, Migration> = {
   '20261126T120000-share-guards': shareGuards,
   '20261127T010000-sso-attempts': ssoAttempts,
   '20261127T050000-drawing-failures': drawingFailures,
+  '20261127T050000-upload-reservations': uploadReservations,
   '20261127T060000-users-disabled': usersDisabled,
 };
