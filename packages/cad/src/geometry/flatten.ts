@@ -292,6 +292,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   let hatchBudget = 4_000_000;
   let emitted = 0;
   let recordBlocks: Map<string, Block> | undefined;
+  let orphanTables: Block[] | undefined;
   const maxEntities = opts.maxEntities ?? 2_000_000;
   let textPass = false;
   // texts and curves say where they are drawn among the polylines only when a wipeout may mask them
@@ -618,8 +619,12 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       }
       case 'ACAD_TABLE': {
         // a table draws through its anonymous block, placed at its insertion point along its direction (11/21)
-        const block = blocks.get(String(field(e, 2) ?? ''));
+        const named = field(e, 2);
+        const block = named !== undefined && String(named) !== '' ? blocks.get(String(named)) : orphanTableBlock();
         if (!block || depth > 16) return skip(e);
+        // LibreDWG gives R2010+ tables without their fields (no block name, no insertion point): the block is the
+        // *T block no entity names, drawn where the table would be at the origin; the report says so
+        if (field(e, 10) === undefined) skip(e, 'ACAD_TABLE:position');
         const a = Math.atan2(num(e, 21), num(e, 11, 1)), cos = Math.cos(a), sin = Math.sin(a);
         const inherit = inheritedFrom(c);
         const mm = multiply(m, [cos, sin, -sin, cos, num(e, 10) - (block.base.x * cos - block.base.y * sin), num(e, 20) - (block.base.x * sin + block.base.y * cos)]);
@@ -1023,6 +1028,26 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       stroke(c, [...verts[a], ...verts[b]]);
     }
     if (!seen.size) skip(e);
+  }
+
+  /**
+   * The next anonymous table block (*T…) that no INSERT, table or dimension names, for a table that comes without
+   * its block name (LibreDWG's DXF of R2010+ DWG tables): the drawing's unnamed tables take them in block order.
+   */
+  function orphanTableBlock(): Block | undefined {
+    if (!orphanTables) {
+      const named = new Set<string>();
+      const visit = (list: readonly Entity[]) => {
+        for (const x of list) {
+          const n = x.type === 'INSERT' || x.type === 'ACAD_TABLE' || x.type.endsWith('DIMENSION') ? fields.first(x, 2) : undefined;
+          if (n !== undefined) named.add(String(n));
+        }
+      };
+      visit(d.entities);
+      for (const b of d.blocks) visit(b.entities);
+      orphanTables = d.blocks.filter((b) => /^\*T\d*$/i.test(b.name) && !named.has(b.name));
+    }
+    return orphanTables.shift();
   }
 
   function blockByRecord() {
