@@ -6,6 +6,7 @@ import { databaseToDxf } from './database/database-to-dxf.ts';
 import type { Rec } from './database/dxf-out.ts';
 import { VERSIONS as R12_VERSIONS } from './r12/file-header.ts';
 import { parseDwgR12 } from './r12/reader.ts';
+import { ACIS_TYPES, acisWireframe } from '../acis/index.ts';
 
 const CHILD = path.join(import.meta.dirname, 'dwg-to-dxf.child.mjs');
 
@@ -222,6 +223,7 @@ export async function parseDwg(bytes: Uint8Array, o: DwgReadOptions = {}): Promi
   if (R12_VERSIONS.has(version)) return parseDwgR12(bytes);
   if (version < 'AC1012') throw new CadError('cad.parseFailed', undefined, `DWG ${version} (older than R10) is not read`);
   const drawing = parseDxf(await dwgToDxf(bytes, o));
+  if (version >= 'AC1018' && !o.objectReader) await addBinaryAcis(drawing, bytes, o);
   drawing.format = 'dwg';
   drawing.binary = true;
   // LibreDWG 0.13.3 writes nearly every layer of R13–2018 files with a negative colour ("off"): all layers of
@@ -229,4 +231,28 @@ export async function parseDwg(bytes: Uint8Array, o: DwgReadOptions = {}): Promi
   // fully. The sign carries no information there, so DWG layers are read as on (frozen still hides them).
   for (const l of drawing.layers) l.on = true;
   return drawing;
+}
+
+/**
+ * R2004–R2010 DWG keep solids, regions and bodies as binary ACIS (SAB), which LibreDWG's DXF writer turns into SAT
+ * text that is often cut short (no edge can be drawn from it). Where such an entity has no drawable data, the file
+ * is read once more through the object reader, whose database holds the SAB bytes (`sabHex`, see
+ * dwg-database.child-lib.mjs); they are kept by handle as ACDSDATA would keep them. A failure there leaves the
+ * entities counted as not drawn, never fails the file.
+ */
+async function addBinaryAcis(drawing: Drawing, bytes: Uint8Array, o: DwgReadOptions) {
+  const wanting = (list: Drawing['entities']) => list.some((e) => ACIS_TYPES.has(e.type) && acisWireframe(e, drawing, 1) === null);
+  if (!wanting(drawing.entities) && !drawing.blocks.some((b) => wanting(b.entities))) return;
+  try {
+    const converted = await worker.convert(bytes, o.timeoutMs ?? 60_000, true);
+    if (!('database' in converted)) return;
+    const blockRecords = (converted.database.tables as Rec | undefined)?.BLOCK_RECORD as Rec | undefined;
+    for (const r of (blockRecords?.entries ?? []) as Rec[]) {
+      for (const e of (r.entities ?? []) as Rec[]) {
+        if (typeof e.sabHex === 'string' && e.sabHex && typeof e.handle === 'string') (drawing.acisData ??= {})[e.handle] = Buffer.from(e.sabHex, 'hex');
+      }
+    }
+  } catch {
+    // the DXF writer's drawing stands; the solids stay reported as not drawn
+  }
 }

@@ -6,7 +6,7 @@ import { bulgeInterior, clipPattern, readHatch, ringArea } from './hatch.ts';
 import { dashCurve, dashPolyline, polylineLength } from './linetype.ts';
 import { fitPointCurve, tessellateNurbs } from './spline.ts';
 import { generateDimension, type Annotation } from './dimension.ts';
-import { acisWireframe } from './acis.ts';
+import { acisWireframe } from '../acis/index.ts';
 import { imageFrame, leaderGeometry, mlineElements, multiLeaderGeometry } from './leader.ts';
 import { blockInstancer, TEXT_SOURCES, type FlatBlocks } from './block-instances.ts';
 import type { Curve2 } from './curve.ts';
@@ -693,8 +693,16 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         return mesh(c);
       case 'REGION':
       case '3DSOLID':
-      case 'BODY': {
-        const edges = acisWireframe(e, tol / scaleOf(m));
+      case 'BODY':
+      case 'SURFACE':
+      case 'PLANESURFACE':
+      case 'EXTRUDEDSURFACE':
+      case 'LOFTEDSURFACE':
+      case 'REVOLVEDSURFACE':
+      case 'SWEPTSURFACE':
+      case 'NURBSURFACE': {
+        // ACIS models as their edges seen from above (acis/): AutoCAD's 2D wireframe of them
+        const edges = acisWireframe(e, d, tol / scaleOf(m));
         if (!edges) return skip(e);
         for (const edge of edges) stroke(c, applyAll(m, edge));
         return;
