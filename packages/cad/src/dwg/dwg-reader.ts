@@ -2,11 +2,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { parseDxf } from '../dxf/reader.ts';
 import { CadError, type Drawing } from '../model/drawing.ts';
-import { databaseToDxf } from './database/database-to-dxf.ts';
+import { acdsDataSection, databaseToDxf } from './database/database-to-dxf.ts';
 import type { Rec } from './database/dxf-out.ts';
 import { VERSIONS as R12_VERSIONS } from './r12/file-header.ts';
 import { parseDwgR12 } from './r12/reader.ts';
-import { ACIS_TYPES, acisWireframe } from '../acis/index.ts';
 
 const CHILD = path.join(import.meta.dirname, 'dwg-to-dxf.child.mjs');
 
@@ -197,7 +196,7 @@ const worker = new DwgWorker({ maxHeapMb: 1024, idleMs: 5 * 60_000 });
  */
 export async function dwgToDxf(bytes: Uint8Array, o: DwgReadOptions = {}): Promise<Buffer> {
   const converted = await worker.convert(bytes, o.timeoutMs ?? 60_000, o.objectReader);
-  if ('dxf' in converted) return converted.dxf;
+  if ('dxf' in converted) return withBinaryAcis(converted.dxf, bytes, o);
   const version = String.fromCharCode(...bytes.subarray(0, 6));
   try {
     return Buffer.from(databaseToDxf(converted.database, { version, codePage: converted.codePage }));
@@ -223,7 +222,6 @@ export async function parseDwg(bytes: Uint8Array, o: DwgReadOptions = {}): Promi
   if (R12_VERSIONS.has(version)) return parseDwgR12(bytes);
   if (version < 'AC1012') throw new CadError('cad.parseFailed', undefined, `DWG ${version} (older than R10) is not read`);
   const drawing = parseDxf(await dwgToDxf(bytes, o));
-  if (version >= 'AC1018' && !o.objectReader) await addBinaryAcis(drawing, bytes, o);
   drawing.format = 'dwg';
   drawing.binary = true;
   // LibreDWG 0.13.3 writes nearly every layer of R13–2018 files with a negative colour ("off"): all layers of
@@ -233,26 +231,28 @@ export async function parseDwg(bytes: Uint8Array, o: DwgReadOptions = {}): Promi
   return drawing;
 }
 
+
 /**
- * R2004–R2010 DWG keep solids, regions and bodies as binary ACIS (SAB), which LibreDWG's DXF writer turns into SAT
- * text that is often cut short (no edge can be drawn from it). Where such an entity has no drawable data, the file
- * is read once more through the object reader, whose database holds the SAB bytes (`sabHex`, see
- * dwg-database.child-lib.mjs); they are kept by handle as ACDSDATA would keep them. A failure there leaves the
- * entities counted as not drawn, never fails the file.
+ * R2004+ DWG keep solids, regions and bodies as binary ACIS (SAB), which LibreDWG's DXF writer turns into SAT text
+ * that is often cut short (no edge can be drawn from it). For a drawing holding such entities, the file is read
+ * once more through the object reader, whose database carries the SAB bytes (`sabHex`, dwg-database.child-lib.mjs),
+ * and they are added to the DXF as the ACDSDATA section AutoCAD 2013 on writes, which the reader keeps by handle and
+ * the flattener prefers. A failure there keeps the DXF as it was (those entities stay reported as not drawn).
  */
-async function addBinaryAcis(drawing: Drawing, bytes: Uint8Array, o: DwgReadOptions) {
-  const wanting = (list: Drawing['entities']) => list.some((e) => ACIS_TYPES.has(e.type) && acisWireframe(e, drawing, 1) === null);
-  if (!wanting(drawing.entities) && !drawing.blocks.some((b) => wanting(b.entities))) return;
+async function withBinaryAcis(dxf: Buffer, bytes: Uint8Array, o: DwgReadOptions): Promise<Buffer> {
+  const version = String.fromCharCode(...bytes.subarray(0, 6));
+  if (version < 'AC1018' || !dxf.includes('AcDbModelerGeometry')) return dxf;
+  let section = '';
   try {
     const converted = await worker.convert(bytes, o.timeoutMs ?? 60_000, true);
-    if (!('database' in converted)) return;
-    const blockRecords = (converted.database.tables as Rec | undefined)?.BLOCK_RECORD as Rec | undefined;
-    for (const r of (blockRecords?.entries ?? []) as Rec[]) {
-      for (const e of (r.entities ?? []) as Rec[]) {
-        if (typeof e.sabHex === 'string' && e.sabHex && typeof e.handle === 'string') (drawing.acisData ??= {})[e.handle] = Buffer.from(e.sabHex, 'hex');
-      }
-    }
+    if ('database' in converted) section = acdsDataSection(converted.database);
   } catch {
-    // the DXF writer's drawing stands; the solids stay reported as not drawn
+    return dxf;
   }
+  if (!section) return dxf;
+  // the section goes before the closing "0 / EOF" pair
+  const text = dxf.toString('latin1');
+  const end = /(?:^|\r?\n)\s*0\r?\nEOF\s*$/.exec(text);
+  if (!end) return dxf;
+  return Buffer.concat([dxf.subarray(0, end.index), Buffer.from(`\n${section}  0\nEOF\n`, 'latin1')]);
 }

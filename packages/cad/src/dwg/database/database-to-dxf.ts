@@ -242,3 +242,10 @@ function acdsData(out: DxfOut, records: Rec[]) {
     }
   });
 }
+
+/** The ACDSDATA section (text, ending with ENDSEC and a line break) of a database's binary ACIS data, '' when it has none. */
+export function acdsDataSection(db: Rec): string {
+  const out = new DxfOut(false);
+  acdsData(out, entries(rec(db.tables), 'BLOCK_RECORD'));
+  return out.toString();
+}
