@@ -145,6 +145,8 @@ export interface Flattened {
    * miss its area, an XLINE/RAY outside the drawing
    */
   omitted?: Record<string, number>;
+  /** how many of `omitted` are left out for their layer (off, frozen or hidden): the viewer says so when nothing else shows */
+  layerOmitted?: number;
   /** IMAGE and WIPEOUT frames (their outline is also in `polylines`) */
   images?: ImageFrame[];
   /** block geometry drawn by instances (only with `FlattenOptions.blockInstances`), not in `polylines`: see block-instances.ts */
@@ -412,6 +414,11 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     out.omitted![e.type] = (out.omitted![e.type] ?? 0) + 1;
   }
 
+  function omitByLayer(e: Entity) {
+    omit(e);
+    out.layerOmitted = (out.layerOmitted ?? 0) + 1;
+  }
+
   // `ref` is the top-level entity's index: geometry of a block's children is selected as its INSERT
   function emit(e: Entity, m: Affine, inh: Inherited, depth: number, ref: number) {
     if (textPass && !TEXT_SOURCES.has(e.type)) return;
@@ -419,9 +426,9 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     const top = depth === 0;
     // block children on layer 0 take the properties of the layer their INSERT is on
     const layerName = e.layer === '0' && depth > 0 ? inh.layer : e.layer;
-    if (opts.hiddenLayers?.has(layerName)) return top ? omit(e) : undefined;
+    if (opts.hiddenLayers?.has(layerName)) return top ? omitByLayer(e) : undefined;
     const layer = layers.get(layerName);
-    if (layer && (!layer.on || layer.frozen)) return top ? omit(e) : undefined;
+    if (layer && (!layer.on || layer.frozen)) return top ? omitByLayer(e) : undefined;
     if (num(e, 60) === 1) return top ? omit(e) : undefined;
     const color = colorOf(e, inh, layerName);
     const lineweight = lineweightOf(e, inh, layerName);

@@ -2,6 +2,7 @@ import earcut from 'earcut';
 import type { Drawing } from '../model/drawing.ts';
 import type { Flattened, Polyline2, TextRun } from '../geometry/flatten.ts';
 import { aciToRgb } from '../geometry/aci.ts';
+import { flatContentExtents } from '../geometry/extents.ts';
 import type { Glyph } from '../text/glyph.ts';
 import type { TextGlyphs } from '../text/layout.ts';
 import type { Scene, SceneGlyph, SceneMeta, SceneRange, SceneRect } from './scene.types.ts';
@@ -590,6 +591,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     layouts: opts.layouts,
     units: d.header.units,
     bounds: extent,
+    home: flatContentExtents(flat, (add) => blockPlan.growBounds(add)) ?? extent,
     origin: [ox, oy],
     layers: w.layers,
     lineRanges,
@@ -600,6 +602,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     entities: flat.entities,
     texts,
     notDrawn: flat.skipped,
+    ...(flat.layerOmitted ? { layerOmitted: flat.layerOmitted } : {}),
     fonts: opts.fonts,
     ...(images.length ? { images } : {}),
   };
