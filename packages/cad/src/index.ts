@@ -5,7 +5,7 @@ export { drawingInfo, notDrawnIn } from './info.ts';
 export { decodeEscapes } from './dxf/codepage.ts';
 export { flattenModelSpace, flattenEntities, plainMText, type Flattened, type FlattenOptions, type Polyline2, type TextRun, type EntityRef, type Affine } from './geometry/flatten.ts';
 export { renderSvg, boundsOf } from './render/svg.ts';
-export { contentExtents, flatContentExtents, itemBoxes, type Extents } from './geometry/extents.ts';
+export { contentExtents, outlierFreeExtents, itemBoxes, type Extents } from './geometry/extents.ts';
 export { aciToRgb } from './geometry/aci.ts';
 export { parseDwg, dwgToDxf, stopDwgWorker } from './dwg/dwg-reader.ts';
 export { parseDwgR12, isDwgR12 } from './dwg/r12/reader.ts';

@@ -189,6 +189,12 @@ class DwgWorker {
 }
 
 const worker = new DwgWorker({ maxHeapMb: 1024, idleMs: 5 * 60_000 });
+/**
+ * A second worker for the binary ACIS pass (withBinaryAcis): the object reader ends the process that runs it, and
+ * LibreDWG's DXF writer gives different (damaged) text for some files depending on the files its process read
+ * before, so that pass never changes the life of the main worker's process.
+ */
+const acisWorker = new DwgWorker({ maxHeapMb: 1024, idleMs: 60_000 });
 
 /**
  * The DXF of an R13+ DWG, made in the isolated worker process: LibreDWG's own DXF, or, for a file its DXF writer
@@ -208,6 +214,7 @@ export async function dwgToDxf(bytes: Uint8Array, o: DwgReadOptions = {}): Promi
 /** Ends the worker now (tests, shutdown). */
 export function stopDwgWorker() {
   worker.stop();
+  acisWorker.stop();
 }
 
 /**
@@ -241,10 +248,11 @@ export async function parseDwg(bytes: Uint8Array, o: DwgReadOptions = {}): Promi
  */
 async function withBinaryAcis(dxf: Buffer, bytes: Uint8Array, o: DwgReadOptions): Promise<Buffer> {
   const version = String.fromCharCode(...bytes.subarray(0, 6));
-  if (version < 'AC1018' || !dxf.includes('AcDbModelerGeometry')) return dxf;
+  // R2018 files keep ACIS data in their AcDs section, which LibreDWG 0.13 does not read (it reports no data)
+  if (version < 'AC1018' || version >= 'AC1032' || !dxf.includes('AcDbModelerGeometry')) return dxf;
   let section = '';
   try {
-    const converted = await worker.convert(bytes, o.timeoutMs ?? 60_000, true);
+    const converted = await acisWorker.convert(bytes, o.timeoutMs ?? 60_000, true);
     if ('database' in converted) section = acdsDataSection(converted.database);
   } catch {
     return dxf;
@@ -252,7 +260,9 @@ async function withBinaryAcis(dxf: Buffer, bytes: Uint8Array, o: DwgReadOptions)
   if (!section) return dxf;
   // the section goes before the closing "0 / EOF" pair
   const text = dxf.toString('latin1');
-  const end = /(?:^|\r?\n)\s*0\r?\nEOF\s*$/.exec(text);
+  const end = /\r?\n[ \t]*0\r?\nEOF[\s\0]*$/.exec(text);
   if (!end) return dxf;
-  return Buffer.concat([dxf.subarray(0, end.index), Buffer.from(`\n${section}  0\nEOF\n`, 'latin1')]);
+  // in the file's own line breaks (the tokenizer reads one kind per file)
+  const nl = end[0].startsWith('\r') ? '\r\n' : '\n';
+  return Buffer.concat([dxf.subarray(0, end.index), Buffer.from(`${nl}${section.replace(/\n/g, nl)}  0${nl}EOF${nl}`, 'latin1')]);
 }

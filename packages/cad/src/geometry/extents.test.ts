@@ -3,7 +3,7 @@ import { parseDxf } from '../dxf/reader.ts';
 import { outlierDrawingDxf } from '../testing/outlier-fixture.ts';
 import { compileScene } from '../scene/compile.ts';
 import { flattenLayout, layoutNames } from './layout.ts';
-import { contentExtents, flatContentExtents } from './extents.ts';
+import { contentExtents, outlierFreeExtents } from './extents.ts';
 
 const box = (x0: number, y0: number, x1: number, y1: number) => [x0, y0, x1, y1];
 
@@ -22,11 +22,23 @@ describe('content extents (what the viewer and the thumbnails frame)', () => {
   it('frames the drawing made to have outliers (wrong header extents, stray points, an XLINE) on its content, in the scene too', () => {
     const d = parseDxf(outlierDrawingDxf());
     const flat = flattenLayout(d, 'Model')!;
-    const e = flatContentExtents(flat)!;
+    const e = outlierFreeExtents(flat)!;
     expect([e.minX, e.minY, e.maxX, e.maxY].map((v) => Math.round(v))).toEqual([0, 0, 260, 100]);
     // the scene's first view is the same frame (one function for both), while its bounds still hold everything
     const scene = compileScene(d, flattenLayout(d, 'Model', { blockInstances: true, curves: true })!, { layout: 'Model', layouts: layoutNames(d) });
     expect(scene.meta.home).toEqual(e);
     expect(scene.meta.bounds.maxX).toBeGreaterThan(9e5);
+  });
+});
+
+describe('a drawing without outliers', () => {
+  it('keeps its own full extents (no home view of its own)', () => {
+    const d = parseDxf(outlierDrawingDxf());
+    // the same drawing less its strays and its XLINE
+    d.entities = d.entities.filter((e) => e.type === 'LINE' && Number(e.pairs.find((p) => p[0] === 10)?.[1]) < 1000);
+    const flat = flattenLayout(d, 'Model')!;
+    expect(outlierFreeExtents(flat)).toBeNull();
+    const scene = compileScene(d, flattenLayout(d, 'Model', { blockInstances: true, curves: true })!, { layout: 'Model', layouts: layoutNames(d) });
+    expect(scene.meta.home).toBeUndefined();
   });
 });

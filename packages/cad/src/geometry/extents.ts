@@ -99,7 +99,23 @@ export function itemBoxes(f: Flattened, more?: (add: (pts: ArrayLike<number>) =>
   return Float64Array.from(out);
 }
 
-/** The robust extents of a flattening (contentExtents of its items), or null when it holds nothing. */
-export function flatContentExtents(f: Flattened, more?: (add: (pts: ArrayLike<number>) => void) => void): Extents | null {
-  return contentExtents(itemBoxes(f, more));
+/**
+ * The extents without the flattening's outliers (contentExtents of its items), or null when it has none (or holds
+ * nothing): the caller then shows its own full extents, exact to the glyph, as before.
+ */
+export function outlierFreeExtents(f: Flattened, more?: (add: (pts: ArrayLike<number>) => void) => void): Extents | null {
+  const boxes = itemBoxes(f, more);
+  const kept = contentExtents(boxes);
+  if (!kept) return null;
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let i = 0; i + 3 < boxes.length; i += 4) {
+    x0 = Math.min(x0, boxes[i]);
+    y0 = Math.min(y0, boxes[i + 1]);
+    x1 = Math.max(x1, boxes[i + 2]);
+    y1 = Math.max(y1, boxes[i + 3]);
+  }
+  const trimmed = kept.minX > x0 || kept.minY > y0 || kept.maxX < x1 || kept.maxY < y1;
+  // XLINEs and RAYs alone beyond the content: the full extents are theirs, which the caller's own box includes
+  const unbounded = f.polylines.some((p) => UNBOUNDED.has(f.entities[p.entity]?.type ?? ''));
+  return trimmed || unbounded ? kept : null;
 }

@@ -2,7 +2,7 @@ import earcut from 'earcut';
 import type { Drawing } from '../model/drawing.ts';
 import type { Flattened, Polyline2, TextRun } from '../geometry/flatten.ts';
 import { aciToRgb } from '../geometry/aci.ts';
-import { flatContentExtents } from '../geometry/extents.ts';
+import { outlierFreeExtents } from '../geometry/extents.ts';
 import type { Glyph } from '../text/glyph.ts';
 import type { TextGlyphs } from '../text/layout.ts';
 import type { Scene, SceneGlyph, SceneMeta, SceneRange, SceneRect } from './scene.types.ts';
@@ -584,6 +584,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   // exact curves: records the viewer tessellates for its zoom (scene/curves.ts)
   const curves = packCurves(exactCurves, layerOf, extent, [ox, oy], exactTiers);
 
+  const home = outlierFreeExtents(flat, (add) => blockPlan.growBounds(add));
   const images = sceneImages(imageRefs(d, flat), layerOf, ox, oy, tiers?.images);
   const meta: SceneMeta = {
     format: 1,
@@ -591,7 +592,6 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     layouts: opts.layouts,
     units: d.header.units,
     bounds: extent,
-    home: flatContentExtents(flat, (add) => blockPlan.growBounds(add)) ?? extent,
     origin: [ox, oy],
     layers: w.layers,
     lineRanges,
@@ -602,6 +602,8 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     entities: flat.entities,
     texts,
     notDrawn: flat.skipped,
+    // the first view without far-away stray items, when there are any (the thumbnail frames the same)
+    ...(home ? { home } : {}),
     ...(flat.layerOmitted ? { layerOmitted: flat.layerOmitted } : {}),
     fonts: opts.fonts,
     ...(images.length ? { images } : {}),

@@ -247,5 +247,6 @@ function acdsData(out: DxfOut, records: Rec[]) {
 export function acdsDataSection(db: Rec): string {
   const out = new DxfOut(false);
   acdsData(out, entries(rec(db.tables), 'BLOCK_RECORD'));
-  return out.toString();
+  const text = out.toString();
+  return text.trim() ? text : '';
 }
