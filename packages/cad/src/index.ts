@@ -1,10 +1,11 @@
 export * from './model/drawing.ts';
 export { parseDxf, KNOWN_ENTITY_TYPES, pairValue } from './dxf/reader.ts';
 export { parseDxfFile } from './dxf/file.ts';
-export { drawingInfo } from './info.ts';
+export { drawingInfo, notDrawnIn } from './info.ts';
 export { decodeEscapes } from './dxf/codepage.ts';
 export { flattenModelSpace, flattenEntities, plainMText, type Flattened, type FlattenOptions, type Polyline2, type TextRun, type EntityRef, type Affine } from './geometry/flatten.ts';
 export { renderSvg, boundsOf } from './render/svg.ts';
+export { contentExtents, outlierFreeExtents, itemBoxes, type Extents } from './geometry/extents.ts';
 export { aciToRgb } from './geometry/aci.ts';
 export { parseDwg, dwgToDxf, stopDwgWorker, configureDwgWorker, type DwgWorkerSettings } from './dwg/dwg-reader.ts';
 export { processRssMb, watchProcessMemory, type MemoryWatch } from './isolation/memory-watchdog.ts';

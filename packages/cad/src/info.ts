@@ -1,5 +1,5 @@
 import type { Drawing, Entity } from './model/drawing.ts';
-import { layoutNames } from './geometry/layout.ts';
+import { defaultLayout, flattenLayout, layoutNames } from './geometry/layout.ts';
 
 const VERSION_NAMES: Record<string, string> = {
   // AC1009 is the format of both R11 and R12 (DWG and DXF alike)
@@ -8,6 +8,7 @@ const VERSION_NAMES: Record<string, string> = {
 
 /** The facts `cad info` prints: what the file is, what it holds, what it needs and what is not drawn yet. */
 export function drawingInfo(d: Drawing) {
+  const layout = defaultLayout(d);
   const fonts = new Set<string>();
   for (const s of d.textStyles) {
     if (s.font) fonts.add(s.font);
@@ -38,6 +39,18 @@ export function drawingInfo(d: Drawing) {
     fontFiles: [...fonts].sort(),
     blocks: d.blocks.length,
     entities: { total, byType: Object.fromEntries(Object.entries(d.counts).sort()) },
-    notDrawn: d.unsupported,
+    // what `cad render`, the viewer and the thumbnail leave out of the layout they open first: the same flattening
+    // of the same layout, so the counts agree everywhere (entity types the reader does not know are among them)
+    notDrawnLayout: layout,
+    notDrawn: notDrawnIn(d, layout),
   };
+}
+
+/**
+ * The entities a layout leaves undrawn, by type (`TYPE:part` for a part of one): its flattening's report, which the
+ * renderers, the scene (the viewer) and the thumbnails show for the same layout.
+ */
+export function notDrawnIn(d: Drawing, layout: string = defaultLayout(d)): Record<string, number> {
+  const flat = flattenLayout(d, layout);
+  return flat ? Object.fromEntries(Object.entries(flat.skipped).sort()) : {};
 }

@@ -213,11 +213,16 @@ function extraFields(lib, obj, type) {
   // `convert` takes a leader's arrowhead from its arrowhead type, 0 in most files: DXF's 71 is the on/off flag
   if (type === 'LEADER') return { isArrowheadEnabled: Boolean(field('arrowhead_on')) };
   // REGION / 3DSOLID / BODY: `convert` hands out a WASM pointer to the ACIS data; version 1 is SAT text (R13–R2004
-  // files), which our flattener draws as a wireframe; version 2 (binary SAB) is not read
-  if ((type === 'REGION' || type === '3DSOLID' || type === 'BODY') && field('version') === 1) {
+  // files), version 2 binary SAB (`sab_size` bytes, R2004–R2010 files): both drawn by our flattener as a wireframe
+  if (type === 'REGION' || type === '3DSOLID' || type === 'BODY') {
     const ptr = field('acis_data');
-    const sat = ptr ? lib.wasmInstance?.UTF8ToString?.(ptr) : undefined;
-    if (typeof sat === 'string' && sat) return { satText: sat };
+    if (ptr && field('version') === 1) {
+      const sat = lib.wasmInstance?.UTF8ToString?.(ptr);
+      if (typeof sat === 'string' && sat) return { satText: sat };
+    }
+    const size = field('sab_size', 0);
+    const heap = lib.wasmInstance?.HEAPU8;
+    if (ptr && field('version') === 2 && heap && size > 0 && size < 256 * 1024 * 1024 && ptr + size <= heap.length) return { sabHex: Buffer.from(heap.subarray(ptr, ptr + size)).toString('hex') };
   }
   return {};
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseDxf } from '../dxf/reader.ts';
 import { watchProcessMemory } from '../isolation/memory-watchdog.ts';
 import { CadError, type Drawing } from '../model/drawing.ts';
-import { databaseToDxf } from './database/database-to-dxf.ts';
+import { acdsDataSection, databaseToDxf } from './database/database-to-dxf.ts';
 import type { Rec } from './database/dxf-out.ts';
 import { VERSIONS as R12_VERSIONS } from './r12/file-header.ts';
 import { parseDwgR12 } from './r12/reader.ts';
@@ -219,6 +219,12 @@ class DwgWorker {
 }
 
 const worker = new DwgWorker({ memoryLimitMb: 2048, idleMs: 5 * 60_000, script: CHILD });
+/**
+ * A second worker for the binary ACIS pass (withBinaryAcis): the object reader ends the process that runs it, and
+ * LibreDWG's DXF writer gives different (damaged) text for some files depending on the files its process read
+ * before, so that pass never changes the life of the main worker's process. Same memory bounds as the main one.
+ */
+const acisWorker = new DwgWorker({ memoryLimitMb: 2048, idleMs: 60_000, script: CHILD });
 
 /**
  * Bounds of the reader process for this thread (each worker thread has its own). New settings apply from the next
@@ -230,6 +236,8 @@ export function configureDwgWorker(settings: Partial<DwgWorkerSettings>) {
   if (next.memoryLimitMb === worker.o.memoryLimitMb && next.idleMs === worker.o.idleMs && next.script === worker.o.script) return;
   worker.o = next;
   worker.stop();
+  acisWorker.o = { ...acisWorker.o, memoryLimitMb: next.memoryLimitMb, script: next.script };
+  acisWorker.stop();
 }
 
 /**
@@ -238,7 +246,7 @@ export function configureDwgWorker(settings: Partial<DwgWorkerSettings>) {
  */
 export async function dwgToDxf(bytes: Uint8Array, o: DwgReadOptions = {}): Promise<Buffer> {
   const converted = await worker.convert(bytes, o.timeoutMs ?? 60_000, o.objectReader);
-  if ('dxf' in converted) return converted.dxf;
+  if ('dxf' in converted) return withBinaryAcis(converted.dxf, bytes, o);
   const version = String.fromCharCode(...bytes.subarray(0, 6));
   try {
     return Buffer.from(databaseToDxf(converted.database, { version, codePage: converted.codePage }));
@@ -250,6 +258,7 @@ export async function dwgToDxf(bytes: Uint8Array, o: DwgReadOptions = {}): Promi
 /** Ends the worker now (tests, shutdown). */
 export function stopDwgWorker() {
   worker.stop();
+  acisWorker.stop();
 }
 
 /**
@@ -271,4 +280,33 @@ export async function parseDwg(bytes: Uint8Array, o: DwgReadOptions = {}): Promi
   // fully. The sign carries no information there, so DWG layers are read as on (frozen still hides them).
   for (const l of drawing.layers) l.on = true;
   return drawing;
+}
+
+
+/**
+ * R2004+ DWG keep solids, regions and bodies as binary ACIS (SAB), which LibreDWG's DXF writer turns into SAT text
+ * that is often cut short (no edge can be drawn from it). For a drawing holding such entities, the file is read
+ * once more through the object reader, whose database carries the SAB bytes (`sabHex`, dwg-database.child-lib.mjs),
+ * and they are added to the DXF as the ACDSDATA section AutoCAD 2013 on writes, which the reader keeps by handle and
+ * the flattener prefers. A failure there keeps the DXF as it was (those entities stay reported as not drawn).
+ */
+async function withBinaryAcis(dxf: Buffer, bytes: Uint8Array, o: DwgReadOptions): Promise<Buffer> {
+  const version = String.fromCharCode(...bytes.subarray(0, 6));
+  // R2018 files keep ACIS data in their AcDs section, which LibreDWG 0.13 does not read (it reports no data)
+  if (version < 'AC1018' || version >= 'AC1032' || !dxf.includes('AcDbModelerGeometry')) return dxf;
+  let section = '';
+  try {
+    const converted = await acisWorker.convert(bytes, o.timeoutMs ?? 60_000, true);
+    if ('database' in converted) section = acdsDataSection(converted.database);
+  } catch {
+    return dxf;
+  }
+  if (!section) return dxf;
+  // the section goes before the closing "0 / EOF" pair
+  const text = dxf.toString('latin1');
+  const end = /\r?\n[ \t]*0\r?\nEOF[\s\0]*$/.exec(text);
+  if (!end) return dxf;
+  // in the file's own line breaks (the tokenizer reads one kind per file)
+  const nl = end[0].startsWith('\r') ? '\r\n' : '\n';
+  return Buffer.concat([dxf.subarray(0, end.index), Buffer.from(`${nl}${section.replace(/\n/g, nl)}  0${nl}EOF${nl}`, 'latin1')]);
 }

@@ -8,6 +8,7 @@ export const KNOWN_ENTITY_TYPES = new Set([
   'LINE', 'XLINE', 'RAY', 'POINT', 'CIRCLE', 'ARC', 'ELLIPSE', 'LWPOLYLINE', 'POLYLINE', 'VERTEX', 'SEQEND', 'SPLINE', 'TEXT', 'MTEXT',
   'ATTRIB', 'ATTDEF', 'INSERT', 'DIMENSION', 'LEADER', 'MULTILEADER', 'MLEADER', 'HATCH', 'SOLID', 'TRACE', '3DFACE', 'WIPEOUT', 'IMAGE',
   'ACAD_TABLE', 'MLINE', 'VIEWPORT', 'REGION', '3DSOLID', 'BODY', 'TOLERANCE', 'SHAPE',
+  'SURFACE', 'PLANESURFACE', 'EXTRUDEDSURFACE', 'LOFTEDSURFACE', 'REVOLVEDSURFACE', 'SWEPTSURFACE', 'NURBSURFACE',
 ]);
 
 /** the OBJECTS records the reader takes, and the section's end */
@@ -73,6 +74,7 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
       else if (name === 'BLOCKS') readBlocks();
       else if (name === 'ENTITIES') readEntities(drawing.entities, 'ENDSEC');
       else if (name === 'OBJECTS') readObjects();
+      else if (name === 'ACDSDATA') readAcdsData();
       else skipSection();
       // after the header the code page is known: decode the rest with it
       if (name === 'HEADER') r.setDecoder(decoderFor(drawing.header.version, drawing.header.codePage));
@@ -324,12 +326,36 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
     }
   }
 
+  /**
+   * ACDSDATA (AutoCAD 2013 on): the ACIS data of solids, regions and surfaces as SAB, one ACDSRECORD each, naming
+   * its entity by handle (320) and holding the bytes as hex chunks (310) after "2 ASM_Data".
+   */
+  function readAcdsData() {
+    while (read()) {
+      if (r.code !== 0) continue;
+      if (r.value === 'ENDSEC') return;
+      if (r.value !== 'ACDSRECORD') continue;
+      const pairs = recordPairs();
+      const handle = pairs.find((p) => p[0] === 320)?.[1];
+      const at = pairs.findIndex((p) => p[0] === 2 && p[1] === 'ASM_Data');
+      if (handle === undefined || at < 0) continue;
+      const hex = pairs.slice(at).filter((p) => p[0] === 310).map((p) => String(p[1])).join('');
+      if (hex) (drawing.acisData ??= {})[String(handle)] = hexBytes(hex);
+    }
+  }
+
   function readImageDef(pairs: Pair[]) {
     const get = (code: number) => pairs.find((p) => p[0] === code)?.[1];
     const handle = get(5);
     if (handle === undefined) return;
     (drawing.imageDefs ??= {})[String(handle)] = { file: text(get(1) ?? ''), width: Number(get(10) ?? 0), height: Number(get(20) ?? 0) };
   }
+}
+
+function hexBytes(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(i * 2, 2), 16);
+  return out;
 }
 
 /** name → first value of each header variable (a point's is its x), from the header's stored pairs */

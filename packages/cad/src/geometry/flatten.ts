@@ -6,7 +6,7 @@ import { bulgeInterior, clipPattern, readHatch, ringArea } from './hatch.ts';
 import { dashCurve, dashPolyline, polylineLength } from './linetype.ts';
 import { fitPointCurve, tessellateNurbs } from './spline.ts';
 import { generateDimension, type Annotation } from './dimension.ts';
-import { acisWireframe } from './acis.ts';
+import { acisWireframe } from '../acis/index.ts';
 import { gradientBands, readGradient } from './gradient.ts';
 import { imageFrame, leaderGeometry, mlineElements, multiLeaderGeometry } from './leader.ts';
 import { blockInstancer, TEXT_SOURCES, type FlatBlocks } from './block-instances.ts';
@@ -155,6 +155,8 @@ export interface Flattened {
    * miss its area, an XLINE/RAY outside the drawing
    */
   omitted?: Record<string, number>;
+  /** how many of `omitted` are left out for their layer (off, frozen or hidden): the viewer says so when nothing else shows */
+  layerOmitted?: number;
   /** IMAGE and WIPEOUT frames (their outline is also in `polylines`) */
   images?: ImageFrame[];
   /** block geometry drawn by instances (only with `FlattenOptions.blockInstances`), not in `polylines`: see block-instances.ts */
@@ -355,6 +357,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   const maxPrimitives = opts.maxPrimitives ?? primitivesBound(content.pairs);
   const deadline = opts.deadline;
   let recordBlocks: Map<string, Block> | undefined;
+  let orphanTables: Block[] | undefined;
   const maxEntities = opts.maxEntities ?? expansionBound(content.entities);
   // group codes of the entities emitted (a block's are read again for every INSERT cell)
   let expandedPairs = 0;
@@ -483,6 +486,11 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     out.omitted![e.type] = (out.omitted![e.type] ?? 0) + 1;
   }
 
+  function omitByLayer(e: Entity) {
+    omit(e);
+    out.layerOmitted = (out.layerOmitted ?? 0) + 1;
+  }
+
   // `ref` is the top-level entity's index: geometry of a block's children is selected as its INSERT
   function emit(e: Entity, m: Affine, inh: Inherited, depth: number, ref: number) {
     if (textPass && !TEXT_SOURCES.has(e.type)) return;
@@ -494,9 +502,9 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     const top = depth === 0;
     // block children on layer 0 take the properties of the layer their INSERT is on
     const layerName = e.layer === '0' && depth > 0 ? inh.layer : e.layer;
-    if (opts.hiddenLayers?.has(layerName)) return top ? omit(e) : undefined;
+    if (opts.hiddenLayers?.has(layerName)) return top ? omitByLayer(e) : undefined;
     const layer = layers.get(layerName);
-    if (layer && (!layer.on || layer.frozen) && !opts.keepHiddenLayers) return top ? omit(e) : undefined;
+    if (layer && (!layer.on || layer.frozen) && !opts.keepHiddenLayers) return top ? omitByLayer(e) : undefined;
     if (num(e, 60) === 1) return top ? omit(e) : undefined;
     const color = colorOf(e, inh, layerName);
     const lineweight = lineweightOf(e, inh, layerName);
@@ -711,8 +719,12 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       }
       case 'ACAD_TABLE': {
         // a table draws through its anonymous block, placed at its insertion point along its direction (11/21)
-        const block = blocks.get(String(field(e, 2) ?? ''));
+        const named = field(e, 2);
+        const block = named !== undefined && String(named) !== '' ? blocks.get(String(named)) : orphanTableBlock();
         if (!block || depth > 16) return skip(e);
+        // LibreDWG gives R2010+ tables without their fields (no block name, no insertion point): the block is the
+        // *T block no entity names, drawn where the table would be at the origin; the report says so
+        if (field(e, 10) === undefined) skip(e, 'ACAD_TABLE:position');
         const a = Math.atan2(num(e, 21), num(e, 11, 1)), cos = Math.cos(a), sin = Math.sin(a);
         const inherit = inheritedFrom(c);
         const mm = multiply(m, [cos, sin, -sin, cos, num(e, 10) - (block.base.x * cos - block.base.y * sin), num(e, 20) - (block.base.x * sin + block.base.y * cos)]);
@@ -781,8 +793,16 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         return mesh(c);
       case 'REGION':
       case '3DSOLID':
-      case 'BODY': {
-        const edges = acisWireframe(e, tol / scaleOf(m));
+      case 'BODY':
+      case 'SURFACE':
+      case 'PLANESURFACE':
+      case 'EXTRUDEDSURFACE':
+      case 'LOFTEDSURFACE':
+      case 'REVOLVEDSURFACE':
+      case 'SWEPTSURFACE':
+      case 'NURBSURFACE': {
+        // ACIS models as their edges seen from above (acis/): AutoCAD's 2D wireframe of them
+        const edges = acisWireframe(e, d, tol / scaleOf(m));
         if (!edges) return skip(e);
         for (const edge of edges) stroke(c, applyAll(m, edge));
         return;
@@ -1157,6 +1177,26 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       stroke(c, [...verts[a], ...verts[b]]);
     }
     if (!seen.size) skip(e);
+  }
+
+  /**
+   * The next anonymous table block (*T…) that no INSERT, table or dimension names, for a table that comes without
+   * its block name (LibreDWG's DXF of R2010+ DWG tables): the drawing's unnamed tables take them in block order.
+   */
+  function orphanTableBlock(): Block | undefined {
+    if (!orphanTables) {
+      const named = new Set<string>();
+      const visit = (list: readonly Entity[]) => {
+        for (const x of list) {
+          const n = x.type === 'INSERT' || x.type === 'ACAD_TABLE' || x.type.endsWith('DIMENSION') ? fields.first(x, 2) : undefined;
+          if (n !== undefined) named.add(String(n));
+        }
+      };
+      visit(d.entities);
+      for (const b of d.blocks) visit(b.entities);
+      orphanTables = d.blocks.filter((b) => /^\*T\d*$/i.test(b.name) && !named.has(b.name));
+    }
+    return orphanTables.shift();
   }
 
   function blockByRecord() {

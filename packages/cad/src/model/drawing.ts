@@ -115,6 +115,8 @@ export interface Drawing {
   counts: Record<string, number>;
   /** records of types no decoder understands yet, by type: counted and kept in `pairs`, never dropped */
   unsupported: Record<string, number>;
+  /** ACIS data in binary (SAB) form by the handle of its REGION, 3DSOLID, BODY or surface (ACDSDATA, AutoCAD 2013 on) */
+  acisData?: Record<string, Uint8Array>;
   /** IMAGEDEF objects by handle (absent when the drawing has none) */
   imageDefs?: Record<string, ImageDef>;
 }

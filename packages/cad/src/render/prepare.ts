@@ -29,6 +29,8 @@ export interface RenderOptions {
   lineweights?: boolean;
   /** pictures of the IMAGE entities (loadRenderPictures); without them only their frames are drawn */
   pictures?: RenderPictures;
+  /** the part of the drawing to show (default: all of it); thumbnails pass the viewer's extents (contentExtents) */
+  view?: Bounds;
 }
 
 export interface Bounds {
@@ -130,7 +132,7 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
   };
   // exact curves (flattened with `curves: true`): tessellated at a quarter pixel of the output width, kept for formats with arcs
   const curves = f.curves ?? [];
-  const tolerance = curves.length ? framed(boundsOf(f) ?? { minX: 0, minY: 0, maxX: 1, maxY: 1 }).w / Math.max(1, opts.width ?? 1600) / 4 : 0;
+  const tolerance = curves.length ? framed(opts.view ?? boundsOf(f) ?? { minX: 0, minY: 0, maxX: 1, maxY: 1 }).w / Math.max(1, opts.width ?? 1600) / 4 : 0;
   const curve = (c: Curve2) => {
     const box = curveBox(c);
     grow(b, box);
@@ -195,7 +197,7 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
   }
   before(Infinity);
   paintPictures(Infinity);
-  const bounds = Number.isFinite(b.minX) ? b : { minX: 0, minY: 0, maxX: 1, maxY: 1 };
+  const bounds = opts.view ?? (Number.isFinite(b.minX) ? b : { minX: 0, minY: 0, maxX: 1, maxY: 1 });
   return { batches, texts, bounds, background: dark ? DARK_BACKGROUND : LIGHT_BACKGROUND, dark };
 }
 

@@ -2,6 +2,7 @@ import earcut from 'earcut';
 import type { Drawing } from '../model/drawing.ts';
 import type { Flattened, Polyline2, TextRun } from '../geometry/flatten.ts';
 import { aciToRgb, FOREGROUND, trueColorRgb } from '../geometry/aci.ts';
+import { outlierFreeExtents } from '../geometry/extents.ts';
 import type { Glyph } from '../text/glyph.ts';
 import type { TextGlyphs } from '../text/layout.ts';
 import type { Scene, SceneGlyph, SceneMeta, SceneRange, SceneRect } from './scene.types.ts';
@@ -604,6 +605,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
   // exact curves: records the viewer tessellates for its zoom (scene/curves.ts)
   const curves = packCurves(exactCurves, layerOf, extent, [ox, oy], exactTiers);
 
+  const home = outlierFreeExtents(flat, (add) => blockPlan.growBounds(add));
   const images = sceneImages(imageRefs(d, flat), layerOf, ox, oy, tiers?.images);
   const meta: SceneMeta = {
     format: 1,
@@ -621,6 +623,9 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     entities: flat.entities,
     texts,
     notDrawn: flat.skipped,
+    // the first view without far-away stray items, when there are any (the thumbnail frames the same)
+    ...(home ? { home } : {}),
+    ...(flat.layerOmitted ? { layerOmitted: flat.layerOmitted } : {}),
     fonts: opts.fonts,
     ...(images.length ? { images } : {}),
   };

@@ -94,6 +94,8 @@ export interface SceneMeta {
   layouts: string[];
   units: number;
   bounds: SceneRect;
+  /** what "zoom extents" and the first view show: the content without far-away stray items (geometry/extents.ts), as thumbnails frame it */
+  home?: SceneRect;
   origin: [number, number];
   layers: SceneLayer[];
   lineRanges: SceneRange[];
@@ -108,6 +110,8 @@ export interface SceneMeta {
   texts: SceneText[];
   /** entity types not drawn, by count */
   notDrawn: Record<string, number>;
+  /** entities left out because their layer is off or frozen in the file (not in the scene at all) */
+  layerOmitted?: number;
   /** fonts the drawing asks for and what was used */
   fonts?: { requested: string[]; substituted: { name: string; with: string }[] };
   /** pictures (IMAGE) and wipeouts in draw order (absent when there are none): the viewer fetches the picture files */

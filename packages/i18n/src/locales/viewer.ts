@@ -2,6 +2,7 @@
 export const viewer = {
   zh: {
     'viewer.picturesMissing': '云盘中未找到图片（只画出边框）：{{list}}',
+    'viewer.blank.solids': '此布局只含无法读取的三维实体：{{list}}', 'viewer.blank.notDrawn': '此布局中没有可绘制的内容：{{list}}', 'viewer.blank.layersOff': '所有含内容的图层均已关闭或冻结，可在图层面板中打开', 'viewer.blank.empty': '此布局为空',
     'viewer.title': '图纸查看', 'viewer.obtainFailed': '获取图纸失败！', 'viewer.layoutFailed': '布局切换失败！', 'viewer.lineweights': '显示线宽', 'viewer.back': '返回', 'viewer.model': '模型', 'viewer.layers': '图层', 'viewer.allOn': '全部打开', 'viewer.allOff': '全部关闭',
     'viewer.find': '查找文字', 'viewer.find.none': '没有找到匹配的文字', 'viewer.properties': '属性与测量', 'viewer.theme.dark': '深色背景', 'viewer.theme.light': '浅色背景', 'viewer.fit': '全图显示', 'viewer.more': '更多',
     'viewer.tool.select': '选择对象', 'viewer.tool.distance': '测量距离', 'viewer.tool.area': '测量面积', 'viewer.tool.angle': '测量角度', 'viewer.tool.coords': '点坐标',
@@ -13,6 +14,7 @@ export const viewer = {
   },
   en: {
     'viewer.picturesMissing': 'Pictures not found in the drive (frame drawn only): {{list}}',
+    'viewer.blank.solids': 'This layout only holds 3D solids, which could not be read: {{list}}', 'viewer.blank.notDrawn': 'Nothing in this layout can be drawn: {{list}}', 'viewer.blank.layersOff': 'All layers are off or frozen: switch them on in the layer panel', 'viewer.blank.empty': 'This layout is empty',
     'viewer.title': 'Drawing viewer', 'viewer.obtainFailed': 'Failed to obtain drawings!', 'viewer.layoutFailed': 'Layout switch failed!', 'viewer.lineweights': 'Show lineweights', 'viewer.back': 'Back', 'viewer.model': 'Model', 'viewer.layers': 'Layers', 'viewer.allOn': 'All on', 'viewer.allOff': 'All off',
     'viewer.find': 'Find text', 'viewer.find.none': 'No matching text', 'viewer.properties': 'Properties and measurements', 'viewer.theme.dark': 'Dark background', 'viewer.theme.light': 'Light background', 'viewer.fit': 'Zoom to fit', 'viewer.more': 'More',
     'viewer.tool.select': 'Select', 'viewer.tool.distance': 'Distance', 'viewer.tool.area': 'Area', 'viewer.tool.angle': 'Angle', 'viewer.tool.coords': 'Coordinates',
@@ -24,6 +26,7 @@ export const viewer = {
   },
   ko: {
     'viewer.picturesMissing': '클라우드에서 찾을 수 없는 이미지(테두리만 표시): {{list}}',
+    'viewer.blank.solids': '이 레이아웃에는 읽을 수 없는 3D 솔리드만 있습니다: {{list}}', 'viewer.blank.notDrawn': '이 레이아웃에는 그릴 수 있는 것이 없습니다: {{list}}', 'viewer.blank.layersOff': '모든 도면층이 꺼져 있거나 동결되어 있습니다. 도면층 패널에서 켜십시오', 'viewer.blank.empty': '이 레이아웃은 비어 있습니다',
     'viewer.title': '도면 보기', 'viewer.obtainFailed': '도면을 가져오지 못했습니다!', 'viewer.layoutFailed': '레이아웃 전환에 실패했습니다!', 'viewer.lineweights': '선가중치 표시', 'viewer.back': '뒤로', 'viewer.model': '모형', 'viewer.layers': '도면층', 'viewer.allOn': '모두 켜기', 'viewer.allOff': '모두 끄기',
     'viewer.find': '문자 찾기', 'viewer.find.none': '일치하는 문자가 없습니다', 'viewer.properties': '특성 및 측정', 'viewer.theme.dark': '어두운 배경', 'viewer.theme.light': '밝은 배경', 'viewer.fit': '전체 보기', 'viewer.more': '더 보기',
     'viewer.tool.select': '선택', 'viewer.tool.distance': '거리', 'viewer.tool.area': '면적', 'viewer.tool.angle': '각도', 'viewer.tool.coords': '좌표',
@@ -35,6 +38,7 @@ export const viewer = {
   },
   de: {
     'viewer.picturesMissing': 'Bilder nicht im Cloud-Speicher gefunden (nur Rahmen gezeichnet): {{list}}',
+    'viewer.blank.solids': 'Dieses Layout enthält nur 3D-Körper, die nicht gelesen werden konnten: {{list}}', 'viewer.blank.notDrawn': 'In diesem Layout lässt sich nichts zeichnen: {{list}}', 'viewer.blank.layersOff': 'Alle Layer sind aus oder gefroren: im Layer-Bereich einschalten', 'viewer.blank.empty': 'Dieses Layout ist leer',
     'viewer.title': 'Zeichnungsansicht', 'viewer.obtainFailed': 'Zeichnung konnte nicht abgerufen werden!', 'viewer.layoutFailed': 'Layoutwechsel fehlgeschlagen!', 'viewer.lineweights': 'Linienstärken anzeigen', 'viewer.back': 'Zurück', 'viewer.model': 'Modell', 'viewer.layers': 'Layer', 'viewer.allOn': 'Alle ein', 'viewer.allOff': 'Alle aus',
     'viewer.find': 'Text suchen', 'viewer.find.none': 'Kein passender Text', 'viewer.properties': 'Eigenschaften und Messungen', 'viewer.theme.dark': 'Dunkler Hintergrund', 'viewer.theme.light': 'Heller Hintergrund', 'viewer.fit': 'Alles zeigen', 'viewer.more': 'Mehr',
     'viewer.tool.select': 'Auswählen', 'viewer.tool.distance': 'Abstand', 'viewer.tool.area': 'Fläche', 'viewer.tool.angle': 'Winkel', 'viewer.tool.coords': 'Koordinaten',

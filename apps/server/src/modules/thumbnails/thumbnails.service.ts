@@ -79,10 +79,10 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
     return Buffer.concat(parts);
   }
 
-  async function render(kind: ThumbnailKind, bytes: Buffer): Promise<{ image: Buffer; pictureNames: string[] }> {
+  async function render(kind: ThumbnailKind, bytes: Buffer): Promise<{ image: Buffer; pictureNames: string[]; notDrawn?: Record<string, number> }> {
     if (kind === 'picture') return { image: await renderPictureThumbnail(bytes, THUMBNAIL_SIZE), pictureNames: [] };
     const r = await renderDrawingThumbnail(bytes, { size: THUMBNAIL_SIZE, timeoutMs: cfg.thumbnailTimeoutMs, memoryMb: cfg.thumbnailMemoryMb, memory: workerMemory(cfg) });
-    return { image: await thickenedPng(r.png, THUMBNAIL_SIZE), pictureNames: r.pictureNames };
+    return { image: await thickenedPng(r.png, THUMBNAIL_SIZE), pictureNames: r.pictureNames, notDrawn: r.notDrawn };
   }
   const variants = createThumbnailVariants(deps, repo);
   const withPictures = createPictureThumbnails(deps, repo, variants, readBlob);
@@ -202,6 +202,7 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
       const key = thumbnailStorageKey(thumbkey);
       let rendered = false;
       let pictureNames: string[] | undefined;
+      let notDrawn: Record<string, number> | undefined;
       if (!(await deps.storage.exists(key))) {
         const blob = await deps.db.selectFrom('blobs').select(['md5', 'size']).where('md5', '=', p.md5).executeTakeFirst();
         if (!blob) return { skipped: 'the file is gone' };
@@ -212,6 +213,7 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
           const r = await render(kind, await readBlob(p.md5, max));
           image = r.image;
           pictureNames = r.pictureNames;
+          notDrawn = r.notDrawn;
           if (kind === 'drawing') await withPictures.remember(p.md5, pictureNames);
         } catch (e) {
           if (e instanceof ThumbnailTimeout) console.warn(`thumbnail of ${p.md5} (${p.type}): ${e.message}`);
@@ -230,7 +232,7 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
       const withOwnPictures = await withPictures.attachVariants(p.md5, names, p.itemId);
       // only now: a file whose owner still has the pictures got its variant back above, and it stays stored
       await variants.release(replaced);
-      return { thumbkey, rendered, ms: Date.now() - started, attached, ...(withOwnPictures ? { withPictures: withOwnPictures } : {}) };
+      return { thumbkey, rendered, ms: Date.now() - started, attached, ...(withOwnPictures ? { withPictures: withOwnPictures } : {}), ...(notDrawn && Object.keys(notDrawn).length ? { notDrawn } : {}) };
     },
 
     /** The pictures job: this user's drawings naming one of these pictures show the thumbnail their pictures now call for. */

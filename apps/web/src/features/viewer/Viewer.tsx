@@ -10,6 +10,7 @@ import { fetchPicture } from './pictures-api.ts';
 import { angleAt, areaOf, distance, fmt, type Pt } from './measure.ts';
 import { FindPanel, InfoPanel, LayersPanel, hex } from './ViewerPanels.tsx';
 import { fitView, isEmptyScene, LW_KEY, openLayers, THEME_KEY } from './view-fit.ts';
+import { blankReason } from './blank-reason.ts';
 import { dropEarlyPaint, markWholeFrame, takeEarlyPaint } from './early-frame.ts';
 
 type Tool = 'select' | 'distance' | 'area' | 'angle' | 'coords';
@@ -71,6 +72,8 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
   const [missingPictures, setMissingPictures] = useState<string[]>([]);
 
   const visible = useMemo(() => (scene ? openLayers(scene.meta, (_, name) => !!hooks?.hiddenLayers?.includes(name), choice) : new Set<number>()), [scene, choice, hooks?.hiddenLayers]);
+  // a loaded layout that shows nothing says why (only unreadable solids, all layers off …), never a blank canvas
+  const blank = useMemo(() => (scene && whole ? blankReason(scene, visible) : null), [scene, whole, visible]);
 
   // ---- coordinates: screen (CSS px in the canvas) ↔ drawing
   const size = () => ({ w: glCanvas.current?.clientWidth ?? 1, h: glCanvas.current?.clientHeight ?? 1 });
@@ -513,6 +516,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
           {!scene && <div className="viewer-loading"><Progress type="circle" percent={progress} size={72} /><div>{t('viewer.loading')}</div></div>}
           {scene && !whole && !hooks?.source && <Progress className="viewer-streaming" percent={progress} showInfo={false} size="small" strokeLinecap="square" data-testid="viewer-streaming" />}
           {phone && measureText && <div className="viewer-float" data-testid="viewer-measure-float">{measureText}</div>}
+          {blank && <div className="viewer-blank" role="status" data-testid="viewer-blank" data-reason={blank.key}>{t(blank.key, { list: blank.list })}</div>}
         </div>
         {!phone && panelBody && <div className="viewer-panel">{panelBody}</div>}
       </div>

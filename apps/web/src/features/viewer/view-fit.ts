@@ -1,8 +1,11 @@
 import type { Scene, SceneMeta, SceneRect } from '@cadcloud/cad/scene';
 import type { View } from './gl-renderer.ts';
 
-/** The view that shows `b` (drawing coordinates) whole in a w × h canvas, with a margin, as "zoom extents" does. */
-export function fitView(meta: Pick<SceneMeta, 'bounds' | 'origin'>, w: number, h: number, b: SceneRect = meta.bounds): View {
+/**
+ * The view that shows `b` (drawing coordinates) whole in a w × h canvas, with a margin, as "zoom extents" does; by
+ * default the drawing's content without far-away stray items (`home`, the frame its thumbnail shows too).
+ */
+export function fitView(meta: Pick<SceneMeta, 'bounds' | 'origin' | 'home'>, w: number, h: number, b: SceneRect = meta.home ?? meta.bounds): View {
   const bw = Math.max(b.maxX - b.minX, 1e-9), bh = Math.max(b.maxY - b.minY, 1e-9);
   return { cx: (b.minX + b.maxX) / 2 - meta.origin[0], cy: (b.minY + b.maxY) / 2 - meta.origin[1], ppu: Math.min(w / bw, h / bh) * 0.92 };
 }

@@ -32,6 +32,7 @@ export function databaseToDxf(db: Rec, o: DatabaseToDxfOptions): string {
   blocks(out, records, blockNames, lineweights);
   entitiesSection(out, records, blockNames, lineweights);
   objects(out, recs(rec(db.objects).LAYOUT));
+  acdsData(out, records);
   out.pair(0, 'EOF');
   return out.toString();
 }
@@ -222,4 +223,31 @@ function objects(out: DxfOut, layouts: Rec[]) {
       out.pair(330, str(l, 'paperSpaceTableId'));
     }
   });
+}
+
+/**
+ * ACDSDATA: the binary ACIS data (SAB) the child read for REGION, 3DSOLID and BODY (`sabHex`), written as AutoCAD
+ * 2013 on writes it (one ACDSRECORD per entity: its handle in 320, the bytes as hex chunks in 310), so the reader
+ * finds it the same way for DXF and DWG.
+ */
+function acdsData(out: DxfOut, records: Rec[]) {
+  const withSab = records.flatMap((r) => recs(r.entities)).filter((e) => typeof e.sabHex === 'string' && e.sabHex !== '');
+  if (!withSab.length) return;
+  section(out, 'ACDSDATA', () => {
+    out.pair(70, 2).pair(71, 2);
+    for (const e of withSab) {
+      const hex = str(e, 'sabHex');
+      out.pair(0, 'ACDSRECORD').pair(90, 1).pair(2, 'AcDbDs::ID').pair(280, 10).pair(320, str(e, 'handle'));
+      out.pair(2, 'ASM_Data').pair(280, 15).pair(94, hex.length / 2);
+      for (let i = 0; i < hex.length; i += 254) out.pair(310, hex.slice(i, i + 254));
+    }
+  });
+}
+
+/** The ACDSDATA section (text, ending with ENDSEC and a line break) of a database's binary ACIS data, '' when it has none. */
+export function acdsDataSection(db: Rec): string {
+  const out = new DxfOut(false);
+  acdsData(out, entries(rec(db.tables), 'BLOCK_RECORD'));
+  const text = out.toString();
+  return text.trim() ? text : '';
 }

@@ -5,7 +5,7 @@ import { drawingThumbnailPng } from './drawing-thumbnail.ts';
 const { dxf, size, pictures } = workerData as { dxf: Uint8Array; size: number; pictures?: Record<string, Uint8Array> };
 try {
   const r = await drawingThumbnailPng(dxf, size, pictures);
-  parentPort!.postMessage({ ok: true, png: r.png, polylines: r.polylines, texts: r.texts, pictureNames: r.pictureNames });
+  parentPort!.postMessage({ ok: true, png: r.png, polylines: r.polylines, texts: r.texts, pictureNames: r.pictureNames, notDrawn: r.notDrawn });
 } catch (e) {
   parentPort!.postMessage({ ok: false, error: (e as Error)?.message ?? String(e) });
 }

@@ -28,6 +28,8 @@ export interface DrawingThumbnail {
   texts: number;
   /** base names of the pictures its IMAGEs show (model space) */
   pictureNames: string[];
+  /** what the layout it shows leaves undrawn, by type: the report `cad info` and the viewer give */
+  notDrawn: Record<string, number>;
 }
 
 /** DWG files (.dwg, and .dwt/.dws, which are DWG inside) start with their version "AC10xx"; anything else is read as DXF. */
@@ -84,8 +86,8 @@ function inWorker(dxf: Uint8Array, size: number, timeoutMs: number, memoryMb: nu
       settle();
     };
     const timer = setTimeout(() => finish(() => reject(new ThumbnailTimeout(`rendering took longer than ${timeoutMs} ms`))), timeoutMs);
-    worker.once('message', (m: { ok: boolean; png?: Uint8Array; polylines?: number; texts?: number; pictureNames?: string[]; error?: string }) =>
-      finish(() => (m.ok ? resolve({ png: Buffer.from(m.png!), polylines: m.polylines ?? 0, texts: m.texts ?? 0, pictureNames: m.pictureNames ?? [] }) : reject(new ThumbnailSkipped(`drawing not readable: ${m.error}`)))),
+    worker.once('message', (m: { ok: boolean; png?: Uint8Array; polylines?: number; texts?: number; pictureNames?: string[]; notDrawn?: Record<string, number>; error?: string }) =>
+      finish(() => (m.ok ? resolve({ png: Buffer.from(m.png!), polylines: m.polylines ?? 0, texts: m.texts ?? 0, pictureNames: m.pictureNames ?? [], notDrawn: m.notDrawn ?? {} }) : reject(new ThumbnailSkipped(`drawing not readable: ${m.error}`)))),
     );
     worker.once('error', (e: Error & { code?: string }) =>
       finish(() => reject(new ThumbnailSkipped(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `rendering needed more than ${memoryMb} MB` : `rendering failed: ${e.message}`))),
