@@ -272,7 +272,17 @@ export async function parseDwg(bytes: Uint8Array, o: DwgReadOptions = {}): Promi
   const version = String.fromCharCode(...bytes.subarray(0, 6));
   if (R12_VERSIONS.has(version)) return parseDwgR12(bytes);
   if (version < 'AC1012') throw new CadError('cad.parseFailed', undefined, `DWG ${version} (older than R10) is not read`);
-  const drawing = parseDxf(await dwgToDxf(bytes, o));
+  let drawing: Drawing;
+  try {
+    drawing = parseDxf(await dwgToDxf(bytes, o));
+  } catch (e) {
+    if (!(e instanceof CadError) || e.code !== 'cad.parseFailed') throw e;
+    // LibreDWG's DXF writer keeps state between files in one process: after some files it writes damaged text for
+    // the next one (seen: dwg_2010_acadsharp_sample.dwg read right after dwg_2000_acadsharp_sample.dwg). A DXF we
+    // cannot read is made once more by a fresh process before the file is called unreadable.
+    worker.stop();
+    drawing = parseDxf(await dwgToDxf(bytes, o));
+  }
   drawing.format = 'dwg';
   drawing.binary = true;
   // LibreDWG 0.13.3 writes nearly every layer of R13–2018 files with a negative colour ("off"): all layers of
