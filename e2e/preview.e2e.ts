@@ -16,7 +16,8 @@ function twoPagePdf(): Promise<Buffer> {
     doc.on('data', (d: Buffer) => parts.push(d));
     doc.on('end', () => resolve(Buffer.concat(parts)));
     doc.rect(100, 100, 300, 300).fill('#000');
-    doc.addPage().rect(100, 100, 200, 200).fill('#000');
+    doc.addPage();
+    doc.rect(100, 100, 200, 200).fill('#000');
     doc.end();
   });
 }
