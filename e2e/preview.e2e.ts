@@ -11,7 +11,8 @@ import { IPHONE_UA, serveWebAppFrom, snapshotWebApp } from './page-helpers.ts';
 /** A two-page PDF with a black box on each page (drawn pages are not blank). */
 function twoPagePdf(): Promise<Buffer> {
   return new Promise((resolve) => {
-    const doc = new PDFDocument({ size: 'A4' });
+    // packages/cad's pdfkit declaration covers what the renderer uses; addPage is pdfkit's own
+    const doc = new PDFDocument({ size: 'A4' }) as PDFDocument & { addPage(): void };
     const parts: Buffer[] = [];
     doc.on('data', (d: Buffer) => parts.push(d));
     doc.on('end', () => resolve(Buffer.concat(parts)));
