@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,8 +26,8 @@ function drawing(label: string): Buffer {
     ],
   }));
   // a STYLE table naming fonts nobody has: the viewer lists them as substituted
-  const style = ['  0', 'TABLE', '  2', 'STYLE', ' 70', '1', '  0', 'STYLE', '  2', 'KSTYLE', ' 70', '0', ' 40', '0', ' 41', '1', ' 50', '0', ' 71', '0', ' 42', '4', '  3', 'a-very-long-missing-korean-font-name.shx', '  4', 'another-long-missing-big-font.shx', '  0', 'ENDTAB', ''].join('\n');
-  return Buffer.from(text.replace(/(  0\nENDTAB\n)(?![\s\S]*ENDTAB)/, `$1${style}`));
+  const style = ['  0', 'TABLE', '  2', 'STYLE', ' 70', '1', '  0', 'STYLE', '  2', 'KSTYLE', ' 70', '0', ' 40', '0', ' 41', '1', ' 50', '0', ' 71', '0', ' 42', '4', '  3', 'a-very-long-missing-korean-font-name.shx', '  4', 'another-long-missing-big-font.shx', '  0', 'ENDTAB', ''].join('\r\n');
+  return Buffer.from(text.replace(/(  0\r\nENDTAB\r\n)(?![\s\S]*ENDTAB)/, `$1${style}`));
 }
 
 /** Whether two boxes share any area. */
@@ -99,6 +99,7 @@ describe('layout faults in a real browser', () => {
   it('Korean font notes in the viewer panel wrap instead of being cut off', async () => {
     await step(page, 'ko-fonts', async () => {
       await page.evaluate(() => localStorage.setItem('cadcloud.lang', 'ko'));
+      onTestFinished(() => page.evaluate(() => localStorage.setItem('cadcloud.lang', 'en')));
       await openViewer(page);
       await page.click('[data-testid=viewer-btn-info]');
       const tags = page.locator('[data-testid=viewer-fonts] .ant-tag');
