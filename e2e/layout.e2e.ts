@@ -124,6 +124,8 @@ describe('layout faults in a real browser', () => {
 
   it('the task panel leaves the size and date columns visible', async () => {
     await step(page, 'task-panel', async () => {
+      // a laptop's short window: the panel (bottom right) sits where the list's rows are
+      await page.setViewportSize({ width: 1280, height: 480 });
       await page.goto(`${product.url}/yun/index`);
       await page.click('[data-testid=btn-upload]');
       const f = path.join(work, 'new.dxf');
@@ -132,11 +134,21 @@ describe('layout faults in a real browser', () => {
       await page.locator('[data-testid="row-new.dxf"]').waitFor({ timeout: 60_000 });
       await page.keyboard.press('Escape');
       const panel = await box(page.locator('[data-testid=task-panel]'));
-      for (const name of ['new.dxf', 'plan.dxf']) {
+      const names = await page.locator('[data-testid^="row-"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid')!.slice(4)));
+      expect(names.length).toBe(3);
+      // the rows behind the panel's height are the ones it could cover
+      let behind = 0;
+      for (const name of names) {
+        const r = await box(page.locator(`[data-testid="row-${name}"]`));
+        if (r.y + r.height > panel.y && r.y < panel.y + panel.height) behind++;
+      }
+      expect(behind).toBeGreaterThan(0);
+      for (const name of names) {
         const cells = page.locator(`[data-testid="row-${name}"] td`);
         const n = await cells.count();
         for (let i = 2; i < n; i++) expect({ name, cell: i, overlaps: overlap(await box(cells.nth(i)), panel) }).toEqual({ name, cell: i, overlaps: false });
       }
+      await page.setViewportSize({ width: 1280, height: 860 });
     });
   });
 
