@@ -29,6 +29,7 @@ const H5Public = lazyPage(() => import('./routes/h5/H5Public.tsx'), 'H5Public');
 const H5PublicDetail = lazyPage(() => import('./routes/h5/H5Public.tsx'), 'H5PublicDetail');
 const Shares = lazyPage(() => import('./routes/yun/Shares.tsx'), 'Shares');
 const ViewPage = lazyPage(() => import('./routes/yun/ViewPage.tsx'), 'ViewPage');
+const PreviewPage = lazyPage(() => import('./routes/yun/PreviewPage.tsx'), 'PreviewPage');
 const Compare = lazyPage(() => import('./routes/yun/Compare.tsx'), 'Compare');
 const NotFound = lazyPage(() => import('./routes/NotFound.tsx'), 'NotFound');
 const H5Shell = lazyPage(() => import('./routes/h5/H5Shell.tsx'), 'H5Shell');
@@ -57,6 +58,7 @@ const router = createBrowserRouter([
     element: <SignedIn />,
     children: [
       { path: '/yun/view/:fileId', element: <ViewPage /> },
+      { path: '/yun/preview/:fileId', element: <PreviewPage /> },
       ...groupViewRoutes,
       { path: '/yun/version/:fileId/compare', element: <Compare /> },
       {

@@ -48,6 +48,8 @@ export interface EntityRef {
   linetype?: string;
   /** lineweight in 1/100 mm as stored (-1 ByLayer, -2 ByBlock, -3 default) */
   lineweight?: number;
+  /** an INSERT's block name (the properties panel names it) */
+  block?: string;
 }
 
 export interface Polyline2 {
@@ -511,7 +513,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     const lt = linetypeOf(e, inh, layerName);
     if (ref < 0) {
       ref = out.entities.length;
-      out.entities.push({ handle: e.handle, type: e.type, layer: e.layer, color, linetype: e.linetype, lineweight: e.lineweight });
+      out.entities.push({ handle: e.handle, type: e.type, layer: e.layer, color, linetype: e.linetype, lineweight: e.lineweight, ...(e.type === 'INSERT' ? { block: String(field(e, 2) ?? '') } : {}) });
     }
     const onLayer = inh.gate ?? layerName;
     const gate = inh.gate ?? (opts.keepHiddenLayers && layer?.frozen ? layerName : undefined);

@@ -27,12 +27,22 @@ const isPrivateFile = (r: ItemRow) => r.kind === 1 && r.private_type === '1';
 const sumSize = (rows: ItemRow[]) => rows.filter(isPrivateFile).reduce((a, r) => a + Number(r.size), 0);
 const fileNames = (rows: ItemRow[]) => rows.filter((r) => r.kind === 1).map((r) => r.name);
 
+/**
+ * The type groups by their lower-cased key (`threed`), with the spec's other names: group keys are matched without
+ * case, like extensions are, so `threeD` (the web app's key) and `threed` name the same group.
+ */
+const GROUPS_BY_KEY: ReadonlyMap<string, readonly string[]> = new Map([
+  ...Object.entries(TYPE_GROUPS).map(([k, v]) => [k.toLowerCase(), v] as const),
+  ['3d', TYPE_GROUPS.threeD],
+  ['picture', TYPE_GROUPS.image],
+]);
+
 /** Resolves group names (`drawing`) and plain extensions (`dwg`) into one extension list. */
 export function expandTypes(types: string[] | string | undefined): string[] {
   const list = Array.isArray(types) ? types : types ? String(types).split(',') : [];
   const out = new Set<string>();
   for (const t of list.map((x) => x.trim().toLowerCase()).filter(Boolean)) {
-    const group = (TYPE_GROUPS as Record<string, readonly string[]>)[t === '3d' ? 'threeD' : t === 'picture' ? 'image' : t];
+    const group = GROUPS_BY_KEY.get(t);
     if (group) group.forEach((e) => out.add(e));
     else out.add(t.replace(/^\./, ''));
   }

@@ -67,6 +67,13 @@ export function TaskPanel() {
     }
   }, [uploads.length]);
 
+  // the open panel sits over the right of the page: the file list makes room for it (styles.css), so the size and
+  // date columns stay visible
+  useEffect(() => {
+    document.body.classList.toggle('task-panel-open', open);
+    return () => document.body.classList.remove('task-panel-open');
+  }, [open]);
+
   if (!open) return null;
   const running = uploads.filter((u) => u.status === 'uploading' || u.status === 'hashing' || u.status === 'waiting').length;
 

@@ -7,7 +7,7 @@ import { openScene } from './scene-api.ts';
 import { streamInto, type SceneLoad } from './scene-load.ts';
 import { GlRenderer, type View } from './gl-renderer.ts';
 import { fetchPicture } from './pictures-api.ts';
-import { angleAt, areaOf, distance, fmt, type Pt } from './measure.ts';
+import { angleAt, areaOf, distance, fmt, unitSymbol, type Pt } from './measure.ts';
 import { FindPanel, InfoPanel, LayersPanel, hex } from './ViewerPanels.tsx';
 import { fitView, isEmptyScene, LW_KEY, openLayers, THEME_KEY } from './view-fit.ts';
 import { blankReason } from './blank-reason.ts';
@@ -434,13 +434,16 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
     (window as unknown as { __cadViewer?: unknown }).__cadViewer = scene && whole && { toScreen, toWorld, center: () => toWorld(size().w / 2, size().h / 2), ppu: () => view.current.ppu, layout: scene.meta.layout, drawCalls: () => renderer.current?.drawCalls ?? 0, renders: () => renderer.current?.renders ?? 0, snapshots: () => renderer.current?.snapshots ?? 0, sharp: () => !renderer.current?.showingSnapshot, canvas: glCanvas.current };
   }, [scene, whole, toScreen, toWorld]);
 
+  // lengths and areas in the drawing's own units ($INSUNITS); a unitless drawing says so
+  const unit = scene ? unitSymbol(scene.meta.units) : null;
+  const inUnits = (text: string, squared = false) => `${text} · ${unit ? t('viewer.measure.unit', { u: squared ? `${unit}², ${unit}` : unit }) : t('viewer.measure.unitless')}`;
   const measureText = (() => {
-    if (tool === 'distance' && points.length === 2) return t('viewer.measure.distance', { d: fmt(distance(points[0], points[1])), dx: fmt(Math.abs(points[1].x - points[0].x)), dy: fmt(Math.abs(points[1].y - points[0].y)) });
+    if (tool === 'distance' && points.length === 2) return inUnits(t('viewer.measure.distance', { d: fmt(distance(points[0], points[1])), dx: fmt(Math.abs(points[1].x - points[0].x)), dy: fmt(Math.abs(points[1].y - points[0].y)) }));
     if (tool === 'angle' && points.length === 3) return t('viewer.measure.angle', { a: fmt(angleAt(points[0], points[1], points[2])) });
-    if (tool === 'coords' && points.length === 1) return t('viewer.measure.coords', { x: fmt(points[0].x), y: fmt(points[0].y) });
+    if (tool === 'coords' && points.length === 1) return inUnits(t('viewer.measure.coords', { x: fmt(points[0].x), y: fmt(points[0].y) }));
     if (tool === 'area' && points.length > 2) {
       const r = areaOf(points);
-      return t('viewer.measure.area', { a: fmt(r.area), p: fmt(r.perimeter) });
+      return inUnits(t('viewer.measure.area', { a: fmt(r.area), p: fmt(r.perimeter) }), true);
     }
     return tool === 'select' ? null : t(`viewer.hint.${tool}`);
   })();
@@ -476,7 +479,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
     <div className={`viewer ${phone ? 'viewer-phone' : ''} ${light ? 'viewer-light' : ''}`} data-testid="viewer">
       <div className="viewer-bar">
         {onBack && <Button type="text" icon={<LeftOutlined />} onClick={onBack} aria-label={t('viewer.back')} />}
-        {name && !phone && <span className="viewer-name" title={name}>{name}</span>}
+        {name && <span className="viewer-name" title={name} data-testid="viewer-name">{name}</span>}
         {scene && scene.meta.layouts.length > 1 && (
           <Select size="small" value={layout} onChange={setLayout} data-testid="viewer-layout" style={{ minWidth: 110 }} options={scene.meta.layouts.map((l) => ({ value: l, label: l === 'Model' ? t('viewer.model') : l }))} />
         )}

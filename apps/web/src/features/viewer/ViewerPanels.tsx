@@ -50,6 +50,7 @@ export function InfoPanel({ scene, selected, measureText, onUploadFont, missingP
       {entity && (
         <table className="props" data-testid="viewer-props"><tbody>
           <tr><th>{t('prop.type')}</th><td>{entity.type}</td></tr>
+          {entity.block !== undefined && <tr><th>{t('prop.block')}</th><td data-testid="viewer-prop-block">{entity.block}</td></tr>}
           <tr><th>{t('prop.handle')}</th><td>{entity.handle ?? '—'}</td></tr>
           <tr><th>{t('prop.layer')}</th><td>{entity.layer}</td></tr>
           <tr><th>{t('prop.color')}</th><td><span className="layer-swatch" style={{ background: hex(entity.color) }} /> {hex(entity.color)}</td></tr>

@@ -24,3 +24,11 @@ export function angleAt(a: Pt, vertex: Pt, b: Pt): number {
 
 /** Numbers as a CAD user reads them: up to 4 decimals, no trailing zeros. */
 export const fmt = (n: number) => (Math.abs(n) >= 1e9 ? n.toExponential(4) : String(+n.toFixed(4)));
+
+/** $INSUNITS codes (AutoCAD's table) and their symbols; 0 (unitless) and unknown codes have none. */
+const UNIT_SYMBOLS: Record<number, string> = {
+  1: 'in', 2: 'ft', 3: 'mi', 4: 'mm', 5: 'cm', 6: 'm', 7: 'km', 8: 'µin', 9: 'mil', 10: 'yd', 11: 'Å', 12: 'nm', 13: 'µm', 14: 'dm', 15: 'dam', 16: 'hm', 17: 'Gm', 18: 'AU', 19: 'ly', 20: 'pc', 21: 'US ft', 22: 'US in', 23: 'US yd', 24: 'US mi',
+};
+export function unitSymbol(insunits: number | undefined): string | null {
+  return insunits === undefined ? null : UNIT_SYMBOLS[insunits] ?? null;
+}

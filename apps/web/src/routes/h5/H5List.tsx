@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Breadcrumb, Button, Empty, List, Spin, message } from 'antd';
 import { CloudUploadOutlined, RightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { previewKind } from '../../features/preview/preview-kind.ts';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ROOT_FOLDER_ID } from '@cadcloud/contracts';
 import { filesApi, type Item } from '../../features/files/api.ts';
@@ -50,7 +51,7 @@ export function H5List({ mode }: { mode: 'home' | 'cloud' }) {
         <List
           dataSource={items}
           renderItem={(item) => (
-            <List.Item data-testid={`h5-row-${item.name}`} onClick={() => navigate(item.fileType === 0 ? `/webH5/cloud?folderId=${item.id}` : `/webH5/item/${item.id}`)} extra={<RightOutlined />}>
+            <List.Item data-testid={`h5-row-${item.name}`} onClick={() => navigate(item.fileType === 0 ? `/webH5/cloud?folderId=${item.id}` : previewKind(item) === 'image' || previewKind(item) === 'pdf' ? `/yun/preview/${item.id}` : `/webH5/item/${item.id}`)} extra={<RightOutlined />}>
               <List.Item.Meta avatar={<Thumb item={item} size={28} box={40} />} title={item.name} description={`${item.fileType === 0 ? t('item.folder') : formatSize(item.size)} · ${formatTime(item.modifyTimestamp, i18n.language)}`} />
             </List.Item>
           )}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { Button, List, Progress, Space } from 'antd';
 import { FolderAddOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +19,7 @@ export function H5Upload() {
   const limit = useUploadLimit();
   // opened from a folder of the cloud tab (?folderId=): uploads go there, otherwise to the top level
   const [params] = useSearchParams();
+  const navigate = useNavigate();
   const parentId = params.get('folderId') ?? ROOT_FOLDER_ID;
   const [target, setTarget] = useState<string>('');
   useEffect(() => {
@@ -26,7 +27,7 @@ export function H5Upload() {
     filesApi.parentPath(parentId).then((r) => setTarget(r.list.map((f) => f.name).join(' / ')), () => setTarget(''));
   }, [parentId]);
   // a chosen file whose name is a file in the folder: new version, keep both or skip
-  const conflicts = useUploadConflicts();
+  const conflicts = useUploadConflicts({ open: (item) => navigate(`/webH5/item/${item.id}`) });
   const add = async (input: HTMLInputElement | null) => {
     const chosen = [...(input?.files ?? [])].map((file) => ({ file, relativePath: (file as File & { webkitRelativePath?: string }).webkitRelativePath || undefined }));
     const list = chosen.filter((f) => {

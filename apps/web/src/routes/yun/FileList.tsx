@@ -15,6 +15,7 @@ import { useUser } from '../../features/auth/user.tsx';
 import { formatSize, formatTime } from '../../lib/format.ts';
 import { useUploadLimit } from '../../features/files/use-config.ts';
 import { isViewable } from '../../features/viewer/viewable.ts';
+import { previewKind } from '../../features/preview/preview-kind.ts';
 import { VersionHistoryButton } from '../../features/versions/VersionHistoryButton.tsx';
 import { PublishButton, PublicTag } from '../../features/library/PublishButton.tsx';
 import { ShareButton } from '../../features/shares/ShareDialog.tsx';
@@ -98,7 +99,15 @@ export function FileList({ kind }: { kind: ListKind }) {
   const chosen = useMemo(() => items.filter((i) => selected.includes(i.id)), [items, selected]);
   const ids = (list: Item[]) => ({ fileIds: list.filter((i) => i.fileType === 1).map((i) => i.id), folderIds: list.filter((i) => i.fileType === 0).map((i) => i.id) });
   const openFolder = (item: Item) => navigate(`/yun/index?folderId=${item.id}`); // leaves any search
-  const open = (item: Item) => (item.fileType === 0 ? openFolder(item) : isViewable(item) && navigate(`/yun/view/${item.id}`));
+  const open = (item: Item) => {
+    if (item.fileType === 0) return openFolder(item);
+    if (isViewable(item)) return navigate(`/yun/view/${item.id}`);
+    const preview = previewKind(item);
+    // archives open once decompression exists (spec's message until then)
+    if (preview === 'archive') return void message.info(t('preview.archive'));
+    if (preview) navigate(`/yun/preview/${item.id}`);
+  };
+  const opens = (item: Item) => item.fileType === 0 || isViewable(item) || !!previewKind(item);
   const done = async (text?: string) => {
     if (text) message.success(text);
     setDialog(null);
@@ -152,7 +161,7 @@ export function FileList({ kind }: { kind: ListKind }) {
       render: (_: unknown, item: Item) => (
         <span className="name-cell" onDoubleClick={() => open(item)}>
           <ItemIcon type={item.type} />
-          {item.fileType === 0 || isViewable(item) ? <a onClick={() => open(item)} data-testid={`open-${item.name}`}>{item.name}</a> : <span>{item.name}</span>}
+          {opens(item) ? <a onClick={() => open(item)} data-testid={`open-${item.name}`}>{item.name}</a> : <span>{item.name}</span>}
           <PublicTag item={item} />
         </span>
       ),

@@ -1,0 +1,24 @@
+import { TYPE_GROUPS } from '@cadcloud/contracts';
+import type { Item } from '../files/api.ts';
+
+/** How a click opens a file that is not a drawing: pictures and PDFs in the browser; archives not yet (spec: decompression first). */
+export type PreviewKind = 'image' | 'pdf' | 'archive';
+
+const extOf = (name: string) => name.toLowerCase().split('.').pop() ?? '';
+
+export function previewKind(item: Pick<Item, 'name' | 'fileType'>): PreviewKind | null {
+  if (item.fileType !== 1) return null;
+  const ext = extOf(item.name);
+  if ((TYPE_GROUPS.image as readonly string[]).includes(ext)) return 'image';
+  if (ext === 'pdf') return 'pdf';
+  if ((TYPE_GROUPS.archive as readonly string[]).includes(ext)) return 'archive';
+  return null;
+}
+
+/** The file's bytes, through the same signed link a download uses (same origin: the CSP allows only our own). */
+export async function fileBytes(fileId: string, download: (id: string) => Promise<{ signedUrl: string }>): Promise<Blob> {
+  const { signedUrl } = await download(fileId);
+  const res = await fetch(signedUrl, { credentials: 'same-origin' });
+  if (!res.ok) throw new Error(String(res.status));
+  return res.blob();
+}
