@@ -21,7 +21,8 @@ export function registerDrawingJobs(queue: JobQueue, deps: AppDeps) {
   const drawings = createDrawingsService(deps, sharedSceneBuilder(deps), drawingFonts(deps));
   /** one layout's scene in the cache; its layout names when `names` */
   async function prewarm(p: { uid: string; fileId: string }, layout: string, names = false) {
-    const s = await drawings.scene({ uid: p.uid, fileId: p.fileId }, layout);
+    // background work: an open of any drawing goes first, and an open of this one takes this build to the front
+    const s = await drawings.scene({ uid: p.uid, fileId: p.fileId }, layout, { background: true });
     const layouts = names ? await layoutNames(s.body) : [];
     if (!(s.body instanceof Uint8Array)) (s.body as Readable).destroy();
     // done when the scene is in the cache, not only built

@@ -8,7 +8,7 @@ import { createItemsRepository } from '../files/items.repository.ts';
 import { resolveDrawingAccess, type DrawingRequest, type DrawingSource } from './drawing-access.ts';
 import { isViewableName } from './viewable.ts';
 import { SceneBuildError, type FontLookup, type SceneBuilder, type SceneTimings } from './scene-builder.ts';
-import { QueueFullError } from './fair-queue.ts';
+import { QueueFullError, type QueueTicket } from './fair-queue.ts';
 import { sceneCache } from '../../infra/observability/metrics.ts';
 import { createDrawingFailuresRepository, WHOLE_DRAWING } from './drawing-failures.repository.ts';
 
@@ -107,14 +107,16 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
     built: boolean;
     stored: Promise<void>;
     timings: SceneTimings;
+    /** background (a prewarm) until someone opens the drawing while it waits */
+    ticket: QueueTicket;
   }
 
-  async function build(md5: string, fileName: string, layout: string, uid: string, timings: SceneTimings, requester: string): Promise<Uint8Array> {
+  async function build(md5: string, fileName: string, layout: string, uid: string, timings: SceneTimings, requester: string, ticket: QueueTicket): Promise<Uint8Array> {
     const t0 = performance.now();
     const bytes = await readAll(await deps.storage.get(blobKey(md5)));
     timings.read = performance.now() - t0;
     try {
-      return await builder.build(bytes, fileName, layout, fonts.lookup(uid), timings, md5, requester);
+      return await builder.build(bytes, fileName, layout, fonts.lookup(uid), timings, md5, requester, ticket);
     } catch (e) {
       if (e instanceof QueueFullError) throw appError('drawing.busy');
       if (!(e instanceof SceneBuildError)) throw appError('drawing.parseFailed');
@@ -127,9 +129,9 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
    * The scene is answered as soon as it is built; writing it to the cache (temp file, fsync, rename: ~tens of ms)
    * goes on behind the answer, so a first open does not wait for the disk. A failed write only costs a rebuild later.
    */
-  function buildAndStore(key: string, md5: string, fileName: string, layout: string, uid: string, requester: string) {
-    const entry = { built: false, timings: {} } as Build;
-    entry.scene = build(md5, fileName, layout, uid, entry.timings, requester);
+  function buildAndStore(key: string, md5: string, fileName: string, layout: string, uid: string, requester: string, background: boolean) {
+    const entry = { built: false, timings: {}, ticket: { background } } as Build;
+    entry.scene = build(md5, fileName, layout, uid, entry.timings, requester, entry.ticket);
     entry.stored = entry.scene
       .then(async (scene) => {
         entry.built = true;
@@ -147,7 +149,7 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
     /** Who may see the drawing and what it is (the pictures of its IMAGEs are served under the same rules). */
     access: resolve,
     /** The scene of one layout of a file the user may read: cached bytes as a stream, or freshly built bytes. */
-    async scene(req: DrawingRequest, layout: string): Promise<{ key: string; body: Readable | Uint8Array; cached: boolean; size: number; stored?: Promise<void>; timings?: SceneTimings }> {
+    async scene(req: DrawingRequest, layout: string, o: { background?: boolean } = {}): Promise<{ key: string; body: Readable | Uint8Array; cached: boolean; size: number; stored?: Promise<void>; timings?: SceneTimings }> {
       const row = await resolve(req);
       if (!row) throw appError('drawing.noPermission');
       if (row.freeze === 1) throw appError('file.frozen');
@@ -171,7 +173,12 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
       const hit = pending?.built ?? false;
       sceneCache.inc({ result: hit ? 'hit' : pending ? 'joined' : 'miss' });
       // the build waits for its requester's turn (scene-builder.ts): a visitor through a share counts as the owner
-      const entry = pending ?? buildAndStore(key, row.blobMd5, row.name, layout, uid, req.uid ?? uid);
+      // an open that finds the prewarm of this very scene still waiting in line takes it to the front
+      if (pending && !o.background && pending.ticket.background) {
+        pending.ticket.background = false;
+        builder.promote();
+      }
+      const entry = pending ?? buildAndStore(key, row.blobMd5, row.name, layout, uid, req.uid ?? uid, o.background === true);
       const body = await entry.scene;
       return { key, body, cached: hit, size: body.byteLength, stored: entry.stored, timings: hit ? undefined : entry.timings };
     },

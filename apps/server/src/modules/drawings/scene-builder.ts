@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { workerMemory, type WorkerMemory } from '../../infra/workers/worker-budget.ts';
 import { createCappedWorker, type FontLookup } from './capped-worker.ts';
-import { createFairQueue } from './fair-queue.ts';
+import { createFairQueue, type QueueTicket } from './fair-queue.ts';
 
 export type { FontLookup };
 
@@ -39,21 +39,26 @@ export function createSceneBuilder(o: { maxHeapMb: number; timeoutMs: number; ba
     /**
      * `timings`, when given, receives the worker's ms per phase and `worker`: the whole job, its queueing included.
      * `key` names the bytes (their md5): a build with the key of the build before it reuses the drawing that one read
-     * (its `parse` is then absent). `owner`: the user the build is for, whose turn it waits for (fair-queue.ts).
+     * (its `parse` is then absent). `owner`: the user the build is for, whose turn it waits for (fair-queue.ts);
+     * `ticket`: whether someone waits for it or it is background work (the prewarm), which yields to opens.
      */
-    async build(bytes: Uint8Array, fileName: string, layout: string, fonts: FontLookup, timings?: SceneTimings, key?: string, owner = ''): Promise<Uint8Array> {
+    async build(bytes: Uint8Array, fileName: string, layout: string, fonts: FontLookup, timings?: SceneTimings, key?: string, owner = '', ticket?: QueueTicket): Promise<Uint8Array> {
       const t0 = performance.now();
       const r = await queue.run(owner, () => {
         // a copy that the worker takes over (Buffer#slice would be a view: transferring it detaches the caller's bytes)
         const copy = new Uint8Array(bytes);
         return worker.run({ bytes: copy, fileName, layout, batchBytes: o.batchBytes, budgetMs: o.budgetMs, key }, [copy.buffer], fonts);
-      });
+      }, ticket);
       if (timings) Object.assign(timings, r.timings, { worker: performance.now() - t0 });
       return r.scene;
     },
     close: worker.close,
     /** builds waiting for their turn (for `owner`, or all) */
     waiting: queue.waiting,
+    /** a waiting build's ticket changed: an open joined a background build */
+    promote: queue.promote,
+    /** resolves when no open is waiting or being built (or after `maxMs`): when other background work may start */
+    quiet: queue.quiet,
   };
 }
 
