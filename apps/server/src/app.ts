@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
@@ -30,7 +30,7 @@ export async function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): Promi
   const { config } = deps;
   const app = Fastify({
     logger: opts.logLevel ? { level: opts.logLevel } : false,
-    disableRequestLogging: !opts.logRequests,
+    logController: new LogController({ disableRequestLogging: !opts.logRequests }),
     // the request id is in every log line of the request (pino's reqId), in the X-Request-Id answer header and in
     // the body of an answer that reports a failure of ours, so a user's report finds its log lines
     requestIdHeader: false,

@@ -16,7 +16,8 @@ for (const driver of testDatabaseDrivers()) {
   describe(`folder races on ${driver.name}`, () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await createTestApp(driver);
+      // ten chunked uploads race below: more open sessions than a user may have by default (UPLOAD_SESSIONS_PER_USER)
+      t = await createTestApp(driver, { UPLOAD_SESSIONS_PER_USER: '10' });
     });
     afterAll(async () => t?.close());
 
@@ -165,7 +166,7 @@ for (const driver of testDatabaseDrivers()) {
       }));
       const chunkedNames = new Set(chunked.map((r) => r.bizData.item?.name));
       console.info(`[${driver.name}] parallel same-name uploads: multipart ${multipartNames.size}/20 distinct, instant ${instantNames.size}/20, chunked ${chunkedNames.size}/10`);
-      for (const r of [...multipart, ...instant, ...chunked]) expect(r.rtnCode, r.msg).toBe('0000000');
+      for (const r of [...multipart, ...instant, ...chunked]) expect(r.rtnCode, `${r.msg} ${JSON.stringify(r.bizData)}`).toBe('0000000');
       expect(multipartNames.size).toBe(20);
       expect(instantNames.size).toBe(20);
       expect(chunkedNames.size).toBe(10);
