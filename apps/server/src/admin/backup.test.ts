@@ -9,7 +9,7 @@ import { testDatabaseDrivers, type TestDatabase } from '../infra/db/test-databas
 import { createDatabase } from '../infra/db/db.ts';
 import { loadConfig } from '../infra/config/index.ts';
 import { createStorage } from '../infra/storage/storage.factory.ts';
-import { createTestApp, md5, type Envelope, type TestApp } from '../test/fixtures.ts';
+import { createTestApp, md5, s3TestEnv, type Envelope, type TestApp } from '../test/fixtures.ts';
 import { extractWithProof } from '../test/share-proof.ts';
 import { repoRoot } from '../test/server-process.ts';
 import { backupInstance, restoreInstance, type BackupManifest } from './backup.ts';
@@ -66,6 +66,12 @@ async function download(t: TestApp, token: string, fileId: string): Promise<Buff
   const dl = await t.call('/cloud/v5/file/download', { fileId }, token);
   expect(dl.rtnCode).toBe('0000000');
   const got = await t.fetchSigned(dl.bizData.signedUrl);
+  if (got.status === 302) {
+    // S3: the download link sends the browser to a presigned URL of the storage server
+    const r = await fetch(String(got.headers.location));
+    expect(r.status).toBe(200);
+    return Buffer.from(await r.arrayBuffer());
+  }
   expect(got.status).toBe(200);
   return got.body;
 }
@@ -119,15 +125,17 @@ for (const driver of testDatabaseDrivers()) {
 
       // uploads go on while the backup runs, on its own database connection (as the CLI's would be)
       let uploading = true;
+      let finished = 0;
       const busyUploads: Promise<void>[] = [];
       const storm = (async () => {
         for (let i = 0; uploading && i < 200; i++) {
           const body = randomBytes(20_000 + i);
-          busyUploads.push(t.upload(busy.token, `busy-${i}.bin`, body).then((r) => void (r.rtnCode === '0000000' && bytes.set(r.bizData.id, body))));
+          busyUploads.push(t.upload(busy.token, `busy-${i}.bin`, body).then((r) => void (r.rtnCode === '0000000' && (finished++, bytes.set(r.bizData.id, body)))));
           await new Promise((r) => setTimeout(r, 2));
         }
       })();
-      await new Promise((r) => setTimeout(r, 30));
+      // some uploads are done before the snapshot, more run during it and after
+      while (finished < 5) await new Promise((r) => setTimeout(r, 5));
       const dir = path.join(tmp, 'backup');
       const backupDb = createDatabase(t.db.url, { searchPath: t.db.searchPath, poolSize: 2 });
       let manifest: BackupManifest;
@@ -153,6 +161,8 @@ for (const driver of testDatabaseDrivers()) {
       expect(manifest).toMatchObject({ format: 'cadcloud-backup', dialect: driver.name, storageDriver: 'fs', objects: { mode: 'copied' } });
       expect(manifest.secrets.length).toBeGreaterThan(0);
       const busyInBackup = rowsOf('items').filter((i) => i.uid === busy.id);
+      expect(busyInBackup.length).toBeGreaterThanOrEqual(5);
+      expect(busyInBackup.length).toBeLessThan(finished);
 
       // restore into an empty database and a fresh data folder, start the app there
       fresh = await driver.create({ migrate: false });
@@ -221,5 +231,54 @@ describe('backup and restore through the CLI (SQLite data dir)', () => {
     } finally {
       for (const d of [src, dst, path.dirname(dir)]) rmSync(d, { recursive: true, force: true });
     }
+  }, 60_000);
+});
+
+const s3 = s3TestEnv('backup');
+describe.runIf(s3)('backup and restore on S3', () => {
+  let t: TestApp;
+  const opened: TestApp[] = [];
+  beforeAll(async () => {
+    t = await createTestApp(testDatabaseDrivers()[0], s3!);
+  });
+  afterAll(async () => {
+    for (const x of opened) await x.close();
+    await t?.close();
+  });
+
+  it('records the object list by default (restore checks the bucket holds it) and copies the bytes with --objects', async () => {
+    const a = await t.createUser();
+    const body = randomBytes(9000);
+    const id = (await t.upload(a.token, 'on-s3.bin', body)).bizData.id as string;
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-backup-s3-'));
+
+    // listed: no bytes in the folder; a restore next to the same bucket gets the rows back and finds every object
+    const listed = await backupInstance({ db: t.db.db, storage: t.deps.storage, dataDir: t.dataDir, dir: path.join(tmp, 'listed') });
+    expect(listed.objects).toMatchObject({ mode: 'listed', count: 1, bytes: 9000, missing: [] });
+    expect(existsSync(path.join(tmp, 'listed', 'objects'))).toBe(false);
+    const sameBucket = await testDatabaseDrivers()[0].create({ migrate: false });
+    await restoreInstance({ db: sameBucket.db, storage: t.deps.storage, dataDir: mkdtempSync(path.join(os.tmpdir(), 'cadcloud-restored-')), dir: path.join(tmp, 'listed') });
+    // …and refuses when the bucket lacks one
+    const emptyBucket = { ...s3!, S3_BUCKET: `${s3!.S3_BUCKET}-empty` };
+    const other = await createTestApp(testDatabaseDrivers()[0], emptyBucket);
+    opened.push(other);
+    const blank = await testDatabaseDrivers()[0].create({ migrate: false });
+    await expect(restoreInstance({ db: blank.db, storage: other.deps.storage, dataDir: other.dataDir, dir: path.join(tmp, 'listed') })).rejects.toThrow(/missing after the restore/);
+    await blank.destroy();
+    await sameBucket.destroy();
+
+    // --objects: the bytes travel, into a new bucket
+    const copied = await backupInstance({ db: t.db.db, storage: t.deps.storage, dataDir: t.dataDir, dir: path.join(tmp, 'copied'), copyObjects: true });
+    expect(copied.objects).toMatchObject({ mode: 'copied', count: 1, bytes: 9000 });
+    const fresh = await testDatabaseDrivers()[0].create({ migrate: false });
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-restored-'));
+    const target = { ...s3!, S3_BUCKET: `${s3!.S3_BUCKET}-copy` };
+    const storage = createStorage(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: 'sqlite::memory:', PORT: '8080', ...target }));
+    await (storage as unknown as { ensureBucket(): Promise<void> }).ensureBucket();
+    await restoreInstance({ db: fresh.db, storage, dataDir, dir: path.join(tmp, 'copied') });
+    const back = await createTestApp(testDatabaseDrivers()[0], target, { db: fresh, dataDir });
+    opened.push(back);
+    expect(await download(back, a.token, id)).toEqual(body);
+    rmSync(tmp, { recursive: true, force: true });
   }, 60_000);
 });

@@ -157,7 +157,7 @@ export async function backupInstance(o: BackupOptions): Promise<BackupManifest> 
   const readAll = async (trx: Kysely<Database>) => {
     for (const t of tables) rows.set(t, (await sql<Record<string, unknown>>`select * from ${sql.table(t)}`.execute(trx)).rows);
   };
-  if (dialect === 'postgres') await o.db.transaction().setIsolationLevel('repeatable read').execute((trx) => readAll(trx));
+  if (dialect === 'postgres') await o.db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute((trx) => readAll(trx));
   else await o.db.transaction().execute((trx) => readAll(trx));
 
   const manifestTables: BackupManifest['tables'] = {};
