@@ -126,12 +126,14 @@ for (const driver of testDatabaseDrivers()) {
       // uploads go on while the backup runs, on its own database connection (as the CLI's would be)
       let uploading = true;
       let finished = 0;
+      const finishedIds = new Set<number>();
       const busyUploads: Promise<void>[] = [];
       const storm = (async () => {
-        for (let i = 0; uploading && i < 200; i++) {
+        // four at a time, for as long as the backup runs
+        for (let i = 0; uploading && i < 3000; i++) {
           const body = randomBytes(20_000 + i);
-          busyUploads.push(t.upload(busy.token, `busy-${i}.bin`, body).then((r) => void (r.rtnCode === '0000000' && (finished++, bytes.set(r.bizData.id, body)))));
-          await new Promise((r) => setTimeout(r, 2));
+          busyUploads.push(t.upload(busy.token, `busy-${i}.bin`, body).then((r) => void (r.rtnCode === '0000000' && (finished++, finishedIds.add(i), bytes.set(r.bizData.id, body)))));
+          while (busyUploads.length - finishedIds.size >= 4) await new Promise((r) => setTimeout(r, 2));
         }
       })();
       // some uploads are done before the snapshot, more run during it and after
@@ -140,7 +142,14 @@ for (const driver of testDatabaseDrivers()) {
       const backupDb = createDatabase(t.db.url, { searchPath: t.db.searchPath, poolSize: 2 });
       let manifest: BackupManifest;
       try {
-        manifest = await backupInstance({ db: backupDb, storage: t.deps.storage, dataDir: t.dataDir, dir });
+        // after the blob rows are read, uploads that start only then finish before the files are read: the snapshot
+        // must not see their files (without one snapshot it would, and they would name blobs it lacks)
+        const waitForUploads = async (table: string) => {
+          if (table !== 'blobs') return;
+          const first = busyUploads.length;
+          while (![...finishedIds].some((i) => i >= first + 1)) await new Promise((r) => setTimeout(r, 5));
+        };
+        manifest = await backupInstance({ db: backupDb, storage: t.deps.storage, dataDir: t.dataDir, dir, afterTable: waitForUploads });
       } finally {
         await backupDb.destroy();
       }

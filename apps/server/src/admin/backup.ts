@@ -142,6 +142,8 @@ export interface BackupOptions {
   /** S3: copy the bytes too (local disk always copies them) */
   copyObjects?: boolean;
   now?: () => Date;
+  /** called after each table is read, inside the snapshot (tests hold it open while the server writes on) */
+  afterTable?: (table: string) => Promise<void>;
 }
 
 export async function backupInstance(o: BackupOptions): Promise<BackupManifest> {
@@ -155,7 +157,10 @@ export async function backupInstance(o: BackupOptions): Promise<BackupManifest> 
   // one read transaction: every table as of the same moment, whatever the server writes meanwhile
   const rows = new Map<string, Record<string, unknown>[]>();
   const readAll = async (trx: Kysely<Database>) => {
-    for (const t of tables) rows.set(t, (await sql<Record<string, unknown>>`select * from ${sql.table(t)}`.execute(trx)).rows);
+    for (const t of tables) {
+      rows.set(t, (await sql<Record<string, unknown>>`select * from ${sql.table(t)}`.execute(trx)).rows);
+      await o.afterTable?.(t);
+    }
   };
   if (dialect === 'postgres') await o.db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute((trx) => readAll(trx));
   else await o.db.transaction().execute((trx) => readAll(trx));
