@@ -15,7 +15,8 @@
  * missing in the manifest. Rows are dialect-neutral JSON, so a SQLite backup restores into PostgreSQL and back.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, copyFileSync, chmodSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, copyFileSync, chmodSync, openSync, writeSync, closeSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import path from 'node:path';
@@ -93,24 +94,33 @@ export async function tablesInDependencyOrder(db: Kysely<Database>): Promise<str
   return order;
 }
 
-const sha256File = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+async function sha256File(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
 
 function isEmptyDir(dir: string): boolean {
   return !existsSync(dir) || readdirSync(dir).length === 0;
 }
 
-/** Storage keys the rows name: every blob (required) and every thumbnail an item or variant shows (a cache). */
-function objectKeysOf(rows: Map<string, Record<string, unknown>[]>): { key: string; md5: string | null; required: boolean }[] {
+/** Collects the storage keys rows name: every blob (required) and every thumbnail an item or variant shows (a cache). */
+function objectKeyCollector() {
   const out = new Map<string, { key: string; md5: string | null; required: boolean }>();
-  for (const b of rows.get('blobs') ?? []) out.set(String(b.storage_key), { key: String(b.storage_key), md5: String(b.md5), required: true });
-  const thumbkeys = [...(rows.get('items') ?? []).map((i) => i.thumbkey), ...(rows.get('thumbnail_variants') ?? []).map((v) => v.thumbkey)];
-  for (const tk of thumbkeys) {
-    if (typeof tk !== 'string' || !parseThumbkey(tk)) continue;
-    const key = thumbnailStorageKey(tk);
-    if (!out.has(key)) out.set(key, { key, md5: null, required: false });
-  }
-  return [...out.values()];
+  return {
+    add(table: string, row: Record<string, unknown>) {
+      if (table === 'blobs') out.set(String(row.storage_key), { key: String(row.storage_key), md5: String(row.md5), required: true });
+      if ((table === 'items' || table === 'thumbnail_variants') && typeof row.thumbkey === 'string' && parseThumbkey(row.thumbkey)) {
+        const key = thumbnailStorageKey(row.thumbkey);
+        if (!out.has(key)) out.set(key, { key, md5: null, required: false });
+      }
+    },
+    keys: () => [...out.values()],
+  };
 }
+
+/** Rows are read and written a page at a time: memory stays bounded however large a table is. */
+const PAGE_ROWS = 2000;
 
 /** Streams an object into a file, hashing on the way; resolves to its size and MD5. */
 async function copyObjectToFile(storage: StorageDriver, key: string, file: string): Promise<{ size: number; md5: string }> {
@@ -154,11 +164,27 @@ export async function backupInstance(o: BackupOptions): Promise<BackupManifest> 
   if (!migration) throw new BackupError('the database has no schema yet: nothing to back up');
   const tables = await tablesInDependencyOrder(o.db);
 
-  // one read transaction: every table as of the same moment, whatever the server writes meanwhile
-  const rows = new Map<string, Record<string, unknown>[]>();
+  // one read transaction: every table as of the same moment, whatever the server writes meanwhile; pages in a
+  // stable physical order (the snapshot does not change under the offsets)
+  const order = dialect === 'postgres' ? sql.raw('ctid') : sql.raw('rowid');
+  const counts = new Map<string, number>();
+  const wanted = objectKeyCollector();
   const readAll = async (trx: Kysely<Database>) => {
     for (const t of tables) {
-      rows.set(t, (await sql<Record<string, unknown>>`select * from ${sql.table(t)}`.execute(trx)).rows);
+      const fd = openSync(path.join(o.dir, 'tables', `${t}.jsonl`), 'w');
+      let n = 0;
+      try {
+        for (;;) {
+          const page = (await sql<Record<string, unknown>>`select * from ${sql.table(t)} order by ${order} limit ${PAGE_ROWS} offset ${n}`.execute(trx)).rows;
+          if (page.length) writeSync(fd, page.map((r) => JSON.stringify(r) + '\n').join(''));
+          for (const r of page) wanted.add(t, r);
+          n += page.length;
+          if (page.length < PAGE_ROWS) break;
+        }
+      } finally {
+        closeSync(fd);
+      }
+      counts.set(t, n);
       await o.afterTable?.(t);
     }
   };
@@ -166,17 +192,12 @@ export async function backupInstance(o: BackupOptions): Promise<BackupManifest> 
   else await o.db.transaction().execute((trx) => readAll(trx));
 
   const manifestTables: BackupManifest['tables'] = {};
-  for (const t of tables) {
-    const file = path.join(o.dir, 'tables', `${t}.jsonl`);
-    const list = rows.get(t)!;
-    writeFileSync(file, list.map((r) => JSON.stringify(r) + '\n').join(''));
-    manifestTables[t] = { rows: list.length, sha256: sha256File(file) };
-  }
+  for (const t of tables) manifestTables[t] = { rows: counts.get(t)!, sha256: await sha256File(path.join(o.dir, 'tables', `${t}.jsonl`)) };
 
   const copy = o.storage.name === 'fs' || o.copyObjects === true;
   const entries: ObjectEntry[] = [];
   const missing: string[] = [];
-  for (const want of objectKeysOf(rows)) {
+  for (const want of wanted.keys()) {
     assertSafeKey(want.key);
     if (copy) {
       try {
@@ -220,7 +241,7 @@ export async function backupInstance(o: BackupOptions): Promise<BackupManifest> 
     storageDriver: o.storage.name,
     migration,
     tables: manifestTables,
-    objects: { mode: copy ? 'copied' : 'listed', count: entries.length, bytes: entries.reduce((n, e) => n + e.size, 0), listSha256: sha256File(listFile), missing },
+    objects: { mode: copy ? 'copied' : 'listed', count: entries.length, bytes: entries.reduce((n, e) => n + e.size, 0), listSha256: await sha256File(listFile), missing },
     secrets,
   };
   // written last: a folder without a manifest is an unfinished backup and restore refuses it
@@ -249,17 +270,26 @@ export function readManifest(dir: string): BackupManifest {
   return m;
 }
 
-/** Rows of each table, checked against the manifest's checksums before anything is written. */
-function readTables(dir: string, m: BackupManifest): Map<string, Record<string, unknown>[]> {
-  const out = new Map<string, Record<string, unknown>[]>();
+/** Every table file is checked against the manifest's checksum before anything is written. */
+async function checkTables(dir: string, m: BackupManifest): Promise<void> {
   for (const [t, info] of Object.entries(m.tables)) {
     const file = path.join(dir, 'tables', `${t}.jsonl`);
-    if (!existsSync(file) || sha256File(file) !== info.sha256) throw new BackupError(`tables/${t}.jsonl is missing or damaged (checksum differs)`);
-    const rows = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-    if (rows.length !== info.rows) throw new BackupError(`tables/${t}.jsonl has ${rows.length} rows, the manifest says ${info.rows}`);
-    out.set(t, rows);
+    if (!existsSync(file) || (await sha256File(file)) !== info.sha256) throw new BackupError(`tables/${t}.jsonl is missing or damaged (checksum differs)`);
   }
-  return out;
+}
+
+/** The rows of one table file, a page at a time. */
+async function* rowPages(file: string): AsyncGenerator<Record<string, unknown>[]> {
+  let page: Record<string, unknown>[] = [];
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+    if (!line) continue;
+    page.push(JSON.parse(line) as Record<string, unknown>);
+    if (page.length === 200) {
+      yield page;
+      page = [];
+    }
+  }
+  if (page.length) yield page;
 }
 
 async function countRows(db: Kysely<Database>, table: string): Promise<number> {
@@ -274,9 +304,9 @@ async function hasAnyObject(storage: StorageDriver): Promise<boolean> {
 
 export async function restoreInstance(o: RestoreOptions): Promise<{ tables: Record<string, number>; objects: number; bytes: number; secrets: number }> {
   const m = readManifest(o.dir);
-  const rows = readTables(o.dir, m);
+  await checkTables(o.dir, m);
   const listFile = path.join(o.dir, 'objects.jsonl');
-  if (!existsSync(listFile) || sha256File(listFile) !== m.objects.listSha256) throw new BackupError('objects.jsonl is missing or damaged (checksum differs)');
+  if (!existsSync(listFile) || (await sha256File(listFile)) !== m.objects.listSha256) throw new BackupError('objects.jsonl is missing or damaged (checksum differs)');
   const objects = readFileSync(listFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ObjectEntry);
 
   // an existing instance is never overwritten by accident
@@ -293,14 +323,14 @@ export async function restoreInstance(o: RestoreOptions): Promise<{ tables: Reco
   // the schema the rows were written under, then the rows, then every later migration (which converts them)
   await migrateTo(o.db, m.migration);
   const tables = await tablesInDependencyOrder(o.db);
-  const unknown = [...rows.keys()].filter((t) => !tables.includes(t));
+  const unknown = Object.keys(m.tables).filter((t) => !tables.includes(t));
   if (unknown.length) throw new BackupError(`the backup has tables this schema lacks: ${unknown.join(', ')}`);
   await o.db.transaction().execute(async (trx) => {
     for (const t of [...tables].reverse()) await sql`delete from ${sql.table(t)}`.execute(trx);
     for (const t of tables) {
-      const list = rows.get(t) ?? [];
-      // batches keep each statement under the bound-parameter limits of both dialects
-      for (let i = 0; i < list.length; i += 200) await trx.insertInto(t as keyof Database).values(list.slice(i, i + 200) as never).execute();
+      if (!m.tables[t]) continue;
+      // batches of 200 keep each statement under the bound-parameter limits of both dialects
+      for await (const page of rowPages(path.join(o.dir, 'tables', `${t}.jsonl`))) await trx.insertInto(t as keyof Database).values(page as never).execute();
     }
   });
   if (dialectOf(o.db) === 'postgres') await resetSequences(o.db, tables);
