@@ -5,6 +5,7 @@
  *   user disable|enable --email E                    user reset-password --email E [--password P]
  *   storage gc [--dry-run]                           jobs list [--state S] [--limit N]   jobs retry|cancel <id>
  *   stats                                            mail outbox [--limit N]
+ *   backup <dir> [--objects]                         restore <dir> [--force]
  */
 import { parseArgs } from 'node:util';
 import { mkdirSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { createQueue } from '../infra/queue/queue.factory.ts';
 import { JOB_STATES, type JobQueue, type JobState } from '../infra/queue/queue.types.ts';
 import { collectGarbage } from './storage-gc.ts';
 import { instanceStats } from './stats.ts';
+import { backupInstance, restoreInstance, BackupError } from './backup.ts';
 
 const USAGE = `usage: npm run admin -- <command>
   user create --email E --password P [--name N]
@@ -36,7 +38,10 @@ const USAGE = `usage: npm run admin -- <command>
   jobs list [--state waiting|active|completed|failed] [--limit N]
   jobs retry <id>             jobs cancel <id>
   stats
-  mail outbox [--limit N]`;
+  mail outbox [--limit N]
+  backup <dir> [--objects]    (a consistent snapshot while the server runs: rows, the objects they name, secrets;
+                               on S3 the object list only, the bytes too with --objects)
+  restore <dir> [--force]     (into an empty database and storage; --force replaces what is there)`;
 
 class UsageError extends Error {}
 
@@ -44,7 +49,7 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
   const [area, action, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
-    options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' }, state: { type: 'string' }, 'dry-run': { type: 'boolean' } },
+    options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' }, state: { type: 'string' }, 'dry-run': { type: 'boolean' }, objects: { type: 'boolean' }, force: { type: 'boolean' } },
     allowPositionals: true,
     strict: true,
   });
@@ -52,7 +57,8 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
   mkdirSync(config.dataDir, { recursive: true });
   const db = createDatabase(config.databaseUrl);
   try {
-    await migrateToLatest(db);
+    // a restore migrates by itself: first to the backup's schema, then on
+    if (area !== 'restore') await migrateToLatest(db);
     const sessions = createSessionsService({ db, config });
     // a new password ends the account's sessions on the login site and in the product
     const accounts = createAccountsService(db as unknown as SsoDb, { onPasswordChanged: (accountId) => sessions.endAllSessionsOfAccount(accountId) });
@@ -128,6 +134,13 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
       return { id, state: 'cancelled' };
     }
     if (area === 'stats') return await withQueue((q) => instanceStats(db, q));
+    if (area === 'backup' || area === 'restore') {
+      if (!action) throw new UsageError(`missing the backup folder: npm run admin -- ${area} <dir>`);
+      const storage = createStorage(config);
+      if (area === 'backup') return await backupInstance({ db, storage, dataDir: config.dataDir, dir: action, copyObjects: values.objects === true });
+      if ('ensureBucket' in storage) await (storage as { ensureBucket(): Promise<void> }).ensureBucket();
+      return await restoreInstance({ db, storage, dataDir: config.dataDir, dir: action, force: values.force === true });
+    }
     if (area === 'mail' && action === 'outbox') {
       return (await listOutbox(db, { limit: Number(values.limit ?? 20) })).map((m) => ({ id: m.id, to: m.to_addr, subject: m.subject, status: m.status, at: new Date(m.created_at).toISOString(), text: m.text, error: m.error ?? undefined }));
     }
@@ -145,7 +158,7 @@ if (isMain) {
       console.log(JSON.stringify(out, null, 2));
     },
     (e) => {
-      if (e instanceof UsageError || e instanceof AccountError || e instanceof ConfigError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error((e as Error).message);
+      if (e instanceof UsageError || e instanceof BackupError || e instanceof AccountError || e instanceof ConfigError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error((e as Error).message);
       else console.error(e);
       process.exit(1);
     },

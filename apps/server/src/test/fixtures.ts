@@ -60,9 +60,10 @@ export function s3TestEnv(prefix: string): Record<string, string> | undefined {
   };
 }
 
-export async function createTestApp(driver: TestDatabaseDriver, env: Record<string, string> = {}): Promise<TestApp> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-app-'));
-  const db = await driver.create();
+/** `existing`: run on a database and data folder made beforehand (a restored backup) instead of fresh ones. */
+export async function createTestApp(driver: TestDatabaseDriver, env: Record<string, string> = {}, existing: { db?: TestDatabase; dataDir?: string } = {}): Promise<TestApp> {
+  const dataDir = existing.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'cadcloud-app-'));
+  const db = existing.db ?? (await driver.create());
   const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: 'sqlite::memory:', PORT: '8080', ...env });
   const deps: AppDeps = { config, db: db.db, storage: createStorage(config), queue: createDbQueue(db.db, { pollMs: 20 }), mailer: createMailer(config, db.db) };
   if ('ensureBucket' in deps.storage) await (deps.storage as { ensureBucket(): Promise<void> }).ensureBucket();

@@ -13,3 +13,25 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error)?.message ?? error}`);
   }
 }
+
+/** Every migration name, oldest first (backups record the newest one their rows were written under). */
+export function migrationNames(): string[] {
+  return Object.keys(migrations).sort();
+}
+
+/** Migrates up to and including `name` (a restore loads rows under the schema they were written under, then migrates on). */
+export async function migrateTo(db: Kysely<any>, name: string): Promise<void> {
+  const schema = schemaOf(db);
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const { error, results } = await migrator.migrateTo(name);
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error)?.message ?? error}`);
+}
+
+/** The newest migration applied to this database, or null when none is. */
+export async function appliedMigration(db: Kysely<any>): Promise<string | null> {
+  const schema = schemaOf(db);
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const done = (await migrator.getMigrations()).filter((m) => m.executedAt).map((m) => m.name).sort();
+  return done.at(-1) ?? null;
+}
