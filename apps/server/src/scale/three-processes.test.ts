@@ -5,11 +5,11 @@
  * history of one file; and every background job (thumbnails, scene prewarm, zips) runs on the worker, never on a
  * web process (their /metrics count no jobs).
  *
- * Each process has its own DATA_DIR (no shared disk) except `secrets/`, which an operator hands every process alike
- * (the signing keys of sessions, share tokens and download links), as a mounted secret would be.
+ * Each process has its own DATA_DIR, as on machines that share no disk: the signing secrets (sessions, share tokens,
+ * download links) come from the database (infra/secrets.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -61,11 +61,10 @@ describe.skipIf(missing.length > 0)('three processes (two web, one worker) on Po
     SHARE_ATTACKER_HASH_RATE: String(1e11 / 1024),
     LOG_LEVEL: 'warn',
   };
-  /** its own DATA_DIR; `secrets/` is the one directory every process is given alike */
+  /** its own DATA_DIR: nothing on disk is shared */
   const dataDir = (name: string) => {
     const dir = path.join(root, name);
     mkdirSync(dir, { recursive: true });
-    symlinkSync(path.join(root, 'secrets'), path.join(dir, 'secrets'));
     return dir;
   };
   let api1: ServerProcess;
@@ -87,7 +86,6 @@ describe.skipIf(missing.length > 0)('three processes (two web, one worker) on Po
     text.split('\n').filter((l) => l.startsWith(`${name}{`) && l.includes(labels)).reduce((n, l) => n + Number(l.split(' ').pop()), 0);
 
   beforeAll(async () => {
-    mkdirSync(path.join(root, 'secrets'), { recursive: true });
     const admin = new pg.Client({ connectionString: pgUrl });
     await admin.connect();
     await admin.query(`create database ${dbName}`);

@@ -37,6 +37,14 @@ export interface Database {
   thumbnail_variants: ThumbnailVariantsTable;
   drawing_failures: DrawingFailuresTable;
   file_locks: FileLocksTable;
+  installation_secrets: InstallationSecretsTable;
+}
+
+/** The signing secrets every process shares (migration 20261127T063500-installation-secrets; infra/secrets.ts). */
+export interface InstallationSecretsTable {
+  name: string;
+  value: string;
+  created_at: number;
 }
 
 /** Who changes a file's versions now, across processes (migration 20261127T063000-file-locks; modules/versions/file-lock.ts). */
