@@ -3,6 +3,11 @@
  * but the next build is always the next user's in turn, so one user opening many heavy drawings delays another by
  * one build at most, not by all of theirs. A user may have `maxQueuedPerUser` builds waiting; more are refused
  * (`busy`), so nobody can fill the queue.
+ *
+ * Per process, on purpose (issue 16 item 4): it shares out this process's scene workers, whose CPU and memory are
+ * this machine's, and the per-user limit bounds this process's queue. With N web processes a user may have N times
+ * `maxQueuedPerUser` builds waiting, one queue's worth on each, which is what each process can bear. A cluster-wide
+ * count (Redis) would add a round trip to every open and protect nothing a process does not already protect.
  */
 export class QueueFullError extends Error {
   constructor(readonly owner: string) {
