@@ -22,7 +22,7 @@ import { loadConfig } from '../infra/config/index.ts';
 import { createStorage } from '../infra/storage/storage.factory.ts';
 import { s3TestEnv } from '../test/fixtures.ts';
 import { solveProof } from '../test/share-proof.ts';
-import { startServer, type ServerProcess } from '../test/server-process.ts';
+import { freePortPair, startServer, type ServerProcess } from '../test/server-process.ts';
 import { until } from '../test/until.ts';
 
 const pgUrl = process.env.TEST_POSTGRES_URL;
@@ -70,6 +70,7 @@ describe.skipIf(missing.length > 0)('three processes (two web, one worker) on Po
   let api1: ServerProcess;
   let api2: ServerProcess;
   let worker: ServerProcess;
+  let workerPort: number;
   let token: string;
 
   const call = async (server: ServerProcess, p: string, data: unknown, tok: string | null = token): Promise<Envelope> =>
@@ -80,7 +81,7 @@ describe.skipIf(missing.length > 0)('three processes (two web, one worker) on Po
     form.set('filedata', new Blob([new Uint8Array(bytes)]), name);
     return (await fetch(`${server.url}${p}?utoken=${encodeURIComponent(token)}`, { method: 'POST', body: form })).json();
   };
-  const metrics = async (server: ServerProcess) => (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const metrics = async (server: ServerProcess | string) => (await fetch(`${typeof server === 'string' ? server : server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
   /** the sum of one counter's samples whose labels match */
   const counter = (text: string, name: string, labels = '') =>
     text.split('\n').filter((l) => l.startsWith(`${name}{`) && l.includes(labels)).reduce((n, l) => n + Number(l.split(' ').pop()), 0);
@@ -91,11 +92,12 @@ describe.skipIf(missing.length > 0)('three processes (two web, one worker) on Po
     await admin.query(`create database ${dbName}`);
     await admin.end();
     await runAdmin(['user', 'create', '--email', 'scale@example.com', '--password', 'three processes'], { ...env, DATA_DIR: dataDir('admin') });
+    workerPort = await freePortPair();
     // the first migrates; the others find the schema ready
     api1 = await startServer({ ...env, PROCESS_MODE: 'web', DATA_DIR: dataDir('api1') });
     [api2, worker] = await Promise.all([
       startServer({ ...env, PROCESS_MODE: 'web', DATA_DIR: dataDir('api2') }),
-      startServer({ ...env, PROCESS_MODE: 'worker', DATA_DIR: dataDir('worker') }, undefined, 'CADCloud worker is running'),
+      startServer({ ...env, PROCESS_MODE: 'worker', DATA_DIR: dataDir('worker'), WORKER_PORT: String(workerPort) }, undefined, 'CADCloud worker is running'),
     ]);
     const r = await (await fetch(`${api1.url}/user/v5/sysuser/clientToken`, { method: 'POST', body: JSON.stringify({ data: { email: 'scale@example.com', password: 'three processes' } }), headers: { 'content-type': 'application/json' } })).json();
     token = r.data.token;
@@ -163,6 +165,9 @@ describe.skipIf(missing.length > 0)('three processes (two web, one worker) on Po
     const zip = Buffer.from(await (await fetch(zipUrl.bizData.signedUrl)).arrayBuffer());
     expect(zip.subarray(0, 2).toString()).toBe('PK');
 
+    // the worker counts the jobs: thumbnail, scene prewarm and zip completed there
+    const mw = await metrics(`http://127.0.0.1:${workerPort}`);
+    for (const job of ['thumbnail.render', 'drawing.prewarm', 'zip.build']) expect(counter(mw, 'cadcloud_jobs_total', `name="${job}",outcome="completed"`), `${job} on the worker:\n${mw.split('\n').filter((l) => l.startsWith('cadcloud_jobs_total')).join('\n')}`).toBeGreaterThan(0);
     // no job ran on a web process: neither counts one
     for (const s of [api1, api2]) {
       const m = await metrics(s);
