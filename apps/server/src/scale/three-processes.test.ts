@@ -47,7 +47,7 @@ function drawingDxf(seed: number): Buffer {
 }
 
 describe.skipIf(missing.length > 0)('three processes (two web, one worker) on PostgreSQL, S3 and Redis', () => {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-scale-'));
+  let root: string;
   const dbName = `t3p_${randomBytes(6).toString('hex')}`;
   const prefix = `t3p-${randomBytes(6).toString('hex')}`;
   const env: Record<string, string> = {
@@ -87,6 +87,7 @@ describe.skipIf(missing.length > 0)('three processes (two web, one worker) on Po
     text.split('\n').filter((l) => l.startsWith(`${name}{`) && l.includes(labels)).reduce((n, l) => n + Number(l.split(' ').pop()), 0);
 
   beforeAll(async () => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-scale-'));
     const admin = new pg.Client({ connectionString: pgUrl });
     await admin.connect();
     await admin.query(`create database ${dbName}`);
@@ -118,7 +119,7 @@ describe.skipIf(missing.length > 0)('three processes (two web, one worker) on Po
       if (keys.length) await redis.del(...keys);
       redis.disconnect();
     }
-    rmSync(root, { recursive: true, force: true, maxRetries: 5 });
+    if (root) rmSync(root, { recursive: true, force: true, maxRetries: 5 });
   }, 60_000);
 
   it('uploaded through API 1, listed and downloaded through API 2; thumbnail, scene and zip made by the worker', async () => {
