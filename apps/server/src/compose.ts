@@ -17,12 +17,15 @@ import { createUploadSessions } from './modules/uploads/upload-sessions.ts';
 import { liveInstances, startInstanceLease, sweepOrphanTemp } from './infra/instance.ts';
 import { createProxyTrust } from './infra/http/proxy-trust.ts';
 import { createSessionsService } from './modules/users/sessions.service.ts';
+import { syncInstallationSecrets } from './infra/secrets.ts';
 
 /** Builds every backend from the config (embedded defaults or scale-out drivers) and migrates the database. */
 export async function createDeps(config: AppConfig): Promise<AppDeps> {
   mkdirSync(config.dataDir, { recursive: true });
   const db = createDatabase(config.databaseUrl);
   await migrateToLatest(db);
+  // before anything signs: every process of the installation uses the secrets the database holds
+  await syncInstallationSecrets(db, config.dataDir, { 'sso-jwks.json': () => JSON.stringify(newJwks()) });
   const storage = createStorage(config);
   if ('ensureBucket' in storage) await (storage as any).ensureBucket();
   const queue = instrumentQueue(createQueue(config, db));
@@ -82,14 +85,17 @@ export async function startHousekeeping(deps: AppDeps) {
   };
 }
 
-/** RSA key for ID tokens, generated once per installation. */
+function newJwks() {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'k1', use: 'sig', alg: 'RS256' }] };
+}
+
+/** RSA key for ID tokens, generated once per installation (createDeps copies the database's into DATA_DIR). */
 function persistentJwks(dataDir: string) {
   const file = path.join(dataDir, 'secrets', 'sso-jwks.json');
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
   mkdirSync(path.dirname(file), { recursive: true });
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'k1', use: 'sig', alg: 'RS256' };
-  const jwks = { keys: [jwk] };
+  const jwks = newJwks();
   writeFileSync(file, JSON.stringify(jwks), { mode: 0o600 });
   return jwks;
 }

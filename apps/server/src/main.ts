@@ -4,6 +4,8 @@ import { loadConfig, ConfigError } from './infra/config/index.ts';
 import { buildApp } from './app.ts';
 import { createDeps, startJobs, createBuiltInSso, startHousekeeping } from './compose.ts';
 import { registerWebApp } from './web-static.ts';
+import Fastify from 'fastify';
+import { observabilityRoutes } from './infra/observability/observability.routes.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -42,6 +44,13 @@ async function main() {
     }
     console.log(`CADCloud is running at ${config.publicUrl}  (data in ${config.dataDir})`);
   } else {
+    // probes and job metrics of the worker (its jobs are counted here, not by the web processes)
+    if (config.workerPort) {
+      const probe = Fastify({ logger: false });
+      await probe.register(observabilityRoutes, { deps });
+      await probe.listen({ port: config.workerPort, host: config.host });
+      closers.push(() => probe.close());
+    }
     console.log('CADCloud worker is running');
   }
 

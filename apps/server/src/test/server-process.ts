@@ -25,7 +25,8 @@ export interface ServerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startServer(env: Record<string, string | undefined>, port?: number): Promise<ServerProcess> {
+/** `ready`: the line that says it is up (a worker, PROCESS_MODE=worker, prints its own and listens on no port). */
+export async function startServer(env: Record<string, string | undefined>, port?: number, ready = 'CADCloud is running'): Promise<ServerProcess> {
   const p = port ?? (await freePortPair());
   // the allocator settings `npm start` sets (scripts/start.mjs says why)
   const mallocEnv = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
@@ -34,7 +35,7 @@ export async function startServer(env: Record<string, string | undefined>, port?
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
   const end = Date.now() + 60_000;
-  while (!log.includes('CADCloud is running')) {
+  while (!log.includes(ready)) {
     if (Date.now() > end || child.exitCode !== null) throw new Error(`server did not start:\n${log}`);
     await new Promise((r) => setTimeout(r, 100));
   }

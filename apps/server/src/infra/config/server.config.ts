@@ -8,6 +8,7 @@ export const serverConfig = defineConfig({
   processMode: { env: 'PROCESS_MODE', schema: envEnum(['all', 'web', 'worker'] as const, 'all'), doc: 'all | web | worker' },
   cookieSecure: { env: 'COOKIE_SECURE', schema: envOptionalBool(), doc: 'true or false forces the Secure flag on every cookie; unset: Secure when PUBLIC_URL (login site: SSO_ISSUER) is https' },
   sessionTtlDays: { env: 'SESSION_TTL_DAYS', schema: envInt(30, 1, 3650), doc: 'days a session ticket stays valid' },
+  workerPort: { env: 'WORKER_PORT', schema: envInt(0, 0, 65535), doc: 'PROCESS_MODE=worker: port of its /healthz, /readyz and /metrics (on HOST); 0: the worker listens on no port' },
   metricsToken: { env: 'METRICS_TOKEN', schema: envOptionalString(), doc: 'operator token for /metrics (Authorization: Bearer …); unset: /metrics does not exist' },
   logLevel: { env: 'LOG_LEVEL', schema: envEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'), doc: 'level of the JSON log lines on stdout (each carries the request id of its request)' },
 });

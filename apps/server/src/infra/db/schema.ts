@@ -36,6 +36,24 @@ export interface Database {
   drawing_pictures: DrawingPicturesTable;
   thumbnail_variants: ThumbnailVariantsTable;
   drawing_failures: DrawingFailuresTable;
+  file_locks: FileLocksTable;
+  installation_secrets: InstallationSecretsTable;
+}
+
+/** The signing secrets every process shares (migration 20261127T063500-installation-secrets; infra/secrets.ts). */
+export interface InstallationSecretsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
+/** Who changes a file's versions now, across processes (migration 20261127T063000-file-locks; modules/versions/file-lock.ts). */
+export interface FileLocksTable {
+  item_id: string;
+  /** a random id of the holding call */
+  owner: string;
+  /** epoch ms; renewed while held, taken over after it passes (the holder died) */
+  expires_at: number;
 }
 
 export interface UsersTable {

@@ -8,6 +8,11 @@
  * other files' prewarm builds): a build whose ticket says `background` (the prewarm after an upload) runs only when
  * no open is waiting, and an open that joins a waiting background build promotes it (`ticket.background = false`,
  * then `promote()`).
+ *
+ * Per process, on purpose (issue 16 item 4): it shares out this process's scene workers, whose CPU and memory are
+ * this machine's, and the per-user limit bounds this process's queue. With N web processes a user may have N times
+ * `maxQueuedPerUser` builds waiting, one queue's worth on each, which is what each process can bear. A cluster-wide
+ * count (Redis) would add a round trip to every open and protect nothing a process does not already protect.
  */
 export class QueueFullError extends Error {
   constructor(readonly owner: string) {

@@ -17,6 +17,7 @@ import { isViewableName } from '../drawings/viewable.ts';
 import { receiveToTemp } from '../uploads/upload-temp.ts';
 import { createVersionsRepository, getVersionForUser, type VersionRef, type VersionRow } from './versions.repository.ts';
 import { countedBytes } from './versions.cleanup.ts';
+import { createFileLock } from './file-lock.ts';
 import { addDownloadGrant, downloadLink } from '../downloads/download-links.ts';
 
 export { getVersionForUser, type VersionRef };
@@ -72,18 +73,12 @@ export function versionFileName(sourceName: string, n: number): string {
   return dot > 0 ? `${sourceName.slice(0, dot)}_V${n}${sourceName.slice(dot)}` : `${sourceName}_V${n}`;
 }
 
-// one change at a time per file (in this process): numbering and the storage delta are read-then-write
-const fileLocks = new Map<string, Promise<unknown>>();
-async function withFileLock<T>(itemId: string, fn: () => Promise<T>): Promise<T> {
-  const prev = fileLocks.get(itemId) ?? Promise.resolve();
-  const run = prev.catch(() => undefined).then(fn);
-  const tail = run.catch(() => undefined);
-  fileLocks.set(itemId, tail);
-  try {
-    return await run;
-  } finally {
-    if (fileLocks.get(itemId) === tail) fileLocks.delete(itemId);
-  }
+/** One lock registry per database handle: the in-memory queue in front of the lock row is shared by every service instance. */
+const fileLocks = new WeakMap<object, ReturnType<typeof createFileLock>>();
+function fileLockOf(deps: AppDeps) {
+  let l = fileLocks.get(deps.db);
+  if (!l) fileLocks.set(deps.db, (l = createFileLock(deps.db)));
+  return l;
 }
 
 class NumberTaken extends Error {}
@@ -112,6 +107,8 @@ export function createVersionsService(deps: AppDeps) {
   const possession = createPossessionCheck(deps);
   const thumbnails = createThumbnailsService(deps);
   const limit = deps.config.webUploadFileSize;
+  // one change at a time per file, across processes (file-lock.ts says why)
+  const withFileLock = fileLockOf(deps);
 
   /** A live file of the user with content; folders and other users' files are "file does not exist". */
   async function requireFile(uid: string, fileId: string): Promise<ItemRow & { blob_md5: string }> {

@@ -16,6 +16,8 @@ import * as ssoAttempts from './20261127T010000-sso-attempts.ts';
 import * as drawingFailures from './20261127T050000-drawing-failures.ts';
 import * as uploadReservations from './20261127T050000-upload-reservations.ts';
 import * as usersDisabled from './20261127T060000-users-disabled.ts';
+import * as fileLocks from './20261127T063000-file-locks.ts';
+import * as installationSecrets from './20261127T063500-installation-secrets.ts';
 
 /** Static map (not a folder scan) so migrations work the same under tsx, bundlers and tests. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +38,6 @@ export const migrations: Record<string, Migration> = {
   '20261127T050000-drawing-failures': drawingFailures,
   '20261127T050000-upload-reservations': uploadReservations,
   '20261127T060000-users-disabled': usersDisabled,
+  '20261127T063000-file-locks': fileLocks,
+  '20261127T063500-installation-secrets': installationSecrets,
 };
