@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readDrawing } from '../open.ts';
 import { dwgToDxf, stopDwgWorker } from '../dwg/dwg-reader.ts';
@@ -29,6 +30,7 @@ import { boundsOf, framed } from '../render/prepare.ts';
 import type { TextGeometry } from '../render/prepare.ts';
 import { loadFonts, textGeometry } from '../text/index.ts';
 import { decodeImage, inkAgreement, inkMask, type Agreement } from './image-metric.ts';
+import { WRONG_RENDERS } from './wrong-renders.ts';
 import { haveSamples, sample, sampleNames, samplesDir } from './samples.ts';
 
 const PYTHON = process.env.EZDXF_PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
@@ -41,21 +43,23 @@ const EZDXF_TIMEOUT_MS = 180_000;
 /** output width in pixels; k = 2 px at this size absorbs antialiasing and line-width differences */
 const WIDTH = 1000;
 const DEFAULT_F1 = 0.95;
+/** the file whose wrong renders (wrong-renders.ts) are checked to fail the bar: asymmetric, in the CI subset */
+const WRONG_RENDER_CHECK = 'dxf_ezdxf_dims_nested_blocks.dxf';
 /** FIDELITY_OUT=dir: both renders of every case are written there, to look at by eye */
 const OUT = process.env.FIDELITY_OUT;
 if (OUT) mkdirSync(OUT, { recursive: true });
 
 /**
- * The CI subset: model space of six samples that ezdxf draws correctly and that between them hold lines, arcs,
- * hatches, dimensions, texts, blocks and a DWG read through LibreDWG. Chosen to stay fast (each renders in
- * seconds in both engines).
+ * The CI subset: model space of six samples that render in seconds in both engines and hold between them lines,
+ * arcs, splines, hatches (patterns and solids), dimensions in nested blocks, SHX and TrueType texts, true colours
+ * and two DWG read through LibreDWG. All but the flange (a listed exception) reach DEFAULT_F1.
  */
 const CI_SUBSET = [
   'dxf_qcad_flange.dxf',
   'dxf_ezdxf_hatches.dxf',
-  'dxf_r12_libredwg_example.dxf',
-  'dxf_2018_acadsharp_sample_ascii.dxf',
-  'dwg_2000_libredwg_example.dwg',
+  'dxf_ezdxf_dims_nested_blocks.dxf',
+  'dxf_ezdxf_text_shx_font.dxf',
+  'dwg_2000_acadsharp_colors.dwg',
   'dwg_2018_acadsharp_hatch_pattern.dwg',
 ];
 
@@ -70,7 +74,45 @@ interface Exception {
  * Where ezdxf 0.18 (Debian's) draws the file wrongly, the F1 bar is lowered for that file/layout only, with the
  * reason. Key: `file` (every layout) or `file|layout`. Every other file/layout must reach DEFAULT_F1.
  */
-const EXCEPTIONS: Record<string, Exception> = {};
+const EXCEPTIONS: Record<string, Exception> = {
+  'dwg_2000_acadsharp_sample.dwg|Layout1': { f1: 0.00, reason: 'ezdxf draws nothing in this paper layout of the DXF LibreDWG writes (the layout block holds no entities for ezdxf)' }, // measured 0.000
+  'dwg_2000_acadsharp_sample.dwg|Layout2': { f1: 0.00, reason: 'ezdxf draws nothing in this paper layout of the DXF LibreDWG writes (the layout block holds no entities for ezdxf)' }, // measured 0.000
+  'dwg_2000_acadsharp_sample.dwg|Model': { f1: 0.89, reason: 'ezdxf 0.18 draws no multileader text frames and wraps rotated multileader text otherwise; texts in stand-in fonts differ in width' }, // measured 0.910
+  'dwg_2000_acadsharp_sample.dwg|MyLayout': { f1: 0.40, reason: 'ezdxf 0.18 draws paper layouts without viewport contents or with model space unclipped and misplaced: only its recall (sheet entities) is meaningful' }, // measured 0.423
+  'dwg_2000_libredwg_TS1.dwg|Model': { f1: 0.90, reason: 'ezdxf draws no ACIS (the REGION and 3DSOLID squares); its fit-point SPLINE runs differently' }, // measured 0.928
+  'dwg_2004_ddc_floorplan.dwg|TRN_PP_AR-5-01_V01_Korruseplaan': { f1: 0.39, reason: 'ezdxf 0.18 draws paper layouts without viewport contents or with model space unclipped and misplaced: only its recall (sheet entities) is meaningful' }, // measured 0.414
+  'dwg_2004_libredwg_material.dwg|Layout2': { f1: 0.00, reason: 'ezdxf draws nothing in this paper layout of the DXF LibreDWG writes (the layout block holds no entities for ezdxf)' }, // measured 0.000
+  'dwg_2007_libredwg_ATMOS-DC22S.dwg|Model': { f1: 0.00, reason: "ezdxf draws none of this file (empty render of LibreDWG's DXF; cause in ezdxf or in that DXF not established): a defect of ours is not excluded" }, // measured 0.000
+  'dwg_2010_acadsharp_sample.dwg|Layout1': { f1: 0.00, reason: 'ezdxf draws nothing in this paper layout of the DXF LibreDWG writes (the layout block holds no entities for ezdxf)' }, // measured 0.000
+  'dwg_2010_acadsharp_sample.dwg|Layout2': { f1: 0.00, reason: 'ezdxf draws nothing in this paper layout of the DXF LibreDWG writes (the layout block holds no entities for ezdxf)' }, // measured 0.000
+  'dwg_2010_acadsharp_sample.dwg|Model': { f1: 0.85, reason: 'as dwg_2000_acadsharp_sample.dwg: multileader frames and text wrapping, stand-in fonts' }, // measured 0.870
+  'dwg_2010_acadsharp_sample.dwg|MyLayout': { f1: 0.36, reason: 'ezdxf 0.18 draws paper layouts without viewport contents or with model space unclipped and misplaced: only its recall (sheet entities) is meaningful' }, // measured 0.380
+  'dwg_2013_ddc_siteplan.dwg|TRN_EP_AS-4-01_V01_Asendiplaan': { f1: 0.40, reason: 'ezdxf 0.18 draws paper layouts without viewport contents or with model space unclipped and misplaced: only its recall (sheet entities) is meaningful' }, // measured 0.424
+  'dwg_2018_acadsharp_mleader.dwg|Model': { f1: 0.86, reason: 'ezdxf 0.18 draws no multileader text frames and wraps rotated multileader text otherwise (issue 15 item 8: ours follows AutoCAD)' }, // measured 0.882
+  'dwg_2018_acadsharp_table.dwg|Model': { f1: 0.00, reason: 'ezdxf draws ACAD_TABLE from its cells, which LibreDWG does not give: empty render (we draw the anonymous block, issue 15 item 9)' }, // measured 0.000
+  'dwg_r11_libredwg_ACEB10.dwg|Layout1': { f1: 0.00, reason: 'LibreDWG writes only the header of an R11 DWG as DXF: ezdxf gets no entities (we read R11 with our own reader)' }, // measured 0.000
+  'dxf_2018_acadsharp_sample_ascii.dxf|Layout1': { f1: 0.45, reason: 'ezdxf 0.18 draws paper layouts without viewport contents or with model space unclipped and misplaced: only its recall (sheet entities) is meaningful' }, // measured 0.474
+  'dxf_2018_acadsharp_sample_ascii.dxf|Layout2': { f1: 0.45, reason: 'ezdxf 0.18 draws paper layouts without viewport contents or with model space unclipped and misplaced: only its recall (sheet entities) is meaningful' }, // measured 0.474
+  'dxf_2018_acadsharp_sample_ascii.dxf|MyLayout': { f1: 0.49, reason: 'ezdxf 0.18 draws paper layouts without viewport contents or with model space unclipped and misplaced: only its recall (sheet entities) is meaningful' }, // measured 0.510
+  'dxf_2018_acadsharp_sample_ascii.dxf|Model': { f1: 0.88, reason: 'as dwg_2000_acadsharp_sample.dwg: multileader frames and text wrapping, stand-in fonts' }, // measured 0.906
+  'dxf_dxfjs_floorplan.dxf|Layout1': { f1: 0.02, reason: 'ezdxf draws model space unclipped outside the viewport; ours shows the frame only — cause of our empty viewport not established (possible defect of ours)' }, // measured 0.046
+  'dxf_dxfjs_floorplan.dxf|Model': { f1: 0.86, reason: "texts in different stand-in fonts (the file's fonts are absent): widths differ, the large title dominates" }, // measured 0.889
+  'dxf_ezdxf_3dsolids.dxf|Model': { f1: 0.00, reason: "ezdxf draws no ACIS: empty render (we draw the solids' edges, issue 15 item 10)" }, // measured 0.000
+  'dxf_ezdxf_mtext_inline_codes.dxf|Model': { f1: 0.78, reason: "MTEXT inline codes: ezdxf's stacked fractions, bold and mirrored text differ from ours (ours follows AutoCAD, issue 15 item 6); stand-in fonts" }, // measured 0.809
+  'dxf_ezdxf_text_in_viewports.dxf|Layout1': { f1: 0.64, reason: 'ezdxf 0.18 draws paper layouts without viewport contents or with model space unclipped and misplaced: only its recall (sheet entities) is meaningful' }, // measured 0.661
+  'dxf_ezdxf_text_in_viewports.dxf|Model': { f1: 0.75, reason: 'mostly text in different stand-in fonts (TrueType styles whose fonts are absent)' }, // measured 0.770
+  'dxf_ezdxf_us_map.dxf|Model': { f1: 0.79, reason: 'the map agrees; the large title is in different stand-in fonts' }, // measured 0.811
+  'dxf_qcad_flange.dxf|Layout': { f1: 0.70, reason: 'ezdxf 0.18 draws paper layouts without viewport contents or with model space unclipped and misplaced: only its recall (sheet entities) is meaningful' }, // measured 0.720
+  'dxf_qcad_flange.dxf|Layout2': { f1: 0.67, reason: 'ezdxf 0.18 draws paper layouts without viewport contents or with model space unclipped and misplaced: only its recall (sheet entities) is meaningful' }, // measured 0.699
+  'dxf_qcad_flange.dxf|Model': { f1: 0.87, reason: 'ezdxf draws SHX texts in a filled TrueType stand-in (DejaVu Sans) where we draw single strokes as AutoCAD does: glyph interiors are over 2 px from our strokes; hatch lines at another phase (pattern origin)' }, // measured 0.895
+  'dxf_r12_libredwg_example.dxf|Model': { f1: 0.75, reason: 'ezdxf draws SHX texts in a filled TrueType stand-in (DejaVu Sans) where we draw single strokes as AutoCAD does: glyph interiors are over 2 px from our strokes' }, // measured 0.771
+  'dwg_2000_libredwg_example.dwg|Model': { f1: 0.57, reason: "ezdxf draws SHX texts in a filled TrueType stand-in (DejaVu Sans) where we draw single strokes as AutoCAD does: glyph interiors are over 2 px from our strokes; ezdxf leaves out the RAY and the MLINE of LibreDWG's DXF" }, // measured 0.594
+  'dwg_2007_libredwg_example.dwg|Model': { f1: 0.57, reason: "ezdxf draws SHX texts in a filled TrueType stand-in (DejaVu Sans) where we draw single strokes as AutoCAD does: glyph interiors are over 2 px from our strokes; ezdxf leaves out the RAY and the MLINE of LibreDWG's DXF" }, // measured 0.594
+  'dwg_2010_libredwg_example.dwg|Model': { f1: 0.57, reason: "ezdxf draws SHX texts in a filled TrueType stand-in (DejaVu Sans) where we draw single strokes as AutoCAD does: glyph interiors are over 2 px from our strokes; ezdxf leaves out the RAY and the MLINE of LibreDWG's DXF" }, // measured 0.594
+  'dwg_2013_libredwg_example.dwg|Model': { f1: 0.57, reason: "ezdxf draws SHX texts in a filled TrueType stand-in (DejaVu Sans) where we draw single strokes as AutoCAD does: glyph interiors are over 2 px from our strokes; ezdxf leaves out the RAY and the MLINE of LibreDWG's DXF" }, // measured 0.594
+  'dwg_r13_libredwg_example.dwg|Model': { f1: 0.57, reason: "ezdxf draws SHX texts in a filled TrueType stand-in (DejaVu Sans) where we draw single strokes as AutoCAD does: glyph interiors are over 2 px from our strokes; ezdxf leaves out the RAY and the MLINE of LibreDWG's DXF" }, // measured 0.594
+  'dwg_r14_libredwg_example.dwg|Model': { f1: 0.57, reason: "ezdxf draws SHX texts in a filled TrueType stand-in (DejaVu Sans) where we draw single strokes as AutoCAD does: glyph interiors are over 2 px from our strokes; ezdxf leaves out the RAY and the MLINE of LibreDWG's DXF" }, // measured 0.594
+};
 
 if (!haveSamples) console.warn(`no samples in ${samplesDir}: the ezdxf fidelity tests are skipped`);
 else if (!haveEzdxf) console.warn(`${PYTHON} cannot import ezdxf and matplotlib: the ezdxf fidelity tests are skipped (apt-get install python3-ezdxf python3-matplotlib, or npm test as root)`);
@@ -152,6 +194,19 @@ describe.skipIf(!run)(`fidelity against ezdxf's drawing add-on (${FULL ? 'every 
         const bar = ex?.f1 ?? DEFAULT_F1;
         measured.push(`${file} | ${layout} | ${a.precision.toFixed(3)} | ${a.recall.toFixed(3)} | ${a.f1.toFixed(3)} | ${bar}${ex ? ` (${ex.reason})` : ''}`);
         if (!(a.f1 >= bar)) failures.push(`${layout}: ${fmt(a)} under ${bar}`);
+        if (file === WRONG_RENDER_CHECK && layout === MODEL) {
+          // the bar is no formality: a mirrored, rotated or half-missing render of ours fails it
+          // each drawn in its own window (a mirrored drawing in the right one would score 0 for leaving it);
+          // a rotated one whose window has another shape is compared at the reference's size
+          for (const [name, wrong] of Object.entries(WRONG_RENDERS)) {
+            const wf = wrong(flat);
+            const img = await decodeImage(renderPng(wf, { width: WIDTH, text, view: outlierFreeExtents(wf) ?? boundsOf(wf) ?? view, background: 'light' }));
+            const fitted = img.height === ref.height ? img : await decodeImage(await sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength), { raw: { width: img.width, height: img.height, channels: 4 } }).resize(ref.width, ref.height, { fit: 'fill' }).png().toBuffer());
+            const w = inkAgreement(inkMask(fitted), inkMask(ref), 2);
+            console.log(`  ${file} ${name}: ${fmt(w)}`);
+            if (w.f1 >= bar) failures.push(`${name} render passed: ${fmt(w)}`);
+          }
+        }
       }
       expect(failures, failures.join('\n')).toEqual([]);
     }, FULL ? 1_200_000 : 300_000);
