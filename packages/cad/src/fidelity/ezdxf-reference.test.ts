@@ -9,7 +9,8 @@
  * every layer on as our reader reads DWG layers (dwg-reader.ts).
  *
  * Scope: CI (and a plain run) takes a sampled subset, model space only; FIDELITY_FULL=1 takes every sample and
- * every layout; FIDELITY_OUT=dir keeps both PNGs of each case. ezdxf renders are cached in the temp dir by file hash, window and size. Skipped with a message
+ * every layout; FIDELITY_OUT=dir keeps both PNGs of each case. ezdxf renders are cached in the temp dir by file hash, window, size
+ * and the script's hash. Skipped with a message
  * where the samples or python3 with ezdxf and matplotlib are absent (scripts/test.mjs installs Debian's
  * python3-ezdxf and python3-matplotlib where missing and it runs as root).
  */
@@ -38,6 +39,8 @@ const haveEzdxf = spawnSync(PYTHON, ['-c', 'import ezdxf, matplotlib'], { stdio:
 const FULL = process.env.FIDELITY_FULL === '1';
 const SCRIPT = path.join(import.meta.dirname, 'ezdxf_render.py');
 const CACHE = path.join(tmpdir(), 'cadcloud-ezdxf-cache');
+/** part of the cache key: an edited script draws again */
+const SCRIPT_HASH = createHash('sha256').update(readFileSync(SCRIPT)).digest('hex');
 /** ezdxf's render of one layout may take this long (pure Python); a timeout fails the case */
 const EZDXF_TIMEOUT_MS = 180_000;
 /** output width in pixels; k = 2 px at this size absorbs antialiasing and line-width differences */
@@ -144,7 +147,7 @@ async function dxfFor(file: string, bytes: Buffer): Promise<{ path: string; laye
 }
 
 function ezdxfRender(dxf: { path: string; layersOn: boolean }, key: string, layout: string, win: number[], w: number, h: number): Promise<Buffer> {
-  const out = path.join(CACHE, `${sha([key, layout, ...win.map((v) => v.toPrecision(12)), w, h, dxf.layersOn].join('|'))}.png`);
+  const out = path.join(CACHE, `${sha([SCRIPT_HASH, key, layout, ...win.map((v) => v.toPrecision(12)), w, h, dxf.layersOn].join('|'))}.png`);
   if (existsSync(out)) return Promise.resolve(readFileSync(out));
   const args = [SCRIPT, dxf.path, layout, ...win.map(String), String(w), String(h), `${out}.tmp.png`, ...(dxf.layersOn ? ['layers-on'] : [])];
   return new Promise((resolve, reject) => {
