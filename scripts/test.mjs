@@ -82,11 +82,20 @@ function ensureChromium() {
   if (existsSync('/usr/bin/chromium')) env.CHROMIUM_PATH = '/usr/bin/chromium';
   else problems.push("Chromium: the browser tests need Debian's chromium at /usr/bin/chromium: run `apt-get install chromium` (or set CHROMIUM_PATH).");
 }
+// ezdxf's drawing add-on is the independent renderer of the fidelity test (packages/cad/src/fidelity/ezdxf-reference.test.ts)
+function ensureEzdxf() {
+  const py = env.EZDXF_PYTHON ?? '/usr/bin/python3';
+  const have = () => existsSync(py) && spawnSync(py, ['-c', 'import ezdxf, matplotlib'], { stdio: 'ignore' }).status === 0;
+  if (have()) return;
+  aptInstall('python3-ezdxf python3-matplotlib');
+  if (!have()) problems.push("ezdxf: the fidelity test needs Debian's python3-ezdxf and python3-matplotlib: run `apt-get install python3-ezdxf python3-matplotlib` (or set EZDXF_PYTHON to a python3 that has them).");
+}
 
 console.log('[test] preparing services …');
 await Promise.all([ensurePostgres(), ensureRedis()]);
 ensureS3();
 ensureChromium();
+ensureEzdxf();
 if (problems.length) {
   console.error(`[test] missing services:\n  - ${problems.join('\n  - ')}`);
   if (CI) process.exit(1);
