@@ -150,7 +150,8 @@ process.send({ ready: true });
         expect(peakOneMb).toBeLessThan(LIMIT_MB + OVERSHOOT_MB);
         // a refused WebAssembly grow must not be mistaken for the safety stop
         expect((e as cad.CadError).detail).not.toMatch(/safety stop/);
-        expect(descendants().length).toBe(0);
+        // the reader is gone: killed at the limit, it may take the system a moment to reap it (seen in CI under load)
+        await until(async () => descendants().length === 0, 3000);
       });
     }
   });
