@@ -23,3 +23,4 @@ export { readDrawing, buildSceneBytes, isDwgName, type SceneTextSupport, type Bu
 export { loadFonts, textGeometry, textGlyphs, textBounds, nodeBundledFiles, STROKE_FALLBACK, CJK_FALLBACK, parseMText, type FontBytesProvider, type FontReport, type FontSet, type TextGeometry, type TextGlyphs, type PlacedGlyph, type TextBox, type BundledFontFiles, type LoadFontsOptions, type Glyph, type GlyphSource } from './text/index.ts';
 export * from './compare/index.ts';
 export { Deadline, tooComplex, expansionBound } from './geometry/content-budget.ts';
+export * from './convert/index.ts';

@@ -123,7 +123,7 @@ export interface Drawing {
 
 export class CadError extends Error {
   constructor(
-    readonly code: 'cad.parseFailed' | 'cad.tooLarge' | 'cad.tooComplex',
+    readonly code: 'cad.parseFailed' | 'cad.tooLarge' | 'cad.tooComplex' | 'cad.layoutNotFound' | 'cad.targetUnavailable',
     message = 'The drawing analysis failed!',
     readonly detail?: string,
   ) {
