@@ -173,6 +173,23 @@ End-of-ACIS-data`;
     expect(f.polylines.map((p) => p.points)).toEqual([[0, 0, 10, 0]]);
   });
 
+  it('draws nothing of ACIS data cut short (no end marker, fewer records than declared) and counts the entity as not drawn', () => {
+    // SAT without its last point and end marker: its circle alone could still be drawn, a different shape
+    const cutSat = CURVES_700.trim().split('\n').slice(0, -2).join('\n');
+    // SAB without its end marker: its first edge alone could still be drawn
+    const sab = sabLine();
+    const cutSab = sab.subarray(0, sab.length - 22);
+    expect(parseSab(cutSab)).toMatchObject({ complete: false });
+    expect(parseSab(sab)).toMatchObject({ complete: true });
+    const solid: FixtureEntity = { type: '3DSOLID', pairs: [[5, '2E1'], [8, '0'], [100, 'AcDbEntity'], [100, 'AcDbModelerGeometry'], [290, 1], [100, 'AcDb3dSolid'], [350, 0]] };
+    const d = parseDxf(withAcdsData(writeAsciiDxf({ version: 'AC1027', entities: [modeler('BODY', cutSat, 'A1'), solid] }), '2E1', cutSab));
+    const f = flattenModelSpace(d);
+    expect(f.polylines).toEqual([]);
+    expect(f.skipped).toEqual({ BODY: 1, '3DSOLID': 1 });
+    // whole SAT without an end marker but with as many records as its header declares (R13/R14 SQUARE_106) still draws
+    expect(parseSat(decodeDxfSat(satPairs(SQUARE_106).map((p) => String(p[1]))))).toMatchObject({ complete: true });
+  });
+
   it('keeps counting as not drawn an entity whose ACIS data is absent or damaged, and never throws on it', () => {
     const broken = [modeler('3DSOLID', '700 0 1 0\nnot sat at all'), modeler('BODY', CURVES_700.replaceAll('$', '%'), 'A2'), { type: 'REGION', pairs: [[5, 'A3'], [8, '0']] } as FixtureEntity];
     const f = flattenModelSpace(parseDxf(writeAsciiDxf({ entities: broken })));

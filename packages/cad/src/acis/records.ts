@@ -23,6 +23,17 @@ export interface AcisModel {
   version: number;
   /** by index: pointers ($n in SAT) are indices into this list */
   records: AcisRecord[];
+  /**
+   * the data is whole: its end marker was met, or it holds the number of records its header declares. Data cut
+   * short (seen: LibreDWG's SAT of some DWG solids and surfaces; SAB once taken from the wrong place) is not drawn
+   * at all: a partial wireframe would look like a different solid.
+   */
+  complete: boolean;
+}
+
+/** Whether records read up to `ended` (the end marker met) or to the end of the data make a whole model. */
+export function isComplete(ended: boolean, records: number, declared: number): boolean {
+  return ended || (declared > 0 && records >= declared);
 }
 
 /** Type names that end the model records (the history that may follow is not geometry). */

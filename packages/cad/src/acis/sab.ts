@@ -1,4 +1,4 @@
-import { END_MARKERS, withoutPrefix, type AcisModel, type AcisRecord, type Token } from './records.ts';
+import { END_MARKERS, isComplete, withoutPrefix, type AcisModel, type AcisRecord, type Token } from './records.ts';
 
 /**
  * SAB, the binary form of ACIS data: what AutoCAD 2013 on keeps in the ACDSDATA section of a DXF (and what DWG files
@@ -39,7 +39,8 @@ export function parseSab(bytes: Uint8Array): AcisModel | null {
   const records: AcisRecord[] = [];
   try {
     const version = int();
-    int(); // records (often 0)
+    const declared = int(); // records (often 0)
+    const model = (ended: boolean): AcisModel | null => (records.length ? { version, records, complete: isComplete(ended, records.length, declared) } : null);
     int(); // bodies
     int(); // flags
     // product, ACIS version and date (tag 7, 8-bit length), then units and two tolerances (tag 6)
@@ -94,7 +95,7 @@ export function parseSab(bytes: Uint8Array): AcisModel | null {
           const full = name.join('-');
           name = [];
           if (type === null) {
-            if (END_MARKERS.has(full)) return records.length ? { version, records } : null;
+            if (END_MARKERS.has(full)) return model(true);
             type = full;
           } else tokens.push({ k: 'word', v: full });
           break;
@@ -116,10 +117,10 @@ export function parseSab(bytes: Uint8Array): AcisModel | null {
           break;
         default:
           // an unknown tag: the rest cannot be split into records
-          return records.length ? { version, records } : null;
+          return model(false);
       }
     }
-    return records.length ? { version, records } : null;
+    return model(false);
   } catch (e) {
     if (e instanceof RangeError) return null;
     throw e;

@@ -1,4 +1,4 @@
-import { END_MARKERS, withoutPrefix, type AcisModel, type AcisRecord, type Token } from './records.ts';
+import { END_MARKERS, isComplete, withoutPrefix, type AcisModel, type AcisRecord, type Token } from './records.ts';
 
 /**
  * SAT text as DXF and DWG keep it (groups 1 and 3 of the entity, one ACIS line per group 1, continued in group 3):
@@ -38,6 +38,7 @@ export function parseSat(text: string): AcisModel | null {
   const records: AcisRecord[] = [];
   let type: string | null = null;
   let tokens: Token[] = [];
+  let ended = false;
   const n = text.length;
   while (pos < n) {
     const c = text.charCodeAt(pos);
@@ -68,13 +69,16 @@ export function parseSat(text: string): AcisModel | null {
     if (type === null) {
       // a leading sequence number belongs to no field
       if (/^-\d+$/.test(word)) continue;
-      if (END_MARKERS.has(word)) break;
+      if (END_MARKERS.has(word)) {
+        ended = true;
+        break;
+      }
       type = word;
       continue;
     }
     tokens.push(satToken(word));
   }
-  return records.length ? { version, records } : null;
+  return records.length ? { version, records, complete: isComplete(ended, records.length, Number(head[1]) || 0) } : null;
 }
 
 function satToken(w: string): Token {

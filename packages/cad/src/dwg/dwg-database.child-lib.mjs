@@ -7,6 +7,8 @@ import { DwgCodePage, Dwg_Error, Dwg_Object_Supertype, Dwg_Object_Type, Dwg_Obje
 const NOT_LISTED = new Set(['BLOCK', 'ENDBLK', 'SEQEND', 'ATTRIB']);
 const VERTICES = new Set(['VERTEX_2D', 'VERTEX_3D', 'VERTEX_MESH', 'VERTEX_PFACE', 'VERTEX_PFACE_FACE']);
 const POLYLINES = new Set(['POLYLINE2D', 'POLYLINE3D', 'POLYLINE_PFACE', 'POLYLINE_MESH']);
+/** the entities whose shape is ACIS data (acis/index.ts ACIS_TYPES, by LibreDWG's type names) */
+const MODELER = new Set(['REGION', '3DSOLID', 'BODY', 'PLANESURFACE', 'EXTRUDEDSURFACE', 'LOFTEDSURFACE', 'REVOLVEDSURFACE', 'SWEPTSURFACE', 'NURBSURFACE']);
 
 /** The DwgDatabase of the file (only what the DXF writer uses), or null when LibreDWG cannot read it. */
 export function readDatabase(lib, arrayBuffer) {
@@ -212,9 +214,10 @@ function extraFields(lib, obj, type) {
   if (type === 'MINSERT') return minsertOf(lib, field);
   // `convert` takes a leader's arrowhead from its arrowhead type, 0 in most files: DXF's 71 is the on/off flag
   if (type === 'LEADER') return { isArrowheadEnabled: Boolean(field('arrowhead_on')) };
-  // REGION / 3DSOLID / BODY: `convert` hands out a WASM pointer to the ACIS data; version 1 is SAT text (R13–R2004
-  // files), version 2 binary SAB (`sab_size` bytes, R2004–R2010 files): both drawn by our flattener as a wireframe
-  if (type === 'REGION' || type === '3DSOLID' || type === 'BODY') {
+  // REGION / 3DSOLID / BODY and the surfaces (which LibreDWG keeps with the same ACIS fields): `convert` hands out a
+  // WASM pointer to the ACIS data; version 1 is SAT text (R13–R2004 files), version 2 binary SAB (`sab_size` bytes,
+  // R2004–R2010 files): both drawn by our flattener as a wireframe
+  if (MODELER.has(type)) {
     const ptr = field('acis_data');
     if (ptr && field('version') === 1) {
       const sat = lib.wasmInstance?.UTF8ToString?.(ptr);

@@ -6,6 +6,7 @@ import { CadError, type Drawing } from '../model/drawing.ts';
 import { acdsDataSection, databaseToDxf } from './database/database-to-dxf.ts';
 import type { Rec } from './database/dxf-out.ts';
 import { VERSIONS as R12_VERSIONS } from './r12/file-header.ts';
+import { readAcisStorage } from './r2004/acds.ts';
 import { parseDwgR12 } from './r12/reader.ts';
 
 const CHILD = path.join(import.meta.dirname, 'dwg-to-dxf.child.mjs');
@@ -285,6 +286,7 @@ export async function parseDwg(bytes: Uint8Array, o: DwgReadOptions = {}): Promi
   }
   drawing.format = 'dwg';
   drawing.binary = true;
+  if (version >= 'AC1027') withAcisStorage(drawing, bytes);
   // LibreDWG 0.13.3 writes nearly every layer of R13–2018 files with a negative colour ("off"): all layers of
   // 21 of the 22 readable samples, including layers named "Layer_On", and the floor plan that AutoCAD shows
   // fully. The sign carries no information there, so DWG layers are read as on (frozen still hides them).
@@ -294,7 +296,27 @@ export async function parseDwg(bytes: Uint8Array, o: DwgReadOptions = {}): Promi
 
 
 /**
- * R2004+ DWG keep solids, regions and bodies as binary ACIS (SAB), which LibreDWG's DXF writer turns into SAT text
+ * 2013+ DWG keep the ACIS data of solids, regions and surfaces in their AcDs data storage, which we read ourselves
+ * (r2004/acds.ts): by the handle the storage names, where LibreDWG hands the pieces out in the order it meets the
+ * solids (example_2013.dwg: a solid drawn with a region's 4 edges instead of its 18) and finds none in 2018 files.
+ * What is read there wins over whatever the DXF carried for the same handle. A storage that cannot be read changes
+ * nothing: those entities stay reported as not drawn, the rest of the drawing is unaffected.
+ */
+function withAcisStorage(drawing: Drawing, bytes: Uint8Array) {
+  let stored: Map<string, Uint8Array>;
+  try {
+    stored = readAcisStorage(bytes);
+  } catch (e) {
+    if (e instanceof RangeError) return;
+    throw e;
+  }
+  if (!stored.size) return;
+  drawing.acisData ??= {};
+  for (const [handle, sab] of stored) drawing.acisData[handle] = sab;
+}
+
+/**
+ * R2004–R2010 DWG keep solids, regions and bodies as binary ACIS (SAB) in the entity, which LibreDWG's DXF writer turns into SAT text
  * that is often cut short (no edge can be drawn from it). For a drawing holding such entities, the file is read
  * once more through the object reader, whose database carries the SAB bytes (`sabHex`, dwg-database.child-lib.mjs),
  * and they are added to the DXF as the ACDSDATA section AutoCAD 2013 on writes, which the reader keeps by handle and
@@ -302,8 +324,8 @@ export async function parseDwg(bytes: Uint8Array, o: DwgReadOptions = {}): Promi
  */
 async function withBinaryAcis(dxf: Buffer, bytes: Uint8Array, o: DwgReadOptions): Promise<Buffer> {
   const version = String.fromCharCode(...bytes.subarray(0, 6));
-  // R2018 files keep ACIS data in their AcDs section, which LibreDWG 0.13 does not read (it reports no data)
-  if (version < 'AC1018' || version >= 'AC1032' || !dxf.includes('AcDbModelerGeometry')) return dxf;
+  // 2013 on keep ACIS data in their AcDs section, read by withAcisStorage: the object reader is not needed for it
+  if (version < 'AC1018' || version >= 'AC1027' || !dxf.includes('AcDbModelerGeometry')) return dxf;
   let section = '';
   try {
     const converted = await acisWorker.convert(bytes, o.timeoutMs ?? 60_000, true);
