@@ -10,6 +10,7 @@ import { instrumentQueue } from './infra/observability/instrument-queue.ts';
 import { registerDownloadJobs } from './modules/downloads/downloads.jobs.ts';
 import { indexPictureNamesOnce, registerThumbnailJobs } from './modules/thumbnails/thumbnails.jobs.ts';
 import { registerDrawingJobs } from './modules/drawings/drawings.jobs.ts';
+import { registerConversionJobs } from './modules/conversions/conversions.jobs.ts';
 import { relyingParty } from './modules/auth/auth.config.ts';
 import { createSsoServer, type SsoDb } from '@cadcloud/sso';
 import { uploadsDir } from './modules/uploads/upload-temp.ts';
@@ -39,6 +40,7 @@ export async function startJobs(deps: AppDeps) {
   registerDownloadJobs(deps.queue, deps);
   registerThumbnailJobs(deps.queue, deps);
   registerDrawingJobs(deps.queue, deps);
+  registerConversionJobs(deps.queue, deps);
   await deps.queue.schedule(TRASH_SWEEP_JOB, 3600_000);
   await indexPictureNamesOnce(deps.queue);
   await deps.queue.start();
