@@ -74,6 +74,7 @@ export const fileTransformStatusSchema = z.object({
   progress: z.number(),
   stage: z.string(),
   resultFileId: z.string().nullable(),
+  resultName: z.string().nullable(),
   taskId: z.string().nullable(),
   code: z.string().nullable(),
   msg: z.string().nullable(),

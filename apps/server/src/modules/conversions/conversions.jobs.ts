@@ -2,7 +2,7 @@ import type { AppDeps } from '../../app.deps.ts';
 import type { JobQueue } from '../../infra/queue/queue.types.ts';
 import { drawingFonts } from '../drawings/drawing-fonts.ts';
 import { sharedConversionRunner } from './conversion-runner.ts';
-import { createConversionsService, CONVERSION_RUN_JOB } from './conversions.service.ts';
+import { createConversionsService, CONVERSION_RUN_JOB, CONVERSION_SWEEP_JOB } from './conversions.service.ts';
 
 /**
  * conversion.run: one conversion in the capped worker. The job is durable (database table or BullMQ): a process killed
@@ -12,4 +12,8 @@ import { createConversionsService, CONVERSION_RUN_JOB } from './conversions.serv
 export function registerConversionJobs(queue: JobQueue, deps: AppDeps) {
   const conversions = createConversionsService(deps, sharedConversionRunner(deps), drawingFonts(deps));
   queue.register<{ conversionId: string }>(CONVERSION_RUN_JOB, (p, ctx) => conversions.run(p.conversionId, ctx));
+  queue.register(CONVERSION_SWEEP_JOB, async () => ({ ended: await conversions.sweepStranded() }));
 }
+
+/** how often stranded conversions are looked for */
+export const CONVERSION_SWEEP_EVERY_MS = 5 * 60_000;

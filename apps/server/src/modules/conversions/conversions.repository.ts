@@ -52,6 +52,10 @@ export function createConversionsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
+    /** Running conversions without news since `before`. */
+    async stranded(before: number): Promise<ConversionRow[]> {
+      return db.selectFrom('conversions').selectAll().where('state', '=', 0).where('updated_at', '<', before).limit(500).execute();
+    },
     async runningOfSources(sourceIds: string[]): Promise<ConversionRow[]> {
       if (!sourceIds.length) return [];
       return db.selectFrom('conversions').selectAll().where('source_id', 'in', sourceIds).where('state', '=', 0).execute();

@@ -21,6 +21,8 @@ import { ConversionRunError, type ConversionRunner } from './conversion-runner.t
 import { createConversionsRepository, type ConversionRow } from './conversions.repository.ts';
 
 export const CONVERSION_RUN_JOB = 'conversion.run';
+/** Ends conversions whose job the queue gave up on (BullMQ fails a job that stalled twice without running it again). */
+export const CONVERSION_SWEEP_JOB = 'conversion.sweep';
 /** A conversion whose worker died runs once more (issue 17: "retried once on a crash"); the queue's attempts. */
 export const CONVERSION_ATTEMPTS = 2;
 /** The drawing's content is to blame for these: counted for the repeated-failure message. */
@@ -221,9 +223,9 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
       return {
         list: ids.map((fileId) => {
           const c = latest.get(fileId);
-          if (!c) return { fileId, transformStatus: TransformStatus.NO_TRANSFORM, progress: 0, stage: '', resultFileId: null, taskId: null, code: null, msg: null };
+          if (!c) return { fileId, transformStatus: TransformStatus.NO_TRANSFORM, progress: 0, stage: '', resultFileId: null, resultName: null, taskId: null, code: null, msg: null };
           const p = present(c, lang, c.result_id ? res.get(c.result_id) : undefined);
-          return { fileId, transformStatus: p.transformStatus, progress: p.progress, stage: p.stage, resultFileId: p.resultFileId, taskId: p.taskId, code: p.code, msg: p.msg };
+          return { fileId, transformStatus: p.transformStatus, progress: p.progress, stage: p.stage, resultFileId: p.resultFileId, resultName: p.resultName, taskId: p.taskId, code: p.code, msg: p.msg };
         }),
       };
     },
@@ -241,6 +243,22 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
       if (!c) throw appError('item.notFound');
       if (c.state !== TransformStatus.FAIL_TRANSFORM) throw appError('conversion.notFailed');
       return service.request(actor, { fileIds: [c.source_id], target: c.target as ConvertTarget, version: (c.version ?? undefined) as TransformBatchRequest['version'], options: JSON.parse(c.options) }, lang);
+    },
+
+    /**
+     * Conversions still "converting" whose job is gone or failed without ending them (a job that threw on its last
+     * attempt, one BullMQ failed as stalled, a queue emptied by an operator) end as failed: a source is never
+     * blocked for good. `idleMs`: only those without news for this long.
+     */
+    async sweepStranded(idleMs = 60_000): Promise<number> {
+      let ended = 0;
+      for (const c of await repo.stranded(Date.now() - idleMs)) {
+        const st = await deps.queue.status(`conversion-${c.id}`);
+        if (st.state !== 'failed' && st.state !== 'unknown') continue;
+        await fail(c, 'conversion.failed', `job ${st.state}${st.error ? `: ${st.error}` : ''}`);
+        ended++;
+      }
+      return ended;
     },
 
     /** The job (`conversion.run`): converts in the worker, places the result, ends the conversion. */

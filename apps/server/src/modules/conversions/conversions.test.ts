@@ -4,6 +4,9 @@ import { createTestApp, type TestApp } from '../../test/fixtures.ts';
 import { until } from '../../test/until.ts';
 import { extractWithProof } from '../../test/share-proof.ts';
 import { registerConversionJobs } from './conversions.jobs.ts';
+import { createConversionsService } from './conversions.service.ts';
+import { sharedConversionRunner } from './conversion-runner.ts';
+import { drawingFonts } from '../drawings/drawing-fonts.ts';
 
 /** A small DXF: a frame of lines and a text, `n` extra lines so two files differ. */
 export function sampleDxf(n = 4): Buffer {
@@ -186,6 +189,21 @@ for (const driver of testDatabaseDrivers()) {
       expect((await itemOf(other.token, mine.id)).transformStatus).toBe(3);
       // without a session: nothing
       expect((await t.call('/cloud/v5/file/task/transformList', {})).rtnCode).toBe('101');
+    });
+
+    it('ends a conversion whose job the queue gave up on, so its source is not blocked for good', async () => {
+      const src = (await t.upload(a.token, 'stranded.dxf', sampleDxf(30))).bizData;
+      const old = Date.now() - 3600_000;
+      // as a conversion whose job failed without ending it (or was removed) looks
+      await t.db.db.insertInto('conversions').values({ id: 'stranded1', uid: a.id, source_id: src.id, source_name: src.name, source_md5: src.fileMD5, target: 'pdf', version: null, options: '{}', state: 0, progress: 40, stage: 'draw', result_id: null, error: null, detail: null, created_at: old, updated_at: old, finished_at: null }).execute();
+      await t.db.db.updateTable('items').set({ transform_status: 0 }).where('id', '=', src.id).execute();
+      expect((await t.call('/cloud/v5/file/edit', { fileId: src.id, name: 'x.dxf' }, a.token)).bizData.code).toBe('conversion.inProgress');
+      const service = createConversionsService(t.deps, sharedConversionRunner(t.deps), drawingFonts(t.deps));
+      expect(await service.sweepStranded()).toBe(1);
+      expect(await status(a.token, src.id)).toMatchObject({ transformStatus: 2, code: 'conversion.failed' });
+      expect((await t.call('/cloud/v5/file/edit', { fileId: src.id, name: 'x.dxf' }, a.token)).rtnCode).toBe('0000000');
+      // a running one with its job alive is left alone
+      expect(await service.sweepStranded()).toBe(0);
     });
 
     it('documents every conversion endpoint in the OpenAPI document', async () => {
