@@ -97,9 +97,10 @@ describe('converting drawings to PDF in a real browser', () => {
       await clickUntilShown(page.locator('[data-testid=viewer-convert]'), page.locator('[data-testid=convert-dialog]'));
       await page.click('[data-testid=convert-start]');
       // the button waits while the file converts; its progress sits beside it until the result can be opened
-      await page.locator('[data-testid=convert-open-result]').getByText('plan (1).pdf').waitFor({ timeout: 90_000 });
+      await page.locator('[data-testid=convert-open-result][data-result-name="plan (1).pdf"]').waitFor({ timeout: 90_000 });
       await page.click('[data-testid=convert-open-result]');
       await openedPdf(page);
+      await page.locator('[data-testid=preview-name]').getByText('plan (1).pdf').waitFor();
       expect(errors).toEqual([]);
     } catch (e) {
       await shoot(page, 'convert-viewer-en-failure');
@@ -120,7 +121,7 @@ describe('converting drawings to PDF in a real browser', () => {
       await page.locator('[data-testid=task-panel]').getByText('转换成功 · 平面图.pdf').waitFor();
       await page.goto(`${product.url}/yun/transformer`);
       await page.locator('[data-testid=transformer-title]').getByText('格式转换').waitFor();
-      await expect.poll(() => page.locator('[data-testid=transformer] [data-testid=conversion-row]').count()).toBe(3);
+      await expect.poll(() => page.locator('[data-testid=transformer] [data-testid=conversion-row]').count(), { timeout: 30_000 }).toBe(3);
       await shoot(page, 'convert-transformer-zh');
       await page.locator('[data-testid=transformer] [data-testid=conversion-open]').first().click();
       await openedPdf(page);
@@ -139,7 +140,7 @@ describe('converting drawings to PDF in a real browser', () => {
     const m = await phone.newPage();
     watch(m);
     try {
-      for (const [lang, label, open] of [['zh', '转换格式', '打开'], ['en', 'Convert', 'Open']] as const) {
+      for (const [lang, label, open, name] of [['zh', '转换格式', /打\s*开/, 'plan (2).pdf'], ['en', 'Convert', 'Open', 'plan (3).pdf']] as const) {
         await m.goto(`${product.url}/webH5`);
         await setLang(m, lang);
         const files = await postApi(m, `${product.url}/cloud/v5/union/list`, { parentId: '0' });
@@ -148,15 +149,17 @@ describe('converting drawings to PDF in a real browser', () => {
         await m.locator('[data-testid=viewer-convert]').getByText(label).waitFor({ timeout: 30_000 });
         await clickUntilShown(m.locator('[data-testid=viewer-convert]'), m.locator('[data-testid=convert-dialog]'));
         await m.click('[data-testid=convert-start]');
-        const result = m.locator('[data-testid=convert-open-result]').getByText(open);
-        await result.waitFor({ timeout: 90_000 });
+        // this conversion's result (antd spaces a two-character Chinese label: 打 开)
+        // (the drawing was converted before: its earlier result must not count)
+        await m.locator(`[data-testid=convert-open-result][data-result-name="${name}"]`).getByText(open).waitFor({ timeout: 90_000 });
         expect(await phoneOverflow(m)).toBeLessThanOrEqual(0);
         await shoot(m, `convert-phone-${lang}`);
         await m.click('[data-testid=convert-open-result]');
         await openedPdf(m);
+        await m.locator('[data-testid=preview-name]').getByText(name).waitFor();
       }
       await m.goto(`${product.url}/webH5/transformer`);
-      await expect.poll(() => m.locator('[data-testid=transformer] [data-testid=conversion-row]').count()).toBe(5);
+      await expect.poll(() => m.locator('[data-testid=transformer] [data-testid=conversion-row]').count(), { timeout: 30_000 }).toBe(5);
       expect(await phoneOverflow(m)).toBeLessThanOrEqual(0);
       expect(errors).toEqual([]);
     } catch (e) {

@@ -37,15 +37,15 @@ describe('crash safety: a server killed (SIGKILL) in the middle of a conversion'
   afterAll(async () => {
     await server?.kill();
     await db.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   });
 
   async function upload(name: string, body: Buffer) {
     const form = new FormData();
-    form.set('filedata', new Blob([body]), name);
+    form.set('filedata', new Blob([new Uint8Array(body)]), name);
     return (await (await fetch(`${server.url}/cloud/v5/file/upload?utoken=${token}`, { method: 'POST', body: form })).json()).bizData;
   }
-  /** kills the server once the job's attempt `attempt` is converting, and starts it again */
+  /** kills the server once the job's attempt `attempt` is converting, and starts it again (a killed run on the last attempt: conversions.test.ts) */
   async function killDuring(taskId: string, attempt: number) {
     await until(async () => {
       const j = await job(taskId);
@@ -57,7 +57,7 @@ describe('crash safety: a server killed (SIGKILL) in the middle of a conversion'
   }
 
   it('resumes the conversion after a restart: one result, the source no longer converting', async () => {
-    const src = await upload('big.dxf', bigDxf(150_000));
+    const src = await upload('big.dxf', bigDxf(100_000));
     const task = (await api('/cloud/v5/file/task/transformBatch', { fileIds: [src.id], target: 'pdf' })).bizData.list[0];
     await killDuring(task.taskId, 1);
     const s = await until(async () => {
@@ -70,22 +70,5 @@ describe('crash safety: a server killed (SIGKILL) in the middle of a conversion'
     expect(names).toEqual(['big.dxf', 'big.pdf']);
     const info = (await api('/cloud/v5/file/getFileInfo', { fileId: src.id })).bizData;
     expect(info).toMatchObject({ transformStatus: 1, size: src.size, fileMD5: src.fileMD5 });
-  }, 400_000);
-
-  it('killed again on its last attempt, it fails cleanly after the restart: the spec message, no half result, source untouched', async () => {
-    const src = await upload('big2.dxf', bigDxf(150_001));
-    const task = (await api('/cloud/v5/file/task/transformBatch', { fileIds: [src.id], target: 'pdf' })).bizData.list[0];
-    await killDuring(task.taskId, 1);
-    await killDuring(task.taskId, 2);
-    const s = await until(async () => {
-      const x = (await api('/cloud/v5/file/task/checkTaskStatusBatch', { fileIds: [src.id] })).bizData.list[0];
-      return x.transformStatus !== 0 ? x : undefined;
-    }, 120_000);
-    expect(s).toMatchObject({ transformStatus: 2, code: 'conversion.failed', msg: 'Failed to convert the file format.', resultFileId: null });
-    const names = (await api('/cloud/v5/union/list', { parentId: '0' })).bizData.list.map((i: any) => i.name).sort();
-    expect(names).toEqual(['big.dxf', 'big.pdf', 'big2.dxf']);
-    expect((await api('/cloud/v5/file/getFileInfo', { fileId: src.id })).bizData).toMatchObject({ transformStatus: 2, size: src.size, fileMD5: src.fileMD5 });
-    // the source is free again: it can be renamed
-    expect((await api('/cloud/v5/file/edit', { fileId: src.id, name: 'big2-renamed.dxf' })).rtnCode).toBe('0000000');
   }, 400_000);
 });

@@ -4,19 +4,10 @@ import { createTestApp, type TestApp } from '../../test/fixtures.ts';
 import { until } from '../../test/until.ts';
 import { extractWithProof } from '../../test/share-proof.ts';
 import { registerConversionJobs } from './conversions.jobs.ts';
+import { sampleDxf } from '../../test/dxf-fixtures.ts';
 import { createConversionsService } from './conversions.service.ts';
 import { sharedConversionRunner } from './conversion-runner.ts';
 import { drawingFonts } from '../drawings/drawing-fonts.ts';
-
-/** A small DXF: a frame of lines and a text, `n` extra lines so two files differ. */
-export function sampleDxf(n = 4): Buffer {
-  const e: string[] = [];
-  const line = (x1: number, y1: number, x2: number, y2: number) => e.push('0', 'LINE', '8', '0', '10', String(x1), '20', String(y1), '30', '0', '11', String(x2), '21', String(y2), '31', '0');
-  line(0, 0, 100, 0); line(100, 0, 100, 60); line(100, 60, 0, 60); line(0, 60, 0, 0);
-  for (let i = 0; i < n; i++) line(10 + i, 10, 90 - i, 50);
-  e.push('0', 'TEXT', '8', '0', '10', '10', '20', '30', '30', '0', '40', '5', '1', 'PLAN');
-  return Buffer.from(['0', 'SECTION', '2', 'ENTITIES', ...e, '0', 'ENDSEC', '0', 'EOF', ''].join('\n'));
-}
 
 const BROKEN_DXF = Buffer.from('0\nSECTION\n2\nENTITIES\n0\nLINE\n10\nnot-a-number\n0\nENDSEC\n0\nEOF\n'.replace('0\nENDSEC\n0\nEOF\n', '') + 'garbage without an end');
 
@@ -204,6 +195,20 @@ for (const driver of testDatabaseDrivers()) {
       expect((await t.call('/cloud/v5/file/edit', { fileId: src.id, name: 'x.dxf' }, a.token)).rtnCode).toBe('0000000');
       // a running one with its job alive is left alone
       expect(await service.sweepStranded()).toBe(0);
+    });
+
+    it('a job handed out again after its last attempt was killed ends the conversion as failed, cleanly', async () => {
+      const src = (await t.upload(a.token, 'killed.dxf', sampleDxf(31))).bizData;
+      const files = (await t.call('/cloud/v5/union/list', { parentId: '0' }, a.token)).bizData.list.length;
+      const now = Date.now();
+      await t.db.db.insertInto('conversions').values({ id: 'killed1', uid: a.id, source_id: src.id, source_name: src.name, source_md5: src.fileMD5, target: 'pdf', version: null, options: '{}', state: 0, progress: 40, stage: 'draw', result_id: null, error: null, detail: null, created_at: now, updated_at: now, finished_at: null }).execute();
+      await t.db.db.updateTable('items').set({ transform_status: 0 }).where('id', '=', src.id).execute();
+      const service = createConversionsService(t.deps, sharedConversionRunner(t.deps), drawingFonts(t.deps));
+      // the queue hands out a job whose process died again after CONVERSION_ATTEMPTS claims (the database queue counts each claim)
+      await service.run('killed1', { attempt: 3, progress: async () => undefined });
+      expect(await status(a.token, src.id)).toMatchObject({ transformStatus: 2, code: 'conversion.failed', msg: 'Failed to convert the file format.', resultFileId: null });
+      expect((await t.call('/cloud/v5/union/list', { parentId: '0' }, a.token)).bizData.list.length).toBe(files);
+      expect(await itemOf(a.token, src.id)).toMatchObject({ transformStatus: 2, size: src.size, fileMD5: src.fileMD5 });
     });
 
     it('documents every conversion endpoint in the OpenAPI document', async () => {

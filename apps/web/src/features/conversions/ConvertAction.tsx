@@ -34,14 +34,13 @@ export function ConvertAction({ file, block, size }: { file: { id: string; name:
         {t('convert.viewer')}
       </Button>
       {running && (
-        <span data-testid="convert-progress" style={{ display: 'inline-flex', alignItems: 'center', gap: 6, minWidth: 120 }}>
-          <Progress percent={status!.progress} size="small" status="active" style={{ width: 80, margin: 0 }} />
-          <small>{t(`convert.stage.${status!.stage}`, { defaultValue: t('convert.state.0') })}</small>
+        <span data-testid="convert-progress" title={t(`convert.stage.${status!.stage}`, { defaultValue: t('convert.state.0') })} style={{ display: 'inline-flex', alignItems: 'center' }}>
+          <Progress type="circle" percent={status!.progress} size={22} status="active" />
         </span>
       )}
       {result && (
-        <Button size={size} block={block} type="primary" data-testid="convert-open-result" onClick={() => navigate(result)}>
-          {t('convert.open')} {status?.resultName}
+        <Button size={size} block={block} type="primary" data-testid="convert-open-result" data-result-name={status?.resultName ?? ''} title={status?.resultName ?? undefined} onClick={() => navigate(result)}>
+          {t('convert.open')}
         </Button>
       )}
       {status?.transformStatus === FAIL_TRANSFORM && status.msg && <Typography.Text type="danger" data-testid="convert-failed">{status.msg}</Typography.Text>}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Button, Form, InputNumber, Modal, Radio, Select, Typography, message } from 'antd';
+import { Button, Form, InputNumber, Modal, Radio, Select, Typography, message, type ButtonProps } from 'antd';
 import { FileSyncOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ConversionOptions } from '@cadcloud/contracts';
@@ -49,7 +49,7 @@ export function ConvertDialog({ files, open, onClose, onStarted }: { files: Pick
   };
 
   return (
-    <Modal open={open} title={t('convert.title', { count: files.length })} onCancel={onClose} onOk={start} okText={t('convert.start')} confirmLoading={busy} okButtonProps={{ disabled: !targets, 'data-testid': 'convert-start' } as object} destroyOnHidden>
+    <Modal open={open} title={t('convert.title', { count: files.length })} onCancel={onClose} onOk={start} okText={t('convert.start')} confirmLoading={busy} okButtonProps={{ disabled: !targets, 'data-testid': 'convert-start' } as ButtonProps} destroyOnHidden>
       <Form layout="vertical" data-testid="convert-dialog">
         <Form.Item label={t('convert.target')}>
           <Select value={target} onChange={setTarget} data-testid="convert-target" options={(targets?.targets ?? ['pdf']).map((x) => ({ value: x, label: t(`convert.target.${x}`) }))} />
