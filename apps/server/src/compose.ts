@@ -10,6 +10,8 @@ import { instrumentQueue } from './infra/observability/instrument-queue.ts';
 import { registerDownloadJobs } from './modules/downloads/downloads.jobs.ts';
 import { indexPictureNamesOnce, registerThumbnailJobs } from './modules/thumbnails/thumbnails.jobs.ts';
 import { registerDrawingJobs } from './modules/drawings/drawings.jobs.ts';
+import { CONVERSION_SWEEP_EVERY_MS, registerConversionJobs } from './modules/conversions/conversions.jobs.ts';
+import { CONVERSION_SWEEP_JOB } from './modules/conversions/conversions.service.ts';
 import { relyingParty } from './modules/auth/auth.config.ts';
 import { createSsoServer, type SsoDb } from '@cadcloud/sso';
 import { uploadsDir } from './modules/uploads/upload-temp.ts';
@@ -39,7 +41,9 @@ export async function startJobs(deps: AppDeps) {
   registerDownloadJobs(deps.queue, deps);
   registerThumbnailJobs(deps.queue, deps);
   registerDrawingJobs(deps.queue, deps);
+  registerConversionJobs(deps.queue, deps);
   await deps.queue.schedule(TRASH_SWEEP_JOB, 3600_000);
+  await deps.queue.schedule(CONVERSION_SWEEP_JOB, CONVERSION_SWEEP_EVERY_MS);
   await indexPictureNamesOnce(deps.queue);
   await deps.queue.start();
 }

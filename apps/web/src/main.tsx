@@ -31,6 +31,7 @@ const Shares = lazyPage(() => import('./routes/yun/Shares.tsx'), 'Shares');
 const ViewPage = lazyPage(() => import('./routes/yun/ViewPage.tsx'), 'ViewPage');
 const PreviewPage = lazyPage(() => import('./routes/yun/PreviewPage.tsx'), 'PreviewPage');
 const Compare = lazyPage(() => import('./routes/yun/Compare.tsx'), 'Compare');
+const Transformer = lazyPage(() => import('./features/conversions/TransformerPage.tsx'), 'TransformerPage');
 const NotFound = lazyPage(() => import('./routes/NotFound.tsx'), 'NotFound');
 const H5Shell = lazyPage(() => import('./routes/h5/H5Shell.tsx'), 'H5Shell');
 const H5List = lazyPage(() => import('./routes/h5/H5List.tsx'), 'H5List');
@@ -80,6 +81,7 @@ const router = createBrowserRouter([
           { path: 'myLike', element: <Library key="myLike" kind="myLike" /> },
           { path: 'font', element: <Fonts /> },
           { path: 'share', element: <Shares /> },
+          { path: 'transformer', element: <Transformer /> },
           ...groupShellRoutes,
           { path: 'version/:fileId', element: <Versions /> },
           { path: '*', element: <Navigate to="/404" replace /> },
@@ -97,6 +99,7 @@ const router = createBrowserRouter([
           { path: 'info/publicplatform', element: <H5Public /> },
           { path: 'info/publicplatform/:fileId', element: <H5PublicDetail /> },
           { path: 'font', element: <Fonts /> },
+          { path: 'transformer', element: <Transformer /> },
           ...groupShellRoutes,
           { path: 'version/:fileId', element: <Versions /> },
           { path: '*', element: <Navigate to="/404" replace /> },

@@ -100,8 +100,18 @@ export const ERRORS = {
   'compare.parseFailed': { rtnCode: '1014001', key: 'errors.compare.parseFailed' },
   'compare.convertFailed': { rtnCode: '1014002', key: 'errors.compare.convertFailed' },
   'compare.notDrawing': { rtnCode: '1014003', key: 'errors.compare.notDrawing' },
+  // conversion (modules/conversions, issue 17)
+  'conversion.failed': { rtnCode: '1015001', key: 'errors.conversion.failed' },
+  'conversion.openFailed': { rtnCode: '1015002', key: 'errors.conversion.openFailed' },
+  'conversion.repeatedFailure': { rtnCode: '1015003', key: 'errors.conversion.repeatedFailure' },
+  'conversion.inProgress': { rtnCode: '1015004', key: 'errors.conversion.inProgress' },
+  'conversion.notDrawing': { rtnCode: '1015005', key: 'errors.conversion.notDrawing' },
+  'conversion.targetUnavailable': { rtnCode: '1015006', key: 'errors.conversion.targetUnavailable' },
+  'conversion.monthlyLimit': { rtnCode: '1015007', key: 'errors.conversion.monthlyLimit' },
+  'conversion.noSpace': { rtnCode: '1015008', key: 'errors.conversion.noSpace' },
+  'conversion.notFailed': { rtnCode: '1015009', key: 'errors.conversion.notFailed' },
   // rtnCode ranges by area (append inside your range): shares 1010xxx, groups 1011xxx, public library 1012xxx,
-  // versions 1013xxx, compare 1014xxx
+  // versions 1013xxx, compare 1014xxx, conversions 1015xxx
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

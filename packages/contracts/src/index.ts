@@ -10,3 +10,4 @@ export * from './compare.ts';
 export * from './library.ts';
 export * from './versions.ts';
 export * from './drawing-images.ts';
+export * from './conversions.ts';

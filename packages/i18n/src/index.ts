@@ -8,6 +8,7 @@ import { library } from './locales/library.ts';
 import { shares } from './locales/shares.ts';
 import { versions } from './locales/versions.ts';
 import { groups } from './locales/groups.ts';
+import { conversions } from './locales/conversions.ts';
 
 export const LANGUAGES = ['zh', 'en', 'ko', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -37,6 +38,7 @@ export { library };
 export { shares };
 export { versions };
 export { groups };
+export { conversions };
 
 /** Login-site text lookup. */
 export function ssoText(lang: Language, key: keyof (typeof sso)['en'], args?: readonly (string | number)[]): string {

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { errors, sso, web, viewer, fonts, LANGUAGES } from './index.ts';
 import { ERRORS } from '@cadcloud/contracts';
 import { versions } from './index.ts';
+import { conversions } from './index.ts';
 import { compare } from './index.ts';
 
 describe('locales', () => {
-  for (const [ns, table] of Object.entries({ errors, sso, web, viewer, fonts, versions, compare })) {
+  for (const [ns, table] of Object.entries({ errors, sso, web, viewer, fonts, versions, compare, conversions })) {
     it(`${ns}: every language has every key, none empty`, () => {
       const keys = Object.keys(table.en).sort();
       for (const lang of LANGUAGES) {

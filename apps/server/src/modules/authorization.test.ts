@@ -12,14 +12,15 @@ for (const driver of testDatabaseDrivers()) {
     let t: TestApp;
     let a: { id: string; token: string };
     let b: { id: string; token: string };
-    let ids: { folder: string; file: string; trashed: string; task: string; upload: string };
+    let ids: { folder: string; file: string; trashed: string; task: string; upload: string; conversion: string };
 
     async function snapshot() {
       const items = await t.db.db.selectFrom('items').selectAll().where('uid', '=', a.id).orderBy('id').execute();
       const tasks = await t.db.db.selectFrom('zip_tasks').select(['id', 'status', 'uid']).where('uid', '=', a.id).orderBy('id').execute();
       const uploads = await t.db.db.selectFrom('upload_sessions').select(['id', 'received']).where('uid', '=', a.id).execute();
       const user = await t.db.db.selectFrom('users').select(['storage_used']).where('id', '=', a.id).executeTakeFirst();
-      return JSON.stringify({ items, tasks, uploads, user });
+      const conversions = await t.db.db.selectFrom('conversions').selectAll().orderBy('id').execute();
+      return JSON.stringify({ items, tasks, uploads, user, conversions });
     }
 
     beforeAll(async () => {
@@ -34,7 +35,10 @@ for (const driver of testDatabaseDrivers()) {
       // let the zip finish so the background job does not change A's data during the checks
       for (let i = 0; i < 200 && (await t.call('/cloud/v5/zip/task/taskStatus', { taskId: task }, a.token)).bizData.status < 2; i++) await new Promise((r) => setTimeout(r, 50));
       const upload = (await t.call('/cloud/v5/upload/init', { name: 'big.dwg', size: 100, md5: 'a'.repeat(32) }, a.token)).bizData.uploadId;
-      ids = { folder, file, trashed, task, upload };
+      // a failed conversion of A's file (modules/conversions): its task id is A's too
+      const now = Date.now();
+      await t.db.db.insertInto('conversions').values({ id: 'conv-of-a', uid: a.id, source_id: file, source_name: 'a.dwg', source_md5: 'c'.repeat(32), target: 'pdf', version: null, options: '{}', state: 2, progress: 5, stage: 'failed', result_id: null, error: 'conversion.failed', detail: null, created_at: now, updated_at: now, finished_at: now }).execute();
+      ids = { folder, file, trashed, task, upload, conversion: 'conv-of-a' };
     });
     afterAll(async () => t?.close());
 
@@ -67,6 +71,10 @@ for (const driver of testDatabaseDrivers()) {
       ['/cloud/v5/public/collect', () => ({ fileId: ids.file, collect: true })],
       ['/cloud/v5/public/message/add', () => ({ fileId: ids.file, content: 'hi' })],
       ['/cloud/v5/public/message/list', () => ({ fileId: ids.file })],
+      // conversions (modules/conversions): nothing of A's is converted, reported or retried for B
+      ['/cloud/v5/file/task/transformBatch', () => ({ fileIds: [ids.file], target: 'pdf' })],
+      ['/cloud/v5/file/task/checkTaskStatusBatch', () => ({ fileIds: [ids.file] })],
+      ['/cloud/v5/file/task/transformRetry', () => ({ taskId: ids.conversion })],
     ];
 
     for (const [n, [path, data]] of cases.entries()) {
@@ -80,7 +88,7 @@ for (const driver of testDatabaseDrivers()) {
     }
 
     it('lists never show another user\'s items', async () => {
-      for (const [path, data] of [['/cloud/v5/union/list', {}], ['/cloud/v5/union/list', { q: 'a', isGlobal: true }], ['/cloud/v5/file/listTypeFiles', {}], ['/cloud/v5/trash/file/list', {}], ['/cloud/v5/trash/folder/list', {}], ['/cloud/v5/zip/task/list', {}], ['/cloud/v5/public/list', {}], ['/cloud/v5/file/queryMyPublicList', {}], ['/cloud/v5/file/queryMyLikePublicList', {}], ['/cloud/v5/file/queryMyCollectionrecordList', {}]] as const) {
+      for (const [path, data] of [['/cloud/v5/union/list', {}], ['/cloud/v5/union/list', { q: 'a', isGlobal: true }], ['/cloud/v5/file/listTypeFiles', {}], ['/cloud/v5/trash/file/list', {}], ['/cloud/v5/trash/folder/list', {}], ['/cloud/v5/zip/task/list', {}], ['/cloud/v5/public/list', {}], ['/cloud/v5/file/queryMyPublicList', {}], ['/cloud/v5/file/queryMyLikePublicList', {}], ['/cloud/v5/file/queryMyCollectionrecordList', {}], ['/cloud/v5/file/task/transformList', {}]] as const) {
         const r = await t.call(path, data, b.token);
         expect(r.rtnCode, path).toBe('0000000');
         expect(r.bizData.list, path).toEqual([]);

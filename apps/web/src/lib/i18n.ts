@@ -6,6 +6,7 @@ import { shares } from '@cadcloud/i18n';
 import { compare } from '@cadcloud/i18n';
 import { versions } from '@cadcloud/i18n';
 import { groups } from '@cadcloud/i18n';
+import { conversions } from '@cadcloud/i18n';
 
 const STORAGE_KEY = 'cadcloud.lang';
 
@@ -35,6 +36,9 @@ for (const l of LANGUAGES) i18n.addResourceBundle(l, 'library', library[l]);
 
 // the version history namespace (/yun/version/{fileId})
 for (const l of LANGUAGES) i18n.addResourceBundle(l, 'versions', versions[l]);
+
+// the conversion namespace (transform dialog, task panel tab, /yun/transformer)
+for (const l of LANGUAGES) i18n.addResourceBundle(l, 'conversions', conversions[l]);
 
 // the drawing compare namespace (/yun/version/:fileId/compare)
 for (const l of LANGUAGES) i18n.addResourceBundle(l, 'compare', compare[l]);

@@ -14,6 +14,7 @@ import { thumbnailsConfig } from './thumbnails.config.ts';
 import { httpConfig } from '../http/http.config.ts';
 import { DEFAULT_WORKER_MEMORY_LIMIT_MB, workersConfig } from '../workers/workers.config.ts';
 import { uploadsConfig } from '../../modules/uploads/uploads.config.ts';
+import { conversionsConfig } from '../../modules/conversions/conversions.config.ts';
 
 /** Every module's declarations; add a module's config here. */
 export const configDefinitions = {
@@ -31,6 +32,7 @@ export const configDefinitions = {
   ...workersConfig,
   ...sharesConfig,
   ...downloadsConfig,
+  ...conversionsConfig,
 };
 
 export type AppConfig = ConfigValues<typeof configDefinitions> & {

@@ -38,6 +38,33 @@ export interface Database {
   drawing_failures: DrawingFailuresTable;
   file_locks: FileLocksTable;
   installation_secrets: InstallationSecretsTable;
+  conversions: ConversionsTable;
+}
+
+/** A requested conversion (migration 20261127T090000-conversions; modules/conversions). */
+export interface ConversionsTable {
+  id: string;
+  uid: string;
+  /** the source file (items.id) */
+  source_id: string;
+  source_name: string;
+  /** the source's bytes when requested: repeated failures are counted per content */
+  source_md5: string;
+  target: string;
+  version: string | null;
+  /** JSON of the conversion options */
+  options: string;
+  /** TRANSFORM_STATUS: 0 converting, 1 done, 2 failed */
+  state: number;
+  progress: Generated<number>;
+  stage: string;
+  result_id: string | null;
+  /** error code of a failed conversion */
+  error: string | null;
+  detail: string | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
 }
 
 /** The signing secrets every process shares (migration 20261127T063500-installation-secrets; infra/secrets.ts). */

@@ -2,6 +2,8 @@ import { Worker } from 'node:worker_threads';
 import { threadHeapMb, type WorkerMemory } from '../../infra/workers/worker-budget.ts';
 
 export type FontLookup = (fileName: string) => Promise<Uint8Array | null>;
+/** `{type:'progress', jobId, percent, stage}` from the worker, for a job that reports how far it is (conversions) */
+export type ProgressListener = (percent: number, stage: string) => void;
 
 /** A finished job as the worker reports it: `{type:'done', jobId, ok, …}`. */
 export interface DoneMessage {
@@ -47,6 +49,7 @@ export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
     reject(e: Error): void;
     fonts: FontLookup;
     timer: NodeJS.Timeout;
+    progress?: ProgressListener;
   }
   let worker: Worker | null = null;
   let ready: Promise<Worker> | null = null;
@@ -107,6 +110,8 @@ export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
         const job = jobs.get(m.jobId);
         const bytes = job ? await job.fonts(m.fileName).catch(() => null) : null;
         w.postMessage({ type: 'font', id: m.id, bytes });
+      } else if (m?.type === 'progress') {
+        jobs.get(m.jobId)?.progress?.(Number(m.percent) || 0, String(m.stage ?? ''));
       } else if (m?.type === 'done') {
         const job = jobs.get(m.jobId);
         if (!job) return;
@@ -130,7 +135,7 @@ export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
     return ready;
   }
 
-  async function runOne(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup): Promise<R> {
+  async function runOne(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup, progress?: ProgressListener): Promise<R> {
     stayAwake();
     // a thread that dies while starting (its heap cap, a broken install) fails this job like a crash would
     const w = await start().catch((e: Error) => {
@@ -143,20 +148,20 @@ export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
         reject(o.timedOut(`over ${o.timeoutMs} ms`));
         void w.terminate();
       }, o.timeoutMs);
-      jobs.set(jobId, { resolve, reject, fonts, timer });
+      jobs.set(jobId, { resolve, reject, fonts, timer, progress });
       w.postMessage({ ...message, type: 'build', jobId, timeoutMs: o.timeoutMs }, transfer);
     });
   }
 
   /** one job under a reservation of the worker limit: it waits for room, and gives it back however it ends */
-  function runReserved(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup): Promise<R> {
-    return o.memory ? o.memory.budget.run(o.memory.limitMb, () => runOne(message, transfer, fonts)) : runOne(message, transfer, fonts);
+  function runReserved(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup, progress?: ProgressListener): Promise<R> {
+    return o.memory ? o.memory.budget.run(o.memory.limitMb, () => runOne(message, transfer, fonts, progress)) : runOne(message, transfer, fonts, progress);
   }
 
   return {
     /** Jobs are queued: one at a time through the thread. `transfer` buffers move to the worker (pass copies). */
-    run(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup): Promise<R> {
-      const run = chain.then(() => runReserved(message, transfer, fonts));
+    run(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup, progress?: ProgressListener): Promise<R> {
+      const run = chain.then(() => runReserved(message, transfer, fonts, progress));
       chain = run.catch(() => undefined);
       return run;
     },

@@ -1,4 +1,4 @@
-import { MAX_FOLDER_DEPTH, ROOT_FOLDER_ID, TYPE_GROUPS, TRASH_RETENTION_DAYS, extensionOf } from '@cadcloud/contracts';
+import { MAX_FOLDER_DEPTH, ROOT_FOLDER_ID, TransformStatus, TYPE_GROUPS, TRASH_RETENTION_DAYS, extensionOf } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema.ts';
@@ -121,6 +121,7 @@ export function createFilesService(deps: AppDeps) {
     return driveWrite(actor.id, async (t) => {
       const row = await repo.findOne(actor.id, id, t);
       if (!row || row.kind !== kind) throw appError('item.notFound');
+      refuseConverting([row]);
       const patch: Partial<ItemRow> = { modified_at: Date.now() };
       if (name !== undefined) {
         patch.name = await freeName(actor.id, row.parent_id, name, kind, !!o.autorename, kind === 0 ? 'name.duplicateFolder' : 'name.duplicateFile', row.id, t);
@@ -130,6 +131,11 @@ export function createFilesService(deps: AppDeps) {
       await repo.update(actor.id, row.id, patch, t);
       return { row, patch };
     });
+  }
+
+  /** Section 4: while an item converts, actions on it are blocked (its conversion reads it and places the result beside it). */
+  function refuseConverting(rows: ItemRow[]) {
+    if (rows.some((r) => r.transform_status === TransformStatus.IN_TRANSFORM)) throw appError('conversion.inProgress');
   }
 
   async function withCounts(uid: string, rows: ItemRow[]) {
@@ -230,6 +236,7 @@ export function createFilesService(deps: AppDeps) {
         if (rows.length !== ids.length) throw appError('item.notFound');
         if (!rows.length) throw appError('request.invalid');
         if (rows.every((r) => r.parent_id === o.moveToId)) throw appError('move.sameFolder');
+        refuseConverting(rows);
         const folders = rows.filter((r) => r.kind === 0 && r.parent_id !== o.moveToId);
         if (target) {
           const chain = await repo.ancestors(uid, target.id, t);
@@ -266,6 +273,9 @@ export function createFilesService(deps: AppDeps) {
       const live = await repo.findOwned(uid, ids);
       const trashed = o.deleteLevel === 1 ? await repo.findOwned(uid, ids, { deleted: true }) : [];
       if (live.length + trashed.length !== ids.length) throw appError('item.notFound');
+      // a converting file, or a folder holding one, stays until its conversion ends
+      refuseConverting(live);
+      if (live.some((r) => r.kind === 0)) refuseConverting(await repo.subtree(uid, live.filter((r) => r.kind === 0).map((r) => r.id)));
       const now = Date.now();
       if (o.deleteLevel === 0) {
         const { released, binned } = await driveWrite(uid, async (trx) => {

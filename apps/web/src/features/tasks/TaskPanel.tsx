@@ -9,12 +9,14 @@ import type { UploadEntry } from '../uploads/upload-queue.ts';
 import { downloadsApi, type ZipTask } from './downloads.ts';
 import { saveUrl } from '../files/api.ts';
 import { taskEvents } from './task-events.ts';
+import { ConversionRows } from '../conversions/ConversionRows.tsx';
+import { useConversions } from '../conversions/use-conversions.ts';
 
-export type TaskTab = 'upload' | 'download' | 'unzip';
+export type TaskTab = 'upload' | 'download' | 'unzip' | 'convert';
 
 /** The tab to show when the panel opens: the first one that has something in it. */
-export function firstNonEmptyTab(counts: Record<TaskTab, number>): TaskTab {
-  return (['upload', 'download', 'unzip'] as const).find((t) => counts[t] > 0) ?? 'upload';
+export function firstNonEmptyTab(counts: Partial<Record<TaskTab, number>>): TaskTab {
+  return (['upload', 'download', 'unzip', 'convert'] as const).find((t) => (counts[t] ?? 0) > 0) ?? 'upload';
 }
 
 const POLL_MS = 5000;
@@ -26,6 +28,10 @@ export function TaskPanel() {
   const [open, setOpen] = useState(false);
   const [expanded, setExpanded] = useState(true);
   const [tab, setTab] = useState<TaskTab>('upload');
+  // conversions (issue 17): their own tab, polled every 5 s while one converts (use-conversions.ts)
+  const conversions = useConversions();
+  const conversionsRef = useRef(conversions.list);
+  conversionsRef.current = conversions.list;
 
   const refreshZips = () =>
     downloadsApi.list().then(
@@ -42,7 +48,7 @@ export function TaskPanel() {
   const show = (kind: TaskTab | undefined, zipList: ZipTask[]) => {
     setOpen(true);
     setExpanded(true);
-    setTab(kind ?? firstNonEmptyTab({ upload: uploadsRef.current.length, download: zipList.length, unzip: 0 }));
+    setTab(kind ?? firstNonEmptyTab({ upload: uploadsRef.current.length, download: zipList.length, unzip: 0, convert: conversionsRef.current.length }));
   };
   useEffect(() => {
     // zips still being prepared from an earlier visit: show them
@@ -50,7 +56,8 @@ export function TaskPanel() {
       if (list.some((z) => z.status === TaskStatus.BEFORE || z.status === TaskStatus.IN)) show(undefined, list);
     });
     return taskEvents.subscribe((kind) => {
-      if (kind === 'download' || !kind) void refreshZips().then((list) => show(kind, list));
+      if (kind === 'convert') void conversions.refresh().then(() => show(kind, zipsRef.current));
+      else if (kind === 'download' || !kind) void refreshZips().then((list) => show(kind, list));
       else show(kind, zipsRef.current);
     });
   }, []);
@@ -63,9 +70,17 @@ export function TaskPanel() {
   useEffect(() => {
     if (uploads.length && !open) {
       setOpen(true);
-      setTab(firstNonEmptyTab({ upload: uploads.length, download: zips.length, unzip: 0 }));
+      setTab(firstNonEmptyTab({ upload: uploads.length, download: zips.length, unzip: 0, convert: conversions.list.length }));
     }
   }, [uploads.length]);
+  // conversions still running from an earlier visit: show them
+  const shownRunning = useRef(false);
+  useEffect(() => {
+    if (conversions.running && !open && !shownRunning.current) {
+      shownRunning.current = true;
+      show(undefined, zipsRef.current);
+    }
+  }, [conversions.running]);
 
   // the open panel sits over the right of the page: the file list makes room for it (styles.css), so the size and
   // date columns stay visible
@@ -152,6 +167,7 @@ export function TaskPanel() {
               ),
             },
             { key: 'unzip', label: t('tasks.unzip'), children: <Empty description={t('tasks.empty')} /> },
+            { key: 'convert', label: <span data-testid="tab-convert">{t('tasks.convert', { ns: 'conversions' })}</span>, children: <ConversionRows list={conversions.list} onRetry={conversions.retry} /> },
           ]}
         />
       )}

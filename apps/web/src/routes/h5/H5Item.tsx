@@ -12,6 +12,8 @@ import { isViewable } from '../../features/viewer/viewable.ts';
 import { VersionHistoryButton } from '../../features/versions/VersionHistoryButton.tsx';
 import { InfoCircleOutlined } from '@ant-design/icons';
 import { ShareButton } from '../../features/shares/ShareDialog.tsx';
+import { ConvertAction } from '../../features/conversions/ConvertAction.tsx';
+import { isConvertible } from '../../features/conversions/api.ts';
 
 /** /webH5/item/{fileId}: the file's details with download, rename and delete. */
 export function H5Item() {
@@ -31,7 +33,7 @@ export function H5Item() {
   if (item === 'missing') return <Result status="404" title={t('notFound.title')} extra={<Button onClick={() => navigate('/webH5')}>{t('common.home')}</Button>} />;
   // a drawing opens in the viewer; its details (download, rename, delete) are one tap away
   if (isViewable(item) && !details) {
-    return <Viewer key={item.id} phone fileId={item.id} name={item.name} onBack={() => navigate(-1)} extra={<Button size="small" icon={<InfoCircleOutlined />} onClick={() => setDetails(true)} data-testid="h5-details" aria-label={t('item.type')} />} />;
+    return <Viewer key={item.id} phone fileId={item.id} name={item.name} onBack={() => navigate(-1)} extra={<>{isConvertible(item) && <ConvertAction file={item} size="small" />}<Button size="small" icon={<InfoCircleOutlined />} onClick={() => setDetails(true)} data-testid="h5-details" aria-label={t('item.type')} /></>} />;
   }
   return (
     <div className="h5-item">
@@ -50,6 +52,7 @@ export function H5Item() {
         <ShareButton items={[item]} block />
         <Button block icon={<EditOutlined />} data-testid="h5-rename" onClick={() => setRenaming(true)}>{t('toolbar.rename')}</Button>
         <VersionHistoryButton items={[item]} block phone />
+        {isConvertible(item) && <ConvertAction file={item} block />}
         <Button block danger icon={<DeleteOutlined />} data-testid="h5-delete" onClick={() => Modal.confirm({
           title: t('toolbar.delete'), content: t('delete.confirm', { count: 1 }), okText: t('common.ok'), cancelText: t('common.cancel'), okButtonProps: { danger: true },
           onOk: async () => {

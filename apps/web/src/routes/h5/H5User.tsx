@@ -1,6 +1,6 @@
 import { Avatar, Button, List, Segmented } from 'antd';
 import { UserOutlined, LogoutOutlined, DesktopOutlined, FontSizeOutlined } from '@ant-design/icons';
-import { CompassOutlined } from '@ant-design/icons';
+import { CompassOutlined, FileSyncOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LANGUAGES, type Language } from '@cadcloud/i18n';
@@ -32,6 +32,9 @@ export function H5User() {
         </List.Item>
         <List.Item>
           <Button type="link" icon={<CompassOutlined />} onClick={() => navigate('/webH5/info/publicplatform')} data-testid="h5-public">{t('library:library.nav.public')}</Button>
+        </List.Item>
+        <List.Item>
+          <Button type="link" icon={<FileSyncOutlined />} onClick={() => navigate('/webH5/transformer')} data-testid="h5-transformer">{t('conversions:transformer.nav')}</Button>
         </List.Item>
         <List.Item>
           <Button type="link" icon={<DesktopOutlined />} onClick={() => { sessionStorage.setItem('cadcloud.forceDesktop', '1'); navigate('/yun/recent'); }}>{t('h5.desktop')}</Button>

@@ -19,6 +19,10 @@ import { previewKind } from '../../features/preview/preview-kind.ts';
 import { VersionHistoryButton } from '../../features/versions/VersionHistoryButton.tsx';
 import { PublishButton, PublicTag } from '../../features/library/PublishButton.tsx';
 import { ShareButton } from '../../features/shares/ShareDialog.tsx';
+import { ConvertButton } from '../../features/conversions/ConvertDialog.tsx';
+import { conversionEvents } from '../../features/conversions/conversion-events.ts';
+import { IN_TRANSFORM } from '../../features/conversions/api.ts';
+import { CONVERSION_POLL_MS } from '@cadcloud/contracts';
 
 export type ListKind = 'index' | 'recent' | 'drawing' | 'threeModel' | 'picture' | 'other';
 
@@ -97,6 +101,15 @@ export function FileList({ kind }: { kind: ListKind }) {
   // thumbnails are made in the background after an upload: the grid looks again until they are there
   useThumbnailRefresh(items, load, view === 'grid');
   const chosen = useMemo(() => items.filter((i) => selected.includes(i.id)), [items, selected]);
+  // section 4: while an item converts, actions on it are blocked; the list looks again every 5 s until it is done
+  const converting = chosen.some((i) => i.transformStatus === IN_TRANSFORM);
+  const anyConverting = items.some((i) => i.transformStatus === IN_TRANSFORM);
+  useEffect(() => {
+    if (!anyConverting) return;
+    const timer = setInterval(() => void load(), CONVERSION_POLL_MS);
+    return () => clearInterval(timer);
+  }, [anyConverting, load]);
+  useEffect(() => conversionEvents.subscribe(() => void load()), [load]);
   const ids = (list: Item[]) => ({ fileIds: list.filter((i) => i.fileType === 1).map((i) => i.id), folderIds: list.filter((i) => i.fileType === 0).map((i) => i.id) });
   const openFolder = (item: Item) => navigate(`/yun/index?folderId=${item.id}`); // leaves any search
   const open = (item: Item) => {
@@ -178,11 +191,12 @@ export function FileList({ kind }: { kind: ListKind }) {
           {kind === 'index' && <Button icon={<FolderAddOutlined />} onClick={() => setDialog('folder')} data-testid="btn-new-folder">{t('toolbar.newFolder')}</Button>}
           <ShareButton items={chosen} />
           <Button icon={<DownloadOutlined />} disabled={!chosen.length} onClick={download} data-testid="btn-download">{t('toolbar.download')}</Button>
-          <Button icon={<SwapOutlined />} disabled={!chosen.length} onClick={() => setDialog('move')} data-testid="btn-move">{t('toolbar.move')}</Button>
-          <Button icon={<EditOutlined />} disabled={chosen.length !== 1} onClick={() => setDialog('rename')} data-testid="btn-rename">{t('toolbar.rename')}</Button>
+          <Button icon={<SwapOutlined />} disabled={!chosen.length || converting} onClick={() => setDialog('move')} data-testid="btn-move">{t('toolbar.move')}</Button>
+          <Button icon={<EditOutlined />} disabled={chosen.length !== 1 || converting} onClick={() => setDialog('rename')} data-testid="btn-rename">{t('toolbar.rename')}</Button>
           <VersionHistoryButton items={chosen} />
+          <ConvertButton items={chosen} onStarted={() => setSelected([])} />
           <PublishButton items={chosen} onDone={done} />
-          <Button icon={<DeleteOutlined />} danger disabled={!chosen.length} onClick={remove} data-testid="btn-delete">{t('toolbar.delete')}</Button>
+          <Button icon={<DeleteOutlined />} danger disabled={!chosen.length || converting} onClick={remove} data-testid="btn-delete">{t('toolbar.delete')}</Button>
           <Tooltip title={t('toolbar.refresh')}>
             <Button icon={<ReloadOutlined />} onClick={() => void load()} aria-label={t('toolbar.refresh')} />
           </Tooltip>

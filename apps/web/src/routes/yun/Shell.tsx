@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Layout, Menu, Dropdown, Button, Progress, Drawer, Avatar, Typography, Input, Tooltip } from 'antd';
 import { ClockCircleOutlined, FolderOutlined, BuildOutlined, BlockOutlined, PictureOutlined, AppstoreOutlined, DeleteOutlined, GlobalOutlined, UserOutlined, MenuOutlined, LogoutOutlined, UnorderedListOutlined, FontSizeOutlined } from '@ant-design/icons';
 import { ShareAltOutlined } from '@ant-design/icons';
-import { TeamOutlined } from '@ant-design/icons';
+import { TeamOutlined, FileSyncOutlined } from '@ant-design/icons';
 import { groupPathIn } from '../../features/groups/paths.ts';
 import { CompassOutlined, CloudServerOutlined, StarOutlined, HeartOutlined } from '@ant-design/icons';
 import { taskEvents } from '../../features/tasks/task-events.ts';
@@ -84,6 +84,7 @@ export function Shell() {
     { key: 'font', icon: <FontSizeOutlined />, label: t('fonts.nav', { ns: 'fonts' }) },
     { key: 'share', icon: <ShareAltOutlined />, label: t('shares.nav', { ns: 'shares' }) },
     { key: 'group', icon: <TeamOutlined />, label: t('groups.nav', { ns: 'groups' }) },
+    { key: 'transformer', icon: <FileSyncOutlined />, label: <span data-testid="nav-transformer">{t('transformer.nav', { ns: 'conversions' })}</span> },
     // the public library (modules/library)
     {
       type: 'group' as const,

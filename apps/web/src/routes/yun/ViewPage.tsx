@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { filesApi } from '../../features/files/api.ts';
 import { Viewer } from '../../features/viewer/Viewer.tsx';
+import { ConvertAction } from '../../features/conversions/ConvertAction.tsx';
+import { isConvertible } from '../../features/conversions/api.ts';
 
 /** /yun/view/{fileId}: a drawing in the full-window viewer; back returns to the list it was opened from. */
 export function ViewPage() {
@@ -13,14 +15,19 @@ export function ViewPage() {
   const versionTitle = versionId ? locationState?.title : undefined;
   const navigate = useNavigate();
   const [name, setName] = useState<string>();
+  // the owner's own drawing (getFileInfo answers the owner only) can be converted from here
+  const [own, setOwn] = useState<{ id: string; name: string; type: string } | null>(null);
   useEffect(() => {
     const show = (i: { name: string }) => {
       setName(i.name);
       document.title = i.name;
     };
     // another user's public drawing: getFileInfo is owner-only, the product item call answers for public items
-    filesApi.getFileInfo(fileId!).then(show, () => filesApi.getProductItem(fileId!).then(show, () => undefined));
+    filesApi.getFileInfo(fileId!).then((i) => {
+      show(i);
+      setOwn(i);
+    }, () => filesApi.getProductItem(fileId!).then(show, () => undefined));
   }, [fileId]);
   const back = () => (window.history.length > 1 ? navigate(-1) : navigate('/yun/drawing'));
-  return <Viewer key={`${fileId}:${versionId ?? ''}`} fileId={fileId!} versionId={versionId} name={versionTitle ?? name} onBack={back} onUploadFont={() => navigate('/yun/font')} />;
+  return <Viewer key={`${fileId}:${versionId ?? ''}`} fileId={fileId!} versionId={versionId} name={versionTitle ?? name} onBack={back} onUploadFont={() => navigate('/yun/font')} extra={own && !versionId && isConvertible({ fileType: 1, type: own.type }) ? <ConvertAction file={own} size="small" /> : undefined} />;
 }

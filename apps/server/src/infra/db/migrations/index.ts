@@ -18,6 +18,7 @@ import * as uploadReservations from './20261127T050000-upload-reservations.ts';
 import * as usersDisabled from './20261127T060000-users-disabled.ts';
 import * as fileLocks from './20261127T063000-file-locks.ts';
 import * as installationSecrets from './20261127T063500-installation-secrets.ts';
+import * as conversions from './20261127T090000-conversions.ts';
 
 /** Static map (not a folder scan) so migrations work the same under tsx, bundlers and tests. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '20261127T060000-users-disabled': usersDisabled,
   '20261127T063000-file-locks': fileLocks,
   '20261127T063500-installation-secrets': installationSecrets,
+  '20261127T090000-conversions': conversions,
 };

@@ -1,0 +1,42 @@
+// Worker thread that converts one drawing's bytes to another format (issue 17), so a large conversion never blocks
+// the API's event loop and its memory and time are capped (capped-worker.ts, as for scenes). Same shape as
+// drawings/scene.worker.mjs: the engine's TypeScript is loaded through tsx's API, fonts are asked of the parent.
+import { parentPort } from 'node:worker_threads';
+import { tsImport } from 'tsx/esm/api';
+import { boundDwgReader } from '../drawings/worker-memory.mjs';
+import { askFont, takeFontAnswer } from '../drawings/worker-fonts.mjs';
+
+const cad = await tsImport('@cadcloud/cad', import.meta.url);
+boundDwgReader(cad);
+
+/** Progress as the task panel shows it: the engine's 0–100 mapped into the part of the job after reading. */
+function reporter(jobId) {
+  let last = -1;
+  return (percent, stage) => {
+    const p = Math.max(0, Math.min(100, Math.round(percent)));
+    if (p === last && stage !== 'done') return;
+    last = p;
+    parentPort.postMessage({ type: 'progress', jobId, percent: p, stage });
+  };
+}
+
+parentPort.on('message', async (m) => {
+  if (takeFontAnswer(m)) return;
+  if (m.type !== 'build') return;
+  const progress = reporter(m.jobId);
+  try {
+    progress(5, 'read');
+    const drawing = await cad.readDrawing(new Uint8Array(m.bytes), m.fileName, { timeoutMs: m.timeoutMs });
+    progress(30, 'fonts');
+    const fonts = await cad.loadFonts(drawing, (name) => askFont(m.jobId, name));
+    const text = (run) => cad.textGeometry(run, drawing, fonts);
+    // the engine's own progress (flatten, draw, write) fills 35–95; the parent stores the result after
+    const onProgress = (pct, stage) => progress(35 + (pct * 60) / 100, stage);
+    const out = await cad.convertDrawing(drawing, m.target, m.options ?? {}, { text, onProgress });
+    const bytes = new Uint8Array(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength).slice();
+    parentPort.postMessage({ type: 'done', jobId: m.jobId, ok: true, bytes, ext: out.ext, mime: out.mime }, [bytes.buffer]);
+  } catch (e) {
+    parentPort.postMessage({ type: 'done', jobId: m.jobId, ok: false, message: e?.message ?? String(e), code: e?.code, detail: e?.detail });
+  }
+});
+parentPort.postMessage({ type: 'ready' });

@@ -1,0 +1,104 @@
+import { useEffect, useState } from 'react';
+import { Button, Form, InputNumber, Modal, Radio, Select, Typography, message, type ButtonProps } from 'antd';
+import { FileSyncOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { ConversionOptions } from '@cadcloud/contracts';
+import type { Item } from '../files/api.ts';
+import { taskEvents } from '../tasks/task-events.ts';
+import { conversionsApi, IN_TRANSFORM, isConvertible, type ConversionTarget, type ConversionTargets } from './api.ts';
+import { conversionEvents } from './conversion-events.ts';
+
+const PICTURES = new Set(['png', 'jpg', 'bmp']);
+const PAPERS = ['fit', 'A4', 'A3', 'A2', 'A1', 'A0'] as const;
+
+/**
+ * The convert dialog: target (only those the server writes), version for DXF/DWG, layouts, paper for PDF, width for
+ * pictures. Started conversions show in the task panel's conversion tab.
+ */
+export function ConvertDialog({ files, open, onClose, onStarted }: { files: Pick<Item, 'id' | 'name'>[]; open: boolean; onClose: () => void; onStarted?: () => void }) {
+  const { t } = useTranslation('conversions');
+  const [targets, setTargets] = useState<ConversionTargets | null>(null);
+  const [target, setTarget] = useState<ConversionTarget>('pdf');
+  const [version, setVersion] = useState('2018');
+  const [layouts, setLayouts] = useState<'current' | 'all'>('all');
+  const [paper, setPaper] = useState<(typeof PAPERS)[number]>('fit');
+  const [width, setWidth] = useState(2000);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (open) conversionsApi.targets().then(setTargets, (e) => message.error(e.message));
+  }, [open]);
+
+  const start = async () => {
+    setBusy(true);
+    try {
+      const options: ConversionOptions = { layouts };
+      if (target === 'pdf') options.paper = paper;
+      if (PICTURES.has(target)) options.width = width;
+      await conversionsApi.transform(files.map((f) => f.id), target, target === 'dxf' || target === 'dwg' ? version : undefined, options);
+      // section 4: "added to the conversion list and being converted"
+      message.success(t('convert.queued'));
+      onClose();
+      onStarted?.();
+      conversionEvents.changed();
+      taskEvents.open('convert');
+    } catch (e) {
+      message.error((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal open={open} title={t('convert.title', { count: files.length })} onCancel={onClose} onOk={start} okText={t('convert.start')} confirmLoading={busy} okButtonProps={{ disabled: !targets, 'data-testid': 'convert-start' } as ButtonProps} destroyOnHidden>
+      <Form layout="vertical" data-testid="convert-dialog">
+        <Form.Item label={t('convert.target')}>
+          <Select value={target} onChange={setTarget} data-testid="convert-target" options={(targets?.targets ?? ['pdf']).map((x) => ({ value: x, label: t(`convert.target.${x}`) }))} />
+        </Form.Item>
+        {(target === 'dxf' || target === 'dwg') && (
+          <Form.Item label={t('convert.version')}>
+            <Select value={version} onChange={setVersion} data-testid="convert-version" options={(targets?.versions ?? []).map((v) => ({ value: v, label: v }))} />
+          </Form.Item>
+        )}
+        {target !== 'dxf' && target !== 'dwg' && (
+          <Form.Item label={t('convert.layouts')}>
+            <Radio.Group value={layouts} onChange={(e) => setLayouts(e.target.value)} data-testid="convert-layouts">
+              <Radio value="all">{t('convert.layouts.all')}</Radio>
+              <Radio value="current">{t('convert.layouts.current')}</Radio>
+            </Radio.Group>
+          </Form.Item>
+        )}
+        {target === 'pdf' && (
+          <Form.Item label={t('convert.paper')}>
+            <Select value={paper} onChange={setPaper} data-testid="convert-paper" options={PAPERS.map((p) => ({ value: p, label: p === 'fit' ? t('convert.paper.fit') : p }))} />
+          </Form.Item>
+        )}
+        {PICTURES.has(target) && (
+          <Form.Item label={t('convert.width')}>
+            <InputNumber min={16} max={16000} value={width} onChange={(v) => setWidth(Number(v) || 2000)} data-testid="convert-width" />
+          </Form.Item>
+        )}
+        {targets && (
+          <Typography.Text type="secondary" data-testid="convert-allowance">
+            {targets.premium || targets.freePerMonth === null ? t('convert.premium') : t('convert.allowance', { used: targets.usedThisMonth, total: targets.freePerMonth })}
+          </Typography.Text>
+        )}
+      </Form>
+    </Modal>
+  );
+}
+
+/** The drive's toolbar "transform": drawings only, none of them converting (section 4 blocks actions meanwhile). */
+export function ConvertButton({ items, onStarted, block }: { items: Item[]; onStarted?: () => void; block?: boolean }) {
+  const { t } = useTranslation('conversions');
+  const [open, setOpen] = useState(false);
+  const files = items.filter(isConvertible);
+  const enabled = items.length > 0 && files.length === items.length && !items.some((i) => i.transformStatus === IN_TRANSFORM);
+  return (
+    <>
+      <Button icon={<FileSyncOutlined />} disabled={!enabled} block={block} onClick={() => setOpen(true)} data-testid="btn-transform" title={items.some((i) => i.transformStatus === IN_TRANSFORM) ? t('convert.busy') : items.length && !enabled ? t('convert.onlyDrawings') : undefined}>
+        {t('convert.toolbar')}
+      </Button>
+      <ConvertDialog files={files} open={open} onClose={() => setOpen(false)} onStarted={onStarted} />
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+// @vitest-environment jsdom
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { setLanguage } from '../../lib/i18n.ts';
+import { firstNonEmptyTab, TaskPanel } from '../tasks/TaskPanel.tsx';
+import { ConvertButton } from './ConvertDialog.tsx';
+import type { Item } from '../files/api.ts';
+
+const ok = (bizData: unknown) => new Response(JSON.stringify({ rtnCode: '0000000', msg: 'success', bizData }), { headers: { 'content-type': 'application/json' } });
+const conversion = (o: object) => ({ taskId: 't1', fileId: 'f1', sourceName: 'plan.dxf', target: 'pdf', version: null, transformStatus: 0, progress: 40, stage: 'draw', resultFileId: null, resultName: null, code: null, msg: null, createTimestamp: Date.now(), finishTimestamp: null, ...o });
+const calls: { url: string; body: any }[] = [];
+
+beforeAll(() => {
+  window.matchMedia ??= ((q: string) => ({ matches: false, media: q, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false })) as unknown as typeof window.matchMedia;
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+    calls.push({ url, body: JSON.parse(String(init?.body ?? '{}')) });
+    if (url.startsWith('/cloud/v5/zip/task/list')) return ok({ list: [] });
+    if (url.startsWith('/cloud/v5/file/task/transformList')) return ok({ total: 2, list: [conversion({}), conversion({ taskId: 't0', sourceName: 'bad.dxf', transformStatus: 2, progress: 10, stage: 'failed', code: 'conversion.failed', msg: 'Failed to convert the file format.' })] });
+    if (url.startsWith('/cloud/v5/file/task/transformRetry')) return ok({ list: [conversion({ taskId: 't2', sourceName: 'bad.dxf' })] });
+    throw new TypeError(`unexpected ${url}`);
+  });
+  setLanguage('en');
+});
+afterAll(() => vi.unstubAllGlobals());
+
+const item = (o: Partial<Item>) => ({ id: 'i1', name: 'plan.dxf', type: 'dxf', fileType: 1, transformStatus: 3, ...o }) as Item;
+
+describe('conversion in the web app', () => {
+  it('the panel opens by itself on the conversion tab for a running conversion (first non-empty tab), with progress, stage and a failed one to retry', async () => {
+    expect(firstNonEmptyTab({ upload: 0, download: 0, unzip: 0, convert: 1 })).toBe('convert');
+    expect(firstNonEmptyTab({ upload: 0, download: 1, unzip: 0, convert: 1 })).toBe('download');
+    render(<MemoryRouter><TaskPanel /></MemoryRouter>);
+    await screen.findByTestId('task-panel');
+    await waitFor(() => expect(screen.getByRole('tab', { selected: true }).textContent).toBe('Convert'));
+    screen.getByText('plan.dxf → PDF');
+    screen.getByText('Drawing');
+    screen.getByText('Failed to convert the file format.');
+    fireEvent.click(screen.getByTestId('conversion-retry'));
+    await waitFor(() => expect(calls.find((c) => c.url.startsWith('/cloud/v5/file/task/transformRetry'))?.body.data).toEqual({ taskId: 't0' }));
+  });
+
+  it('toolbar transform: drawings only, and not while one of them converts', () => {
+    const { rerender } = render(<ConvertButton items={[]} />);
+    const button = () => screen.getByTestId('btn-transform') as HTMLButtonElement;
+    expect(button().disabled).toBe(true);
+    rerender(<ConvertButton items={[item({})]} />);
+    expect(button().disabled).toBe(false);
+    rerender(<ConvertButton items={[item({}), item({ id: 'i2', name: 'a.png', type: 'png' })]} />);
+    expect(button().disabled).toBe(true);
+    rerender(<ConvertButton items={[item({ transformStatus: 0 })]} />);
+    expect(button().disabled).toBe(true);
+    expect(button().title).toBe('There are files being converted, please select again');
+  });
+});

@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
+import { IPHONE_UA, clickUntilShown, phoneOverflow, postApi, serveWebAppFrom, snapshotWebApp, uploadToDrive } from './page-helpers.ts';
+
+/** A small floor-plan-like DXF: a frame, some walls and a text. */
+function planDxf(): string {
+  const e: string[] = [];
+  const line = (x1: number, y1: number, x2: number, y2: number) => e.push('0', 'LINE', '8', 'WALLS', '62', '1', '10', String(x1), '20', String(y1), '30', '0', '11', String(x2), '21', String(y2), '31', '0');
+  line(0, 0, 200, 0); line(200, 0, 200, 120); line(200, 120, 0, 120); line(0, 120, 0, 0); line(80, 0, 80, 120); line(80, 60, 200, 60);
+  e.push('0', 'TEXT', '8', 'TEXT', '10', '20', '20', '90', '30', '0', '40', '8', '1', 'KITCHEN');
+  return ['0', 'SECTION', '2', 'ENTITIES', ...e, '0', 'ENDSEC', '0', 'EOF', ''].join('\n');
+}
+
+/**
+ * Conversion in a real browser (issue 17): from the drive's toolbar "transform" and from the viewer, progress in the
+ * task panel's conversion tab (or beside the viewer's button), the PDF result opened in the preview; in English and
+ * Chinese, and at phone width. Any console error fails.
+ */
+describe('converting drawings to PDF in a real browser', () => {
+  let product: Awaited<ReturnType<typeof startProduct>>;
+  let browser: Browser;
+  let ctx: BrowserContext;
+  let page: Page;
+  let web = '';
+  const work = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-e2e-convert-'));
+  const errors: string[] = [];
+  const watch = (p: Page) => {
+    p.on('console', (m) => m.type() === 'error' && errors.push(`${p.url()}: ${m.text()}`));
+    p.on('pageerror', (e) => errors.push(`${p.url()}: ${e.message}`));
+  };
+  const setLang = (p: Page, lang: string) => p.evaluate((l) => localStorage.setItem('cadcloud.lang', l), lang);
+
+  beforeAll(async () => {
+    for (const name of ['plan.dxf', '平面图.dxf']) writeFileSync(path.join(work, name), planDxf());
+    web = await snapshotWebApp();
+    // conversion is premium; this installation makes it free for everyone (the operator's setting)
+    product = await startProduct({ FREE_CONVERSIONS_PER_MONTH: 'unlimited' });
+    browser = await launchBrowser();
+    ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    await serveWebAppFrom(ctx, product.url, web);
+    await ctx.addInitScript(() => localStorage.getItem('cadcloud.lang') || localStorage.setItem('cadcloud.lang', 'en'));
+    page = await ctx.newPage();
+    watch(page);
+    await registerThroughLoginSite(page, product.url, '/yun/index', 'convert@example.com', 'Conny');
+    for (const name of ['plan.dxf', '平面图.dxf']) await uploadToDrive(page, product.url, path.join(work, name));
+    errors.length = 0; // the signed-out first visit answers 401 before the login site: not the conversion's doing
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+    if (web) rmSync(web, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  const row = (p: Page, name: string) => p.locator(`[data-testid="row-${name}"]`);
+  async function openedPdf(p: Page) {
+    await p.waitForURL(/\/yun\/preview\//);
+    await p.locator('[data-testid=pdf-preview][data-pages="1"]').waitFor({ timeout: 60_000 });
+    await p.locator('[data-testid=pdf-page-1][data-drawn="1"]').waitFor({ timeout: 60_000 });
+  }
+
+  it('English, desktop: toolbar transform → task panel conversion tab with progress → the PDF next to the drawing opens', async () => {
+    try {
+      await page.goto(`${product.url}/yun/index`);
+      await expect.poll(() => page.locator('[data-testid=btn-transform]').isDisabled()).toBe(true);
+      await row(page, 'plan.dxf').locator('input[type=checkbox]').check();
+      await expect.poll(() => page.locator('[data-testid=btn-transform]').textContent()).toContain('Transform');
+      await clickUntilShown(page.locator('[data-testid=btn-transform]'), page.locator('[data-testid=convert-dialog]'));
+      await page.locator('[data-testid=convert-allowance]').getByText('Members convert without limit').waitFor();
+      await page.click('[data-testid=convert-start]');
+      // the panel opens on its conversion tab; the row goes from converting to converted (polled every 5 s)
+      await page.locator('[data-testid=task-panel] [role=tab][aria-selected=true]').getByText('Convert').waitFor({ timeout: 10_000 });
+      const conv = page.locator('[data-testid=task-panel] [data-testid=conversion-row]').first();
+      await conv.getByText('plan.dxf → PDF').waitFor();
+      await page.locator('[data-testid=task-panel] [data-testid=conversion-row][data-status="1"]').waitFor({ timeout: 90_000 });
+      await conv.getByText('Converted · plan.pdf').waitFor();
+      await row(page, 'plan.pdf').waitFor({ timeout: 20_000 });
+      await shoot(page, 'convert-toolbar-en');
+      await page.click('[data-testid=task-panel] [data-testid=conversion-open]');
+      await openedPdf(page);
+      expect(errors).toEqual([]);
+    } catch (e) {
+      await shoot(page, 'convert-toolbar-en-failure');
+      throw e;
+    }
+  });
+
+  it('English, desktop: the viewer converts the open drawing and shows its progress, then opens the result', async () => {
+    try {
+      await page.goto(`${product.url}/yun/index`);
+      await page.click('[data-testid="open-plan.dxf"]');
+      await page.waitForURL(/\/yun\/view\//);
+      await clickUntilShown(page.locator('[data-testid=viewer-convert]'), page.locator('[data-testid=convert-dialog]'));
+      await page.click('[data-testid=convert-start]');
+      // the button waits while the file converts; its progress sits beside it until the result can be opened
+      await page.locator('[data-testid=convert-open-result][data-result-name="plan (1).pdf"]').waitFor({ timeout: 90_000 });
+      await page.click('[data-testid=convert-open-result]');
+      await openedPdf(page);
+      await page.locator('[data-testid=preview-name]').getByText('plan (1).pdf').waitFor();
+      expect(errors).toEqual([]);
+    } catch (e) {
+      await shoot(page, 'convert-viewer-en-failure');
+      throw e;
+    }
+  });
+
+  it('Chinese, desktop: the toolbar, dialog, panel and /yun/transformer speak Chinese; every conversion is listed with its result', async () => {
+    try {
+      await setLang(page, 'zh');
+      await page.goto(`${product.url}/yun/index`);
+      await row(page, '平面图.dxf').locator('input[type=checkbox]').check();
+      await page.locator('[data-testid=btn-transform]').getByText('转换').waitFor();
+      await clickUntilShown(page.locator('[data-testid=btn-transform]'), page.locator('[data-testid=convert-dialog]'));
+      await page.locator('[data-testid=convert-dialog]').getByText('转换为').waitFor();
+      await page.click('[data-testid=convert-start]');
+      await page.locator('[data-testid=task-panel] [data-testid=conversion-row][data-status="1"]').getByText('平面图.dxf → PDF').waitFor({ timeout: 90_000 });
+      await page.locator('[data-testid=task-panel]').getByText('转换成功 · 平面图.pdf').waitFor();
+      await page.goto(`${product.url}/yun/transformer`);
+      await page.locator('[data-testid=transformer-title]').getByText('格式转换').waitFor();
+      await expect.poll(() => page.locator('[data-testid=transformer] [data-testid=conversion-row]').count(), { timeout: 30_000 }).toBe(3);
+      await shoot(page, 'convert-transformer-zh');
+      await page.locator('[data-testid=transformer] [data-testid=conversion-open]').first().click();
+      await openedPdf(page);
+      expect(errors).toEqual([]);
+    } catch (e) {
+      await shoot(page, 'convert-zh-failure');
+      throw e;
+    } finally {
+      await setLang(page, 'en');
+    }
+  });
+
+  it('phone width, Chinese and English: convert from the opened drawing, watch it, open the PDF; the phone list of conversions', async () => {
+    const phone = await browser.newContext({ viewport: { width: 375, height: 812 }, userAgent: IPHONE_UA, isMobile: true, hasTouch: true, storageState: await ctx.storageState() });
+    await serveWebAppFrom(phone, product.url, web);
+    const m = await phone.newPage();
+    watch(m);
+    try {
+      for (const [lang, label, open, name] of [['zh', '转换格式', /打\s*开/, 'plan (2).pdf'], ['en', 'Convert', 'Open', 'plan (3).pdf']] as const) {
+        await m.goto(`${product.url}/webH5`);
+        await setLang(m, lang);
+        const files = await postApi(m, `${product.url}/cloud/v5/union/list`, { parentId: '0' });
+        const plan = files.list.find((i: { name: string }) => i.name === 'plan.dxf');
+        await m.goto(`${product.url}/webH5/item/${plan.id}`);
+        await m.locator('[data-testid=viewer-convert]').getByText(label).waitFor({ timeout: 30_000 });
+        await clickUntilShown(m.locator('[data-testid=viewer-convert]'), m.locator('[data-testid=convert-dialog]'));
+        await m.click('[data-testid=convert-start]');
+        // this conversion's result (antd spaces a two-character Chinese label: 打 开)
+        // (the drawing was converted before: its earlier result must not count)
+        await m.locator(`[data-testid=convert-open-result][data-result-name="${name}"]`).getByText(open).waitFor({ timeout: 90_000 });
+        expect(await phoneOverflow(m)).toBeLessThanOrEqual(0);
+        await shoot(m, `convert-phone-${lang}`);
+        await m.click('[data-testid=convert-open-result]');
+        await openedPdf(m);
+        await m.locator('[data-testid=preview-name]').getByText(name).waitFor();
+      }
+      await m.goto(`${product.url}/webH5/transformer`);
+      await expect.poll(() => m.locator('[data-testid=transformer] [data-testid=conversion-row]').count(), { timeout: 30_000 }).toBe(5);
+      expect(await phoneOverflow(m)).toBeLessThanOrEqual(0);
+      expect(errors).toEqual([]);
+    } catch (e) {
+      await shoot(m, 'convert-phone-failure');
+      throw e;
+    } finally {
+      await phone.close();
+    }
+  });
+});
