@@ -1,7 +1,7 @@
 import { CadError, type Drawing } from '../model/drawing.ts';
 import type { Flattened, TextRun } from '../geometry/flatten.ts';
 import type { Bounds, TextGeometry } from '../render/prepare.ts';
-import { boundsOf, framed } from '../render/prepare.ts';
+import { boundsOf, framed, prepare } from '../render/prepare.ts';
 import type { RenderPictures } from '../render/pictures.ts';
 import { defaultLayout, flattenLayout, layoutNames, MODEL } from '../geometry/layout.ts';
 import { writePdf, type PdfPage, type RunGlyphs } from '../render/pdf.ts';
@@ -88,6 +88,12 @@ export async function convertDrawing(d: Drawing, target: ConvertTarget, o: Conve
   return { bytes, ext: target, mime: TARGET_MIME[target], layouts: target === 'pdf' ? layouts : layouts.slice(0, 1) };
 }
 
+/** The drawing's extents on a layout, texts measured by the text engine when it is given (the 0.6 × height guess misses MTEXT hanging below its point). */
+function extentsOf(flat: Flattened, s: ConvertSupport): Bounds {
+  if (s.text) return prepare(flat, { text: s.text }).bounds;
+  return boundsOf(flat) ?? { minX: 0, minY: 0, maxX: 1, maxY: 1 };
+}
+
 function flattened(d: Drawing, name: string): Flattened {
   const flat = flattenLayout(d, name, { curves: true });
   if (!flat) throw new CadError('cad.layoutNotFound', `layout not found: ${name}`);
@@ -117,7 +123,7 @@ async function convertPdf(d: Drawing, layouts: string[], o: ConvertOptions, s: C
     s.onProgress?.(5 + Math.round((60 * i) / layouts.length), 'flatten');
     const flat = flattened(d, name);
     await s.prepareText?.(flat);
-    const content = boundsOf(flat) ?? { minX: 0, minY: 0, maxX: 1, maxY: 1 };
+    const content = extentsOf(flat, s);
     // pictures are per flattening: each page's own from the loader, else the caller's for the first page
     const pictures = await picturesOf(flat, s, i === 0);
     pages.push({ title: name, flat, plan: planPage(content, layoutOf(d, name), isModel(name), d.header.units, o), pictures });
@@ -130,7 +136,7 @@ async function convertPdf(d: Drawing, layouts: string[], o: ConvertOptions, s: C
 async function convertPicture(d: Drawing, name: string, format: 'png' | 'jpg' | 'bmp', o: ConvertOptions, s: ConvertSupport): Promise<Buffer> {
   s.onProgress?.(5, 'flatten');
   const flat = flattened(d, name);
-  const extents = boundsOf(flat) ?? { minX: 0, minY: 0, maxX: 1, maxY: 1 };
+  const extents = extentsOf(flat, s);
   let area: Bounds = o.area && o.area !== 'extents' ? o.area : framed(extents);
   let width = o.width, height = o.height;
   if (width === undefined && height === undefined && o.dpi) {

@@ -46,14 +46,10 @@ export class PdfFonts {
   /** `page`: drawing units → PDFKit's user space; `color`: 0xRRGGBB → the PDF's `r g b` */
   showRun(glyphs: PlacedGlyph[], page: Matrix, color: (c: number) => string, outlineFor?: RunGlyphs['outlineFor']) {
     const [pa, , , pd, pe, pf] = page;
-    const out: string[] = ['BT'];
-    let font: EmbeddedFont | undefined, mode = -1, fill = '';
-    let tj: string[] = [];
-    let prev: { g: PlacedGlyph; em: number; advEm: number; font: EmbeddedFont; mode: number } | undefined;
-    const flush = () => {
-      if (tj.length) out.push(`[${tj.join(' ')}] TJ`);
-      tj = [];
-    };
+    // glyphs to write, then lines of them: one font, mode, colour and glyph frame, pens along one baseline
+    type Item = { pg: PlacedGlyph; f: EmbeddedFont; face: OutlineFace; gid: number; advEm: number; mode: number; fill: string; along: number };
+    const lines: Item[][] = [];
+    let prev: Item | undefined;
     for (const pg of glyphs) {
       const own = pg.glyph.outline;
       const og = own ? pg.glyph : pg.ch !== undefined ? outlineFor?.(pg.ch) : undefined;
@@ -66,37 +62,62 @@ export class PdfFonts {
       f.widths[gid] ??= fg.advanceWidth * f.scale;
       f.unicode[gid] ??= [cp];
       (this.doc.page.fonts as Record<string, unknown>)[f.id] = f.ref();
-      const glyphMode = own ? 0 : 3;
-      const c = color(pg.color);
-      // the same line: same font, mode and colour, the same glyph frame, the pen on the previous glyph's baseline
+      const it: Item = { pg, f, face, gid, advEm: fg.advanceWidth / f.font.unitsPerEm, mode: own ? 0 : 3, fill: color(pg.color), along: 0 };
       let along: number | undefined;
-      if (prev && prev.font === f && prev.mode === glyphMode && fill === c && same(prev.g, pg)) {
+      // invisible text may switch subset files between letters: it is one line all the same
+      if (prev && (prev.f === f || it.mode === 3) && prev.mode === it.mode && prev.fill === it.fill && same(prev.pg, pg)) {
         const det = pg.a * pg.d - pg.b * pg.c;
-        const de = pg.e - prev.g.e, df = pg.f - prev.g.f;
+        const de = pg.e - prev.pg.e, df = pg.f - prev.pg.f;
         const gx = (pg.d * de - pg.c * df) / det, gy = (-pg.b * de + pg.a * df) / det;
-        if (Math.abs(gy) < 1e-3 && gx > -1e-9) along = gx / face.em;
+        if (Math.abs(gy) < 1e-3 && gx > -1e-9) along = gx;
       }
-      if (along === undefined) {
-        flush();
-        if (f !== font) out.push(`/${f.id} 1 Tf`);
-        if (glyphMode !== mode) out.push(`${glyphMode} Tr`);
-        if (c !== fill) out.push(`${c} rg`);
-        font = f;
-        mode = glyphMode;
-        fill = c;
-        const em = face.em;
-        const m = [pa * pg.a * em, pd * pg.b * em, pa * pg.c * em, pd * pg.d * em, pa * pg.e + pe, pd * pg.f + pf];
-        out.push(`${m.map(num).join(' ')} Tm`);
-      } else {
-        // TJ numbers are thousandths of an em taken off the pen position
-        const adj = (prev!.advEm - along) * 1000;
-        if (Math.abs(adj) > 0.5) tj.push(num(adj));
+      if (along === undefined) lines.push([it]);
+      else {
+        it.along = along;
+        lines[lines.length - 1].push(it);
       }
-      tj.push(`<${gid.toString(16).padStart(4, '0')}>`);
-      prev = { g: pg, em: face.em, advEm: fg.advanceWidth / f.font.unitsPerEm, font: f, mode: glyphMode };
+      prev = it;
     }
-    flush();
-    if (out.length === 1) return;
+    if (!lines.length) return;
+    const out: string[] = ['BT'];
+    let font: EmbeddedFont | undefined, mode = -1, fill = '';
+    for (const line of lines) {
+      const first = line[0];
+      const { pg } = first;
+      const em = first.face.em;
+      // invisible text over stroke glyphs: the characters as one string, stretched to the width the strokes take
+      let stretch = 1;
+      if (first.mode === 3) {
+        const drawn = line.reduce((w, it, i) => w + (i ? it.along : 0), 0) + (line[line.length - 1].pg.glyph.advance || 0);
+        const own = line.reduce((w, it) => w + it.advEm * em, 0);
+        if (drawn > 0 && own > 0) stretch = drawn / own;
+      }
+      if (first.mode !== mode) out.push(`${first.mode} Tr`);
+      if (first.fill !== fill) out.push(`${first.fill} rg`);
+      mode = first.mode;
+      fill = first.fill;
+      const m = [pa * pg.a * em * stretch, pd * pg.b * em * stretch, pa * pg.c * em, pd * pg.d * em, pa * pg.e + pe, pd * pg.f + pf];
+      out.push(`${m.map(num).join(' ')} Tm`);
+      let tj: string[] = [];
+      const flush = () => {
+        if (tj.length) out.push(`[${tj.join(' ')}] TJ`);
+        tj = [];
+      };
+      for (const [i, it] of line.entries()) {
+        if (it.f !== font) {
+          flush();
+          out.push(`/${it.f.id} 1 Tf`);
+          font = it.f;
+        }
+        // real text keeps the layout's spacing exactly: TJ numbers are thousandths of an em taken off the pen position
+        if (i && it.mode === 0) {
+          const adj = (line[i - 1].advEm - it.along / em) * 1000;
+          if (Math.abs(adj) > 0.5) tj.push(num(adj));
+        }
+        tj.push(`<${it.gid.toString(16).padStart(4, '0')}>`);
+      }
+      flush();
+    }
     out.push('ET');
     this.doc.addContent(out.join('\n'));
   }

@@ -62,7 +62,8 @@ export async function renderRaster(f: Flattened, o: RasterOptions): Promise<Buff
     return img.height === rows ? img.asPng() : null;
   });
   if (pngs.some((p) => !p)) throw new Error('rasteriser returned a strip of the wrong height');
-  const image = pngs.length === 1 ? sharp(pngs[0]!) : sharp(pngs as Buffer[], { join: { across: 1 } });
+  // joined cells are all as tall as the tallest strip, the last one padded below: the picture is the top `height` rows
+  const image = pngs.length === 1 ? sharp(pngs[0]!) : sharp(await sharp(pngs as Buffer[], { join: { across: 1 } }).extract({ left: 0, top: 0, width, height }).png({ compressionLevel: 1 }).toBuffer());
   if (o.format === 'png') return (transparent ? image : image.flatten({ background: hexColor(bg) })).png({ compressionLevel: 6 }).toBuffer();
   return image.flatten({ background: hexColor(bg) }).jpeg({ quality: o.quality ?? 90, chromaSubsampling: '4:4:4' }).toBuffer();
 }
