@@ -40,6 +40,8 @@ export interface ConvertOptions extends PageChoice {
 export interface ConvertSupport {
   /** text as geometry (pictures; PDF without `glyphs`) */
   text?: TextGeometry;
+  /** a text's box as the text engine lays it out (extents) */
+  textBox?: (run: TextRun) => Bounds;
   /** PDF: text as placed glyphs, blanks included (loadConvertText): TrueType text is written as real text */
   glyphs?: (run: TextRun) => RunGlyphs | null | undefined;
   /** called with each layout's flattening before it is drawn (the bundled fonts read the characters it needs) */
@@ -88,8 +90,23 @@ export async function convertDrawing(d: Drawing, target: ConvertTarget, o: Conve
   return { bytes, ext: target, mime: TARGET_MIME[target], layouts: target === 'pdf' ? layouts : layouts.slice(0, 1) };
 }
 
-/** The drawing's extents on a layout, texts measured by the text engine when it is given (the 0.6 × height guess misses MTEXT hanging below its point). */
+/**
+ * The drawing's extents on a layout, texts measured by the text engine when it is given (the 0.6 × height guess
+ * misses MTEXT hanging below its point): its boxes when there are (cheap), else its geometry.
+ */
 function extentsOf(flat: Flattened, s: ConvertSupport): Bounds {
+  if (s.textBox) {
+    const b = boundsOf({ ...flat, texts: [] }) ?? { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+    for (const t of flat.texts) {
+      const r = s.textBox(t);
+      if (![r.minX, r.minY, r.maxX, r.maxY].every(Number.isFinite)) continue;
+      b.minX = Math.min(b.minX, r.minX);
+      b.minY = Math.min(b.minY, r.minY);
+      b.maxX = Math.max(b.maxX, r.maxX);
+      b.maxY = Math.max(b.maxY, r.maxY);
+    }
+    if (Number.isFinite(b.minX)) return b;
+  }
   if (s.text) return prepare(flat, { text: s.text }).bounds;
   return boundsOf(flat) ?? { minX: 0, minY: 0, maxX: 1, maxY: 1 };
 }
