@@ -43,8 +43,11 @@ describe('drawing to PDF', () => {
     const support = await loadConvertText(d, noFonts);
     const pdf = await convertDrawing(d, 'pdf', { layouts: 'all', paper: 'A4' }, support);
     expect(pdf.layouts).toEqual(['Model', 'Sheet A3']);
-    const f = await inspectPdf(pdf.bytes);
+    const f = await inspectPdf(pdf.bytes, { operators: true });
     expect(f.pages).toHaveLength(2);
+    // TrueType text filled (mode 0), SHX text as strokes with invisible text (mode 3) over them
+    expect(new Set(f.pages[0].textModes)).toEqual(new Set([0, 3]));
+    expect(new Set(f.pages[1].textModes)).toEqual(new Set([0]));
     // model space on the A4 asked for, landscape as the drawing is wide; the sheet on its own A3
     expect(f.pages[0].widthMm).toBeCloseTo(297, 1);
     expect(f.pages[0].heightMm).toBeCloseTo(210, 1);

@@ -1,6 +1,6 @@
 /** What the tests read back from a PDF, through pdfjs-dist 5.6.205 (legacy build: Node 20 has no DOMMatrix). */
 export interface PdfFacts {
-  pages: { widthMm: number; heightMm: number; text: string; strokeColors: string[]; lineWidths: number[] }[];
+  pages: { widthMm: number; heightMm: number; text: string; strokeColors: string[]; lineWidths: number[]; textModes: number[] }[];
   layers: string[];
   outline: string[];
 }
@@ -17,15 +17,16 @@ export async function inspectPdf(bytes: Uint8Array, opts: { operators?: boolean 
     const [x0, y0, x1, y1] = page.view;
     const content = await page.getTextContent();
     const text = content.items.map((it) => ('str' in it ? it.str : '')).join('');
-    const strokeColors: string[] = [], lineWidths: number[] = [];
+    const strokeColors: string[] = [], lineWidths: number[] = [], textModes: number[] = [];
     if (opts.operators) {
       const ops = await page.getOperatorList();
       for (let k = 0; k < ops.fnArray.length; k++) {
         if (ops.fnArray[k] === pdfjs.OPS.setStrokeRGBColor) strokeColors.push(String(ops.argsArray[k][0]));
         if (ops.fnArray[k] === pdfjs.OPS.setLineWidth) lineWidths.push(Number(ops.argsArray[k][0]));
+        if (ops.fnArray[k] === pdfjs.OPS.setTextRenderingMode) textModes.push(Number(ops.argsArray[k][0]));
       }
     }
-    facts.pages.push({ widthMm: ((x1 - x0) * 25.4) / 72, heightMm: ((y1 - y0) * 25.4) / 72, text, strokeColors, lineWidths });
+    facts.pages.push({ widthMm: ((x1 - x0) * 25.4) / 72, heightMm: ((y1 - y0) * 25.4) / 72, text, strokeColors, lineWidths, textModes });
   }
   await doc.destroy();
   return facts;
