@@ -63,7 +63,8 @@ export async function renderRaster(f: Flattened, o: RasterOptions): Promise<Buff
   });
   if (pngs.some((p) => !p)) throw new Error('rasteriser returned a strip of the wrong height');
   // joined cells are all as tall as the tallest strip, the last one padded below: the picture is the top `height` rows
-  const image = pngs.length === 1 ? sharp(pngs[0]!) : sharp(await sharp(pngs as Buffer[], { join: { across: 1 } }).extract({ left: 0, top: 0, width, height }).png({ compressionLevel: 1 }).toBuffer());
+  // (one libvips pipeline, read in order, so the strips are decoded as the encoder reaches them)
+  const image = pngs.length === 1 ? sharp(pngs[0]!) : sharp(pngs as Buffer[], { join: { across: 1 }, sequentialRead: true, limitInputPixels: false }).extract({ left: 0, top: 0, width, height });
   if (o.format === 'png') return (transparent ? image : image.flatten({ background: hexColor(bg) })).png({ compressionLevel: 6 }).toBuffer();
   return image.flatten({ background: hexColor(bg) }).jpeg({ quality: o.quality ?? 90, chromaSubsampling: '4:4:4' }).toBuffer();
 }
