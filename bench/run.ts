@@ -5,6 +5,7 @@ import { runDriveBench } from './drive.bench.ts';
 import { runCadParseBench } from './cad-parse.bench.ts';
 import { runViewerBench } from './viewer.bench.ts';
 import { runCadRenderBench } from './cad-render.bench.ts';
+import { runConvertBench } from './convert.bench.ts';
 
 const out: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length, node: process.version }, at: new Date().toISOString() };
 const only = process.argv.slice(2);
@@ -13,6 +14,7 @@ if (want('drive')) out.drive = await runDriveBench();
 if (want('cad-parse')) out.cadParse = await runCadParseBench();
 if (want('viewer')) out.viewer = await runViewerBench();
 if (want('cad-render')) out.cadRender = await runCadRenderBench();
+if (want('convert')) out.convert = await runConvertBench();
 console.log(JSON.stringify(out, null, 2));
 const dir = path.join(import.meta.dirname, 'results');
 mkdirSync(dir, { recursive: true });

@@ -6,6 +6,10 @@
  * engine with the drawing's fonts found in `--fonts DIR` (file names ignore case), else the bundled ones.
  * IMAGE entities show their pictures found in `--images DIR` by base name (ignoring case and the path the drawing
  * wrote); without it, or for a name not there, only their frames (listed as `picturesMissing`).
+ * `npm run cad -- convert <in> <out.pdf|png|jpg|bmp> [--layout NAME | --all-layouts] [--width PX] [--height PX] [--dpi N]
+ * [--paper A3|ANSI-B|420x297] [--orientation portrait|landscape] [--scale N] [--margin MM] [--color color|monochrome|grayscale]
+ * [--ctb FILE] [--background white|black|transparent] [--area minX,minY,maxX,maxY] [--fonts DIR] [--images DIR]`: the
+ * engine's conversion (convertDrawing, what the server's jobs run), the target chosen by the output's extension.
  * `npm run cad -- compare <a> <b> [out.png|out.svg] [--layout NAME]`: the JSON change list from A to B, and the
  * overlay (unchanged grey, added green, removed red, modified orange over faint red) when an image is named.
  */
@@ -26,15 +30,34 @@ import { imageRefs } from '../geometry/image-refs.ts';
 import type { TextGeometry } from '../render/prepare.ts';
 import { loadFonts, textGeometry, type FontBytesProvider } from '../text/index.ts';
 import { compareDetailed } from '../compare/compare.ts';
+import { convertDrawing, loadConvertText, type ConvertOptions, type ConvertTarget } from '../convert/index.ts';
+import { parsePaper } from '../render/paper.ts';
 import { overlayFlattened } from '../compare/overlay.ts';
 
 const { positionals, values } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
-  options: { width: { type: 'string' }, dark: { type: 'boolean' }, layout: { type: 'string' }, fonts: { type: 'string' }, images: { type: 'string' } },
+  options: {
+    width: { type: 'string' },
+    dark: { type: 'boolean' },
+    layout: { type: 'string' },
+    fonts: { type: 'string' },
+    images: { type: 'string' },
+    'all-layouts': { type: 'boolean' },
+    height: { type: 'string' },
+    dpi: { type: 'string' },
+    paper: { type: 'string' },
+    orientation: { type: 'string' },
+    scale: { type: 'string' },
+    margin: { type: 'string' },
+    color: { type: 'string' },
+    ctb: { type: 'string' },
+    background: { type: 'string' },
+    area: { type: 'string' },
+  },
 });
 const [command, file, out] = positionals;
-const usage = 'usage: npm run cad -- info <file.dxf|dwg> | render <file.dxf|dwg> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark] [--fonts DIR] [--images DIR] | compare <a> <b> [out.png|out.svg] [--layout NAME]';
+const usage = 'usage: npm run cad -- info <file.dxf|dwg> | convert <in> <out.pdf|png|jpg|bmp> [--layout NAME | --all-layouts] [--width PX] [--height PX] [--dpi N] [--paper A3] [--scale N] [--color monochrome] [--ctb FILE] [--background white|black|transparent] | render <file.dxf|dwg> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark] [--fonts DIR] [--images DIR] | compare <a> <b> [out.png|out.svg] [--layout NAME]';
 
 class UsageError extends Error {}
 
@@ -83,6 +106,74 @@ async function render(input: string, output: string) {
   console.log(JSON.stringify({ written: output, format, layout, polylines: flat.polylines.length, curves: flat.curves?.length ?? 0, texts: flat.texts.length, notDrawn: flat.skipped, ...(missing.length ? { picturesMissing: missing } : {}) }));
 }
 
+/** Target by the output's extension: each writer adds its own here. */
+const CONVERT_BY_EXT: Record<string, ConvertTarget> = { pdf: 'pdf', png: 'png', jpg: 'jpg', jpeg: 'jpg', bmp: 'bmp' };
+
+const whole = (name: string, v: string | undefined, min: number, max: number) => {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!(Number.isInteger(n) && n >= min && n <= max)) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not ${v}`);
+  return n;
+};
+
+function convertOptions(): ConvertOptions {
+  const o: ConvertOptions = {};
+  if (values['all-layouts']) o.layouts = 'all';
+  else if (values.layout) o.layouts = [values.layout];
+  o.width = whole('width', values.width, 1, 16000);
+  o.height = whole('height', values.height, 1, 16000);
+  o.dpi = whole('dpi', values.dpi, 10, 2400);
+  if (values.paper) {
+    const paper = parsePaper(values.paper);
+    if (!paper) throw new UsageError(`unknown paper: ${values.paper} (A0–A4, ANSI-A–ANSI-E, fit, or WIDTHxHEIGHT in mm)`);
+    o.paper = paper;
+  }
+  if (values.orientation) {
+    if (!['portrait', 'landscape', 'auto'].includes(values.orientation)) throw new UsageError('--orientation must be portrait, landscape or auto');
+    o.orientation = values.orientation as ConvertOptions['orientation'];
+  }
+  if (values.scale && values.scale !== 'fit') {
+    const n = Number(values.scale.replace(/^1:/, ''));
+    if (!(n > 0)) throw new UsageError(`--scale must be fit or N (for 1:N), not ${values.scale}`);
+    o.scale = n;
+  }
+  if (values.margin !== undefined) o.margin = Number(values.margin);
+  if (values.color) {
+    if (!['color', 'monochrome', 'grayscale'].includes(values.color)) throw new UsageError('--color must be color, monochrome or grayscale');
+    o.colorMode = values.color as ConvertOptions['colorMode'];
+  }
+  if (values.ctb) o.plotStyleTable = readFileSync(values.ctb);
+  if (values.background) {
+    if (!['white', 'black', 'transparent'].includes(values.background)) throw new UsageError('--background must be white, black or transparent');
+    o.background = values.background as ConvertOptions['background'];
+  }
+  if (values.area) {
+    const [minX, minY, maxX, maxY] = values.area.split(',').map(Number);
+    if (![minX, minY, maxX, maxY].every(Number.isFinite) || !(maxX > minX && maxY > minY)) throw new UsageError('--area must be minX,minY,maxX,maxY in drawing units');
+    o.area = { minX, minY, maxX, maxY };
+  }
+  return o;
+}
+
+async function convert(input: string, output: string) {
+  const ext = /\.([a-z]+)$/i.exec(output)?.[1].toLowerCase() ?? '';
+  const target = CONVERT_BY_EXT[ext];
+  if (!target) throw new UsageError(`unknown output format: ${output} (use ${Object.keys(CONVERT_BY_EXT).map((e) => `.${e}`).join(', ')})`);
+  const o = convertOptions();
+  const d = await load(input);
+  const images = values.images;
+  const started = performance.now();
+  const result = await convertDrawing(d, target, o, {
+    ...(await loadConvertText(d, fontDirectory(values.fonts))),
+    loadPictures: images ? async (flat) => (await loadRenderPictures(imageRefs(d, flat), fileDirectory(images))).pictures : undefined,
+  }).catch((e) => {
+    if (e instanceof CadError && e.code === 'cad.layoutNotFound') throw new UsageError(e.message);
+    throw e;
+  });
+  writeFileSync(output, result.bytes);
+  console.log(JSON.stringify({ written: output, target, layouts: result.layouts, bytes: result.bytes.length, ms: Math.round(performance.now() - started) }));
+}
+
 async function compare(fileA: string, fileB: string, image?: string) {
   const format = image && /\.(png|svg)$/i.exec(image)?.[1].toLowerCase();
   if (image && !format) throw new UsageError(`unknown output format: ${image} (use .png or .svg)`);
@@ -107,6 +198,7 @@ let code = 0;
 try {
   if (command === 'info' && file) console.log(JSON.stringify(drawingInfo(await load(file)), null, 2));
   else if (command === 'render' && file && out) await render(file, out);
+  else if (command === 'convert' && file && out) await convert(file, out);
   else if (command === 'compare' && file && out) await compare(file, out, positionals[3]);
   else throw new UsageError(usage);
 } catch (e) {

@@ -1,2 +1,3 @@
 export { convertDrawing, chosenLayouts, type ConvertOptions, type ConvertSupport, type Converted } from './convert.ts';
 export { CONVERT_TARGETS, DXF_VERSIONS, TARGET_MIME, writableTargets, type ConvertTarget, type DxfVersion } from './targets.ts';
+export { loadConvertText } from './support.ts';

@@ -1,4 +1,4 @@
-import { CadError, type Block, type Drawing, type Entity, type Layer, type Layout, type Linetype, type Pair, type Point3, type TextStyle } from '../model/drawing.ts';
+import { CadError, type Block, type Drawing, type Entity, type Layer, type Layout, type Linetype, type Pair, type PlotSettings, type Point3, type TextStyle } from '../model/drawing.ts';
 import { createAsciiReader, createBinaryReader, isBinaryDxf, type PairReader } from './tokenizer.ts';
 import { decodeEscapes, decoderFor } from './codepage.ts';
 import { DxfEntity, createPairStore, firstOf, type PairChunk } from './pair-store.ts';
@@ -322,6 +322,13 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
       const sub = pairs.findIndex((p) => p[0] === 100 && p[1] === 'AcDbLayout');
       const after = sub >= 0 ? pairs.slice(sub) : pairs;
       const layout: Layout = { name: text(after.find((p) => p[0] === 1)?.[1] ?? ''), tabOrder: Number(after.find((p) => p[0] === 71)?.[1] ?? 0), blockRecord: after.find((p) => p[0] === 330)?.[1]?.toString() };
+      const plot = plotSettingsOf(sub >= 0 ? pairs.slice(0, sub) : []);
+      if (plot) layout.plot = plot;
+      const lim = (c: number) => after.find((p) => p[0] === c)?.[1];
+      if ([10, 20, 11, 21].every((c) => lim(c) !== undefined)) {
+        const [minX, minY, maxX, maxY] = [10, 20, 11, 21].map((c) => Number(lim(c)));
+        if (maxX > minX && maxY > minY) layout.limits = { minX, minY, maxX, maxY };
+      }
       drawing.layouts.push(layout);
     }
   }
@@ -379,4 +386,36 @@ function headerVars(chunk: PairChunk, from: number, to: number): Record<string, 
 export function pairValue(e: Entity, code: number): string | number | undefined {
   if (e instanceof DxfEntity) return e.first(code);
   return firstOf(e.pairs, code);
+}
+
+/**
+ * A layout's page setup from the pairs of its AcDbPlotSettings subclass; null when the paper has no size (LibreDWG
+ * and other writers leave the subclass empty).
+ */
+export function plotSettingsOf(pairs: readonly Pair[]): PlotSettings | null {
+  const at = (c: number) => pairs.find((p) => p[0] === c)?.[1];
+  const num = (c: number, def = 0) => {
+    const v = Number(at(c));
+    return Number.isFinite(v) && at(c) !== undefined ? v : def;
+  };
+  const paperWidth = num(44), paperHeight = num(45);
+  if (!(paperWidth > 0 && paperHeight > 0)) return null;
+  const flags = num(70);
+  return {
+    paperName: String(at(4) ?? ''),
+    paperWidth,
+    paperHeight,
+    margins: [num(40), num(41), num(42), num(43)],
+    originX: num(46),
+    originY: num(47),
+    paperUnits: num(72, 1),
+    rotation: num(73),
+    plotType: num(74, 5),
+    ...(at(48) !== undefined && at(140) !== undefined ? { window: [num(48), num(49), num(140), num(141)] as [number, number, number, number] } : {}),
+    scaleNumerator: num(142, 1) || 1,
+    scaleDenominator: num(143, 1) || 1,
+    fit: (flags & 16) !== 0 && num(75) === 0,
+    centered: (flags & 4) !== 0,
+    styleSheet: String(at(7) ?? ''),
+  };
 }

@@ -89,6 +89,41 @@ export interface Layout {
   tabOrder: number;
   /** handle of the block record the layout draws */
   blockRecord?: string;
+  /** the layout's page setup (its LAYOUT object's AcDbPlotSettings), when the file keeps one */
+  plot?: PlotSettings;
+  /** the layout's limits (AcDbLayout 10/20, 11/21) in paper units: the sheet as drawn in the layout */
+  limits?: { minX: number; minY: number; maxX: number; maxY: number };
+}
+
+/** A layout's page setup as DXF's AcDbPlotSettings stores it (lengths in mm whatever the paper units). */
+export interface PlotSettings {
+  /** paper size name (4), e.g. ISO_A3_(420.00_x_297.00_MM) */
+  paperName: string;
+  /** paper width and height (44, 45), mm */
+  paperWidth: number;
+  paperHeight: number;
+  /** unprintable margins left, bottom, right, top (40–43), mm */
+  margins: [number, number, number, number];
+  /** plot origin from the printable area's corner (46, 47), mm */
+  originX: number;
+  originY: number;
+  /** 72: 0 inches, 1 mm, 2 pixels */
+  paperUnits: number;
+  /** 73: 0 none, 1 90° counter-clockwise, 2 upside down, 3 90° clockwise */
+  rotation: number;
+  /** 74: 0 last display, 1 extents, 2 limits, 3 view, 4 window, 5 layout */
+  plotType: number;
+  /** plot window corners (48/49, 140/141) for plot type 4 */
+  window?: [number, number, number, number];
+  /** custom scale: paper units (142) per drawing units (143) */
+  scaleNumerator: number;
+  scaleDenominator: number;
+  /** 70 bit 16 with 75 = 0: scaled to fit */
+  fit: boolean;
+  /** 70 bit 4: centred on the printable area */
+  centered: boolean;
+  /** the plot style table named by the setup (7), e.g. monochrome.ctb */
+  styleSheet: string;
 }
 
 /** An IMAGEDEF object: the picture file an IMAGE shows (the IMAGE's 340 is its handle). */

@@ -36,6 +36,17 @@ declare module 'pdfkit' {
     fontSize(size: number): this;
     widthOfString(s: string): number;
     text(s: string, x: number, y: number, opts?: { lineBreak?: boolean; baseline?: string }): this;
+    addPage(opts?: { size?: [number, number] | string; margin?: number }): this;
+    /** raw content-stream operators on the current page */
+    addContent(data: string): this;
+    /** a new indirect object, written when ended */
+    ref(data?: Record<string, unknown>): { data: Record<string, unknown>; end(data?: unknown): void };
+    outline: { addItem(title: string, opts?: { expanded?: boolean }): unknown };
+    page: { width: number; height: number; fonts: Record<string, unknown>; resources: { data: Record<string, unknown> } };
+    /** internals the text and layer writers use: the document catalogue and the current font */
+    _root: { data: Record<string, unknown> };
+    _font: unknown;
+    font(src: Buffer, family?: string): this;
   }
   export default PDFDocument;
 }

@@ -4,6 +4,8 @@ import type { RenderPictures, RenderPicture } from './pictures.ts';
 /** A picture painted into the quad `corners` (insertion, +u, +u+v, +v), cut to `clip` when the drawing clips it. */
 export interface PictureBatch {
   kind: 'picture';
+  /** the layer of the IMAGE or WIPEOUT */
+  layer?: string;
   corners: number[];
   clip?: number[];
   picture: RenderPicture;
@@ -19,16 +21,16 @@ export function pictureBatcher(f: Flattened, pictures: RenderPictures | undefine
   const list = (f.images ?? []).map((im, index) => ({ im, index })).sort((a, b) => a.im.order - b.im.order);
   let k = 0;
   return {
-    upTo(order: number): (PictureBatch | { kind: 'fill'; color: number; rings: number[][] })[] {
-      const out: (PictureBatch | { kind: 'fill'; color: number; rings: number[][] })[] = [];
+    upTo(order: number): (PictureBatch | { kind: 'fill'; color: number; rings: number[][]; layer?: string })[] {
+      const out: (PictureBatch | { kind: 'fill'; color: number; rings: number[][]; layer?: string })[] = [];
       for (; k < list.length && list[k].im.order <= order; k++) {
         const { im, index } = list[k];
         const area = im.clip ?? im.corners;
         if (area.length < 6 || !area.every(Number.isFinite)) continue;
-        if (im.wipeout) out.push({ kind: 'fill', color: background, rings: [area, ...(im.holes ?? []).filter((h) => h.length >= 6)] });
+        if (im.wipeout) out.push({ kind: 'fill', color: background, rings: [area, ...(im.holes ?? []).filter((h) => h.length >= 6)], layer: im.layer });
         else {
           const picture = pictures?.get(index);
-          if (picture && im.corners.every(Number.isFinite)) out.push({ kind: 'picture', corners: im.corners, clip: im.clip, picture });
+          if (picture && im.corners.every(Number.isFinite)) out.push({ kind: 'picture', corners: im.corners, clip: im.clip, picture, layer: im.layer });
         }
       }
       return out;

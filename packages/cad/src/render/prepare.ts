@@ -31,6 +31,17 @@ export interface RenderOptions {
   pictures?: RenderPictures;
   /** the part of the drawing to show (default: all of it); thumbnails pass the viewer's extents (contentExtents) */
   view?: Bounds;
+  /**
+   * exact output (pictures of a given size): `height` pixels too, `view` shown without the 2 % border and centred in
+   * the picture with the aspect the two sizes give, `background` 'none' for a transparent picture
+   */
+  height?: number;
+  exactView?: boolean;
+  transparent?: boolean;
+  /** 0xRRGGBB of the background instead of the viewer's light or dark one (a picture on black) */
+  backgroundColor?: number;
+  /** batches never span two layers and carry their layer's name (a PDF puts each layer in its own optional content) */
+  layers?: boolean;
 }
 
 export interface Bounds {
@@ -41,7 +52,7 @@ export interface Bounds {
 }
 
 /** One draw call: consecutive polylines with the same look share it, so big drawings make small files. */
-export type Batch =
+export type Batch = (
   | {
       kind: 'stroke';
       color: number;
@@ -54,7 +65,11 @@ export type Batch =
   /** triangles of outline glyphs, filled non-zero (a triangulation's triangles may share edges) */
   | { kind: 'triangles'; color: number; triangles: number[] }
   /** a picture of an IMAGE (picture-batches.ts) */
-  | PictureBatch;
+  | PictureBatch
+) & {
+  /** with `RenderOptions.layers`: the layer of everything in the batch */
+  layer?: string;
+};
 
 export interface Prepared {
   batches: Batch[];
@@ -124,16 +139,24 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
   const batches: Batch[] = [];
   const b: Bounds = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
   let last: Batch | undefined;
+  // with `layers`, a batch holds one layer's geometry only
+  const byLayer = opts.layers === true;
+  let layer: string | undefined;
+  const tag = <B extends Batch>(batch: B): B => {
+    if (byLayer) batch.layer = layer;
+    return batch;
+  };
   const stroke = (color: number, lineweight: number, points: number[], closed: boolean, curve?: CurveGeom) => {
     if (points.length < 4) return;
     const line = curve ? { points, closed, curve } : { points, closed };
-    if (last?.kind === 'stroke' && last.color === color && last.lineweight === lineweight) last.lines.push(line);
-    else batches.push((last = { kind: 'stroke', color, lineweight, lines: [line] }));
+    if (last?.kind === 'stroke' && last.color === color && last.lineweight === lineweight && last.layer === (byLayer ? layer : undefined)) last.lines.push(line);
+    else batches.push((last = tag({ kind: 'stroke', color, lineweight, lines: [line] })));
   };
   // exact curves (flattened with `curves: true`): tessellated at a quarter pixel of the output width, kept for formats with arcs
   const curves = f.curves ?? [];
   const tolerance = curves.length ? framed(opts.view ?? boundsOf(f) ?? { minX: 0, minY: 0, maxX: 1, maxY: 1 }).w / Math.max(1, opts.width ?? 1600) / 4 : 0;
   const curve = (c: Curve2) => {
+    layer = c.layer;
     const box = curveBox(c);
     grow(b, box);
     const full = c.sweep >= Math.PI * 2 - 1e-12;
@@ -144,6 +167,7 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
   };
   const texts: TextRun[] = [];
   const text = (t: TextRun) => {
+    layer = t.layer;
     const g = opts.text ? opts.text(t) : undefined;
     if (!g) {
       texts.push(t);
@@ -157,7 +181,7 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
     grow(b, g.triangles);
     for (let i = 0; i + 5 < g.triangles.length; i += 6) {
       const color = inkColor(g.triangleColors?.[i / 6] ?? t.color, dark);
-      if (last?.kind !== 'triangles' || last.color !== color) batches.push((last = { kind: 'triangles', color, triangles: [] }));
+      if (last?.kind !== 'triangles' || last.color !== color || last.layer !== (byLayer ? layer : undefined)) batches.push((last = tag({ kind: 'triangles', color, triangles: [] })));
       for (let j = 0; j < 6; j++) last.triangles.push(g.triangles[i + j]);
     }
   };
@@ -175,22 +199,24 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
     }
   };
   // pictures and wipeouts go between the polylines, where their frames are: draw order is kept
-  const pictures = pictureBatcher(f, opts.pictures, dark ? DARK_BACKGROUND : LIGHT_BACKGROUND);
+  const backgroundColor = opts.backgroundColor ?? (dark ? DARK_BACKGROUND : LIGHT_BACKGROUND);
+  const pictures = pictureBatcher(f, opts.pictures, backgroundColor);
   const paintPictures = (order: number) => {
-    for (const pb of pictures.upTo(order)) batches.push((last = pb));
+    for (const pb of pictures.upTo(order)) batches.push((last = byLayer ? pb : { ...pb, layer: undefined }));
   };
   let index = 0;
   for (const p of f.polylines) {
     before(p.entity);
     paintPictures(index++);
+    layer = p.layer;
     grow(b, p.points);
     const color = inkColor(p.color, dark);
     if (p.filled) {
       const rings = [p.points, ...(p.holes ?? [])].filter((r) => r.length >= 6);
       if (!rings.length) continue;
-      if (last?.kind === 'fill' && last.color === color) last.rings.push(...rings);
+      if (last?.kind === 'fill' && last.color === color && last.layer === (byLayer ? layer : undefined)) last.rings.push(...rings);
       // rings of different areas are separate subpaths; even-odd only matters where they overlap
-      else batches.push((last = { kind: 'fill', color, rings }));
+      else batches.push((last = tag({ kind: 'fill', color, rings })));
     } else {
       stroke(color, useLw ? (p.lineweight ?? 0) : 0, p.points, p.closed);
     }
@@ -198,7 +224,7 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
   before(Infinity);
   paintPictures(Infinity);
   const bounds = opts.view ?? (Number.isFinite(b.minX) ? b : { minX: 0, minY: 0, maxX: 1, maxY: 1 });
-  return { batches, texts, bounds, background: dark ? DARK_BACKGROUND : LIGHT_BACKGROUND, dark };
+  return { batches, texts, bounds, background: backgroundColor, dark };
 }
 
 /** The drawing's box with a 2 % margin, never zero-sized (a single point or line still gets a page). */

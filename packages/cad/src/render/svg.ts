@@ -27,9 +27,9 @@ export function textAnchor(t: TextRun): { anchor: 'start' | 'middle' | 'end'; ro
  */
 export function renderSvg(f: Flattened, opts: RenderOptions = {}): string {
   const p = prepare(f, opts);
-  const fr = framed(p.bounds);
   const width = Math.max(1, Math.round(opts.width ?? 1600));
-  const height = Math.max(1, Math.round((width * fr.h) / fr.w));
+  const fr = opts.exactView && opts.height ? aspectView(p.bounds, width / opts.height) : framed(p.bounds);
+  const height = opts.exactView && opts.height ? Math.max(1, Math.round(opts.height)) : Math.max(1, Math.round((width * fr.h) / fr.w));
   const unit = fr.w / width; // drawing units per pixel
   const digits = Math.min(10, Math.max(0, Math.ceil(-Math.log10(unit / 20))));
   const n = (v: number) => String(+v.toFixed(digits));
@@ -54,7 +54,7 @@ export function renderSvg(f: Flattened, opts: RenderOptions = {}): string {
   };
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${n(fr.minX)} ${n(-fr.maxY)} ${n(fr.w)} ${n(fr.h)}">`);
-  out.push(`<rect x="${n(fr.minX)}" y="${n(-fr.maxY)}" width="${n(fr.w)}" height="${n(fr.h)}" fill="${hex(p.background)}"/>`);
+  if (!opts.transparent) out.push(`<rect x="${n(fr.minX)}" y="${n(-fr.maxY)}" width="${n(fr.w)}" height="${n(fr.h)}" fill="${hex(p.background)}"/>`);
   out.push(`<g transform="scale(1,-1)" stroke-linecap="round" stroke-linejoin="round">`);
   let pictures = 0;
   for (const b of p.batches) {
@@ -76,6 +76,15 @@ export function renderSvg(f: Flattened, opts: RenderOptions = {}): string {
   for (const t of p.texts) out.push(svgText(t, p.dark, n));
   out.push('</svg>');
   return out.join('\n');
+}
+
+/** A view grown on one side to the picture's aspect (width / height), keeping its centre. */
+function aspectView(b: Bounds, aspect: number): Bounds & { w: number; h: number } {
+  let w = Math.max(b.maxX - b.minX, 1e-9), h = Math.max(b.maxY - b.minY, 1e-9);
+  if (w / h < aspect) w = h * aspect;
+  else h = w / aspect;
+  const cx = (b.minX + b.maxX) / 2, cy = (b.minY + b.maxY) / 2;
+  return { minX: cx - w / 2, minY: cy - h / 2, maxX: cx + w / 2, maxY: cy + h / 2, w, h };
 }
 
 /**

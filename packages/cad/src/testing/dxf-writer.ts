@@ -25,6 +25,8 @@ export function writeAsciiDxf(o: {
   layerPairs?: Record<string, Pairs>;
   /** LTYPE table entries: simple elements, positive dash, negative gap, 0 dot */
   linetypes?: { name: string; pattern: number[] }[];
+  /** STYLE table entries: name and font file (SHX or TrueType) */
+  styles?: { name: string; font: string }[];
   /** more header variables, each with its pairs, e.g. ['$LTSCALE', [[40, 2]]] */
   header?: [string, Pairs][];
   /** `base`: the block's base point (default 0,0) */
@@ -69,6 +71,21 @@ export function writeAsciiDxf(o: {
         put(49, x);
         put(74, 0);
       }
+    }
+    put(0, 'ENDTAB');
+  }
+  if (o.styles?.length) {
+    put(0, 'TABLE');
+    put(2, 'STYLE');
+    for (const st of o.styles) {
+      put(0, 'STYLE');
+      put(2, st.name);
+      put(70, 0);
+      put(40, 0);
+      put(41, 1);
+      put(50, 0);
+      put(3, st.font);
+      put(4, '');
     }
     put(0, 'ENDTAB');
   }

@@ -9,6 +9,16 @@ export interface Glyph {
   strokes?: number[][];
   /** outline fonts: filled triangles x y x y x y … */
   triangles?: number[];
+  /** outline fonts: the font file and character the glyph came from (a PDF embeds the font and writes the text) */
+  outline?: { face: OutlineFace; ch: string };
+}
+
+/** One outline font file as read (a TrueType collection's face cut out, WOFF unpacked): what a PDF embeds. */
+export interface OutlineFace {
+  /** a standalone sfnt */
+  sfnt: ArrayBuffer;
+  /** the em in cap heights (glyph coordinates are in cap heights) */
+  em: number;
 }
 
 /** A parsed font as the layout uses it; `kind` decides which bundled font stands in when a character is missing. */

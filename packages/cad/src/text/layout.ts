@@ -484,6 +484,8 @@ export interface PlacedGlyph {
   f: number;
   /** 0xRRGGBB */
   color: number;
+  /** the character it draws (a PDF writes it as text) */
+  ch?: string;
 }
 
 /** A text run as placed glyphs plus the strokes that are not glyphs (missing-glyph boxes, underlines, fraction bars). */
@@ -528,7 +530,7 @@ function placeText(run: TextRun, d: Drawing, fonts: FontSet) {
     const e = L.ox + cr * ox - sr * oy, f = L.oy + sr * ox + cr * oy;
     const a = cr * g.sx * fx, b = sr * g.sx * fx;
     const lx = g.h * g.shear * fx, ly = g.h * fy;
-    items.push({ glyph: g.glyph, a, b, c: cr * lx - sr * ly, d: sr * lx + cr * ly, e, f, color });
+    items.push({ glyph: g.glyph, a, b, c: cr * lx - sr * ly, d: sr * lx + cr * ly, e, f, color, ...(g.ch !== undefined ? { ch: g.ch } : {}) });
   }
   const deco: { pts: number[]; color: number }[] = [];
   for (const l of L.lines) {
@@ -580,8 +582,11 @@ export function textGeometry(run: TextRun, d: Drawing, fonts: FontSet): TextGeom
   return out;
 }
 
-/** One text run as placed glyphs (for instanced drawing) and the other strokes, each with its colour. */
-export function textGlyphs(run: TextRun, d: Drawing, fonts: FontSet): TextGlyphs {
+/**
+ * One text run as placed glyphs (for instanced drawing) and the other strokes, each with its colour. `blanks`: keep
+ * glyphs without ink (spaces), which a PDF writes as text.
+ */
+export function textGlyphs(run: TextRun, d: Drawing, fonts: FontSet, blanks = false): TextGlyphs {
   const { items, deco } = placeText(run, d, fonts);
   const out: TextGlyphs = { glyphs: [], strokes: [], colors: [] };
   for (let i = 0; i < items.length; i++) {
@@ -589,7 +594,7 @@ export function textGlyphs(run: TextRun, d: Drawing, fonts: FontSet): TextGlyphs
     if ('box' in it) {
       out.strokes.push(it.box);
       out.colors.push(it.color);
-    } else if (it.glyph.strokes?.length || it.glyph.triangles?.length) out.glyphs.push(it);
+    } else if (blanks || it.glyph.strokes?.length || it.glyph.triangles?.length) out.glyphs.push(it);
   }
   for (const l of deco) {
     out.strokes.push(l.pts);

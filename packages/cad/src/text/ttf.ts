@@ -1,6 +1,6 @@
 import opentype, { type Font, type PathCommand } from 'opentype.js';
 import earcut from 'earcut';
-import type { Glyph, GlyphSource } from './glyph.ts';
+import type { Glyph, GlyphSource, OutlineFace } from './glyph.ts';
 
 /** Curve flattening tolerance in cap heights: glyphs are cached once per font, so this is relative to text height. */
 const TOLERANCE = 0.004;
@@ -16,6 +16,8 @@ export class TtfGlyphSource implements GlyphSource {
   /** the face within its family ('Regular', 'Bold', 'Italic', 'Bold Italic' …) */
   readonly subfamily: string;
   private readonly fonts: Font[];
+  /** per font, its file as a PDF embeds it */
+  private readonly faces: OutlineFace[];
   private readonly scale: number;
   private readonly cache = new Map<string, Glyph | null>();
 
@@ -25,10 +27,12 @@ export class TtfGlyphSource implements GlyphSource {
     faces: Uint8Array[],
     faceName?: string,
   ) {
-    this.fonts = faces.map((b) => opentype.parse(sfntOf(b, faceName)));
+    const sfnts = faces.map((b) => sfntOf(b, faceName));
+    this.fonts = sfnts.map((b) => opentype.parse(b));
     const f = this.fonts[0];
     const cap = f.tables.os2?.sCapHeight || capFromGlyph(f) || f.unitsPerEm * 0.7;
     this.scale = 1 / cap;
+    this.faces = sfnts.map((sfnt, i) => ({ sfnt, em: this.fonts[i].unitsPerEm * this.scale }));
     this.descent = Math.abs(f.descender) * this.scale;
     this.family = f.names.fontFamily?.en ?? name;
     this.subfamily = f.names.fontSubfamily?.en ?? '';
@@ -36,7 +40,10 @@ export class TtfGlyphSource implements GlyphSource {
 
   /** add more subset files of the same family (the bundled CJK font loads them lazily) */
   addFace(bytes: Uint8Array) {
-    this.fonts.push(opentype.parse(sfntOf(bytes)));
+    const sfnt = sfntOf(bytes);
+    const font = opentype.parse(sfnt);
+    this.fonts.push(font);
+    this.faces.push({ sfnt, em: font.unitsPerEm * this.scale });
     for (const [k, v] of this.cache) if (v === null) this.cache.delete(k);
   }
 
@@ -48,10 +55,11 @@ export class TtfGlyphSource implements GlyphSource {
     let g = this.cache.get(ch);
     if (g === undefined) {
       g = null;
-      for (const f of this.fonts) {
+      for (let k = 0; k < this.fonts.length; k++) {
+        const f = this.fonts[k];
         const i = f.charToGlyphIndex(ch);
         if (i > 0) {
-          g = outlineGlyph(f, i, this.scale);
+          g = { ...outlineGlyph(f, i, this.scale), outline: { face: this.faces[k], ch } };
           break;
         }
       }

@@ -214,12 +214,15 @@ export function numberViewports(list: Rec[]): Rec[] {
   });
 }
 
-/** LAYOUT objects: name, tab order and the block record of each layout (the paper layouts' entities are found by it) */
+/** LAYOUT objects: name, tab order, limits and the block record of each layout (the paper layouts' entities are found by it) */
 function objects(out: DxfOut, layouts: Rec[]) {
   section(out, 'OBJECTS', () => {
     for (const l of layouts) {
       out.pair(0, 'LAYOUT').pair(5, str(l, 'handle')).pair(100, 'AcDbPlotSettings').pair(1, '');
       out.pair(100, 'AcDbLayout').pair(1, str(l, 'layoutName')).pair(70, Math.trunc(num(l, 'controlFlag'))).pair(71, Math.trunc(num(l, 'tabOrder')));
+      // the limits: the sheet the layout shows, which a PDF export takes as the page when no page setup is kept
+      const lo = pt(l, 'minLimit'), hi = pt(l, 'maxLimit');
+      out.pair(10, lo.x).pair(20, lo.y).pair(11, hi.x).pair(21, hi.y);
       out.pair(330, str(l, 'paperSpaceTableId'));
     }
   });

@@ -1,0 +1,65 @@
+/**
+ * Conversion (issue 17): PDF export of the floor plan (all layouts) against Debian LibreCAD's `librecad dxf2pdf` on
+ * the same DXF in the same run (ratio of wall times, PDF sizes), and a PNG export 4000 px wide. Each is a whole
+ * command run as a user runs it (a cold process: start-up and reading included); peak memory from /usr/bin/time
+ * when present. LibreCAD runs with `-a` (fit to page: without it it printed an empty page of every sample here),
+ * under xvfb-run when installed (Debian `xvfb`), else Qt's offscreen platform. Files: the DXF floor plan and the
+ * SHX text drawing LibreCAD bloats.
+ *
+ *   npm run bench -- convert              only this benchmark
+ *   BENCH_CONVERT_FILE=/path/to/x.dxf     another DXF (default: SAMPLES_DIR's dxf_dxfjs_floorplan.dxf and dxf_ezdxf_text_shx_font.dxf)
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): { ms: number; status: number | null; peakMb?: number } {
+  const timed = existsSync('/usr/bin/time');
+  const t = performance.now();
+  const r = spawnSync(timed ? '/usr/bin/time' : cmd, timed ? ['-f', 'PEAK_KB %M', cmd, ...args] : args, { cwd, encoding: 'utf8', timeout: 600_000, env: { ...process.env, ...env } });
+  const ms = Math.round(performance.now() - t);
+  const peak = /PEAK_KB (\d+)/.exec(r.stderr ?? '')?.[1];
+  return { ms, status: r.status, ...(peak ? { peakMb: Math.round(Number(peak) / 1024) } : {}) };
+}
+
+export async function runConvertBench() {
+  const samples = path.resolve(root, process.env.SAMPLES_DIR ?? '../shared/samples');
+  const files = process.env.BENCH_CONVERT_FILE ? [process.env.BENCH_CONVERT_FILE] : ['dxf_dxfjs_floorplan.dxf', 'dxf_ezdxf_text_shx_font.dxf'].map((f) => path.join(samples, f));
+  const out: Record<string, unknown>[] = [];
+  for (const file of files) out.push(existsSync(file) ? await benchFile(file) : { skipped: `no ${file}` });
+  return out;
+}
+
+async function benchFile(file: string) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-convert-bench-'));
+  try {
+    const dxfBytes = statSync(file).size;
+    const cli = (args: string[]) => run(process.execPath, ['--import', 'tsx', path.join(root, 'packages/cad/src/cli/cad.cli.ts'), ...args], root);
+    const oursPdf = path.join(dir, 'ours.pdf');
+    const pdf = cli(['convert', file, oursPdf, '--all-layouts']);
+    const png = cli(['convert', file, path.join(dir, 'ours.png'), '--width', '4000']);
+    const result: Record<string, unknown> = {
+      file: path.basename(file),
+      dxfBytes,
+      ours: { pdf: { ...pdf, bytes: existsSync(oursPdf) ? statSync(oursPdf).size : null }, png4000: { ...png, bytes: existsSync(path.join(dir, 'ours.png')) ? statSync(path.join(dir, 'ours.png')).size : null } },
+    };
+    if (existsSync('/usr/bin/librecad')) {
+      // LibreCAD writes the PDF beside its input
+      const input = path.join(dir, 'lc.dxf');
+      copyFileSync(file, input);
+      const xvfb = existsSync('/usr/bin/xvfb-run');
+      const lc = xvfb ? run('/usr/bin/xvfb-run', ['-a', 'librecad', 'dxf2pdf', '-a', input], dir) : run('/usr/bin/librecad', ['dxf2pdf', '-a', input], dir, { QT_QPA_PLATFORM: 'offscreen' });
+      const lcPdf = path.join(dir, 'lc.pdf');
+      const lcBytes = existsSync(lcPdf) ? statSync(lcPdf).size : null;
+      result.librecad = { ...lc, bytes: lcBytes, display: xvfb ? 'xvfb-run' : 'offscreen' };
+      result.ratio = { time: +(pdf.ms / lc.ms).toFixed(2), ...(lcBytes ? { size: +((statSync(oursPdf).size || 0) / lcBytes).toFixed(2) } : {}) };
+    } else result.librecad = 'not installed (apt-get install -y librecad)';
+    result.pdfToDxfSize = existsSync(oursPdf) ? +(statSync(oursPdf).size / dxfBytes).toFixed(3) : null;
+    return result;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
