@@ -27,14 +27,15 @@ import type { TextGeometry } from '../render/prepare.ts';
 import { loadFonts, textGeometry, type FontBytesProvider } from '../text/index.ts';
 import { compareDetailed } from '../compare/compare.ts';
 import { overlayFlattened } from '../compare/overlay.ts';
+import { convertDrawing, DXF_VERSIONS, type DxfVersion } from '../convert/index.ts';
 
 const { positionals, values } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
-  options: { width: { type: 'string' }, dark: { type: 'boolean' }, layout: { type: 'string' }, fonts: { type: 'string' }, images: { type: 'string' } },
+  options: { width: { type: 'string' }, dark: { type: 'boolean' }, layout: { type: 'string' }, fonts: { type: 'string' }, images: { type: 'string' }, version: { type: 'string' } },
 });
 const [command, file, out] = positionals;
-const usage = 'usage: npm run cad -- info <file.dxf|dwg> | render <file.dxf|dwg> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark] [--fonts DIR] [--images DIR] | compare <a> <b> [out.png|out.svg] [--layout NAME]';
+const usage = 'usage: npm run cad -- info <file.dxf|dwg> | render <file.dxf|dwg> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark] [--fonts DIR] [--images DIR] | compare <a> <b> [out.png|out.svg] [--layout NAME] | convert <file.dxf|dwg> <out.dxf> [--version R12|2000|2004|2007|2010|2013|2018]';
 
 class UsageError extends Error {}
 
@@ -103,11 +104,26 @@ async function compare(fileA: string, fileB: string, image?: string) {
   console.log(JSON.stringify({ layout: c.layout, counts: c.counts, changes: c.changes }, null, 2));
 }
 
+/** `convert`: the same convertDrawing the server's conversion jobs call. */
+async function convert(input: string, output: string) {
+  const ext = /\.([a-z0-9]+)$/i.exec(output)?.[1].toLowerCase();
+  if (ext === 'dxf') {
+    const version = (values.version ?? '2018').toUpperCase() as DxfVersion;
+    if (!DXF_VERSIONS.includes(version)) throw new UsageError(`--version must be one of ${DXF_VERSIONS.join(', ')}, not ${values.version}`);
+    const { bytes } = await convertDrawing(await load(input), 'dxf', { version });
+    writeFileSync(output, bytes);
+    console.log(JSON.stringify({ written: output, format: 'dxf', version, bytes: bytes.length }));
+    return;
+  }
+  throw new UsageError(`unknown output format: ${output}`);
+}
+
 let code = 0;
 try {
   if (command === 'info' && file) console.log(JSON.stringify(drawingInfo(await load(file)), null, 2));
   else if (command === 'render' && file && out) await render(file, out);
   else if (command === 'compare' && file && out) await compare(file, out, positionals[3]);
+  else if (command === 'convert' && file && out) await convert(file, out);
   else throw new UsageError(usage);
 } catch (e) {
   if (e instanceof UsageError) {

@@ -4,6 +4,7 @@ import type { RenderPictures } from '../render/pictures.ts';
 import { defaultLayout, flattenLayout, layoutNames } from '../geometry/layout.ts';
 import { renderPdf, type PaperSize } from '../render/pdf.ts';
 import { renderPng } from '../render/png.ts';
+import { writeDxf } from '../dxf/writer/index.ts';
 import { TARGET_MIME, writableTargets, type ConvertTarget, type DxfVersion } from './targets.ts';
 
 export interface ConvertOptions {
@@ -52,6 +53,13 @@ export function chosenLayouts(d: Drawing, layouts: ConvertOptions['layouts']): s
  */
 export async function convertDrawing(d: Drawing, target: ConvertTarget, o: ConvertOptions = {}, s: ConvertSupport = {}): Promise<Converted> {
   if (!writableTargets().includes(target)) throw new CadError('cad.targetUnavailable', `no writer for ${target} in this build`);
+  // save as another DXF version: the whole drawing, every layout, not a picture of one
+  if (target === 'dxf') {
+    s.onProgress?.(5, 'write');
+    const bytes = writeDxf(d, { version: o.version ?? '2018' });
+    s.onProgress?.(100, 'done');
+    return { bytes, ext: 'dxf', mime: TARGET_MIME.dxf };
+  }
   const layouts = chosenLayouts(d, o.layouts);
   s.onProgress?.(5, 'flatten');
   const flat = flattenLayout(d, layouts[0], { curves: true });
