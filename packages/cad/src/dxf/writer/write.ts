@@ -8,6 +8,7 @@ import { ENTITY_SINCE, traitsOf, type VersionTraits } from './versions.ts';
 import { writeObjects, writeClasses, type ObjectHandles } from './objects.ts';
 import { writeTables, type TableNames } from './tables.ts';
 import { writeHeader } from './header.ts';
+import { withSubclasses } from './subclasses.ts';
 
 export interface WriteDxfOptions {
   version: DxfVersion;
@@ -120,7 +121,7 @@ class DxfOut {
 
     const head = new TagWriter();
     writeHeader(head, d, t, this.handles.seed());
-    head.lines.push(...body.lines);
+    for (const line of body.lines) head.lines.push(line);
     const encode = textEncoder(t.utf8, writableCodePage(d.header.codePage));
     return { bytes: head.bytes(encode), version: t.version, dropped: this.dropped, converted: this.converted };
   }
@@ -285,7 +286,7 @@ class DxfOut {
     let marker = false;
     let embedded = false;
     let subclass = '';
-    for (const p of e.pairs) {
+    for (const p of withSubclasses(e.type, e.pairs)) {
       const [c, v] = p;
       if (c === 5) continue;
       if (c === 102) {
