@@ -1,6 +1,6 @@
 import type { Drawing, Pair } from '../../model/drawing.ts';
 import type { TagWriter } from './tags.ts';
-import { writableCodePage } from './tags.ts';
+import { redecodeHeaderString, writableCodePage } from './tags.ts';
 import type { VersionTraits } from './versions.ts';
 
 /** the variables the writer sets itself, whatever the source said */
@@ -45,7 +45,7 @@ export function writeHeader(w: TagWriter, d: Drawing, t: VersionTraits, seed: st
     if (!t.trueColor && pairs.some(([c]) => c === 420 || c === 430 || c === 440)) continue;
     seen.add(name);
     w.put(9, name);
-    w.pairs(pairs);
+    for (const [c, v] of pairs) w.put(c, typeof v === 'string' ? redecodeHeaderString(v, d.header.version, d.header.codePage) : v);
   }
   if (!t.r12 && !seen.has('$INSUNITS')) {
     w.put(9, '$INSUNITS');

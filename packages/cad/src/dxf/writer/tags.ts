@@ -103,3 +103,20 @@ export function textEncoder(utf8: boolean, codePage: string): (s: string) => Buf
     return Buffer.from(out);
   };
 }
+
+/**
+ * A string the reader decoded as windows-1252 (the header, read before $DWGCODEPAGE is known) decoded again with
+ * the file's real encoding: UTF-8 from 2007 on, else its code page.
+ */
+export function redecodeHeaderString(s: string, version: string, codePage: string): string {
+  if (!/[^\x00-\x7f]/.test(s)) return s;
+  const latin = reverseTable('windows-1252');
+  const bytes: number[] = [];
+  for (const ch of s) {
+    const b = latin.get(ch.charCodeAt(0));
+    if (!b) return s;
+    bytes.push(...b);
+  }
+  const label = version >= 'AC1021' ? 'utf-8' : LABELS[writableCodePage(codePage)];
+  return new TextDecoder(label).decode(new Uint8Array(bytes));
+}

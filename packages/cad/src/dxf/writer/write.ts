@@ -206,11 +206,6 @@ class DxfOut {
       while (this.layouts.some((l) => l.name === `Layout${n}`)) n++;
       this.layouts.push((b.layout = { name: `Layout${n}`, tabOrder: this.layouts.length, handle: '', block: b }));
     }
-    // the active paper space is the first paper layout by tab order
-    const first = this.layouts.filter((l) => l.block.paper).sort((a, b) => a.tabOrder - b.tabOrder)[0];
-    if (first && first.block !== this.paper) {
-      // *Paper_Space names the active layout's block: keep the source's choice (it is already so) — nothing to move
-    }
   }
 
   private writeBlocks(w: TagWriter) {
@@ -256,6 +251,8 @@ class DxfOut {
   private writeEntity(w: TagWriter, e: Entity, owner: string) {
     if (this.t.r12) return this.writeR12(w, e);
     const since = ENTITY_SINCE[e.type];
+    // a table before 2004 is what it shows: an insert of its block (R12 does the same)
+    if (e.type === 'ACAD_TABLE' && since > this.t.acadver && pairValue(e, 2) !== undefined) return this.writeTableAsInsert(w, e, owner);
     if (since && since > this.t.acadver) return this.drop(e.type);
     const handle = this.entityHandle.get(e) ?? this.handles.fresh();
     w.put(0, e.type);
@@ -325,6 +322,15 @@ class DxfOut {
       out.push(p);
     }
     return out;
+  }
+
+  private writeTableAsInsert(w: TagWriter, e: Entity, owner: string) {
+    const [record] = toR12(e).records;
+    this.converted['ACAD_TABLE→INSERT'] = (this.converted['ACAD_TABLE→INSERT'] ?? 0) + 1;
+    w.put(0, 'INSERT');
+    w.put(5, this.entityHandle.get(e) ?? this.handles.fresh());
+    w.put(330, owner);
+    w.pairs(withSubclasses('INSERT', record.pairs));
   }
 
   /** the standard style a pointer falls back to when the style it named is not in this file */
