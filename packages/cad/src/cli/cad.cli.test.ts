@@ -140,3 +140,20 @@ describe('cad on R11/R12 DWG (read in process by dwg/r12)', () => {
     expect(r.stderr).toContain('The drawing analysis failed!');
   });
 });
+
+describe('cad convert', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-convert-'));
+
+  it('saves a DXF as the version asked for, and refuses a version that does not exist', () => {
+    const file = path.join(dir, 'in.dxf');
+    writeFileSync(file, writeAsciiDxf({ layers: ['0', 'A'], entities: [{ type: 'CIRCLE', pairs: [[5, 'B1'], [8, 'A'], [10, 0], [20, 0], [30, 0], [40, 3]] }] }));
+    const out = path.join(dir, 'out.dxf');
+    const r = cad('convert', file, out, '--version', '2004');
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ target: 'dxf', version: '2004' });
+    expect(readFileSync(out, 'latin1')).toContain('AC1018');
+    const bad = cad('convert', file, out, '--version', '2099');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--version must be one of');
+  });
+});

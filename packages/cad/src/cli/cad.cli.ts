@@ -6,7 +6,7 @@
  * engine with the drawing's fonts found in `--fonts DIR` (file names ignore case), else the bundled ones.
  * IMAGE entities show their pictures found in `--images DIR` by base name (ignoring case and the path the drawing
  * wrote); without it, or for a name not there, only their frames (listed as `picturesMissing`).
- * `npm run cad -- convert <in> <out.pdf|png|jpg|bmp> [--layout NAME | --all-layouts] [--width PX] [--height PX] [--dpi N]
+ * `npm run cad -- convert <in> <out.pdf|png|jpg|bmp|dxf> [--version R12…2018] [--layout NAME | --all-layouts] [--width PX] [--height PX] [--dpi N]
  * [--paper A3|ANSI-B|420x297] [--orientation portrait|landscape] [--scale N] [--margin MM] [--color color|monochrome|grayscale]
  * [--ctb FILE] [--background white|black|transparent] [--area minX,minY,maxX,maxY] [--fonts DIR] [--images DIR]`: the
  * engine's conversion (convertDrawing, what the server's jobs run), the target chosen by the output's extension.
@@ -30,7 +30,7 @@ import { imageRefs } from '../geometry/image-refs.ts';
 import type { TextGeometry } from '../render/prepare.ts';
 import { loadFonts, textGeometry, type FontBytesProvider } from '../text/index.ts';
 import { compareDetailed } from '../compare/compare.ts';
-import { convertDrawing, loadConvertText, type ConvertOptions, type ConvertTarget } from '../convert/index.ts';
+import { convertDrawing, DXF_VERSIONS, loadConvertText, type ConvertOptions, type ConvertTarget, type DxfVersion } from '../convert/index.ts';
 import { parsePaper } from '../render/paper.ts';
 import { overlayFlattened } from '../compare/overlay.ts';
 
@@ -54,10 +54,11 @@ const { positionals, values } = parseArgs({
     ctb: { type: 'string' },
     background: { type: 'string' },
     area: { type: 'string' },
+    version: { type: 'string' },
   },
 });
 const [command, file, out] = positionals;
-const usage = 'usage: npm run cad -- info <file.dxf|dwg> | convert <in> <out.pdf|png|jpg|bmp> [--layout NAME | --all-layouts] [--width PX] [--height PX] [--dpi N] [--paper A3] [--scale N] [--color monochrome] [--ctb FILE] [--background white|black|transparent] | render <file.dxf|dwg> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark] [--fonts DIR] [--images DIR] | compare <a> <b> [out.png|out.svg] [--layout NAME]';
+const usage = 'usage: npm run cad -- info <file.dxf|dwg> | convert <in> <out.pdf|png|jpg|bmp|dxf> [--version R12|2000|2004|2007|2010|2013|2018] [--layout NAME | --all-layouts] [--width PX] [--height PX] [--dpi N] [--paper A3] [--scale N] [--color monochrome] [--ctb FILE] [--background white|black|transparent] | render <file.dxf|dwg> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark] [--fonts DIR] [--images DIR] | compare <a> <b> [out.png|out.svg] [--layout NAME]';
 
 class UsageError extends Error {}
 
@@ -107,7 +108,7 @@ async function render(input: string, output: string) {
 }
 
 /** Target by the output's extension: each writer adds its own here. */
-const CONVERT_BY_EXT: Record<string, ConvertTarget> = { pdf: 'pdf', png: 'png', jpg: 'jpg', jpeg: 'jpg', bmp: 'bmp' };
+const CONVERT_BY_EXT: Record<string, ConvertTarget> = { pdf: 'pdf', png: 'png', jpg: 'jpg', jpeg: 'jpg', bmp: 'bmp', dxf: 'dxf' };
 
 const whole = (name: string, v: string | undefined, min: number, max: number) => {
   if (v === undefined) return undefined;
@@ -118,6 +119,11 @@ const whole = (name: string, v: string | undefined, min: number, max: number) =>
 
 function convertOptions(): ConvertOptions {
   const o: ConvertOptions = {};
+  if (values.version !== undefined) {
+    const version = values.version.toUpperCase() as DxfVersion;
+    if (!DXF_VERSIONS.includes(version)) throw new UsageError(`--version must be one of ${DXF_VERSIONS.join(', ')}, not ${values.version}`);
+    o.version = version;
+  }
   if (values['all-layouts']) o.layouts = 'all';
   else if (values.layout) o.layouts = [values.layout];
   o.width = whole('width', values.width, 1, 16000);
@@ -171,7 +177,7 @@ async function convert(input: string, output: string) {
     throw e;
   });
   writeFileSync(output, result.bytes);
-  console.log(JSON.stringify({ written: output, target, layouts: result.layouts, bytes: result.bytes.length, ms: Math.round(performance.now() - started) }));
+  console.log(JSON.stringify({ written: output, target, ...(target === 'dxf' ? { version: o.version ?? '2018' } : {}), layouts: result.layouts, bytes: result.bytes.length, ms: Math.round(performance.now() - started) }));
 }
 
 async function compare(fileA: string, fileB: string, image?: string) {
@@ -194,6 +200,7 @@ async function compare(fileA: string, fileB: string, image?: string) {
   console.log(JSON.stringify({ layout: c.layout, counts: c.counts, changes: c.changes }, null, 2));
 }
 
+/** `convert`: the same convertDrawing the server's conversion jobs call. */
 let code = 0;
 try {
   if (command === 'info' && file) console.log(JSON.stringify(drawingInfo(await load(file)), null, 2));

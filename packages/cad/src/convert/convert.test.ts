@@ -21,6 +21,15 @@ describe('convertDrawing', () => {
     expect(png.bytes.readUInt32BE(16)).toBe(200);
   });
 
+  it('saves the drawing as another DXF version (2018 unless asked), every layout kept', async () => {
+    const dxf = await convertDrawing(d, 'dxf', { version: '2013' });
+    expect(dxf).toMatchObject({ ext: 'dxf', mime: 'image/vnd.dxf' });
+    const back = parseDxf(dxf.bytes);
+    expect(back.header.version).toBe('AC1027');
+    expect(back.counts).toEqual(d.counts);
+    expect(parseDxf((await convertDrawing(d, 'dxf')).bytes).header.version).toBe('AC1032');
+  });
+
   it('never offers or pretends a DWG target while no DWG writer exists', async () => {
     expect(writableTargets()).not.toContain('dwg');
     await expect(convertDrawing(d, 'dwg')).rejects.toMatchObject({ code: 'cad.targetUnavailable' });

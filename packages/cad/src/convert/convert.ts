@@ -8,6 +8,7 @@ import { writePdf, type PdfPage, type RunGlyphs } from '../render/pdf.ts';
 import { planPage, type PageChoice } from '../render/paper.ts';
 import { parsePlotStyleTable, PlotStyleError, type ColorMode } from '../render/plot-style.ts';
 import { MAX_PICTURE_SIDE, renderRaster } from '../render/raster.ts';
+import { writeDxf } from '../dxf/writer/index.ts';
 import { TARGET_MIME, writableTargets, type ConvertTarget, type DxfVersion } from './targets.ts';
 
 export interface ConvertOptions extends PageChoice {
@@ -81,6 +82,13 @@ export function chosenLayouts(d: Drawing, layouts: ConvertOptions['layouts']): s
  */
 export async function convertDrawing(d: Drawing, target: ConvertTarget, o: ConvertOptions = {}, s: ConvertSupport = {}): Promise<Converted> {
   if (!writableTargets().includes(target)) throw new CadError('cad.targetUnavailable', `no writer for ${target} in this build`);
+  // save as another DXF version: the whole drawing, every layout, not a picture of one
+  if (target === 'dxf') {
+    s.onProgress?.(5, 'write');
+    const bytes = writeDxf(d, { version: o.version ?? '2018' });
+    s.onProgress?.(100, 'done');
+    return { bytes, ext: 'dxf', mime: TARGET_MIME.dxf, layouts: d.layouts.map((l) => l.name) };
+  }
   const layouts = chosenLayouts(d, o.layouts);
   let bytes: Buffer;
   if (target === 'pdf') bytes = await convertPdf(d, layouts, o, s);

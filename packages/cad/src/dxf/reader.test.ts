@@ -136,7 +136,7 @@ describe('DXF reader on drawings generated in code', () => {
     const pairs: [number, string | number][] = [[0, 'SECTION'], [2, 'HEADER'], [9, '$ACADVER'], [1, 'AC1015'], [0, 'ENDSEC'], ...objects];
     for (const bytes of [rawDxf(pairs), rawDxf(pairs, '\r\n'), writeBinaryDxf(pairs)]) {
       const d = parseDxf(bytes);
-      expect(d.layouts).toEqual([{ name: 'Sheet A', tabOrder: 1, blockRecord: '1F' }, { name: 'Model', tabOrder: 0, blockRecord: '1E' }]);
+      expect(d.layouts).toMatchObject([{ name: 'Sheet A', tabOrder: 1, blockRecord: '1F' }, { name: 'Model', tabOrder: 0, blockRecord: '1E' }]);
       expect(d.imageDefs).toEqual({ '1B': { file: 'C:\\pics\\site.png', width: 640, height: 480 } });
     }
   });

@@ -75,6 +75,7 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
       else if (name === 'ENTITIES') readEntities(drawing.entities, 'ENDSEC');
       else if (name === 'OBJECTS') readObjects();
       else if (name === 'ACDSDATA') readAcdsData();
+      else if (name === 'CLASSES') readClasses();
       else skipSection();
       // after the header the code page is known: decode the rest with it
       if (name === 'HEADER') r.setDecoder(decoderFor(drawing.header.version, drawing.header.codePage));
@@ -134,6 +135,15 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
       else if (name === '$DWGCODEPAGE') h.codePage = String(chunk.value(i));
       else if (name === '$INSUNITS') h.units = Number(chunk.value(i));
     }
+    let groups: [string, Pair[]][] | null = null;
+    Object.defineProperty(h, 'groups', {
+      enumerable: false,
+      configurable: true,
+      get: () => (groups ??= headerGroups(chunk, from, to)),
+      set: (v: [string, Pair[]][]) => {
+        groups = v;
+      },
+    });
     let vars: Record<string, string | number> | null = null;
     Object.defineProperty(h, 'vars', {
       enumerable: true,
@@ -173,7 +183,7 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
       if (r.value === 'ENDSEC') return;
       const type = String(r.value);
       // TABLE / ENDTAB markers and tables the model has no place for yet (VPORT, DIMSTYLE, BLOCK_RECORD …)
-      if (type !== 'LAYER' && type !== 'STYLE' && type !== 'LTYPE') {
+      if (type !== 'LAYER' && type !== 'STYLE' && type !== 'LTYPE' && type !== 'DIMSTYLE') {
         skipRecord();
         continue;
       }
@@ -198,9 +208,18 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
           if (Number(flags) & 0x2000000) style.bold = true;
           if (Number(flags) & 0x1000000) style.italic = true;
         }
+        if (get(5) !== undefined) style.handle = String(get(5));
+        if (Number(get(70) ?? 0)) style.flags = Number(get(70));
+        if (Number(get(40) ?? 0)) style.height = Number(get(40));
         drawing.textStyles.push(style);
       } else if (type === 'LTYPE') {
-        drawing.linetypes.push({ name: text(get(2) ?? ''), description: text(get(3) ?? ''), pattern: pairs.filter((p) => p[0] === 49).map((p) => Number(p[1])) } satisfies Linetype);
+        const lt: Linetype = { name: text(get(2) ?? ''), description: text(get(3) ?? ''), pattern: pairs.filter((p) => p[0] === 49).map((p) => Number(p[1])) };
+        if (get(5) !== undefined) lt.handle = String(get(5));
+        drawing.linetypes.push(lt);
+      } else if (type === 'DIMSTYLE') {
+        // a DIMSTYLE's handle is its 105
+        const handle = get(105) ?? get(5);
+        (drawing.dimStyles ??= []).push({ name: text(get(2) ?? ''), ...(handle === undefined ? {} : { handle: String(handle) }), pairs });
       }
     }
     throw new CadError('cad.parseFailed', undefined, 'TABLES without ENDSEC');
@@ -217,6 +236,9 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
       const pairs = recordPairs();
       const get = (code: number) => pairs.find((p) => p[0] === code)?.[1];
       const block: Block = { name: text(get(2) ?? ''), handle: get(5) === undefined ? undefined : String(get(5)), base: { x: Number(get(10) ?? 0), y: Number(get(20) ?? 0), z: Number(get(30) ?? 0) }, entities: [] };
+      const record = get(330);
+      if (record !== undefined) block.recordHandle = String(record);
+      if (get(70) !== undefined) block.flags = Number(get(70));
       readEntities(block.entities, 'ENDBLK');
       skipRecord(); // the ENDBLK record's own pairs
       drawing.blocks.push(block);
@@ -321,7 +343,7 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
       // the block record is the 330 that follows the AcDbLayout subclass marker
       const sub = pairs.findIndex((p) => p[0] === 100 && p[1] === 'AcDbLayout');
       const after = sub >= 0 ? pairs.slice(sub) : pairs;
-      const layout: Layout = { name: text(after.find((p) => p[0] === 1)?.[1] ?? ''), tabOrder: Number(after.find((p) => p[0] === 71)?.[1] ?? 0), blockRecord: after.find((p) => p[0] === 330)?.[1]?.toString() };
+      const layout: Layout = { name: text(after.find((p) => p[0] === 1)?.[1] ?? ''), tabOrder: Number(after.find((p) => p[0] === 71)?.[1] ?? 0), blockRecord: after.find((p) => p[0] === 330)?.[1]?.toString(), pairs };
       const plot = plotSettingsOf(sub >= 0 ? pairs.slice(0, sub) : []);
       if (plot) layout.plot = plot;
       const lim = (c: number) => after.find((p) => p[0] === c)?.[1];
@@ -351,6 +373,20 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
     }
   }
 
+  /** CLASSES (2000 on): a few dozen small records, kept whole so a writer can name the classes it writes */
+  function readClasses() {
+    const classes: Pair[][] = [];
+    while (read()) {
+      if (r.code !== 0) continue;
+      if (r.value === 'ENDSEC') {
+        if (classes.length) drawing.classes = classes;
+        return;
+      }
+      if (r.value === 'CLASS') classes.push(recordPairs());
+    }
+    throw new CadError('cad.parseFailed', undefined, 'CLASSES without ENDSEC');
+  }
+
   function readImageDef(pairs: Pair[]) {
     const get = (code: number) => pairs.find((p) => p[0] === code)?.[1];
     const handle = get(5);
@@ -362,6 +398,17 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
 function hexBytes(hex: string): Uint8Array {
   const out = new Uint8Array(hex.length >> 1);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(i * 2, 2), 16);
+  return out;
+}
+
+/** each header variable with its groups, in file order */
+function headerGroups(chunk: PairChunk, from: number, to: number): [string, Pair[]][] {
+  const out: [string, Pair[]][] = [];
+  let current: Pair[] | null = null;
+  for (let i = from; i < to; i++) {
+    if (chunk.code(i) === 9) out.push([String(chunk.value(i)), (current = [])]);
+    else current?.push([chunk.code(i), chunk.value(i)]);
+  }
   return out;
 }
 

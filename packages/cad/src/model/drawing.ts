@@ -20,6 +20,8 @@ export interface DrawingHeader {
   codePage: string;
   /** every header variable as read: name → first value */
   vars: Record<string, string | number>;
+  /** every header variable with all its groups (a point's 10/20/30), in file order: what a writer re-emits */
+  groups?: [name: string, pairs: Pair[]][];
 }
 
 export interface Layer {
@@ -45,6 +47,12 @@ export interface TextStyle {
   bigFont: string;
   widthFactor: number;
   oblique: number;
+  /** the STYLE record's handle (5): what MULTILEADER and MTEXT styles point to */
+  handle?: string;
+  /** STYLE flags (70): 1 a shape file (SHAPE entities), 4 vertical text */
+  flags?: number;
+  /** text height fixed by the style (40; 0 = not fixed) */
+  height?: number;
   /** TrueType styles: the bold / italic face (STYLE XDATA ACAD 1071 flags) */
   bold?: boolean;
   italic?: boolean;
@@ -55,6 +63,15 @@ export interface Linetype {
   description: string;
   /** dash lengths: positive dash, negative gap, 0 dot */
   pattern: number[];
+  /** the LTYPE record's handle (5) */
+  handle?: string;
+}
+
+/** A DIMSTYLE record: its name and handle typed, its dimension variables as group codes in file order. */
+export interface DimStyle {
+  name: string;
+  handle?: string;
+  pairs: Pair[];
 }
 
 export type Pair = readonly [code: number, value: string | number];
@@ -80,6 +97,10 @@ export interface Entity {
 export interface Block {
   name: string;
   handle?: string;
+  /** the BLOCK_RECORD's handle (the BLOCK's 330): what its entities' owner and a layout's block record name */
+  recordHandle?: string;
+  /** BLOCK flags (70): 1 anonymous, 2 has attributes, 4 xref, 8 overlay … */
+  flags?: number;
   base: Point3;
   entities: Entity[];
 }
@@ -93,6 +114,8 @@ export interface Layout {
   plot?: PlotSettings;
   /** the layout's limits (AcDbLayout 10/20, 11/21) in paper units: the sheet as drawn in the layout */
   limits?: { minX: number; minY: number; maxX: number; maxY: number };
+  /** the LAYOUT record's group codes (plot settings: paper, plot area, scale), in file order */
+  pairs?: Pair[];
 }
 
 /** A layout's page setup as DXF's AcDbPlotSettings stores it (lengths in mm whatever the paper units). */
@@ -144,6 +167,8 @@ export interface Drawing {
   textStyles: TextStyle[];
   blocks: Block[];
   layouts: Layout[];
+  /** DIMSTYLE table records (absent when the file has none) */
+  dimStyles?: DimStyle[];
   /** entities of the ENTITIES section (model and paper space) */
   entities: Entity[];
   /** every entity record read, by type, from ENTITIES and BLOCKS (children included) */
@@ -152,6 +177,8 @@ export interface Drawing {
   unsupported: Record<string, number>;
   /** ACIS data in binary (SAB) form by the handle of its REGION, 3DSOLID, BODY or surface (ACDSDATA, AutoCAD 2013 on) */
   acisData?: Record<string, Uint8Array>;
+  /** the CLASSES section's records (2000 on), each its group codes: what a writer needs for the classes it re-emits */
+  classes?: Pair[][];
   /** IMAGEDEF objects by handle (absent when the drawing has none) */
   imageDefs?: Record<string, ImageDef>;
 }

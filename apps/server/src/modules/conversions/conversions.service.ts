@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { writableTargets, type ConvertOptions, type ConvertTarget, type DxfVersion, type PaperSize } from '@cadcloud/cad';
+import { writableTargets, type ConvertOptions, type ConvertTarget, type DxfVersion, type PaperName } from '@cadcloud/cad';
 import { CONVERSION_VERSIONS, CONVERTIBLE_DRAWING_TYPES, ERRORS, TransformStatus, type Conversion, type ConversionOptions, type ErrorCode, type TransformBatchRequest } from '@cadcloud/contracts';
 import { serverMessage, type Language } from '@cadcloud/i18n';
 import type { AppDeps } from '../../app.deps.ts';
@@ -47,7 +47,8 @@ export function engineOptions(o: ConversionOptions, version: string | null): Con
   return {
     layouts,
     version: (version ?? undefined) as DxfVersion | undefined,
-    paper: o.paper as 'fit' | PaperSize | undefined,
+    // the contract's names are identifier-safe (ANSI_A); the engine names ANSI papers as printed (ANSI A)
+    paper: o.paper && (o.paper.replace('_', ' ') as 'fit' | PaperName),
     width: o.width,
     height: o.height,
     background: o.background,

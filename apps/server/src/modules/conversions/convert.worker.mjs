@@ -28,11 +28,11 @@ parentPort.on('message', async (m) => {
     progress(5, 'read');
     const drawing = await cad.readDrawing(new Uint8Array(m.bytes), m.fileName, { timeoutMs: m.timeoutMs });
     progress(30, 'fonts');
-    const fonts = await cad.loadFonts(drawing, (name) => askFont(m.jobId, name));
-    const text = (run) => cad.textGeometry(run, drawing, fonts);
+    // text geometry, glyphs and boxes: PDFs carry real text with embedded subset fonts, not only strokes
+    const support = await cad.loadConvertText(drawing, (name) => askFont(m.jobId, name));
     // the engine's own progress (flatten, draw, write) fills 35–95; the parent stores the result after
     const onProgress = (pct, stage) => progress(35 + (pct * 60) / 100, stage);
-    const out = await cad.convertDrawing(drawing, m.target, m.options ?? {}, { text, onProgress });
+    const out = await cad.convertDrawing(drawing, m.target, m.options ?? {}, { ...support, onProgress });
     const bytes = new Uint8Array(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength).slice();
     parentPort.postMessage({ type: 'done', jobId: m.jobId, ok: true, bytes, ext: out.ext, mime: out.mime }, [bytes.buffer]);
   } catch (e) {
