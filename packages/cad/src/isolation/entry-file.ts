@@ -2,9 +2,10 @@ import path from 'node:path';
 
 /**
  * Whether this code runs from its TypeScript sources (tsx, vitest) or from the compiled build (`npm run build`):
- * a bundle is plain `.mjs`, so this module's own address says which.
+ * a bundle is plain `.mjs`, so this module's own address says which (its path: tsx's tsImport, which starts worker
+ * threads from the sources, adds a `?tsx-namespace=…` query).
  */
-export const fromSources = import.meta.url.endsWith('.ts');
+export const fromSources = new URL(import.meta.url).pathname.endsWith('.ts');
 
 /**
  * The file a child process or thread of the engine starts on. From the sources it is `fileName` in `sourceDir`

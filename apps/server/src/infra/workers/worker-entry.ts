@@ -15,6 +15,7 @@ export interface WorkerEntry {
  * of scripts/build.mjs.
  */
 export function workerEntry(source: string, compiledName: string): WorkerEntry {
-  if (!import.meta.url.endsWith('.ts')) return { script: path.join(import.meta.dirname, `${compiledName}.mjs`), workerData: {} };
+  // this module's own path says whether it runs compiled (a bundle is .mjs; tsx may add a query to a source's address)
+  if (!new URL(import.meta.url).pathname.endsWith('.ts')) return { script: path.join(import.meta.dirname, `${compiledName}.mjs`), workerData: {} };
   return { script: path.join(import.meta.dirname, 'ts-worker.boot.mjs'), workerData: { entry: pathToFileURL(source).href } };
 }
