@@ -110,12 +110,14 @@ const runs = [
 let failed = false;
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const reportDir = mkdtempSync(path.join(tmpdir(), 'cadcloud-test-'));
+// once, before every runner: the compiled build is what scripts/build.test.ts runs and the browser tests' web app
+// (only what is missing or older than its sources)
+console.log('[test] building (npm run build, what is stale) …');
+const built = sh('node scripts/build.mjs --if-stale').ok;
+if (!built) failed = true;
 for (const [label, args] of runs) {
+  if (!built) break;
   if (label === 'browser' && (only.length || !existsSync(path.join(root, 'e2e/vitest.config.ts')))) continue;
-  if (label === 'browser') {
-    console.log('[test] building the web app for the browser tests …');
-    if (!sh('cd apps/web && npx vite build --logLevel warn').ok) { failed = true; break; }
-  }
   console.log(`[test] ${label} tests`);
   const report = path.join(reportDir, `${label.replace(/\W+/g, '-')}.json`);
   const r = spawnSync('npx', [...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { stdio: 'inherit', cwd: root, env });

@@ -151,9 +151,9 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
   }
 }
 
-const isMain = process.argv[1]?.endsWith('admin.cli.ts');
-if (isMain) {
-  runAdmin(process.argv.slice(2)).then(
+/** The command line: the answer as JSON on stdout, a usage or known error as its message on stderr (exit 1). */
+export function adminMain(argv: string[]): Promise<void> {
+  return runAdmin(argv).then(
     (out) => {
       console.log(JSON.stringify(out, null, 2));
     },
@@ -164,3 +164,6 @@ if (isMain) {
     },
   );
 }
+
+// from the sources (`node --import tsx apps/server/src/admin/admin.cli.ts`); the compiled CLI starts at admin.main.ts
+if (process.argv[1]?.endsWith('admin.cli.ts')) void adminMain(process.argv.slice(2));

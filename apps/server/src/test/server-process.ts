@@ -25,12 +25,19 @@ export interface ServerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** `ready`: the line that says it is up (a worker, PROCESS_MODE=worker, prints its own and listens on no port). */
-export async function startServer(env: Record<string, string | undefined>, port?: number, ready = 'CADCloud is running'): Promise<ServerProcess> {
+/** The server from its TypeScript sources through tsx, as most tests run it (scripts/build.test.ts runs the compiled one). */
+export const SERVER_FROM_SOURCES = ['--import', 'tsx', 'apps/server/src/main.ts'];
+
+/**
+ * `ready`: the line that says it is up (a worker, PROCESS_MODE=worker, prints its own and listens on no port).
+ * `args`: what node runs (e.g. `['scripts/start.mjs']`, `npm start`'s compiled server; stop that one with SIGTERM,
+ * which it passes on).
+ */
+export async function startServer(env: Record<string, string | undefined>, port?: number, ready = 'CADCloud is running', args = SERVER_FROM_SOURCES): Promise<ServerProcess> {
   const p = port ?? (await freePortPair());
-  // the allocator settings `npm start` sets (scripts/start.mjs says why)
+  // the allocator settings `npm start` sets (scripts/malloc-env.mjs says why)
   const mallocEnv = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: repoRoot, env: { ...mallocEnv, ...process.env, ...env, PORT: String(p) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...mallocEnv, ...process.env, ...env, PORT: String(p) }, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));

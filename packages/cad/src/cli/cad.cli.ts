@@ -22,17 +22,15 @@ import { drawingInfo } from '../info.ts';
 import { CadError, type Drawing } from '../model/drawing.ts';
 import type { Flattened } from '../geometry/flatten.ts';
 import { defaultLayout, flattenLayout, layoutNames } from '../geometry/layout.ts';
-import { renderSvg } from '../render/svg.ts';
-import { renderPng } from '../render/png.ts';
-import { renderPdf } from '../render/pdf.ts';
-import { loadRenderPictures } from '../render/pictures.ts';
-import { imageRefs } from '../geometry/image-refs.ts';
 import type { TextGeometry } from '../render/prepare.ts';
-import { loadFonts, textGeometry, type FontBytesProvider } from '../text/index.ts';
-import { compareDetailed } from '../compare/compare.ts';
-import { convertDrawing, DXF_VERSIONS, loadConvertText, type ConvertOptions, type ConvertTarget, type DxfVersion } from '../convert/index.ts';
+import type { FontBytesProvider } from '../text/index.ts';
+import type { ConvertOptions } from '../convert/convert.ts';
+import { DXF_VERSIONS, type ConvertTarget, type DxfVersion } from '../convert/targets.ts';
 import { parsePaper } from '../render/paper.ts';
-import { overlayFlattened } from '../compare/overlay.ts';
+
+// The renderers, the text engine and compare are loaded by the commands that use them: their libraries (pdfkit,
+// sharp, resvg, opentype.js) took most of a second to load, which `info` would have paid on every run.
+const renderers = () => Promise.all([import('../render/svg.ts'), import('../render/png.ts'), import('../render/pdf.ts')]).then(([svg, png, pdf]) => ({ ...svg, ...png, ...pdf }));
 
 const { positionals, values } = parseArgs({
   args: process.argv.slice(2),
@@ -88,6 +86,7 @@ function fileDirectory(dir: string | undefined): (name: string) => Promise<Buffe
 const fontDirectory = (dir: string | undefined): FontBytesProvider => fileDirectory(dir);
 
 async function textOf(d: Drawing): Promise<TextGeometry> {
+  const { loadFonts, textGeometry } = await import('../text/index.ts');
   const fonts = await loadFonts(d, fontDirectory(values.fonts));
   return (run) => textGeometry(run, d, fonts);
 }
@@ -99,6 +98,7 @@ async function render(input: string, output: string) {
   if (width !== undefined && !(Number.isInteger(width) && width >= 16 && width <= 16384)) throw new UsageError(`--width must be a whole number of pixels from 16 to 16384, not ${values.width}`);
   const d = await load(input);
   const { layout, flat } = flattenNamed(d, values.layout);
+  const [{ imageRefs }, { loadRenderPictures }, { renderSvg, renderPng, renderPdf }] = await Promise.all([import('../geometry/image-refs.ts'), import('../render/pictures.ts'), renderers()]);
   const refs = imageRefs(d, flat);
   const { pictures, missing } = values.images ? await loadRenderPictures(refs, fileDirectory(values.images)) : { pictures: undefined, missing: [...new Set(refs.flatMap((r) => (r.name ? [r.name] : [])))] };
   const opts = { width, background: values.dark ? ('dark' as const) : ('light' as const), text: await textOf(d), pictures };
@@ -161,6 +161,7 @@ function convertOptions(): ConvertOptions {
   return o;
 }
 
+/** `convert`: the same convertDrawing the server's conversion jobs call. */
 async function convert(input: string, output: string) {
   const ext = /\.([a-z]+)$/i.exec(output)?.[1].toLowerCase() ?? '';
   const target = CONVERT_BY_EXT[ext];
@@ -169,6 +170,7 @@ async function convert(input: string, output: string) {
   const d = await load(input);
   const images = values.images;
   const started = performance.now();
+  const [{ convertDrawing, loadConvertText }, { imageRefs }, { loadRenderPictures }] = await Promise.all([import('../convert/index.ts'), import('../geometry/image-refs.ts'), import('../render/pictures.ts')]);
   const result = await convertDrawing(d, target, o, {
     ...(await loadConvertText(d, fontDirectory(values.fonts))),
     loadPictures: images ? async (flat) => (await loadRenderPictures(imageRefs(d, flat), fileDirectory(images))).pictures : undefined,
@@ -184,8 +186,10 @@ async function compare(fileA: string, fileB: string, image?: string) {
   const format = image && /\.(png|svg)$/i.exec(image)?.[1].toLowerCase();
   if (image && !format) throw new UsageError(`unknown output format: ${image} (use .png or .svg)`);
   const a = await load(fileA), b = await load(fileB);
+  const [{ compareDetailed }, { overlayFlattened }] = await Promise.all([import('../compare/compare.ts'), import('../compare/overlay.ts')]);
   const c = compareDetailed(a, b, { layout: values.layout });
   if (image) {
+    const { renderSvg, renderPng } = await renderers();
     const flat = overlayFlattened(c);
     // texts through each side's own fonts, in their state's colour
     const base = c.flatB.entities.length;
@@ -200,7 +204,6 @@ async function compare(fileA: string, fileB: string, image?: string) {
   console.log(JSON.stringify({ layout: c.layout, counts: c.counts, changes: c.changes }, null, 2));
 }
 
-/** `convert`: the same convertDrawing the server's conversion jobs call. */
 let code = 0;
 try {
   if (command === 'info' && file) console.log(JSON.stringify(drawingInfo(await load(file)), null, 2));

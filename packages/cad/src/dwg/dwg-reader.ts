@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { parseDxf } from '../dxf/reader.ts';
+import { entryFile } from '../isolation/entry-file.ts';
 import { watchProcessMemory } from '../isolation/memory-watchdog.ts';
 import { CadError, type Drawing } from '../model/drawing.ts';
 import { acdsDataSection, databaseToDxf } from './database/database-to-dxf.ts';
@@ -9,7 +9,7 @@ import { VERSIONS as R12_VERSIONS } from './r12/file-header.ts';
 import { readAcisStorage } from './r2004/acds.ts';
 import { parseDwgR12 } from './r12/reader.ts';
 
-const CHILD = path.join(import.meta.dirname, 'dwg-to-dxf.child.mjs');
+const CHILD = entryFile(import.meta.dirname, 'dwg-to-dxf.child.mjs');
 /** the mark reader-self-watch.mjs leaves on stderr when it ends the reader (kept in step with it) */
 const SELF_STOP_MARK = 'reader-self-watch:';
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { WorkerMemory } from '../../infra/workers/worker-budget.ts';
+import { workerEntry } from '../../infra/workers/worker-entry.ts';
 import { createCappedWorker, type FontLookup } from '../drawings/capped-worker.ts';
 
 /** Why a compare could not be built: a side failed to parse (DXF) or convert (DWG), the layout is missing, too slow. */
@@ -23,7 +24,7 @@ export interface CompareInput {
   layout: string;
 }
 
-const WORKER = path.join(import.meta.dirname, 'compare.worker.mjs');
+const WORKER = workerEntry(path.join(import.meta.dirname, 'compare.worker.mjs'), 'compare.worker');
 
 /** Compares run in one capped worker thread (see drawings/capped-worker.ts), one pair at a time. */
 export function createCompareBuilder(o: { maxHeapMb: number; timeoutMs: number; memory?: WorkerMemory }) {

@@ -1,12 +1,12 @@
 // Worker thread that compares two drawings: both are parsed, matched and the overlay compiled here, so two big
 // drawings never block the API's event loop and their memory is capped (resourceLimits set by the parent).
-// Plain .mjs loading the engine's TypeScript through tsx's API, like the drawings module's scene worker.
+// Started like the drawings module's scene worker (infra/workers/worker-entry.ts): through tsx from the sources,
+// bundled to apps/server/dist/compare.worker.mjs when compiled.
 import { parentPort } from 'node:worker_threads';
-import { tsImport } from 'tsx/esm/api';
+import * as cad from '@cadcloud/cad';
 import { boundDwgReader } from '../drawings/worker-memory.mjs';
 import { askFont, takeFontAnswer } from '../drawings/worker-fonts.mjs';
 
-const cad = await tsImport('@cadcloud/cad', import.meta.url);
 boundDwgReader(cad);
 
 /** One side read; a failure says which side and whether it was a DWG conversion or a parse. */

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { workerEntry } from '../../infra/workers/worker-entry.ts';
 import type { ConvertOptions } from '@cadcloud/cad';
 import { workerMemory } from '../../infra/workers/worker-budget.ts';
 import { createCappedWorker, type FontLookup, type ProgressListener } from '../drawings/capped-worker.ts';
@@ -20,7 +21,7 @@ export interface ConvertedFile {
   mime: string;
 }
 
-const WORKER = path.join(import.meta.dirname, 'convert.worker.mjs');
+const WORKER = workerEntry(path.join(import.meta.dirname, 'convert.worker.mjs'), 'convert.worker');
 
 /** Conversions run one at a time in one capped worker thread (drawings/capped-worker.ts, like the scene builder). */
 export function createConversionRunner(o: { maxHeapMb: number; timeoutMs: number; memory?: ReturnType<typeof workerMemory>; idleMs?: number }) {

@@ -1,12 +1,12 @@
 // Worker thread that converts one drawing's bytes to another format (issue 17), so a large conversion never blocks
 // the API's event loop and its memory and time are capped (capped-worker.ts, as for scenes). Same shape as
-// drawings/scene.worker.mjs: the engine's TypeScript is loaded through tsx's API, fonts are asked of the parent.
+// drawings/scene.worker.mjs: from the sources the thread starts on infra/workers/ts-worker.boot.mjs (tsx), the
+// compiled build bundles it to apps/server/dist/convert.worker.mjs; fonts are asked of the parent.
 import { parentPort } from 'node:worker_threads';
-import { tsImport } from 'tsx/esm/api';
+import * as cad from '@cadcloud/cad';
 import { boundDwgReader } from '../drawings/worker-memory.mjs';
 import { askFont, takeFontAnswer } from '../drawings/worker-fonts.mjs';
 
-const cad = await tsImport('@cadcloud/cad', import.meta.url);
 boundDwgReader(cad);
 
 /** Progress as the task panel shows it: the engine's 0–100 mapped into the part of the job after reading. */

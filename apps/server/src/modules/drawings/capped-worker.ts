@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { threadHeapMb, type WorkerMemory } from '../../infra/workers/worker-budget.ts';
+import type { WorkerEntry } from '../../infra/workers/worker-entry.ts';
 
 export type FontLookup = (fileName: string) => Promise<Uint8Array | null>;
 /** `{type:'progress', jobId, percent, stage}` from the worker, for a job that reports how far it is (conversions) */
@@ -14,8 +15,11 @@ export interface DoneMessage {
 }
 
 export interface CappedWorkerOptions<R> {
-  /** the worker script (.mjs): says `{type:'ready'}`, answers `{type:'build', jobId, …}` with a DoneMessage and asks `{type:'font', id, jobId, fileName}` */
-  script: string;
+  /**
+   * the worker's start (infra/workers/worker-entry.ts): its body says `{type:'ready'}`, answers `{type:'build', jobId, …}`
+   * with a DoneMessage and asks `{type:'font', id, jobId, fileName}`
+   */
+  script: WorkerEntry;
   maxHeapMb: number;
   timeoutMs: number;
   /**
@@ -90,8 +94,8 @@ export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
     // often that a 10 MB drawing's build took ~10 % longer (scene probe, median of 5)
     const maxOldGenerationSizeMb = o.memory ? threadHeapMb(o.maxHeapMb, o.memory.limitMb, YOUNG_GENERATION_MB) : o.maxHeapMb;
     // the worker script bounds its DWG reader process with the same limit (see drawings/worker-memory.mjs)
-    const workerData = { dwgMemoryLimitMb: o.memory?.limitMb };
-    const w = new Worker(o.script, { workerData, resourceLimits: { maxOldGenerationSizeMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    const workerData = { ...o.script.workerData, dwgMemoryLimitMb: o.memory?.limitMb };
+    const w = new Worker(o.script.script, { workerData, resourceLimits: { maxOldGenerationSizeMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     // an idle worker must not keep a finished process (tests, the CLI) alive
     w.unref();
     worker = w;

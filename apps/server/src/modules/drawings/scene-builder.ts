@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { workerMemory, type WorkerMemory } from '../../infra/workers/worker-budget.ts';
+import { workerEntry } from '../../infra/workers/worker-entry.ts';
 import { createCappedWorker, type FontLookup } from './capped-worker.ts';
 import { createFairQueue, type QueueTicket } from './fair-queue.ts';
 
@@ -22,7 +23,7 @@ export const MAX_QUEUED_BUILDS_PER_USER = 4;
 /** ms per phase of one build: parse, flatten, fonts, compile, encode (the worker's) and worker (the whole job) */
 export type SceneTimings = Record<string, number>;
 
-const WORKER = path.join(import.meta.dirname, 'scene.worker.mjs');
+const WORKER = workerEntry(path.join(import.meta.dirname, 'scene.worker.mjs'), 'scene.worker');
 
 /** Scenes are built in one capped worker thread (see capped-worker.ts), one file at a time. */
 export function createSceneBuilder(o: { maxHeapMb: number; timeoutMs: number; batchBytes?: number; memory?: WorkerMemory; budgetMs?: number; maxQueuedPerUser?: number; idleMs?: number }) {

@@ -1,12 +1,12 @@
 // Worker thread that turns drawing bytes into scene bytes, so parsing a large file never blocks the API's
-// event loop and its memory is capped (resourceLimits set by the parent). Plain .mjs: it loads the engine's
-// TypeScript through tsx's API, which works the same under `tsx`, vitest and `npm start`.
+// event loop and its memory is capped (resourceLimits set by the parent). From the sources the thread starts on
+// infra/workers/ts-worker.boot.mjs, which loads this file and the engine's TypeScript through tsx; the compiled build
+// bundles it to apps/server/dist/scene.worker.mjs (infra/workers/worker-entry.ts).
 import { parentPort } from 'node:worker_threads';
-import { tsImport } from 'tsx/esm/api';
+import * as cad from '@cadcloud/cad';
 import { boundDwgReader } from './worker-memory.mjs';
 import { askFont, takeFontAnswer } from './worker-fonts.mjs';
 
-const cad = await tsImport('@cadcloud/cad', import.meta.url);
 boundDwgReader(cad);
 
 /**

@@ -1,12 +1,11 @@
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { dwgToDxf, isDwgR12 } from '@cadcloud/cad';
 import { threadHeapMb, type WorkerMemory } from '../../../infra/workers/worker-budget.ts';
+import { workerEntry } from '../../../infra/workers/worker-entry.ts';
 import { ThumbnailSkipped, ThumbnailTimeout } from './thumbnail-skipped.ts';
 
-const BOOT = path.join(import.meta.dirname, 'drawing-worker.boot.mjs');
-const ENTRY = pathToFileURL(path.join(import.meta.dirname, 'drawing.worker.ts')).href;
+const WORKER = workerEntry(path.join(import.meta.dirname, 'drawing.worker.ts'), 'drawing.worker');
 
 export interface DrawingRenderOptions {
   size: number;
@@ -73,8 +72,8 @@ async function render(bytes: Buffer, o: DrawingRenderOptions): Promise<DrawingTh
 
 function inWorker(dxf: Uint8Array, size: number, timeoutMs: number, memoryMb: number, pictures?: Record<string, Uint8Array>): Promise<DrawingThumbnail> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(BOOT, {
-      workerData: { entry: ENTRY, dxf, size, pictures },
+    const worker = new Worker(WORKER.script, {
+      workerData: { ...WORKER.workerData, dxf, size, pictures },
       resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: youngMb(memoryMb) },
     });
     let settled = false;

@@ -1,0 +1,183 @@
+#!/usr/bin/env node
+// `npm run build`: everything the product runs, as plain JavaScript, so no TypeScript compiler loads at run time.
+//   apps/server/dist   the server (API, jobs and the built-in login site), the admin CLI, the worker threads and the
+//                      DWG reader process they start
+//   packages/cad/dist  the `cad` command line and the DWG reader process it starts
+//   apps/web/dist      the web app (Vite)
+// Each entry is bundled by esbuild with our workspace packages inside and every registry package left to node at run
+// time (native addons, WebAssembly and the font files keep their places in node_modules). Worker and child entries
+// are bundled under the names the code that starts them looks for beside its own bundle (infra/workers/worker-entry.ts,
+// packages/cad/src/isolation/entry-file.ts). `--if-stale` builds only what is missing or older than its sources
+// (`npm start`, `npm run cad`, `npm run admin`); `--node` leaves the web app out.
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dwgChild = {
+  'dwg-to-dxf.child': 'packages/cad/src/dwg/dwg-to-dxf.child.mjs',
+  'reader-self-watch.thread': 'packages/cad/src/dwg/reader-self-watch.thread.mjs',
+};
+
+/** What is built, where, and from which sources (a target is stale when any of them is newer than its output). */
+export const targets = [
+  {
+    name: 'cad',
+    outdir: 'packages/cad/dist',
+    entries: { cad: 'packages/cad/src/cli/cad.cli.ts', ...dwgChild },
+    sources: ['packages/cad/src'],
+  },
+  {
+    name: 'server',
+    outdir: 'apps/server/dist',
+    entries: {
+      main: 'apps/server/src/main.ts',
+      admin: 'apps/server/src/admin/admin.main.ts',
+      'scene.worker': 'apps/server/src/modules/drawings/scene.worker.mjs',
+      'compare.worker': 'apps/server/src/modules/compare/compare.worker.mjs',
+      'convert.worker': 'apps/server/src/modules/conversions/convert.worker.mjs',
+      'drawing.worker': 'apps/server/src/modules/thumbnails/render/drawing.worker.ts',
+      ...dwgChild,
+    },
+    sources: ['apps/server/src', 'apps/sso/src', 'packages/cad/src', 'packages/contracts/src', 'packages/i18n/src'],
+  },
+  {
+    name: 'web',
+    outdir: 'apps/web/dist',
+    sources: ['apps/web/src', 'apps/web/public', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/contracts/src', 'packages/i18n/src'],
+  },
+];
+// a change of dependencies rebuilds everything
+const shared = ['package-lock.json', 'package.json', 'apps/server/package.json', 'apps/sso/package.json', 'apps/web/package.json', 'packages/cad/package.json', 'scripts/build.mjs'];
+
+function newestMtime(p) {
+  let st;
+  try {
+    st = statSync(p);
+  } catch {
+    return 0;
+  }
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const e of readdirSync(p)) newest = Math.max(newest, newestMtime(path.join(p, e)));
+  return newest;
+}
+/** oldest output file of a target, 0 when one is missing (the web app's index.html is written last by Vite) */
+function builtAt(t) {
+  const files = t.entries ? Object.keys(t.entries).map((n) => `${n}.mjs`) : ['index.html'];
+  let oldest = Infinity;
+  for (const f of files) {
+    const p = path.join(root, t.outdir, f);
+    if (!existsSync(p)) return 0;
+    oldest = Math.min(oldest, statSync(p).mtimeMs);
+  }
+  return oldest;
+}
+/** Whether a target must be built: its output is missing or older than one of its sources (a walk of ~600 files, a few ms). */
+export function isStale(t) {
+  const built = builtAt(t);
+  if (!built) return true;
+  return [...t.sources, ...shared].some((s) => newestMtime(path.join(root, s)) > built);
+}
+
+/**
+ * Bare imports: our workspace packages (their `exports` point at TypeScript) are bundled; every other package stays
+ * an import node resolves at run time — by its name where node finds the same package from the bundle's folder, by a
+ * relative path where it would not (apps/sso's own node_modules, e.g. its oidc-provider, are not visible from
+ * apps/server/dist).
+ */
+function registryPackagesOutside(outdir) {
+  return {
+    name: 'registry-packages-outside',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, async (a) => {
+        if (a.pluginData?.inner || a.path.startsWith('@cadcloud/') || a.path.startsWith('node:')) return undefined;
+        const opts = { kind: a.kind, pluginData: { inner: true } };
+        const from = await b.resolve(a.path, { ...opts, resolveDir: a.resolveDir });
+        if (from.errors.length || !from.path) return { path: a.path, external: true };
+        // from the package folder above the output: the same node_modules walk as from the output folder, which does
+        // not exist yet
+        const atOut = await b.resolve(a.path, { ...opts, resolveDir: path.dirname(outdir) });
+        if (!atOut.errors.length && atOut.path === from.path) return { path: a.path, external: true };
+        let rel = path.relative(outdir, from.path).split(path.sep).join('/');
+        if (!rel.startsWith('.')) rel = `./${rel}`;
+        return { path: rel, external: true };
+      });
+    },
+  };
+}
+
+async function buildNode(t) {
+  const { build } = await import('esbuild');
+  const outdir = path.join(root, t.outdir);
+  rmSync(outdir, { recursive: true, force: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: t.entries,
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    // shared code in chunks beside the entries (the same folder: code finds its worker entries beside itself), and
+    // what a command imports only when it runs (the renderers of `cad render`) stays unloaded until then
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    // node's own resolution: no bundler-only `module` condition or field
+    conditions: [],
+    mainFields: ['main'],
+    // as tsx does: code and libraries that read a function's or class's name get the name it was written with
+    keepNames: true,
+    sourcemap: 'linked',
+    plugins: [registryPackagesOutside(outdir)],
+    logLevel: 'warning',
+  });
+}
+
+function buildWeb() {
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: path.join(root, 'apps/web'), stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`vite build failed (exit ${r.status})`);
+}
+
+/** Builds the targets named (all by default); with `ifStale` only those whose output is missing or old. */
+export async function buildTargets({ names = targets.map((t) => t.name), ifStale = false, quiet = false } = {}) {
+  const built = [];
+  for (const t of targets.filter((x) => names.includes(x.name))) {
+    if (ifStale && !isStale(t)) continue;
+    const t0 = performance.now();
+    if (!quiet) process.stderr.write(`[build] ${t.name} → ${t.outdir} …`);
+    if (t.entries) await buildNode(t);
+    else buildWeb();
+    if (!quiet) process.stderr.write(` ${Math.round(performance.now() - t0)} ms\n`);
+    built.push(t.name);
+  }
+  return built;
+}
+
+/**
+ * Runs a compiled entry in this process (`npm run cad`, `npm run admin`): built first when stale, so a fresh clone or
+ * an edited source never runs old code. The entry reads its arguments from process.argv as when run directly.
+ */
+export async function runCompiled(name, entry) {
+  const t = targets.find((x) => x.name === name);
+  try {
+    await buildTargets({ names: [name], ifStale: true });
+  } catch (e) {
+    console.error(`[build] ${e?.message ?? e}`);
+    process.exit(1);
+  }
+  await import(pathToFileURL(path.join(root, t.outdir, `${entry}.mjs`)).href);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const args = process.argv.slice(2);
+  const names = args.filter((a) => !a.startsWith('--'));
+  try {
+    await buildTargets({ names: names.length ? names : args.includes('--node') ? ['cad', 'server'] : undefined, ifStale: args.includes('--if-stale') });
+  } catch (e) {
+    console.error(e?.message ?? e);
+    process.exit(1);
+  }
+}
