@@ -11,6 +11,8 @@ import { SceneBuildError, type FontLookup, type SceneBuilder, type SceneTimings 
 import { QueueFullError, type QueueTicket } from './fair-queue.ts';
 import { sceneCache } from '../../infra/observability/metrics.ts';
 import { createDrawingFailuresRepository, WHOLE_DRAWING } from './drawing-failures.repository.ts';
+import { sharedSceneBuilder } from './scene-builder.ts';
+import { drawingFonts } from './drawing-fonts.ts';
 
 /**
  * Cached scenes of another engine are rebuilt, never served: the scene format's version, with a suffix to bump when
@@ -183,4 +185,20 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
       return { key, body, cached: hit, size: body.byteLength, stored: entry.stored, timings: hit ? undefined : entry.timings };
     },
   };
+}
+
+const shared = new WeakMap<object, ReturnType<typeof createDrawingsService>>();
+
+/**
+ * One drawings service per app, shared by the scene route and the prewarm job: its builds in flight are what an open
+ * joins, so an open of a file whose prewarm is building takes that build (issue 16 item 14). With a service each, the
+ * route never saw the job's build and built the same scene a second time behind it.
+ */
+export function sharedDrawingsService(deps: AppDeps) {
+  let s = shared.get(deps);
+  if (!s) {
+    s = createDrawingsService(deps, sharedSceneBuilder(deps), drawingFonts(deps));
+    shared.set(deps, s);
+  }
+  return s;
 }
