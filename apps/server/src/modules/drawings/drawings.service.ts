@@ -20,9 +20,10 @@ import { drawingFonts } from './drawing-fonts.ts';
  * ellipses as exact dash curves; .3: drawings with wipeouts carry depth tiers, packages/cad/src/scene/tiers.ts;
  * .4: issue 15 text — no blank first line before paragraph codes, unsplit words, mirrored MTEXT, frames, faces;
  * .5: issue 15 colour — white is white and true colour wins, white fills mask, viewports with status 0 drawn, layers
- * off in the file kept, gradients).
+ * off in the file kept, gradients; .6: issue 16 item 11 — the head carries the drawing's unit format, $LUNITS/$LUPREC, for
+ * measuring).
  */
-export const SCENE_ENGINE = `e${SCENE_FORMAT}.5`;
+export const SCENE_ENGINE = `e${SCENE_FORMAT}.6`;
 
 /**
  * The engine a remembered failure belongs to: the scene engine and the version of the engine's content bounds
