@@ -373,14 +373,20 @@ async function api(base: string, token: string, p: string, data: unknown) {
   return j.bizData;
 }
 
-/** A visitor's tab: the share extracted with its code through the share page, so the viewer below has its token. */
+/**
+ * A visitor's tab: the share extracted with its code through the share page. The page keeps the share's token in
+ * the tab's sessionStorage: the timed tab opened next starts with a copy of it, as a click in the list would have.
+ */
 async function extractShare(ctx: BrowserContext, share: { url: string; code: string }) {
   const p = await ctx.newPage();
   await p.goto(share.url);
   await p.locator('[data-testid=share-code-input]').fill(share.code);
   await p.click('[data-testid=share-extract-submit]');
   await p.locator('[data-testid^="share-item-"]').first().waitFor({ timeout: 60_000 });
+  const session = await p.evaluate(() => JSON.stringify(Object.entries(sessionStorage)));
   await p.close();
+  // a string, not a function (see firstFrameProbe)
+  await ctx.addInitScript(`for (const [k, v] of ${session}) sessionStorage.setItem(k, v);`);
 }
 
 async function firstOpenAfterUpload(o: { product: { url: string; dataDir: string }; token: string; browser: Browser; tmp: string; target: string; background: string[]; runs: number }) {

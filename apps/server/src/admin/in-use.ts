@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../infra/db/schema.ts';
-import { dialectOf, SERVER_APPLICATION_NAME } from '../infra/db/db.ts';
+import { dialectOf, schemaOf, SERVER_APPLICATION_NAME } from '../infra/db/db.ts';
 import { INSTANCE_ID, liveInstanceLeases } from '../infra/instance.ts';
 
 /**
@@ -15,7 +15,9 @@ import { INSTANCE_ID, liveInstanceLeases } from '../infra/instance.ts';
 export async function usersOfInstance(db: Kysely<Database>, dataDir: string): Promise<string[]> {
   const found: string[] = [];
   for (const l of await liveInstanceLeases(dataDir)) if (l.id !== INSTANCE_ID) found.push(`a server process (pid ${l.pid} on ${l.host}, since ${new Date(l.startedAt).toISOString()}) uses the data dir ${dataDir}`);
-  if (dialectOf(db) === 'postgres') {
+  // a handle on a schema of its own (tests isolate runs that way in one database) shares no tables with servers,
+  // which run on the database's default schema
+  if (dialectOf(db) === 'postgres' && !schemaOf(db)) {
     const rows = await sql<{ pid: number; client_addr: string | null }>`select pid, client_addr::text as client_addr from pg_stat_activity where datname = current_database() and application_name = ${SERVER_APPLICATION_NAME} and pid <> pg_backend_pid()`.execute(db);
     const hosts = [...new Set(rows.rows.map((r) => r.client_addr ?? 'local socket'))];
     if (rows.rows.length) found.push(`${rows.rows.length} connection(s) of a running server hold the database (from ${hosts.join(', ')})`);
