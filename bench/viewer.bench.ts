@@ -21,18 +21,26 @@
  *      and the intervals between drawn frames, for ours and dxf-viewer.
  *   4. Browser memory with the ~100 MB generated DXF open (target < 1 GB): JS heap (CDP Performance.getMetrics)
  *      and the peak RSS (VmHWM) of the renderer and GPU processes, each viewer in a browser of its own.
+ *   5. First open right after upload (issue 16 item 14: 9 s, and 6 s for a share recipient), time to first frame:
+ *      - baseline: the drawing uploaded, its prewarm done, the scene cache removed: a cold open with nothing else
+ *        running on the server;
+ *      - after upload: three other drawings and then this one uploaded, the open at once (their prewarm builds
+ *        running or waiting, this one's queued or building);
+ *      - share recipient: the same, then the drawing shared; a visitor extracts the share and opens the drawing.
+ *      Every run uploads new bytes (a DXF comment with the run's name), so no scene is cached from before.
  *
  *   npm run bench -- viewer
  *   BENCH_VIEWER_DXF_MB=10      size of the generated drawing for parts 1 and 3 (default 10)
  *   BENCH_VIEWER_MEM_MB=100     size of the generated drawing for part 4 (default 100; 0 skips part 4)
  *   BENCH_VIEWER_RUNS=3         timed runs per file and viewer (median)
- *   BENCH_VIEWER_ONLY=first,floorplan,panzoom,memory   run only these parts
+ *   BENCH_VIEWER_ONLY=first,floorplan,panzoom,memory,afterupload   run only these parts
+ *   BENCH_VIEWER_BG_MB=3        size of each of the three drawings uploaded beside the opened one in part 5 (default 3)
  *   BENCH_VIEWER_MEM_TIMEOUT_S=600   longest wait for the large drawing's first frame (memory is measured either way)
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import { createReadStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -50,7 +58,7 @@ const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 const RUNS = Number(process.env.BENCH_VIEWER_RUNS ?? 3);
 const VIEWPORT = { width: 1280, height: 860 };
 const ONLY = (process.env.BENCH_VIEWER_ONLY ?? '').split(',').filter(Boolean);
-const want = (part: 'first' | 'floorplan' | 'panzoom' | 'memory') => !ONLY.length || ONLY.includes(part);
+const want = (part: 'first' | 'floorplan' | 'panzoom' | 'memory' | 'afterupload') => !ONLY.length || ONLY.includes(part);
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -206,12 +214,12 @@ interface OursOpen {
   doc: { responseStart: number; responseEnd: number };
 }
 
-async function openOurs(ctx: BrowserContext, base: string, fileId: string, timeoutMs: number, keep = false): Promise<{ open: OursOpen; page: Page }> {
+async function openOurs(ctx: BrowserContext, base: string, fileId: string, timeoutMs: number, keep = false, viewPath = `/yun/view/${fileId}`): Promise<{ open: OursOpen; page: Page }> {
   await settleBeforeOpen();
   const page = await ctx.newPage();
   let cache = '';
   page.on('response', (r) => r.url().includes('/drawing/scene') && (cache = r.headers()['x-scene-cache'] ?? ''));
-  await page.goto(`${base}/yun/view/${fileId}`);
+  await page.goto(`${base}${viewPath}`);
   // the frame, and the app around it (its draw calls are read below)
   await page.waitForFunction(() => ((window as any).__bench?.frame !== undefined && (window as any).__cadViewer) || document.querySelector('[data-testid=viewer-error]'), undefined, { timeout: timeoutMs, polling: 50 }).catch(async (e) => {
     await page.screenshot({ path: path.join(os.tmpdir(), 'viewer-bench-timeout.png') }).catch(() => undefined);
@@ -350,6 +358,96 @@ const BASELINE_FRAME_TIMER = `(() => {
   v.Render = () => { const t0 = performance.now(); render(); gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px); window.__frames.push({ at: t0, ms: performance.now() - t0 }); };
 })()`;
 
+// ---------------------------------------------------------------------------------------------- first open after upload
+
+/** A copy of a DXF with its own bytes (a 999 comment first), so its scene is built anew. */
+function uniqueCopy(src: string, dir: string, tag: string): string {
+  const out = path.join(dir, `${tag}-${path.basename(src)}`);
+  writeFileSync(out, Buffer.concat([Buffer.from(`999\r\n${tag}\r\n`), readFileSync(src)]));
+  return out;
+}
+
+async function api(base: string, token: string, p: string, data: unknown) {
+  const j = await (await fetch(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: `ticket=${token}` }, body: JSON.stringify({ data, clientInfo: { clientType: 'Web_PC' } }) })).json();
+  if (j.rtnCode !== '0000000') throw new Error(`${p}: ${JSON.stringify(j)}`);
+  return j.bizData;
+}
+
+/**
+ * A visitor's tab: the share extracted with its code through the share page. The page keeps the share's token in
+ * the tab's sessionStorage: the timed tab opened next starts with a copy of it, as a click in the list would have.
+ */
+async function extractShare(ctx: BrowserContext, share: { url: string; code: string }) {
+  const p = await ctx.newPage();
+  await p.goto(share.url);
+  await p.locator('[data-testid=share-code-input]').fill(share.code);
+  await p.click('[data-testid=share-extract-submit]');
+  await p.locator('[data-testid^="share-item-"]').first().waitFor({ timeout: 60_000 });
+  const session = await p.evaluate(() => JSON.stringify(Object.entries(sessionStorage)));
+  await p.close();
+  // a string, not a function (see firstFrameProbe)
+  await ctx.addInitScript(`for (const [k, v] of ${session}) sessionStorage.setItem(k, v);`);
+}
+
+async function firstOpenAfterUpload(o: { product: { url: string; dataDir: string }; token: string; browser: Browser; tmp: string; target: string; background: string[]; runs: number }) {
+  const { product, token, tmp } = o;
+  const ctx = await o.browser.newContext({ viewport: VIEWPORT });
+  await ctx.addCookies([{ name: 'ticket', value: token, url: product.url }]);
+  await ctx.addInitScript(firstFrameProbe);
+  const warm = await ctx.newPage();
+  await warm.goto(`${product.url}/yun/index`, { waitUntil: 'networkidle' });
+  await warm.close();
+  const baseline: number[] = [], afterUpload: number[] = [], recipient: number[] = [];
+  const detail: Record<string, unknown>[] = [];
+  /** uploads three other drawings then the target, returns the target's id: their prewarm jobs are queued */
+  const uploadBeside = async (tag: string) => {
+    const others = o.background.map((f, i) => uniqueCopy(f, tmp, `${tag}-bg${i}`));
+    for (const f of others) await upload(product.url, token, f);
+    const target = uniqueCopy(o.target, tmp, tag);
+    return { id: await upload(product.url, token, target), files: [...others, target] };
+  };
+  for (let k = 0; k < o.runs; k++) {
+    // baseline: nothing else running
+    const base = uniqueCopy(o.target, tmp, `base${k}`);
+    const baseId = await upload(product.url, token, base);
+    await waitForPrewarm(product.dataDir, [base], 600_000);
+    clearSceneCache(product.dataDir);
+    const b = await openOurs(ctx, product.url, baseId, 300_000);
+    baseline.push(b.open.frame);
+
+    // right after upload, beside three other drawings' prewarm
+    const up = await uploadBeside(`up${k}`);
+    const a = await openOurs(ctx, product.url, up.id, 600_000);
+    afterUpload.push(a.open.frame);
+    await waitForPrewarm(product.dataDir, up.files, 1_200_000);
+
+    // a share recipient, right after the sharer's uploads
+    const sh = await uploadBeside(`sh${k}`);
+    const share = await api(product.url, token, '/cloud/v5/share/create', { fileIds: [sh.id], validDays: 1 });
+    const visitor = await o.browser.newContext({ viewport: VIEWPORT });
+    await visitor.addInitScript(firstFrameProbe);
+    await extractShare(visitor, share);
+    const r = await openOurs(visitor, product.url, sh.id, 600_000, false, `/share/${share.rand}/view/${sh.id}`);
+    recipient.push(r.open.frame);
+    await visitor.close();
+    await waitForPrewarm(product.dataDir, sh.files, 1_200_000);
+    detail.push({ run: k, baselineMs: r0(b.open.frame), afterUploadMs: r0(a.open.frame), afterUploadServer: a.open.scene?.server, recipientMs: r0(r.open.frame), recipientServer: r.open.scene?.server });
+    log('first open after upload', detail.at(-1));
+  }
+  await ctx.close();
+  return {
+    file: path.basename(o.target),
+    sizeMB: r2(statSync(o.target).size / MB),
+    background: o.background.map((f) => `${path.basename(f)} (${r2(statSync(f).size / MB)} MB)`),
+    baselineMs: r0(median(baseline)),
+    afterUploadMs: r0(median(afterUpload)),
+    recipientMs: r0(median(recipient)),
+    afterUploadRatio: r2(median(afterUpload) / median(baseline)),
+    recipientRatio: r2(median(recipient) / median(baseline)),
+    runs: detail,
+  };
+}
+
 // ---------------------------------------------------------------------------------------------- memory
 
 /** Chromium processes started by this benchmark (descendants of this Node process) with their RSS and peak RSS. */
@@ -455,11 +553,13 @@ export async function runViewerBench() {
   try {
     const token = await createUser(product);
     const ids = new Map<string, string>();
-    for (const [name, file] of files) if (name !== memName) ids.set(name, await upload(product.url, token, file));
+    // (part 5 alone uploads its own drawings to a product of its own)
+    const onlyPart5 = !(['first', 'floorplan', 'panzoom', 'memory'] as const).some(want);
+    for (const [name, file] of onlyPart5 ? [] : files) if (name !== memName) ids.set(name, await upload(product.url, token, file));
     log(`product at ${product.url}, ${ids.size} files uploaded`);
     await waitForPrewarm(product.dataDir, [...[...ids.keys()].map((n) => files.get(n) ?? path.join(samplesDir, n))], 1_200_000);
     const floorplan = path.join(samplesDir, FLOORPLAN);
-    if (existsSync(floorplan)) {
+    if (existsSync(floorplan) && !onlyPart5) {
       ids.set(FLOORPLAN, await upload(product.url, token, floorplan));
       // its prebuild would otherwise still be writing when the floor plan's cold open clears the cache
       await waitForPrewarm(product.dataDir, [floorplan], 300_000);
@@ -573,6 +673,25 @@ export async function runViewerBench() {
         log(rows[rows.length - 1]);
       }
       results.panZoom = { seconds, canvas: canvasSize, note: 'frame work until a 1-pixel readPixels returns, SwiftShader (CPU rasteriser)', rows };
+    }
+    // ---- 5. first open right after upload, and by a share recipient, against a cold open with nothing else running
+    if (want('afterupload')) {
+      const bgMb = Number(process.env.BENCH_VIEWER_BG_MB ?? 3);
+      const background = [0, 1, 2].map((i) => {
+        const f = path.join(tmp, `background-${i}.dxf`);
+        generateLargeDxf(f, bgMb * MB, 10 + i);
+        return f;
+      });
+      const target = files.get('dxf_dxfjs_floorplan.dxf') ?? files.get(genName)!;
+      // a product of its own, as `npm start` runs it: thumbnails of the uploads are made too (the one above makes none)
+      const own = await startProduct({ SCENE_TIMEOUT_MS: '1200000' });
+      try {
+        const ownToken = await createUser(own);
+        results.firstOpenAfterUpload = { note: 'time to first frame (ms after navigation); ratio = scenario / baseline, same run', ...(await firstOpenAfterUpload({ product: own, token: ownToken, browser, tmp, target, background, runs: RUNS })) };
+      } finally {
+        await own.stop();
+      }
+      log(results.firstOpenAfterUpload);
     }
     await browser.close();
     browser = null;

@@ -96,6 +96,33 @@ describe('layout faults in a real browser', () => {
     });
   });
 
+  it('measuring writes lengths in the drawing\'s unit format ($LUNITS/$LUPREC), as AutoCAD does', async () => {
+    await step(page, 'unit-format', async () => {
+      // inches, architectural to 1/16": the 40-unit line is 3'-4"; the same lines in decimals to 2 places: 40.00
+      const line = { type: 'LINE', pairs: [[8, '0'], [10, 0], [20, 0], [11, 40], [21, 0]] as [number, number | string][] };
+      const arch = Buffer.from(new TextDecoder().decode(writeAsciiDxf({ header: [['$LUNITS', [[70, 4]]], ['$LUPREC', [[70, 4]]]], entities: [line] })).replace('$INSUNITS\r\n 70\r\n4\r\n', '$INSUNITS\r\n 70\r\n1\r\n'));
+      const dec = Buffer.from(writeAsciiDxf({ header: [['$LUNITS', [[70, 2]]], ['$LUPREC', [[70, 2]]]], entities: [line] }));
+      const upload = async (name: string, body: Buffer) => (await (await page.request.post(`${product.url}/cloud/v5/file/upload`, { multipart: { filedata: { name, mimeType: 'application/octet-stream', buffer: body } } })).json()).bizData.id as string;
+      const open = async (id: string) => {
+        await page.goto(`${product.url}/yun/view/${id}`);
+        await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 60_000 });
+        await settle(page);
+        await page.click('[data-testid=viewer-btn-info]');
+      };
+      const tool = (n: number) => page.locator('[data-testid=viewer-tools] .ant-segmented-item').nth(n).click();
+      await open(await upload('arch.dxf', arch));
+      await tool(1);
+      await clickDrawingAt(page, 0, 0);
+      await clickDrawingAt(page, 40, 0);
+      await page.locator('[data-testid=viewer-measure]').getByText(`Distance 3'-4" (ΔX 3'-4", ΔY 0'-0")`, { exact: true }).waitFor();
+      await open(await upload('decimal.dxf', dec));
+      await tool(1);
+      await clickDrawingAt(page, 0, 0);
+      await clickDrawingAt(page, 40, 0);
+      await page.locator('[data-testid=viewer-measure]').getByText('Distance 40.00 (ΔX 40.00, ΔY 0.00) · units: mm', { exact: true }).waitFor();
+    });
+  });
+
   it('Korean font notes in the viewer panel wrap instead of being cut off', async () => {
     await step(page, 'ko-fonts', async () => {
       await page.evaluate(() => localStorage.setItem('cadcloud.lang', 'ko'));

@@ -134,6 +134,31 @@ describe('pictures, PDFs and archives open from the list in a real browser', () 
     }
   });
 
+  it('phone (375 px): a tap on an archive says it cannot be opened by clicking; its ">" opens its details', async () => {
+    const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true, userAgent: IPHONE_UA, storageState: await page.context().storageState() });
+    await serveWebAppFrom(phone, product.url, web);
+    await phone.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
+    const m = await phone.newPage();
+    const phoneErrors: string[] = [];
+    m.on('console', (c) => c.type() === 'error' && phoneErrors.push(c.text()));
+    m.on('pageerror', (e) => phoneErrors.push(e.message));
+    try {
+      await m.goto(`${product.url}/webH5/cloud`);
+      await m.locator('[data-testid="h5-row-pack.zip"]').tap();
+      await m.getByText('Compressed package files do not support clicking to open').waitFor();
+      expect(new URL(m.url()).pathname).toBe('/webH5/cloud');
+      await m.locator('[data-testid="h5-details-pack.zip"]').tap();
+      await m.waitForURL(/\/webH5\/item\//);
+      await m.getByText('pack.zip').first().waitFor();
+      expect(phoneErrors).toEqual([]);
+    } catch (e) {
+      await shoot(m, 'preview-failed-phone-archive');
+      throw e;
+    } finally {
+      await phone.close();
+    }
+  });
+
   it('phone (375 px): a tap opens the PDF and the picture, fitted to the width, with the file name', async () => {
     const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true, userAgent: IPHONE_UA, storageState: await page.context().storageState() });
     await serveWebAppFrom(phone, product.url, web);

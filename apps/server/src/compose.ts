@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from './app.deps.ts';
 import type { AppConfig } from './infra/config/index.ts';
+import { SERVER_APPLICATION_NAME } from './infra/db/db.ts';
 import { createDatabase, migrateToLatest, createStorage, createQueue, createMailer, persistentSecret } from './infra/index.ts';
 import { registerTrashJobs, TRASH_SWEEP_JOB } from './modules/trash/trash.jobs.ts';
 import { instrumentQueue } from './infra/observability/instrument-queue.ts';
@@ -24,7 +25,7 @@ import { syncInstallationSecrets } from './infra/secrets.ts';
 /** Builds every backend from the config (embedded defaults or scale-out drivers) and migrates the database. */
 export async function createDeps(config: AppConfig): Promise<AppDeps> {
   mkdirSync(config.dataDir, { recursive: true });
-  const db = createDatabase(config.databaseUrl);
+  const db = createDatabase(config.databaseUrl, { applicationName: SERVER_APPLICATION_NAME });
   await migrateToLatest(db);
   // before anything signs: every process of the installation uses the secrets the database holds
   await syncInstallationSecrets(db, config.dataDir, { 'sso-jwks.json': () => JSON.stringify(newJwks()) });

@@ -24,6 +24,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../infra/db/schema.ts';
 import { dialectOf, schemaOf } from '../infra/db/db.ts';
 import { appliedMigration, migrateTo, migrateToLatest, migrationNames } from '../infra/db/migrate.ts';
+import { usersOfInstance } from './in-use.ts';
 import { assertSafeKey } from '../infra/storage/storage-keys.ts';
 import type { StorageDriver } from '../infra/storage/storage.types.ts';
 import { thumbnailStorageKey, parseThumbkey } from '../modules/thumbnails/thumbnails.keys.ts';
@@ -304,6 +305,9 @@ async function hasAnyObject(storage: StorageDriver): Promise<boolean> {
 
 export async function restoreInstance(o: RestoreOptions): Promise<{ tables: Record<string, number>; objects: number; bytes: number; secrets: number }> {
   const m = readManifest(o.dir);
+  // never under a running server's feet, --force or not
+  const users = await usersOfInstance(o.db, o.dataDir);
+  if (users.length) throw new BackupError(`the instance is in use: ${users.join('; ')}. Stop every server and worker of this instance, then restore`);
   await checkTables(o.dir, m);
   const listFile = path.join(o.dir, 'objects.jsonl');
   if (!existsSync(listFile) || (await sha256File(listFile)) !== m.objects.listSha256) throw new BackupError('objects.jsonl is missing or damaged (checksum differs)');

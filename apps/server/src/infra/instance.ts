@@ -25,7 +25,7 @@ export function ownerOfTempName(name: string): string | null {
   return /^i([0-9a-f]{12})-/.exec(name)?.[1] ?? null;
 }
 
-interface Lease {
+export interface Lease {
   id: string;
   host: string;
   pid: number;
@@ -69,6 +69,13 @@ function processAlive(pid: number): boolean {
  */
 export async function liveInstances(dataDir: string, now = Date.now()): Promise<Set<string>> {
   const live = new Set<string>([INSTANCE_ID]);
+  for (const l of await liveInstanceLeases(dataDir, now)) live.add(l.id);
+  return live;
+}
+
+/** The leases of the instances alive now (this process's only if it holds one), by the rules of liveInstances. */
+export async function liveInstanceLeases(dataDir: string, now = Date.now()): Promise<Lease[]> {
+  const live: Lease[] = [];
   const dir = leasesDir(dataDir);
   const host = hostname();
   for (const f of await fsp.readdir(dir).catch(() => [] as string[])) {
@@ -82,7 +89,7 @@ export async function liveInstances(dataDir: string, now = Date.now()): Promise<
     }
     const fresh = !!st && now - st.mtimeMs < LEASE_STALE_MS;
     const alive = lease?.host === host && lease.id !== INSTANCE_ID ? processAlive(lease.pid) && fresh : fresh;
-    if (alive && lease) live.add(lease.id);
+    if (alive && lease) live.push(lease);
     else if (!alive && st) await fsp.rm(file, { force: true });
   }
   return live;

@@ -612,6 +612,7 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     layout: opts.layout,
     layouts: opts.layouts,
     units: d.header.units,
+    ...linearUnitsOf(d.header.vars),
     bounds: extent,
     origin: [ox, oy],
     layers: w.layers,
@@ -630,4 +631,12 @@ export function compileScene(d: Drawing, flat: Flattened, opts: CompileOptions):
     ...(images.length ? { images } : {}),
   };
   return withPerVertexViews({ meta, ...arrays, ...glyphArrays, curves: curves.records, curveEntities: curves.entities, ...placedBlocks.arrays });
+}
+
+/** The drawing's linear unit format for the viewer's measurements; AutoCAD's default precision (4) when $LUPREC is missing. */
+function linearUnitsOf(vars: Record<string, string | number>): { linearUnits?: { format: number; precision: number } } {
+  const format = Number(vars.$LUNITS);
+  if (!Number.isInteger(format) || format < 1 || format > 6) return {};
+  const precision = Number(vars.$LUPREC ?? 4);
+  return { linearUnits: { format, precision: Number.isInteger(precision) && precision >= 0 && precision <= 8 ? precision : 4 } };
 }

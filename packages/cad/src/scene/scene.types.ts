@@ -93,6 +93,8 @@ export interface SceneMeta {
   layout: string;
   layouts: string[];
   units: number;
+  /** $LUNITS and $LUPREC: how the drawing writes lengths (1 scientific … 5 fractional), absent when the header has no $LUNITS */
+  linearUnits?: { format: number; precision: number };
   bounds: SceneRect;
   /** what "zoom extents" and the first view show: the content without far-away stray items (geometry/extents.ts), as thumbnails frame it */
   home?: SceneRect;

@@ -23,7 +23,12 @@ export interface DatabaseOptions {
   /** PostgreSQL only: every pooled connection uses this schema (tests isolate runs this way). */
   searchPath?: string;
   poolSize?: number;
+  /** PostgreSQL only: the name its connections show in pg_stat_activity */
+  applicationName?: string;
 }
+
+/** The connections of a running server or worker (admin restore refuses while any is open: admin/in-use.ts). */
+export const SERVER_APPLICATION_NAME = 'cadcloud-server';
 
 /** `sqlite:<file>` (or `sqlite::memory:`) → better-sqlite3; `postgres://…` → pg. */
 export function createDatabase(url: string, opts: DatabaseOptions = {}): Kysely<Database> {
@@ -43,6 +48,7 @@ export function createDatabase(url: string, opts: DatabaseOptions = {}): Kysely<
       connectionString: url,
       max: opts.poolSize ?? 10,
       options: opts.searchPath ? `-c search_path=${opts.searchPath}` : undefined,
+      application_name: opts.applicationName,
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     if (opts.searchPath) schemas.set(db, opts.searchPath);

@@ -15,7 +15,7 @@ export const downloadsRoutes: RouteModule = async (app, { deps }) => {
   documentEndpoint(app, {
     method: 'get', path: DOWNLOAD_LINK_PATH, tag, auth: 'none', envelope: 'none',
     summary: "A download link (the signedUrl of file/download, share/download, version/download, font/download, downloadBatchTempUrl): valid a few minutes, its grant checked again on every use; local disk streams the bytes (Range honoured), S3 redirects to a presigned URL of a minute. Refused: 403 with the envelope and the reason (share gone, file binned or deleted, not a member, link expired)",
-    bodyNote: 'query g (the link)',
+    bodyNote: 'query g (the link); through=server: streamed by the API on S3 too, not redirected (the web app\'s previews)',
   });
   app.get(DOWNLOAD_LINK_PATH, async (req, reply) => {
     const g = String((req.query as { g?: unknown }).g ?? '');
@@ -27,7 +27,9 @@ export const downloadsRoutes: RouteModule = async (app, { deps }) => {
       if (e instanceof AppError) throw new AppError(e.code, e.args, 403, e.details);
       throw e;
     }
-    if (deps.storage.name === 's3') {
+    // `through=server`: the app's own previews (pictures, PDFs) read the bytes with fetch(), which the page's CSP
+    // (connect-src 'self') and the bucket's CORS would refuse after a redirect to the S3 host: they are streamed
+    if (deps.storage.name === 's3' && (req.query as { through?: unknown }).through !== 'server') {
       const url = await deps.storage.signedGetUrl(granted.key, { expiresInSeconds: deps.config.downloadRedirectTtlSeconds, downloadName: granted.name });
       return reply.header('cache-control', 'no-store').redirect(url, 302);
     }

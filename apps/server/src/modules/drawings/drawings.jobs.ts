@@ -2,9 +2,7 @@ import type { Readable } from 'node:stream';
 import { SceneReader } from '@cadcloud/cad/scene';
 import type { AppDeps } from '../../app.deps.ts';
 import type { JobQueue } from '../../infra/queue/queue.types.ts';
-import { createDrawingsService } from './drawings.service.ts';
-import { sharedSceneBuilder } from './scene-builder.ts';
-import { drawingFonts } from './drawing-fonts.ts';
+import { sharedDrawingsService } from './drawings.service.ts';
 import { isViewableName } from './viewable.ts';
 
 export const SCENE_PREWARM_JOB = 'drawing.prewarm';
@@ -18,7 +16,8 @@ const MAX_PREWARMED_LAYOUTS = 16;
  * A drawing that cannot be read ends as done (the viewer shows the error when it is opened).
  */
 export function registerDrawingJobs(queue: JobQueue, deps: AppDeps) {
-  const drawings = createDrawingsService(deps, sharedSceneBuilder(deps), drawingFonts(deps));
+  // the route's service: an open of this drawing joins the build below instead of starting its own
+  const drawings = sharedDrawingsService(deps);
   /** one layout's scene in the cache; its layout names when `names` */
   async function prewarm(p: { uid: string; fileId: string }, layout: string, names = false) {
     // background work: an open of any drawing goes first, and an open of this one takes this build to the front

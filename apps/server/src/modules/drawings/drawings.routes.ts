@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { documentEndpoint } from '../../infra/http/endpoint.ts';
 import { appError } from '../../infra/http/app-error.ts';
 import type { RouteModule } from '../index.ts';
-import { createDrawingsService } from './drawings.service.ts';
+import { sharedDrawingsService } from './drawings.service.ts';
 import { sharedSceneBuilder } from './scene-builder.ts';
-import { drawingFonts } from './drawing-fonts.ts';
 import { registerDrawingImageRoute } from './drawing-images.routes.ts';
 
 const sceneQuery = z.object({
@@ -22,7 +21,7 @@ function serverTiming(t: Record<string, number>): string {
 export const drawingsRoutes: RouteModule = async (app, { deps }) => {
   const builder = sharedSceneBuilder(deps);
   app.addHook('onClose', async () => builder.close());
-  const drawings = createDrawingsService(deps, builder, drawingFonts(deps));
+  const drawings = sharedDrawingsService(deps);
 
   documentEndpoint(app, {
     method: 'get', path: '/cloud/v5/drawing/scene', tag: 'drawings', auth: 'optional',

@@ -11,6 +11,8 @@ import { SceneBuildError, type FontLookup, type SceneBuilder, type SceneTimings 
 import { QueueFullError, type QueueTicket } from './fair-queue.ts';
 import { sceneCache } from '../../infra/observability/metrics.ts';
 import { createDrawingFailuresRepository, WHOLE_DRAWING } from './drawing-failures.repository.ts';
+import { sharedSceneBuilder } from './scene-builder.ts';
+import { drawingFonts } from './drawing-fonts.ts';
 
 /**
  * Cached scenes of another engine are rebuilt, never served: the scene format's version, with a suffix to bump when
@@ -18,9 +20,10 @@ import { createDrawingFailuresRepository, WHOLE_DRAWING } from './drawing-failur
  * ellipses as exact dash curves; .3: drawings with wipeouts carry depth tiers, packages/cad/src/scene/tiers.ts;
  * .4: issue 15 text — no blank first line before paragraph codes, unsplit words, mirrored MTEXT, frames, faces;
  * .5: issue 15 colour — white is white and true colour wins, white fills mask, viewports with status 0 drawn, layers
- * off in the file kept, gradients).
+ * off in the file kept, gradients; .6: issue 16 item 11 — the head carries the drawing's unit format, $LUNITS/$LUPREC, for
+ * measuring).
  */
-export const SCENE_ENGINE = `e${SCENE_FORMAT}.5`;
+export const SCENE_ENGINE = `e${SCENE_FORMAT}.6`;
 
 /**
  * The engine a remembered failure belongs to: the scene engine and the version of the engine's content bounds
@@ -183,4 +186,20 @@ export function createDrawingsService(deps: AppDeps, builder: SceneBuilder, font
       return { key, body, cached: hit, size: body.byteLength, stored: entry.stored, timings: hit ? undefined : entry.timings };
     },
   };
+}
+
+const shared = new WeakMap<object, ReturnType<typeof createDrawingsService>>();
+
+/**
+ * One drawings service per app, shared by the scene route and the prewarm job: its builds in flight are what an open
+ * joins, so an open of a file whose prewarm is building takes that build (issue 16 item 14). With a service each, the
+ * route never saw the job's build and built the same scene a second time behind it.
+ */
+export function sharedDrawingsService(deps: AppDeps) {
+  let s = shared.get(deps);
+  if (!s) {
+    s = createDrawingsService(deps, sharedSceneBuilder(deps), drawingFonts(deps));
+    shared.set(deps, s);
+  }
+  return s;
 }

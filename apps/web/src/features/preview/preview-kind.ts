@@ -15,10 +15,16 @@ export function previewKind(item: Pick<Item, 'name' | 'fileType'>): PreviewKind 
   return null;
 }
 
-/** The file's bytes, through the same signed link a download uses (same origin: the CSP allows only our own). */
+/**
+ * The file's bytes, through the same signed link a download uses, streamed by our server (`through=server`): on S3
+ * storage the link would otherwise redirect to the bucket's host, which the page's CSP (connect-src 'self') and
+ * the bucket's CORS refuse to fetch().
+ */
 export async function fileBytes(fileId: string, download: (id: string) => Promise<{ signedUrl: string }>): Promise<Blob> {
   const { signedUrl } = await download(fileId);
-  const res = await fetch(signedUrl, { credentials: 'same-origin' });
+  const url = new URL(signedUrl, location.href);
+  url.searchParams.set('through', 'server');
+  const res = await fetch(url, { credentials: 'same-origin' });
   if (!res.ok) throw new Error(String(res.status));
   return res.blob();
 }

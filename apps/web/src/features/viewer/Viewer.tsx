@@ -8,6 +8,7 @@ import { streamInto, type SceneLoad } from './scene-load.ts';
 import { GlRenderer, type View } from './gl-renderer.ts';
 import { fetchPicture } from './pictures-api.ts';
 import { angleAt, areaOf, distance, fmt, unitSymbol, type Pt } from './measure.ts';
+import { formatArea, formatLinear, marksUnits } from './linear-units.ts';
 import { FindPanel, InfoPanel, LayersPanel, hex } from './ViewerPanels.tsx';
 import { fitView, isEmptyScene, LW_KEY, openLayers, THEME_KEY } from './view-fit.ts';
 import { blankReason } from './blank-reason.ts';
@@ -434,16 +435,21 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
     (window as unknown as { __cadViewer?: unknown }).__cadViewer = scene && whole && { toScreen, toWorld, center: () => toWorld(size().w / 2, size().h / 2), ppu: () => view.current.ppu, layout: scene.meta.layout, drawCalls: () => renderer.current?.drawCalls ?? 0, renders: () => renderer.current?.renders ?? 0, snapshots: () => renderer.current?.snapshots ?? 0, sharp: () => !renderer.current?.showingSnapshot, canvas: glCanvas.current };
   }, [scene, whole, toScreen, toWorld]);
 
-  // lengths and areas in the drawing's own units ($INSUNITS); a unitless drawing says so
+  // lengths and areas in the drawing's own units ($INSUNITS), written in its unit format ($LUNITS/$LUPREC) as
+  // AutoCAD's DIST does; a unitless drawing says so, and feet-and-inch formats carry their own marks
   const unit = scene ? unitSymbol(scene.meta.units) : null;
-  const inUnits = (text: string, squared = false) => `${text} · ${unit ? t('viewer.measure.unit', { u: squared ? `${unit}², ${unit}` : unit }) : t('viewer.measure.unitless')}`;
+  const lu = scene?.meta.linearUnits;
+  const len = (v: number) => (lu ? formatLinear(v, lu) : fmt(v));
+  const inUnits = (text: string, squared = false) => (marksUnits(lu) ? text : `${text} · ${unit ? t('viewer.measure.unit', { u: squared ? `${unit}², ${unit}` : unit }) : t('viewer.measure.unitless')}`);
   const measureText = (() => {
-    if (tool === 'distance' && points.length === 2) return inUnits(t('viewer.measure.distance', { d: fmt(distance(points[0], points[1])), dx: fmt(Math.abs(points[1].x - points[0].x)), dy: fmt(Math.abs(points[1].y - points[0].y)) }));
+    if (tool === 'distance' && points.length === 2) return inUnits(t('viewer.measure.distance', { d: len(distance(points[0], points[1])), dx: len(Math.abs(points[1].x - points[0].x)), dy: len(Math.abs(points[1].y - points[0].y)) }));
     if (tool === 'angle' && points.length === 3) return t('viewer.measure.angle', { a: fmt(angleAt(points[0], points[1], points[2])) });
-    if (tool === 'coords' && points.length === 1) return inUnits(t('viewer.measure.coords', { x: fmt(points[0].x), y: fmt(points[0].y) }));
+    if (tool === 'coords' && points.length === 1) return inUnits(t('viewer.measure.coords', { x: len(points[0].x), y: len(points[0].y) }));
     if (tool === 'area' && points.length > 2) {
       const r = areaOf(points);
-      return inUnits(t('viewer.measure.area', { a: fmt(r.area), p: fmt(r.perimeter) }), true);
+      const a = lu ? formatArea(r.area, lu) : { area: fmt(r.area) };
+      // square inches and square feet, as AutoCAD's AREA writes them for feet-and-inch drawings
+      return inUnits(t('viewer.measure.area', { a: a.squareFeet ? `${a.area} in² (${a.squareFeet} ft²)` : a.area, p: len(r.perimeter) }), true);
     }
     return tool === 'select' ? null : t(`viewer.hint.${tool}`);
   })();

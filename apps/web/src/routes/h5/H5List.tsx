@@ -34,6 +34,18 @@ export function H5List({ mode }: { mode: 'home' | 'cloud' }) {
   }, [load]);
   useThumbnailRefresh(items ?? [], load);
 
+  /**
+   * A tap opens what the browser can show (folders, pictures, PDFs), and says so for archives, as the desktop list does
+   * (spec: 'Compressed package files do not support clicking to open' until decompression exists); everything else
+   * opens its details. The ">" arrow always opens the details, an archive's actions included.
+   */
+  const open = (item: Item) => {
+    if (item.fileType === 0) return navigate(`/webH5/cloud?folderId=${item.id}`);
+    const preview = previewKind(item);
+    if (preview === 'archive') return void message.info(t('preview.archive'));
+    navigate(preview ? `/yun/preview/${item.id}` : `/webH5/item/${item.id}`);
+  };
+
   return (
     <div>
       <div className="h5-title-row">
@@ -51,7 +63,7 @@ export function H5List({ mode }: { mode: 'home' | 'cloud' }) {
         <List
           dataSource={items}
           renderItem={(item) => (
-            <List.Item data-testid={`h5-row-${item.name}`} onClick={() => navigate(item.fileType === 0 ? `/webH5/cloud?folderId=${item.id}` : previewKind(item) === 'image' || previewKind(item) === 'pdf' ? `/yun/preview/${item.id}` : `/webH5/item/${item.id}`)} extra={<RightOutlined />}>
+            <List.Item data-testid={`h5-row-${item.name}`} onClick={() => open(item)} extra={<RightOutlined data-testid={`h5-details-${item.name}`} onClick={(e) => (e.stopPropagation(), navigate(`/webH5/item/${item.id}`))} />}>
               <List.Item.Meta avatar={<Thumb item={item} size={28} box={40} />} title={item.name} description={`${item.fileType === 0 ? t('item.folder') : formatSize(item.size)} · ${formatTime(item.modifyTimestamp, i18n.language)}`} />
             </List.Item>
           )}
