@@ -1,6 +1,7 @@
 import { createCanvas, Image, type SKRSContext2D } from '@napi-rs/canvas';
 import type { Flattened } from '../geometry/flatten.ts';
 import { pictureAffine } from './picture-batches.ts';
+import { encodePng } from './png-encode.ts';
 import { framed, hex, lineweightPx, prepare, type Batch, type RenderOptions } from './prepare.ts';
 
 /**
@@ -28,7 +29,8 @@ export function renderPng(f: Flattened, opts: RenderOptions = {}): Buffer {
   g.lineJoin = 'round';
   g.setTransform(s, 0, 0, -s, ox, oy);
   for (const b of p.batches) paint(g, b, s);
-  return canvas.toBuffer('image/png');
+  // the page is opaque, so Skia's premultiplied pixels are the plain ones
+  return encodePng(canvas.data(), width, height);
 }
 
 function ring(g: SKRSContext2D, pts: readonly number[], close: boolean) {
