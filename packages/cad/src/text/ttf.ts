@@ -25,7 +25,7 @@ export class TtfGlyphSource implements GlyphSource {
     faces: Uint8Array[],
     faceName?: string,
   ) {
-    this.fonts = faces.map((b) => opentype.parse(sfntOf(b, faceName)));
+    this.fonts = faces.map((b) => parseOutlines(sfntOf(b, faceName)));
     const f = this.fonts[0];
     const cap = f.tables.os2?.sCapHeight || capFromGlyph(f) || f.unitsPerEm * 0.7;
     this.scale = 1 / cap;
@@ -36,7 +36,7 @@ export class TtfGlyphSource implements GlyphSource {
 
   /** add more subset files of the same family (the bundled CJK font loads them lazily) */
   addFace(bytes: Uint8Array) {
-    this.fonts.push(opentype.parse(sfntOf(bytes)));
+    this.fonts.push(parseOutlines(sfntOf(bytes)));
     for (const [k, v] of this.cache) if (v === null) this.cache.delete(k);
   }
 
@@ -59,6 +59,37 @@ export class TtfGlyphSource implements GlyphSource {
     }
     return g ?? undefined;
   }
+}
+
+/**
+ * A font for its outlines and advances only: the layout tables (GPOS, GSUB, GDEF, kern …) are left out, since the
+ * text engine neither kerns nor substitutes, and glyphs are read when first asked for (opentype.js's lowMemory)
+ * rather than all at parse time. On a bundled CJK subset this was most of the parse: GPOS alone a third of it.
+ */
+function parseOutlines(sfnt: ArrayBuffer): Font {
+  return opentype.parse(withoutTables(sfnt, LAYOUT_TABLES), { lowMemory: true });
+}
+
+const tag = (s: string) => ((s.charCodeAt(0) << 24) | (s.charCodeAt(1) << 16) | (s.charCodeAt(2) << 8) | s.charCodeAt(3)) >>> 0;
+const LAYOUT_TABLES = new Set(['GPOS', 'GSUB', 'GDEF', 'kern', 'JSTF', 'BASE', 'MATH'].map(tag));
+
+/** The sfnt without the tables whose tags are in `drop` (the same bytes when it has none of them, or is not an sfnt). */
+function withoutTables(sfnt: ArrayBuffer, drop: Set<number>): ArrayBuffer {
+  const v = new DataView(sfnt);
+  if (v.byteLength < 12) return sfnt;
+  const numTables = v.getUint16(4);
+  if (12 + 16 * numTables > v.byteLength) return sfnt;
+  const tables: { tag: number; sum: number; data: Uint8Array }[] = [];
+  for (let i = 0; i < numTables; i++) {
+    const e = 12 + 16 * i;
+    const t = v.getUint32(e), offset = v.getUint32(e + 8), length = v.getUint32(e + 12);
+    if (offset + length > v.byteLength) return sfnt;
+    if (!drop.has(t)) tables.push({ tag: t, sum: v.getUint32(e + 4), data: new Uint8Array(sfnt, offset, length) });
+  }
+  if (tables.length === numTables) return sfnt;
+  const head = new Uint8Array(sfnt.slice(0, 12));
+  new DataView(head.buffer).setUint16(4, tables.length);
+  return writeSfnt(head, tables);
 }
 
 function capFromGlyph(f: Font): number {
