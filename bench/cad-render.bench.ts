@@ -102,34 +102,6 @@ export async function runCadRenderBench() {
       counts: { polylines: flat.polylines.length, curves: flat.curves?.length ?? 0, texts: flat.texts.length, svgBytes: svgPath.value.svg, pngBytes: png.value.length, baselinePngBytes: svgPath.value.png },
     };
   } finally {
-        textMs += performance.now() - t0;
-      }
-    };
-    t = performance.now();
-    const svg = renderSvg(flat, { width: WIDTH, background: 'light', text });
-    const svgAndText = ms(t);
-    t = performance.now();
-    const png = new Resvg(svg, { fitTo: { mode: 'width', value: WIDTH }, font: { loadSystemFonts: false } }).render().asPng();
-    const raster = ms(t);
-    return {
-      file: path.basename(file),
-      layout,
-      widthPx: WIDTH,
-      cliTotalMs: cli.ms,
-      cliStatus: cli.status,
-      phasesMs: {
-        startup: startup.ms,
-        dwgRead,
-        dwgReadWarm,
-        flatten,
-        fontLoad,
-        text: Math.round(textMs),
-        svg: Math.round(svgAndText - textMs),
-        raster,
-      },
-      counts: { polylines: flat.polylines.length, curves: flat.curves?.length ?? 0, texts: flat.texts.length, svgBytes: svg.length, pngBytes: png.length },
-    };
-  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
