@@ -157,6 +157,11 @@ export class DxfEntity implements Entity {
     this.#chunk = null;
   }
 
+  /** how many pairs it has, without building `pairs` */
+  get pairCount(): number {
+    return this.#chunk ? this.#end - this.#start : this.#pairs!.length;
+  }
+
   /** what holds the pairs now (the chunk, or the array once built or set): a FieldIndex re-reads when it changes */
   get source(): object {
     return this.#chunk ?? this.#pairs!;

@@ -88,3 +88,17 @@ describe('content bounds: hostile drawings end quickly with a bounded scene', ()
     expect(expansionBound(1e7)).toBe(2_000_000);
   });
 });
+
+describe('storedContent', () => {
+  it('counts group codes from the reader’s columns, without building each entity’s pair array', async () => {
+    const { storedContent } = await import('./content-budget.ts');
+    const { DxfEntity } = await import('../dxf/pair-store.ts');
+    const d = parseDxf(fanOut());
+    const all = [...d.entities, ...d.blocks.flatMap((b) => b.entities)];
+    const built = () => all.filter((e) => e instanceof DxfEntity && Array.isArray(e.source)).length;
+    const c = storedContent(d);
+    expect(built()).toBe(0); // asking for `pairs` built a tuple array per entity: a first flattening's garbage
+    expect(c.entities).toBe(all.length + all.reduce((n, e) => n + (e.children?.length ?? 0), 0));
+    expect(c.pairs).toBe(all.reduce((n, e) => n + e.pairs.length + (e.children ?? []).reduce((k, ch) => k + ch.pairs.length, 0), 0));
+  });
+});

@@ -1,4 +1,5 @@
 import { CadError, type Drawing, type Entity } from '../model/drawing.ts';
+import { DxfEntity } from '../dxf/pair-store.ts';
 
 /**
  * Bounds on the work and output of one flattening, set by the drawing's content rather than its file size: a few
@@ -68,7 +69,9 @@ export function storedContent(d: Drawing): { entities: number; pairs: number } {
   const count = (list: readonly Entity[]) => {
     for (const e of list) {
       r!.entities++;
-      r!.pairs += e.pairs?.length ?? 0;
+      // counted from the reader's columns: asking for `pairs` built every entity's pair array (most of a first
+      // flattening's garbage)
+      r!.pairs += e instanceof DxfEntity ? e.pairCount : (e.pairs?.length ?? 0);
       if (e.children) count(e.children);
     }
   };

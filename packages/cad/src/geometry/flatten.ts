@@ -1,6 +1,6 @@
 import type { Block, Drawing, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
-import { FieldIndex } from '../dxf/pair-store.ts';
+import { DxfEntity, FieldIndex } from '../dxf/pair-store.ts';
 import { aciToRgb, trueColorRgb, WHITE } from './aci.ts';
 import { bulgeInterior, clipPattern, readHatch, ringArea } from './hatch.ts';
 import { dashCurve, dashPolyline, polylineLength } from './linetype.ts';
@@ -498,7 +498,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     if (textPass && !TEXT_SOURCES.has(e.type)) return;
     emitted++;
     // (entities made in code, e.g. a block preview's, may carry no pairs)
-    const codes = e.pairs?.length ?? 1;
+    // (counted from the reader's columns: `pairs` would build an array for every entity drawn)
+    const codes = e instanceof DxfEntity ? e.pairCount : (e.pairs?.length ?? 1);
     expandedPairs += codes;
     deadline?.tick('flatten', codes);
     const top = depth === 0;

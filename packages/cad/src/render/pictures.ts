@@ -4,7 +4,7 @@ import type { ImageAdjust } from '../geometry/image-adjust.ts';
 import { adjustLinear } from '../scene/images.ts';
 import { decodeBmp } from './bmp.ts';
 
-/** A picture ready to paint: PNG bytes (what SVG, resvg and PDF all embed) and its size in pixels. */
+/** A picture ready to paint: PNG bytes (what SVG, the PNG painter and PDF all embed) and its size in pixels. */
 export interface RenderPicture {
   png: Buffer;
   width: number;

@@ -121,9 +121,14 @@ function growText(b: Bounds, t: TextRun) {
 export function boundsOf(f: Flattened): Bounds | null {
   // a flattening with block instances (the scene compiler's form) is drawn with them baked back
   f = expandFlatBlocks(f);
+  return boundsWith(f, (f.curves ?? []).map((c) => curveBox(c)));
+}
+
+/** boundsOf with the curves' boxes already made (prepare boxes each curve once, for the page and for its own bounds) */
+function boundsWith(f: Flattened, curveBoxes: readonly number[][]): Bounds | null {
   const b: Bounds = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
   for (const p of f.polylines) grow(b, p.points);
-  for (const c of f.curves ?? []) grow(b, curveBox(c));
+  for (const box of curveBoxes) grow(b, box);
   for (const t of f.texts) growText(b, t);
   return Number.isFinite(b.minX) ? b : null;
 }
@@ -154,10 +159,10 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
   };
   // exact curves (flattened with `curves: true`): tessellated at a quarter pixel of the output width, kept for formats with arcs
   const curves = f.curves ?? [];
-  const tolerance = curves.length ? framed(opts.view ?? boundsOf(f) ?? { minX: 0, minY: 0, maxX: 1, maxY: 1 }).w / Math.max(1, opts.width ?? 1600) / 4 : 0;
-  const curve = (c: Curve2) => {
+  const boxes = curves.map((c) => curveBox(c));
+  const tolerance = curves.length ? framed(opts.view ?? boundsWith(f, boxes) ?? { minX: 0, minY: 0, maxX: 1, maxY: 1 }).w / Math.max(1, opts.width ?? 1600) / 4 : 0;
+  const curve = (c: Curve2, box: number[]) => {
     layer = c.layer;
-    const box = curveBox(c);
     grow(b, box);
     const full = c.sweep >= Math.PI * 2 - 1e-12;
     let points = tessellateCurve(c, tolerance);
@@ -194,7 +199,7 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
       const c = ci < curves.length && curves[ci].entity < entity ? curves[ci].entity : Infinity;
       const t = ti < runs.length && runs[ti].entity < entity ? runs[ti].entity : Infinity;
       if (c === Infinity && t === Infinity) return;
-      if (c <= t) curve(curves[ci++]);
+      if (c <= t) (curve(curves[ci], boxes[ci]), ci++);
       else text(runs[ti++]);
     }
   };

@@ -172,8 +172,9 @@ export class CjkFallback implements GlyphSource {
   }
 
   private async readRanges(): Promise<boolean> {
+    const lists = await Promise.all(FAMILIES.map((f) => this.files(`${f.dir}/unicode.json`)));
     for (const [family, f] of FAMILIES.entries()) {
-      const json = await this.files(`${f.dir}/unicode.json`);
+      const json = lists[family];
       if (!json) continue;
       const map = JSON.parse(new TextDecoder().decode(json)) as Record<string, string>;
       for (const [key, spec] of Object.entries(map)) {
@@ -184,44 +185,84 @@ export class CjkFallback implements GlyphSource {
         }
       }
     }
+    for (const r of this.byFamily) r?.sort((a, b) => a.from - b.from);
     return this.byFamily.some((r) => r?.length);
   }
 
   /**
    * Reads the subsets that hold `chars`, family by family: the range lists name a few code points a subset's font
    * does not draw (Hangul in the SC lists), so a character still missing after one family is looked up in the next.
+   * Within a family, in rounds: the fewest files that name every missing character (the file naming most of them
+   * first), then, for what they did not draw, the files not yet read that name it. Every file that names a
+   * character is still tried before it is given up (the numbered CJK subsets list Latin Extended letters — Ł Č Ő
+   * Ş — they do not draw, and taking only the first hit left those letters as empty boxes), but a character that
+   * the first file draws costs no more reads: ASCII is named by the Latin subset and by a dozen numbered ones, and
+   * reading all of them (28 files with the bold weight) was most of the floor plan's font time.
    */
   async need(chars: Iterable<string>): Promise<void> {
-    let pending = [...new Set(chars)].filter((ch) => !this.glyph(ch));
+    // reads another drawing started: what they bring counts
+    await Promise.all(this.reading.values());
+    let pending = [...new Set(chars)].filter((ch) => !this.has(ch));
     for (let family = 0; family < FAMILIES.length && pending.length; family++) {
-      // every subset whose ranges name the character: the numbered CJK subsets list Latin Extended letters (Ł Č Ő
-      // Ş) they do not draw, and taking only the first hit left those letters as empty boxes
-      const files = new Set<string>();
+      const ranges = this.byFamily[family] ?? [];
+      // per character, the files of this family that name it
+      const named = new Map<string, string[]>();
       for (const ch of pending) {
         const cp = ch.codePointAt(0)!;
-        for (const r of this.byFamily[family] ?? []) if (cp >= r.from && cp <= r.to) files.add(r.file);
+        const files: string[] = [];
+        for (const r of ranges) {
+          if (r.from > cp) break; // sorted by their first code point
+          if (cp <= r.to && !files.includes(r.file)) files.push(r.file);
+        }
+        named.set(ch, files);
       }
-      // drawings loading at the same time share the reads
-      await Promise.all([...files].map((file) => this.reading.get(file) ?? this.reading.set(file, this.read(file, family)).get(file)!));
-      pending = pending.filter((ch) => !this.glyph(ch));
+      for (;;) {
+        const untried = (ch: string) => named.get(ch)!.filter((f) => !this.reading.has(f));
+        const count = new Map<string, number>();
+        for (const ch of pending) for (const f of untried(ch)) count.set(f, (count.get(f) ?? 0) + 1);
+        if (!count.size) break;
+        // greedy cover: files by how many missing characters they name (ties in the range list's order)
+        const order = [...count.keys()].sort((a, b) => count.get(b)! - count.get(a)!);
+        const covered = new Set<string>(), round: string[] = [];
+        for (const f of order) {
+          const adds = pending.filter((ch) => !covered.has(ch) && named.get(ch)!.includes(f));
+          if (!adds.length) continue;
+          round.push(f);
+          for (const ch of adds) covered.add(ch);
+        }
+        await this.readAll(round, family);
+        pending = pending.filter((ch) => !this.has(ch));
+        if (!pending.length) break;
+      }
     }
     const first = this.sources.find(Boolean);
     if (first) this.descent = first.descent;
   }
 
-  private async read(file: string, family: number): Promise<void> {
-    const bytes = await this.files(file);
-    if (!bytes) return;
-    const src = this.sources[family];
-    if (!src) this.sources[family] = new TtfGlyphSource(FAMILIES[family].name, [bytes]);
-    else src.addFace(bytes);
+  /** reads the files at once, adds their faces in the order given (a glyph found in two subsets comes from the same one every run) */
+  private readAll(files: string[], family: number): Promise<void> {
+    const done = Promise.all(files.map((f) => this.files(f))).then((all) => {
+      for (const bytes of all) {
+        if (!bytes) continue;
+        const src = this.sources[family];
+        if (!src) this.sources[family] = new TtfGlyphSource(FAMILIES[family].name, [bytes]);
+        else src.addFace(bytes);
+      }
+    });
+    for (const f of files) this.reading.set(f, done);
+    return done;
+  }
+
+  /** whether a subset read so far draws the character (no outline built) */
+  has(ch: string): boolean {
+    return this.sources.some((s) => s?.has(ch));
   }
 
   /** the bundled families that draw some of `chars` (what a drawing's report names) */
   familiesFor(chars: Iterable<string>): string[] {
     const names = new Set<string>();
     for (const ch of chars) {
-      const s = this.sources.find((src) => src?.glyph(ch));
+      const s = this.sources.find((src) => src?.has(ch));
       if (s) names.add(s.name);
     }
     return [...names];

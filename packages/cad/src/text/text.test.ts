@@ -8,7 +8,7 @@ import { writeAsciiDxf, type FixtureEntity } from '../testing/dxf-writer.ts';
 import { flattenModelSpace, type TextRun } from '../geometry/flatten.ts';
 import type { Drawing } from '../model/drawing.ts';
 import { loadFonts, textBounds, textGeometry, type FontBytesProvider, type FontSet, type TextGeometry } from './index.ts';
-import { CJK_FALLBACK, STROKE_FALLBACK } from './bundled.ts';
+import { CJK_FALLBACK, nodeBundledFiles, STROKE_FALLBACK } from './bundled.ts';
 import { sb, writeBigFont, writeShapesFont, writeUnifont } from './testing/shx-writer.ts';
 import { writeCollection, writeFont } from './testing/font-writer.ts';
 
@@ -161,6 +161,22 @@ describe('bundled fallback fonts', () => {
     expect(b.minY).toBeGreaterThan(-0.1); // no descenders in "Hello"
     expect(b.maxY).toBeGreaterThan(1.9);
     expect(b.maxY).toBeLessThan(2.3);
+  });
+
+  it('reads only the subsets that draw the text: one for Latin text, more only for what it lacks', async () => {
+    const d = drawing([text(0, 0, 2, 'Hello 12.5° Köln Łódź')], [{ name: 'Standard', font: 'arial.ttf' }], { version: 'AC1027' });
+    const read: string[] = [];
+    // a provider of its own: the bundled fonts are cached per provider, so nothing was read before
+    const fonts = await loadFonts(d, none, { bundled: async (p) => (p.endsWith('.woff') && read.push(p), nodeBundledFiles(p)) });
+    // ASCII is named by the Latin subset and by a dozen numbered CJK ones, which were all read (14 files, 28 with the
+    // bold weight, for the floor plan); Ł and ź still get every subset that names them (the SC and KR ones do not
+    // draw them) until Noto Sans's Latin Extended does
+    expect(read[0]).toBe('@fontsource/noto-sans-sc/files/noto-sans-sc-latin-400-normal.woff');
+    expect(read.length).toBeLessThanOrEqual(8);
+    expect(read.at(-1)).toBe('@fontsource/noto-sans/files/noto-sans-latin-ext-400-normal.woff');
+    const g = textGeometry(runs(d)[0], d, fonts);
+    expect(g.strokes).toHaveLength(0); // no box for a missing letter
+    expect(g.triangles.length).toBeGreaterThan(0);
   });
 
   it('uses a TrueType font from the provider (an outline font file, here a WOFF the provider hands over)', async () => {

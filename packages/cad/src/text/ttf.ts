@@ -28,7 +28,7 @@ export class TtfGlyphSource implements GlyphSource {
     faceName?: string,
   ) {
     const sfnts = faces.map((b) => sfntOf(b, faceName));
-    this.fonts = sfnts.map((b) => opentype.parse(b));
+    this.fonts = sfnts.map((b) => parseOutlines(b));
     const f = this.fonts[0];
     const cap = f.tables.os2?.sCapHeight || capFromGlyph(f) || f.unitsPerEm * 0.7;
     this.scale = 1 / cap;
@@ -41,7 +41,7 @@ export class TtfGlyphSource implements GlyphSource {
   /** add more subset files of the same family (the bundled CJK font loads them lazily) */
   addFace(bytes: Uint8Array) {
     const sfnt = sfntOf(bytes);
-    const font = opentype.parse(sfnt);
+    const font = parseOutlines(sfnt);
     this.fonts.push(font);
     this.faces.push({ sfnt, em: font.unitsPerEm * this.scale });
     for (const [k, v] of this.cache) if (v === null) this.cache.delete(k);
@@ -67,6 +67,37 @@ export class TtfGlyphSource implements GlyphSource {
     }
     return g ?? undefined;
   }
+}
+
+/**
+ * A font for its outlines and advances only: the layout tables (GPOS, GSUB, GDEF, kern …) are left out, since the
+ * text engine neither kerns nor substitutes, and glyphs are read when first asked for (opentype.js's lowMemory)
+ * rather than all at parse time. On a bundled CJK subset this was most of the parse: GPOS alone a third of it.
+ */
+function parseOutlines(sfnt: ArrayBuffer): Font {
+  return opentype.parse(withoutTables(sfnt, LAYOUT_TABLES), { lowMemory: true });
+}
+
+const tag = (s: string) => ((s.charCodeAt(0) << 24) | (s.charCodeAt(1) << 16) | (s.charCodeAt(2) << 8) | s.charCodeAt(3)) >>> 0;
+const LAYOUT_TABLES = new Set(['GPOS', 'GSUB', 'GDEF', 'kern', 'JSTF', 'BASE', 'MATH'].map(tag));
+
+/** The sfnt without the tables whose tags are in `drop` (the same bytes when it has none of them, or is not an sfnt). */
+function withoutTables(sfnt: ArrayBuffer, drop: Set<number>): ArrayBuffer {
+  const v = new DataView(sfnt);
+  if (v.byteLength < 12) return sfnt;
+  const numTables = v.getUint16(4);
+  if (12 + 16 * numTables > v.byteLength) return sfnt;
+  const tables: { tag: number; sum: number; data: Uint8Array }[] = [];
+  for (let i = 0; i < numTables; i++) {
+    const e = 12 + 16 * i;
+    const t = v.getUint32(e), offset = v.getUint32(e + 8), length = v.getUint32(e + 12);
+    if (offset + length > v.byteLength) return sfnt;
+    if (!drop.has(t)) tables.push({ tag: t, sum: v.getUint32(e + 4), data: new Uint8Array(sfnt, offset, length) });
+  }
+  if (tables.length === numTables) return sfnt;
+  const head = new Uint8Array(sfnt.slice(0, 12));
+  new DataView(head.buffer).setUint16(4, tables.length);
+  return writeSfnt(head, tables);
 }
 
 function capFromGlyph(f: Font): number {

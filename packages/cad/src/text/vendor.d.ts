@@ -36,7 +36,7 @@ declare module 'opentype.js' {
     charToGlyphIndex(s: string): number;
     hasChar(c: string): boolean;
   }
-  export function parse(buffer: ArrayBuffer): Font;
+  export function parse(buffer: ArrayBuffer, opt?: { lowMemory?: boolean }): Font;
   const opentype: { parse: typeof parse };
   export default opentype;
 }
