@@ -220,9 +220,8 @@ class DwgWorker {
 
 const worker = new DwgWorker({ memoryLimitMb: 2048, idleMs: 5 * 60_000, script: CHILD });
 /**
- * A second worker for the binary ACIS pass (withBinaryAcis): the object reader ends the process that runs it, and
- * LibreDWG's DXF writer gives different (damaged) text for some files depending on the files its process read
- * before, so that pass never changes the life of the main worker's process. Same memory bounds as the main one.
+ * A second worker for the binary ACIS pass (withBinaryAcis): the object reader ends the process that runs it, so that
+ * pass never changes the life of the main worker's process. Same memory bounds as the main one.
  */
 const acisWorker = new DwgWorker({ memoryLimitMb: 2048, idleMs: 60_000, script: CHILD });
 
@@ -277,9 +276,9 @@ export async function parseDwg(bytes: Uint8Array, o: DwgReadOptions = {}): Promi
     drawing = parseDxf(await dwgToDxf(bytes, o));
   } catch (e) {
     if (!(e instanceof CadError) || e.code !== 'cad.parseFailed') throw e;
-    // LibreDWG's DXF writer keeps state between files in one process: after some files it writes damaged text for
-    // the next one (seen: dwg_2010_acadsharp_sample.dwg read right after dwg_2000_acadsharp_sample.dwg). A DXF we
-    // cannot read is made once more by a fresh process before the file is called unreadable.
+    // LibreDWG keeps state between the files of one instance (damaged text in the next file's DXF); the reader now
+    // gives every file a fresh instance (dwg-to-dxf.child.mjs, reader-state.test.ts), and a DXF we cannot read is
+    // still made once more by a fresh process before the file is called unreadable.
     worker.stop();
     drawing = parseDxf(await dwgToDxf(bytes, o));
   }
