@@ -214,6 +214,7 @@ function extraFields(lib, obj, type) {
   if (type === 'MINSERT') return minsertOf(lib, field);
   // `convert` takes a leader's arrowhead from its arrowhead type, 0 in most files: DXF's 71 is the on/off flag
   if (type === 'LEADER') return { isArrowheadEnabled: Boolean(field('arrowhead_on')) };
+  if (type === 'TABLE') return tablePlacement(lib, obj, field);
   // REGION / 3DSOLID / BODY and the surfaces (which LibreDWG keeps with the same ACIS fields): `convert` hands out a
   // WASM pointer to the ACIS data; version 1 is SAT text (R13–R2004 files), version 2 binary SAB (`sab_size` bytes,
   // R2004–R2010 files): both drawn by our flattener as a wireframe
@@ -258,4 +259,27 @@ function meshOf(lib, obj, type) {
     meshMVertexCount: lib.dwg_dynapi_entity_data(tio, 'num_m_verts') ?? 0,
     meshNVertexCount: lib.dwg_dynapi_entity_data(tio, 'num_n_verts') ?? 0,
   };
+}
+
+/**
+ * Where an R2010+ table stands. LibreDWG 0.13 reads such a table without its fields (insertion point 0, no direction),
+ * but the entity's own graphics (the proxy graphics AutoCAD saves with it, world coordinates) open with the table's
+ * transform: a record of type 29 holding a 4×4 matrix, row-major, whose last column is the insertion point and first
+ * column the table's direction (seen in dwg_2010/2018_acadsharp_sample, where the R2000 copy and the DXF twin give
+ * that same point as 10/20). Only a rigid transform (no scale, no shear) is taken.
+ */
+function tablePlacement(lib, obj, field) {
+  const ins = field('ins_pt');
+  if (ins && (ins.x !== 0 || ins.y !== 0 || ins.z !== 0)) return {};
+  const g = lib.dwg_entity_get_preview(obj);
+  if (!g || g.length < 8 + 8 + 128) return {};
+  const v = new DataView(g.buffer, g.byteOffset, g.byteLength);
+  const size = v.getInt32(8, true), type = v.getInt32(12, true);
+  if (type !== 29 || size !== 8 + 128) return {};
+  const m = Array.from({ length: 16 }, (_, i) => v.getFloat64(16 + i * 8, true));
+  if (!m.every(Number.isFinite) || m[12] !== 0 || m[13] !== 0 || m[14] !== 0 || m[15] !== 1) return {};
+  const [ax, ay, az] = [m[0], m[4], m[8]], [bx, by, bz] = [m[1], m[5], m[9]];
+  const rigid = Math.abs(Math.hypot(ax, ay, az) - 1) < 1e-9 && Math.abs(Math.hypot(bx, by, bz) - 1) < 1e-9 && Math.abs(ax * bx + ay * by + az * bz) < 1e-9;
+  if (!rigid) return {};
+  return { placement: { insertionPoint: { x: m[3], y: m[7], z: m[11] }, direction: { x: ax, y: ay, z: az } } };
 }

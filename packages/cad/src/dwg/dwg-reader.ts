@@ -3,7 +3,7 @@ import { parseDxf } from '../dxf/reader.ts';
 import { entryFile } from '../isolation/entry-file.ts';
 import { watchProcessMemory } from '../isolation/memory-watchdog.ts';
 import { CadError, type Drawing } from '../model/drawing.ts';
-import { acdsDataSection, databaseToDxf } from './database/database-to-dxf.ts';
+import { acdsDataSection, databaseToDxf, tableEntities } from './database/database-to-dxf.ts';
 import type { Rec } from './database/dxf-out.ts';
 import { VERSIONS as R12_VERSIONS } from './r12/file-header.ts';
 import { readAcisStorage } from './r2004/acds.ts';
@@ -221,9 +221,8 @@ class DwgWorker {
 
 const worker = new DwgWorker({ memoryLimitMb: 2048, idleMs: 5 * 60_000, script: CHILD });
 /**
- * A second worker for the binary ACIS pass (withBinaryAcis): the object reader ends the process that runs it, and
- * LibreDWG's DXF writer gives different (damaged) text for some files depending on the files its process read
- * before, so that pass never changes the life of the main worker's process. Same memory bounds as the main one.
+ * A second worker for the object-reader pass (withObjectReaderParts): the object reader ends the process that runs it, so that
+ * pass never changes the life of the main worker's process. Same memory bounds as the main one.
  */
 const acisWorker = new DwgWorker({ memoryLimitMb: 2048, idleMs: 60_000, script: CHILD });
 
@@ -247,7 +246,7 @@ export function configureDwgWorker(settings: Partial<DwgWorkerSettings>) {
  */
 export async function dwgToDxf(bytes: Uint8Array, o: DwgReadOptions = {}): Promise<Buffer> {
   const converted = await worker.convert(bytes, o.timeoutMs ?? 60_000, o.objectReader);
-  if ('dxf' in converted) return withBinaryAcis(converted.dxf, bytes, o);
+  if ('dxf' in converted) return withObjectReaderParts(converted.dxf, bytes, o);
   const version = String.fromCharCode(...bytes.subarray(0, 6));
   try {
     return Buffer.from(databaseToDxf(converted.database, { version, codePage: converted.codePage }));
@@ -278,9 +277,9 @@ export async function parseDwg(bytes: Uint8Array, o: DwgReadOptions = {}): Promi
     drawing = parseDxf(await dwgToDxf(bytes, o));
   } catch (e) {
     if (!(e instanceof CadError) || e.code !== 'cad.parseFailed') throw e;
-    // LibreDWG's DXF writer keeps state between files in one process: after some files it writes damaged text for
-    // the next one (seen: dwg_2010_acadsharp_sample.dwg read right after dwg_2000_acadsharp_sample.dwg). A DXF we
-    // cannot read is made once more by a fresh process before the file is called unreadable.
+    // LibreDWG keeps state between the files of one instance (damaged text in the next file's DXF); the reader now
+    // gives every file a fresh instance (dwg-to-dxf.child.mjs, reader-state.test.ts), and a DXF we cannot read is
+    // still made once more by a fresh process before the file is called unreadable.
     worker.stop();
     drawing = parseDxf(await dwgToDxf(bytes, o));
   }
@@ -294,6 +293,9 @@ export async function parseDwg(bytes: Uint8Array, o: DwgReadOptions = {}): Promi
   return drawing;
 }
 
+
+/** an ACAD_TABLE LibreDWG's DXF writer left empty (R2010+ tables): its type line, then straight the next entity */
+const BARE_TABLE = /\r?\n[ \t]*0\r?\nACAD_TABLE(?=\r?\n[ \t]*0\r?\n)/;
 
 /**
  * 2013+ DWG keep the ACIS data of solids, regions and surfaces in their AcDs data storage, which we read ourselves
@@ -316,29 +318,55 @@ function withAcisStorage(drawing: Drawing, bytes: Uint8Array) {
 }
 
 /**
- * R2004–R2010 DWG keep solids, regions and bodies as binary ACIS (SAB) in the entity, which LibreDWG's DXF writer turns into SAT text
- * that is often cut short (no edge can be drawn from it). For a drawing holding such entities, the file is read
- * once more through the object reader, whose database carries the SAB bytes (`sabHex`, dwg-database.child-lib.mjs),
- * and they are added to the DXF as the ACDSDATA section AutoCAD 2013 on writes, which the reader keeps by handle and
- * the flattener prefers. A failure there keeps the DXF as it was (those entities stay reported as not drawn).
+ * What LibreDWG's DXF writer leaves out and its object reader gives, added to the DXF from one object-reader pass
+ * (in its own process: acisWorker):
+ * - R2004–R2010 DWG keep solids, regions, bodies and surfaces as binary ACIS (SAB), which the DXF writer turns into SAT text that is
+ *   often cut short (no edge can be drawn from it). The database carries the SAB bytes (`sabHex`,
+ *   dwg-database.child-lib.mjs); they go in as the ACDSDATA section AutoCAD 2013 on writes, which the reader keeps by
+ *   handle and the flattener prefers.
+ * - R2010+ tables are written as a bare "0 / ACAD_TABLE" (no handle, block or insertion point): each is replaced by
+ *   the table the database gives, placed from the table's own graphics, in the order both list them (model space,
+ *   then paper space); when the counts differ, nothing is matched and the tables stay unplaced.
+ * A failure there keeps the DXF as it was (those entities stay reported as not drawn).
  */
-async function withBinaryAcis(dxf: Buffer, bytes: Uint8Array, o: DwgReadOptions): Promise<Buffer> {
+async function withObjectReaderParts(dxf: Buffer, bytes: Uint8Array, o: DwgReadOptions): Promise<Buffer> {
   const version = String.fromCharCode(...bytes.subarray(0, 6));
   // 2013 on keep ACIS data in their AcDs section, read by withAcisStorage: the object reader is not needed for it
-  if (version < 'AC1018' || version >= 'AC1027' || !dxf.includes('AcDbModelerGeometry')) return dxf;
-  let section = '';
+  const acis = version >= 'AC1018' && version < 'AC1027' && dxf.includes('AcDbModelerGeometry');
+  const bareTables = dxf.includes('ACAD_TABLE') && BARE_TABLE.test(dxf.toString('latin1'));
+  if (!acis && !bareTables) return dxf;
+  let db: Rec;
   try {
     const converted = await acisWorker.convert(bytes, o.timeoutMs ?? 60_000, true);
-    if ('database' in converted) section = acdsDataSection(converted.database);
+    if (!('database' in converted)) return dxf;
+    db = converted.database;
   } catch {
     return dxf;
   }
-  if (!section) return dxf;
-  // the section goes before the closing "0 / EOF" pair
-  const text = dxf.toString('latin1');
-  const end = /\r?\n[ \t]*0\r?\nEOF[\s\0]*$/.exec(text);
-  if (!end) return dxf;
-  // in the file's own line breaks (the tokenizer reads one kind per file)
-  const nl = end[0].startsWith('\r') ? '\r\n' : '\n';
-  return Buffer.concat([dxf.subarray(0, end.index), Buffer.from(`${nl}${section.replace(/\n/g, nl)}  0${nl}EOF${nl}`, 'latin1')]);
+  let text = dxf.toString('latin1');
+  if (bareTables) {
+    // the entities' text is UTF-8 from R2007 on, the file's bytes are handled here one per character
+    const tables = tableEntities(db, version).map((t) => Buffer.from(t, version >= 'AC1021' ? 'utf8' : 'latin1').toString('latin1'));
+    const all = new RegExp(BARE_TABLE.source, 'g');
+    const bare = text.match(all) ?? [];
+    if (tables.length === bare.length) {
+      let k = 0;
+      text = text.replace(all, (m) => {
+        const nl = m.startsWith('\r') ? '\r\n' : '\n';
+        // the entity as written ends with a line break; the match ends before the next entity's own one
+        return nl + tables[k++].replace(/\n$/, '').replace(/\n/g, nl);
+      });
+    }
+  }
+  const section = acis ? acdsDataSection(db) : '';
+  if (section) {
+    // the section goes before the closing "0 / EOF" pair
+    const end = /\r?\n[ \t]*0\r?\nEOF[\s\0]*$/.exec(text);
+    if (end) {
+      // in the file's own line breaks (the tokenizer reads one kind per file)
+      const nl = end[0].startsWith('\r') ? '\r\n' : '\n';
+      text = `${text.slice(0, end.index)}${nl}${section.replace(/\n/g, nl)}  0${nl}EOF${nl}`;
+    }
+  }
+  return Buffer.from(text, 'latin1');
 }

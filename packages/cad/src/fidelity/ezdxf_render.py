@@ -19,6 +19,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import ezdxf  # noqa: E402
 from ezdxf import recover  # noqa: E402
 from ezdxf.addons.drawing import Frontend, RenderContext  # noqa: E402
+from ezdxf.addons.drawing.config import Configuration  # noqa: E402
 from ezdxf.addons.drawing.matplotlib import MatplotlibBackend  # noqa: E402
 from ezdxf.addons.drawing.properties import LayoutProperties  # noqa: E402
 
@@ -60,7 +61,10 @@ def main() -> int:
     ctx = RenderContext(doc)
     props = LayoutProperties.from_layout(layout)
     props.set_colors("#ffffff")  # white paper: ACI 7 becomes black
-    TolerantFrontend(ctx, MatplotlibBackend(ax)).draw_layout(layout, finalize=True, layout_properties=props)
+    # XLINE and RAY are infinite, as AutoCAD draws them; ezdxf draws them 20 drawing units long by default (a dot at
+    # the scale of most drawings): long enough here to cross the window from a start up to 50 windows away
+    config = Configuration.defaults().with_changes(infinite_line_length=100 * ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
+    TolerantFrontend(ctx, MatplotlibBackend(ax), config).draw_layout(layout, finalize=True, layout_properties=props)
     # finalize sets its own margins and aspect; the window is ours, exactly
     fig.set_size_inches(width / dpi, height / dpi)
     ax.set_xlim(x0, x1)

@@ -380,19 +380,23 @@ describe('annotations', () => {
     expect(byEntity(2)).toEqual([[100, 100, 110, 95]]);
   });
 
-  it('draws a table that comes without its fields (LibreDWG, R2010+ DWG) through the *T block no entity names', () => {
+  it('draws a table without block name through the *T block no entity names; one without insertion point not at all (reported)', () => {
     const line = (x: number): FixtureEntity => ({ type: 'LINE', pairs: [[8, '0'], [10, x], [20, 0], [30, 0], [11, x + 10], [21, -5], [31, 0]] });
     const f = flat(
       [
         { type: 'ACAD_TABLE', pairs: [] },
         { type: 'ACAD_TABLE', pairs: [[8, '0'], [100, 'AcDbBlockReference'], [2, '*T2'], [10, 100], [20, 100], [30, 0], [100, 'AcDbTable'], [11, 1], [21, 0], [31, 0]] },
+        // placed (by the DWG reader, from the table's graphics) but with no block named: the *T block no entity names
+        { type: 'ACAD_TABLE', pairs: [[8, '0'], [100, 'AcDbBlockReference'], [10, -20], [20, 0], [30, 0], [100, 'AcDbTable'], [11, 1], [21, 0], [31, 0]] },
       ],
       { blocks: [{ name: '*T1', entities: [line(0)] }, { name: '*T2', entities: [line(50)] }, { name: '*T3', entities: [line(7)] }] },
     );
     const byEntity = (i: number) => f.polylines.filter((p) => p.entity === i).map((p) => p.points);
-    // *T2 is named by the second table: the first takes *T1, at the origin (its insertion point is unknown: reported)
-    expect(byEntity(0)).toEqual([[0, 0, 10, -5]]);
+    // the first table's insertion point is unknown: drawn at the origin it would sit in the wrong place, so it is not
+    // drawn; *T2 is named by the second table; the third takes the first *T block no entity names, *T1
+    expect(byEntity(0)).toEqual([]);
     expect(byEntity(1)).toEqual([[150, 100, 160, 95]]);
+    expect(byEntity(2)).toEqual([[-20, 0, -10, -5]]);
     expect(f.skipped).toEqual({ 'ACAD_TABLE:position': 1 });
   });
 });

@@ -722,12 +722,13 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
       }
       case 'ACAD_TABLE': {
         // a table draws through its anonymous block, placed at its insertion point along its direction (11/21)
+        // LibreDWG gives R2010+ tables without their fields (no block name, no insertion point); the DWG reader places
+        // them from their own graphics where it can (dwg-reader.ts). One still without a point is left out and
+        // reported: drawn at the origin, it lands in the wrong place among the rest of the drawing
+        if (field(e, 10) === undefined) return skip(e, 'ACAD_TABLE:position');
         const named = field(e, 2);
         const block = named !== undefined && String(named) !== '' ? blocks.get(String(named)) : orphanTableBlock();
         if (!block || depth > 16) return skip(e);
-        // LibreDWG gives R2010+ tables without their fields (no block name, no insertion point): the block is the
-        // *T block no entity names, drawn where the table would be at the origin; the report says so
-        if (field(e, 10) === undefined) skip(e, 'ACAD_TABLE:position');
         const a = Math.atan2(num(e, 21), num(e, 11, 1)), cos = Math.cos(a), sin = Math.sin(a);
         const inherit = inheritedFrom(c);
         const mm = multiply(m, [cos, sin, -sin, cos, num(e, 10) - (block.base.x * cos - block.base.y * sin), num(e, 20) - (block.base.x * sin + block.base.y * cos)]);

@@ -24,10 +24,39 @@ describe('sample drawings whose tables and solids used to draw blank', () => {
   it.runIf(have('dwg_2018_acadsharp_table.dwg'))('draws the R2018 table LibreDWG gives without its cells through its *T block', async () => {
     const f = flattenModelSpace(await read('dwg_2018_acadsharp_table.dwg'));
     expect(f.skipped.ACAD_TABLE).toBeUndefined();
+    expect(f.skipped['ACAD_TABLE:position']).toBeUndefined();
     // the grid and the cell texts of the block (title, headers, values)
     expect(f.polylines.length).toBeGreaterThan(10);
     expect(f.texts.map((t) => t.text)).toContain('Hello this is a title');
   }, 60_000);
+
+  // LibreDWG gives R2010+ tables with no insertion point (they were drawn at the origin): placed from their own
+  // graphics, they stand where the R2000 copy of the same drawing has them (its tables carry their point)
+  for (const v of ['2010', '2018']) {
+    const name = `dwg_${v}_acadsharp_sample.dwg`;
+    it.runIf(have(name) && have('dwg_2000_acadsharp_sample.dwg'))(`the tables of ${name} stand where the R2000 copy has them`, async () => {
+      const boxes = async (file: string) => {
+        const f = flattenModelSpace(await read(file));
+        const out: Record<string, number[]> = {};
+        for (const p of f.polylines) {
+          const e = f.entities[p.entity];
+          if (e.type !== 'ACAD_TABLE') continue;
+          const b = (out[e.handle ?? '?'] ??= [Infinity, Infinity, -Infinity, -Infinity]);
+          for (let i = 0; i < p.points.length; i += 2) {
+            b[0] = Math.min(b[0], p.points[i]);
+            b[1] = Math.min(b[1], p.points[i + 1]);
+            b[2] = Math.max(b[2], p.points[i]);
+            b[3] = Math.max(b[3], p.points[i + 1]);
+          }
+        }
+        return { boxes: Object.fromEntries(Object.entries(out).map(([h, b]) => [h, b.map((x) => Math.round(x * 1000) / 1000)])), skipped: f.skipped['ACAD_TABLE:position'] };
+      };
+      const [r2000, later] = [await boxes('dwg_2000_acadsharp_sample.dwg'), await boxes(name)];
+      expect(Object.keys(r2000.boxes).sort()).toEqual(['528', 'A35']);
+      expect(later.skipped).toBeUndefined();
+      expect(later.boxes).toEqual(r2000.boxes);
+    }, 120_000);
+  }
 
   it.runIf(have('dwg_2007_libredwg_ATMOS-DC22S.dwg'))('draws the drawing made of 3D solids (R2007 DWG, binary ACIS) as their wireframe', async () => {
     const d = await read('dwg_2007_libredwg_ATMOS-DC22S.dwg');

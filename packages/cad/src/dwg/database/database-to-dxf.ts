@@ -254,3 +254,22 @@ export function acdsDataSection(db: Rec): string {
   const text = out.toString();
   return text.trim() ? text : '';
 }
+
+/**
+ * The ACAD_TABLE entities of model space and the paper spaces, each written as a DXF entity (text), in the order of
+ * their lists: what LibreDWG's DXF writer leaves empty for R2010+ tables (dwg-reader.ts puts these in their place).
+ */
+export function tableEntities(db: Rec, version: string): string[] {
+  const records = entries(rec(db.tables), 'BLOCK_RECORD');
+  const blockNames = new Map(records.map((r) => [str(r, 'handle'), str(r, 'name')]));
+  const spaces = [...records.filter(isModel), ...records.filter(isPaper)];
+  return spaces.flatMap((r) =>
+    recs(r.entities)
+      .filter((e) => str(e, 'type') === 'ACAD_TABLE')
+      .map((e) => {
+        const out = new DxfOut(version >= 'AC1021');
+        writeEntity(out, e, { owner: str(r, 'handle'), paper: isPaper(r), blockNames, lineweights: version >= 'AC1015' });
+        return out.toString();
+      }),
+  );
+}

@@ -377,10 +377,21 @@ const tolerance: Mapper = (o, e) => {
   o.point(11, pt(e, 'xAxisDirection', { x: 1, y: 0, z: 0 }));
 };
 
-/** ACAD_TABLE draws through its anonymous *T block, named here from the block record LibreDWG gives */
+/**
+ * ACAD_TABLE draws through its anonymous *T block, named here from the block record LibreDWG gives. For R2010+ tables
+ * LibreDWG gives no block record and no insertion point: the point and direction are then the ones the reader took
+ * from the table's own graphics (`placement`, dwg-database.child-lib.mjs), and the block is the *T block whose record
+ * handle LibreDWG hands out in the table style's place (in every R2010+ sample, the table's own *T block). A table with
+ * neither is written without 10, and is reported, not drawn, by the flattener.
+ */
 const table: Mapper = (o, e, at) => {
-  o.pair(100, 'AcDbBlockReference').pair(2, at.blockNames.get(str(e, 'blockRecordHandle')) ?? '').point(10, pt(e, 'startPoint'));
-  const d = pt(e, 'directionVector', { x: 1, y: 0, z: 0 });
+  const guess = at.blockNames.get(str(e, 'tableStyleId'));
+  const block = at.blockNames.get(str(e, 'blockRecordHandle')) ?? (guess && /^\*T\d*$/i.test(guess) ? guess : '');
+  o.pair(100, 'AcDbBlockReference').pair(2, block);
+  const placed = rec(e.placement);
+  const known = has(placed, 'insertionPoint') || str(e, 'blockRecordHandle') !== '';
+  if (known) o.point(10, has(placed, 'insertionPoint') ? pt(placed, 'insertionPoint') : pt(e, 'startPoint'));
+  const d = has(placed, 'direction') ? pt(placed, 'direction') : pt(e, 'directionVector', { x: 1, y: 0, z: 0 });
   // LibreDWG 0.13.3 decodes this vector wrongly for some R2004 tables; a table without a clean direction runs along +X
   o.pair(100, 'AcDbTable').point(11, Number.isFinite(d.x) && Math.abs(d.z) < 1e-6 && Math.abs(Math.hypot(d.x, d.y) - 1) < 1e-6 ? d : { x: 1, y: 0, z: 0 });
 };
