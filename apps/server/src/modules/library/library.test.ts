@@ -261,7 +261,8 @@ for (const driver of testDatabaseDrivers()) {
       expect((await get(d.id)).statusCode).toBe(401);
       await setType(a, [d.id], '1');
       expect((await get(d.id, b)).statusCode).toBe(404);
-    });
+      // the thumbnail job is waited for up to 60 s (a worker thread started from the sources under a loaded CI)
+    }, 90_000);
 
     it('another user opens a public drawing\'s scene, never a private one (nor after unpublishing)', async () => {
       const d = await upload(a, 'shown.dxf');
