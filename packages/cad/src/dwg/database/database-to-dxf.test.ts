@@ -72,7 +72,7 @@ describe('DwgDatabase → DXF (the fallback when LibreDWG cannot write DXF for a
       { name: 'Hidden', color: 3, linetype: 'Continuous', lineweight: -1, on: false, frozen: true, locked: false },
       { name: 'Brand', color: 7, trueColor: 0xe8e8e8, linetype: 'Continuous', lineweight: -3, on: true, frozen: false, locked: false },
     ]);
-    expect(d.linetypes.find((l) => l.name === 'Dashed')).toEqual({ name: 'Dashed', description: '__ __', pattern: [0.5, -0.25] });
+    expect(d.linetypes.find((l) => l.name === 'Dashed')).toMatchObject({ name: 'Dashed', description: '__ __', pattern: [0.5, -0.25] });
     expect(d.textStyles).toMatchObject([{ name: 'Notes', font: 'romans.shx', bigFont: 'gbcbig.shx', widthFactor: 0.8 }]);
     expect(d.textStyles[0].oblique).toBeCloseTo(15);
   });
