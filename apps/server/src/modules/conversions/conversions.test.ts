@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
-import { createTestApp, type TestApp } from '../../test/fixtures.ts';
+import { createTestApp, md5, type TestApp } from '../../test/fixtures.ts';
 import { until } from '../../test/until.ts';
 import { extractWithProof } from '../../test/share-proof.ts';
 import { registerConversionJobs } from './conversions.jobs.ts';
@@ -129,6 +129,19 @@ for (const driver of testDatabaseDrivers()) {
       for (const id of ids) expect((await settled(free.token, id)).transformStatus).toBe(1);
     });
 
+    it('admits exactly FREE_CONVERSIONS_PER_MONTH of many parallel requests of a free account (count and insert under the user\'s lock)', async () => {
+      const racer = await t.createUser();
+      const ids: string[] = [];
+      for (let i = 0; i < 8; i++) ids.push((await t.upload(racer.token, `p${i}.dxf`, sampleDxf(50 + i))).bizData.id);
+      const answers = await Promise.all(ids.map((id) => t.call('/cloud/v5/file/task/transformBatch', { fileIds: [id], target: 'pdf' }, racer.token)));
+      const codes = answers.map((r) => (r.rtnCode === '0000000' ? 'ok' : r.bizData.code));
+      expect(codes.filter((c) => c === 'ok')).toHaveLength(2);
+      expect(codes.filter((c) => c !== 'ok')).toEqual(Array(6).fill('conversion.monthlyLimit'));
+      expect((await t.call('/cloud/v5/file/task/transformTargets', {}, racer.token)).bizData.usedThisMonth).toBe(2);
+      const converting = (await t.call('/cloud/v5/union/list', { parentId: '0' }, racer.token)).bizData.list.filter((i: any) => i.transformStatus === 0);
+      expect(converting).toHaveLength(2);
+    });
+
     it('refuses cleanly when the result does not fit the storage quota: no file, no storage used, source untouched', async () => {
       runJobs();
       const body = sampleDxf(3);
@@ -180,6 +193,40 @@ for (const driver of testDatabaseDrivers()) {
       expect((await itemOf(other.token, mine.id)).transformStatus).toBe(3);
       // without a session: nothing
       expect((await t.call('/cloud/v5/file/task/transformList', {})).rtnCode).toBe('101');
+    });
+
+    it('refuses a new version (upload, overwrite upload, instant, copy) and a rollback of a converting file; its content stays', async () => {
+      const v1 = sampleDxf(60);
+      const src = (await t.upload(a.token, 'versioned.dxf', v1)).bizData;
+      expect((await t.upload(a.token, 'versioned.dxf', sampleDxf(61), { conflict: 'version' })).rtnCode).toBe('0000000');
+      const other = (await t.upload(a.token, 'other.dxf', sampleDxf(62))).bizData;
+      const first = (await t.call('/cloud/v5/version/history', { fileId: src.id }, a.token)).bizData.list.find((v: any) => v.version === 1);
+      const now = Date.now();
+      // a conversion of it admitted and not yet run (its job is held: the row and the status as transformBatch leaves them)
+      await t.db.db.insertInto('conversions').values({ id: 'versioned1', uid: a.id, source_id: src.id, source_name: src.name, source_md5: md5(sampleDxf(61)), target: 'pdf', version: null, options: '{}', state: 0, progress: 10, stage: 'read', result_id: null, error: null, detail: null, created_at: now, updated_at: now, finished_at: null }).execute();
+      await t.db.db.updateTable('items').set({ transform_status: 0 }).where('id', '=', src.id).execute();
+      const before = await itemOf(a.token, src.id);
+      const form = (bytes: Buffer) => {
+        const boundary = `----cv${Date.now()}`;
+        return { boundary, payload: Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="fileId"\r\n\r\n${src.id}\r\n--${boundary}\r\nContent-Disposition: form-data; name="filedata"; filename="versioned.dxf"\r\nContent-Type: application/octet-stream\r\n\r\n`), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]) };
+      };
+      const multipart = form(sampleDxf(63));
+      const versionUpload = (await t.app.inject({ method: 'POST', url: `/cloud/v5/version/upload?utoken=${encodeURIComponent(a.token)}`, headers: { 'content-type': `multipart/form-data; boundary=${multipart.boundary}`, 'accept-language': 'en' }, payload: multipart.payload })).json();
+      const answers = {
+        versionUpload,
+        overwrite: await t.upload(a.token, 'versioned.dxf', sampleDxf(64), { conflict: 'version' }),
+        instant: await t.call('/cloud/v5/version/upload', { fileId: src.id, md5: other.fileMD5, size: other.size, name: 'versioned.dxf' }, a.token),
+        copy: await t.call('/cloud/v5/version/copy', { fileId: src.id, sourceFileId: other.id }, a.token),
+        back: await t.call('/cloud/v5/version/back', { versionId: first.versionId }, a.token),
+      };
+      for (const [what, r] of Object.entries(answers)) expect(r.bizData?.code, what).toBe('conversion.inProgress');
+      expect(await itemOf(a.token, src.id)).toMatchObject({ fileMD5: before.fileMD5, size: before.size, transformStatus: 0 });
+      expect((await t.call('/cloud/v5/version/history', { fileId: src.id }, a.token)).bizData.total).toBe(2);
+      // once the conversion has ended, a new version is taken again
+      await t.db.db.updateTable('conversions').set({ state: 2, error: 'conversion.failed' }).where('id', '=', 'versioned1').execute();
+      await t.db.db.updateTable('items').set({ transform_status: 2 }).where('id', '=', src.id).execute();
+      expect((await t.call('/cloud/v5/version/back', { versionId: first.versionId }, a.token)).rtnCode).toBe('0000000');
+      expect((await itemOf(a.token, src.id)).fileMD5).toBe(md5(v1));
     });
 
     it('ends a conversion whose job the queue gave up on, so its source is not blocked for good', async () => {
