@@ -17,6 +17,8 @@ import { createBlobsService } from '../blobs/blobs.service.ts';
 import { createThumbnailsService } from '../thumbnails/thumbnails.service.ts';
 import { prewarmAfterUpload } from '../drawings/drawings.jobs.ts';
 import type { DrawingFonts } from '../drawings/drawings.service.ts';
+import { createPictureFinder } from '../drawings/picture-finder.ts';
+import type { PictureFileLookup } from '../drawings/capped-worker.ts';
 import { ConversionRunError, type ConversionRunner } from './conversion-runner.ts';
 import { createConversionsRepository, type ConversionRow } from './conversions.repository.ts';
 
@@ -62,6 +64,19 @@ async function readAll(r: Readable): Promise<Buffer> {
 }
 
 /**
+ * The pictures a converted drawing's IMAGEs show, found as the viewer and thumbnails find them
+ * (drawings/picture-finder.ts): by base name in the drawing owner's drive, the drawing's folder first; never anyone
+ * else's. Pictures over the thumbnails' size limit are left out (the IMAGE keeps its frame), as there.
+ */
+function pictureLookup(deps: AppDeps, finder: ReturnType<typeof createPictureFinder>, src: ItemRow): PictureFileLookup {
+  return async (_name, file) => {
+    const row = await finder.find(src.uid, src.parent_id, file);
+    if (!row || Number(row.size) > deps.config.thumbnailMaxPictureSize) return null;
+    return readAll(await deps.storage.get(blobKey(row.blob_md5)));
+  };
+}
+
+/**
  * Conversions (issue 17): who may convert what (own drawings, within the monthly allowance of free accounts), the
  * durable job that converts in a capped worker and places the result next to the source under the drive's name rules
  * and quota, and the states the source shows meanwhile (section 4: 0 converting, 1 done, 2 failed). A failed job leaves
@@ -73,6 +88,7 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
   const quota = createQuotaService(deps);
   const blobs = createBlobsService(deps);
   const thumbnails = createThumbnailsService(deps);
+  const pictureFinder = createPictureFinder(deps);
 
   function present(r: ConversionRow, lang: Language, result?: ItemRow): Conversion {
     const code = r.error as ErrorCode | null;
@@ -310,7 +326,7 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
       };
       let out;
       try {
-        out = await runner.run(bytes, src.name, c.target, engineOptions(JSON.parse(c.options), c.version), fonts.lookup(c.uid), onProgress);
+        out = await runner.run(bytes, src.name, c.target, engineOptions(JSON.parse(c.options), c.version), fonts.lookup(c.uid), onProgress, pictureLookup(deps, pictureFinder, src));
       } catch (e) {
         if (e instanceof ConversionRunError && e.kind === 'crash' && ctx.attempt < CONVERSION_ATTEMPTS) throw e; // the queue runs it once more
         const code: ErrorCode = e instanceof ConversionRunError && e.code === 'cad.targetUnavailable' ? 'conversion.targetUnavailable' : 'conversion.failed';

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { fixtureImage, writeAsciiDxf } from '../../../../../packages/cad/src/testing/dxf-writer.ts';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, md5, type TestApp } from '../../test/fixtures.ts';
 import { until } from '../../test/until.ts';
@@ -9,6 +11,12 @@ import { createConversionsService } from './conversions.service.ts';
 import { sharedConversionRunner } from './conversion-runner.ts';
 import { drawingFonts } from '../drawings/drawing-fonts.ts';
 
+/** A frame with a picture in it: the IMAGE names `C:\site\Aerial.JPG` (as in thumbnail-pictures.test.ts). */
+const PICTURE_IMAGE = fixtureImage({ handle: 'A1', defHandle: 'D1', file: 'C:\\site\\Aerial.JPG', pixels: [20, 10], insert: [10, 10], u: [9, 0], v: [0, 8] });
+const PICTURE_DXF = Buffer.from(writeAsciiDxf({
+  entities: [{ type: 'LWPOLYLINE', pairs: [[8, '0'], [90, 4], [70, 1], [10, 0], [20, 0], [10, 200], [20, 0], [10, 200], [20, 100], [10, 0], [20, 100]] }, PICTURE_IMAGE.entity],
+  objects: [PICTURE_IMAGE.def],
+}));
 const BROKEN_DXF = Buffer.from('0\nSECTION\n2\nENTITIES\n0\nLINE\n10\nnot-a-number\n0\nENDSEC\n0\nEOF\n'.replace('0\nENDSEC\n0\nEOF\n', '') + 'garbage without an end');
 
 for (const driver of testDatabaseDrivers()) {
@@ -227,6 +235,31 @@ for (const driver of testDatabaseDrivers()) {
       await t.db.db.updateTable('items').set({ transform_status: 2 }).where('id', '=', src.id).execute();
       expect((await t.call('/cloud/v5/version/back', { versionId: first.versionId }, a.token)).rtnCode).toBe('0000000');
       expect((await itemOf(a.token, src.id)).fileMD5).toBe(md5(v1));
+    });
+
+    it("shows the pictures a drawing's IMAGEs name, found in its owner's drive, in PNG and PDF results", async () => {
+      runJobs();
+      const owner = await t.createUser();
+      await vip(owner.id);
+      const folder = (await t.call('/cloud/v5/folder/edit', { parentId: '0', name: 'Site' }, owner.token)).bizData;
+      const src = (await t.upload(owner.token, 'site.dxf', PICTURE_DXF, { parentId: folder.id })).bizData;
+      // the IMAGE names C:\site\Aerial.JPG: the drive's aerial.jpg in the drawing's folder is it
+      await t.upload(owner.token, 'aerial.jpg', await sharp({ create: { width: 20, height: 10, channels: 3, background: '#ff0000' } }).jpeg({ quality: 95 }).toBuffer(), { parentId: folder.id });
+      const result = async (target: string, options: object) => {
+        expect((await t.call('/cloud/v5/file/task/transformBatch', { fileIds: [src.id], target, options }, owner.token)).rtnCode).toBe('0000000');
+        const done = await settled(owner.token, src.id);
+        expect(done.transformStatus).toBe(1);
+        const link = (await t.call('/cloud/v5/file/download', { fileId: done.resultFileId }, owner.token)).bizData;
+        return (await t.fetchSigned(link.signedUrl ?? link.url, owner.token)).body as Buffer;
+      };
+      const png = await result('png', { width: 400 });
+      const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+      let red = 0;
+      for (let i = 0; i < data.length; i += info.channels) if (data[i] > 180 && data[i + 1] < 80 && data[i + 2] < 80) red++;
+      // the picture fills 9×8 of the 200×100 frame: about 0.36 % of the pixels; a frame alone has none red
+      expect(red).toBeGreaterThan(0.002 * info.width * info.height);
+      const pdf = await result('pdf', {});
+      expect(pdf.toString('latin1')).toMatch(/\/Subtype\s*\/Image/);
     });
 
     it('ends a conversion whose job the queue gave up on, so its source is not blocked for good', async () => {
