@@ -2,7 +2,7 @@ import path from 'node:path';
 import { workerEntry } from '../../infra/workers/worker-entry.ts';
 import type { ConvertOptions } from '@cadcloud/cad';
 import { workerMemory } from '../../infra/workers/worker-budget.ts';
-import { createCappedWorker, type FontLookup, type ProgressListener } from '../drawings/capped-worker.ts';
+import { createCappedWorker, type FontLookup, type PictureFileLookup, type ProgressListener } from '../drawings/capped-worker.ts';
 
 /**
  * How a conversion failed in its worker: `engine` (the engine refused: unreadable drawing, no such layout, no writer;
@@ -37,9 +37,10 @@ export function createConversionRunner(o: { maxHeapMb: number; timeoutMs: number
     timedOut: (detail) => new ConversionRunError('timeout', 'conversion took too long', undefined, detail),
   });
   return {
-    run(bytes: Uint8Array, fileName: string, target: string, options: ConvertOptions, fonts: FontLookup, progress?: ProgressListener): Promise<ConvertedFile> {
+    /** `pictures`: the files IMAGEs name, from the drawing owner's drive (none: IMAGEs keep only their frames). */
+    run(bytes: Uint8Array, fileName: string, target: string, options: ConvertOptions, fonts: FontLookup, progress?: ProgressListener, pictures?: PictureFileLookup): Promise<ConvertedFile> {
       const copy = new Uint8Array(bytes);
-      return worker.run({ bytes: copy, fileName, target, options }, [copy.buffer], fonts, progress);
+      return worker.run({ bytes: copy, fileName, target, options }, [copy.buffer], fonts, progress, pictures);
     },
     close: worker.close,
   };

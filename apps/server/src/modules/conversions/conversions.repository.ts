@@ -6,8 +6,9 @@ export type ConversionRow = Selectable<ConversionsTable>;
 /** The queries of conversions (conversions.service.ts holds the rules). */
 export function createConversionsRepository(db: Kysely<Database>) {
   return {
-    async insert(row: ConversionRow): Promise<void> {
-      await db.insertInto('conversions').values(row).execute();
+    /** In a transaction pass its handle `t`. */
+    async insert(row: ConversionRow, t: Kysely<Database> = db): Promise<void> {
+      await t.insertInto('conversions').values(row).execute();
     },
     async byId(id: string): Promise<ConversionRow | undefined> {
       return db.selectFrom('conversions').selectAll().where('id', '=', id).executeTakeFirst();
@@ -29,8 +30,8 @@ export function createConversionsRepository(db: Kysely<Database>) {
       return { rows, total: Number(t.n) };
     },
     /** Conversions the user requested since `since` (epoch ms): what the monthly allowance counts. */
-    async countSince(uid: string, since: number): Promise<number> {
-      const r = await db.selectFrom('conversions').select((eb) => eb.fn.countAll<number>().as('n')).where('uid', '=', uid).where('created_at', '>=', since).executeTakeFirstOrThrow();
+    async countSince(uid: string, since: number, t: Kysely<Database> = db): Promise<number> {
+      const r = await t.selectFrom('conversions').select((eb) => eb.fn.countAll<number>().as('n')).where('uid', '=', uid).where('created_at', '>=', since).executeTakeFirstOrThrow();
       return Number(r.n);
     },
     /** Earlier failures of these bytes for a reason in `codes` (whoever converted them). */
@@ -56,9 +57,9 @@ export function createConversionsRepository(db: Kysely<Database>) {
     async stranded(before: number): Promise<ConversionRow[]> {
       return db.selectFrom('conversions').selectAll().where('state', '=', 0).where('updated_at', '<', before).limit(500).execute();
     },
-    async runningOfSources(sourceIds: string[]): Promise<ConversionRow[]> {
+    async runningOfSources(sourceIds: string[], t: Kysely<Database> = db): Promise<ConversionRow[]> {
       if (!sourceIds.length) return [];
-      return db.selectFrom('conversions').selectAll().where('source_id', 'in', sourceIds).where('state', '=', 0).execute();
+      return t.selectFrom('conversions').selectAll().where('source_id', 'in', sourceIds).where('state', '=', 0).execute();
     },
   };
 }

@@ -17,6 +17,8 @@ import { createBlobsService } from '../blobs/blobs.service.ts';
 import { createThumbnailsService } from '../thumbnails/thumbnails.service.ts';
 import { prewarmAfterUpload } from '../drawings/drawings.jobs.ts';
 import type { DrawingFonts } from '../drawings/drawings.service.ts';
+import { createPictureFinder } from '../drawings/picture-finder.ts';
+import type { PictureFileLookup } from '../drawings/capped-worker.ts';
 import { ConversionRunError, type ConversionRunner } from './conversion-runner.ts';
 import { createConversionsRepository, type ConversionRow } from './conversions.repository.ts';
 
@@ -62,6 +64,19 @@ async function readAll(r: Readable): Promise<Buffer> {
 }
 
 /**
+ * The pictures a converted drawing's IMAGEs show, found as the viewer and thumbnails find them
+ * (drawings/picture-finder.ts): by base name in the drawing owner's drive, the drawing's folder first; never anyone
+ * else's. Pictures over the thumbnails' size limit are left out (the IMAGE keeps its frame), as there.
+ */
+function pictureLookup(deps: AppDeps, finder: ReturnType<typeof createPictureFinder>, src: ItemRow): PictureFileLookup {
+  return async (_name, file) => {
+    const row = await finder.find(src.uid, src.parent_id, file);
+    if (!row || Number(row.size) > deps.config.thumbnailMaxPictureSize) return null;
+    return readAll(await deps.storage.get(blobKey(row.blob_md5)));
+  };
+}
+
+/**
  * Conversions (issue 17): who may convert what (own drawings, within the monthly allowance of free accounts), the
  * durable job that converts in a capped worker and places the result next to the source under the drive's name rules
  * and quota, and the states the source shows meanwhile (section 4: 0 converting, 1 done, 2 failed). A failed job leaves
@@ -73,6 +88,7 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
   const quota = createQuotaService(deps);
   const blobs = createBlobsService(deps);
   const thumbnails = createThumbnailsService(deps);
+  const pictureFinder = createPictureFinder(deps);
 
   function present(r: ConversionRow, lang: Language, result?: ItemRow): Conversion {
     const code = r.error as ErrorCode | null;
@@ -100,36 +116,58 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
     return new Map((await files.repo.findOwned(uid, ids)).map((i) => [i.id, i]));
   }
 
-  /** Whether the user may request `count` more conversions now: members always; free accounts within the allowance. */
-  async function checkRights(actor: ConversionActor, count: number) {
+  /** How many conversions a month the user may request: null when there is no limit (members, or the operator made it free). */
+  async function allowanceOf(actor: ConversionActor): Promise<number | null> {
     const vip = actor.vip_type ?? (await deps.db.selectFrom('users').select('vip_type').where('id', '=', actor.id).executeTakeFirst())?.vip_type ?? 0;
-    if (vip > 0) return;
-    const free = deps.config.freeConversionsPerMonth;
-    if (free === null) return;
-    const used = await repo.countSince(actor.id, monthStart());
-    if (used + count > free) throw appError('conversion.monthlyLimit', [free]);
+    return vip > 0 ? null : deps.config.freeConversionsPerMonth;
   }
 
   function isConvertible(row: ItemRow): boolean {
     return row.kind === 1 && (CONVERTIBLE_DRAWING_TYPES as readonly string[]).includes(row.type);
   }
 
-  /** Starts one conversion of one checked source: the row (the unique index refuses a second running one), its status, its job. */
-  async function start(actor: ConversionActor, src: ItemRow, target: ConvertTarget, version: string | null, options: ConversionOptions): Promise<ConversionRow> {
-    const now = Date.now();
-    const row: ConversionRow = {
-      id: newId(), uid: actor.id, source_id: src.id, source_name: src.name, source_md5: src.blob_md5 ?? '', target, version, options: JSON.stringify(options),
-      state: TransformStatus.IN_TRANSFORM, progress: 0, stage: 'queued', result_id: null, error: null, detail: null, created_at: now, updated_at: now, finished_at: null,
-    };
+  /**
+   * Admits the conversions of these sources in one drive write (files.service.ts `driveWrite`: the user's lock in
+   * every process sharing the database): the month's count, the sources' state, the new rows and the sources marked
+   * converting commit together. So parallel requests, from this server or another, never admit more than `free`, and a
+   * rename, move, delete or new version queued on the same lock finds the source converting.
+   */
+  async function admit(actor: ConversionActor, ids: string[], free: number | null, target: ConvertTarget, version: string | null, options: ConversionOptions): Promise<ConversionRow[]> {
     try {
-      await repo.insert(row);
+      return await files.driveWrite(actor.id, async (t) => {
+        const rows = await files.repo.findOwned(actor.id, ids, {}, t);
+        if (rows.length !== ids.length) throw appError('item.notFound');
+        for (const r of rows) if (!isConvertible(r) || !r.blob_md5) throw appError('conversion.notDrawing');
+        if (rows.some((r) => r.transform_status === TransformStatus.IN_TRANSFORM) || (await repo.runningOfSources(ids, t)).length) throw appError('conversion.inProgress');
+        if (free !== null && (await repo.countSince(actor.id, monthStart(), t)) + rows.length > free) throw appError('conversion.monthlyLimit', [free]);
+        const now = Date.now();
+        const started: ConversionRow[] = [];
+        for (const src of rows) {
+          const row: ConversionRow = {
+            id: newId(), uid: actor.id, source_id: src.id, source_name: src.name, source_md5: src.blob_md5 ?? '', target, version, options: JSON.stringify(options),
+            state: TransformStatus.IN_TRANSFORM, progress: 0, stage: 'queued', result_id: null, error: null, detail: null, created_at: now, updated_at: now, finished_at: null,
+          };
+          await repo.insert(row, t);
+          await files.repo.update(actor.id, src.id, { transform_status: TransformStatus.IN_TRANSFORM }, t);
+          started.push(row);
+        }
+        return started;
+      });
     } catch (e) {
+      // the unique index on running conversions: another writer started one of these sources first
       if (isUniqueViolation(e)) throw appError('conversion.inProgress');
       throw e;
     }
-    await files.repo.update(actor.id, src.id, { transform_status: TransformStatus.IN_TRANSFORM });
-    await deps.queue.enqueue(CONVERSION_RUN_JOB, { conversionId: row.id }, { jobId: `conversion-${row.id}`, attempts: CONVERSION_ATTEMPTS });
-    return row;
+  }
+
+  /** The job of an admitted conversion, queued once its row committed; one the queue refuses ends failed at once (never "converting" for good). */
+  async function enqueue(c: ConversionRow) {
+    try {
+      await deps.queue.enqueue(CONVERSION_RUN_JOB, { conversionId: c.id }, { jobId: `conversion-${c.id}`, attempts: CONVERSION_ATTEMPTS });
+    } catch (e) {
+      await fail(c, 'conversion.failed', `not queued: ${String(e)}`);
+      throw e;
+    }
   }
 
   /** A running conversion ends as failed; the source keeps its bytes and shows FAIL. Drawings that keep failing get the spec's repeated-failure message. */
@@ -203,13 +241,15 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
       if (rows.length !== ids.length) throw appError('item.notFound');
       if (!(writableTargets() as string[]).includes(req.target)) throw appError('conversion.targetUnavailable');
       for (const r of rows) if (!isConvertible(r) || !r.blob_md5) throw appError('conversion.notDrawing');
+      // answered at once when plain from here; admit() checks all of it again under the user's lock
       if (rows.some((r) => r.transform_status === TransformStatus.IN_TRANSFORM) || (await repo.runningOfSources(ids)).length) throw appError('conversion.inProgress');
-      await checkRights(actor, rows.length);
+      const free = await allowanceOf(actor);
+      if (free !== null && (await repo.countSince(actor.id, monthStart())) + rows.length > free) throw appError('conversion.monthlyLimit', [free]);
       const usage = await quota.usage(actor.id);
       if (usage.used + usage.reserved >= usage.total) throw appError('conversion.noSpace');
       const version = req.target === 'dxf' || req.target === 'dwg' ? (req.version ?? '2018') : null;
-      const started: ConversionRow[] = [];
-      for (const r of rows) started.push(await start(actor, r, req.target as ConvertTarget, version, req.options ?? {}));
+      const started = await admit(actor, ids, free, req.target as ConvertTarget, version, req.options ?? {});
+      for (const c of started) await enqueue(c);
       return { list: started.map((c) => present(c, lang)) };
     },
 
@@ -286,7 +326,7 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
       };
       let out;
       try {
-        out = await runner.run(bytes, src.name, c.target, engineOptions(JSON.parse(c.options), c.version), fonts.lookup(c.uid), onProgress);
+        out = await runner.run(bytes, src.name, c.target, engineOptions(JSON.parse(c.options), c.version), fonts.lookup(c.uid), onProgress, pictureLookup(deps, pictureFinder, src));
       } catch (e) {
         if (e instanceof ConversionRunError && e.kind === 'crash' && ctx.attempt < CONVERSION_ATTEMPTS) throw e; // the queue runs it once more
         const code: ErrorCode = e instanceof ConversionRunError && e.code === 'cad.targetUnavailable' ? 'conversion.targetUnavailable' : 'conversion.failed';

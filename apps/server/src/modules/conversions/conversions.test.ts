@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { fixtureImage, writeAsciiDxf } from '../../../../../packages/cad/src/testing/dxf-writer.ts';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
-import { createTestApp, type TestApp } from '../../test/fixtures.ts';
+import { createTestApp, md5, type TestApp } from '../../test/fixtures.ts';
 import { until } from '../../test/until.ts';
 import { extractWithProof } from '../../test/share-proof.ts';
 import { registerConversionJobs } from './conversions.jobs.ts';
@@ -9,6 +11,12 @@ import { createConversionsService } from './conversions.service.ts';
 import { sharedConversionRunner } from './conversion-runner.ts';
 import { drawingFonts } from '../drawings/drawing-fonts.ts';
 
+/** A frame with a picture in it: the IMAGE names `C:\site\Aerial.JPG` (as in thumbnail-pictures.test.ts). */
+const PICTURE_IMAGE = fixtureImage({ handle: 'A1', defHandle: 'D1', file: 'C:\\site\\Aerial.JPG', pixels: [20, 10], insert: [10, 10], u: [9, 0], v: [0, 8] });
+const PICTURE_DXF = Buffer.from(writeAsciiDxf({
+  entities: [{ type: 'LWPOLYLINE', pairs: [[8, '0'], [90, 4], [70, 1], [10, 0], [20, 0], [10, 200], [20, 0], [10, 200], [20, 100], [10, 0], [20, 100]] }, PICTURE_IMAGE.entity],
+  objects: [PICTURE_IMAGE.def],
+}));
 const BROKEN_DXF = Buffer.from('0\nSECTION\n2\nENTITIES\n0\nLINE\n10\nnot-a-number\n0\nENDSEC\n0\nEOF\n'.replace('0\nENDSEC\n0\nEOF\n', '') + 'garbage without an end');
 
 for (const driver of testDatabaseDrivers()) {
@@ -129,6 +137,19 @@ for (const driver of testDatabaseDrivers()) {
       for (const id of ids) expect((await settled(free.token, id)).transformStatus).toBe(1);
     });
 
+    it('admits exactly FREE_CONVERSIONS_PER_MONTH of many parallel requests of a free account (count and insert under the user\'s lock)', async () => {
+      const racer = await t.createUser();
+      const ids: string[] = [];
+      for (let i = 0; i < 8; i++) ids.push((await t.upload(racer.token, `p${i}.dxf`, sampleDxf(50 + i))).bizData.id);
+      const answers = await Promise.all(ids.map((id) => t.call('/cloud/v5/file/task/transformBatch', { fileIds: [id], target: 'pdf' }, racer.token)));
+      const codes = answers.map((r) => (r.rtnCode === '0000000' ? 'ok' : r.bizData.code));
+      expect(codes.filter((c) => c === 'ok')).toHaveLength(2);
+      expect(codes.filter((c) => c !== 'ok')).toEqual(Array(6).fill('conversion.monthlyLimit'));
+      expect((await t.call('/cloud/v5/file/task/transformTargets', {}, racer.token)).bizData.usedThisMonth).toBe(2);
+      const converting = (await t.call('/cloud/v5/union/list', { parentId: '0' }, racer.token)).bizData.list.filter((i: any) => i.transformStatus === 0);
+      expect(converting).toHaveLength(2);
+    });
+
     it('refuses cleanly when the result does not fit the storage quota: no file, no storage used, source untouched', async () => {
       runJobs();
       const body = sampleDxf(3);
@@ -180,6 +201,65 @@ for (const driver of testDatabaseDrivers()) {
       expect((await itemOf(other.token, mine.id)).transformStatus).toBe(3);
       // without a session: nothing
       expect((await t.call('/cloud/v5/file/task/transformList', {})).rtnCode).toBe('101');
+    });
+
+    it('refuses a new version (upload, overwrite upload, instant, copy) and a rollback of a converting file; its content stays', async () => {
+      const v1 = sampleDxf(60);
+      const src = (await t.upload(a.token, 'versioned.dxf', v1)).bizData;
+      expect((await t.upload(a.token, 'versioned.dxf', sampleDxf(61), { conflict: 'version' })).rtnCode).toBe('0000000');
+      const other = (await t.upload(a.token, 'other.dxf', sampleDxf(62))).bizData;
+      const first = (await t.call('/cloud/v5/version/history', { fileId: src.id }, a.token)).bizData.list.find((v: any) => v.version === 1);
+      const now = Date.now();
+      // a conversion of it admitted and not yet run (its job is held: the row and the status as transformBatch leaves them)
+      await t.db.db.insertInto('conversions').values({ id: 'versioned1', uid: a.id, source_id: src.id, source_name: src.name, source_md5: md5(sampleDxf(61)), target: 'pdf', version: null, options: '{}', state: 0, progress: 10, stage: 'read', result_id: null, error: null, detail: null, created_at: now, updated_at: now, finished_at: null }).execute();
+      await t.db.db.updateTable('items').set({ transform_status: 0 }).where('id', '=', src.id).execute();
+      const before = await itemOf(a.token, src.id);
+      const form = (bytes: Buffer) => {
+        const boundary = `----cv${Date.now()}`;
+        return { boundary, payload: Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="fileId"\r\n\r\n${src.id}\r\n--${boundary}\r\nContent-Disposition: form-data; name="filedata"; filename="versioned.dxf"\r\nContent-Type: application/octet-stream\r\n\r\n`), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]) };
+      };
+      const multipart = form(sampleDxf(63));
+      const versionUpload = (await t.app.inject({ method: 'POST', url: `/cloud/v5/version/upload?utoken=${encodeURIComponent(a.token)}`, headers: { 'content-type': `multipart/form-data; boundary=${multipart.boundary}`, 'accept-language': 'en' }, payload: multipart.payload })).json();
+      const answers = {
+        versionUpload,
+        overwrite: await t.upload(a.token, 'versioned.dxf', sampleDxf(64), { conflict: 'version' }),
+        instant: await t.call('/cloud/v5/version/upload', { fileId: src.id, md5: other.fileMD5, size: other.size, name: 'versioned.dxf' }, a.token),
+        copy: await t.call('/cloud/v5/version/copy', { fileId: src.id, sourceFileId: other.id }, a.token),
+        back: await t.call('/cloud/v5/version/back', { versionId: first.versionId }, a.token),
+      };
+      for (const [what, r] of Object.entries(answers)) expect(r.bizData?.code, what).toBe('conversion.inProgress');
+      expect(await itemOf(a.token, src.id)).toMatchObject({ fileMD5: before.fileMD5, size: before.size, transformStatus: 0 });
+      expect((await t.call('/cloud/v5/version/history', { fileId: src.id }, a.token)).bizData.total).toBe(2);
+      // once the conversion has ended, a new version is taken again
+      await t.db.db.updateTable('conversions').set({ state: 2, error: 'conversion.failed' }).where('id', '=', 'versioned1').execute();
+      await t.db.db.updateTable('items').set({ transform_status: 2 }).where('id', '=', src.id).execute();
+      expect((await t.call('/cloud/v5/version/back', { versionId: first.versionId }, a.token)).rtnCode).toBe('0000000');
+      expect((await itemOf(a.token, src.id)).fileMD5).toBe(md5(v1));
+    });
+
+    it("shows the pictures a drawing's IMAGEs name, found in its owner's drive, in PNG and PDF results", async () => {
+      runJobs();
+      const owner = await t.createUser();
+      await vip(owner.id);
+      const folder = (await t.call('/cloud/v5/folder/edit', { parentId: '0', name: 'Site' }, owner.token)).bizData;
+      const src = (await t.upload(owner.token, 'site.dxf', PICTURE_DXF, { parentId: folder.id })).bizData;
+      // the IMAGE names C:\site\Aerial.JPG: the drive's aerial.jpg in the drawing's folder is it
+      await t.upload(owner.token, 'aerial.jpg', await sharp({ create: { width: 20, height: 10, channels: 3, background: '#ff0000' } }).jpeg({ quality: 95 }).toBuffer(), { parentId: folder.id });
+      const result = async (target: string, options: object) => {
+        expect((await t.call('/cloud/v5/file/task/transformBatch', { fileIds: [src.id], target, options }, owner.token)).rtnCode).toBe('0000000');
+        const done = await settled(owner.token, src.id);
+        expect(done.transformStatus).toBe(1);
+        const link = (await t.call('/cloud/v5/file/download', { fileId: done.resultFileId }, owner.token)).bizData;
+        return (await t.fetchSigned(link.signedUrl ?? link.url, owner.token)).body as Buffer;
+      };
+      const png = await result('png', { width: 400 });
+      const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+      let red = 0;
+      for (let i = 0; i < data.length; i += info.channels) if (data[i] > 180 && data[i + 1] < 80 && data[i + 2] < 80) red++;
+      // the picture fills 9×8 of the 200×100 frame: about 0.36 % of the pixels; a frame alone has none red
+      expect(red).toBeGreaterThan(0.002 * info.width * info.height);
+      const pdf = await result('pdf', {});
+      expect(pdf.toString('latin1')).toMatch(/\/Subtype\s*\/Image/);
     });
 
     it('ends a conversion whose job the queue gave up on, so its source is not blocked for good', async () => {

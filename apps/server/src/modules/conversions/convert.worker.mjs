@@ -6,6 +6,7 @@ import { parentPort } from 'node:worker_threads';
 import * as cad from '@cadcloud/cad';
 import { boundDwgReader } from '../drawings/worker-memory.mjs';
 import { askFont, takeFontAnswer } from '../drawings/worker-fonts.mjs';
+import { askPicture, takePictureAnswer } from '../drawings/worker-pictures.mjs';
 
 boundDwgReader(cad);
 
@@ -21,7 +22,7 @@ function reporter(jobId) {
 }
 
 parentPort.on('message', async (m) => {
-  if (takeFontAnswer(m)) return;
+  if (takeFontAnswer(m) || takePictureAnswer(m)) return;
   if (m.type !== 'build') return;
   const progress = reporter(m.jobId);
   try {
@@ -32,7 +33,9 @@ parentPort.on('message', async (m) => {
     const support = await cad.loadConvertText(drawing, (name) => askFont(m.jobId, name));
     // the engine's own progress (flatten, draw, write) fills 35–95; the parent stores the result after
     const onProgress = (pct, stage) => progress(35 + (pct * 60) / 100, stage);
-    const out = await cad.convertDrawing(drawing, m.target, m.options ?? {}, { ...support, onProgress });
+    // each page's IMAGEs show their pictures, asked of the parent by name (found in the owner's drive as the viewer's are)
+    const loadPictures = async (flat) => (await cad.loadRenderPictures(cad.imageRefs(drawing, flat), (name, file) => askPicture(m.jobId, name, file))).pictures;
+    const out = await cad.convertDrawing(drawing, m.target, m.options ?? {}, { ...support, onProgress, loadPictures });
     const bytes = new Uint8Array(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength).slice();
     parentPort.postMessage({ type: 'done', jobId: m.jobId, ok: true, bytes, ext: out.ext, mime: out.mime }, [bytes.buffer]);
   } catch (e) {

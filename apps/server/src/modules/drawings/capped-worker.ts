@@ -3,6 +3,8 @@ import { threadHeapMb, type WorkerMemory } from '../../infra/workers/worker-budg
 import type { WorkerEntry } from '../../infra/workers/worker-entry.ts';
 
 export type FontLookup = (fileName: string) => Promise<Uint8Array | null>;
+/** The bytes of the picture an IMAGE names (its base name, and the path as the drawing wrote it), or null (render/pictures.ts PictureLookup). */
+export type PictureFileLookup = (name: string, file: string) => Promise<Uint8Array | null>;
 /** `{type:'progress', jobId, percent, stage}` from the worker, for a job that reports how far it is (conversions) */
 export type ProgressListener = (percent: number, stage: string) => void;
 
@@ -17,7 +19,7 @@ export interface DoneMessage {
 export interface CappedWorkerOptions<R> {
   /**
    * the worker's start (infra/workers/worker-entry.ts): its body says `{type:'ready'}`, answers `{type:'build', jobId, …}`
-   * with a DoneMessage and asks `{type:'font', id, jobId, fileName}`
+   * with a DoneMessage and asks `{type:'font', id, jobId, fileName}` (and, for jobs given pictures, `{type:'picture', id, jobId, name, file}`)
    */
   script: WorkerEntry;
   maxHeapMb: number;
@@ -54,6 +56,7 @@ export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
     fonts: FontLookup;
     timer: NodeJS.Timeout;
     progress?: ProgressListener;
+    pictures?: PictureFileLookup;
   }
   let worker: Worker | null = null;
   let ready: Promise<Worker> | null = null;
@@ -114,6 +117,10 @@ export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
         const job = jobs.get(m.jobId);
         const bytes = job ? await job.fonts(m.fileName).catch(() => null) : null;
         w.postMessage({ type: 'font', id: m.id, bytes });
+      } else if (m?.type === 'picture') {
+        const job = jobs.get(m.jobId);
+        const bytes = job?.pictures ? await job.pictures(String(m.name), String(m.file)).catch(() => null) : null;
+        w.postMessage({ type: 'picture', id: m.id, bytes });
       } else if (m?.type === 'progress') {
         jobs.get(m.jobId)?.progress?.(Number(m.percent) || 0, String(m.stage ?? ''));
       } else if (m?.type === 'done') {
@@ -139,7 +146,7 @@ export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
     return ready;
   }
 
-  async function runOne(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup, progress?: ProgressListener): Promise<R> {
+  async function runOne(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup, progress?: ProgressListener, pictures?: PictureFileLookup): Promise<R> {
     stayAwake();
     // a thread that dies while starting (its heap cap, a broken install) fails this job like a crash would
     const w = await start().catch((e: Error) => {
@@ -152,20 +159,20 @@ export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
         reject(o.timedOut(`over ${o.timeoutMs} ms`));
         void w.terminate();
       }, o.timeoutMs);
-      jobs.set(jobId, { resolve, reject, fonts, timer, progress });
+      jobs.set(jobId, { resolve, reject, fonts, timer, progress, pictures });
       w.postMessage({ ...message, type: 'build', jobId, timeoutMs: o.timeoutMs }, transfer);
     });
   }
 
   /** one job under a reservation of the worker limit: it waits for room, and gives it back however it ends */
-  function runReserved(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup, progress?: ProgressListener): Promise<R> {
-    return o.memory ? o.memory.budget.run(o.memory.limitMb, () => runOne(message, transfer, fonts, progress)) : runOne(message, transfer, fonts, progress);
+  function runReserved(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup, progress?: ProgressListener, pictures?: PictureFileLookup): Promise<R> {
+    return o.memory ? o.memory.budget.run(o.memory.limitMb, () => runOne(message, transfer, fonts, progress, pictures)) : runOne(message, transfer, fonts, progress, pictures);
   }
 
   return {
     /** Jobs are queued: one at a time through the thread. `transfer` buffers move to the worker (pass copies). */
-    run(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup, progress?: ProgressListener): Promise<R> {
-      const run = chain.then(() => runReserved(message, transfer, fonts, progress));
+    run(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup, progress?: ProgressListener, pictures?: PictureFileLookup): Promise<R> {
+      const run = chain.then(() => runReserved(message, transfer, fonts, progress, pictures));
       chain = run.catch(() => undefined);
       return run;
     },

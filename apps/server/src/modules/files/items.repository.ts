@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { MAX_FOLDER_DEPTH, ROOT_FOLDER_ID } from '@cadcloud/contracts';
+import { MAX_FOLDER_DEPTH, ROOT_FOLDER_ID, TransformStatus } from '@cadcloud/contracts';
 import type { Database, ItemsTable } from '../../infra/db/schema.ts';
 import { dialectOf } from '../../infra/db/db.ts';
 
@@ -95,6 +95,16 @@ export function createItemsRepository(db: Kysely<Database>) {
     async update(uid: string, id: string, patch: Partial<ItemRow>, t: Db = db) {
       await t.updateTable('items').set(patch).where('uid', '=', uid).where('id', '=', id).execute();
       await touch(uid, t);
+    },
+    /**
+     * `update` of a file that is not converting, decided by the row itself (a conversion admitted at the same moment
+     * in another process is seen: the write waits for its row lock and checks again); false when it is converting.
+     */
+    async updateUnlessConverting(uid: string, id: string, patch: Partial<ItemRow>, t: Db = db): Promise<boolean> {
+      const r = await t.updateTable('items').set(patch).where('uid', '=', uid).where('id', '=', id).where('transform_status', '!=', TransformStatus.IN_TRANSFORM).executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return false;
+      await touch(uid, t);
+      return true;
     },
     /**
      * The given items and everything below them (recursive CTE: one query on both dialects), each once, with its

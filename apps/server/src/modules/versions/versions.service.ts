@@ -1,6 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { VERSION_BATCH_MAX, VERSION_RELATION_TYPES, VERSION_REMARK_TYPES, extensionOf, formatSize, type PossessionProof, type Version } from '@cadcloud/contracts';
+import { TransformStatus, VERSION_BATCH_MAX, VERSION_RELATION_TYPES, VERSION_REMARK_TYPES, extensionOf, formatSize, type PossessionProof, type Version } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
 import { appError } from '../../infra/http/app-error.ts';
 import { isUniqueViolation } from '../../infra/db/db.ts';
@@ -184,6 +184,8 @@ export function createVersionsService(deps: AppDeps) {
   async function appendOnce(actor: VersionActor, fileId: string, c: NewContent, store: (() => Promise<void>) | null): Promise<Version> {
     return withFileLock(fileId, async () => {
       const item = await requireFile(actor.id, fileId);
+      // section 4: a converting file keeps its content (its conversion reads it), like its name and place
+      if (item.transform_status === TransformStatus.IN_TRANSFORM) throw appError('conversion.inProgress');
       if (c.refuseCurrent && item.blob_md5 === c.md5) throw appError('upload.repeated');
       const live = await ensureHistory(item);
       const max = await repo.maxNumber(item.id);
@@ -204,7 +206,8 @@ export function createVersionsService(deps: AppDeps) {
         try {
           await deps.db.transaction().execute(async (trx) => {
             await repo.insert(row, trx);
-            await files.repo.update(actor.id, item.id, patch, trx);
+            // checked again by the write itself: a conversion admitted since the check above wins
+            if (!(await files.repo.updateUnlessConverting(actor.id, item.id, patch, trx))) throw appError('conversion.inProgress');
           });
         } catch (e) {
           await blobs.release([c.md5, c.md5]);
