@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { parseDxf } from '../dxf/reader.ts';
+import { writeAsciiDxf, type FixtureEntity, type Pairs } from '../testing/dxf-writer.ts';
+import { flattenModelSpace } from './flatten.ts';
+import { aciToRgb } from './aci.ts';
+
+/**
+ * LEADERs drawn with the dimension style they name (group 3) and its XDATA overrides, as AutoCAD and ezdxf draw them:
+ * DIMLDRBLK's arrow block at DIMASZ × DIMSCALE, DIMCLRD for the lines and the arrowhead.
+ */
+
+// a user arrow block at size 1, AutoCAD's way: the tip at the origin, pointing along +x (a "V" of two lines ByBlock,
+// so they take DIMCLRD)
+const arrowBlock = { name: 'myarrow', record: '3F5', entities: [
+  { type: 'LINE', pairs: [[8, '0'], [62, 0], [10, 0], [20, 0], [30, 0], [11, -1], [21, 0.5], [31, 0]] },
+  { type: 'LINE', pairs: [[8, '0'], [62, 0], [10, 0], [20, 0], [30, 0], [11, -1], [21, -0.5], [31, 0]] },
+] as FixtureEntity[] };
+
+// DIMSCALE 32, DIMASZ 0.15625 (an arrow of 5), DIMLDRBLK → myarrow's record, DIMCLRD 1 (red)
+const styles = (ldrblk: string) => [
+  { name: 'ARCH', pairs: [[40, 32], [41, 0.15625], [176, 1], [341, ldrblk]] as Pairs },
+  { name: 'Standard', pairs: [[41, 2.5]] as Pairs },
+];
+
+// a leader from its arrow tip (0, 0) up to (20, 20) then right to (40, 20)
+const leader = (style: string, xdata: Pairs = []): FixtureEntity => ({
+  type: 'LEADER',
+  pairs: [[8, '0'], [100, 'AcDbLeader'], [3, style], [71, 1], [72, 0], [73, 3], [76, 3], [10, 0], [20, 0], [30, 0], [10, 20], [20, 20], [30, 0], [10, 40], [20, 20], [30, 0], ...xdata],
+});
+
+const draw = (entities: FixtureEntity[], ldrblk = '3F5') =>
+  flattenModelSpace(parseDxf(writeAsciiDxf({ version: 'AC1015', blocks: [arrowBlock], dimStyles: styles(ldrblk), header: [['$DIMASZ', [[40, 3]]]], entities })), { tolerance: 0.001 });
+
+describe('LEADER with its dimension style', () => {
+  it("draws the style's arrow block (DIMLDRBLK) at DIMASZ × DIMSCALE, turned along the first segment, in DIMCLRD", () => {
+    const f = draw([leader('ARCH')]);
+    const red = aciToRgb(1);
+    expect(f.polylines.every((p) => p.color === red)).toBe(true);
+    expect(f.polylines.filter((p) => p.filled)).toHaveLength(0);
+    const path = f.polylines.find((p) => p.points.length === 6)!;
+    expect(path.points).toEqual([0, 0, 20, 20, 40, 20]);
+    // the two arrow lines: from the tip back along the leader, 5 long in x of the block (× √(1 + 0.25))
+    const arms = f.polylines.filter((p) => p !== path);
+    expect(arms).toHaveLength(2);
+    const s = Math.SQRT1_2 * 5;
+    const ends = arms.map((a) => [a.points[2], a.points[3]]).sort((a, b) => a[0] - b[0]);
+    // block (-1, ±0.5) × 5 turned by 225°: (-1, 0.5) → (s + 0.5 s, s - 0.5 s)…
+    const expected = [[-1, 0.5], [-1, -0.5]].map(([x, y]) => [(x * -Math.SQRT1_2 - y * -Math.SQRT1_2) * 5, (x * -Math.SQRT1_2 + y * -Math.SQRT1_2) * 5]).sort((a, b) => a[0] - b[0]);
+    for (let i = 0; i < 2; i++) {
+      expect(arms[i].points[0]).toBeCloseTo(0, 9);
+      expect(ends[i][0]).toBeCloseTo(expected[i][0], 9);
+      expect(ends[i][1]).toBeCloseTo(expected[i][1], 9);
+    }
+    expect(Math.hypot(ends[0][0] + ends[1][0], ends[0][1] + ends[1][1]) / 2).toBeCloseTo(s * Math.SQRT2, 9);
+  });
+
+  it('applies the XDATA overrides (ACAD DSTYLE) over the style: DIMASZ and DIMCLRD', () => {
+    const xdata: Pairs = [[1001, 'ACAD'], [1000, 'DSTYLE'], [1002, '{'], [1070, 41], [1040, 0.25], [1070, 176], [1070, 3], [1002, '}']];
+    const f = draw([leader('ARCH', xdata)]);
+    expect(f.polylines.every((p) => p.color === aciToRgb(3))).toBe(true);
+    const arm = f.polylines.find((p) => p.points.length === 4)!;
+    // 0.25 × 32 = 8 along the block's x, √(1 + 0.25) × 8 long
+    expect(Math.hypot(arm.points[2] - arm.points[0], arm.points[3] - arm.points[1])).toBeCloseTo(Math.hypot(1, 0.5) * 8, 9);
+  });
+
+  it("draws AutoCAD's named arrows the file has no block for, and the closed filled arrow of the named style's size", () => {
+    // the Standard style: DIMASZ 2.5 from the record, not the header's 3
+    const std = draw([leader('Standard')]);
+    const tri = std.polylines.find((p) => p.filled)!;
+    const [tx, ty, bx, by, cx, cy] = tri.points;
+    expect([tx, ty]).toEqual([0, 0]);
+    expect(Math.hypot((bx + cx) / 2, (by + cy) / 2)).toBeCloseTo(2.5, 9);
+    // DIMLDRBLK naming _Oblique with no such block: one tick of size 5 across the tip
+    const tick = draw([leader('ARCH')], '_Oblique').polylines.filter((p) => p.points.length === 4);
+    expect(tick).toHaveLength(1);
+    expect(Math.hypot(tick[0].points[2] - tick[0].points[0], tick[0].points[3] - tick[0].points[1])).toBeCloseTo(5 * Math.SQRT2, 9);
+  });
+});
