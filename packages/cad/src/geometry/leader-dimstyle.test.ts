@@ -25,11 +25,11 @@ const styles = (ldrblk: string) => [
 // a leader from its arrow tip (0, 0) up to (20, 20) then right to (40, 20)
 const leader = (style: string, xdata: Pairs = []): FixtureEntity => ({
   type: 'LEADER',
-  pairs: [[8, '0'], [100, 'AcDbLeader'], [3, style], [71, 1], [72, 0], [73, 3], [76, 3], [10, 0], [20, 0], [30, 0], [10, 20], [20, 20], [30, 0], [10, 40], [20, 20], [30, 0], ...xdata],
+  pairs: [[100, 'AcDbEntity'], [8, '0'], [100, 'AcDbLeader'], [3, style], [71, 1], [72, 0], [73, 3], [76, 3], [10, 0], [20, 0], [30, 0], [10, 20], [20, 20], [30, 0], [10, 40], [20, 20], [30, 0], ...xdata],
 });
 
-const draw = (entities: FixtureEntity[], ldrblk = '3F5') =>
-  flattenModelSpace(parseDxf(writeAsciiDxf({ version: 'AC1015', blocks: [arrowBlock], dimStyles: styles(ldrblk), header: [['$DIMASZ', [[40, 3]]]], entities })), { tolerance: 0.001 });
+const draw = (entities: FixtureEntity[], ldrblk = '3F5', header: [string, Pairs][] = []) =>
+  flattenModelSpace(parseDxf(writeAsciiDxf({ version: 'AC1015', blocks: [arrowBlock], dimStyles: styles(ldrblk), header: [['$DIMASZ', [[40, 3]]], ...header], entities })), { tolerance: 0.001 });
 
 describe('LEADER with its dimension style', () => {
   it("draws the style's arrow block (DIMLDRBLK) at DIMASZ × DIMSCALE, turned along the first segment, in DIMCLRD", () => {
@@ -70,9 +70,10 @@ describe('LEADER with its dimension style', () => {
     const [tx, ty, bx, by, cx, cy] = tri.points;
     expect([tx, ty]).toEqual([0, 0]);
     expect(Math.hypot((bx + cx) / 2, (by + cy) / 2)).toBeCloseTo(2.5, 9);
-    // DIMLDRBLK naming _Oblique with no such block: one tick of size 5 across the tip
-    const tick = draw([leader('ARCH')], '_Oblique').polylines.filter((p) => p.points.length === 4);
+    // a style without DIMLDRBLK takes the header's, a name ($DIMLDRBLK _Oblique, no such block): one tick across the tip
+    const tick = draw([leader('Standard')], '3F5', [['$DIMLDRBLK', [[1, '_Oblique']]]]).polylines.filter((p) => p.points.length === 4);
     expect(tick).toHaveLength(1);
-    expect(Math.hypot(tick[0].points[2] - tick[0].points[0], tick[0].points[3] - tick[0].points[1])).toBeCloseTo(5 * Math.SQRT2, 9);
+    expect(Math.hypot(tick[0].points[2] - tick[0].points[0], tick[0].points[3] - tick[0].points[1])).toBeCloseTo(2.5 * Math.SQRT2, 9);
+    expect((tick[0].points[0] + tick[0].points[2]) / 2).toBeCloseTo(0, 9);
   });
 });
