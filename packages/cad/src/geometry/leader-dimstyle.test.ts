@@ -7,6 +7,13 @@ import { aciToRgb } from './aci.ts';
 /**
  * LEADERs drawn with the dimension style they name (group 3) and its XDATA overrides, as AutoCAD and ezdxf draw them:
  * DIMLDRBLK's arrow block at DIMASZ × DIMSCALE, DIMCLRD for the lines and the arrowhead.
+ *
+ * Checked against ezdxf 0.18 (render/leader.py) on this fixture: the same arrow lines to 1e-3 (block at the tip,
+ * turned along vertex 0 − vertex 1, scaled by the size), sizes 5 and 8, colours 1 and 3, the Standard style's 2.5.
+ * Where we differ, by choice: a named AutoCAD arrow without a block of its own (the header's name, R12 styles, an
+ * empty `_Oblique` block some writers leave) is drawn from AutoCAD's definition, where ezdxf falls back to the closed
+ * filled arrow or draws the empty block; layer-0 ByLayer lines of an arrow block take the leader's layer (AutoCAD's
+ * block rule), where ezdxf's virtual entities stay on layer 0; DIMTSZ ticks are for dimensions, not leaders (both).
  */
 
 // a user arrow block at size 1, AutoCAD's way: the tip at the origin, pointing along +x (a "V" of two lines ByBlock,
