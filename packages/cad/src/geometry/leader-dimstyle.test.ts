@@ -83,4 +83,26 @@ describe('LEADER with its dimension style', () => {
     expect(Math.hypot(tick[0].points[2] - tick[0].points[0], tick[0].points[3] - tick[0].points[1])).toBeCloseTo(2.5 * Math.SQRT2, 9);
     expect((tick[0].points[0] + tick[0].points[2]) / 2).toBeCloseTo(0, 9);
   });
+
+  it("draws a blockless DIMENSION's arrows with its style's DIMBLK at DIMASZ × DIMSCALE (DIMSAH: DIMBLK1 and DIMBLK2)", () => {
+    // a horizontal dimension from (0, 0) to (100, 0), its line at y = 20, naming the style ARCH with DIMBLK → myarrow
+    const dim: FixtureEntity = { type: 'DIMENSION', pairs: [[100, 'AcDbEntity'], [8, '0'], [100, 'AcDbDimension'], [3, 'ARCH'], [10, 100], [20, 20], [30, 0], [70, 32], [1, ''],
+      [100, 'AcDbAlignedDimension'], [13, 0], [23, 0], [33, 0], [14, 100], [24, 0], [34, 0], [50, 0], [100, 'AcDbRotatedDimension']] };
+    const arch = (more: Pairs) => [{ name: 'ARCH', pairs: [[40, 32], [41, 0.15625], [342, '3F5'], ...more] as Pairs }];
+    const drawDim = (more: Pairs) => flattenModelSpace(parseDxf(writeAsciiDxf({ version: 'AC1015', blocks: [arrowBlock], dimStyles: arch(more), entities: [dim] })), { tolerance: 0.001 });
+    const armsAt = (f: ReturnType<typeof drawDim>, x: number) => f.polylines.filter((p) => p.points.length === 4 && Math.hypot(p.points[0] - x, p.points[1] - 20) < 1e-9 && Math.abs(p.points[3] - 20) > 1e-9);
+    const f = drawDim([]);
+    expect(f.polylines.filter((p) => p.filled)).toHaveLength(0);
+    // each end: the block's two lines from the tip, pointing outwards along the dimension line, 5 long in x
+    for (const [x, dir] of [[0, -1], [100, 1]]) {
+      const arms = armsAt(f, x);
+      expect(arms).toHaveLength(2);
+      for (const a of arms) expect(a.points[2]).toBeCloseTo(x - dir * 5, 9);
+    }
+    // DIMSAH 1 with DIMBLK1 → myarrow and no DIMBLK2: the second end is the closed filled arrow
+    const sah = drawDim([[173, 1], [343, '3F5']]);
+    expect(armsAt(sah, 0)).toHaveLength(2);
+    expect(armsAt(sah, 100)).toHaveLength(0);
+    expect(sah.polylines.filter((p) => p.filled)).toHaveLength(1);
+  });
 });
