@@ -11,9 +11,13 @@ export interface Annotation {
   /** filled closed rings (arrowheads) */
   solids: number[][];
   texts: { x: number; y: number; height: number; rotation: number; text: string; attachment: number }[];
+  /** arrowheads drawn by a block (DIMLDRBLK, DIMBLK …): tip, direction it points (radians), size and the block's reference */
+  arrows?: { x: number; y: number; angle: number; size: number; block: string }[];
+  /** DIMCLRD for the lines and arrowheads (ACI, 0 ByBlock: the entity's own colour, 256 ByLayer); LEADERs only */
+  color?: number;
 }
 
-/** Dimension variables in effect: the entity's XDATA overrides (ACAD DSTYLE), then the header, then AutoCAD's defaults. */
+/** Dimension variables in effect: the entity's XDATA overrides (ACAD DSTYLE), then its DIMSTYLE, then the header, then AutoCAD's defaults. */
 export interface DimVars {
   asz: number;
   tsz: number;
@@ -24,12 +28,28 @@ export interface DimVars {
   dec: number;
   zin: number;
   lfac: number;
+  /** DIMCLRD, the dimension and leader lines' ACI colour: 0 ByBlock (the entity's own), 256 ByLayer */
+  clrd?: number;
+  /** DIMLDRBLK, DIMBLK, DIMBLK1, DIMBLK2: an arrow block's BLOCK_RECORD handle or name ('' AutoCAD's closed filled arrow) */
+  ldrblk?: string;
+  blk?: string;
+  blk1?: string;
+  blk2?: string;
+  /** DIMSAH: the two ends take DIMBLK1 and DIMBLK2 instead of DIMBLK */
+  sah?: number;
 }
 
-// DIMSTYLE group codes of the variables read from XDATA overrides
-const OVERRIDE_CODES: Record<number, keyof DimVars> = { 41: 'asz', 142: 'tsz', 140: 'txt', 42: 'exo', 44: 'exe', 147: 'gap', 271: 'dec', 78: 'zin', 144: 'lfac' };
+// DIMSTYLE group codes of the numeric variables, in the table record and in XDATA overrides
+const NUMERIC_CODES: Record<number, 'asz' | 'tsz' | 'txt' | 'exo' | 'exe' | 'gap' | 'dec' | 'zin' | 'lfac' | 'clrd' | 'sah'> = {
+  41: 'asz', 142: 'tsz', 140: 'txt', 42: 'exo', 44: 'exe', 147: 'gap', 271: 'dec', 78: 'zin', 144: 'lfac', 176: 'clrd', 173: 'sah',
+};
+// the arrow blocks: by BLOCK_RECORD handle (2000 on: 341–344) or by name (R12: 5–7, no leader block then)
+const ARROW_CODES: Record<number, 'ldrblk' | 'blk' | 'blk1' | 'blk2'> = { 341: 'ldrblk', 342: 'blk', 343: 'blk1', 344: 'blk2', 5: 'blk', 6: 'blk1', 7: 'blk2' };
 
-export function dimVars(e: Entity, vars: Record<string, string | number>): DimVars {
+/** A DIMSTYLE record's variables as group codes; what `dimVars` layers over the header. */
+export type DimStylePairs = readonly (readonly [number, string | number])[];
+
+export function dimVars(e: Entity, vars: Record<string, string | number>, style?: DimStylePairs): DimVars {
   const metric = Number(vars.$MEASUREMENT ?? 0) === 1;
   const h = (name: string, imperial: number, si: number) => {
     const v = vars[name];
@@ -37,18 +57,26 @@ export function dimVars(e: Entity, vars: Record<string, string | number>): DimVa
   };
   const v: DimVars = {
     asz: h('$DIMASZ', 0.18, 2.5), tsz: h('$DIMTSZ', 0, 0), txt: h('$DIMTXT', 0.18, 2.5), exo: h('$DIMEXO', 0.0625, 0.625), exe: h('$DIMEXE', 0.18, 1.25),
-    gap: h('$DIMGAP', 0.09, 0.625), dec: h('$DIMDEC', 4, 2), zin: h('$DIMZIN', 0, 8), lfac: h('$DIMLFAC', 1, 1),
+    gap: h('$DIMGAP', 0.09, 0.625), dec: h('$DIMDEC', 4, 2), zin: h('$DIMZIN', 0, 8), lfac: h('$DIMLFAC', 1, 1), clrd: h('$DIMCLRD', 0, 0), sah: h('$DIMSAH', 0, 0),
   };
+  for (const [k, name] of [['ldrblk', '$DIMLDRBLK'], ['blk', '$DIMBLK'], ['blk1', '$DIMBLK1'], ['blk2', '$DIMBLK2']] as const) if (vars[name] !== undefined) v[k] = String(vars[name]);
   let scale = h('$DIMSCALE', 1, 1);
+  const set = (code: number, value: string | number) => {
+    if (code === 40) scale = Number(value);
+    else if (NUMERIC_CODES[code] && Number.isFinite(Number(value))) v[NUMERIC_CODES[code]] = Number(value);
+    else if (ARROW_CODES[code]) v[ARROW_CODES[code]] = String(value);
+  };
+  // the named style's record (its 2 and 70 are no variables; 105 its handle, 3 and 4 the texts' prefix)
+  // (a record without 105 keeps its handle in 5, which is DIMBLK only in R12's records)
+  const r12 = style && !style.some((q) => q[0] === 105);
+  if (style) for (const [code, value] of style) if (code !== 5 || r12) set(code, value);
   // XDATA: 1001 ACAD, 1000 DSTYLE, 1002 {, then (1070 code, value) pairs, 1002 }
   const p = e.pairs;
   const start = p.findIndex((q, i) => q[0] === 1000 && q[1] === 'DSTYLE' && p[i - 1]?.[0] === 1001);
   if (start >= 0) {
     for (let i = start + 2; i + 1 < p.length && !(p[i][0] === 1002 && p[i][1] === '}'); i += 2) {
       if (p[i][0] !== 1070) break;
-      const code = Number(p[i][1]), value = Number(p[i + 1][1]);
-      if (code === 40) scale = value;
-      else if (OVERRIDE_CODES[code]) v[OVERRIDE_CODES[code]] = value;
+      set(Number(p[i][1]), p[i + 1][1]);
     }
   }
   if (!(scale > 0)) scale = 1; // DIMSCALE 0 means "scale to the viewport": 1 in model space
@@ -56,18 +84,101 @@ export function dimVars(e: Entity, vars: Record<string, string | number>): DimVa
   return v;
 }
 
-/** A closed filled arrowhead with its tip at (x, y), pointing along (dx, dy). */
-export function arrowHead(x: number, y: number, dx: number, dy: number, v: DimVars, into: Annotation) {
+/**
+ * An arrowhead with its tip at (x, y), pointing along (dx, dy). With a block named (`block`: a BLOCK_RECORD handle or
+ * name, which the caller resolves), it is left to the caller as an `arrows` entry; otherwise AutoCAD's closed filled
+ * arrow (a triangle as long as DIMASZ and a third of it wide) or, for dimensions with DIMTSZ > 0, an oblique tick.
+ */
+export function arrowHead(x: number, y: number, dx: number, dy: number, v: DimVars, into: Annotation, block?: string, ticks = true) {
   const l = Math.hypot(dx, dy);
   if (!l) return;
   const ux = dx / l, uy = dy / l;
-  if (v.tsz > 0) {
+  if (ticks && v.tsz > 0) {
     const t = v.tsz / 2;
     into.lines.push([x - (ux - uy) * t, y - (uy + ux) * t, x + (ux - uy) * t, y + (uy + ux) * t]);
     return;
   }
+  if (block) {
+    (into.arrows ??= []).push({ x, y, angle: Math.atan2(uy, ux), size: v.asz, block });
+    return;
+  }
   const bx = x - ux * v.asz, by = y - uy * v.asz, w = v.asz / 6;
   into.solids.push([x, y, bx - uy * w, by + ux * w, bx + uy * w, by - ux * w]);
+}
+
+/**
+ * AutoCAD's named arrowheads (`_Dot`, `_ArchTick` …) when the drawing holds no block of that name, drawn as AutoCAD
+ * defines them at size 1 (the tip at the origin, pointing along +x), scaled by `size`; false for a name it does not know.
+ */
+export function namedArrow(name: string, x: number, y: number, angle: number, size: number, into: Annotation): boolean {
+  const cos = Math.cos(angle) * size, sin = Math.sin(angle) * size;
+  const at = (...local: number[]) => {
+    const r: number[] = [];
+    for (let i = 0; i < local.length; i += 2) r.push(x + local[i] * cos - local[i + 1] * sin, y + local[i] * sin + local[i + 1] * cos);
+    return r;
+  };
+  const circle = (cx: number, r: number) => at(...Array.from({ length: 33 }, (_, i) => [cx + r * Math.cos((i * Math.PI) / 16), r * Math.sin((i * Math.PI) / 16)]).flat());
+  const w = 1 / 6;
+  switch (name.replace(/^_/, '').toUpperCase()) {
+    case '':
+    case 'CLOSEDFILLED':
+      into.solids.push(at(0, 0, -1, w, -1, -w));
+      return true;
+    case 'CLOSEDBLANK':
+      into.lines.push(at(0, 0, -1, w, -1, -w, 0, 0));
+      return true;
+    case 'CLOSED':
+      into.lines.push(at(0, 0, -1, w, -1, -w, 0, 0), at(-1, 0, 0, 0));
+      return true;
+    case 'OPEN':
+    case 'OPEN30':
+    case 'OPEN90': {
+      const half = name.toUpperCase().endsWith('90') ? 1 : name.endsWith('30') ? Math.tan(Math.PI / 12) : w;
+      into.lines.push(at(-1, half, 0, 0, -1, -half), at(-1, 0, 0, 0));
+      return true;
+    }
+    case 'ARCHTICK':
+    case 'OBLIQUE':
+      // (the architectural tick is a heavier stroke in AutoCAD; drawn as the oblique one here)
+      into.lines.push(at(-0.5, -0.5, 0.5, 0.5));
+      return true;
+    case 'DOT':
+      into.solids.push(circle(0, 0.25));
+      into.lines.push(at(-1, 0, -0.25, 0));
+      return true;
+    case 'DOTSMALL':
+      into.solids.push(circle(0, 1 / 8));
+      return true;
+    case 'DOTBLANK':
+      into.lines.push(circle(0, 0.5), at(-1, 0, -0.5, 0));
+      return true;
+    case 'SMALL':
+      into.lines.push(circle(0, 0.25));
+      return true;
+    case 'ORIGIN':
+      into.lines.push(circle(0, 0.5), at(-1, 0, 0, 0));
+      return true;
+    case 'ORIGIN2':
+      into.lines.push(circle(0, 0.5), circle(0, 0.25), at(-1, 0, -0.5, 0));
+      return true;
+    case 'BOXFILLED':
+      into.solids.push(at(-0.5, -0.5, 0.5, -0.5, 0.5, 0.5, -0.5, 0.5));
+      into.lines.push(at(-1, 0, -0.5, 0));
+      return true;
+    case 'BOXBLANK':
+      into.lines.push(at(-0.5, -0.5, 0.5, -0.5, 0.5, 0.5, -0.5, 0.5, -0.5, -0.5), at(-1, 0, -0.5, 0));
+      return true;
+    case 'DATUMFILLED':
+      into.solids.push(at(0, 0.5773503, 0, -0.5773503, -1, 0));
+      return true;
+    case 'DATUMBLANK':
+      into.lines.push(at(0, 0.5773503, 0, -0.5773503, -1, 0, 0, 0.5773503));
+      return true;
+    case 'NONE':
+      return true;
+    default:
+      return false;
+  }
 }
 
 export function formatMeasurement(value: number, v: DimVars): string {
@@ -87,11 +198,13 @@ function dimText(e: Entity, measured: string): string {
 }
 
 /** The geometry of a DIMENSION that has no block (or whose block is missing). */
-export function generateDimension(e: Entity, vars: Record<string, string | number>): Annotation {
+export function generateDimension(e: Entity, vars: Record<string, string | number>, style?: DimStylePairs): Annotation {
   const out: Annotation = { lines: [], solids: [], texts: [] };
   const n = (c: number) => Number(pairValue(e, c) ?? 0);
   const has = (c: number) => pairValue(e, c) !== undefined;
-  const v = dimVars(e, vars);
+  const v = dimVars(e, vars, style);
+  // the first and second arrow's block: DIMBLK1 and DIMBLK2 with DIMSAH on, else DIMBLK for both
+  const blk1 = v.sah ? v.blk1 : v.blk, blk2 = v.sah ? v.blk2 : v.blk;
   const type = n(70) & 7;
   const P = (c: number): [number, number] => [n(c), n(c + 10)];
   const text = (x: number, y: number, angle: number, s: string) => {
@@ -122,8 +235,8 @@ export function generateDimension(e: Entity, vars: Record<string, string | numbe
     const len = Math.hypot(d2[0] - d1[0], d2[1] - d1[1]);
     // arrows inside when they fit, else outside pointing in
     const inside = len >= 2 * v.asz ? 1 : -1;
-    arrowHead(d1[0], d1[1], (d1[0] - d2[0]) * inside, (d1[1] - d2[1]) * inside, v, out);
-    arrowHead(d2[0], d2[1], (d2[0] - d1[0]) * inside, (d2[1] - d1[1]) * inside, v, out);
+    arrowHead(d1[0], d1[1], (d1[0] - d2[0]) * inside, (d1[1] - d2[1]) * inside, v, out, blk1);
+    arrowHead(d2[0], d2[1], (d2[0] - d1[0]) * inside, (d2[1] - d1[1]) * inside, v, out, blk2);
     const [tx, ty] = has(11) ? P(11) : [(d1[0] + d2[0]) / 2 - uy * (v.gap + v.txt / 2), (d1[1] + d2[1]) / 2 + ux * (v.gap + v.txt / 2)];
     text(tx, ty, ang, measuredText(len));
   } else if (type === 3 || type === 4) {
@@ -133,14 +246,14 @@ export function generateDimension(e: Entity, vars: Record<string, string | numbe
     if (type === 3) {
       // diameter: 15 and 10 are the two ends
       out.lines.push([px, py, cx, cy]);
-      arrowHead(px, py, px - cx, py - cy, v, out);
-      arrowHead(cx, cy, cx - px, cy - py, v, out);
+      arrowHead(px, py, px - cx, py - cy, v, out, blk1);
+      arrowHead(cx, cy, cx - px, cy - py, v, out, blk2);
       text(tx, ty, 0, pairValue(e, 1) ? dimText(e, formatMeasurement(r, v)) : '\u2300' + formatMeasurement(r, v));
     } else {
       // the arrow points from the text to the arc: outwards with the text inside, inwards with it outside
       out.lines.push([tx, ty, px, py]);
-      if (Math.hypot(px - tx, py - ty) > 1e-12) arrowHead(px, py, px - tx, py - ty, v, out);
-      else arrowHead(px, py, px - cx, py - cy, v, out);
+      if (Math.hypot(px - tx, py - ty) > 1e-12) arrowHead(px, py, px - tx, py - ty, v, out, blk2);
+      else arrowHead(px, py, px - cx, py - cy, v, out, blk2);
       // the R (⌀ above) prefixes the measurement only when the file gives no text of its own
       text(tx, ty, 0, pairValue(e, 1) ? dimText(e, formatMeasurement(r, v)) : 'R' + formatMeasurement(r, v));
     }
@@ -176,8 +289,8 @@ export function generateDimension(e: Entity, vars: Record<string, string | numbe
     for (let i = 0; i <= steps; i++) arc.push(c[0] + r * Math.cos(start + (sweep * i) / steps), c[1] + r * Math.sin(start + (sweep * i) / steps));
     out.lines.push(arc);
     const e0 = start, e1 = start + sweep;
-    arrowHead(arc[0], arc[1], Math.sin(e0), -Math.cos(e0), v, out);
-    arrowHead(arc[arc.length - 2], arc[arc.length - 1], -Math.sin(e1), Math.cos(e1), v, out);
+    arrowHead(arc[0], arc[1], Math.sin(e0), -Math.cos(e0), v, out, blk1);
+    arrowHead(arc[arc.length - 2], arc[arc.length - 1], -Math.sin(e1), Math.cos(e1), v, out, blk2);
     const mid = start + sweep / 2;
     const [tx, ty] = has(11) ? P(11) : [c[0] + (r + v.gap + v.txt / 2) * Math.cos(mid), c[1] + (r + v.gap + v.txt / 2) * Math.sin(mid)];
     const deg = (sweep * 180) / Math.PI;

@@ -5,7 +5,7 @@ import { aciToRgb, trueColorRgb, WHITE } from './aci.ts';
 import { bulgeInterior, clipPattern, readHatch, ringArea } from './hatch.ts';
 import { dashCurve, dashPolyline, polylineLength } from './linetype.ts';
 import { fitPointCurve, tessellateNurbs } from './spline.ts';
-import { generateDimension, type Annotation } from './dimension.ts';
+import { generateDimension, namedArrow, type Annotation, type DimStylePairs } from './dimension.ts';
 import { acisWireframe } from '../acis/index.ts';
 import { gradientBands, readGradient } from './gradient.ts';
 import { imageFrame, leaderGeometry, mlineElements, multiLeaderGeometry } from './leader.ts';
@@ -359,6 +359,8 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   const maxPrimitives = opts.maxPrimitives ?? primitivesBound(content.pairs);
   const deadline = opts.deadline;
   let recordBlocks: Map<string, Block> | undefined;
+  let lowerBlocks: Map<string, Block> | undefined;
+  let dimStyles: Map<string, DimStylePairs> | undefined;
   let orphanTables: Block[] | undefined;
   const maxEntities = opts.maxEntities ?? expansionBound(content.entities);
   // group codes of the entities emitted (a block's are read again for every INSERT cell)
@@ -748,7 +750,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
           for (const child of block.entities) emit(child, at, inherit, depth + 1, ref);
           return;
         }
-        return e.type === 'DIMENSION' ? annotation(c, generateDimension(e, vars)) : skip(e);
+        return e.type === 'DIMENSION' ? annotation(c, generateDimension(e, vars, dimStyleOf(e)), depth) : skip(e);
       }
       case 'OLE2FRAME': {
         // the embedded object itself is not readable: its frame (10 upper left, 11 lower right) stands in
@@ -759,7 +761,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         // lights light renders, they are not drawn in 2D views or plots
         return top ? omit(e) : undefined;
       case 'LEADER':
-        return annotation(c, leaderGeometry(e, vars, tol / scaleOf(m)));
+        return annotation(c, leaderGeometry(e, vars, tol / scaleOf(m), dimStyleOf(e)), depth);
       case 'MULTILEADER':
       case 'MLEADER': {
         const ml = multiLeaderGeometry(e, tol / scaleOf(m));
@@ -935,9 +937,21 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     out.texts.push(run);
   }
 
-  function annotation(c: Ctx, a: Annotation) {
+  /** The DIMSTYLE record a DIMENSION or LEADER names (3), else the drawing's current one ($DIMSTYLE). */
+  function dimStyleOf(e: Entity): DimStylePairs | undefined {
+    if (!dimStyles) dimStyles = new Map((d.dimStyles ?? []).map((s) => [s.name.toLowerCase(), s.pairs]));
+    return dimStyles.get(String(field(e, 3) ?? vars.$DIMSTYLE ?? 'Standard').toLowerCase());
+  }
+
+  function annotation(c: Ctx, a: Annotation, depth = 0) {
+    // DIMCLRD: ByBlock is the entity's own colour, as for the entities of a dimension's block
+    if (a.color !== undefined && a.color !== 0) {
+      const color = a.color === 256 ? colorOf({ color: 256 } as Entity, inheritedFrom(c), c.layer) : aciToRgb(Math.abs(a.color) || 7);
+      c = { ...c, color };
+    }
     for (const l of a.lines) pl(c, applyAll(c.m, l));
     for (const s of a.solids) pl(c, applyAll(c.m, s), true, true);
+    for (const arrow of a.arrows ?? []) arrowBlock(c, arrow, depth);
     for (const t of a.texts) text(c, t.x, t.y, t.height, t.rotation, t.text, 'mtext', { raw: t.text, attachment: t.attachment, boxWidth: 0, widthFactor: 1 });
   }
 
@@ -1203,10 +1217,40 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     return orphanTables.shift();
   }
 
+  /**
+   * An arrowhead drawn by its block (DIMLDRBLK, DIMBLK …): the drawing's block of that BLOCK_RECORD handle or name,
+   * inserted at the tip, turned to point along the arrow and scaled by the arrow size (ezdxf does the same); AutoCAD's
+   * named arrows the file holds no block for are drawn from their definitions, anything else as the closed filled arrow.
+   */
+  function arrowBlock(c: Ctx, a: NonNullable<Annotation['arrows']>[number], depth: number) {
+    const b = blockByRecord().get(a.block) ?? blocks.get(a.block) ?? blocksByName().get(a.block.toLowerCase());
+    if (b && b.entities.length && depth <= 16) {
+      const cos = Math.cos(a.angle) * a.size, sin = Math.sin(a.angle) * a.size;
+      const mm = multiply(c.m, [cos, sin, -sin, cos, a.x - (b.base.x * cos - b.base.y * sin), a.y - (b.base.x * sin + b.base.y * cos)]);
+      const inherit = inheritedFrom(c);
+      for (const child of b.entities) emit(child, mm, inherit, depth + 1, c.ref);
+      return;
+    }
+    const shape: Annotation = { lines: [], solids: [], texts: [] };
+    const name = b?.name ?? a.block;
+    if (!namedArrow(name, a.x, a.y, a.angle, a.size, shape)) namedArrow('', a.x, a.y, a.angle, a.size, shape);
+    for (const l of shape.lines) pl(c, applyAll(c.m, l));
+    for (const s of shape.solids) pl(c, applyAll(c.m, s), true, true);
+  }
+
+  function blocksByName() {
+    if (!lowerBlocks) lowerBlocks = new Map(d.blocks.map((b) => [b.name.toLowerCase(), b]));
+    return lowerBlocks;
+  }
+
   function blockByRecord() {
     if (!recordBlocks) {
       recordBlocks = new Map();
-      for (const b of d.blocks) if (b.entities[0]?.owner) recordBlocks.set(b.entities[0].owner, b);
+      for (const b of d.blocks) {
+        // (an empty block, e.g. an arrow block with no entities, is known by its record handle only)
+        if (b.entities[0]?.owner) recordBlocks.set(b.entities[0].owner, b);
+        if (b.recordHandle && !recordBlocks.has(b.recordHandle)) recordBlocks.set(b.recordHandle, b);
+      }
     }
     return recordBlocks;
   }

@@ -1,10 +1,14 @@
 import type { Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
-import { arrowHead, dimVars, type Annotation } from './dimension.ts';
+import { arrowHead, dimVars, type Annotation, type DimStylePairs } from './dimension.ts';
 import { fitPointCurve } from './spline.ts';
 
-/** LEADER: its vertices (straight or as a spline through them) and the arrowhead of its dimension style. */
-export function leaderGeometry(e: Entity, vars: Record<string, string | number>, tol: number): Annotation {
+/**
+ * LEADER: its vertices (straight or as a spline through them) and the arrowhead of its dimension style (group 3 names
+ * it, `style` is its record): DIMLDRBLK's block (left in `arrows` for the caller) at DIMASZ × DIMSCALE. DIMTSZ's
+ * ticks are for dimensions only.
+ */
+export function leaderGeometry(e: Entity, vars: Record<string, string | number>, tol: number, style?: DimStylePairs): Annotation {
   const out: Annotation = { lines: [], solids: [], texts: [] };
   const pts: number[] = [];
   const sub = e.pairs.findIndex((p) => p[0] === 100 && p[1] === 'AcDbLeader');
@@ -15,9 +19,10 @@ export function leaderGeometry(e: Entity, vars: Record<string, string | number>,
   if (pts.length < 4) return out;
   const spline = Number(pairValue(e, 72) ?? 0) === 1;
   out.lines.push(spline && pts.length >= 6 ? fitPointCurve(pts, tol) : pts);
-  const v = dimVars(e, vars);
+  const v = dimVars(e, vars, style);
   // AutoCAD leaves the arrow off when the first segment is shorter than two arrows
-  if (Number(pairValue(e, 71) ?? 1) !== 0 && Math.hypot(pts[2] - pts[0], pts[3] - pts[1]) >= 2 * v.asz) arrowHead(pts[0], pts[1], pts[0] - pts[2], pts[1] - pts[3], v, out);
+  if (Number(pairValue(e, 71) ?? 1) !== 0 && Math.hypot(pts[2] - pts[0], pts[3] - pts[1]) >= 2 * v.asz) arrowHead(pts[0], pts[1], pts[0] - pts[2], pts[1] - pts[3], v, out, v.ldrblk, false);
+  out.color = v.clrd;
   return out;
 }
 

@@ -29,8 +29,10 @@ export function writeAsciiDxf(o: {
   styles?: { name: string; font: string }[];
   /** more header variables, each with its pairs, e.g. ['$LTSCALE', [[40, 2]]] */
   header?: [string, Pairs][];
-  /** `base`: the block's base point (default 0,0) */
-  blocks?: { name: string; entities: FixtureEntity[]; base?: [number, number] }[];
+  /** `base`: the block's base point (default 0,0); `record`: its BLOCK_RECORD's handle (a BLOCK_RECORD table is written then) */
+  blocks?: { name: string; entities: FixtureEntity[]; base?: [number, number]; record?: string }[];
+  /** DIMSTYLE table records: name and their variables as group codes (341 DIMLDRBLK's block record handle …) */
+  dimStyles?: { name: string; pairs: Pairs }[];
   entities: FixtureEntity[];
   /** records of an OBJECTS section (IMAGEDEF …), written after ENTITIES when given */
   objects?: FixtureEntity[];
@@ -89,6 +91,33 @@ export function writeAsciiDxf(o: {
     }
     put(0, 'ENDTAB');
   }
+  const records = (o.blocks ?? []).filter((b) => b.record);
+  if (records.length) {
+    put(0, 'TABLE');
+    put(2, 'BLOCK_RECORD');
+    for (const b of records) {
+      put(0, 'BLOCK_RECORD');
+      put(5, b.record!);
+      put(100, 'AcDbSymbolTableRecord');
+      put(100, 'AcDbBlockTableRecord');
+      put(2, b.name);
+    }
+    put(0, 'ENDTAB');
+  }
+  if (o.dimStyles?.length) {
+    put(0, 'TABLE');
+    put(2, 'DIMSTYLE');
+    o.dimStyles.forEach((ds, i) => {
+      put(0, 'DIMSTYLE');
+      put(105, `D${i + 1}`);
+      put(100, 'AcDbSymbolTableRecord');
+      put(100, 'AcDbDimStyleTableRecord');
+      put(2, ds.name);
+      put(70, 0);
+      for (const [c, v] of ds.pairs) put(c, v);
+    });
+    put(0, 'ENDTAB');
+  }
   put(0, 'TABLE');
   put(2, 'LAYER');
   for (const name of o.layers ?? ['0']) {
@@ -105,6 +134,7 @@ export function writeAsciiDxf(o: {
   put(2, 'BLOCKS');
   for (const b of o.blocks ?? []) {
     put(0, 'BLOCK');
+    if (b.record) put(330, b.record);
     put(8, '0');
     put(2, b.name);
     put(70, 0);
