@@ -18,6 +18,8 @@ export interface TextShapes {
   /** 0xRRGGBB per stroke / per triangle when inline colour codes recolour part of an MTEXT */
   colors?: number[];
   triangleColors?: number[];
+  /** the outline glyphs as rings filled nonzero, per glyph in the triangles' order (text/layout.ts) */
+  outlines?: { rings: number[][]; triangles: number }[];
 }
 
 export interface RenderOptions {
@@ -63,7 +65,13 @@ export type Batch = (
     }
   | { kind: 'fill'; color: number; /** rings: outer rings and holes together, filled even-odd */ rings: number[][] }
   /** triangles of outline glyphs, filled non-zero (a triangulation's triangles may share edges) */
-  | { kind: 'triangles'; color: number; triangles: number[] }
+  | {
+      kind: 'triangles';
+      color: number;
+      triangles: number[];
+      /** the same glyphs as rings filled nonzero, when every glyph in the batch has them: a rasteriser's cheaper path */
+      outline?: number[][];
+    }
   /** a picture of an IMAGE (picture-batches.ts) */
   | PictureBatch
 ) & {
@@ -184,9 +192,17 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
       stroke(inkColor(g.colors?.[i] ?? t.color, dark), 0, g.strokes[i], false);
     }
     grow(b, g.triangles);
+    // each glyph's rings go with its first triangle (a glyph has one colour, so it never spans two batches)
+    const outlines = g.outlines && g.outlines.reduce((n, o) => n + o.triangles, 0) * 6 === g.triangles.length ? g.outlines : undefined;
+    let glyph = 0, glyphStart = 0;
     for (let i = 0; i + 5 < g.triangles.length; i += 6) {
       const color = inkColor(g.triangleColors?.[i / 6] ?? t.color, dark);
-      if (last?.kind !== 'triangles' || last.color !== color || last.layer !== (byLayer ? layer : undefined)) batches.push((last = tag({ kind: 'triangles', color, triangles: [] })));
+      if (last?.kind !== 'triangles' || last.color !== color || last.layer !== (byLayer ? layer : undefined)) batches.push((last = tag({ kind: 'triangles', color, triangles: [], outline: [] })));
+      if (!outlines) last.outline = undefined;
+      else if (i / 6 === glyphStart) {
+        last.outline?.push(...outlines[glyph].rings);
+        glyphStart += outlines[glyph++].triangles;
+      }
       for (let j = 0; j < 6; j++) last.triangles.push(g.triangles[i + j]);
     }
   };

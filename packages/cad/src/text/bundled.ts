@@ -132,6 +132,22 @@ function parseHershey(svg: string): { glyphs: Map<string, Glyph>; descent: numbe
   return { glyphs, descent: -minY || 0.33 };
 }
 
+/**
+ * A family's unicode.json (subset key → ranges), read and parsed once per file source: the regular and the bold
+ * weight share it, and bold text made the floor plan read and parse the three lists twice.
+ */
+const rangeLists = new WeakMap<BundledFontFiles, Map<string, Promise<Record<string, string> | null>>>();
+function rangeList(files: BundledFontFiles, f: SplitFamily): Promise<Record<string, string> | null> {
+  let lists = rangeLists.get(files);
+  if (!lists) rangeLists.set(files, (lists = new Map()));
+  let list = lists.get(f.dir);
+  if (!list) {
+    list = files(`${f.dir}/unicode.json`).then((json) => (json ? (JSON.parse(new TextDecoder().decode(json)) as Record<string, string>) : null));
+    lists.set(f.dir, list);
+  }
+  return list;
+}
+
 /** A family split into unicode-range subsets (fontsource layout: unicode.json + files/<id>-<key>-<weight>-normal.woff). */
 interface SplitFamily {
   name: string;
@@ -172,11 +188,10 @@ export class CjkFallback implements GlyphSource {
   }
 
   private async readRanges(): Promise<boolean> {
-    const lists = await Promise.all(FAMILIES.map((f) => this.files(`${f.dir}/unicode.json`)));
+    const lists = await Promise.all(FAMILIES.map((f) => rangeList(this.files, f)));
     for (const [family, f] of FAMILIES.entries()) {
-      const json = lists[family];
-      if (!json) continue;
-      const map = JSON.parse(new TextDecoder().decode(json)) as Record<string, string>;
+      const map = lists[family];
+      if (!map) continue;
       for (const [key, spec] of Object.entries(map)) {
         const file = `${f.dir}/files/${f.id}-${key.replace(/[[\]]/g, '')}-${this.weight}-normal.woff`;
         for (const r of spec.split(',')) {

@@ -9,6 +9,8 @@ export interface Glyph {
   strokes?: number[][];
   /** outline fonts: filled triangles x y x y x y … */
   triangles?: number[];
+  /** outline fonts: the same area as closed rings filled nonzero (a rasteriser's cheaper form of the triangles) */
+  rings?: number[][];
   /** outline fonts: the font file and character the glyph came from (a PDF embeds the font and writes the text) */
   outline?: { face: OutlineFace; ch: string };
 }

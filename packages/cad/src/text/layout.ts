@@ -16,6 +16,11 @@ export interface TextGeometry {
   colors?: number[];
   /** 0xRRGGBB per triangle (triangles.length / 6 entries), present with `colors` */
   triangleColors?: number[];
+  /**
+   * the outline glyphs again as rings filled nonzero, one entry per glyph in the triangles' order with its triangle
+   * count; present when every triangle came with its glyph's rings
+   */
+  outlines?: { rings: number[][]; triangles: number }[];
 }
 
 export interface TextBox {
@@ -548,6 +553,7 @@ export function textGeometry(run: TextRun, d: Drawing, fonts: FontSet): TextGeom
   const out: TextGeometry = { strokes: [], triangles: [] };
   const colors: number[] = [];
   const triColors: number[] = [];
+  let outlines: TextGeometry['outlines'] = [];
   for (const it of items) {
     if ('box' in it) {
       out.strokes.push(it.box);
@@ -569,6 +575,17 @@ export function textGeometry(run: TextRun, d: Drawing, fonts: FontSet): TextGeom
       const tri = out.triangles;
       for (let i = 0; i < t.length; i += 2) tri.push(a * t[i] + c * t[i + 1] + e, b * t[i] + dd * t[i + 1] + f);
       for (let i = 0; i < t.length; i += 6) triColors.push(color);
+      if (glyph.rings && outlines) {
+        const rings = glyph.rings.map((r) => {
+          const pts: number[] = new Array(r.length);
+          for (let i = 0; i < r.length; i += 2) {
+            pts[i] = a * r[i] + c * r[i + 1] + e;
+            pts[i + 1] = b * r[i] + dd * r[i + 1] + f;
+          }
+          return pts;
+        });
+        outlines.push({ rings, triangles: t.length / 6 });
+      } else outlines = undefined;
     }
   }
   for (const l of deco) {
@@ -579,6 +596,7 @@ export function textGeometry(run: TextRun, d: Drawing, fonts: FontSet): TextGeom
     out.colors = colors;
     out.triangleColors = triColors;
   }
+  if (outlines?.length) out.outlines = outlines;
   return out;
 }
 

@@ -117,7 +117,8 @@ function commandsOf(f: Font, index: number): PathCommand[] {
 function outlineGlyph(f: Font, index: number, scale: number): Glyph {
   const glyph = f.glyphs.get(index);
   const rings = flattenCommands(commandsOf(f, index), scale);
-  return { advance: (glyph.advanceWidth ?? f.unitsPerEm * 0.5) * scale, triangles: triangulate(rings) };
+  const { triangles, outline } = triangulateWithOutline(rings);
+  return { advance: (glyph.advanceWidth ?? f.unitsPerEm * 0.5) * scale, triangles, rings: outline };
 }
 
 /** Path commands (font units, y up) to closed rings in cap heights; curves subdivided to TOLERANCE. */
@@ -181,9 +182,14 @@ function inside(px: number, py: number, r: number[]): boolean {
 }
 
 function area(r: number[]): number {
+  return Math.abs(signedArea(r));
+}
+
+/** negative for counter-clockwise rings (y up) */
+function signedArea(r: number[]): number {
   let a = 0;
   for (let i = 0, j = r.length - 2; i < r.length; j = i, i += 2) a += (r[j] - r[i]) * (r[j + 1] + r[i + 1]);
-  return Math.abs(a / 2);
+  return a / 2;
 }
 
 /**
@@ -192,6 +198,15 @@ function area(r: number[]): number {
  * (holes wound against their outer ring) and the even-odd rule give.
  */
 export function triangulate(rings: number[][]): number[] {
+  return triangulateWithOutline(rings).triangles;
+}
+
+/**
+ * triangulate, and the same area as rings a nonzero fill draws: every ring wound by its nesting depth (even depths
+ * one way, odd the other), so holes cancel their outer ring and overlapping outer rings add up, as the triangles
+ * do. A rasteriser fills the outline with a third of the triangles' edges (render/png.ts).
+ */
+export function triangulateWithOutline(rings: number[][]): { triangles: number[]; outline: number[][] } {
   const n = rings.length;
   const areas = rings.map(area);
   const parent = new Array<number>(n).fill(-1);
@@ -223,6 +238,13 @@ export function triangulate(rings: number[][]): number[] {
     const idx = earcut(data, holes, 2);
     for (const k of idx) out.push(data[2 * k], data[2 * k + 1]);
   }
+  const outline = rings.map((r, i) => ((signedArea(r) < 0) === (depth[i] % 2 === 0) ? r : reversed(r)));
+  return { triangles: out, outline };
+}
+
+function reversed(r: number[]): number[] {
+  const out = new Array<number>(r.length);
+  for (let i = 0; i < r.length; i += 2) (out[r.length - 2 - i] = r[i]), (out[r.length - 1 - i] = r[i + 1]);
   return out;
 }
 
