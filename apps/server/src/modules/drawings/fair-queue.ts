@@ -9,8 +9,9 @@
  * no open is waiting, and an open that joins a waiting background build promotes it (`ticket.background = false`,
  * then `promote()`).
  *
- * A waiting open does not wait for background work already running either (issue 16 item 14: 9.95 s after upload vs
- * 1.68 s cold, the open behind a prewarm build that had just started): the running background build is pre-empted —
+ * A waiting open does not wait for background work already running either, nor share the cores with it (issue 16
+ * item 14: 9.95 s after upload vs 1.68 s cold, the open behind a prewarm build that had just started): while an open
+ * waits or runs, a running background build is pre-empted —
  * its task's signal aborts (the scene worker ends its thread), and it goes back to the front of its owner's line, to
  * start again from nothing when no open waits. The work lost is bounded: a build is pre-empted `maxPreemptions`
  * times at most, then runs to its end. Other background work (thumbnails) runs through `yielding()`, which stops it
@@ -73,15 +74,22 @@ export function createFairQueue(o: { concurrency: number; maxQueuedPerUser: numb
   const yielders = new Set<() => void>();
   const quietWaiters = new Set<() => void>();
 
-  /** the next task: the first owner in turn with an open waiting, else (a background slot free) the first owner in turn */
+  /**
+   * The next task: the first owner in turn with an open waiting, else (a background slot free) the first owner in turn
+   * whose background build may start: none while an open runs, unless it was stopped for opens as often as it may be.
+   */
   function next(): [string, number] | null {
     let backgroundRunning = 0;
-    for (const r of active) if (r.background) backgroundRunning++;
+    let openRunning = false;
+    for (const r of active) {
+      if (r.background) backgroundRunning++;
+      if (!r.ticket.background) openRunning = true;
+    }
     let fallback: [string, number] | null = null;
     for (const [owner, tasks] of waiting) {
       const i = tasks.findIndex((t) => !t.ticket.background);
       if (i >= 0) return [owner, i];
-      if (backgroundRunning < backgroundSlots) fallback ??= [owner, 0];
+      if (backgroundRunning < backgroundSlots && (!openRunning || tasks[0]!.preemptions >= maxPreemptions)) fallback ??= [owner, 0];
     }
     return fallback;
   }
@@ -111,17 +119,16 @@ export function createFairQueue(o: { concurrency: number; maxQueuedPerUser: numb
     return n;
   }
 
-  /** every slot taken while opens wait: stop as many running background builds (those that may still be stopped) */
+  /**
+   * An open waits or runs: running background builds (those that may still be stopped) stop, so that they neither hold
+   * a slot it needs nor take the cores from it beside it (with two cores, a build beside an open made it 4× slower).
+   */
   function preemptForOpens() {
-    if (running < o.concurrency) return;
-    let n = opensWaiting();
     for (const r of active) {
-      if (!n) break;
       if (!r.ticket.background || !r.preempt) continue;
       const stop = r.preempt;
       r.preempt = undefined;
       stop();
-      n--;
     }
   }
 
