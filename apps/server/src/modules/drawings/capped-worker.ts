@@ -146,35 +146,75 @@ export function createCappedWorker<R>(o: CappedWorkerOptions<R>) {
     return ready;
   }
 
-  async function runOne(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup, progress?: ProgressListener, pictures?: PictureFileLookup): Promise<R> {
+  async function runOne(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup, progress?: ProgressListener, pictures?: PictureFileLookup, signal?: AbortSignal): Promise<R> {
+    signal?.throwIfAborted();
     stayAwake();
     // a thread that dies while starting (its heap cap, a broken install) fails this job like a crash would
     const w = await start().catch((e: Error) => {
       throw o.crashed(e.message);
     });
+    signal?.throwIfAborted();
     const jobId = nextId++;
     return new Promise<R>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        jobs.delete(jobId);
-        reject(o.timedOut(`over ${o.timeoutMs} ms`));
+      /** the job ends now with `e`: its thread is ended (the only way to stop a build midway), the next job starts a fresh one */
+      const end = (e: Error) => {
+        if (!jobs.delete(jobId)) return;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', stop);
+        if (worker === w) {
+          worker = null;
+          ready = null;
+        }
+        reject(e);
         void w.terminate();
-      }, o.timeoutMs);
-      jobs.set(jobId, { resolve, reject, fonts, timer, progress, pictures });
+      };
+      const stop = () => end(signal!.reason as Error);
+      const timer = setTimeout(() => end(o.timedOut(`over ${o.timeoutMs} ms`)), o.timeoutMs);
+      jobs.set(jobId, {
+        resolve: (r) => {
+          signal?.removeEventListener('abort', stop);
+          resolve(r);
+        },
+        reject: (e) => {
+          signal?.removeEventListener('abort', stop);
+          reject(e);
+        },
+        fonts,
+        timer,
+        progress,
+        pictures,
+      });
+      signal?.addEventListener('abort', stop, { once: true });
       w.postMessage({ ...message, type: 'build', jobId, timeoutMs: o.timeoutMs }, transfer);
     });
   }
 
   /** one job under a reservation of the worker limit: it waits for room, and gives it back however it ends */
-  function runReserved(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup, progress?: ProgressListener, pictures?: PictureFileLookup): Promise<R> {
-    return o.memory ? o.memory.budget.run(o.memory.limitMb, () => runOne(message, transfer, fonts, progress, pictures)) : runOne(message, transfer, fonts, progress, pictures);
+  function runReserved(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup, progress?: ProgressListener, pictures?: PictureFileLookup, signal?: AbortSignal): Promise<R> {
+    const one = () => runOne(message, transfer, fonts, progress, pictures, signal);
+    return o.memory ? o.memory.budget.run(o.memory.limitMb, one) : one();
   }
 
   return {
-    /** Jobs are queued: one at a time through the thread. `transfer` buffers move to the worker (pass copies). */
-    run(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup, progress?: ProgressListener, pictures?: PictureFileLookup): Promise<R> {
-      const run = chain.then(() => runReserved(message, transfer, fonts, progress, pictures));
+    /**
+     * Jobs are queued: one at a time through the thread. `transfer` buffers move to the worker (pass copies).
+     * `signal`: aborting it ends the job at once with the signal's reason (its thread is ended: a pre-empted build).
+     */
+    run(message: Record<string, unknown>, transfer: ArrayBuffer[], fonts: FontLookup, progress?: ProgressListener, pictures?: PictureFileLookup, signal?: AbortSignal): Promise<R> {
+      const run = chain.then(() => runReserved(message, transfer, fonts, progress, pictures, signal));
       chain = run.catch(() => undefined);
       return run;
+    },
+    /** whether its thread is up (a job on it starts without the thread's start-up) */
+    get alive() {
+      return worker !== null;
+    },
+    /** Starts the thread ahead of a job (it retires when idle as always): the next job does not wait for its start. */
+    warm() {
+      if (worker || jobs.size) return;
+      start().then(() => {
+        if (!jobs.size) retireWhenIdle();
+      }, () => undefined);
     },
     async close() {
       stayAwake();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFairQueue, QueueFullError } from './fair-queue.ts';
+import { createFairQueue, PreemptedError, QueueFullError } from './fair-queue.ts';
 
 const tick = () => new Promise((r) => setTimeout(r, 1));
 
@@ -89,5 +89,121 @@ describe('fair queue', () => {
     await q.quiet(50);
     expect(Date.now() - t0).toBeLessThan(1000);
     void stuck;
+  });
+
+  /** a task that runs until released or stopped (its signal aborts it, as the scene worker's thread is ended) */
+  const held = (log: string[], name: string) => {
+    let release!: () => void;
+    const task = (signal: AbortSignal) => {
+      log.push(`${name} start`);
+      return new Promise<string>((resolve, reject) => {
+        release = () => resolve(name);
+        signal.addEventListener('abort', () => {
+          log.push(`${name} stopped`);
+          reject(signal.reason);
+        });
+      });
+    };
+    return { task, release: () => release() };
+  };
+
+  it('an open pre-empts a running background build, which runs again after it (issue 16 item 14)', async () => {
+    const q = createFairQueue({ concurrency: 1, maxQueuedPerUser: 10 });
+    const log: string[] = [];
+    const bg = held(log, 'prewarm');
+    const prewarm = q.run('a', bg.task, { background: true });
+    const later = q.run('a', async () => void log.push('prewarm2'), { background: true });
+    expect(log).toEqual(['prewarm start']);
+    // the open does not wait for the running background build: it is stopped, the open runs at once
+    const open = q.run('b', async () => void log.push('open'));
+    expect(await open).toBeUndefined();
+    // the stopped build runs again when the open is done, first of its owner's line; its caller gets that run's result
+    await tick();
+    expect(log).toEqual(['prewarm start', 'prewarm stopped', 'open', 'prewarm start']);
+    bg.release();
+    expect(await prewarm).toBe('prewarm');
+    await later;
+    expect(log).toEqual(['prewarm start', 'prewarm stopped', 'open', 'prewarm start', 'prewarm2']);
+  });
+
+  it('a background build is stopped a bounded number of times, then finishes (its lost work is bounded)', async () => {
+    const q = createFairQueue({ concurrency: 1, maxQueuedPerUser: 10, maxPreemptions: 2 });
+    const log: string[] = [];
+    const bg = held(log, 'bg');
+    const build = q.run('a', bg.task, { background: true });
+    for (let k = 0; k < 3; k++) {
+      const open = q.run('b', async () => void log.push(`open${k}`));
+      // the third open waits for the build: it was stopped twice already
+      if (k === 2) {
+        await tick();
+        expect(log.at(-1)).toBe('bg start');
+        bg.release();
+      }
+      await open;
+    }
+    expect(await build).toBe('bg');
+    expect(log.filter((l) => l === 'bg stopped')).toHaveLength(2);
+    expect(log.at(-1)).toBe('open2');
+  });
+
+  it('a running background build an open joined is not stopped for another open', async () => {
+    const q = createFairQueue({ concurrency: 1, maxQueuedPerUser: 10 });
+    const log: string[] = [];
+    const bg = held(log, 'joined');
+    const ticket = { background: true };
+    const build = q.run('a', bg.task, ticket);
+    ticket.background = false;
+    q.promote();
+    const other = q.run('b', async () => void log.push('other open'));
+    await tick();
+    expect(log).toEqual(['joined start']);
+    bg.release();
+    await Promise.all([build, other]);
+    expect(log).toEqual(['joined start', 'other open']);
+  });
+
+  it('yielding work (thumbnails) is stopped when an open comes and runs again when it is done', async () => {
+    const q = createFairQueue({ concurrency: 1, maxQueuedPerUser: 10 });
+    const log: string[] = [];
+    const thumb = held(log, 'thumb');
+    const render = q.yielding(10_000, thumb.task);
+    await tick();
+    expect(log).toEqual(['thumb start']);
+    let releaseOpen!: () => void;
+    const open = q.run('b', () => new Promise<void>((r) => (releaseOpen = r)));
+    await tick();
+    expect(log).toEqual(['thumb start', 'thumb stopped']);
+    releaseOpen();
+    await open;
+    await tick();
+    expect(log).toEqual(['thumb start', 'thumb stopped', 'thumb start']);
+    thumb.release();
+    expect(await render).toBe('thumb');
+    // a stop is no failure: an error of the work itself still fails it
+    await expect(q.yielding(100, async () => { throw new Error('bad drawing'); })).rejects.toThrow('bad drawing');
+    expect(new PreemptedError()).toBeInstanceOf(Error);
+  });
+
+  it('with a slot kept for opens, an open starts at once; a running background build stops for it and waits until it ends', async () => {
+    const q = createFairQueue({ concurrency: 2, backgroundSlots: 1, maxQueuedPerUser: 10 });
+    const log: string[] = [];
+    const bg = held(log, 'bg1');
+    const first = q.run('a', bg.task, { background: true });
+    const second = q.run('a', async () => void log.push('bg2'), { background: true });
+    await tick();
+    // the second background build does not take the open's slot
+    expect(log).toEqual(['bg1 start']);
+    let releaseOpen!: () => void;
+    const open = q.run('b', () => new Promise<void>((r) => (releaseOpen = r)).then(() => void log.push('open')));
+    await tick();
+    // the background build does not run beside the open (it would take a core from it)
+    expect(log).toEqual(['bg1 start', 'bg1 stopped']);
+    releaseOpen();
+    await open;
+    await tick();
+    expect(log).toEqual(['bg1 start', 'bg1 stopped', 'open', 'bg1 start']);
+    bg.release();
+    await Promise.all([first, second]);
+    expect(log.at(-1)).toBe('bg2');
   });
 });

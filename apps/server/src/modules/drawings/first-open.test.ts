@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeAsciiDxf } from '../../../../../packages/cad/src/testing/dxf-writer.ts';
 import { fanOut } from '../../../../../packages/cad/src/testing/hostile-dxf.ts';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from '../../test/fixtures.ts';
 import { drawingFonts } from './drawing-fonts.ts';
 import { createDrawingsService } from './drawings.service.ts';
 import { sharedSceneBuilder } from './scene-builder.ts';
+import { until } from '../../test/until.ts';
 
 /**
  * Issue 16 item 14: the first open of a drawing right after an upload took 9 s: it waited behind the background
@@ -68,4 +69,41 @@ describe('a first open does not wait behind background builds', () => {
     expect(mineEnded).toBeLessThanOrEqual(1);
     expect((await minePrewarm).body).toBe(open.body);
   }, 180_000);
+
+  it('an open does not wait for a slow background build already running; that build still ends with its scene', async () => {
+    const u = await t.createUser();
+    const builder = sharedSceneBuilder(t.deps);
+    const drawings = createDrawingsService(t.deps, builder, drawingFonts(t.deps));
+    const slow = (k: number) => Buffer.from(fanOut(7, 14 + k));
+    // how long the slow drawing's build takes with nothing else running (same content, other bytes: not cached)
+    const aloneId = (await t.upload(u.token, 'alone.dxf', slow(0))).bizData.id;
+    let t0 = performance.now();
+    await drawings.scene({ uid: u.id, fileId: aloneId }, 'Model', { background: true });
+    const aloneMs = performance.now() - t0;
+
+    const bigId = (await t.upload(u.token, 'big.dxf', Buffer.concat([Buffer.from('999\r\nother bytes\r\n'), slow(0)]))).bizData.id;
+    const mine = (await t.upload(u.token, 'small.dxf', small())).bizData.id;
+    const builds = vi.spyOn(builder, 'build');
+    const ended: string[] = [];
+    const prewarm = drawings.scene({ uid: u.id, fileId: bigId }, 'Model', { background: true }).then((s) => {
+      ended.push('prewarm');
+      return s;
+    });
+    // the prewarm's build has left the queue: it is running in the worker
+    await until(async () => builds.mock.calls.length > 0 && builder.waiting() === 0, 60_000);
+    builds.mockRestore();
+    t0 = performance.now();
+    const open = await drawings.scene({ uid: u.id, fileId: mine }, 'Model');
+    const openMs = performance.now() - t0;
+    ended.push('open');
+    const big = await prewarm;
+    // the open came first, in a fraction of the running build's time (it used to wait for all of it)
+    expect(ended, `open ${openMs.toFixed(0)} ms, the slow build alone ${aloneMs.toFixed(0)} ms`).toEqual(['open', 'prewarm']);
+    expect(openMs, `the slow build alone ${aloneMs.toFixed(0)} ms`).toBeLessThan(aloneMs / 3);
+    expect(open.cached).toBe(false);
+    // the background build ends with its scene, cached (no failure remembered)
+    expect((big.body as Uint8Array).byteLength).toBeGreaterThan(0);
+    await big.stored;
+    expect((await drawings.scene({ uid: u.id, fileId: bigId }, 'Model')).cached).toBe(true);
+  }, 300_000);
 });

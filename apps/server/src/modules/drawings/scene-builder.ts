@@ -25,17 +25,30 @@ export type SceneTimings = Record<string, number>;
 
 const WORKER = workerEntry(path.join(import.meta.dirname, 'scene.worker.mjs'), 'scene.worker');
 
-/** Scenes are built in one capped worker thread (see capped-worker.ts), one file at a time. */
+/**
+ * Scenes are built in two capped worker threads (see capped-worker.ts), one file at a time each. Background builds
+ * (the prewarm) take one of them at most: the other is kept for opens, so an open never waits for a background build
+ * (issue 16 item 14: an open right after an upload waited for the prewarm build running then, 9.95 s vs 1.68 s cold).
+ * Each build reserves its worker limit from the memory budget, the open's slot too, so the budget still bounds them.
+ */
 export function createSceneBuilder(o: { maxHeapMb: number; timeoutMs: number; batchBytes?: number; memory?: WorkerMemory; budgetMs?: number; maxQueuedPerUser?: number; idleMs?: number }) {
-  const worker = createCappedWorker<{ scene: Uint8Array; timings: SceneTimings }>({
-    script: WORKER,
-    ...o,
-    result: (m) => (m.ok ? { scene: m.scene as Uint8Array, timings: m.timings as SceneTimings } : new SceneBuildError(m.layout ? 'layout' : m.code === 'cad.tooComplex' ? 'tooComplex' : 'parse', String(m.message), m.detail as string | undefined)),
-    crashed: (detail) => new SceneBuildError('crash', 'The drawing analysis failed!', detail),
-    timedOut: (detail) => new SceneBuildError('timeout', 'The drawing analysis failed!', detail),
-  });
-  // one build at a time reaches the worker, the next one chosen user by user (fair-queue.ts)
-  const queue = createFairQueue({ concurrency: 1, maxQueuedPerUser: o.maxQueuedPerUser ?? MAX_QUEUED_BUILDS_PER_USER });
+  const workers = [0, 1].map(() =>
+    createCappedWorker<{ scene: Uint8Array; timings: SceneTimings }>({
+      script: WORKER,
+      ...o,
+      result: (m) => (m.ok ? { scene: m.scene as Uint8Array, timings: m.timings as SceneTimings } : new SceneBuildError(m.layout ? 'layout' : m.code === 'cad.tooComplex' ? 'tooComplex' : 'parse', String(m.message), m.detail as string | undefined)),
+      crashed: (detail) => new SceneBuildError('crash', 'The drawing analysis failed!', detail),
+      timedOut: (detail) => new SceneBuildError('timeout', 'The drawing analysis failed!', detail),
+    }),
+  );
+  const busy = new Set<number>();
+  /** a free worker, one whose thread is up first (no start-up; it may also hold the drawing the build needs) */
+  function freeWorker(): number {
+    const free = [0, 1].filter((i) => !busy.has(i));
+    return free.find((i) => workers[i]!.alive) ?? free[0]!;
+  }
+  // the next build is chosen user by user, opens first (fair-queue.ts); background builds take one worker at most
+  const queue = createFairQueue({ concurrency: workers.length, backgroundSlots: 1, maxQueuedPerUser: o.maxQueuedPerUser ?? MAX_QUEUED_BUILDS_PER_USER });
   return {
     /**
      * `timings`, when given, receives the worker's ms per phase and `worker`: the whole job, its queueing included.
@@ -45,21 +58,34 @@ export function createSceneBuilder(o: { maxHeapMb: number; timeoutMs: number; ba
      */
     async build(bytes: Uint8Array, fileName: string, layout: string, fonts: FontLookup, timings?: SceneTimings, key?: string, owner = '', ticket?: QueueTicket): Promise<Uint8Array> {
       const t0 = performance.now();
-      const r = await queue.run(owner, () => {
-        // a copy that the worker takes over (Buffer#slice would be a view: transferring it detaches the caller's bytes)
-        const copy = new Uint8Array(bytes);
-        return worker.run({ bytes: copy, fileName, layout, batchBytes: o.batchBytes, budgetMs: o.budgetMs, key }, [copy.buffer], fonts);
+      // a background build is stopped when an open waits for the worker, and run again from the start later (fair-queue.ts)
+      const r = await queue.run(owner, async (signal) => {
+        const i = freeWorker();
+        busy.add(i);
+        // while background work holds one thread, the other is kept started for the next open
+        if (ticket?.background) workers[1 - i]!.warm();
+        try {
+          // a copy that the worker takes over (Buffer#slice would be a view: transferring it detaches the caller's bytes)
+          const copy = new Uint8Array(bytes);
+          return await workers[i]!.run({ bytes: copy, fileName, layout, batchBytes: o.batchBytes, budgetMs: o.budgetMs, key }, [copy.buffer], fonts, undefined, undefined, signal);
+        } finally {
+          busy.delete(i);
+        }
       }, ticket);
       if (timings) Object.assign(timings, r.timings, { worker: performance.now() - t0 });
       return r.scene;
     },
-    close: worker.close,
+    async close() {
+      await Promise.all(workers.map((w) => w.close()));
+    },
     /** builds waiting for their turn (for `owner`, or all) */
     waiting: queue.waiting,
     /** a waiting build's ticket changed: an open joined a background build */
     promote: queue.promote,
     /** resolves when no open is waiting or being built (or after `maxMs`): when other background work may start */
     quiet: queue.quiet,
+    /** background work of another kind (thumbnails): starts when no open waits, stopped and run again when one comes */
+    yielding: queue.yielding,
   };
 }
 
@@ -67,7 +93,7 @@ export type SceneBuilder = ReturnType<typeof createSceneBuilder>;
 
 const shared = new WeakMap<object, SceneBuilder>();
 
-/** One builder (one worker thread) per app, shared by the routes and the prewarm job. */
+/** One builder (its two worker threads) per app, shared by the routes and the prewarm job. */
 export function sharedSceneBuilder(deps: { config: { sceneMaxHeapMb: number; sceneTimeoutMs: number; sceneBatchKb?: number; sceneBuildBudgetMs?: number; sceneWorkerIdleSeconds?: number; workerMemoryBudgetMb: number; workerMemoryLimitMb: number } }): SceneBuilder {
   let b = shared.get(deps);
   if (!b) {

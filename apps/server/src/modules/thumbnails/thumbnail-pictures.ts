@@ -6,7 +6,8 @@ import type { createThumbnailsRepository, DrawingItem } from './thumbnails.repos
 import type { ThumbnailVariants } from './thumbnail-variants.ts';
 import { DRAWING_TYPES, parseThumbkey, THUMBNAIL_SIZE, THUMBNAIL_VERSION, thumbkeyOf, thumbnailPicturesKey, thumbnailStorageKey } from './thumbnails.keys.ts';
 import { workerMemory } from '../../infra/workers/worker-budget.ts';
-import { renderDrawingThumbnail } from './render/render-drawing.ts';
+import { renderDrawingThumbnail, THUMBNAIL_YIELD_MAX_MS } from './render/render-drawing.ts';
+import { sharedSceneBuilder } from '../drawings/scene-builder.ts';
 import { thickenedPng } from './render/thicken.ts';
 import { ThumbnailSkipped } from './render/thumbnail-skipped.ts';
 
@@ -67,7 +68,9 @@ export function createPictureThumbnails(
         try {
           const pictures: Record<string, Uint8Array> = {};
           for (const [n, r] of found) pictures[n] = await readBlob(r.blob_md5, cfg.thumbnailMaxPictureSize);
-          const r = await renderDrawingThumbnail(await readBlob(md5, cfg.thumbnailMaxDrawingSize), { size: THUMBNAIL_SIZE, timeoutMs: cfg.thumbnailTimeoutMs, memoryMb: cfg.thumbnailMemoryMb, pictures, memory: workerMemory(cfg) });
+          const drawing = await readBlob(md5, cfg.thumbnailMaxDrawingSize);
+          // background work: yields to opens as the plain thumbnail does (thumbnails.service.ts)
+          const r = await sharedSceneBuilder(deps).yielding(THUMBNAIL_YIELD_MAX_MS, (signal) => renderDrawingThumbnail(drawing, { size: THUMBNAIL_SIZE, timeoutMs: cfg.thumbnailTimeoutMs, memoryMb: cfg.thumbnailMemoryMb, pictures, memory: workerMemory(cfg), signal }));
           const image = await thickenedPng(r.png, THUMBNAIL_SIZE);
           await deps.storage.put(key, image, { size: image.length, contentType: 'image/png' });
         } catch (e) {

@@ -7,7 +7,7 @@ import { blobKey } from '../../infra/storage/storage-keys.ts';
 import { workerMemory } from '../../infra/workers/worker-budget.ts';
 import { createThumbnailsRepository } from './thumbnails.repository.ts';
 import { contentTypeOf, parseThumbkey, THUMBNAIL_SIZE, THUMBNAIL_VERSION, thumbkeyOf, thumbnailJobId, thumbnailKindOf, thumbnailStorageKey, type ThumbnailKind } from './thumbnails.keys.ts';
-import { renderDrawingThumbnail } from './render/render-drawing.ts';
+import { renderDrawingThumbnail, THUMBNAIL_YIELD_MAX_MS } from './render/render-drawing.ts';
 import { sharedSceneBuilder } from '../drawings/scene-builder.ts';
 import { renderPictureThumbnail } from './render/picture-thumbnail.ts';
 import { ThumbnailSkipped, ThumbnailTimeout } from './render/thumbnail-skipped.ts';
@@ -61,8 +61,6 @@ function isPictureName(name: string): boolean {
  * Thumbnails: a PNG of each drawing, a WebP of each picture, made once per blob by a background job after the
  * upload, stored beside the blobs, and shown to the owners of files with those bytes.
  */
-/** Longest a drawing's thumbnail waits for opens to finish before it renders anyway. */
-const THUMBNAIL_YIELD_MAX_MS = 20_000;
 
 export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | 'queue' | 'config'>) {
   const repo = createThumbnailsRepository(deps.db);
@@ -86,9 +84,9 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
   async function render(kind: ThumbnailKind, bytes: Buffer): Promise<{ image: Buffer; pictureNames: string[]; notDrawn?: Record<string, number> }> {
     if (kind === 'picture') return { image: await renderPictureThumbnail(bytes, THUMBNAIL_SIZE), pictureNames: [] };
     // a drawing's thumbnail is background work: it starts when no one waits for a drawing to open (or after a while,
-    // so thumbnails still come while opens never stop), not beside an open on the same few cores
-    await sharedSceneBuilder(deps).quiet(THUMBNAIL_YIELD_MAX_MS);
-    const r = await renderDrawingThumbnail(bytes, { size: THUMBNAIL_SIZE, timeoutMs: cfg.thumbnailTimeoutMs, memoryMb: cfg.thumbnailMemoryMb, memory: workerMemory(cfg) });
+    // so thumbnails still come while opens never stop), not beside an open on the same few cores, and an open that
+    // comes while it renders stops it (it renders again afterwards; issue 16 item 14)
+    const r = await sharedSceneBuilder(deps).yielding(THUMBNAIL_YIELD_MAX_MS, (signal) => renderDrawingThumbnail(bytes, { size: THUMBNAIL_SIZE, timeoutMs: cfg.thumbnailTimeoutMs, memoryMb: cfg.thumbnailMemoryMb, memory: workerMemory(cfg), signal }));
     return { image: await thickenedPng(r.png, THUMBNAIL_SIZE), pictureNames: r.pictureNames, notDrawn: r.notDrawn };
   }
   const variants = createThumbnailVariants(deps, repo);

@@ -7,6 +7,9 @@ import { ThumbnailSkipped, ThumbnailTimeout } from './thumbnail-skipped.ts';
 
 const WORKER = workerEntry(path.join(import.meta.dirname, 'drawing.worker.ts'), 'drawing.worker');
 
+/** Longest a drawing's thumbnail waits for opens to finish before it renders anyway (fair-queue.ts `yielding`). */
+export const THUMBNAIL_YIELD_MAX_MS = 20_000;
+
 export interface DrawingRenderOptions {
   size: number;
   timeoutMs: number;
@@ -19,6 +22,8 @@ export interface DrawingRenderOptions {
    * conversion and its thread, and the thread's heap stays within that limit
    */
   memory?: WorkerMemory;
+  /** aborting it ends the render at once with the signal's reason (an open came: fair-queue.ts `yielding`) */
+  signal?: AbortSignal;
 }
 
 export interface DrawingThumbnail {
@@ -52,6 +57,7 @@ export async function renderDrawingThumbnail(bytes: Buffer, o: DrawingRenderOpti
 const youngMb = (memoryMb: number) => Math.min(64, Math.max(8, memoryMb / 8));
 
 async function render(bytes: Buffer, o: DrawingRenderOptions): Promise<DrawingThumbnail> {
+  o.signal?.throwIfAborted();
   const started = Date.now();
   let dxf: Uint8Array = bytes;
   // R10–R12 DWG goes to the worker as it is: the engine reads it there itself (LibreDWG writes no entities for it)
@@ -67,23 +73,28 @@ async function render(bytes: Buffer, o: DrawingRenderOptions): Promise<DrawingTh
   }
   const left = o.timeoutMs - (Date.now() - started);
   if (left <= 0) throw new ThumbnailTimeout(`reading the drawing took longer than ${o.timeoutMs} ms`);
-  return inWorker(dxf, o.size, left, o.memoryMb, o.pictures);
+  // the DWG conversion is not stopped midway (its process is shared): a stop during it takes effect here
+  o.signal?.throwIfAborted();
+  return inWorker(dxf, o.size, left, o.memoryMb, o.pictures, o.signal);
 }
 
-function inWorker(dxf: Uint8Array, size: number, timeoutMs: number, memoryMb: number, pictures?: Record<string, Uint8Array>): Promise<DrawingThumbnail> {
+function inWorker(dxf: Uint8Array, size: number, timeoutMs: number, memoryMb: number, pictures?: Record<string, Uint8Array>, signal?: AbortSignal): Promise<DrawingThumbnail> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER.script, {
       workerData: { ...WORKER.workerData, dxf, size, pictures },
       resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: youngMb(memoryMb) },
     });
     let settled = false;
+    const stop = () => finish(() => reject(signal!.reason));
     const finish = (settle: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
       void worker.terminate();
       settle();
     };
+    signal?.addEventListener('abort', stop, { once: true });
     const timer = setTimeout(() => finish(() => reject(new ThumbnailTimeout(`rendering took longer than ${timeoutMs} ms`))), timeoutMs);
     worker.once('message', (m: { ok: boolean; png?: Uint8Array; polylines?: number; texts?: number; pictureNames?: string[]; notDrawn?: Record<string, number>; error?: string }) =>
       finish(() => (m.ok ? resolve({ png: Buffer.from(m.png!), polylines: m.polylines ?? 0, texts: m.texts ?? 0, pictureNames: m.pictureNames ?? [], notDrawn: m.notDrawn ?? {} }) : reject(new ThumbnailSkipped(`drawing not readable: ${m.error}`)))),
