@@ -51,16 +51,20 @@ describe('an open joins the prewarm of its drawing', () => {
       await t.deps.queue.stop();
       const id = (await web.upload(u.token, 'web.dxf', heavy(1))).bizData.id as string;
       expect((await jobState(t, id))?.state).toBe('waiting');
+      // the data folder is shared with the test before, whose scene is there already: wait for one more
+      const scenes = async () => {
+        let n = 0;
+        for await (const o of web.deps.storage.list('scenes/')) if (o.size > 0) n++;
+        return n;
+      };
+      const before = await scenes();
       const r = await openScene(web, id, u.token);
       expect(r.statusCode).toBe(200);
       expect(r.headers['x-scene-cache']).toBe('miss');
       // built by the web process itself: the job has not run
       expect((await jobState(t, id))?.state).toBe('waiting');
       // written to the shared cache behind the answer
-      await until(async () => {
-        for await (const o of web.deps.storage.list('scenes/')) if (o.size > 0) return true;
-        return false;
-      });
+      await until(async () => (await scenes()) > before);
       // when the worker gets to it, the scene is in the shared cache already: the prewarm builds nothing
       const worker = await createTestApp(driver, { PROCESS_MODE: 'worker' }, { db: t.db, dataDir: t.dataDir });
       registerDrawingJobs(worker.deps.queue, worker.deps);
