@@ -112,12 +112,15 @@ for (const driver of testDatabaseDrivers()) {
     it('a user with four builds waiting gets drawing.busy for more, other users do not', async () => {
       const attacker = await t.createUser(), other = await t.createUser();
       const ids: string[] = [];
-      for (let k = 0; k < 6; k++) ids.push((await t.upload(attacker.token, `b${k}.dxf`, Buffer.from(nestedArrays(6, 10, 200 + k)))).bizData.id);
+      for (let k = 0; k < 8; k++) ids.push((await t.upload(attacker.token, `b${k}.dxf`, Buffer.from(nestedArrays(6, 10, 200 + k)))).bizData.id);
       const fine = (await t.upload(other.token, 'plan.dxf', Buffer.from(writeAsciiDxf({ entities: [{ type: 'LINE', pairs: [[8, '0'], [10, 1], [20, 1], [11, 9], [21, 9]] }] })))).bizData.id;
       const opens = ids.map((id) => open(t, id, attacker.token));
       const results = await Promise.all([...opens, open(t, fine, other.token)]);
       const busy = results.filter((x) => x.r.headers['content-type']?.toString().includes('json') && x.r.json().rtnCode === '1008008');
-      expect(busy.length).toBe(1);
+      // four waiting are admitted besides what runs: one build, or two when the worker kept for opens is free too
+      // (fair-queue.ts); of eight, two or three are refused
+      expect(busy.length).toBeGreaterThanOrEqual(2);
+      expect(busy.length).toBeLessThanOrEqual(3);
       expect(results.at(-1)!.r.statusCode).toBe(200);
       expect(results.at(-1)!.r.headers['content-type']).toBe('application/vnd.cadcloud.scene');
     }, 240_000);
