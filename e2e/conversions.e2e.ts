@@ -146,6 +146,8 @@ describe('converting drawings to PDF in a real browser', () => {
         const files = await postApi(m, `${product.url}/cloud/v5/union/list`, { parentId: '0' });
         const plan = files.list.find((i: { name: string }) => i.name === 'plan.dxf');
         await m.goto(`${product.url}/webH5/item/${plan.id}`);
+        // on the phone Convert is on the file's details (ⓘ): the viewer's bar has no room for it at 375 px
+        await clickUntilShown(m.locator('[data-testid=h5-details]'), m.locator('[data-testid=viewer-convert]'));
         await m.locator('[data-testid=viewer-convert]').getByText(label).waitFor({ timeout: 30_000 });
         await clickUntilShown(m.locator('[data-testid=viewer-convert]'), m.locator('[data-testid=convert-dialog]'));
         await m.click('[data-testid=convert-start]');

@@ -33,7 +33,7 @@ export function H5Item() {
   if (item === 'missing') return <Result status="404" title={t('notFound.title')} extra={<Button onClick={() => navigate('/webH5')}>{t('common.home')}</Button>} />;
   // a drawing opens in the viewer; its details (download, rename, delete) are one tap away
   if (isViewable(item) && !details) {
-    return <Viewer key={item.id} phone fileId={item.id} name={item.name} onBack={() => navigate(-1)} extra={<>{isConvertible(item) && <ConvertAction file={item} size="small" />}<Button size="small" icon={<InfoCircleOutlined />} onClick={() => setDetails(true)} data-testid="h5-details" aria-label={t('item.type')} /></>} />;
+    return <Viewer key={item.id} phone fileId={item.id} name={item.name} onBack={() => navigate(-1)} extra={<><Button size="small" icon={<InfoCircleOutlined />} onClick={() => setDetails(true)} data-testid="h5-details" aria-label={t('item.type')} /></>} />;
   }
   return (
     <div className="h5-item">
