@@ -10,12 +10,20 @@ export const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)
 
 /** Two animation frames: whatever the last input changed has been drawn. */
 /**
- * Two animation frames, and the drawing drawn sharp: a viewer that is showing its last frame moved (a slow drawing
- * while it pans or zooms) draws it sharp once the movement has stopped.
+ * Two animation frames, and the drawing drawn sharp at the canvas's size: a viewer that is showing its last frame
+ * moved (a slow drawing while it pans or zooms) draws it sharp once the movement has stopped, and a canvas whose box
+ * changed (the side panel arrives after the first frame, later on a loaded machine) is drawn again at its new size.
  */
 export const settle = (page: Page) =>
   page.evaluate(() => new Promise((r) => {
-    const check = () => requestAnimationFrame(() => requestAnimationFrame(() => ((window as any).__cadViewer?.sharp?.() === false ? setTimeout(check, 50) : r(undefined))));
+    const drawn = () => {
+      const v = (window as any).__cadViewer;
+      if (v?.sharp?.() === false) return false;
+      const c = v?.canvas as HTMLCanvasElement | undefined;
+      const dpr = window.devicePixelRatio || 1;
+      return !c || (c.width === Math.round(c.clientWidth * dpr) && c.height === Math.round(c.clientHeight * dpr));
+    };
+    const check = () => requestAnimationFrame(() => requestAnimationFrame(() => (drawn() ? r(undefined) : setTimeout(check, 50))));
     check();
   }));
 

@@ -165,6 +165,8 @@ describe('a WIPEOUT in the viewer', () => {
       const gap = early.red.filter((x) => x > l + (r - l) * 0.41 && x < l + (r - l) * 0.59);
       expect(gap, 'red inside the wipeout in the early frame').toEqual([]);
       expect(early.green.some((x) => Math.abs(x - (l + r) / 2) < 4), 'the green line over the wipeout').toBe(true);
+      // the side panel comes after the first frame and narrows the canvas, which is then fitted and drawn again
+      await p.locator('[data-testid="layer-Mask"]').waitFor();
       await settle(p);
       await expectMasked(p, 'after the early frame');
     } catch (e) {
