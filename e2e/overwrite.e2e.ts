@@ -4,8 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
-import { launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
-import { serveWebAppFrom, snapshotWebApp } from './page-helpers.ts';
+import { shoot } from './harness.ts';
+import { signedInDesktop, type SignedIn } from './signed-in.ts';
+import { serveWebAppFrom } from './page-helpers.ts';
 
 /** A small drawing whose one text is `label`: the same name, other bytes per label. */
 const drawing = (label: string) =>
@@ -17,7 +18,7 @@ const api = (p: Page, url: string, data: object) =>
   p.evaluate(async ([u, d]) => (await (await fetch(u as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: d }), credentials: 'same-origin' })).json()).bizData, [url, data] as const);
 
 describe('upload over an existing file in a real browser', () => {
-  let product: Awaited<ReturnType<typeof startProduct>>;
+  let product: SignedIn['product'];
   let browser: Browser;
   let page: Page;
   let web = '';
@@ -32,22 +33,13 @@ describe('upload over an existing file in a real browser', () => {
   const row = (name: string) => page.locator(`[data-testid="row-${name}"]`);
   const names = async () => (await api(page, '/cloud/v5/union/list', { parentId: '0' })).list.map((i: { name: string }) => i.name).sort();
 
+  let session: SignedIn | undefined;
   beforeAll(async () => {
-    web = await snapshotWebApp();
-    product = await startProduct();
-    browser = await launchBrowser();
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-    await serveWebAppFrom(ctx, product.url, web);
-    await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
-    page = await ctx.newPage();
-    await registerThroughLoginSite(page, product.url, '/yun/index', 'overwrite@example.com', 'Otto');
-    // the login site's redirect back is not routed to the private copy: load the page again from it
-    await page.goto(`${product.url}/yun/index`);
+    session = await signedInDesktop('overwrite@example.com', 'Otto');
+    ({ product, browser, page, web } = session);
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-    if (web) rmSync(web, { recursive: true, force: true });
+    await session?.close();
   });
 
   async function step<T>(p: Page, name: string, fn: () => Promise<T>): Promise<T> {

@@ -4,8 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
-import { launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
-import { IPHONE_UA, serveWebAppFrom, snapshotWebApp } from './page-helpers.ts';
+import { shoot } from './harness.ts';
+import { signedInDesktop, type SignedIn } from './signed-in.ts';
+import { IPHONE_UA, serveWebAppFrom } from './page-helpers.ts';
 
 /**
  * Uploading a file whose bytes are already the file of that name in the folder: the dialog once offered "keep both",
@@ -13,7 +14,7 @@ import { IPHONE_UA, serveWebAppFrom, snapshotWebApp } from './page-helpers.ts';
  * to open it, on the desktop and on the phone.
  */
 describe('uploading the same bytes again in a real browser', () => {
-  let product: Awaited<ReturnType<typeof startProduct>>;
+  let product: SignedIn['product'];
   let browser: Browser;
   let page: Page;
   let web = '';
@@ -22,21 +23,13 @@ describe('uploading the same bytes again in a real browser', () => {
   writeFileSync(file, writeAsciiDxf({ layers: ['0'], entities: [{ type: 'TEXT', pairs: [[8, '0'], [10, 5], [20, 20], [40, 8], [1, 'same']] }] }));
   const dialog = (p: Page) => p.locator('.ant-modal:has([data-testid=conflict-dialog])');
 
+  let session: SignedIn | undefined;
   beforeAll(async () => {
-    web = await snapshotWebApp();
-    product = await startProduct();
-    browser = await launchBrowser();
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-    await serveWebAppFrom(ctx, product.url, web);
-    await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
-    page = await ctx.newPage();
-    await registerThroughLoginSite(page, product.url, '/yun/index', 'same@example.com', 'Sam');
-    await page.goto(`${product.url}/yun/index`);
+    session = await signedInDesktop('same@example.com', 'Sam');
+    ({ product, browser, page, web } = session);
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-    if (web) rmSync(web, { recursive: true, force: true });
+    await session?.close();
     rmSync(work, { recursive: true, force: true });
   });
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
-import { serveWebAppFrom, snapshotWebApp } from './page-helpers.ts';
+import type { Page } from 'playwright-core';
+import { shoot } from './harness.ts';
+import { signedInDesktop, type SignedIn } from './signed-in.ts';
 
 /**
  * Every list filter of the spec's file type groups, end to end: one file of each group is uploaded through the upload
@@ -29,10 +29,8 @@ const expected: Record<string, string[]> = {
 };
 
 describe('the type-group lists in a real browser', () => {
-  let product: Awaited<ReturnType<typeof startProduct>>;
-  let browser: Browser;
+  let product: SignedIn['product'];
   let page: Page;
-  let web = '';
   const work = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-e2e-types-'));
   const paths = Object.entries(files).map(([name, body]) => {
     const p = path.join(work, name);
@@ -40,21 +38,13 @@ describe('the type-group lists in a real browser', () => {
     return p;
   });
 
+  let session: SignedIn | undefined;
   beforeAll(async () => {
-    web = await snapshotWebApp();
-    product = await startProduct();
-    browser = await launchBrowser();
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-    await serveWebAppFrom(ctx, product.url, web);
-    await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
-    page = await ctx.newPage();
-    await registerThroughLoginSite(page, product.url, '/yun/index', 'types@example.com', 'Tia');
-    await page.goto(`${product.url}/yun/index`);
+    session = await signedInDesktop('types@example.com', 'Tia');
+    ({ product, page } = session);
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-    if (web) rmSync(web, { recursive: true, force: true });
+    await session?.close();
     rmSync(work, { recursive: true, force: true });
   });
 
