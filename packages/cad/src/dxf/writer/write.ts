@@ -214,15 +214,7 @@ class DxfOut {
       for (const b of this.blocks) {
         if (t.r12 && (b === this.model || b === this.paper) && !b.src.entities.length) continue;
         const name = t.r12 && b === this.model ? '$MODEL_SPACE' : t.r12 && b === this.paper ? '$PAPER_SPACE' : b.name;
-        w.put(0, 'BLOCK');
-        w.put(5, b.handle);
-        if (!t.r12) {
-          w.put(330, b.record);
-          w.put(100, 'AcDbEntity');
-        }
-        if (b.paper) w.put(67, 1);
-        w.put(8, '0');
-        if (!t.r12) w.put(100, 'AcDbBlockBegin');
+        this.blockMarker(w, b, 'BLOCK', b.handle, 'AcDbBlockBegin');
         w.put(2, name);
         w.put(70, b.src.flags ?? (name.startsWith('*') && b !== this.model && b !== this.paper ? 1 : 0));
         w.put(10, b.src.base.x);
@@ -231,17 +223,23 @@ class DxfOut {
         w.put(3, name);
         w.put(1, '');
         for (const e of b.src.entities) this.writeEntity(w, e, b.record);
-        w.put(0, 'ENDBLK');
-        w.put(5, b.end);
-        if (!t.r12) {
-          w.put(330, b.record);
-          w.put(100, 'AcDbEntity');
-        }
-        if (b.paper) w.put(67, 1);
-        w.put(8, '0');
-        if (!t.r12) w.put(100, 'AcDbBlockEnd');
+        this.blockMarker(w, b, 'ENDBLK', b.end, 'AcDbBlockEnd');
       }
     });
+  }
+
+  /** The entity head that BLOCK and ENDBLK share: handle, owner record, paper flag, layer 0, then their subclass. */
+  private blockMarker(w: TagWriter, b: (typeof this.blocks)[number], type: 'BLOCK' | 'ENDBLK', handle: string, subclass: string) {
+    const r12 = this.t.r12;
+    w.put(0, type);
+    w.put(5, handle);
+    if (!r12) {
+      w.put(330, b.record);
+      w.put(100, 'AcDbEntity');
+    }
+    if (b.paper) w.put(67, 1);
+    w.put(8, '0');
+    if (!r12) w.put(100, subclass);
   }
 
   drop(type: string) {
