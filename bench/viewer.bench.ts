@@ -431,7 +431,7 @@ async function firstOpenAfterUpload(o: { product: { url: string; dataDir: string
     recipient.push(r.open.frame);
     await visitor.close();
     await waitForPrewarm(product.dataDir, sh.files, 1_200_000);
-    detail.push({ run: k, baselineMs: r0(b.open.frame), afterUploadMs: r0(a.open.frame), afterUploadServer: a.open.scene?.server, recipientMs: r0(r.open.frame), recipientServer: r.open.scene?.server });
+    detail.push({ run: k, baselineMs: r0(b.open.frame), afterUploadMs: r0(a.open.frame), afterUploadServer: a.open.scene?.server, recipientMs: r0(r.open.frame), recipientServer: r.open.scene?.server, baseline: phases(b.open), recipient: phases(r.open) });
     log('first open after upload', detail.at(-1));
   }
   await ctx.close();

@@ -30,6 +30,29 @@ const modulesIn = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').
 /** what must never load at run time: TypeScript sources and the tsx compiler (the hook's own two files excepted) */
 const compilerOrSources = (mods: string[]) => mods.filter((u) => /\.(c|m)?tsx?$/.test(u.split('?')[0]) || /\/node_modules\/(tsx|esbuild|typescript)\//.test(u));
 
+/** esbuild's metafile, the parts read here */
+interface Metafile {
+  outputs: Record<string, { entryPoint?: string; inputs: Record<string, unknown>; imports: { path: string; kind: string; external?: boolean }[] }>;
+}
+/** The sources and external imports of an output and of every output it imports statically (what loads before it runs). */
+function staticClosure(meta: Metafile, output: string) {
+  const seen = new Set<string>();
+  const inputs = new Set<string>();
+  const external = new Set<string>();
+  const visit = (o: string) => {
+    if (seen.has(o)) return;
+    seen.add(o);
+    for (const f of Object.keys(meta.outputs[o].inputs)) inputs.add(f);
+    for (const i of meta.outputs[o].imports) {
+      if (i.kind !== 'import-statement') continue;
+      if (i.external) external.add(i.path);
+      else visit(i.path);
+    }
+  };
+  visit(output);
+  return { inputs: [...inputs], external: [...external] };
+}
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
@@ -118,27 +141,47 @@ describe('the compiled build (npm run build, npm start)', () => {
     expect(compilerOrSources(mods)).toEqual([]);
   }, 240_000);
 
-  it('`cad info` starts within its budget from the compiled CLI, and loads none of the renderers', () => {
+  it('`cad info` on a DXF loads only the DXF reader, the model and the flattening: no DWG reader, scene, renderer or library', () => {
     const file = path.join(dir, 'small.dxf');
     writeFileSync(file, v1);
     const log = path.join(dir, 'cad-modules.log');
-    const r = spawnSync(process.execPath, ['packages/cad/dist/cad.mjs', 'info', file], { cwd: repoRoot, env: { ...process.env, ...loggedEnv(log) }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['scripts/cad.mjs', 'info', file], { cwd: repoRoot, env: { ...process.env, ...loggedEnv(log) }, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ format: 'dxf' });
+    expect(JSON.parse(r.stdout)).toMatchObject({ format: 'dxf', entities: { total: 3 } });
     const mods = modulesIn(log);
     expect(compilerOrSources(mods)).toEqual([]);
-    expect(mods.filter((u) => /node_modules\/(pdfkit|sharp|@resvg|opentype\.js)\//.test(u))).toEqual([]);
+    // no registry package at all (earcut came with the scene compiler, pdfkit, sharp, resvg and opentype.js with the
+    // renderers and the text engine), and no child_process (the LibreDWG reader process)
+    expect(mods.filter((u) => u.includes('/node_modules/'))).toEqual([]);
+    expect(mods).not.toContain('node:child_process');
 
-    // 150 ms on a machine where node itself starts in 50 ms; a busy machine (tests in parallel) stretches both alike,
-    // so the budget is scaled by how long a bare node takes here, measured in turn with the CLI
+    // what the bundle says (esbuild's metafile): the chunks `cad.mjs` imports before it runs hold none of the
+    // engine's other parts, and import nothing but node's own modules; the DWG reader is a dynamic import
+    const meta = JSON.parse(readFileSync(path.join(repoRoot, 'packages/cad/dist/meta.json'), 'utf8')) as Metafile;
+    const { inputs, external } = staticClosure(meta, 'packages/cad/dist/cad.mjs');
+    expect(inputs).toContain('packages/cad/src/dxf/reader.ts');
+    expect(inputs.filter((f) => /^packages\/cad\/src\/(dwg|scene|render|text|compare|convert)\//.test(f) || !f.startsWith('packages/cad/src/'))).toEqual([]);
+    expect(external.filter((x) => !/^node:(fs|path|util|url)$/.test(x))).toEqual([]);
+    expect(Object.values(meta.outputs).some((o) => o.entryPoint === 'packages/cad/src/dwg/dwg-reader.ts')).toBe(true);
+  });
+
+  it('`npm run cad -- info` on a small DXF adds at most 60 ms to a bare node\'s start', () => {
+    const file = path.join(dir, 'small.dxf');
+    writeFileSync(file, v1);
+    // The spec's 150 ms is for a machine where node itself starts in ~55 ms (this one when quiet): 95 ms of our own.
+    // What our program adds to node's start is what this checks, and more tightly: 60 ms. Each is timed 15 times in
+    // turn and the fastest run of each compared, as a loaded machine (tests in parallel) slows single runs by 100 ms
+    // and more, the fastest of 15 far less; what load still adds stretches our part as it stretches node's own, so the
+    // 60 ms grow with bare node's time past 55 ms. Measured on a quiet machine: bare ~55 ms, `cad info` ~80 ms (~92 ms
+    // before the commands were split and the staleness check read the build's inputs instead of walking the sources).
     const bare: number[] = [];
     const cad: number[] = [];
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 15; i++) {
       bare.push(wallMs(['-e', '0']));
-      cad.push(wallMs(['packages/cad/dist/cad.mjs', 'info', file]));
+      cad.push(wallMs(['scripts/cad.mjs', 'info', file]));
     }
-    const budget = 150 * Math.max(1, median(bare) / 50);
-    console.info(`cad info: ${median(cad).toFixed(0)} ms median of 10 (bare node ${median(bare).toFixed(0)} ms; budget ${budget.toFixed(0)} ms)`);
-    expect(median(cad)).toBeLessThan(budget);
+    const [b, c] = [Math.min(...bare), Math.min(...cad)];
+    console.info(`cad info: fastest ${c.toFixed(0)} ms, median ${median(cad).toFixed(0)} ms of 15; bare node fastest ${b.toFixed(0)} ms, median ${median(bare).toFixed(0)} ms; ratio ${(c / b).toFixed(2)}`);
+    expect(c - b).toBeLessThan(60 * Math.max(1, b / 55));
   }, 120_000);
 });

@@ -13,6 +13,8 @@ const api = process.env.API_URL ?? 'http://127.0.0.1:8080';
 const EARLY_PAGES: [RegExp, string][] = [
   [/^\/yun\/view\//, 'src/routes/yun/ViewPage.tsx'],
   [/^\/webH5\/item\//, 'src/routes/h5/H5Item.tsx'],
+  // a share's drawing (index.html asks for its scene with the tab's share token)
+  [/^\/(?:share|easyShare|webH5\/simple|webH5\/share\/[^/]+)\/[^/]+\/view\//, 'src/routes/share/ShareViewPage.tsx'],
 ];
 /** The early painter: an entry of its own that draws a drawing link's first frame before the app boots. */
 const EARLY_PAINT = 'src/features/viewer/early-paint.ts';

@@ -1,5 +1,3 @@
-import { parseDxf } from './dxf/reader.ts';
-import { parseDwg } from './dwg/dwg-reader.ts';
 import { CadError, type Drawing } from './model/drawing.ts';
 import { flattenLayout, layoutNames, MODEL } from './geometry/layout.ts';
 import { compileScene, type TextGeometryFn, type TextGlyphsFn } from './scene/compile.ts';
@@ -7,17 +5,7 @@ import { encodeScene } from './scene/binary.ts';
 import type { SceneMeta } from './scene/scene.types.ts';
 import { Deadline } from './geometry/content-budget.ts';
 
-/** DWG-family files (dwt templates and dws standards are DWG inside) go through LibreDWG, the rest are DXF. */
-export function isDwgName(fileName: string): boolean {
-  return /\.(dwg|dwt|dws)$/i.test(fileName);
-}
-
-export async function readDrawing(bytes: Uint8Array, fileName: string, o: { timeoutMs?: number } = {}): Promise<Drawing> {
-  if (isDwgName(fileName)) return parseDwg(bytes, { timeoutMs: o.timeoutMs ?? 60_000 });
-  // a DWG renamed .dxf is still read: its first bytes say "AC10"
-  if (bytes.length > 6 && String.fromCharCode(...bytes.subarray(0, 4)) === 'AC10') return parseDwg(bytes, { timeoutMs: o.timeoutMs ?? 60_000 });
-  return parseDxf(bytes);
-}
+export { isDwgName, readDrawing } from './read.ts';
 
 /** Text for the scene: the text engine when the caller has fonts, nothing otherwise (texts stay searchable). */
 export interface SceneTextSupport {

@@ -20,12 +20,15 @@ import type { SceneLoad } from './scene-load.ts';
 interface HtmlPrefetch {
   fileId: string;
   versionId?: string;
+  /** a share's drawing: the token of the share the tab extracted (the request carries it) */
+  shareToken?: string;
   res: Promise<Response>;
 }
 
 export interface EarlyPaint {
   fileId: string;
   versionId?: string;
+  shareToken?: string;
   /** the download, read as it arrives: the viewer takes it over */
   load: SceneLoad;
   /** set once the frame is laid out: the viewer adopts these */

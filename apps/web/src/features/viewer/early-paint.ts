@@ -7,6 +7,7 @@ import { SceneLoad, streamInto } from './scene-load.ts';
 import { GlRenderer } from './gl-renderer.ts';
 import { fitView, isEmptyScene, LW_KEY, openLayers, THEME_KEY } from './view-fit.ts';
 import { markWholeFrame, type EarlyPaint } from './early-frame.ts';
+import { isPhone } from '../../lib/device.ts';
 
 /**
  * The viewer's frame, empty: a bar of the viewer bar's height and the canvas below it, as styles.css lays out the
@@ -29,12 +30,15 @@ function skeleton(phone: boolean, light: boolean) {
   return { root, canvas };
 }
 
+/** Whether the viewer will have its phone layout: /webH5/item always; a share's drawing on a phone (ShareViewPage). */
+const phoneLayout = (e: EarlyPaint) => (e.shareToken ? isPhone() : location.pathname.startsWith('/webH5'));
+
 /**
  * The viewer's frame with a GL renderer in it: null without WebGL2 (the viewer then says so). The scene's storage is
  * allocated by `streamInto` (allocating it here too made every first frame allocate it twice).
  */
-function frame(scene: Scene, light: boolean) {
-  const { root, canvas } = skeleton(location.pathname.startsWith('/webH5'), light);
+function frame(scene: Scene, light: boolean, phone: boolean) {
+  const { root, canvas } = skeleton(phone, light);
   try {
     const renderer = new GlRenderer(canvas);
     return { root, canvas, renderer, view: fitView(scene.meta, canvas.clientWidth, canvas.clientHeight) };
@@ -54,7 +58,7 @@ function paintAsItArrives(e: EarlyPaint) {
   e.load.head.then((scene) => {
     // an empty model space: the viewer opens the drawing's sheet instead (a paper layout is another request)
     if (isEmptyScene(scene)) return;
-    const f = frame(scene, light);
+    const f = frame(scene, light, phoneLayout(e));
     if (!f) return;
     e.painted = { canvas: f.canvas, renderer: f.renderer, skeleton: f.root, view: f.view, scene };
     let drawn = 0, timer = 0, drawnBatches = -1;
@@ -107,7 +111,7 @@ function start() {
   const pre = window.__cadScene;
   if (!pre) return;
   performance.mark('cad:painter');
-  const e: EarlyPaint = { fileId: pre.fileId, versionId: pre.versionId, load: new SceneLoad(pre.res) };
+  const e: EarlyPaint = { fileId: pre.fileId, versionId: pre.versionId, shareToken: pre.shareToken, load: new SceneLoad(pre.res) };
   paintAsItArrives(e);
   // the app may boot once the frame is drawn (above), or when there is none (no scene, an error, no WebGL2, an empty
   // model space): a painted frame opens the gate itself, after its render

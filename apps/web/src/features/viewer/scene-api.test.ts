@@ -77,6 +77,43 @@ describe('scene request started by index.html, taken over by the viewer', () => 
     expect((window as { __cadScene?: unknown }).__cadScene).toBeUndefined();
   });
 
+  it("a share's drawing (/share/{rand}/view/{id} and the other share pages) is asked for with the tab's share token, and taken only with that token", async () => {
+    const session = (token: string, expiresAt: number | null) => JSON.stringify({ shareToken: token, rights: { canDownload: true }, share: { expiresAt } });
+    sessionStorage.setItem('cadcloud.share.xyz', session('tok/1', null));
+    fetchMock.mockResolvedValueOnce(sceneAnswer([5]));
+    boot('/share/xyz/view/abc');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(fetchMock.mock.calls[0][0]).toBe('/cloud/v5/drawing/scene?fileId=abc&layout=Model&lang=zh&shareToken=tok%2F1');
+    expect(fetchMock.mock.calls[0][1].headers['x-client-type']).toBe('Web_PC');
+    // the owner's open of the same file, or another share's, is not what the share's token was granted
+    fetchMock.mockResolvedValueOnce(sceneAnswer([6]));
+    expect(await tagOf(loadScene('abc', 'Model'))).toEqual({ bytes: [6] });
+    fetchMock.mockResolvedValueOnce(sceneAnswer([7]));
+    expect(await tagOf(loadScene('abc', 'Model', undefined, { shareToken: 'other' }))).toEqual({ bytes: [7] });
+    expect(await tagOf(loadScene('abc', 'Model', undefined, { shareToken: 'tok/1' }))).toEqual({ bytes: [5] });
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+
+    // the phone's share page and the simple share page's
+    sessionStorage.setItem('cadcloud.share.r2', session('t2', Date.now() + 60_000));
+    fetchMock.mockResolvedValueOnce(sceneAnswer([8]));
+    boot('/webH5/share/s1/r2/view/f2');
+    expect(fetchMock.mock.calls[3][0]).toBe('/cloud/v5/drawing/scene?fileId=f2&layout=Model&lang=zh&shareToken=t2');
+    expect(fetchMock.mock.calls[3][1].headers['x-client-type']).toBe('Web_H5');
+    expect(await tagOf(loadScene('f2', 'Model', undefined, { shareToken: 't2' }))).toEqual({ bytes: [8] });
+    fetchMock.mockResolvedValueOnce(sceneAnswer([9]));
+    boot('/easyShare/r2/view/f3');
+    expect(fetchMock.mock.calls[4][0]).toBe('/cloud/v5/drawing/scene?fileId=f3&layout=Model&lang=zh&shareToken=t2');
+    expect(await tagOf(loadScene('f3', 'Model', undefined, { shareToken: 't2' }))).toEqual({ bytes: [9] });
+
+    // a share past its end, or one this tab has not extracted: nothing (the page asks for the code)
+    sessionStorage.setItem('cadcloud.share.old', session('t3', Date.now() - 1));
+    boot('/share/old/view/abc');
+    boot('/share/none/view/abc');
+    boot('/share/xyz');
+    expect(fetchMock).toHaveBeenCalledTimes(5);
+    sessionStorage.clear();
+  });
+
   it('a "not signed in" answer to the early request sends the browser to the login site; other errors reach the viewer', async () => {
     fetchMock.mockResolvedValueOnce(new Response(JSON.stringify({ rtnCode: '101', bizData: null, msg: 'Not signed in' }), { headers: { 'content-type': 'application/json' } }));
     boot('/yun/view/a');

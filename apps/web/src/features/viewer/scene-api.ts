@@ -52,22 +52,23 @@ export function fetchScene(fileId: string, layout: string, o: SceneAccess = {}):
 /**
  * A scene asked for while the app is still booting: opening /yun/view/{id} or /webH5/item/{id} starts the
  * download at once (the request does not depend on React or on the user's details, the cookie is enough),
- * and the viewer takes it over when it mounts. Only the Model scene of that one file is prefetched.
+ * and the viewer takes it over when it mounts. Only the Model scene of that one file is prefetched. A share's
+ * drawing (/share/{rand}/view/{id}, …) is prefetched by index.html with the share token the tab keeps.
  */
-let early: { fileId: string; versionId?: string; load: SceneLoad } | null = null;
+let early: { fileId: string; versionId?: string; shareToken?: string; load: SceneLoad } | null = null;
 
 export function prefetchSceneFor(pathname: string) {
   // the early painter is reading (and drawing) the answer to index.html's request (production builds)
   const painted = window.__cadEarly;
   if (painted) {
-    early = { fileId: painted.fileId, versionId: painted.versionId, load: painted.load };
+    early = { fileId: painted.fileId, versionId: painted.versionId, shareToken: painted.shareToken, load: painted.load };
     return;
   }
   // what the inline script in index.html started, when no painter took it (development server)
   const html = window.__cadScene;
   if (html) {
     delete window.__cadScene;
-    early = { fileId: html.fileId, versionId: html.versionId, load: new SceneLoad(html.res) };
+    early = { fileId: html.fileId, versionId: html.versionId, shareToken: html.shareToken, load: new SceneLoad(html.res) };
     return;
   }
   const m = /^\/(?:yun\/view|webH5\/item)\/([^/?#]+)/.exec(pathname);
@@ -79,7 +80,8 @@ export function prefetchSceneFor(pathname: string) {
 
 /** The prefetched scene when it is the one asked for (taken once), else a fresh request. */
 export function openScene(fileId: string, layout: string, access: SceneAccess = {}): OpenScene {
-  if (early && early.fileId === fileId && layout === 'Model' && !access.shareToken && (access.versionId ?? '') === (early.versionId ?? '')) {
+  // a share's drawing is taken only with the same share's token: the early request was authorised by that token
+  if (early && early.fileId === fileId && layout === 'Model' && (access.shareToken ?? '') === (early.shareToken ?? '') && (access.versionId ?? '') === (early.versionId ?? '')) {
     const e = early;
     early = null;
     return opened(e.load, access);
