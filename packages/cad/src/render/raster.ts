@@ -5,8 +5,9 @@ import type { Bounds, RenderOptions } from './prepare.ts';
 import { renderSvg } from './svg.ts';
 import { BmpWriter } from './bmp-writer.ts';
 
-/** The largest picture side we make (issue 17: up to 16,000 px a side). */
-export const MAX_PICTURE_SIDE = 16_000;
+import { MAX_PICTURE_SIDE } from './picture-size.ts';
+
+export { MAX_PICTURE_SIDE };
 /** Pixels rasterised at a time: a strip of 16 M pixels is 64 MB of RGBA, whatever the picture's size (1,048 rows at 16,000 px). */
 const STRIP_PIXELS = 16 * 1024 * 1024;
 
