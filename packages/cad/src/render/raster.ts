@@ -4,12 +4,15 @@ import type { Flattened } from '../geometry/flatten.ts';
 import type { Bounds, RenderOptions } from './prepare.ts';
 import { renderSvg } from './svg.ts';
 import { BmpWriter } from './bmp-writer.ts';
+import { PngStripWriter } from './png-encode.ts';
 
 import { MAX_PICTURE_SIDE } from './picture-size.ts';
 
 export { MAX_PICTURE_SIDE };
 /** Pixels rasterised at a time: a strip of 16 M pixels is 64 MB of RGBA, whatever the picture's size (1,048 rows at 16,000 px). */
 const STRIP_PIXELS = 16 * 1024 * 1024;
+/** PNG strips are smaller: each is drawn, copied out of the rasteriser and deflated, three copies alive at once (4 M pixels: ~60 MB) */
+const PNG_STRIP_PIXELS = 4 * 1024 * 1024;
 
 export interface RasterOptions {
   format: 'png' | 'jpg' | 'bmp';
@@ -26,8 +29,8 @@ export interface RasterOptions {
 
 /**
  * A picture of exactly width × height pixels: the layout's SVG rasterised by resvg strip by strip (each strip the
- * same SVG with its own view box), so memory stays bounded by the strip, not the picture; strips are joined and
- * encoded by sharp (PNG, JPEG) or written straight into our BMP. Transparent backgrounds only in PNG.
+ * same SVG with its own view box), so memory stays bounded by the strip, not the picture; strips are encoded into
+ * one PNG as they come (PngStripWriter) or written straight into our BMP, or joined and encoded by sharp (JPEG). Transparent backgrounds only in PNG.
  */
 export async function renderRaster(f: Flattened, o: RasterOptions): Promise<Buffer> {
   const { width, height } = o;
@@ -44,7 +47,7 @@ export async function renderRaster(f: Flattened, o: RasterOptions): Promise<Buff
     const svg = renderSvg(f, { width, height: rows, view: band, exactView: true, transparent, background: o.background === 'black' ? 'dark' : 'light', backgroundColor: bg, text: o.text, pictures: o.pictures });
     return new Resvg(svg, { fitTo: { mode: 'width', value: width }, font: { loadSystemFonts: false } }).render();
   };
-  const STRIP_ROWS = Math.max(64, Math.floor(STRIP_PIXELS / width));
+  const STRIP_ROWS = Math.max(64, Math.floor((o.format === 'png' ? PNG_STRIP_PIXELS : STRIP_PIXELS) / width));
   const starts: number[] = [];
   for (let top = 0; top < height; top += STRIP_ROWS) starts.push(top);
   if (o.format === 'bmp') {
@@ -56,6 +59,18 @@ export async function renderRaster(f: Flattened, o: RasterOptions): Promise<Buff
     }
     return bmp.bytes;
   }
+  if (o.format === 'png') {
+    // encoded strip by strip as drawn: one strip of pixels in memory at a time (a 16,000 px picture once joined
+    // every strip's PNG in sharp and peaked at 1.4 GB)
+    const png = new PngStripWriter(width, height, transparent);
+    for (const top of starts) {
+      const rows = Math.min(STRIP_ROWS, height - top);
+      const img = strip(top, rows);
+      if (img.height !== rows) throw new Error('rasteriser returned a strip of the wrong height');
+      await png.writeRows(img.pixels, rows);
+    }
+    return png.end();
+  }
   const pngs = starts.map((top) => {
     const rows = Math.min(STRIP_ROWS, height - top);
     const img = strip(top, rows);
@@ -63,10 +78,9 @@ export async function renderRaster(f: Flattened, o: RasterOptions): Promise<Buff
     return img.height === rows ? img.asPng() : null;
   });
   if (pngs.some((p) => !p)) throw new Error('rasteriser returned a strip of the wrong height');
-  // joined cells are all as tall as the tallest strip, the last one padded below: the picture is the top `height` rows
-  // (one libvips pipeline, read in order, so the strips are decoded as the encoder reaches them)
+  // JPEG: joined cells are all as tall as the tallest strip, the last one padded below: the picture is the top
+  // `height` rows (one libvips pipeline, read in order, so the strips are decoded as the encoder reaches them)
   const image = pngs.length === 1 ? sharp(pngs[0]!) : sharp(pngs as Buffer[], { join: { across: 1 }, sequentialRead: true, limitInputPixels: false }).extract({ left: 0, top: 0, width, height });
-  if (o.format === 'png') return (transparent ? image : image.flatten({ background: hexColor(bg) })).png({ compressionLevel: 6 }).toBuffer();
   return image.flatten({ background: hexColor(bg) }).jpeg({ quality: o.quality ?? 90, chromaSubsampling: '4:4:4' }).toBuffer();
 }
 
