@@ -186,7 +186,7 @@ describe('converting drawings to PDF in a real browser', () => {
       await page.locator('.ant-select-item-option').getByText('Sheet A3').click();
       await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Sheet A3');
       await clickUntilShown(page.locator('[data-testid=viewer-convert]'), page.locator('[data-testid=convert-dialog]'));
-      await page.locator('[data-testid=convert-layout-current]').getByText('Current layout (Sheet A3)').click();
+      await page.locator('[data-testid=convert-dialog]').getByText('Current layout (Sheet A3)').click();
       const sent = page.waitForRequest((r) => r.url().includes('/cloud/v5/file/task/transformBatch'));
       await page.click('[data-testid=convert-start]');
       expect(JSON.parse((await sent).postData() ?? '{}').data.options.layouts).toEqual(['Sheet A3']);

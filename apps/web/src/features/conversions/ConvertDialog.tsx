@@ -64,7 +64,7 @@ export function ConvertDialog({ files, currentLayout, open, onClose, onStarted }
           <Form.Item label={t('convert.layouts')}>
             <Radio.Group value={layouts} onChange={(e) => setLayouts(e.target.value)} data-testid="convert-layouts">
               <Radio value="all">{t('convert.layouts.all')}</Radio>
-              <Radio value="current" data-testid="convert-layout-current">
+              <Radio value="current">
                 {t('convert.layouts.current')}
                 {currentLayout ? ` (${currentLayout === 'Model' ? t('convert.layouts.model') : currentLayout})` : ''}
               </Radio>
