@@ -6,7 +6,8 @@
  * built first when stale), not the TypeScript sources through tsx, whose compiling would be timed too. LibreCAD
  * runs with `-a` (fit to page: without it it printed an empty page of every sample here), under xvfb-run when
  * installed (Debian `xvfb`), else Qt's offscreen platform. Files: the DXF floor plan, the SHX text drawing LibreCAD
- * bloats, and a generated ~10 MB drawing (gen-large-dxf.ts, the same bytes every run).
+ * bloats, and a generated ~10 MB drawing (gen-large-dxf.ts, the same bytes every run). `warm`: the same conversion
+ * as a second job in a kept process, as the server's conversion worker runs it (start-up and module loading paid once).
  *
  *   npm run bench -- convert              only this benchmark
  *   BENCH_CONVERT_FILE=/path/to/x.dxf     another DXF (default: SAMPLES_DIR's dxf_dxfjs_floorplan.dxf and dxf_ezdxf_text_shx_font.dxf, and the generated one)
@@ -27,6 +28,14 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
   const ms = Math.round(performance.now() - t);
   const peak = /PEAK_KB (\d+)/.exec(r.stderr ?? '')?.[1];
   return { ms, status: r.status, ...(peak ? { peakMb: Math.round(Number(peak) / 1024) } : {}) };
+}
+
+/** The second conversion of `file` in one process (convert-warm.child.ts): its time, and the process's peak memory. */
+function warm(file: string, target: 'pdf' | 'png'): { ms: number; peakMb: number } | { failed: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/convert-warm.child.ts'), file, target], { cwd: root, encoding: 'utf8', timeout: 600_000 });
+  if (r.status !== 0) return { failed: (r.stderr || String(r.signal)).slice(-300) };
+  const { ms, peakMb } = JSON.parse(r.stdout.trim().split('\n').pop()!) as { ms: number; peakMb: number };
+  return { ms, peakMb };
 }
 
 export async function runConvertBench() {
@@ -61,6 +70,8 @@ async function benchFile(file: string) {
       file: path.basename(file),
       dxfBytes,
       ours: { pdf: { ...pdf, bytes: existsSync(oursPdf) ? statSync(oursPdf).size : null }, png4000: { ...png, bytes: existsSync(path.join(dir, 'ours.png')) ? statSync(path.join(dir, 'ours.png')).size : null } },
+      // a job after the first in a kept process (the server's conversion worker): start-up not paid again
+      warm: { pdf: warm(file, 'pdf'), png4000: warm(file, 'png') },
     };
     if (existsSync('/usr/bin/librecad')) {
       // LibreCAD writes the PDF beside its input
@@ -77,6 +88,7 @@ async function benchFile(file: string) {
         ...(pdf.peakMb && lc.peakMb ? { peakMemory: +(pdf.peakMb / lc.peakMb).toFixed(2) } : {}),
         ...(lcBytes ? { size: +((statSync(oursPdf).size || 0) / lcBytes).toFixed(2) } : {}),
         png4000TimeToLibrecadPdf: +(png.ms / lc.ms).toFixed(2),
+        ...('ms' in (result.warm as { pdf: object }).pdf ? { warmPdfTime: +((result.warm as { pdf: { ms: number } }).pdf.ms / lc.ms).toFixed(2) } : {}),
       };
     } else result.librecad = 'not installed (apt-get install -y librecad)';
     result.pdfToDxfSize = existsSync(oursPdf) ? +(statSync(oursPdf).size / dxfBytes).toFixed(3) : null;

@@ -11,7 +11,11 @@ import { MAX_PICTURE_SIDE } from './picture-size.ts';
 export { MAX_PICTURE_SIDE };
 /** Pixels rasterised at a time: a strip of 16 M pixels is 64 MB of RGBA, whatever the picture's size (1,048 rows at 16,000 px). */
 const STRIP_PIXELS = 16 * 1024 * 1024;
-/** PNG strips are smaller: each is drawn, copied out of the rasteriser and deflated, three copies alive at once (4 M pixels: ~60 MB) */
+/**
+ * A PNG over STRIP_PIXELS is drawn in smaller strips: each is drawn, copied out of the rasteriser and deflated, three
+ * copies alive at once (4 M pixels: ~50 MB; 8 M peaked at 395 MB for 16,000 px square, 4 M at 283 MB). Each strip
+ * parses the SVG again, so a picture that fits STRIP_PIXELS (4000 × 4000) stays one strip.
+ */
 const PNG_STRIP_PIXELS = 4 * 1024 * 1024;
 
 export interface RasterOptions {
@@ -42,12 +46,18 @@ export async function renderRaster(f: Flattened, o: RasterOptions): Promise<Buff
   // the whole picture's view in drawing units; each strip shows a band of it
   const view = aspectOf(o.area, width / height);
   const perRow = (view.maxY - view.minY) / height;
+  // the SVG is written once for the whole picture (texts laid out, numbers formatted once: a strip's SVG differs only
+  // in its root's height and view box, its stroke widths being per pixel of the same width)
+  const whole = renderSvg(f, { width, height, view, exactView: true, transparent, background: o.background === 'black' ? 'dark' : 'light', backgroundColor: bg, text: o.text, pictures: o.pictures });
+  const head = /^<svg [^>]*>/.exec(whole);
+  if (!head) throw new Error('renderSvg wrote no <svg> root');
+  const body = whole.slice(head[0].length);
   const strip = (top: number, rows: number) => {
-    const band = { minX: view.minX, maxX: view.maxX, maxY: view.maxY - top * perRow, minY: view.maxY - (top + rows) * perRow };
-    const svg = renderSvg(f, { width, height: rows, view: band, exactView: true, transparent, background: o.background === 'black' ? 'dark' : 'light', backgroundColor: bg, text: o.text, pictures: o.pictures });
-    return new Resvg(svg, { fitTo: { mode: 'width', value: width }, font: { loadSystemFonts: false } }).render();
+    const bandTop = view.maxY - top * perRow;
+    const root = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${rows}" viewBox="${view.minX} ${-bandTop} ${view.maxX - view.minX} ${rows * perRow}">`;
+    return new Resvg(root + body, { fitTo: { mode: 'width', value: width }, font: { loadSystemFonts: false } }).render();
   };
-  const STRIP_ROWS = Math.max(64, Math.floor((o.format === 'png' ? PNG_STRIP_PIXELS : STRIP_PIXELS) / width));
+  const STRIP_ROWS = Math.max(64, Math.floor((o.format === 'png' && width * height > STRIP_PIXELS ? PNG_STRIP_PIXELS : STRIP_PIXELS) / width));
   const starts: number[] = [];
   for (let top = 0; top < height; top += STRIP_ROWS) starts.push(top);
   if (o.format === 'bmp') {
