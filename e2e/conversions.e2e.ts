@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
 import { IPHONE_UA, clickUntilShown, phoneOverflow, postApi, serveWebAppFrom, snapshotWebApp, uploadToDrive } from './page-helpers.ts';
+import { convertFixtureDxf } from '../packages/cad/src/testing/convert-fixture.ts';
 
 /** A small floor-plan-like DXF: a frame, some walls and a text. */
 function planDxf(): string {
@@ -169,6 +170,34 @@ describe('converting drawings to PDF in a real browser', () => {
       throw e;
     } finally {
       await phone.close();
+    }
+  });
+
+  it("the viewer's Convert, \"current layout\": the layout the viewer shows (a paper layout), not the drawing's default", async () => {
+    try {
+      // model space and the paper layout "Sheet A3": the viewer opens on model space, the drawing's default
+      const sheets = path.join(work, 'sheets.dxf');
+      writeFileSync(sheets, convertFixtureDxf());
+      await uploadToDrive(page, product.url, sheets);
+      await page.click('[data-testid="open-sheets.dxf"]');
+      await page.waitForURL(/\/yun\/view\//);
+      await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model');
+      await page.click('[data-testid=viewer-layout]');
+      await page.locator('.ant-select-item-option').getByText('Sheet A3').click();
+      await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Sheet A3');
+      await clickUntilShown(page.locator('[data-testid=viewer-convert]'), page.locator('[data-testid=convert-dialog]'));
+      await page.locator('[data-testid=convert-dialog]').getByText('Current layout (Sheet A3)').click();
+      const sent = page.waitForRequest((r) => r.url().includes('/cloud/v5/file/task/transformBatch'));
+      await page.click('[data-testid=convert-start]');
+      expect(JSON.parse((await sent).postData() ?? '{}').data.options.layouts).toEqual(['Sheet A3']);
+      // the result is that layout alone: one page (openedPdf waits for a PDF of one page)
+      await page.locator('[data-testid=convert-open-result][data-result-name="sheets.pdf"]').waitFor({ timeout: 90_000 });
+      await page.click('[data-testid=convert-open-result]');
+      await openedPdf(page);
+      expect(errors).toEqual([]);
+    } catch (e) {
+      await shoot(page, 'convert-viewer-layout-failure');
+      throw e;
     }
   });
 });

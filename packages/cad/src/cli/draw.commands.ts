@@ -128,10 +128,16 @@ export async function convert(values: CadOptions, input: string, output: string)
   const d = await load(input);
   const images = values.images;
   const started = performance.now();
-  const [{ convertDrawing, loadConvertText }, { imageRefs }, { loadRenderPictures }] = await Promise.all([import('../convert/index.ts'), import('../geometry/image-refs.ts'), import('../render/pictures.ts')]);
+  const { convertDrawing, loadConvertText } = await import('../convert/index.ts');
   const result = await convertDrawing(d, target, o, {
     ...(await loadConvertText(d, fontDirectory(values.fonts))),
-    loadPictures: images ? async (flat) => (await loadRenderPictures(imageRefs(d, flat), fileDirectory(images))).pictures : undefined,
+    // pictures (sharp decodes them) loaded only when --images names their folder
+    loadPictures: images
+      ? async (flat) => {
+          const [{ imageRefs }, { loadRenderPictures }] = await Promise.all([import('../geometry/image-refs.ts'), import('../render/pictures.ts')]);
+          return (await loadRenderPictures(imageRefs(d, flat), fileDirectory(images))).pictures;
+        }
+      : undefined,
   }).catch((e) => {
     if (e instanceof CadError && e.code === 'cad.layoutNotFound') throw new UsageError(e.message);
     throw e;

@@ -7,7 +7,7 @@ import { defaultLayout, flattenLayout, layoutNames, MODEL } from '../geometry/la
 import { writePdf, type PdfPage, type RunGlyphs } from '../render/pdf.ts';
 import { planPage, type PageChoice } from '../render/paper.ts';
 import { parsePlotStyleTable, PlotStyleError, type ColorMode } from '../render/plot-style.ts';
-import { MAX_PICTURE_SIDE, renderRaster } from '../render/raster.ts';
+import { MAX_PICTURE_SIDE } from '../render/picture-size.ts';
 import { writeDxf } from '../dxf/writer/index.ts';
 import { TARGET_MIME, writableTargets, type ConvertTarget, type DxfVersion } from './targets.ts';
 
@@ -180,5 +180,7 @@ async function convertPicture(d: Drawing, name: string, format: 'png' | 'jpg' | 
   }
   const pictures = await picturesOf(flat, s, true);
   s.onProgress?.(30, 'render');
+  // the rasteriser (resvg, sharp: a third of a second to load) only for pictures, never for a PDF
+  const { renderRaster } = await import('../render/raster.ts');
   return renderRaster(flat, { format, width, height, area, background: o.background ?? 'white', text: s.text, pictures, quality: o.quality });
 }

@@ -1,4 +1,5 @@
-import PDFDocument from 'pdfkit';
+import { createRequire } from 'node:module';
+import type PDFKitDocument from 'pdfkit';
 import type { Flattened, TextRun } from '../geometry/flatten.ts';
 import { framed, hex, inkColor, lineweightPt, prepare, type Batch, type RenderOptions } from './prepare.ts';
 import { textAnchor } from './svg.ts';
@@ -10,6 +11,11 @@ import { PdfLayers } from './pdf-layers.ts';
 import { PdfFonts, type RunGlyphs } from './pdf-text.ts';
 
 export type { RunGlyphs };
+
+// pdfkit's CommonJS build, required: its ES module build imports fontkit, linebreak and their CommonJS dependencies as
+// ES modules, which node first scans for their exports (cjs-module-lexer over megabytes of tables): 40–60 ms more of
+// every command-line conversion's start-up. The same version and code either way.
+const PDFDocument = createRequire(import.meta.url)('pdfkit') as typeof PDFKitDocument;
 const MM = 72 / 25.4;
 
 /** One page of a PDF: a layout's flattened geometry and where it goes on its paper. */
@@ -72,7 +78,7 @@ const f2 = (v: number) => {
 };
 const rgb = (c: number) => `${f2(((c >> 16) & 255) / 255)} ${f2(((c >> 8) & 255) / 255)} ${f2((c & 255) / 255)}`;
 
-function drawPage(doc: PDFDocument, page: PdfPage, o: PdfOptions, layers: PdfLayers | undefined, fonts: PdfFonts) {
+function drawPage(doc: PDFKitDocument, page: PdfPage, o: PdfOptions, layers: PdfLayers | undefined, fonts: PdfFonts) {
   const { plan, flat } = page;
   const dark = o.background === 'dark';
   const p = prepare(flat, { background: dark ? 'dark' : 'light', pictures: page.pictures ?? o.pictures, text: o.glyphs ? undefined : o.text, layers: !!layers, width: Math.max(plan.width, plan.height) * 4 });
@@ -170,7 +176,7 @@ function drawPage(doc: PDFDocument, page: PdfPage, o: PdfOptions, layers: PdfLay
  * A picture placed by its pixel-to-drawing matrix composed with the page's drawing-to-points one (`page`), clipped
  * by the drawing's clip boundary when there is one (PDFKit's image() fills the 0,0–width,height box of the space).
  */
-function pdfPicture(doc: PDFDocument, b: PictureBatch, path: (pts: readonly number[]) => void, page: [number, number, number, number, number, number]) {
+function pdfPicture(doc: PDFKitDocument, b: PictureBatch, path: (pts: readonly number[]) => void, page: [number, number, number, number, number, number]) {
   doc.save();
   if (b.clip) {
     path(b.clip);
@@ -184,7 +190,7 @@ function pdfPicture(doc: PDFDocument, b: PictureBatch, path: (pts: readonly numb
 }
 
 /** Placeholder text in Helvetica (the standard font every PDF reader has), aligned like the run. */
-function pdfText(doc: PDFDocument, t: TextRun, px: number, py: number, capHeight: number, color: number) {
+function pdfText(doc: PDFKitDocument, t: TextRun, px: number, py: number, capHeight: number, color: number) {
   if (!(capHeight > 0.2)) return; // below 0.2 pt nothing is readable
   const size = capHeight * 1.39; // Helvetica's cap height is 0.718 em
   const { anchor, row } = textAnchor(t);

@@ -4,11 +4,19 @@ import type { Flattened } from '../geometry/flatten.ts';
 import type { Bounds, RenderOptions } from './prepare.ts';
 import { renderSvg } from './svg.ts';
 import { BmpWriter } from './bmp-writer.ts';
+import { PngStripWriter } from './png-encode.ts';
 
-/** The largest picture side we make (issue 17: up to 16,000 px a side). */
-export const MAX_PICTURE_SIDE = 16_000;
+import { MAX_PICTURE_SIDE } from './picture-size.ts';
+
+export { MAX_PICTURE_SIDE };
 /** Pixels rasterised at a time: a strip of 16 M pixels is 64 MB of RGBA, whatever the picture's size (1,048 rows at 16,000 px). */
 const STRIP_PIXELS = 16 * 1024 * 1024;
+/**
+ * A PNG over STRIP_PIXELS is drawn in smaller strips: each is drawn, copied out of the rasteriser and deflated, three
+ * copies alive at once (4 M pixels: ~50 MB; 8 M peaked at 395 MB for 16,000 px square, 4 M at 283 MB). Each strip
+ * parses the SVG again, so a picture that fits STRIP_PIXELS (4000 × 4000) stays one strip.
+ */
+const PNG_STRIP_PIXELS = 4 * 1024 * 1024;
 
 export interface RasterOptions {
   format: 'png' | 'jpg' | 'bmp';
@@ -25,8 +33,8 @@ export interface RasterOptions {
 
 /**
  * A picture of exactly width × height pixels: the layout's SVG rasterised by resvg strip by strip (each strip the
- * same SVG with its own view box), so memory stays bounded by the strip, not the picture; strips are joined and
- * encoded by sharp (PNG, JPEG) or written straight into our BMP. Transparent backgrounds only in PNG.
+ * same SVG with its own view box), so memory stays bounded by the strip, not the picture; strips are encoded into
+ * one PNG as they come (PngStripWriter) or written straight into our BMP, or joined and encoded by sharp (JPEG). Transparent backgrounds only in PNG.
  */
 export async function renderRaster(f: Flattened, o: RasterOptions): Promise<Buffer> {
   const { width, height } = o;
@@ -38,12 +46,18 @@ export async function renderRaster(f: Flattened, o: RasterOptions): Promise<Buff
   // the whole picture's view in drawing units; each strip shows a band of it
   const view = aspectOf(o.area, width / height);
   const perRow = (view.maxY - view.minY) / height;
+  // the SVG is written once for the whole picture (texts laid out, numbers formatted once: a strip's SVG differs only
+  // in its root's height and view box, its stroke widths being per pixel of the same width)
+  const whole = renderSvg(f, { width, height, view, exactView: true, transparent, background: o.background === 'black' ? 'dark' : 'light', backgroundColor: bg, text: o.text, pictures: o.pictures });
+  const head = /^<svg [^>]*>/.exec(whole);
+  if (!head) throw new Error('renderSvg wrote no <svg> root');
+  const body = whole.slice(head[0].length);
   const strip = (top: number, rows: number) => {
-    const band = { minX: view.minX, maxX: view.maxX, maxY: view.maxY - top * perRow, minY: view.maxY - (top + rows) * perRow };
-    const svg = renderSvg(f, { width, height: rows, view: band, exactView: true, transparent, background: o.background === 'black' ? 'dark' : 'light', backgroundColor: bg, text: o.text, pictures: o.pictures });
-    return new Resvg(svg, { fitTo: { mode: 'width', value: width }, font: { loadSystemFonts: false } }).render();
+    const bandTop = view.maxY - top * perRow;
+    const root = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${rows}" viewBox="${view.minX} ${-bandTop} ${view.maxX - view.minX} ${rows * perRow}">`;
+    return new Resvg(root + body, { fitTo: { mode: 'width', value: width }, font: { loadSystemFonts: false } }).render();
   };
-  const STRIP_ROWS = Math.max(64, Math.floor(STRIP_PIXELS / width));
+  const STRIP_ROWS = Math.max(64, Math.floor((o.format === 'png' && width * height > STRIP_PIXELS ? PNG_STRIP_PIXELS : STRIP_PIXELS) / width));
   const starts: number[] = [];
   for (let top = 0; top < height; top += STRIP_ROWS) starts.push(top);
   if (o.format === 'bmp') {
@@ -55,6 +69,18 @@ export async function renderRaster(f: Flattened, o: RasterOptions): Promise<Buff
     }
     return bmp.bytes;
   }
+  if (o.format === 'png') {
+    // encoded strip by strip as drawn: one strip of pixels in memory at a time (a 16,000 px picture once joined
+    // every strip's PNG in sharp and peaked at 1.4 GB)
+    const png = new PngStripWriter(width, height, transparent);
+    for (const top of starts) {
+      const rows = Math.min(STRIP_ROWS, height - top);
+      const img = strip(top, rows);
+      if (img.height !== rows) throw new Error('rasteriser returned a strip of the wrong height');
+      await png.writeRows(img.pixels, rows);
+    }
+    return png.end();
+  }
   const pngs = starts.map((top) => {
     const rows = Math.min(STRIP_ROWS, height - top);
     const img = strip(top, rows);
@@ -62,10 +88,9 @@ export async function renderRaster(f: Flattened, o: RasterOptions): Promise<Buff
     return img.height === rows ? img.asPng() : null;
   });
   if (pngs.some((p) => !p)) throw new Error('rasteriser returned a strip of the wrong height');
-  // joined cells are all as tall as the tallest strip, the last one padded below: the picture is the top `height` rows
-  // (one libvips pipeline, read in order, so the strips are decoded as the encoder reaches them)
+  // JPEG: joined cells are all as tall as the tallest strip, the last one padded below: the picture is the top
+  // `height` rows (one libvips pipeline, read in order, so the strips are decoded as the encoder reaches them)
   const image = pngs.length === 1 ? sharp(pngs[0]!) : sharp(pngs as Buffer[], { join: { across: 1 }, sequentialRead: true, limitInputPixels: false }).extract({ left: 0, top: 0, width, height });
-  if (o.format === 'png') return (transparent ? image : image.flatten({ background: hexColor(bg) })).png({ compressionLevel: 6 }).toBuffer();
   return image.flatten({ background: hexColor(bg) }).jpeg({ quality: o.quality ?? 90, chromaSubsampling: '4:4:4' }).toBuffer();
 }
 

@@ -29,9 +29,13 @@ export function createConversionsRepository(db: Kysely<Database>) {
       const t = await db.selectFrom('conversions').select((eb) => eb.fn.countAll<number>().as('n')).where('uid', '=', uid).executeTakeFirstOrThrow();
       return { rows, total: Number(t.n) };
     },
-    /** Conversions the user requested since `since` (epoch ms): what the monthly allowance counts. */
+    /**
+     * Conversions the user requested since `since` (epoch ms) that did not fail: what the monthly allowance counts.
+     * A failed one made nothing, so it spends nothing (its retry is a new request, counted if it succeeds); running
+     * ones count, so parallel requests are never admitted past the allowance.
+     */
     async countSince(uid: string, since: number, t: Kysely<Database> = db): Promise<number> {
-      const r = await t.selectFrom('conversions').select((eb) => eb.fn.countAll<number>().as('n')).where('uid', '=', uid).where('created_at', '>=', since).executeTakeFirstOrThrow();
+      const r = await t.selectFrom('conversions').select((eb) => eb.fn.countAll<number>().as('n')).where('uid', '=', uid).where('created_at', '>=', since).where('state', '!=', 2).executeTakeFirstOrThrow();
       return Number(r.n);
     },
     /** Earlier failures of these bytes for a reason in `codes` (whoever converted them). */

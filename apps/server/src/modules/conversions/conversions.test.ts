@@ -10,6 +10,9 @@ import { sampleDxf } from '../../test/dxf-fixtures.ts';
 import { createConversionsService } from './conversions.service.ts';
 import { sharedConversionRunner } from './conversion-runner.ts';
 import { drawingFonts } from '../drawings/drawing-fonts.ts';
+import { createBlobsService } from '../blobs/blobs.service.ts';
+import { blobKey } from '../../infra/storage/storage-keys.ts';
+import { newId } from '../../infra/db/ids.ts';
 
 /** A frame with a picture in it: the IMAGE names `C:\site\Aerial.JPG` (as in thumbnail-pictures.test.ts). */
 const PICTURE_IMAGE = fixtureImage({ handle: 'A1', defHandle: 'D1', file: 'C:\\site\\Aerial.JPG', pixels: [20, 10], insert: [10, 10], u: [9, 0], v: [0, 8] });
@@ -36,6 +39,23 @@ for (const driver of testDatabaseDrivers()) {
     }, 60_000);
     const itemOf = async (token: string, id: string) => (await t.call('/cloud/v5/file/getFileInfo', { fileId: id }, token)).bizData;
     const vip = (uid: string) => t.db.db.updateTable('users').set({ vip_type: 1 }).where('id', '=', uid).execute();
+    /** A file put in the drive without the upload's checks: bytes stored by md5, its blob counted, the item in the folder. */
+    const placeDirectly = async (uid: string, parentId: string, name: string, body: Buffer) => {
+      const hash = md5(body);
+      const blobs = createBlobsService(t.deps);
+      if (!(await blobs.find(hash))) {
+        await t.deps.storage.put(blobKey(hash), body, { size: body.length, contentType: 'application/octet-stream' });
+        await blobs.register(hash, body.length);
+      }
+      await blobs.addRef(hash);
+      const now = Date.now();
+      const id = newId();
+      await t.db.db.insertInto('items').values({
+        id, uid, parent_id: parentId, kind: 1, name, type: name.split('.').pop()!, size: body.length, blob_md5: hash, version: 1, descp: '', private_type: '1', freeze: 0, thumbkey: null,
+        transform_status: 3, browse_count: 0, like_count: 0, collection_count: 0, leave_message_count: 0, created_at: now, modified_at: now, deleted_at: null, trash_root: null, trash_parent_id: null,
+      }).execute();
+      return { id, version: 1 };
+    };
 
     beforeAll(async () => {
       t = await createTestApp(driver, { FREE_CONVERSIONS_PER_MONTH: '2' });
@@ -108,6 +128,76 @@ for (const driver of testDatabaseDrivers()) {
       // only a failed conversion is retried
       const ok = (await t.call('/cloud/v5/file/task/transformList', {}, a.token)).bizData.list.find((c: any) => c.transformStatus === 1);
       expect((await t.call('/cloud/v5/file/task/transformRetry', { taskId: ok.taskId }, a.token)).bizData.code).toBe('conversion.notFailed');
+    });
+
+    it('bad drawings (0-byte .dwg and .dxf, random bytes named .dwg) end FAIL with the spec message, source and allowance untouched, nothing half made', async () => {
+      runJobs();
+      // a free account (FREE_CONVERSIONS_PER_MONTH 2): a failure must not spend its allowance
+      const u = await t.createUser();
+      const folder = (await t.call('/cloud/v5/folder/edit', { parentId: '0', name: 'Bad' }, u.token)).bizData;
+      let seed = 17;
+      const random = Buffer.alloc(40_000);
+      for (let i = 0; i < random.length; i++) random[i] = (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
+      const sources = [
+        { name: 'empty.dwg', body: Buffer.alloc(0) },
+        { name: 'empty.dxf', body: Buffer.alloc(0) },
+        { name: 'noise.dwg', body: random },
+      ];
+      const listing = async () => (await t.call('/cloud/v5/union/list', { parentId: folder.id }, u.token)).bizData.list.map((i: any) => i.name).sort();
+      const items: any[] = [];
+      for (const s of sources) {
+        const up = await t.upload(u.token, s.name, s.body, { parentId: folder.id });
+        if (s.body.length) {
+          items.push(up.bizData);
+          continue;
+        }
+        // the drive refuses an empty upload; an empty drawing can still be there (a file stored before that check, or
+        // put by an operator's import): placed as the upload would have placed it
+        expect(up.bizData.code).toBe('upload.empty');
+        items.push(await placeDirectly(u.id, folder.id, s.name, s.body));
+      }
+      const before = { usage: await t.usage(u.id), names: await listing() };
+      const sourceIntact = async (i: number) => {
+        const info = await itemOf(u.token, items[i].id);
+        expect(info, sources[i].name).toMatchObject({ transformStatus: 2, size: sources[i].body.length, fileMD5: md5(sources[i].body), version: items[i].version });
+        const link = (await t.call('/cloud/v5/file/download', { fileId: items[i].id }, u.token)).bizData;
+        expect((await t.fetchSigned(link.signedUrl ?? link.url, u.token)).body.equals(sources[i].body), sources[i].name).toBe(true);
+      };
+      const convert = async (i: number, target: string) => {
+        const r = await t.call('/cloud/v5/file/task/transformBatch', { fileIds: [items[i].id], target }, u.token);
+        expect(r.rtnCode, `${sources[i].name}: ${r.msg}`).toBe('0000000');
+        return { task: r.bizData.list[0], end: await settled(u.token, items[i].id) };
+      };
+
+      const emptyDwg = await convert(0, 'pdf');
+      expect(emptyDwg.end).toMatchObject({ transformStatus: 2, code: 'conversion.failed', msg: 'Failed to convert the file format.', resultFileId: null, resultName: null });
+      await sourceIntact(0);
+      // the same (empty) content failed already: repeated failures are counted by content, whoever converted it
+      const emptyDxf = await convert(1, 'png');
+      expect(emptyDxf.end).toMatchObject({ transformStatus: 2, code: 'conversion.repeatedFailure', resultFileId: null });
+      expect(emptyDxf.end.msg).toMatch(/failed to convert several times/);
+      await sourceIntact(1);
+      const noise = await convert(2, 'pdf');
+      expect(noise.end).toMatchObject({ transformStatus: 2, code: 'conversion.failed', msg: 'Failed to convert the file format.', resultFileId: null });
+      await sourceIntact(2);
+      // nothing half made: no file next to the sources, no storage spent, and the month's free conversions left whole
+      expect(await listing()).toEqual(before.names);
+      expect((await t.usage(u.id)).used).toBe(before.usage.used);
+      expect((await t.call('/cloud/v5/file/task/transformTargets', {}, u.token)).bizData).toMatchObject({ premium: false, freePerMonth: 2, usedThisMonth: 0 });
+      // failing again: the spec's repeated-failure message, in each language
+      const retried = await t.call('/cloud/v5/file/task/transformRetry', { taskId: noise.task.taskId }, u.token);
+      expect(retried.rtnCode, retried.msg).toBe('0000000');
+      const again = await settled(u.token, items[2].id);
+      expect(again).toMatchObject({ transformStatus: 2, code: 'conversion.repeatedFailure', resultFileId: null });
+      expect(again.msg).toMatch(/failed to convert several times/);
+      expect((await t.call('/cloud/v5/file/task/checkTaskStatusBatch', { fileIds: [items[2].id] }, u.token, 'zh')).bizData.list[0].msg).toMatch(/多次转换失败/);
+      await sourceIntact(2);
+      expect(await listing()).toEqual(before.names);
+      // the allowance is still whole: two good conversions are admitted after four failures
+      const good = [(await t.upload(u.token, 'good1.dxf', sampleDxf(91), { parentId: folder.id })).bizData.id, (await t.upload(u.token, 'good2.dxf', sampleDxf(92), { parentId: folder.id })).bizData.id];
+      expect((await t.call('/cloud/v5/file/task/transformBatch', { fileIds: good, target: 'pdf' }, u.token)).rtnCode).toBe('0000000');
+      for (const id of good) expect((await settled(u.token, id)).transformStatus).toBe(1);
+      expect((await t.call('/cloud/v5/file/task/transformTargets', {}, u.token)).bizData.usedThisMonth).toBe(2);
     });
 
     it('refuses what it cannot convert: not a drawing, a target without a writer', async () => {

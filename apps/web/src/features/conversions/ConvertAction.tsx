@@ -10,9 +10,10 @@ import { resultPath } from './ConversionRows.tsx';
 
 /**
  * "Convert" where one file is open (the viewer, the phone's item page), which has no task panel: the dialog, then this
- * file's conversion right here, polled every 5 s, with its result to open.
+ * file's conversion right here, polled every 5 s, with its result to open. `layout`: the one the viewer shows, which
+ * "current layout" converts.
  */
-export function ConvertAction({ file, block, size }: { file: { id: string; name: string }; block?: boolean; size?: 'small' | 'middle' }) {
+export function ConvertAction({ file, layout, block, size }: { file: { id: string; name: string }; layout?: string; block?: boolean; size?: 'small' | 'middle' }) {
   const { t } = useTranslation('conversions');
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
@@ -44,7 +45,7 @@ export function ConvertAction({ file, block, size }: { file: { id: string; name:
         </Button>
       )}
       {status?.transformStatus === FAIL_TRANSFORM && status.msg && <Typography.Text type="danger" data-testid="convert-failed">{status.msg}</Typography.Text>}
-      <ConvertDialog files={[file]} open={open} onClose={() => setOpen(false)} onStarted={() => void look()} />
+      <ConvertDialog files={[file]} currentLayout={layout} open={open} onClose={() => setOpen(false)} onStarted={() => void look()} />
     </Space>
   );
 }

@@ -13,9 +13,10 @@ const PAPERS = ['fit', 'A4', 'A3', 'A2', 'A1', 'A0'] as const;
 
 /**
  * The convert dialog: target (only those the server writes), version for DXF/DWG, layouts, paper for PDF, width for
- * pictures. Started conversions show in the task panel's conversion tab.
+ * pictures. Started conversions show in the task panel's conversion tab. `currentLayout`: the layout the viewer shows
+ * (one file open), which "current layout" sends by name; without it (the drive's toolbar) the drawing's default.
  */
-export function ConvertDialog({ files, open, onClose, onStarted }: { files: Pick<Item, 'id' | 'name'>[]; open: boolean; onClose: () => void; onStarted?: () => void }) {
+export function ConvertDialog({ files, currentLayout, open, onClose, onStarted }: { files: Pick<Item, 'id' | 'name'>[]; currentLayout?: string; open: boolean; onClose: () => void; onStarted?: () => void }) {
   const { t } = useTranslation('conversions');
   const [targets, setTargets] = useState<ConversionTargets | null>(null);
   const [target, setTarget] = useState<ConversionTarget>('pdf');
@@ -31,7 +32,7 @@ export function ConvertDialog({ files, open, onClose, onStarted }: { files: Pick
   const start = async () => {
     setBusy(true);
     try {
-      const options: ConversionOptions = { layouts };
+      const options: ConversionOptions = { layouts: layouts === 'current' && currentLayout ? [currentLayout] : layouts };
       if (target === 'pdf') options.paper = paper;
       if (PICTURES.has(target)) options.width = width;
       await conversionsApi.transform(files.map((f) => f.id), target, target === 'dxf' || target === 'dwg' ? version : undefined, options);
@@ -63,7 +64,10 @@ export function ConvertDialog({ files, open, onClose, onStarted }: { files: Pick
           <Form.Item label={t('convert.layouts')}>
             <Radio.Group value={layouts} onChange={(e) => setLayouts(e.target.value)} data-testid="convert-layouts">
               <Radio value="all">{t('convert.layouts.all')}</Radio>
-              <Radio value="current">{t('convert.layouts.current')}</Radio>
+              <Radio value="current">
+                {t('convert.layouts.current')}
+                {currentLayout ? ` (${currentLayout === 'Model' ? t('convert.layouts.model') : currentLayout})` : ''}
+              </Radio>
             </Radio.Group>
           </Form.Item>
         )}

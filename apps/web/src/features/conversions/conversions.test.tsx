@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { setLanguage } from '../../lib/i18n.ts';
 import { firstNonEmptyTab, TaskPanel } from '../tasks/TaskPanel.tsx';
 import { ConvertButton } from './ConvertDialog.tsx';
+import { ConvertAction } from './ConvertAction.tsx';
 import type { Item } from '../files/api.ts';
 
 const ok = (bizData: unknown) => new Response(JSON.stringify({ rtnCode: '0000000', msg: 'success', bizData }), { headers: { 'content-type': 'application/json' } });
@@ -23,6 +24,9 @@ beforeAll(() => {
     if (url.startsWith('/cloud/v5/zip/task/list')) return ok({ list: [] });
     if (url.startsWith('/cloud/v5/file/task/transformList')) return ok({ total: 2, list: [conversion({}), conversion({ taskId: 't0', sourceName: 'bad.dxf', transformStatus: 2, progress: 10, stage: 'failed', code: 'conversion.failed', msg: 'Failed to convert the file format.' })] });
     if (url.startsWith('/cloud/v5/file/task/transformRetry')) return ok({ list: [conversion({ taskId: 't2', sourceName: 'bad.dxf' })] });
+    if (url.startsWith('/cloud/v5/file/task/checkTaskStatusBatch')) return ok({ list: [{ fileId: 'i1', transformStatus: 3, progress: 0, stage: '', resultFileId: null, resultName: null, taskId: null, code: null, msg: null }] });
+    if (url.startsWith('/cloud/v5/file/task/transformTargets')) return ok({ targets: ['pdf', 'png', 'jpg', 'bmp', 'dxf'], versions: ['2018'], pdfToDrawing: false, freePerMonth: 5, usedThisMonth: 0, premium: true });
+    if (url.startsWith('/cloud/v5/file/task/transformBatch')) return ok({ list: [conversion({ fileId: 'i1' })] });
     throw new TypeError(`unexpected ${url}`);
   });
   setLanguage('en');
@@ -56,5 +60,16 @@ describe('conversion in the web app', () => {
     rerender(<ConvertButton items={[item({ transformStatus: 0 })]} />);
     expect(button().disabled).toBe(true);
     expect(button().title).toBe('There are files being converted, please select again');
+  });
+
+  it("the viewer's Convert: \"current layout\" is the layout the viewer shows, sent by name (not the drawing's default)", async () => {
+    calls.length = 0;
+    render(<MemoryRouter><ConvertAction file={{ id: 'i1', name: 'plan.dxf' }} layout="Layout2" /></MemoryRouter>);
+    fireEvent.click(await screen.findByTestId('viewer-convert'));
+    const current = await screen.findByText(/Current layout \(Layout2\)/);
+    fireEvent.click(current);
+    await waitFor(() => expect((screen.getByTestId('convert-start') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('convert-start'));
+    await waitFor(() => expect(calls.find((c) => c.url.startsWith('/cloud/v5/file/task/transformBatch'))?.body.data).toMatchObject({ fileIds: ['i1'], target: 'pdf', options: { layouts: ['Layout2'] } }));
   });
 });

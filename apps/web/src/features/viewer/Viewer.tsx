@@ -39,7 +39,7 @@ export interface ViewerHooks {
  * The online viewer: one layout's scene drawn by WebGL, with layers, layouts, measuring, text search,
  * entity properties and a dark/light background. Desktop and phone share it (touch: drag pans, pinch zooms).
  */
-export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, shareToken, versionId, hooks }: { fileId: string; name?: string; phone?: boolean; onBack?: () => void; onUploadFont?: () => void; extra?: React.ReactNode; shareToken?: string; versionId?: string; hooks?: ViewerHooks }) {
+export function Viewer({ fileId, name, phone, onBack, onUploadFont, onLayout, extra, shareToken, versionId, hooks }: { fileId: string; name?: string; phone?: boolean; onBack?: () => void; onUploadFont?: () => void; /** the layout shown, each time another is drawn (Convert's "current layout") */ onLayout?: (layout: string) => void; extra?: React.ReactNode; shareToken?: string; versionId?: string; hooks?: ViewerHooks }) {
   const { t } = useTranslation('viewer');
   const wrap = useRef<HTMLDivElement>(null);
   // the WebGL canvas is made here, not by React: it may be the one the early painter already drew into
@@ -245,6 +245,7 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, extra, share
       // the two promises may settle in either order when the download was over before the viewer asked
       setWhole(!l || l.reader.done);
       setScene(s);
+      onLayout?.(s.meta.layout);
       setChoice(new Map());
       setSelected(null);
       setPoints([]);

@@ -23,6 +23,8 @@ export function H5Item() {
   const [item, setItem] = useState<Item | null | 'missing'>(null);
   const [renaming, setRenaming] = useState(false);
   const [details, setDetails] = useState(false);
+  // the layout the viewer showed before the details opened: their Convert's "current layout"
+  const [layout, setLayout] = useState<string>();
   useEffect(() => {
     filesApi.getFileInfo(fileId!).then(setItem, (e) => {
       message.error(e.message);
@@ -33,7 +35,7 @@ export function H5Item() {
   if (item === 'missing') return <Result status="404" title={t('notFound.title')} extra={<Button onClick={() => navigate('/webH5')}>{t('common.home')}</Button>} />;
   // a drawing opens in the viewer; its details (download, rename, delete) are one tap away
   if (isViewable(item) && !details) {
-    return <Viewer key={item.id} phone fileId={item.id} name={item.name} onBack={() => navigate(-1)} extra={<><Button size="small" icon={<InfoCircleOutlined />} onClick={() => setDetails(true)} data-testid="h5-details" aria-label={t('item.type')} /></>} />;
+    return <Viewer key={item.id} phone fileId={item.id} name={item.name} onBack={() => navigate(-1)} onLayout={setLayout} extra={<><Button size="small" icon={<InfoCircleOutlined />} onClick={() => setDetails(true)} data-testid="h5-details" aria-label={t('item.type')} /></>} />;
   }
   return (
     <div className="h5-item">
@@ -52,7 +54,7 @@ export function H5Item() {
         <ShareButton items={[item]} block />
         <Button block icon={<EditOutlined />} data-testid="h5-rename" onClick={() => setRenaming(true)}>{t('toolbar.rename')}</Button>
         <VersionHistoryButton items={[item]} block phone />
-        {isConvertible(item) && <ConvertAction file={item} block />}
+        {isConvertible(item) && <ConvertAction file={item} layout={layout} block />}
         <Button block danger icon={<DeleteOutlined />} data-testid="h5-delete" onClick={() => Modal.confirm({
           title: t('toolbar.delete'), content: t('delete.confirm', { count: 1 }), okText: t('common.ok'), cancelText: t('common.cancel'), okButtonProps: { danger: true },
           onOk: async () => {

@@ -17,6 +17,8 @@ export function ViewPage() {
   const [name, setName] = useState<string>();
   // the owner's own drawing (getFileInfo answers the owner only) can be converted from here
   const [own, setOwn] = useState<{ id: string; name: string; type: string } | null>(null);
+  // the layout the viewer shows: Convert's "current layout" is this one, not the drawing's default
+  const [layout, setLayout] = useState<string>();
   useEffect(() => {
     const show = (i: { name: string }) => {
       setName(i.name);
@@ -29,5 +31,5 @@ export function ViewPage() {
     }, () => filesApi.getProductItem(fileId!).then(show, () => undefined));
   }, [fileId]);
   const back = () => (window.history.length > 1 ? navigate(-1) : navigate('/yun/drawing'));
-  return <Viewer key={`${fileId}:${versionId ?? ''}`} fileId={fileId!} versionId={versionId} name={versionTitle ?? name} onBack={back} onUploadFont={() => navigate('/yun/font')} extra={own && !versionId && isConvertible({ fileType: 1, type: own.type }) ? <ConvertAction file={own} size="small" /> : undefined} />;
+  return <Viewer key={`${fileId}:${versionId ?? ''}`} fileId={fileId!} versionId={versionId} name={versionTitle ?? name} onBack={back} onUploadFont={() => navigate('/yun/font')} onLayout={setLayout} extra={own && !versionId && isConvertible({ fileType: 1, type: own.type }) ? <ConvertAction file={own} layout={layout} size="small" /> : undefined} />;
 }
