@@ -39,8 +39,9 @@ export function createConversionsRepository(db: Kysely<Database>) {
       return Number(r.n);
     },
     /** Earlier failures of these bytes for a reason in `codes` (whoever converted them). */
-    async failuresOf(md5: string, codes: string[], exceptId: string): Promise<number> {
-      const r = await db.selectFrom('conversions').select((eb) => eb.fn.countAll<number>().as('n')).where('source_md5', '=', md5).where('state', '=', 2).where('error', 'in', codes).where('id', '!=', exceptId).executeTakeFirstOrThrow();
+    /** The user's own failed conversions of this content: another user's failures must not show through (they would tell that someone else holds it). */
+    async failuresOf(uid: string, md5: string, codes: string[], exceptId: string): Promise<number> {
+      const r = await db.selectFrom('conversions').select((eb) => eb.fn.countAll<number>().as('n')).where('uid', '=', uid).where('source_md5', '=', md5).where('state', '=', 2).where('error', 'in', codes).where('id', '!=', exceptId).executeTakeFirstOrThrow();
       return Number(r.n);
     },
     async setProgress(id: string, progress: number, stage: string): Promise<void> {

@@ -173,7 +173,7 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
   /** A running conversion ends as failed; the source keeps its bytes and shows FAIL. Drawings that keep failing get the spec's repeated-failure message. */
   async function fail(c: ConversionRow, code: ErrorCode, detail: string | null) {
     let final = code;
-    if (code === 'conversion.failed' && (await repo.failuresOf(c.source_md5, CONTENT_FAILURES, c.id)) >= 1) final = 'conversion.repeatedFailure';
+    if (code === 'conversion.failed' && (await repo.failuresOf(c.uid, c.source_md5, CONTENT_FAILURES, c.id)) >= 1) final = 'conversion.repeatedFailure';
     if (!(await repo.finish(c.id, { state: 2, error: final, detail: detail?.slice(0, 500) ?? null }))) return;
     const src = await files.repo.findOne(c.uid, c.source_id);
     if (src) await files.repo.update(c.uid, src.id, { transform_status: TransformStatus.FAIL_TRANSFORM });

@@ -125,6 +125,11 @@ for (const driver of testDatabaseDrivers()) {
       const zh = (await t.call('/cloud/v5/file/task/checkTaskStatusBatch', { fileIds: [src.id] }, a.token, 'zh')).bizData.list[0];
       expect(zh.msg).toMatch(/多次转换失败/);
       expect(await files()).toBe(count);
+      // another user's first conversion of the same bytes is a first failure: nothing of a's conversions shows through
+      const b = await t.createUser();
+      const theirs = (await t.upload(b.token, 'broken.dxf', BROKEN_DXF)).bizData;
+      await t.call('/cloud/v5/file/task/transformBatch', { fileIds: [theirs.id], target: 'pdf' }, b.token);
+      expect(await settled(b.token, theirs.id)).toMatchObject({ transformStatus: 2, code: 'conversion.failed' });
       // only a failed conversion is retried
       const ok = (await t.call('/cloud/v5/file/task/transformList', {}, a.token)).bizData.list.find((c: any) => c.transformStatus === 1);
       expect((await t.call('/cloud/v5/file/task/transformRetry', { taskId: ok.taskId }, a.token)).bizData.code).toBe('conversion.notFailed');
@@ -172,7 +177,7 @@ for (const driver of testDatabaseDrivers()) {
       const emptyDwg = await convert(0, 'pdf');
       expect(emptyDwg.end).toMatchObject({ transformStatus: 2, code: 'conversion.failed', msg: 'Failed to convert the file format.', resultFileId: null, resultName: null });
       await sourceIntact(0);
-      // the same (empty) content failed already: repeated failures are counted by content, whoever converted it
+      // the same (empty) content failed already: repeated failures are counted by content, among this user's conversions
       const emptyDxf = await convert(1, 'png');
       expect(emptyDxf.end).toMatchObject({ transformStatus: 2, code: 'conversion.repeatedFailure', resultFileId: null });
       expect(emptyDxf.end.msg).toMatch(/failed to convert several times/);
