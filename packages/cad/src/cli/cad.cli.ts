@@ -31,6 +31,8 @@ import { parsePaper } from '../render/paper.ts';
 // The renderers, the text engine and compare are loaded by the commands that use them: their libraries (pdfkit,
 // sharp, resvg, opentype.js) took most of a second to load, which `info` would have paid on every run.
 const renderers = () => Promise.all([import('../render/svg.ts'), import('../render/png.ts'), import('../render/pdf.ts')]).then(([svg, png, pdf]) => ({ ...svg, ...png, ...pdf }));
+// one format's renderer only: pdfkit and fontkit (the PDF writer's) took ~100–150 ms to load, which a PNG paid for nothing
+const rendererFor = (format: 'png' | 'svg' | 'pdf') => (format === 'svg' ? import('../render/svg.ts') : format === 'png' ? import('../render/png.ts') : import('../render/pdf.ts'));
 
 const { positionals, values } = parseArgs({
   args: process.argv.slice(2),
@@ -92,17 +94,20 @@ async function textOf(d: Drawing): Promise<TextGeometry> {
 }
 
 async function render(input: string, output: string) {
-  const format = /\.(png|svg|pdf)$/i.exec(output)?.[1].toLowerCase();
+  const format = /\.(png|svg|pdf)$/i.exec(output)?.[1].toLowerCase() as 'png' | 'svg' | 'pdf' | undefined;
   if (!format) throw new UsageError(`unknown output format: ${output} (use .png, .svg or .pdf)`);
   const width = values.width === undefined ? undefined : Number(values.width);
   if (width !== undefined && !(Number.isInteger(width) && width >= 16 && width <= 16384)) throw new UsageError(`--width must be a whole number of pixels from 16 to 16384, not ${values.width}`);
+  // the modules the command needs load while the drawing is read (a DWG is read in LibreDWG's own process: this one waits)
+  const modules = Promise.all([import('../geometry/image-refs.ts'), import('../render/pictures.ts'), rendererFor(format), import('../text/index.ts')]);
+  modules.catch(() => undefined); // a failed read is reported first; the modules' error, if any, below
   const d = await load(input);
   const { layout, flat } = flattenNamed(d, values.layout);
-  const [{ imageRefs }, { loadRenderPictures }, { renderSvg, renderPng, renderPdf }] = await Promise.all([import('../geometry/image-refs.ts'), import('../render/pictures.ts'), renderers()]);
+  const [{ imageRefs }, { loadRenderPictures }, draw] = await modules;
   const refs = imageRefs(d, flat);
   const { pictures, missing } = values.images ? await loadRenderPictures(refs, fileDirectory(values.images)) : { pictures: undefined, missing: [...new Set(refs.flatMap((r) => (r.name ? [r.name] : [])))] };
   const opts = { width, background: values.dark ? ('dark' as const) : ('light' as const), text: await textOf(d), pictures };
-  const bytes = format === 'svg' ? renderSvg(flat, opts) : format === 'png' ? renderPng(flat, opts) : await renderPdf(flat, { ...opts, title: input.split(/[\\/]/).pop() });
+  const bytes = 'renderPdf' in draw ? await draw.renderPdf(flat, { ...opts, title: input.split(/[\\/]/).pop() }) : 'renderPng' in draw ? draw.renderPng(flat, opts) : draw.renderSvg(flat, opts);
   writeFileSync(output, bytes);
   console.log(JSON.stringify({ written: output, format, layout, polylines: flat.polylines.length, curves: flat.curves?.length ?? 0, texts: flat.texts.length, notDrawn: flat.skipped, ...(missing.length ? { picturesMissing: missing } : {}) }));
 }
