@@ -32,11 +32,12 @@ const HERSHEY_FILE = 'hersheytext/svg_fonts/HersheySans1.svg';
 const NOTO_DIR = '@fontsource/noto-sans-sc';
 
 // node's modules and each package's folder, found once per process (a drawing asks for a few files of each package)
-let nodeModules: Promise<[typeof import('node:module'), typeof import('node:fs/promises'), typeof import('node:path')]> | undefined;
+const loadNodeModules = () => Promise.all([import('node:module'), import('node:fs/promises'), import('node:path')]);
+let nodeModules: ReturnType<typeof loadNodeModules> | undefined;
 const packageDirs = new Map<string, string>();
 
 export const nodeBundledFiles: BundledFontFiles = async (path) => {
-  const [{ createRequire }, { readFile }, { dirname, join }] = await (nodeModules ??= Promise.all([import('node:module'), import('node:fs/promises'), import('node:path')]));
+  const [{ createRequire }, { readFile }, { dirname, join }] = await (nodeModules ??= loadNodeModules());
   const [pkg, ...rest] = path.startsWith('@') ? [path.split('/').slice(0, 2).join('/'), ...path.split('/').slice(2)] : path.split('/');
   let dir = packageDirs.get(pkg);
   if (dir === undefined) {
