@@ -944,15 +944,24 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   }
 
   function annotation(c: Ctx, a: Annotation, depth = 0) {
-    // DIMCLRD: ByBlock is the entity's own colour, as for the entities of a dimension's block
-    if (a.color !== undefined && a.color !== 0) {
-      const color = a.color === 256 ? colorOf({ color: 256 } as Entity, inheritedFrom(c), c.layer) : aciToRgb(Math.abs(a.color) || 7);
-      c = { ...c, color };
+    // DIMCLRD (lines, arrowheads), DIMCLRE (extension lines), DIMCLRT (text): ByBlock is the entity's own colour, as
+    // for the entities of a dimension's block
+    const coloured = (aci: number | undefined): Ctx => {
+      if (aci === undefined || aci === 0) return c;
+      const color = aci === 256 ? colorOf({ color: 256 } as Entity, inheritedFrom(c), c.layer) : aciToRgb(Math.abs(aci) || 7);
+      return { ...c, color };
+    };
+    // extension lines first: the order the dimension's lines were always drawn in
+    if (a.extensionLines?.length) {
+      const ext = coloured(a.extensionColor);
+      for (const l of a.extensionLines) pl(ext, applyAll(c.m, l));
     }
-    for (const l of a.lines) pl(c, applyAll(c.m, l));
-    for (const s of a.solids) pl(c, applyAll(c.m, s), true, true);
-    for (const arrow of a.arrows ?? []) arrowBlock(c, arrow, depth);
-    for (const t of a.texts) text(c, t.x, t.y, t.height, t.rotation, t.text, 'mtext', { raw: t.text, attachment: t.attachment, boxWidth: 0, widthFactor: 1 });
+    const lines = coloured(a.color);
+    for (const l of a.lines) pl(lines, applyAll(c.m, l));
+    for (const s of a.solids) pl(lines, applyAll(c.m, s), true, true);
+    for (const arrow of a.arrows ?? []) arrowBlock(lines, arrow, depth);
+    const texts = coloured(a.textColor);
+    for (const t of a.texts) text(texts, t.x, t.y, t.height, t.rotation, t.text, 'mtext', { raw: t.text, attachment: t.attachment, boxWidth: 0, widthFactor: 1 });
   }
 
   function hatch(c: Ctx) {
