@@ -53,21 +53,24 @@ export interface MLeader extends Annotation {
  * leader point, then the dogleg runs along the dogleg vector; the arrowhead sits at each line's first vertex.
  */
 /**
- * The MULTILEADER override flags (90) per property, and its group code on the entity and in its MLEADERSTYLE: a property
- * is the entity's only when its bit is set, else the style's (ezdxf 0.18 render/mleader.py, OVERRIDE_FLAG).
+ * A MULTILEADER's properties: its group code on the entity and in its MLEADERSTYLE. The entity's value is drawn where it
+ * has one, the style's where it has none: its override flags (90) are not consulted, as ezdxf 0.18 does not
+ * (render/mleader.py, IGNORE_OVERRIDE_FLAGS: "AutoCAD and BricsCAD always use values stored in the MULTILEADER entity,
+ * even if the override flag isn't set"); AutoCAD keeps the entity's copies of the style's values up to date itself.
  */
 const ML_PROPERTIES = {
-  leaderType: { bit: 1 << 0, entity: 170, style: 173 },
-  lineColor: { bit: 1 << 1, entity: 91, style: 91 },
-  lineweight: { bit: 1 << 3, entity: 171, style: 92 },
-  dogleg: { bit: 1 << 6, entity: 291, style: 291 },
-  arrowBlock: { bit: 1 << 8, entity: 342, style: 341 },
-  arrowSize: { bit: 1 << 9, entity: 42, style: 44 },
-  textStyle: { bit: 1 << 11, entity: 343, style: 342 },
-  textColor: { bit: 1 << 15, entity: 92, style: 93 },
-  textHeight: { bit: 1 << 16, entity: -1, style: 45 },
-  frame: { bit: 1 << 17, entity: 292, style: 292 },
+  leaderType: { entity: 170, style: 173 },
+  lineColor: { entity: 91, style: 91 },
+  lineweight: { entity: 171, style: 92 },
+  dogleg: { entity: 291, style: 291 },
+  arrowBlock: { entity: 342, style: 341 },
+  arrowSize: { entity: 42, style: 44 },
+  textStyle: { entity: 343, style: 342 },
+  textColor: { entity: 92, style: 93 },
+  frame: { entity: 292, style: 292 },
 } as const;
+/** MLEADERSTYLE's text height: the context's (final, scaled) is drawn, this only where the context has none */
+const STYLE_TEXT_HEIGHT = 45;
 
 /** A MULTILEADER's raw colour (0xC3 << 24 | ACI, 0xC2 << 24 | RGB, 0xC1 << 24 ByBlock, 0xC0 << 24 ByLayer) as ACI 0–256 or RGB. */
 export function rawColor(v: number): { aci: number } | { rgb: number } | undefined {
@@ -90,7 +93,7 @@ export function multiLeaderGeometry(e: Entity, tol: number, styles?: Record<stri
   let branch: Branch | null = null;
   let line: number[] | null = null;
   const branches: Branch[] = [];
-  let textHeight = 1, arrow = 0, text = '', tx = 0, ty = 0, dirX = 1, dirY = 0, rot = 0, attach = 1, width = 0, hasText = false, landingGap = 0;
+  let textHeight = 0, arrow = 0, text = '', tx = 0, ty = 0, dirX = 1, dirY = 0, rot = 0, attach = 1, width = 0, hasText = false, landingGap = 0;
   let after = -1;
   const block = { record: '', x: 0, y: 0, sx: 1, sy: 1, rotation: 0 };
   for (let i = 0; i < p.length; i++) {
@@ -137,26 +140,18 @@ export function multiLeaderGeometry(e: Entity, tol: number, styles?: Record<stri
     }
   }
   // entity-level properties after the context (inside it the same codes mean other things: 292 is the background
-  // fill there): 90 override flags, 170 line type (0 invisible, 2 spline), 91 line colour, 171 lineweight, 291 dogleg
-  // on, 342 arrowhead block, 42 arrow size, 343 text style, 92 text colour, 292 frame text
+  // fill there): 340 its MLEADERSTYLE, 170 line type (0 invisible, 2 spline), 91 line colour, 171 lineweight, 291
+  // dogleg on, 342 arrowhead block, 42 arrow size, 343 text style, 92 text colour, 292 frame text
   const own = new Map<number, string | number>();
   for (let i = Math.max(after, 0); after >= 0 && i < p.length; i++) if (!own.has(p[i][0])) own.set(p[i][0], p[i][1]);
-  const flags = Number(own.get(90) ?? 0) | 0;
   const style = own.has(340) ? styles?.[String(own.get(340))] : undefined;
   const styled = new Map<number, string | number>();
-  // (the style's 300 default text and what follows it are no properties)
   for (const [c, val] of style ?? []) if (!styled.has(c)) styled.set(c, val);
-  // the entity's value when its flag says so or there is no style, else the style's (the entity's where it has none)
-  const prop = (k: keyof typeof ML_PROPERTIES): string | number | undefined => {
-    const d = ML_PROPERTIES[k];
-    const mine = own.get(d.entity);
-    if (!style || flags & d.bit) return mine;
-    return styled.get(d.style) ?? mine;
-  };
+  const prop = (k: keyof typeof ML_PROPERTIES): string | number | undefined => own.get(ML_PROPERTIES[k].entity) ?? styled.get(ML_PROPERTIES[k].style);
   const lineType = Number(prop('leaderType') ?? 1), dogleg = Number(prop('dogleg') ?? 1) === 1, frame = Number(prop('frame') ?? 0) === 1;
   // the context's sizes are the final ones; the style's stand in where the context has none
   if (!arrow) arrow = Number(prop('arrowSize') ?? 0) || 0;
-  if (!(textHeight > 0) && style) textHeight = Number(styled.get(ML_PROPERTIES.textHeight.style) ?? 1) || 1;
+  if (!(textHeight > 0)) textHeight = Number(styled.get(STYLE_TEXT_HEIGHT) ?? 1) || 1;
   const arrowBlock = prop('arrowBlock');
   const arrowRecord = arrowBlock !== undefined && String(arrowBlock) !== '0' && String(arrowBlock) !== '' ? String(arrowBlock) : undefined;
   for (const [k, key] of [['lineColor', 'lineColor'], ['textColor', 'textColor'], ['lineweight', 'lineweight']] as const) {
