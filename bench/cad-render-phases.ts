@@ -14,7 +14,7 @@ const [root, file, widthArg] = process.argv.slice(2);
 const width = Number(widthArg ?? 1600);
 const from = (p: string) => import(path.join(root, 'packages/cad/src', p));
 
-const [{ readDrawing }, { stopDwgWorker }, { defaultLayout, flattenLayout }, { renderPng }, { loadFonts, textGeometry }] = await Promise.all([
+const [{ readDrawing, isDwgName }, { stopDwgWorker }, { defaultLayout, flattenLayout }, { renderPng }, { loadFonts, textGeometry, prewarmBundledFonts }] = await Promise.all([
   from('open.ts'),
   from('dwg/dwg-reader.ts'),
   from('geometry/layout.ts'),
@@ -34,7 +34,8 @@ async function phase<T>(run: () => T | Promise<T>): Promise<Timed & { value: T }
 }
 
 const bytes = readFileSync(file);
-const read = await phase(() => readDrawing(bytes, path.basename(file)));
+// as `cad render` does (where the code has it): the bundled fonts are read while LibreDWG reads the DWG in its process
+const read = await phase(async () => (await Promise.all([readDrawing(bytes, path.basename(file)), isDwgName?.(file) && prewarmBundledFonts?.().catch(() => undefined)]))[0]);
 stopDwgWorker();
 const d = read.value;
 const flatten = await phase(() => flattenLayout(d, defaultLayout(d), { curves: true }));

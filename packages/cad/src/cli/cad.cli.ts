@@ -17,7 +17,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { stopDwgWorker } from '../dwg/dwg-reader.ts';
-import { readDrawing } from '../open.ts';
+import { isDwgName, readDrawing } from '../open.ts';
 import { drawingInfo } from '../info.ts';
 import { CadError, type Drawing } from '../model/drawing.ts';
 import type { Flattened } from '../geometry/flatten.ts';
@@ -99,7 +99,8 @@ async function render(input: string, output: string) {
   const width = values.width === undefined ? undefined : Number(values.width);
   if (width !== undefined && !(Number.isInteger(width) && width >= 16 && width <= 16384)) throw new UsageError(`--width must be a whole number of pixels from 16 to 16384, not ${values.width}`);
   // the modules the command needs load while the drawing is read (a DWG is read in LibreDWG's own process: this one waits)
-  const modules = Promise.all([import('../geometry/image-refs.ts'), import('../render/pictures.ts'), rendererFor(format), import('../text/index.ts')]);
+  // (and, for a DWG, the bundled fonts most drawings need)
+  const modules = Promise.all([import('../geometry/image-refs.ts'), import('../render/pictures.ts'), rendererFor(format), import('../text/index.ts').then(async (t) => (isDwgName(input) ? await t.prewarmBundledFonts().catch(() => undefined) : undefined, t))]);
   modules.catch(() => undefined); // a failed read is reported first; the modules' error, if any, below
   const d = await load(input);
   const { layout, flat } = flattenNamed(d, values.layout);

@@ -357,3 +357,16 @@ export function bundledFonts(files: BundledFontFiles): Bundled {
   }
   return b;
 }
+
+/**
+ * Reads the bundled fonts most drawings need before a drawing is at hand: the stroke font and the outline fallback's
+ * range lists and Latin subset (what a missing TrueType font is drawn with). `cad render` calls it while LibreDWG
+ * reads a DWG in its own process, so their ~50 ms no longer follow the read. What it reads is what `loadFonts` would
+ * read for such a drawing; for a drawing without TrueType text it is read for nothing, at a time this process waits.
+ */
+export async function prewarmBundledFonts(files: BundledFontFiles = nodeBundledFiles): Promise<void> {
+  const b = bundledFonts(files);
+  const stroke = await b.stroke;
+  void stroke?.descent;
+  if (await b.cjk.init()) await b.cjk.need(Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)));
+}
