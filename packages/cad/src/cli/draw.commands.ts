@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readDrawing } from '../read.ts';
+import { isDwgName, readDrawing } from '../read.ts';
 import { CadError, type Drawing } from '../model/drawing.ts';
 import type { Flattened } from '../geometry/flatten.ts';
 import { defaultLayout, flattenLayout, layoutNames } from '../geometry/layout.ts';
@@ -18,6 +18,8 @@ import { DWG_TIMEOUT_MS, UsageError, type CadOptions } from './usage.ts';
 // The renderers' libraries (pdfkit, sharp, resvg, opentype.js) take most of a second to load: `compare` without an
 // image does without them.
 const renderers = () => Promise.all([import('../render/svg.ts'), import('../render/png.ts'), import('../render/pdf.ts')]).then(([svg, png, pdf]) => ({ ...svg, ...png, ...pdf }));
+// one format's renderer only: pdfkit and fontkit (the PDF writer's) took ~100–150 ms to load, which a PNG paid for nothing
+const rendererFor = (format: 'png' | 'svg' | 'pdf') => (format === 'svg' ? import('../render/svg.ts') : format === 'png' ? import('../render/png.ts') : import('../render/pdf.ts'));
 
 const load = (file: string) => readDrawing(readFileSync(file), file, { timeoutMs: DWG_TIMEOUT_MS });
 
@@ -50,17 +52,21 @@ async function textOf(d: Drawing, values: CadOptions): Promise<TextGeometry> {
 }
 
 export async function render(values: CadOptions, input: string, output: string) {
-  const format = /\.(png|svg|pdf)$/i.exec(output)?.[1].toLowerCase();
+  const format = /\.(png|svg|pdf)$/i.exec(output)?.[1].toLowerCase() as 'png' | 'svg' | 'pdf' | undefined;
   if (!format) throw new UsageError(`unknown output format: ${output} (use .png, .svg or .pdf)`);
   const width = values.width === undefined ? undefined : Number(values.width);
   if (width !== undefined && !(Number.isInteger(width) && width >= 16 && width <= 16384)) throw new UsageError(`--width must be a whole number of pixels from 16 to 16384, not ${values.width}`);
+  // the modules the command needs (and, for a DWG, the bundled fonts most drawings need) load while the drawing is
+  // read: a DWG is read in LibreDWG's own process, where this one only waits
+  const modules = Promise.all([import('../geometry/image-refs.ts'), import('../render/pictures.ts'), rendererFor(format), import('../text/index.ts').then(async (t) => (isDwgName(input) ? await t.prewarmBundledFonts().catch(() => undefined) : undefined, t))]);
+  modules.catch(() => undefined); // a failed read is reported first; the modules' error, if any, below
   const d = await load(input);
   const { layout, flat } = flattenNamed(d, values.layout);
-  const [{ imageRefs }, { loadRenderPictures }, { renderSvg, renderPng, renderPdf }] = await Promise.all([import('../geometry/image-refs.ts'), import('../render/pictures.ts'), renderers()]);
+  const [{ imageRefs }, { loadRenderPictures }, draw] = await modules;
   const refs = imageRefs(d, flat);
   const { pictures, missing } = values.images ? await loadRenderPictures(refs, fileDirectory(values.images)) : { pictures: undefined, missing: [...new Set(refs.flatMap((r) => (r.name ? [r.name] : [])))] };
   const opts = { width, background: values.dark ? ('dark' as const) : ('light' as const), text: await textOf(d, values), pictures };
-  const bytes = format === 'svg' ? renderSvg(flat, opts) : format === 'png' ? renderPng(flat, opts) : await renderPdf(flat, { ...opts, title: input.split(/[\\/]/).pop() });
+  const bytes = 'renderPdf' in draw ? await draw.renderPdf(flat, { ...opts, title: input.split(/[\\/]/).pop() }) : 'renderPng' in draw ? draw.renderPng(flat, opts) : draw.renderSvg(flat, opts);
   writeFileSync(output, bytes);
   console.log(JSON.stringify({ written: output, format, layout, polylines: flat.polylines.length, curves: flat.curves?.length ?? 0, texts: flat.texts.length, notDrawn: flat.skipped, ...(missing.length ? { picturesMissing: missing } : {}) }));
 }

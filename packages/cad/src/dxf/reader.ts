@@ -12,7 +12,7 @@ export const KNOWN_ENTITY_TYPES = new Set([
 ]);
 
 /** the OBJECTS records the reader takes, and the section's end */
-const OBJECTS_READ = ['LAYOUT', 'IMAGEDEF', 'ENDSEC'];
+const OBJECTS_READ = ['LAYOUT', 'IMAGEDEF', 'MLEADERSTYLE', 'ENDSEC'];
 const SECTION_END = ['ENDSEC'];
 
 /** Reads an ASCII or binary DXF (R12–2018) into the drawing model. */
@@ -332,6 +332,13 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
       if (r.value === 'IMAGEDEF') {
         // the picture file an IMAGE names through its 340: only these few records have their pairs built
         readImageDef(recordPairs());
+        continue;
+      }
+      if (r.value === 'MLEADERSTYLE') {
+        // what a MULTILEADER's properties default to (its 340): a drawing has a handful
+        const pairs = recordPairs();
+        const handle = pairs.find((p) => p[0] === 5)?.[1];
+        if (handle !== undefined) (drawing.mleaderStyles ??= {})[String(handle)] = pairs;
         continue;
       }
       if (r.value !== 'LAYOUT') {

@@ -13,8 +13,13 @@ export interface Annotation {
   texts: { x: number; y: number; height: number; rotation: number; text: string; attachment: number }[];
   /** arrowheads drawn by a block (DIMLDRBLK, DIMBLK …): tip, direction it points (radians), size and the block's reference */
   arrows?: { x: number; y: number; angle: number; size: number; block: string }[];
-  /** DIMCLRD for the lines and arrowheads (ACI, 0 ByBlock: the entity's own colour, 256 ByLayer); LEADERs only */
+  /** DIMCLRD for the lines and arrowheads (ACI, 0 ByBlock: the entity's own colour, 256 ByLayer) */
   color?: number;
+  /** a dimension's extension lines, drawn in DIMCLRE (`extensionColor`) */
+  extensionLines?: number[][];
+  extensionColor?: number;
+  /** DIMCLRT for the texts */
+  textColor?: number;
 }
 
 /** Dimension variables in effect: the entity's XDATA overrides (ACAD DSTYLE), then its DIMSTYLE, then the header, then AutoCAD's defaults. */
@@ -30,6 +35,9 @@ export interface DimVars {
   lfac: number;
   /** DIMCLRD, the dimension and leader lines' ACI colour: 0 ByBlock (the entity's own), 256 ByLayer */
   clrd?: number;
+  /** DIMCLRE, the extension lines' colour, and DIMCLRT, the text's (same values) */
+  clre?: number;
+  clrt?: number;
   /** DIMLDRBLK, DIMBLK, DIMBLK1, DIMBLK2: an arrow block's BLOCK_RECORD handle or name ('' AutoCAD's closed filled arrow) */
   ldrblk?: string;
   blk?: string;
@@ -40,8 +48,8 @@ export interface DimVars {
 }
 
 // DIMSTYLE group codes of the numeric variables, in the table record and in XDATA overrides
-const NUMERIC_CODES: Record<number, 'asz' | 'tsz' | 'txt' | 'exo' | 'exe' | 'gap' | 'dec' | 'zin' | 'lfac' | 'clrd' | 'sah'> = {
-  41: 'asz', 142: 'tsz', 140: 'txt', 42: 'exo', 44: 'exe', 147: 'gap', 271: 'dec', 78: 'zin', 144: 'lfac', 176: 'clrd', 173: 'sah',
+const NUMERIC_CODES: Record<number, 'asz' | 'tsz' | 'txt' | 'exo' | 'exe' | 'gap' | 'dec' | 'zin' | 'lfac' | 'clrd' | 'clre' | 'clrt' | 'sah'> = {
+  41: 'asz', 142: 'tsz', 140: 'txt', 42: 'exo', 44: 'exe', 147: 'gap', 271: 'dec', 78: 'zin', 144: 'lfac', 176: 'clrd', 177: 'clre', 178: 'clrt', 173: 'sah',
 };
 // the arrow blocks: by BLOCK_RECORD handle (2000 on: 341–344) or by name (R12: 5–7, no leader block then)
 const ARROW_CODES: Record<number, 'ldrblk' | 'blk' | 'blk1' | 'blk2'> = { 341: 'ldrblk', 342: 'blk', 343: 'blk1', 344: 'blk2', 5: 'blk', 6: 'blk1', 7: 'blk2' };
@@ -57,7 +65,8 @@ export function dimVars(e: Entity, vars: Record<string, string | number>, style?
   };
   const v: DimVars = {
     asz: h('$DIMASZ', 0.18, 2.5), tsz: h('$DIMTSZ', 0, 0), txt: h('$DIMTXT', 0.18, 2.5), exo: h('$DIMEXO', 0.0625, 0.625), exe: h('$DIMEXE', 0.18, 1.25),
-    gap: h('$DIMGAP', 0.09, 0.625), dec: h('$DIMDEC', 4, 2), zin: h('$DIMZIN', 0, 8), lfac: h('$DIMLFAC', 1, 1), clrd: h('$DIMCLRD', 0, 0), sah: h('$DIMSAH', 0, 0),
+    gap: h('$DIMGAP', 0.09, 0.625), dec: h('$DIMDEC', 4, 2), zin: h('$DIMZIN', 0, 8), lfac: h('$DIMLFAC', 1, 1), clrd: h('$DIMCLRD', 0, 0),
+    clre: h('$DIMCLRE', 0, 0), clrt: h('$DIMCLRT', 0, 0), sah: h('$DIMSAH', 0, 0),
   };
   for (const [k, name] of [['ldrblk', '$DIMLDRBLK'], ['blk', '$DIMBLK'], ['blk1', '$DIMBLK1'], ['blk2', '$DIMBLK2']] as const) if (vars[name] !== undefined) v[k] = String(vars[name]);
   let scale = h('$DIMSCALE', 1, 1);
@@ -199,10 +208,11 @@ function dimText(e: Entity, measured: string): string {
 
 /** The geometry of a DIMENSION that has no block (or whose block is missing). */
 export function generateDimension(e: Entity, vars: Record<string, string | number>, style?: DimStylePairs): Annotation {
-  const out: Annotation = { lines: [], solids: [], texts: [] };
+  const v = dimVars(e, vars, style);
+  // the colours AutoCAD gives the parts of the block it generates: dimension line and arrows, extension lines, text
+  const out: Annotation = { lines: [], solids: [], texts: [], extensionLines: [], color: v.clrd, extensionColor: v.clre, textColor: v.clrt };
   const n = (c: number) => Number(pairValue(e, c) ?? 0);
   const has = (c: number) => pairValue(e, c) !== undefined;
-  const v = dimVars(e, vars, style);
   // the first and second arrow's block: DIMBLK1 and DIMBLK2 with DIMSAH on, else DIMBLK for both
   const blk1 = v.sah ? v.blk1 : v.blk, blk2 = v.sah ? v.blk2 : v.blk;
   const type = n(70) & 7;
@@ -229,7 +239,7 @@ export function generateDimension(e: Entity, vars: Record<string, string | numbe
       const l = Math.hypot(dx - ox, dy - oy);
       if (l <= v.exo) continue;
       const ex = (dx - ox) / l, ey = (dy - oy) / l;
-      out.lines.push([ox + ex * v.exo, oy + ey * v.exo, dx + ex * v.exe, dy + ey * v.exe]);
+      out.extensionLines!.push([ox + ex * v.exo, oy + ey * v.exo, dx + ex * v.exe, dy + ey * v.exe]);
     }
     out.lines.push([d1[0], d1[1], d2[0], d2[1]]);
     const len = Math.hypot(d2[0] - d1[0], d2[1] - d1[1]);

@@ -8,7 +8,7 @@ import { fitPointCurve, tessellateNurbs } from './spline.ts';
 import { generateDimension, namedArrow, type Annotation, type DimStylePairs } from './dimension.ts';
 import { acisWireframe } from '../acis/index.ts';
 import { gradientBands, readGradient } from './gradient.ts';
-import { imageFrame, leaderGeometry, mlineElements, multiLeaderGeometry } from './leader.ts';
+import { imageFrame, leaderGeometry, mlineElements, multiLeaderGeometry, rawColor } from './leader.ts';
 import { blockInstancer, TEXT_SOURCES, type FlatBlocks } from './block-instances.ts';
 import type { Curve2 } from './curve.ts';
 import { imageAdjust, type ImageAdjust } from './image-adjust.ts';
@@ -360,6 +360,7 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   const deadline = opts.deadline;
   let recordBlocks: Map<string, Block> | undefined;
   let lowerBlocks: Map<string, Block> | undefined;
+  let styleHandles: Map<string, string> | undefined;
   let dimStyles: Map<string, DimStylePairs> | undefined;
   let orphanTables: Block[] | undefined;
   const maxEntities = opts.maxEntities ?? expansionBound(content.entities);
@@ -764,11 +765,14 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
         return annotation(c, leaderGeometry(e, vars, tol / scaleOf(m), dimStyleOf(e)), depth);
       case 'MULTILEADER':
       case 'MLEADER': {
-        const ml = multiLeaderGeometry(e, tol / scaleOf(m));
-        annotation(c, ml);
+        const ml = multiLeaderGeometry(e, tol / scaleOf(m), d.mleaderStyles);
+        // the leader lines' colour and lineweight, the text's colour and style: the entity's or its MLEADERSTYLE's
+        const lines = { ...c, color: mleaderColor(c, ml.lineColor), lineweight: ml.lineweight === undefined ? c.lineweight : lineweightOf({ lineweight: ml.lineweight } as Entity, inheritedFrom(c), c.layer) };
+        annotation(lines, ml);
         if (ml.mtext) {
           const t = ml.mtext;
-          text(c, t.x, t.y, t.height, t.rotation, plainMText(t.raw), 'mtext', { raw: t.raw, attachment: t.attachment, boxWidth: t.width * Math.hypot(m[0], m[1]), widthFactor: 1, ...(t.frame !== undefined ? { frame: t.frame * Math.hypot(m[0], m[1]) } : {}) });
+          const style = ml.textStyle ? textStyleByHandle(ml.textStyle) : undefined;
+          text({ ...c, color: mleaderColor(c, ml.textColor) }, t.x, t.y, t.height, t.rotation, plainMText(t.raw), 'mtext', { raw: t.raw, attachment: t.attachment, boxWidth: t.width * Math.hypot(m[0], m[1]), widthFactor: 1, ...(style ? { style } : {}), ...(t.frame !== undefined ? { frame: t.frame * Math.hypot(m[0], m[1]) } : {}) });
         }
         let drewBlock = false;
         if (ml.hasBlock) {
@@ -944,15 +948,24 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
   }
 
   function annotation(c: Ctx, a: Annotation, depth = 0) {
-    // DIMCLRD: ByBlock is the entity's own colour, as for the entities of a dimension's block
-    if (a.color !== undefined && a.color !== 0) {
-      const color = a.color === 256 ? colorOf({ color: 256 } as Entity, inheritedFrom(c), c.layer) : aciToRgb(Math.abs(a.color) || 7);
-      c = { ...c, color };
+    // DIMCLRD (lines, arrowheads), DIMCLRE (extension lines), DIMCLRT (text): ByBlock is the entity's own colour, as
+    // for the entities of a dimension's block
+    const coloured = (aci: number | undefined): Ctx => {
+      if (aci === undefined || aci === 0) return c;
+      const color = aci === 256 ? colorOf({ color: 256 } as Entity, inheritedFrom(c), c.layer) : aciToRgb(Math.abs(aci) || 7);
+      return { ...c, color };
+    };
+    // extension lines first: the order the dimension's lines were always drawn in
+    if (a.extensionLines?.length) {
+      const ext = coloured(a.extensionColor);
+      for (const l of a.extensionLines) pl(ext, applyAll(c.m, l));
     }
-    for (const l of a.lines) pl(c, applyAll(c.m, l));
-    for (const s of a.solids) pl(c, applyAll(c.m, s), true, true);
-    for (const arrow of a.arrows ?? []) arrowBlock(c, arrow, depth);
-    for (const t of a.texts) text(c, t.x, t.y, t.height, t.rotation, t.text, 'mtext', { raw: t.text, attachment: t.attachment, boxWidth: 0, widthFactor: 1 });
+    const lines = coloured(a.color);
+    for (const l of a.lines) pl(lines, applyAll(c.m, l));
+    for (const s of a.solids) pl(lines, applyAll(c.m, s), true, true);
+    for (const arrow of a.arrows ?? []) arrowBlock(lines, arrow, depth);
+    const texts = coloured(a.textColor);
+    for (const t of a.texts) text(texts, t.x, t.y, t.height, t.rotation, t.text, 'mtext', { raw: t.text, attachment: t.attachment, boxWidth: 0, widthFactor: 1 });
   }
 
   function hatch(c: Ctx) {
@@ -1236,6 +1249,20 @@ export function flattenEntities(d: Drawing, entities: readonly Entity[], opts: F
     if (!namedArrow(name, a.x, a.y, a.angle, a.size, shape)) namedArrow('', a.x, a.y, a.angle, a.size, shape);
     for (const l of shape.lines) pl(c, applyAll(c.m, l));
     for (const s of shape.solids) pl(c, applyAll(c.m, s), true, true);
+  }
+
+  /** a MULTILEADER's raw colour (leader.ts rawColor) in 0xRRGGBB; ByBlock and unknown values: the entity's own */
+  function mleaderColor(c: Ctx, raw: number | undefined): number {
+    const v = raw === undefined ? undefined : rawColor(raw);
+    if (!v) return c.color;
+    if ('rgb' in v) return v.rgb;
+    if (v.aci === 0) return c.color;
+    return v.aci === 256 ? colorOf({ color: 256 } as Entity, inheritedFrom(c), c.layer) : aciToRgb(v.aci || 7);
+  }
+
+  /** a STYLE record's name by its handle (what MULTILEADERs and their styles name) */
+  function textStyleByHandle(handle: string): string | undefined {
+    return (styleHandles ??= new Map(d.textStyles.flatMap((t) => (t.handle ? [[t.handle.toUpperCase(), t.name] as const] : [])))).get(handle.toUpperCase());
   }
 
   function blocksByName() {

@@ -1,4 +1,4 @@
-import type { Entity } from '../model/drawing.ts';
+import type { Entity, Pair } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
 import { arrowHead, dimVars, type Annotation, type DimStylePairs } from './dimension.ts';
 import { fitPointCurve } from './spline.ts';
@@ -34,6 +34,13 @@ interface Branch {
 }
 
 export interface MLeader extends Annotation {
+  /** the leader lines' and arrowheads' colour and the text's, as raw colour values (`rawColor`); absent: the entity's */
+  lineColor?: number;
+  textColor?: number;
+  /** the leader lines' lineweight (1/100 mm; -1 ByLayer, -2 ByBlock, -3 default) */
+  lineweight?: number;
+  /** the text's STYLE record handle */
+  textStyle?: string;
   /** the MTEXT content (inline codes kept), its location, height, rotation (degrees), attachment and width */
   mtext?: { raw: string; x: number; y: number; height: number; rotation: number; attachment: number; width: number; frame?: number };
   hasBlock: boolean;
@@ -45,14 +52,48 @@ export interface MLeader extends Annotation {
  * MULTILEADER from its context data: every LEADER{ … LEADER_LINE{ vertices } } branch ends at the branch's last
  * leader point, then the dogleg runs along the dogleg vector; the arrowhead sits at each line's first vertex.
  */
-export function multiLeaderGeometry(e: Entity, tol: number): MLeader {
+/**
+ * A MULTILEADER's properties: its group code on the entity and in its MLEADERSTYLE. The entity's value is drawn where it
+ * has one, the style's where it has none: its override flags (90) are not consulted, as ezdxf 0.18 does not
+ * (render/mleader.py, IGNORE_OVERRIDE_FLAGS: "AutoCAD and BricsCAD always use values stored in the MULTILEADER entity,
+ * even if the override flag isn't set"); AutoCAD keeps the entity's copies of the style's values up to date itself.
+ */
+const ML_PROPERTIES = {
+  leaderType: { entity: 170, style: 173 },
+  lineColor: { entity: 91, style: 91 },
+  lineweight: { entity: 171, style: 92 },
+  dogleg: { entity: 291, style: 291 },
+  arrowBlock: { entity: 342, style: 341 },
+  arrowSize: { entity: 42, style: 44 },
+  textStyle: { entity: 343, style: 342 },
+  textColor: { entity: 92, style: 93 },
+  frame: { entity: 292, style: 292 },
+} as const;
+/** MLEADERSTYLE's text height: the context's (final, scaled) is drawn, this only where the context has none */
+const STYLE_TEXT_HEIGHT = 45;
+
+/** A MULTILEADER's raw colour (0xC3 << 24 | ACI, 0xC2 << 24 | RGB, 0xC1 << 24 ByBlock, 0xC0 << 24 ByLayer) as ACI 0–256 or RGB. */
+export function rawColor(v: number): { aci: number } | { rgb: number } | undefined {
+  const kind = (v >>> 24) & 0xff;
+  if (kind === 0xc0) return { aci: 256 };
+  if (kind === 0xc1) return { aci: 0 };
+  if (kind === 0xc2) return { rgb: v & 0xffffff };
+  if (kind === 0xc3) return { aci: v & 0xff };
+  return undefined;
+}
+
+/**
+ * `styles`: the drawing's MLEADERSTYLEs by handle; the one the entity names (its 340 after the context data: inside
+ * it, 340 is the text's style) gives the properties the entity does not override.
+ */
+export function multiLeaderGeometry(e: Entity, tol: number, styles?: Record<string, readonly Pair[]>): MLeader {
   const out: MLeader = { lines: [], solids: [], texts: [], hasBlock: false };
   const p = e.pairs;
   let depth = 0; // 1 context, 2 leader, 3 leader line
   let branch: Branch | null = null;
   let line: number[] | null = null;
   const branches: Branch[] = [];
-  let textHeight = 1, arrow = 0, text = '', tx = 0, ty = 0, dirX = 1, dirY = 0, rot = 0, attach = 1, width = 0, hasText = false, landingGap = 0;
+  let textHeight = 0, arrow = 0, text = '', tx = 0, ty = 0, dirX = 1, dirY = 0, rot = 0, attach = 1, width = 0, hasText = false, landingGap = 0;
   let after = -1;
   const block = { record: '', x: 0, y: 0, sx: 1, sy: 1, rotation: 0 };
   for (let i = 0; i < p.length; i++) {
@@ -98,23 +139,34 @@ export function multiLeaderGeometry(e: Entity, tol: number): MLeader {
       else if (c === 46) block.rotation = num;
     }
   }
-  // entity-level properties after the context: 170 line type (0 invisible, 2 spline), 291 dogleg on, 42 arrow size
-  // 292 frame text (inside the context the same code is the background fill)
-  let lineType = 1, dogleg = true, frame = false;
-  for (let i = Math.max(after, 0); after >= 0 && i < p.length; i++) {
-    const [c, val] = p[i];
-    if (c === 170) lineType = Number(val);
-    else if (c === 292) frame = Number(val) === 1;
-    else if (c === 291) dogleg = Number(val) === 1;
-    else if (c === 42 && !arrow) arrow = Number(val);
+  // entity-level properties after the context (inside it the same codes mean other things: 292 is the background
+  // fill there): 340 its MLEADERSTYLE, 170 line type (0 invisible, 2 spline), 91 line colour, 171 lineweight, 291
+  // dogleg on, 342 arrowhead block, 42 arrow size, 343 text style, 92 text colour, 292 frame text
+  const own = new Map<number, string | number>();
+  for (let i = Math.max(after, 0); after >= 0 && i < p.length; i++) if (!own.has(p[i][0])) own.set(p[i][0], p[i][1]);
+  const style = own.has(340) ? styles?.[String(own.get(340))] : undefined;
+  const styled = new Map<number, string | number>();
+  for (const [c, val] of style ?? []) if (!styled.has(c)) styled.set(c, val);
+  const prop = (k: keyof typeof ML_PROPERTIES): string | number | undefined => own.get(ML_PROPERTIES[k].entity) ?? styled.get(ML_PROPERTIES[k].style);
+  const lineType = Number(prop('leaderType') ?? 1), dogleg = Number(prop('dogleg') ?? 1) === 1, frame = Number(prop('frame') ?? 0) === 1;
+  // the context's sizes are the final ones; the style's stand in where the context has none
+  if (!arrow) arrow = Number(prop('arrowSize') ?? 0) || 0;
+  if (!(textHeight > 0)) textHeight = Number(styled.get(STYLE_TEXT_HEIGHT) ?? 1) || 1;
+  const arrowBlock = prop('arrowBlock');
+  const arrowRecord = arrowBlock !== undefined && String(arrowBlock) !== '0' && String(arrowBlock) !== '' ? String(arrowBlock) : undefined;
+  for (const [k, key] of [['lineColor', 'lineColor'], ['textColor', 'textColor'], ['lineweight', 'lineweight']] as const) {
+    const v = prop(k);
+    if (v !== undefined && Number.isFinite(Number(v))) out[key] = Number(v);
   }
+  const ts = prop('textStyle');
+  if (ts !== undefined && String(ts) !== '0') out.textStyle = String(ts);
   const v = { asz: arrow, tsz: 0, txt: 0, exo: 0, exe: 0, gap: 0, dec: 0, zin: 0, lfac: 1 };
   for (const b of branches) {
     for (const l of b.lines) {
       const pts = b.last ? [...l, ...b.last] : l;
       if (pts.length < 4 || lineType === 0) continue;
       out.lines.push(lineType === 2 && pts.length >= 6 ? fitPointCurve(pts, tol) : pts);
-      if (arrow > 0) arrowHead(pts[0], pts[1], pts[0] - pts[2], pts[1] - pts[3], v, out);
+      if (arrow > 0) arrowHead(pts[0], pts[1], pts[0] - pts[2], pts[1] - pts[3], v, out, arrowRecord);
     }
     if (dogleg && b.last && b.dog && b.dogLen > 0 && lineType !== 0) out.lines.push([b.last[0], b.last[1], b.last[0] + b.dog[0] * b.dogLen, b.last[1] + b.dog[1] * b.dogLen]);
   }

@@ -181,6 +181,8 @@ export interface Drawing {
   classes?: Pair[][];
   /** IMAGEDEF objects by handle (absent when the drawing has none) */
   imageDefs?: Record<string, ImageDef>;
+  /** MLEADERSTYLE objects by handle, their group codes in file order (absent when the drawing has none) */
+  mleaderStyles?: Record<string, Pair[]>;
 }
 
 export class CadError extends Error {

@@ -195,17 +195,29 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
     // each glyph's rings go with its first triangle (a glyph has one colour, so it never spans two batches)
     const outlines = g.outlines && g.outlines.reduce((n, o) => n + o.triangles, 0) * 6 === g.triangles.length ? g.outlines : undefined;
     let glyph = 0, glyphStart = 0;
-    for (let i = 0; i + 5 < g.triangles.length; i += 6) {
-      const color = inkColor(g.triangleColors?.[i / 6] ?? t.color, dark);
+    const tri = g.triangles, n = Math.floor(tri.length / 6);
+    for (let k = 0; k < n; ) {
+      const color = inkColor(g.triangleColors?.[k] ?? t.color, dark);
       if (last?.kind !== 'triangles' || last.color !== color || last.layer !== (byLayer ? layer : undefined)) batches.push((last = tag({ kind: 'triangles', color, triangles: [], outline: [] })));
+      // the triangles up to the next change of colour go in as one slice (copied once at the end, `triangleParts`):
+      // pushed six numbers at a time they were most of prepare's own time on a text-heavy drawing
+      let end = k + 1;
+      if (g.triangleColors) while (end < n && inkColor(g.triangleColors[end] ?? t.color, dark) === color) end++;
+      else end = n;
       if (!outlines) last.outline = undefined;
-      else if (i / 6 === glyphStart) {
-        last.outline?.push(...outlines[glyph].rings);
-        glyphStart += outlines[glyph++].triangles;
-      }
-      for (let j = 0; j < 6; j++) last.triangles.push(g.triangles[i + j]);
+      else
+        while (glyphStart < end && glyph < outlines.length) {
+          last.outline?.push(...outlines[glyph].rings);
+          glyphStart += outlines[glyph++].triangles;
+        }
+      let parts = triangleParts.get(last);
+      if (!parts) triangleParts.set(last, (parts = []));
+      parts.push(k === 0 && end === n && tri.length === n * 6 ? tri : tri.slice(k * 6, end * 6));
+      k = end;
     }
   };
+  // each triangle batch's slices, joined once when every text is placed
+  const triangleParts = new Map<Batch, number[][]>();
   // curves and texts in entity order among the polylines, so later entities still paint over earlier ones: a wipeout
   // or a solid fill hides a text drawn before it (texts drawn last showed through)
   const runs = f.texts.slice().sort((x, y) => x.entity - y.entity);
@@ -244,6 +256,7 @@ export function prepare(f: Flattened, opts: RenderOptions = {}): Prepared {
   }
   before(Infinity);
   paintPictures(Infinity);
+  for (const [batch, parts] of triangleParts) if (batch.kind === 'triangles') batch.triangles = parts.length === 1 ? parts[0].slice() : ([] as number[]).concat(...parts);
   const bounds = opts.view ?? (Number.isFinite(b.minX) ? b : { minX: 0, minY: 0, maxX: 1, maxY: 1 });
   return { batches, texts, bounds, background: backgroundColor, dark };
 }

@@ -26,7 +26,7 @@ export function writeAsciiDxf(o: {
   /** LTYPE table entries: simple elements, positive dash, negative gap, 0 dot */
   linetypes?: { name: string; pattern: number[] }[];
   /** STYLE table entries: name and font file (SHX or TrueType) */
-  styles?: { name: string; font: string }[];
+  styles?: { name: string; font: string; /** the record's handle (5), what MULTILEADER and MLEADERSTYLE name */ handle?: string }[];
   /** more header variables, each with its pairs, e.g. ['$LTSCALE', [[40, 2]]] */
   header?: [string, Pairs][];
   /** `base`: the block's base point (default 0,0); `record`: its BLOCK_RECORD's handle (a BLOCK_RECORD table is written then) */
@@ -81,6 +81,7 @@ export function writeAsciiDxf(o: {
     put(2, 'STYLE');
     for (const st of o.styles) {
       put(0, 'STYLE');
+      if (st.handle) put(5, st.handle);
       put(2, st.name);
       put(70, 0);
       put(40, 0);

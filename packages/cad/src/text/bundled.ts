@@ -31,20 +31,26 @@ export const LATIN_FALLBACK = 'Noto Sans';
 const HERSHEY_FILE = 'hersheytext/svg_fonts/HersheySans1.svg';
 const NOTO_DIR = '@fontsource/noto-sans-sc';
 
+// node's modules and each package's folder, found once per process (a drawing asks for a few files of each package)
+const loadNodeModules = () => Promise.all([import('node:module'), import('node:fs/promises'), import('node:path')]);
+let nodeModules: ReturnType<typeof loadNodeModules> | undefined;
+const packageDirs = new Map<string, string>();
+
 export const nodeBundledFiles: BundledFontFiles = async (path) => {
-  const { createRequire } = await import('node:module');
-  const { readFile } = await import('node:fs/promises');
-  const { dirname, join } = await import('node:path');
-  const require = createRequire(import.meta.url);
+  const [{ createRequire }, { readFile }, { dirname, join }] = await (nodeModules ??= loadNodeModules());
   const [pkg, ...rest] = path.startsWith('@') ? [path.split('/').slice(0, 2).join('/'), ...path.split('/').slice(2)] : path.split('/');
-  let dir: string;
-  try {
-    dir = dirname(require.resolve(`${pkg}/package.json`));
-  } catch {
-    // packages whose `exports` hide package.json: walk up from their entry point
-    let p = dirname(require.resolve(pkg));
-    while (!p.endsWith(pkg.split('/').pop()!)) p = dirname(p);
-    dir = p;
+  let dir = packageDirs.get(pkg);
+  if (dir === undefined) {
+    const require = createRequire(import.meta.url);
+    try {
+      dir = dirname(require.resolve(`${pkg}/package.json`));
+    } catch {
+      // packages whose `exports` hide package.json: walk up from their entry point
+      let p = dirname(require.resolve(pkg));
+      while (!p.endsWith(pkg.split('/').pop()!)) p = dirname(p);
+      dir = p;
+    }
+    packageDirs.set(pkg, dir);
   }
   try {
     return new Uint8Array(await readFile(join(dir, ...rest)));
@@ -148,6 +154,44 @@ function rangeList(files: BundledFontFiles, f: SplitFamily): Promise<Record<stri
   return list;
 }
 
+/** One code point range of a subset: `key` names the subset's file (per weight). */
+interface SubsetRange {
+  key: string;
+  from: number;
+  to: number;
+}
+
+/**
+ * A family's ranges by first code point, made from its unicode.json once per list (both weights share them) and only
+ * when a character is looked up in that family: the SC and KR lists hold ~15,600 ranges, and cutting all of them up
+ * with regular expressions was ~30 ms of every fresh process's first drawing, which mostly needs the Latin subset.
+ */
+const parsedRanges = new WeakMap<Record<string, string>, SubsetRange[]>();
+function subsetRanges(map: Record<string, string>): SubsetRange[] {
+  let ranges = parsedRanges.get(map);
+  if (ranges) return ranges;
+  ranges = [];
+  for (const key in map) {
+    // "U+0-ff,U+131,U+152-153": hex numbers after U+, a range's end after a dash
+    const spec = map[key];
+    let i = 0;
+    while (i < spec.length) {
+      const plus = spec.indexOf('+', i);
+      if (plus < 0) break;
+      let end = spec.indexOf(',', plus);
+      if (end < 0) end = spec.length;
+      const dash = spec.indexOf('-', plus);
+      const from = parseInt(spec.slice(plus + 1, dash >= 0 && dash < end ? dash : end), 16);
+      const to = dash >= 0 && dash < end ? parseInt(spec.slice(dash + 1, end), 16) : from;
+      if (Number.isFinite(from) && Number.isFinite(to)) ranges.push({ key, from, to });
+      i = end + 1;
+    }
+  }
+  ranges.sort((a, b) => a.from - b.from);
+  parsedRanges.set(map, ranges);
+  return ranges;
+}
+
 /** A family split into unicode-range subsets (fontsource layout: unicode.json + files/<id>-<key>-<weight>-normal.woff). */
 interface SplitFamily {
   name: string;
@@ -170,7 +214,8 @@ export class CjkFallback implements GlyphSource {
   readonly kind = 'ttf' as const;
   readonly name = CJK_FALLBACK;
   descent = 0.3;
-  private byFamily: { file: string; from: number; to: number }[][] = [];
+  /** per family, its unicode.json (null: the family's files are not there) */
+  private lists: (Record<string, string> | null)[] = [];
   private reading = new Map<string, Promise<void>>();
   private ready?: Promise<boolean>;
   /** per family, once one of its subsets is read */
@@ -188,20 +233,17 @@ export class CjkFallback implements GlyphSource {
   }
 
   private async readRanges(): Promise<boolean> {
-    const lists = await Promise.all(FAMILIES.map((f) => rangeList(this.files, f)));
-    for (const [family, f] of FAMILIES.entries()) {
-      const map = lists[family];
-      if (!map) continue;
-      for (const [key, spec] of Object.entries(map)) {
-        const file = `${f.dir}/files/${f.id}-${key.replace(/[[\]]/g, '')}-${this.weight}-normal.woff`;
-        for (const r of spec.split(',')) {
-          const [a, b] = r.trim().replace(/^U\+/i, '').split('-');
-          (this.byFamily[family] ??= []).push({ file, from: parseInt(a, 16), to: parseInt(b ?? a, 16) });
-        }
-      }
-    }
-    for (const r of this.byFamily) r?.sort((a, b) => a.from - b.from);
-    return this.byFamily.some((r) => r?.length);
+    this.lists = await Promise.all(FAMILIES.map((f) => rangeList(this.files, f)));
+    return this.lists.some((map) => {
+      if (map) for (const key in map) if (map[key]) return true;
+      return false;
+    });
+  }
+
+  /** a subset's file for this weight */
+  private file(family: number, key: string): string {
+    const f = FAMILIES[family];
+    return `${f.dir}/files/${f.id}-${key.replace(/[[\]]/g, '')}-${this.weight}-normal.woff`;
   }
 
   /**
@@ -219,7 +261,8 @@ export class CjkFallback implements GlyphSource {
     await Promise.all(this.reading.values());
     let pending = [...new Set(chars)].filter((ch) => !this.has(ch));
     for (let family = 0; family < FAMILIES.length && pending.length; family++) {
-      const ranges = this.byFamily[family] ?? [];
+      const map = this.lists[family];
+      const ranges = map ? subsetRanges(map) : [];
       // per character, the files of this family that name it
       const named = new Map<string, string[]>();
       for (const ch of pending) {
@@ -227,7 +270,10 @@ export class CjkFallback implements GlyphSource {
         const files: string[] = [];
         for (const r of ranges) {
           if (r.from > cp) break; // sorted by their first code point
-          if (cp <= r.to && !files.includes(r.file)) files.push(r.file);
+          if (cp <= r.to) {
+            const file = this.file(family, r.key);
+            if (!files.includes(file)) files.push(file);
+          }
         }
         named.set(ch, files);
       }
@@ -310,4 +356,17 @@ export function bundledFonts(files: BundledFontFiles): Bundled {
     shared.set(files, (b = { stroke, cjk: new CjkFallback(files), cjkBold: new CjkFallback(files, 700) }));
   }
   return b;
+}
+
+/**
+ * Reads the bundled fonts most drawings need before a drawing is at hand: the stroke font and the outline fallback's
+ * range lists and Latin subset (what a missing TrueType font is drawn with). `cad render` calls it while LibreDWG
+ * reads a DWG in its own process, so their ~50 ms no longer follow the read. What it reads is what `loadFonts` would
+ * read for such a drawing; for a drawing without TrueType text it is read for nothing, at a time this process waits.
+ */
+export async function prewarmBundledFonts(files: BundledFontFiles = nodeBundledFiles): Promise<void> {
+  const b = bundledFonts(files);
+  const stroke = await b.stroke;
+  void stroke?.descent;
+  if (await b.cjk.init()) await b.cjk.need(Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)));
 }

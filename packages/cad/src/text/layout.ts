@@ -574,7 +574,8 @@ export function textGeometry(run: TextRun, d: Drawing, fonts: FontSet): TextGeom
     if (t?.length) {
       const tri = out.triangles;
       for (let i = 0; i < t.length; i += 2) tri.push(a * t[i] + c * t[i + 1] + e, b * t[i] + dd * t[i + 1] + f);
-      for (let i = 0; i < t.length; i += 6) triColors.push(color);
+      // (per-triangle colours are handed out only when some part of the text has its own colour)
+      if (anyColor) for (let i = 0; i < t.length; i += 6) triColors.push(color);
       if (glyph.rings && outlines) {
         const rings = glyph.rings.map((r) => {
           const pts: number[] = new Array(r.length);
