@@ -1,0 +1,58 @@
+import type { GlyphRun, PageContent } from './page-content.ts';
+
+/** What pdf.js tells of an annotation (page.getAnnotations()). */
+export interface AnnotationData {
+  subtype?: string;
+  rect?: number[];
+  titleObj?: { str?: string };
+  contentsObj?: { str?: string };
+  subject?: string;
+}
+
+/** AutoCAD's PDF export (EPDFSHX = 1) writes SHX text as strokes and the string as a comment with this title. */
+const SHX_TITLE = /autocad\s*shx\s*text/i;
+
+/**
+ * Texts recovered from "AutoCAD SHX Text" comments: each comment's contents are the string, its rectangle the
+ * text's box (horizontal, or vertical when the box stands upright). The strokes that drew it are dropped: every
+ * stroked-only path lying wholly inside a comment's box (grown by a tenth of its height).
+ */
+export function recoverShxText(annotations: AnnotationData[], content: PageContent, view: number[]): GlyphRun[] {
+  const texts: GlyphRun[] = [];
+  const boxes: [number, number, number, number][] = [];
+  for (const a of annotations) {
+    const title = `${a.titleObj?.str ?? ''} ${a.subject ?? ''}`;
+    const text = (a.contentsObj?.str ?? '').replace(/\s+/g, ' ').trim();
+    if (!SHX_TITLE.test(title) || !text || !a.rect || a.rect.length < 4) continue;
+    const x0 = Math.min(a.rect[0], a.rect[2]) - view[0], x1 = Math.max(a.rect[0], a.rect[2]) - view[0];
+    const y0 = Math.min(a.rect[1], a.rect[3]) - view[1], y1 = Math.max(a.rect[1], a.rect[3]) - view[1];
+    const w = x1 - x0, h = y1 - y0;
+    if (!(w > 0 && h > 0)) continue;
+    const upright = h > w * 1.2 && text.length > 1;
+    const size = (upright ? w : h) / 0.716; // the box holds the capitals: the em is larger
+    texts.push({
+      text, x: upright ? x1 : x0, y: y0, endX: upright ? x1 : x1, endY: upright ? y1 : y0, size, angle: upright ? Math.PI / 2 : 0, widthFactor: 1,
+      font: 'SHX', bold: false, italic: false, color: '#000000', layer: null, invisible: false,
+    });
+    const grow = 0.1 * Math.min(w, h);
+    boxes.push([x0 - grow, y0 - grow, x1 + grow, y1 + grow]);
+  }
+  if (boxes.length) {
+    const inside = (p: [number, number]) => boxes.some(([a, b, c, d]) => p[0] >= a && p[0] <= c && p[1] >= b && p[1] <= d);
+    content.shapes = content.shapes.filter((s) => {
+      if (s.fill || !s.stroke) return true;
+      for (const sp of s.subpaths) {
+        if (!inside(sp.start)) return true;
+        for (const seg of sp.segs) if (!inside(seg.to)) return true;
+      }
+      // the text's colour and layer are those of the strokes it replaces
+      const t = texts.find((t) => inside([t.x, t.y]) || inside([t.endX, t.endY]));
+      if (t && t.layer === null) {
+        t.layer = s.layer;
+        t.color = s.strokeColor;
+      }
+      return false;
+    });
+  }
+  return texts;
+}
