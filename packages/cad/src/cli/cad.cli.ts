@@ -10,6 +10,9 @@
  * [--paper A3|ANSI-B|420x297] [--orientation portrait|landscape] [--scale N] [--margin MM] [--color color|monochrome|grayscale]
  * [--ctb FILE] [--background white|black|transparent] [--area minX,minY,maxX,maxY] [--fonts DIR] [--images DIR]`: the
  * engine's conversion (convertDrawing, what the server's jobs run), the target chosen by the output's extension.
+ * `npm run cad -- convert <in.pdf> <out.dxf> [--pages 1,3] [--stack] [--calibrate x1,y1,x2,y2,MM]`: a PDF as a drawing,
+ * each page a layout (or the pages one under another in model space with --stack), at the PDF's true scale or
+ * calibrated by one known distance (two points in PDF points and their true length in mm).
  * `npm run cad -- compare <a> <b> [out.png|out.svg] [--layout NAME]`: the JSON change list from A to B, and the
  * overlay (unchanged grey, added green, removed red, modified orange over faint red) when an image is named.
  */
@@ -53,6 +56,9 @@ const { positionals, values } = parseArgs({
     background: { type: 'string' },
     area: { type: 'string' },
     version: { type: 'string' },
+    pages: { type: 'string' },
+    stack: { type: 'boolean' },
+    calibrate: { type: 'string' },
   },
 });
 const [command, file, out] = positionals;
@@ -161,16 +167,32 @@ function convertOptions(): ConvertOptions {
   return o;
 }
 
+/** --pages, --stack, --calibrate: how a PDF source becomes a drawing. */
+function pdfOptions() {
+  const pages = values.pages?.split(',').map((p) => Number(p.trim()));
+  if (pages && !pages.every((n) => Number.isInteger(n) && n >= 1)) throw new UsageError(`--pages must be page numbers like 1,3, not ${values.pages}`);
+  let calibrate;
+  if (values.calibrate) {
+    const v = values.calibrate.split(',').map(Number);
+    if (v.length !== 5 || !v.every(Number.isFinite) || !(v[4] > 0)) throw new UsageError('--calibrate must be x1,y1,x2,y2,MM: two points in PDF points and their true distance in mm');
+    calibrate = { from: [v[0], v[1]] as [number, number], to: [v[2], v[3]] as [number, number], mm: v[4] };
+  }
+  return { pages, stack: values.stack, calibrate };
+}
+
 /** `convert`: the same convertDrawing the server's conversion jobs call. */
 async function convert(input: string, output: string) {
   const ext = /\.([a-z]+)$/i.exec(output)?.[1].toLowerCase() ?? '';
   const target = CONVERT_BY_EXT[ext];
   if (!target) throw new UsageError(`unknown output format: ${output} (use ${Object.keys(CONVERT_BY_EXT).map((e) => `.${e}`).join(', ')})`);
   const o = convertOptions();
-  const d = await load(input);
   const images = values.images;
   const started = performance.now();
-  const [{ convertDrawing, loadConvertText }, { imageRefs }, { loadRenderPictures }] = await Promise.all([import('../convert/index.ts'), import('../geometry/image-refs.ts'), import('../render/pictures.ts')]);
+  const [{ convertDrawing, loadConvertText, readConvertSource }, { imageRefs }, { loadRenderPictures }] = await Promise.all([import('../convert/index.ts'), import('../geometry/image-refs.ts'), import('../render/pictures.ts')]);
+  const d = await readConvertSource(readFileSync(input), input, target, { timeoutMs: 25_000, pdf: pdfOptions() }).catch((e) => {
+    if (e instanceof CadError && e.code === 'cad.targetUnavailable') throw new UsageError(e.message);
+    throw e;
+  });
   const result = await convertDrawing(d, target, o, {
     ...(await loadConvertText(d, fontDirectory(values.fonts))),
     loadPictures: images ? async (flat) => (await loadRenderPictures(imageRefs(d, flat), fileDirectory(images))).pictures : undefined,

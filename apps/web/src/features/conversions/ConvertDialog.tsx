@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { ConversionOptions } from '@cadcloud/contracts';
 import type { Item } from '../files/api.ts';
 import { taskEvents } from '../tasks/task-events.ts';
-import { conversionsApi, IN_TRANSFORM, isConvertible, type ConversionTarget, type ConversionTargets } from './api.ts';
+import { conversionsApi, IN_TRANSFORM, isConvertible, isPdf, type ConversionTarget, type ConversionTargets } from './api.ts';
 import { conversionEvents } from './conversion-events.ts';
 
 const PICTURES = new Set(['png', 'jpg', 'bmp']);
@@ -13,7 +13,8 @@ const PAPERS = ['fit', 'A4', 'A3', 'A2', 'A1', 'A0'] as const;
 
 /**
  * The convert dialog: target (only those the server writes), version for DXF/DWG, layouts, paper for PDF, width for
- * pictures. Started conversions show in the task panel's conversion tab.
+ * pictures. A PDF converts to a drawing (the server's `pdfTargets`: DXF), each page a layout or all stacked in model
+ * space. Started conversions show in the task panel's conversion tab.
  */
 export function ConvertDialog({ files, open, onClose, onStarted }: { files: Pick<Item, 'id' | 'name'>[]; open: boolean; onClose: () => void; onStarted?: () => void }) {
   const { t } = useTranslation('conversions');
@@ -23,15 +24,23 @@ export function ConvertDialog({ files, open, onClose, onStarted }: { files: Pick
   const [layouts, setLayouts] = useState<'current' | 'all'>('all');
   const [paper, setPaper] = useState<(typeof PAPERS)[number]>('fit');
   const [width, setWidth] = useState(2000);
+  const [placement, setPlacement] = useState<'layouts' | 'stack'>('layouts');
   const [busy, setBusy] = useState(false);
+  // any PDF among the files: only what a PDF converts to is offered (for every file)
+  const fromPdf = files.some((f) => isPdf(f));
+  const offered: ConversionTarget[] = targets ? (fromPdf ? targets.pdfTargets ?? [] : targets.targets) : [fromPdf ? 'dxf' : 'pdf'];
   useEffect(() => {
     if (open) conversionsApi.targets().then(setTargets, (e) => message.error(e.message));
   }, [open]);
+  useEffect(() => {
+    if (fromPdf) setTarget('dxf');
+  }, [fromPdf]);
 
   const start = async () => {
     setBusy(true);
     try {
-      const options: ConversionOptions = { layouts };
+      const options: ConversionOptions = fromPdf ? {} : { layouts };
+      if (fromPdf && placement === 'stack') options.stack = true;
       if (target === 'pdf') options.paper = paper;
       if (PICTURES.has(target)) options.width = width;
       await conversionsApi.transform(files.map((f) => f.id), target, target === 'dxf' || target === 'dwg' ? version : undefined, options);
@@ -52,14 +61,22 @@ export function ConvertDialog({ files, open, onClose, onStarted }: { files: Pick
     <Modal open={open} title={t('convert.title', { count: files.length })} onCancel={onClose} onOk={start} okText={t('convert.start')} confirmLoading={busy} okButtonProps={{ disabled: !targets, 'data-testid': 'convert-start' } as ButtonProps} destroyOnHidden>
       <Form layout="vertical" data-testid="convert-dialog">
         <Form.Item label={t('convert.target')}>
-          <Select value={target} onChange={setTarget} data-testid="convert-target" options={(targets?.targets ?? ['pdf']).map((x) => ({ value: x, label: t(`convert.target.${x}`) }))} />
+          <Select value={target} onChange={setTarget} data-testid="convert-target" options={offered.map((x) => ({ value: x, label: t(fromPdf ? `convert.pdf.target.${x}` : `convert.target.${x}`) }))} />
         </Form.Item>
+        {fromPdf && (
+          <Form.Item label={t('convert.pdf.placement')}>
+            <Radio.Group value={placement} onChange={(e) => setPlacement(e.target.value)} data-testid="convert-pdf-placement">
+              <Radio value="layouts">{t('convert.pdf.layouts')}</Radio>
+              <Radio value="stack">{t('convert.pdf.stack')}</Radio>
+            </Radio.Group>
+          </Form.Item>
+        )}
         {(target === 'dxf' || target === 'dwg') && (
           <Form.Item label={t('convert.version')}>
             <Select value={version} onChange={setVersion} data-testid="convert-version" options={(targets?.versions ?? []).map((v) => ({ value: v, label: v }))} />
           </Form.Item>
         )}
-        {target !== 'dxf' && target !== 'dwg' && (
+        {target !== 'dxf' && target !== 'dwg' && !fromPdf && (
           <Form.Item label={t('convert.layouts')}>
             <Radio.Group value={layouts} onChange={(e) => setLayouts(e.target.value)} data-testid="convert-layouts">
               <Radio value="all">{t('convert.layouts.all')}</Radio>
