@@ -118,6 +118,8 @@ export function buildDrawing(pages: ImportedPage[], o: BuildOptions): Drawing {
       if (extra.linetype) all.push([6, extra.linetype]);
       all.push(...extra.colour);
       if (extra.lineweight !== undefined) all.push([370, extra.lineweight]);
+      // a hatch's loop counts (92) are also AcDbEntity codes: its subclass markers are written here, not guessed by the writer
+      if (type === 'HATCH') all.unshift([100, 'AcDbEntity']), all.push([100, 'AcDbHatch']);
       all.push(...pairs);
       const color = Number(extra.colour.find((p) => p[0] === 62)?.[1] ?? 256);
       const tc = extra.colour.find((p) => p[0] === 420)?.[1];
