@@ -4,10 +4,6 @@
  * own PDF export and back; the bad inputs (empty, not a PDF, encrypted, pictures only, a hostile size), each refused
  * with its reason. The written DXF is read back by our reader and, where installed, audited by ezdxf.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Drawing, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
@@ -16,6 +12,7 @@ import { writeDxf } from '../dxf/writer/index.ts';
 import { convertDrawing, readConvertSource } from '../convert/index.ts';
 import { convertFixtureDxf, FIXTURE_LAYERS, FIXTURE_TTF_TEXTS } from '../testing/convert-fixture.ts';
 import { circlePath, fixturePdf } from '../testing/pdf-fixture.ts';
+import { ezdxfErrors, hasEzdxf } from '../testing/ezdxf-audit.ts';
 import { importPdf, PdfImportError } from './index.ts';
 
 const MM = 25.4 / 72;
@@ -44,6 +41,8 @@ const GEOMETRY = [
   'BT /F1 10 Tf 1 0 0 1 300 520 Tm [(Dra) -20 (wing)] TJ ET',
   'BT /F1 10 Tf 0 1 -1 0 500 300 Tm (Up) Tj ET',
 ].join('\n');
+
+if (!hasEzdxf) console.warn('ezdxf not installed (/usr/bin/python3 with python3-ezdxf): written files are not audited');
 
 describe('PDF import: geometry', () => {
   it('lines, circles, arcs, bulges, curves, dashes, fills and texts at true scale in millimetres', async () => {
@@ -189,24 +188,3 @@ describe('PDF import: bad input ends with the reason', () => {
     await expect(readConvertSource(fixturePdf([{ content: GEOMETRY }]), 'x.pdf', 'png')).rejects.toMatchObject({ code: 'cad.targetUnavailable' });
   });
 });
-
-const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-pdfimport-'));
-const hasEzdxf = spawnSync('/usr/bin/python3', ['-c', 'import ezdxf'], { encoding: 'utf8' }).status === 0;
-if (!hasEzdxf) console.warn('ezdxf not installed (/usr/bin/python3 with python3-ezdxf): written files are not audited');
-const AUDIT = `
-import sys
-from ezdxf import recover
-doc, a = recover.readfile(sys.argv[1])
-b = doc.audit()
-print('ERRORS', len(a.errors) + len(b.errors))
-for e in a.errors + b.errors: print(e.code, e.message)
-`;
-/** ezdxf's recover + audit of a written file: its errors */
-export function ezdxfErrors(bytes: Buffer, name: string): string[] {
-  if (!hasEzdxf) return [];
-  const file = path.join(dir, name);
-  writeFileSync(file, bytes);
-  const r = spawnSync('/usr/bin/python3', ['-c', AUDIT, file], { encoding: 'utf8', timeout: 600_000 });
-  if (r.status !== 0) return [`ezdxf failed (${r.status ?? r.signal}): ${r.stderr.slice(-400)}`];
-  return r.stdout.trim().split('\n').slice(1);
-}

@@ -171,7 +171,8 @@ export function walkOperators(
       if (!whole) st.clips = [...st.clips, clipOf(subpaths, box)];
     }
     if (!kept.length) return;
-    // wholly outside the clip: the page does not show it
+    // wholly off the page (the crop box clips every page), or outside the clip: the page does not show it
+    if (box[2] < 0 || box[3] < 0 || box[0] > page.width || box[1] > page.height) return;
     if (!showsThrough(st.clips, kept)) return;
     const fill = paint.fill && !st.fillPattern;
     // a clipping path, or one ended without painting, draws nothing
@@ -214,6 +215,9 @@ export function walkOperators(
     const [x1, y1] = apply(multiply(multiply([1, 0, 0, 1, advance, 0], start), st.ctm), 0, st.rise);
     const ux = Math.hypot(trm[0], trm[1]), uy = Math.hypot(trm[2], trm[3]);
     if (!(uy > 0)) return;
+    // text off the page is not on the plot (writers hide their stamps there): as pdf.js's text content, left out
+    const off = (x: number, y: number) => x < 0 || y < 0 || x > page.width || y > page.height;
+    if (off(x0, y0) && off(x1, y1)) return;
     const run: GlyphRun = {
       text, x: x0, y: y0, endX: x1, endY: y1, size: uy, angle: Math.atan2(trm[1], trm[0]), widthFactor: ux / uy || 1,
       font: font.name, bold: font.bold, italic: font.italic, color: st.renderMode === 1 || st.renderMode === 5 ? st.strokeColor : st.fillColor,
