@@ -130,7 +130,10 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
   /** The spec's message, and for a PDF the precise reason (encrypted, empty, not a PDF, only pictures) after it. */
   function withReason(msg: string, detail: string | null, lang: Language): string {
     const m = detail ? PDF_REASON.exec(detail) : null;
-    return m ? `${msg} ${serverMessage(`conversion.pdf.${m[1]}`, lang)}` : msg;
+    if (!m) return msg;
+    const reason = serverMessage(`conversion.pdf.${m[1]}`, lang);
+    // a full-width bracket (zh) follows without a space
+    return reason.startsWith('（') ? `${msg}${reason}` : `${msg} ${reason}`;
   }
 
   /** Drawings convert to every target; a PDF to the drawing targets only (pdfTargets). */
