@@ -136,8 +136,13 @@ export function buildDrawing(pages: ImportedPage[], o: BuildOptions): Drawing {
       const pairs: Pair[] = [[10, x], [20, y], [30, 0], [40, t.size * CAP_PER_EM * k], [1, t.text]];
       const deg = (t.angle * 180) / Math.PI;
       if (Math.abs(deg) > 1e-6) pairs.push([50, ((deg % 360) + 360) % 360]);
-      if (Math.abs(t.widthFactor - 1) > 1e-3) pairs.push([41, t.widthFactor]);
+      // a string of several characters is fitted between where the PDF starts and ends it (TEXT "fit", 72 = 5): it
+      // keeps its place and length whatever font the reader substitutes for the PDF's
+      const [ex, ey] = at(t.endX, t.endY);
+      const fit = [...t.text].length > 1 && Math.hypot(ex - x, ey - y) > 1e-6;
+      if (!fit && Math.abs(t.widthFactor - 1) > 1e-3) pairs.push([41, t.widthFactor]);
       pairs.push([7, styleFor(t)]);
+      if (fit) pairs.push([72, 5], [11, ex], [21, ey], [31, 0]);
       out.push(make('TEXT', layer, pairs, { colour: colourPairs(t.color) }));
     }
 

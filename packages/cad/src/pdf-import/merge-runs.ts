@@ -21,7 +21,15 @@ export function mergeRuns(runs: GlyphRun[]): GlyphRun[] {
     out.push({ ...r });
   }
   // blanks alone say nothing; blanks at the ends move nothing a reader sees
-  return out.filter((r) => r.text.trim().length).map((r) => ({ ...r, text: r.text.replace(/\s+$/, '') }));
+  return out.filter((r) => r.text.trim().length).map(trimEnd);
+}
+
+/** A run without its trailing blanks, its end drawn back by their share of the run's advance. */
+function trimEnd(r: GlyphRun): GlyphRun {
+  const text = r.text.replace(/\s+$/, '');
+  if (text.length === r.text.length || !r.text.length) return r;
+  const keep = text.length / r.text.length;
+  return { ...r, text, endX: r.x + (r.endX - r.x) * keep, endY: r.y + (r.endY - r.y) * keep };
 }
 
 /** distance from the end of `a` to (x, y), along `a`'s baseline */
