@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pairValue, parseDxf } from '../dxf/reader.ts';
-import { compareImages, decodeImage } from '../fidelity/image-metric.ts';
+import { compareImages, decodeImage, inkBox, inkMask } from '../fidelity/image-metric.ts';
 import { sample, haveSamples } from '../fidelity/samples.ts';
 import { convertDrawing, loadConvertText, readConvertSource } from '../convert/index.ts';
 import { ezdxfErrors } from '../testing/ezdxf-audit.ts';
@@ -21,8 +21,11 @@ const hasPdftoppm = spawnSync('pdftoppm', ['-v'], { encoding: 'utf8' }).status =
 if (!hasPlot) console.warn(`PDF import sample test skipped: ${PLOT} absent`);
 if (!hasPdftoppm) console.warn('PDF import fidelity skipped: pdftoppm (poppler-utils) not installed');
 
-/** F1 reached when this test was written: 0.818 (ink within 2 px at 1024 px). The threshold sits just under it. */
-const F1_MIN = 0.8;
+/**
+ * F1 reached when this test was written: 0.995 (precision 0.992, recall 0.997; ink within 2 px at 1024 px). The
+ * threshold sits just under it. (0.82 before clipping paths cut what the plot's viewport hides.)
+ */
+const F1_MIN = 0.99;
 const squash = (s: string) => s.replace(/\s+/g, '');
 
 describe.skipIf(!hasPlot)('the floor plan plot converted to DXF', () => {
@@ -40,21 +43,34 @@ describe.skipIf(!hasPlot)('the floor plan plot converted to DXF', () => {
     await doc.destroy();
     const items = content.items.map((i) => ('str' in i ? i.str : '')).filter((s) => s.trim());
     const texts = [...back.entities, ...back.blocks.flatMap((b) => b.entities)].filter((e) => e.type === 'TEXT').map((e) => String(pairValue(e, 1)));
-    const chars = (list: string[]) => [...squash(list.join(''))].sort().join('');
-    expect(chars(texts)).toBe(chars(items));
-    // glyph runs merged into strings: no more TEXTs than pdf.js's own runs
+    // every character of our texts is one of the PDF's, and all of the PDF's but those its viewport clips hide
+    // (pdf.js's text content ignores clipping: 3 of its 420 runs, "A", "L-01.2" and one more, lie outside the sheet's view)
+    const count = (list: string[]) => {
+      const m = new Map<string, number>();
+      for (const ch of squash(list.join(''))) m.set(ch, (m.get(ch) ?? 0) + 1);
+      return m;
+    };
+    const ours = count(texts), theirs = count(items);
+    for (const [ch, n] of ours) expect(n, `"${ch}"`).toBeLessThanOrEqual(theirs.get(ch) ?? 0);
+    const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+    expect(total(ours)).toBeGreaterThan(total(theirs) * 0.99);
+    // glyph runs merged into strings: no more TEXTs than pdf.js's own runs, most of them found whole
     expect(texts.length).toBeGreaterThan(items.length * 0.5);
     expect(texts.length).toBeLessThanOrEqual(items.length);
-    for (const s of items.slice(0, 50)) expect(texts.some((t) => t.includes(s.trim()))).toBe(true);
+    const found = items.filter((s) => texts.some((t) => t.includes(s.trim()))).length;
+    expect(found).toBeGreaterThan(items.length * 0.97);
 
     expect(ezdxfErrors(dxf.bytes, 'floorplan-plot.dxf')).toEqual([]);
 
     if (!hasPdftoppm) return;
-    const support = await loadConvertText(back, async () => null);
-    const ours = await convertDrawing(back, 'png', { width: 2000, layouts: ['Page 1'] }, support);
+    // the plot at 1400 px by pdftoppm; ours at about the plot's ink size (2 % margins), as the fidelity tests render
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-pdfimport-'));
-    execFileSync('pdftoppm', ['-png', '-singlefile', '-scale-to-x', '2000', '-scale-to-y', '-1', PLOT, path.join(dir, 'ref')]);
-    const agreement = await compareImages(await decodeImage(ours.bytes), await decodeImage(readFileSync(path.join(dir, 'ref.png'))));
+    execFileSync('pdftoppm', ['-png', '-singlefile', '-scale-to-x', '1400', '-scale-to-y', '-1', PLOT, path.join(dir, 'ref')]);
+    const ref = await decodeImage(readFileSync(path.join(dir, 'ref.png')));
+    const box = inkBox(inkMask(ref))!;
+    const support = await loadConvertText(back, async () => null);
+    const png = await convertDrawing(back, 'png', { width: Math.round(Math.max(box.width, box.height) * 1.04), layouts: ['Page 1'] }, support);
+    const agreement = await compareImages(await decodeImage(png.bytes), ref, { k: 2 });
     console.log(`floor plan plot → DXF → PNG against pdftoppm: F1 ${agreement.f1.toFixed(3)} (precision ${agreement.precision.toFixed(3)}, recall ${agreement.recall.toFixed(3)})`);
     expect(agreement.f1).toBeGreaterThan(F1_MIN);
   }, 300_000);

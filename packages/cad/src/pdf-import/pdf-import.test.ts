@@ -129,6 +129,25 @@ describe('PDF import: geometry', () => {
     await expect(importPdf(pdf, { pages: [4] })).rejects.toMatchObject({ reason: 'pdf.noSuchPage' });
   });
 
+  it('clipping paths cut what crosses them and hide what lies outside (a viewport on a sheet)', async () => {
+    // an L-shaped clip (not a rectangle): a line across it keeps only its inside parts; a circle outside it and a
+    // text outside it are gone; a text inside stays
+    const content = [
+      'q 100 100 m 300 100 l 300 200 l 200 200 l 200 300 l 100 300 l h W n',
+      '0 G 50 150 m 350 150 l S', // crosses the clip's lower arm: 100..300 kept
+      '50 250 m 350 250 l S', // crosses the upper arm: 100..200 kept
+      circlePath(280, 280, 10), 'S', // in the L's missing corner
+      'BT /F1 10 Tf 1 0 0 1 120 120 Tm (inside) Tj ET',
+      'BT /F1 10 Tf 1 0 0 1 250 260 Tm (hidden) Tj ET',
+      'Q',
+    ].join('\n');
+    const d = await importPdf(fixturePdf([{ content }]));
+    const spans = ofType(d, 'LINE').map((l) => [num(l, 10) / MM, num(l, 11) / MM, num(l, 20) / MM].map((v) => Math.round(v))).sort((a, b) => a[2] - b[2]);
+    expect(spans).toEqual([[100, 300, 150], [100, 200, 250]]);
+    expect(ofType(d, 'CIRCLE')).toHaveLength(0);
+    expect(ofType(d, 'TEXT').map((t) => pairValue(t, 1))).toEqual(['inside']);
+  });
+
   it("recovers AutoCAD's SHX text comments as TEXT and drops the strokes they cover", async () => {
     // "AB" drawn as strokes inside the comment's box, and a line outside it that stays
     const strokes = '0 G 0.2 w 100 500 m 105 512 l 110 500 l S 103 506 m 107 506 l S 114 500 m 114 512 l 120 512 l 122 509 l 120 506 l 114 506 l S 114 500 m 121 500 l 123 503 l 121 506 l S';

@@ -1,7 +1,7 @@
 import { CadError } from '../model/drawing.ts';
 import { apply, IDENTITY, meanScale, multiply, type Matrix } from './matrix.ts';
 import type { GlyphRun, PageContent, Pt, Shape, Subpath } from './page-content.ts';
-import { clipOf, showsThrough, type Clip } from './clip.ts';
+import { clipOf, cutToClips, insideClip, showsThrough, type Clip } from './clip.ts';
 
 /** pdf.js's operator numbers and path-buffer commands (pdfjs-dist 5.6.205, `OPS` and `DrawOPS`). */
 export type OpsTable = Record<string, number>;
@@ -175,11 +175,15 @@ export function walkOperators(
     if (box[2] < 0 || box[3] < 0 || box[0] > page.width || box[1] > page.height) return;
     if (!showsThrough(st.clips, kept)) return;
     const fill = paint.fill && !st.fillPattern;
+    // the clips in force cut what crosses them (a viewport's overflow is not on the sheet)
+    const cut = st.clips.some((c) => box[0] < c.box[0] || box[1] < c.box[1] || box[2] > c.box[2] || box[3] > c.box[3] || c.rings.length !== 1 || c.rings[0].length > 5);
+    const shown = cut ? cutToClips(kept, st.clips, fill && !paint.stroke) : kept;
+    if (!shown.length) return;
     // a clipping path, or one ended without painting, draws nothing
     if (!fill && !paint.stroke) return;
     const scale = meanScale(m);
     const shape: Shape = {
-      subpaths: kept, stroke: paint.stroke, fill, strokeColor: st.strokeColor, fillColor: st.fillColor,
+      subpaths: shown, stroke: paint.stroke, fill, strokeColor: st.strokeColor, fillColor: st.fillColor,
       lineWidth: st.lineWidth * scale, dash: st.dash ? st.dash.map((x) => x * scale) : null, layer: layer(),
     };
     page.shapes.push(shape);
@@ -218,6 +222,8 @@ export function walkOperators(
     // text off the page is not on the plot (writers hide their stamps there): as pdf.js's text content, left out
     const off = (x: number, y: number) => x < 0 || y < 0 || x > page.width || y > page.height;
     if (off(x0, y0) && off(x1, y1)) return;
+    // and text a clip hides (a viewport's overflow): neither its start nor its end shows
+    if (st.clips.length && !st.clips.every((c) => insideClip(c, [x0, y0]) || insideClip(c, [x1, y1]))) return;
     const run: GlyphRun = {
       text, x: x0, y: y0, endX: x1, endY: y1, size: uy, angle: Math.atan2(trm[1], trm[0]), widthFactor: ux / uy || 1,
       font: font.name, bold: font.bold, italic: font.italic, color: st.renderMode === 1 || st.renderMode === 5 ? st.strokeColor : st.fillColor,
