@@ -100,4 +100,31 @@ for (const driver of testDatabaseDrivers()) {
       expect(await itemOf(src.id)).toMatchObject({ transformStatus: 2, size: bytes.length, fileMD5: src.fileMD5 });
     });
   });
+
+  describe(`a PDF that would keep the worker busy, on ${driver.name}`, () => {
+    let t: TestApp;
+    afterAll(async () => t?.close());
+    it('ends FAIL at the conversion time cap instead of hanging, and makes no file', async () => {
+      // the worker's time cap (CONVERSION_TIMEOUT_MS, as the scene builder's): 1 s against a page of 400,000 strokes
+      t = await createTestApp(driver, { CONVERSION_TIMEOUT_MS: '1000' });
+      const a = await t.createUser();
+      await t.db.db.updateTable('users').set({ vip_type: 1 }).where('id', '=', a.id).execute();
+      registerConversionJobs(t.deps.queue, t.deps);
+      const heavy = Array.from({ length: 400_000 }, (_, i) => `${i % 500} ${(i >> 9) % 800} m ${(i % 500) + 1} ${((i >> 9) % 800) + 1} l S`).join('\n');
+      const src = (await t.upload(a.token, 'heavy.pdf', Buffer.from(fixturePdf([{ content: heavy }])))).bizData;
+      const started = Date.now();
+      expect((await t.call('/cloud/v5/file/task/transformBatch', { fileIds: [src.id], target: 'dxf' }, a.token)).rtnCode).toBe('0000000');
+      const failed = await until(async () => {
+        const s = (await t.call('/cloud/v5/file/task/checkTaskStatusBatch', { fileIds: [src.id] }, a.token)).bizData.list[0];
+        return s.transformStatus !== 0 ? s : undefined;
+      }, 60_000);
+      expect(failed).toMatchObject({ transformStatus: 2, code: 'conversion.failed', resultFileId: null, msg: 'Failed to convert the file format.' });
+      expect(Date.now() - started).toBeLessThan(30_000);
+      // it was the time cap that ended it (the worker stopped), not the PDF's content
+      const row = await t.db.db.selectFrom('conversions').select('detail').where('source_id', '=', src.id).executeTakeFirstOrThrow();
+      expect(row.detail).toMatch(/^timeout/);
+      const names = (await t.call('/cloud/v5/union/list', { parentId: '0' }, a.token)).bizData.list.map((i: { name: string }) => i.name);
+      expect(names).toEqual(['heavy.pdf']);
+    }, 90_000);
+  });
 }
