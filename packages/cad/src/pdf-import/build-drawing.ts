@@ -19,6 +19,8 @@ export interface BuildOptions {
   pdfLayers: boolean;
   /** curve fitting tolerance in page points */
   tolerance: number;
+  /** PDF layers off when the file opens: their drawing layers are off */
+  hiddenLayers?: Set<string>;
 }
 
 /** AutoCAD's lineweights (1/100 mm): a PDF width comes back as the nearest. */
@@ -62,7 +64,10 @@ export function buildDrawing(pages: ImportedPage[], o: BuildOptions): Drawing {
     if (!layers.has(name)) {
       const rgb = parseInt(hex.slice(1), 16);
       const own = !o.pdfLayers && rgb !== 0;
-      layers.set(name, { name, color: own ? aciOf(rgb) : 7, ...(own ? { trueColor: rgb } : {}), linetype: 'Continuous', lineweight: -3, on: true, frozen: false, locked: false, handle: nextHandle() });
+      const on = !(o.pdfLayers && pdfLayer !== null && o.hiddenLayers?.has(pdfLayer));
+      // the writer turns `on: false` into the LAYER's negative colour
+      const color = own ? aciOf(rgb) : 7;
+      layers.set(name, { name, color, ...(own ? { trueColor: rgb } : {}), linetype: 'Continuous', lineweight: -3, on, frozen: false, locked: false, handle: nextHandle() });
     }
     return name;
   };

@@ -68,9 +68,15 @@ export async function importPdf(bytes: Uint8Array, o: PdfImportOptions = {}): Pr
 
     // optional-content groups (PDF layers) by id
     const groups = new Map<string, string>();
+    const hidden = new Set<string>();
     try {
       const oc = await doc.getOptionalContentConfig();
-      for (const [id, g] of oc) groups.set(String(id), String((g as { name?: string }).name ?? id));
+      for (const [id, g] of oc) {
+        const name = String((g as { name?: string }).name ?? id);
+        groups.set(String(id), name);
+        // a PDF layer off when the file opens is a drawing layer off (its content still converted)
+        if ((g as { visible?: boolean }).visible === false) hidden.add(name);
+      }
     } catch {
       // no optional content: layers by colour
     }
@@ -114,7 +120,7 @@ export async function importPdf(bytes: Uint8Array, o: PdfImportOptions = {}): Pr
       if (!(d > 0 && o.calibrate.mm > 0)) throw new CadError('cad.parseFailed', 'Failed to convert the file format.', 'calibration: the two points must differ and the length be positive');
       mmPerPoint = o.calibrate.mm / d;
     }
-    return buildDrawing(pages, { placement: o.stack ? 'stack' : 'layouts', mmPerPoint, pdfLayers: groups.size > 0, tolerance: o.tolerance ?? 0.05 });
+    return buildDrawing(pages, { placement: o.stack ? 'stack' : 'layouts', mmPerPoint, pdfLayers: groups.size > 0, hiddenLayers: hidden, tolerance: o.tolerance ?? 0.05 });
   } finally {
     await doc.destroy();
   }

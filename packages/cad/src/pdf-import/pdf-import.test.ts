@@ -129,6 +129,19 @@ describe('PDF import: geometry', () => {
     await expect(importPdf(pdf, { pages: [4] })).rejects.toMatchObject({ reason: 'pdf.noSuchPage' });
   });
 
+  it('PDF layers become drawing layers (off when the PDF has them off); content outside any stays on layer 0', async () => {
+    const content = '/OC /L0 BDC 0 G 0 0 m 100 0 l S EMC /OC /L1 BDC 1 0 0 RG 0 10 m 100 10 l S EMC 0 G 0 20 m 100 20 l S';
+    const d = await importPdf(fixturePdf([{ content }], { layers: [{ name: 'Walls', on: true }, { name: 'Furniture: draft', on: false }] }));
+    const lines = ofType(d, 'LINE').sort((a, b) => num(a, 20) - num(b, 20));
+    expect(lines.map((l) => l.layer)).toEqual(['Walls', 'Furniture_ draft', '0']);
+    // on a PDF layer the colour is the entity's own: red as ACI 1 with its true colour; black is the foreground ink
+    expect([lines[1].color, lines[1].trueColor]).toEqual([1, 0xff0000]);
+    expect(lines[0].color).toBe(7);
+    const written = parseDxf(writeDxf(d, { version: '2018' }));
+    expect(written.layers.find((l) => l.name === 'Walls')?.on).toBe(true);
+    expect(written.layers.find((l) => l.name === 'Furniture_ draft')?.on).toBe(false);
+  });
+
   it('clipping paths cut what crosses them and hide what lies outside (a viewport on a sheet)', async () => {
     // an L-shaped clip (not a rectangle): a line across it keeps only its inside parts; a circle outside it and a
     // text outside it are gone; a text inside stays

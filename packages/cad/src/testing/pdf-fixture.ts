@@ -15,11 +15,17 @@ export interface FixturePage {
   image?: { width: number; height: number };
 }
 
-export function fixturePdf(pages: FixturePage[], o: { encrypt?: boolean } = {}): Uint8Array {
+/**
+ * `layers`: optional content groups (PDF layers), named /L0, /L1 … in every page's resources for `/OC /L0 BDC … EMC`;
+ * `on: false` ones are off when the file opens.
+ */
+export function fixturePdf(pages: FixturePage[], o: { encrypt?: boolean; layers?: { name: string; on: boolean }[] } = {}): Uint8Array {
   const objects: string[] = [];
   const add = (body: string) => (objects.push(body), objects.length);
   const catalog = add('');
   const pagesObj = add('');
+  const ocgs = (o.layers ?? []).map((l) => add(`<< /Type /OCG /Name (${l.name}) >>`));
+  const props = ocgs.length ? ` /Properties << ${ocgs.map((g, i) => `/L${i} ${g} 0 R`).join(' ')} >>` : '';
   const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   const kids: number[] = [];
   for (const p of pages) {
@@ -32,9 +38,11 @@ export function fixturePdf(pages: FixturePage[], o: { encrypt?: boolean } = {}):
       const im = add(`<< /Type /XObject /Subtype /Image /Width ${p.image.width} /Height ${p.image.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${px.length} >>\nstream\n${px}\nendstream`);
       xobj = ` /XObject << /Im1 ${im} 0 R >>`;
     }
-    kids.push(add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${p.width ?? 595} ${p.height ?? 842}] /Resources << /Font << /F1 ${font} 0 R >>${xobj} >> /Contents ${contents} 0 R${annots.length ? ` /Annots [${annots.map((a) => `${a} 0 R`).join(' ')}]` : ''} >>`));
+    kids.push(add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${p.width ?? 595} ${p.height ?? 842}] /Resources << /Font << /F1 ${font} 0 R >>${xobj}${props} >> /Contents ${contents} 0 R${annots.length ? ` /Annots [${annots.map((a) => `${a} 0 R`).join(' ')}]` : ''} >>`));
   }
-  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
+  const off = ocgs.filter((_, i) => !o.layers![i].on);
+  const oc = ocgs.length ? ` /OCProperties << /OCGs [${ocgs.map((g) => `${g} 0 R`).join(' ')}] /D << /Order [${ocgs.map((g) => `${g} 0 R`).join(' ')}] /OFF [${off.map((g) => `${g} 0 R`).join(' ')}] >> >>` : '';
+  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R${oc} >>`;
   objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
   // the standard security handler (RC4, 40 bit) with made-up O and U entries: no password opens it
   const encrypt = o.encrypt ? add(`<< /Filter /Standard /V 1 /R 2 /Length 40 /P -44 /O <${'7a'.repeat(32)}> /U <${'3c'.repeat(32)}> >>`) : 0;

@@ -1,0 +1,16 @@
+import fs from 'node:fs';
+import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { walkOperators } from './src/pdf-import/walk-operators.ts';
+const doc = await pdfjs.getDocument({ data: new Uint8Array(fs.readFileSync('../../../shared/samples/pdf_ddc_floorplan_plot.pdf')), verbosity: 0 }).promise;
+const page = await doc.getPage(1);
+const ops = await page.getOperatorList();
+const c = walkOperators(ops as any, pdfjs.OPS as any, page.view, (r) => ({ name: r, matrix: [0.001,0,0,0.001,0,0], bold: false, italic: false, vertical: false }), () => 'L', { maxSegments: 1e9, maxGlyphs: 1e9 });
+const tc = await page.getTextContent();
+const a = c.runs.map(r => r.text.replace(/\s+/g,'')).filter(Boolean);
+const b = tc.items.map((i: any) => i.str.replace(/\s+/g,'')).filter(Boolean);
+const cnt = (l: string[]) => { const m = new Map<string, number>(); for (const s of l) m.set(s, (m.get(s) ?? 0) + 1); return m; };
+const ma = cnt(a), mb = cnt(b);
+console.log(a.length, b.length);
+for (const [k, v] of ma) if ((mb.get(k) ?? 0) !== v) console.log(JSON.stringify(k), v, mb.get(k));
+for (const r of c.runs.filter(r => /GSPublisher|0\.1\.100/.test(r.text))) console.log(r);
+console.log(tc.items.slice(0,3));

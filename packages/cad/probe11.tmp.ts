@@ -1,0 +1,16 @@
+import fs from 'node:fs';
+import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { walkOperators } from './src/pdf-import/walk-operators.ts';
+import { mergeRuns } from './src/pdf-import/merge-runs.ts';
+import { buildDrawing } from './src/pdf-import/build-drawing.ts';
+let t = performance.now();
+const lap = (n: string) => { const x = performance.now(); console.log(n, Math.round(x - t)); t = x; };
+const doc = await pdfjs.getDocument({ data: new Uint8Array(fs.readFileSync('../../../shared/samples/pdf_ddc_floorplan_plot.pdf')), verbosity: 0, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, fontExtraProperties: true }).promise;
+lap('open');
+const page = await doc.getPage(1);
+const ops = await page.getOperatorList();
+lap('ops');
+const c = walkOperators(ops as any, pdfjs.OPS as any, page.view, (r) => ({ name: r, matrix: [0.001,0,0,0.001,0,0], bold: false, italic: false, vertical: false }), () => 'L', { maxSegments: 1e9, maxGlyphs: 1e9 });
+lap('walk');
+const d = buildDrawing([{ number: 1, content: c, texts: mergeRuns(c.runs) }], { placement: 'layouts', mmPerPoint: 25.4/72, pdfLayers: true, tolerance: 0.05 });
+lap('build');

@@ -1,0 +1,18 @@
+import fs from 'node:fs';
+import sharp from 'sharp';
+import { readDrawing } from './src/open.ts';
+import { convertDrawing, loadConvertText } from './src/convert/index.ts';
+import { compareImages, decodeImage, inkBox, inkMask } from './src/fidelity/image-metric.ts';
+import { rasterisePdf } from './src/fidelity/pdf-raster.ts';
+const d = await readDrawing(fs.readFileSync('/tmp/plot.dxf'), 'plot.dxf');
+const support = await loadConvertText(d, async () => null);
+const page = await rasterisePdf(fs.readFileSync('../../../shared/samples/pdf_ddc_floorplan_plot.pdf'), 1400);
+const refPng = await sharp(Buffer.from(page.data.buffer, page.data.byteOffset, page.data.byteLength), { raw: { width: page.width, height: page.height, channels: 4 } }).png().toBuffer();
+fs.writeFileSync('/tmp/refjs.png', refPng);
+const ref = await decodeImage(refPng);
+const box = inkBox(inkMask(ref))!;
+const png = await convertDrawing(d, 'png', { width: Math.round(Math.max(box.width, box.height) * 1.04), layouts: ['Page 1'] }, support);
+fs.writeFileSync('/tmp/ours1400.png', png.bytes);
+console.log('vs pdf.js', await compareImages(await decodeImage(png.bytes), ref, { k: 2 }));
+const pp = await decodeImage(fs.readFileSync('/tmp/ref1400.png'));
+console.log('pdftoppm vs pdf.js', await compareImages(pp, ref, { k: 2 }));

@@ -1,0 +1,14 @@
+import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readDrawing } from './src/open.ts';
+import { convertDrawing, loadConvertText } from './src/convert/index.ts';
+import { compareImages, decodeImage } from './src/fidelity/image-metric.ts';
+const t0 = Date.now();
+const d = await readDrawing(fs.readFileSync('/tmp/plot.dxf'), 'plot.dxf');
+console.log('read ms', Date.now() - t0, d.layouts.map(l=>l.name));
+const { text } = await loadConvertText(d, async () => null);
+const png = await convertDrawing(d, 'png', { width: 2000, layouts: ['Page 1'] }, { text });
+fs.writeFileSync('/tmp/ours.png', png.bytes);
+execFileSync('pdftoppm', ['-png', '-singlefile', '-scale-to-x', '2000', '-scale-to-y', '-1', '../../../shared/samples/pdf_ddc_floorplan_plot.pdf', '/tmp/ref']);
+const a = await compareImages(await decodeImage(png.bytes), await decodeImage(fs.readFileSync('/tmp/ref.png')));
+console.log(a, 'ms', Date.now() - t0);
