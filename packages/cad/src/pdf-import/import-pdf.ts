@@ -1,7 +1,7 @@
 import { CadError, type Drawing } from '../model/drawing.ts';
 import { buildDrawing, type ImportedPage } from './build-drawing.ts';
 import { mergeRuns } from './merge-runs.ts';
-import { recoverShxText, type AnnotationData } from './shx-annotations.ts';
+import { dropStrokesUnderInvisibleText, recoverShxText, type AnnotationData } from './shx-annotations.ts';
 import { walkOperators, type FontInfo, type OpsTable } from './walk-operators.ts';
 
 export interface PdfImportOptions {
@@ -105,7 +105,8 @@ export async function importPdf(bytes: Uint8Array, o: PdfImportOptions = {}): Pr
       const annotations = ((await page.getAnnotations({ intent: 'display' }).catch(() => [])) ?? []) as AnnotationData[];
       const shx = recoverShxText(annotations, content, view);
       images += content.images;
-      pages.push({ number: n, content, texts: [...mergeRuns(content.runs), ...shx] });
+      const runs = dropStrokesUnderInvisibleText(content, mergeRuns(content.runs));
+      pages.push({ number: n, content, texts: [...runs, ...shx] });
       page.cleanup();
     }
     const drawn = pages.reduce((s, p) => s + p.content.shapes.length + p.texts.length, 0);

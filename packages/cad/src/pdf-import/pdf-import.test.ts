@@ -9,8 +9,8 @@ import type { Drawing, Entity } from '../model/drawing.ts';
 import { pairValue } from '../dxf/reader.ts';
 import { parseDxf } from '../dxf/reader.ts';
 import { writeDxf } from '../dxf/writer/index.ts';
-import { convertDrawing, readConvertSource } from '../convert/index.ts';
-import { convertFixtureDxf, FIXTURE_LAYERS, FIXTURE_TTF_TEXTS } from '../testing/convert-fixture.ts';
+import { convertDrawing, loadConvertText, readConvertSource } from '../convert/index.ts';
+import { convertFixtureDxf, FIXTURE_LAYERS, FIXTURE_SHX_TEXT, FIXTURE_TTF_TEXTS } from '../testing/convert-fixture.ts';
 import { circlePath, fixturePdf } from '../testing/pdf-fixture.ts';
 import { ezdxfErrors, hasEzdxf } from '../testing/ezdxf-audit.ts';
 import { importPdf, PdfImportError } from './index.ts';
@@ -179,13 +179,22 @@ describe('PDF import: geometry', () => {
 
   it("a drawing's layers and texts survive our PDF export and the way back (PDF layers become layers)", async () => {
     const drawing = parseDxf(convertFixtureDxf());
-    const pdf = await convertDrawing(drawing, 'pdf', { layouts: ['Model'] });
+    // with the text engine (bundled fonts): TrueType text as text, SHX text as strokes under invisible text
+    const pdf = await convertDrawing(drawing, 'pdf', { layouts: ['Model'] }, await loadConvertText(drawing, async () => null));
     const d = await importPdf(pdf.bytes);
     const layers = d.layers.map((l) => l.name);
     for (const name of FIXTURE_LAYERS.filter((n) => n !== '0')) expect(layers).toContain(name);
     const texts = ofType(d, 'TEXT').map((t) => String(pairValue(t, 1)));
     // text drawn with the bundled fonts: the export writes the TrueType texts as real text
     for (const t of FIXTURE_TTF_TEXTS.slice(0, 2)) expect(texts.join('|')).toContain(t);
+    // the SHX text, exported as strokes under invisible searchable text, comes back as the text without its strokes
+    const shx = ofType(d, 'TEXT').find((t) => pairValue(t, 1) === FIXTURE_SHX_TEXT)!;
+    expect(shx).toBeDefined();
+    const [x0, y0, x1] = [num(shx, 10), num(shx, 20), num(shx, 11)];
+    const h = num(shx, 40) / 0.716;
+    const inBox = (x: number, y: number) => x >= x0 - 0.05 * h && x <= x1 + 0.05 * h && y >= y0 - 0.2 * h && y <= y0 + h;
+    const strokes = [...ofType(d, 'LWPOLYLINE'), ...ofType(d, 'LINE')].filter((e) => inBox(num(e, 10), num(e, 20)));
+    expect(strokes).toEqual([]);
   });
 });
 

@@ -56,3 +56,33 @@ export function recoverShxText(annotations: AnnotationData[], content: PageConte
   }
   return texts;
 }
+
+/**
+ * Text laid invisibly over the strokes that draw it (render mode 3: AutoCAD's EPDFSHX and our own PDF export write SHX
+ * text so, to keep it searchable): the text is what comes back, so the stroke-only paths wholly inside its box (the
+ * baseline from start to end, a fifth of the em below to the em above) are dropped. Returns the runs, made visible.
+ */
+export function dropStrokesUnderInvisibleText(content: PageContent, runs: GlyphRun[]): GlyphRun[] {
+  const hidden = runs.filter((r) => r.invisible);
+  if (!hidden.length) return runs;
+  const boxes = hidden.map((r) => {
+    const c = Math.cos(r.angle), s = Math.sin(r.angle);
+    const len = (r.endX - r.x) * c + (r.endY - r.y) * s;
+    return { r, c, s, len };
+  });
+  const inside = (p: [number, number]) =>
+    boxes.some(({ r, c, s, len }) => {
+      const dx = p[0] - r.x, dy = p[1] - r.y;
+      const u = dx * c + dy * s, v = -dx * s + dy * c;
+      return u >= -0.1 * r.size && u <= len + 0.1 * r.size && v >= -0.25 * r.size && v <= 1.05 * r.size;
+    });
+  content.shapes = content.shapes.filter((sh) => {
+    if (sh.fill || !sh.stroke) return true;
+    for (const sp of sh.subpaths) {
+      if (!inside(sp.start)) return true;
+      for (const seg of sp.segs) if (!inside(seg.to)) return true;
+    }
+    return false;
+  });
+  return runs.map((r) => (r.invisible ? { ...r, invisible: false } : r));
+}
