@@ -37,6 +37,11 @@ export const conversionOptionsSchema = z
     background: z.enum(['white', 'black', 'transparent']).optional(),
     pages: z.array(z.number().int().min(1).max(100_000)).max(1000).optional().describe('PDF source: the pages converted (default all)'),
     stack: z.boolean().optional().describe('PDF source: pages one under another in model space instead of one layout each'),
+    calibrate: z
+      .object({ from: z.tuple([z.number(), z.number()]), to: z.tuple([z.number(), z.number()]), mm: z.number().positive() })
+      .strict()
+      .optional()
+      .describe('PDF source: scale by one known distance: two points on the first page converted (PDF points) and their true length (mm); default the PDF\'s own units'),
   })
   .strict();
 export type ConversionOptions = z.infer<typeof conversionOptionsSchema>;

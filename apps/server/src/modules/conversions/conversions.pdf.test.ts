@@ -79,6 +79,19 @@ for (const driver of testDatabaseDrivers()) {
       expect(ezdxfErrors(dxf, 'server-plan.dxf')).toEqual([]);
       expect((await t.usage(a.id)).used).toBe(before.used + result.size);
       expect(await itemOf(src.id)).toMatchObject({ transformStatus: 1, size: src.size, fileMD5: src.fileMD5 });
+
+      // page 2 only, stacked in model space, calibrated: its 72 → 300 pt diagonal measured as 10 m
+      const again = await t.call('/cloud/v5/file/task/transformBatch', { fileIds: [src.id], target: 'dxf', options: { pages: [2], stack: true, calibrate: { from: [72, 72], to: [300, 300], mm: 10_000 } } }, a.token);
+      expect(again.rtnCode).toBe('0000000');
+      const second = await settled(src.id);
+      expect(second).toMatchObject({ transformStatus: 1, resultName: 'plan (1).dxf' });
+      const link2 = (await t.call('/cloud/v5/file/download', { fileId: second.resultFileId }, a.token)).bizData;
+      const d2 = parseDxf((await t.fetchSigned(link2.signedUrl ?? link2.url, a.token)).body);
+      // no page layouts (a DXF always has one paper layout: the writer's empty Layout1)
+      expect(d2.layouts.map((l) => l.name).filter((n) => n.startsWith('Page'))).toEqual([]);
+      const line = d2.entities.find((e) => e.type === 'LINE' && !e.paperSpace)!;
+      const len = Math.hypot(Number(pairValue(line, 11)) - Number(pairValue(line, 10)), Number(pairValue(line, 21)) - Number(pairValue(line, 20)));
+      expect(len).toBeCloseTo(10_000, 3);
     });
 
     const junk = Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 7919 + 13) % 251));

@@ -55,7 +55,7 @@ export function engineOptions(o: ConversionOptions, version: string | null): Con
     height: o.height,
     background: o.background,
     // a PDF source: which pages, and each a layout or all stacked in model space
-    ...(o.pages || o.stack ? { pdf: { pages: o.pages, stack: o.stack } } : {}),
+    ...(o.pages || o.stack || o.calibrate ? { pdf: { pages: o.pages, stack: o.stack, calibrate: o.calibrate } } : {}),
   };
 }
 
