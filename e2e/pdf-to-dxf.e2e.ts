@@ -99,6 +99,7 @@ describe('converting a PDF to DXF in a real browser', () => {
       await clickUntilShown(m.locator('[data-testid=viewer-convert]'), m.locator('[data-testid=convert-dialog]'));
       await m.locator('[data-testid=convert-target]').getByText('DXF 图纸').waitFor();
       await m.locator('[data-testid=convert-pdf-placement]').getByText('全部放在模型空间').click();
+      await m.locator('[data-testid=convert-pdf-pages]').fill('1');
       await m.click('[data-testid=convert-start]');
       await m.locator('[data-testid=convert-open-result][data-result-name="plan (1).dxf"]').waitFor({ timeout: 90_000 });
       expect(await phoneOverflow(m)).toBeLessThanOrEqual(0);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Button, Form, InputNumber, Modal, Radio, Select, Typography, message, type ButtonProps } from 'antd';
+import { Button, Form, Input, InputNumber, Modal, Radio, Select, Typography, message, type ButtonProps } from 'antd';
 import { FileSyncOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ConversionOptions } from '@cadcloud/contracts';
@@ -9,6 +9,20 @@ import { conversionsApi, IN_TRANSFORM, isConvertible, isPdf, type ConversionTarg
 import { conversionEvents } from './conversion-events.ts';
 
 const PICTURES = new Set(['png', 'jpg', 'bmp']);
+
+/** "1,3-5" → [1, 3, 4, 5]; blank → all pages (undefined); anything else → null (not valid). */
+export function parsePages(text: string): number[] | undefined | null {
+  if (!text.trim()) return undefined;
+  const pages: number[] = [];
+  for (const part of text.split(',')) {
+    const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+    if (!m) return null;
+    const a = Number(m[1]), b = Number(m[2] ?? m[1]);
+    if (a < 1 || b < a || b - a > 1000) return null;
+    for (let p = a; p <= b; p++) pages.push(p);
+  }
+  return pages.length > 1000 ? null : [...new Set(pages)];
+}
 const PAPERS = ['fit', 'A4', 'A3', 'A2', 'A1', 'A0'] as const;
 
 /**
@@ -25,6 +39,8 @@ export function ConvertDialog({ files, open, onClose, onStarted }: { files: Pick
   const [paper, setPaper] = useState<(typeof PAPERS)[number]>('fit');
   const [width, setWidth] = useState(2000);
   const [placement, setPlacement] = useState<'layouts' | 'stack'>('layouts');
+  const [pagesText, setPagesText] = useState('');
+  const pages = parsePages(pagesText);
   const [busy, setBusy] = useState(false);
   // any PDF among the files: only what a PDF converts to is offered (for every file)
   const fromPdf = files.some((f) => isPdf(f));
@@ -41,6 +57,7 @@ export function ConvertDialog({ files, open, onClose, onStarted }: { files: Pick
     try {
       const options: ConversionOptions = fromPdf ? {} : { layouts };
       if (fromPdf && placement === 'stack') options.stack = true;
+      if (fromPdf && pages) options.pages = pages;
       if (target === 'pdf') options.paper = paper;
       if (PICTURES.has(target)) options.width = width;
       await conversionsApi.transform(files.map((f) => f.id), target, target === 'dxf' || target === 'dwg' ? version : undefined, options);
@@ -58,7 +75,7 @@ export function ConvertDialog({ files, open, onClose, onStarted }: { files: Pick
   };
 
   return (
-    <Modal open={open} title={t('convert.title', { count: files.length })} onCancel={onClose} onOk={start} okText={t('convert.start')} confirmLoading={busy} okButtonProps={{ disabled: !targets, 'data-testid': 'convert-start' } as ButtonProps} destroyOnHidden>
+    <Modal open={open} title={t('convert.title', { count: files.length })} onCancel={onClose} onOk={start} okText={t('convert.start')} confirmLoading={busy} okButtonProps={{ disabled: !targets || (fromPdf && pages === null), 'data-testid': 'convert-start' } as ButtonProps} destroyOnHidden>
       <Form layout="vertical" data-testid="convert-dialog">
         <Form.Item label={t('convert.target')}>
           <Select value={target} onChange={setTarget} data-testid="convert-target" options={offered.map((x) => ({ value: x, label: t(fromPdf ? `convert.pdf.target.${x}` : `convert.target.${x}`) }))} />
@@ -69,6 +86,11 @@ export function ConvertDialog({ files, open, onClose, onStarted }: { files: Pick
               <Radio value="layouts">{t('convert.pdf.layouts')}</Radio>
               <Radio value="stack">{t('convert.pdf.stack')}</Radio>
             </Radio.Group>
+          </Form.Item>
+        )}
+        {fromPdf && (
+          <Form.Item label={t('convert.pdf.pages')} validateStatus={pages === null ? 'error' : undefined} help={pages === null ? t('convert.pdf.pagesInvalid') : undefined}>
+            <Input value={pagesText} onChange={(e) => setPagesText(e.target.value)} placeholder={t('convert.pdf.pagesAll')} data-testid="convert-pdf-pages" />
           </Form.Item>
         )}
         {(target === 'dxf' || target === 'dwg') && (
