@@ -204,7 +204,8 @@ export function walkOperators(
       }
       if (!g || typeof g !== 'object') continue;
       const glyph = g as { unicode?: string; width?: number; isSpace?: boolean };
-      text += glyph.unicode ?? '';
+      // a tab, line break or no-break space in a font's mapping is a blank in a TEXT (as a PDF reader's text content has it)
+      text += (glyph.unicode ?? '').replace(/[\t\r\n\u00a0\u2000-\u200b\u3000]/g, ' ');
       const spacing = st.charSpacing + (glyph.isSpace ? st.wordSpacing : 0);
       x += (glyph.width ?? 0) * fm * size + spacing;
       glyphs++;
