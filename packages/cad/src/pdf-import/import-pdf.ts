@@ -2,7 +2,7 @@ import { CadError, type Drawing } from '../model/drawing.ts';
 import { buildDrawing, type ImportedPage } from './build-drawing.ts';
 import { mergeRuns } from './merge-runs.ts';
 import { dropStrokesUnderInvisibleText, recoverShxText, type AnnotationData } from './shx-annotations.ts';
-import { walkOperators, type FontInfo, type OpsTable } from './walk-operators.ts';
+import { pageMatrix, walkOperators, type FontInfo, type OpsTable } from './walk-operators.ts';
 
 export interface PdfImportOptions {
   /** 1-based page numbers (default: every page) */
@@ -101,9 +101,9 @@ export async function importPdf(bytes: Uint8Array, o: PdfImportOptions = {}): Pr
         return info;
       };
       const view = page.view;
-      const content = walkOperators(list as { fnArray: number[]; argsArray: unknown[][] }, pdfjs.OPS as unknown as OpsTable, view, fontOf, (id) => groups.get(id) ?? null, limits);
+      const content = walkOperators(list as { fnArray: number[]; argsArray: unknown[][] }, pdfjs.OPS as unknown as OpsTable, view, fontOf, (id) => groups.get(id) ?? null, limits, page.rotate);
       const annotations = ((await page.getAnnotations({ intent: 'display' }).catch(() => [])) ?? []) as AnnotationData[];
-      const shx = recoverShxText(annotations, content, view);
+      const shx = recoverShxText(annotations, content, pageMatrix(view, page.rotate).m);
       images += content.images;
       const runs = dropStrokesUnderInvisibleText(content, mergeRuns(content.runs));
       pages.push({ number: n, content, texts: [...runs, ...shx] });

@@ -142,6 +142,21 @@ describe('PDF import: geometry', () => {
     expect(written.layers.find((l) => l.name === 'Furniture_ draft')?.on).toBe(false);
   });
 
+  it('a page with /Rotate comes out as a viewer shows it: turned, its layout the shown size', async () => {
+    // a 200 × 100 pt page shown turned a quarter clockwise (a 100 × 200 sheet): the line along its bottom edge runs
+    // down the sheet's left edge, its text reads downwards
+    const content = '0 G 0 0 m 200 0 l S BT /F1 10 Tf 1 0 0 1 10 50 Tm (Turned) Tj ET';
+    const d = await importPdf(fixturePdf([{ content, width: 200, height: 100, rotate: 90 }]));
+    const layout = d.layouts.find((l) => l.name === 'Page 1')!;
+    const size = [44, 45].map((c) => Number(layout.pairs!.find((p) => p[0] === c)![1]) / MM);
+    expect(size.map((v) => Math.round(v))).toEqual([100, 200]);
+    const l = ofType(d, 'LINE')[0];
+    expect([num(l, 10), num(l, 20), num(l, 11), num(l, 21)].map((v) => Math.round(v / MM))).toEqual([0, 200, 0, 0]);
+    const t = ofType(d, 'TEXT')[0];
+    expect([num(t, 10), num(t, 20)].map((v) => Math.round(v / MM))).toEqual([50, 190]);
+    expect(num(t, 50)).toBeCloseTo(270, 3);
+  });
+
   it('clipping paths cut what crosses them and hide what lies outside (a viewport on a sheet)', async () => {
     // an L-shaped clip (not a rectangle): a line across it keeps only its inside parts; a circle outside it and a
     // text outside it are gone; a text inside stays

@@ -1,4 +1,5 @@
 import type { GlyphRun, PageContent } from './page-content.ts';
+import { apply } from './matrix.ts';
 
 /** What pdf.js tells of an annotation (page.getAnnotations()). */
 export interface AnnotationData {
@@ -17,15 +18,16 @@ const SHX_TITLE = /autocad\s*shx\s*text/i;
  * text's box (horizontal, or vertical when the box stands upright). The strokes that drew it are dropped: every
  * stroked-only path lying wholly inside a comment's box (grown by a tenth of its height).
  */
-export function recoverShxText(annotations: AnnotationData[], content: PageContent, view: number[]): GlyphRun[] {
+export function recoverShxText(annotations: AnnotationData[], content: PageContent, pageMatrix: readonly number[]): GlyphRun[] {
   const texts: GlyphRun[] = [];
   const boxes: [number, number, number, number][] = [];
   for (const a of annotations) {
     const title = `${a.titleObj?.str ?? ''} ${a.subject ?? ''}`;
     const text = (a.contentsObj?.str ?? '').replace(/\s+/g, ' ').trim();
     if (!SHX_TITLE.test(title) || !text || !a.rect || a.rect.length < 4) continue;
-    const x0 = Math.min(a.rect[0], a.rect[2]) - view[0], x1 = Math.max(a.rect[0], a.rect[2]) - view[0];
-    const y0 = Math.min(a.rect[1], a.rect[3]) - view[1], y1 = Math.max(a.rect[1], a.rect[3]) - view[1];
+    // the rectangle as the page is shown (moved to its corner, turned by /Rotate)
+    const [ax, ay] = apply(pageMatrix, a.rect[0], a.rect[1]), [bx, by] = apply(pageMatrix, a.rect[2], a.rect[3]);
+    const x0 = Math.min(ax, bx), x1 = Math.max(ax, bx), y0 = Math.min(ay, by), y1 = Math.max(ay, by);
     const w = x1 - x0, h = y1 - y0;
     if (!(w > 0 && h > 0)) continue;
     const upright = h > w * 1.2 && text.length > 1;

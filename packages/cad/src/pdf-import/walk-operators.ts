@@ -54,6 +54,22 @@ const hex = (v: unknown): string => {
 const six = (args: unknown[]): number[] => (Array.isArray(args[0]) || ArrayBuffer.isView(args[0]) ? Array.from(args[0] as ArrayLike<number>) : (args as number[]));
 
 /**
+ * The page as a viewer shows it: user space moved to the crop box's corner and turned by the page's /Rotate
+ * (clockwise, in quarter turns), so a landscape plot stored portrait comes out landscape. Returns the matrix and the
+ * shown width and height.
+ */
+export function pageMatrix(view: number[], rotate: number): { m: Matrix; width: number; height: number } {
+  const [x0, y0, x1, y1] = view;
+  const w = x1 - x0, h = y1 - y0;
+  const base: Matrix = [1, 0, 0, 1, -x0, -y0];
+  const r = ((Math.round(rotate / 90) % 4) + 4) % 4;
+  if (r === 1) return { m: multiply(base, [0, -1, 1, 0, 0, w]), width: h, height: w };
+  if (r === 2) return { m: multiply(base, [-1, 0, 0, -1, w, h]), width: w, height: h };
+  if (r === 3) return { m: multiply(base, [0, 1, -1, 0, h, 0]), width: h, height: w };
+  return { m: base, width: w, height: h };
+}
+
+/**
  * Walks a page's operator list (page.getOperatorList()) keeping the graphics state PDF defines (q/Q, cm, form
  * matrices, colours, line width, dash, text state) and returns the page's painted paths and glyph runs in page
  * points. Since pdf.js 4.6 a path arrives as one `constructPath` whose first argument is the painting operator and
@@ -66,12 +82,13 @@ export function walkOperators(
   fontOf: (ref: string) => FontInfo | null,
   layerOf: (id: string) => string | null,
   limits: WalkLimits,
+  rotate = 0,
 ): PageContent {
-  const [vx0, vy0, vx1, vy1] = view;
-  const page: PageContent = { width: vx1 - vx0, height: vy1 - vy0, shapes: [], runs: [], images: 0 };
-  // page points from the view's corner
+  const shown = pageMatrix(view, rotate);
+  const page: PageContent = { width: shown.width, height: shown.height, shapes: [], runs: [], images: 0 };
+  // page points from the shown page's lower left corner
   let st: State = {
-    ctm: [1, 0, 0, 1, -vx0, -vy0], lineWidth: 1, dash: null, strokeColor: '#000000', fillColor: '#000000', fillPattern: false,
+    ctm: shown.m, lineWidth: 1, dash: null, strokeColor: '#000000', fillColor: '#000000', fillPattern: false,
     font: null, fontSize: 0, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0, renderMode: 0, clips: [],
   };
   // W / W* set the clip to the next path (pdf.js puts the clip operator before the path it takes)

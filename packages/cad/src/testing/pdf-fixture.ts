@@ -11,6 +11,8 @@ export interface FixturePage {
   height?: number;
   /** annotation dictionaries, without the surrounding << >> (e.g. "/Subtype /Square /Rect [...] /T (…) /Contents (…)") */
   annotations?: string[];
+  /** /Rotate: the page shown turned clockwise by this many degrees */
+  rotate?: number;
   /** an image XObject /Im1 (8-bit grey, width × height pixels) painted by the content */
   image?: { width: number; height: number };
 }
@@ -38,7 +40,7 @@ export function fixturePdf(pages: FixturePage[], o: { encrypt?: boolean; layers?
       const im = add(`<< /Type /XObject /Subtype /Image /Width ${p.image.width} /Height ${p.image.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${px.length} >>\nstream\n${px}\nendstream`);
       xobj = ` /XObject << /Im1 ${im} 0 R >>`;
     }
-    kids.push(add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${p.width ?? 595} ${p.height ?? 842}] /Resources << /Font << /F1 ${font} 0 R >>${xobj}${props} >> /Contents ${contents} 0 R${annots.length ? ` /Annots [${annots.map((a) => `${a} 0 R`).join(' ')}]` : ''} >>`));
+    kids.push(add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${p.width ?? 595} ${p.height ?? 842}]${p.rotate ? ` /Rotate ${p.rotate}` : ''} /Resources << /Font << /F1 ${font} 0 R >>${xobj}${props} >> /Contents ${contents} 0 R${annots.length ? ` /Annots [${annots.map((a) => `${a} 0 R`).join(' ')}]` : ''} >>`));
   }
   const off = ocgs.filter((_, i) => !o.layers![i].on);
   const oc = ocgs.length ? ` /OCProperties << /OCGs [${ocgs.map((g) => `${g} 0 R`).join(' ')}] /D << /Order [${ocgs.map((g) => `${g} 0 R`).join(' ')}] /OFF [${off.map((g) => `${g} 0 R`).join(' ')}] >> >>` : '';
