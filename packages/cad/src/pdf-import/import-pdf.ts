@@ -1,6 +1,7 @@
 import { CadError, type Drawing } from '../model/drawing.ts';
 import { buildDrawing, type ImportedPage } from './build-drawing.ts';
 import { mergeRuns } from './merge-runs.ts';
+import { joinDashRuns } from './dash-runs.ts';
 import { dropStrokesUnderInvisibleText, recoverShxText, type AnnotationData } from './shx-annotations.ts';
 import { pageMatrix, walkOperators, type FontInfo, type OpsTable } from './walk-operators.ts';
 
@@ -106,6 +107,8 @@ export async function importPdf(bytes: Uint8Array, o: PdfImportOptions = {}): Pr
       const shx = recoverShxText(annotations, content, pageMatrix(view, page.rotate).m);
       images += content.images;
       const runs = dropStrokesUnderInvisibleText(content, mergeRuns(content.runs));
+      // a plotted linetype's dashes, one stroke each, become one line with the pattern (after the text took its strokes)
+      content.shapes = joinDashRuns(content.shapes);
       pages.push({ number: n, content, texts: [...runs, ...shx] });
       page.cleanup();
     }

@@ -110,6 +110,32 @@ describe('PDF import: geometry', () => {
     expect(ezdxfErrors(bytes, 'geometry.dxf')).toEqual([]);
   });
 
+  it("a plotted linetype (each dash its own stroke) becomes one LINE with the repeating pattern as its linetype", async () => {
+    const strokes = (y: number, pieces: [number, number][]) => pieces.map(([x0, x1]) => `${x0} ${y} m ${x1} ${y} l S`).join('\n');
+    // dashed: 6 on 3 off from x = 100, twelve dashes, the last cut short at x = 204
+    const dashed = strokes(100, Array.from({ length: 12 }, (_, i) => [100 + 9 * i, Math.min(100 + 9 * i + 6, 204)] as [number, number]));
+    // dash-dot: 12 on, 3 off, 0.5 dot, 3 off, starting with a dash cut to 5
+    const dd: [number, number][] = [[300, 305]];
+    for (let x = 308; x < 420; x += 18.5) dd.push([x, x + 0.5], [x + 3.5, x + 15.5]);
+    // a solid line drawn in pieces, and pieces at irregular gaps: left as they are
+    const solid = strokes(200, [[100, 150], [150, 200], [200, 250], [250, 300], [300, 350]]);
+    const irregular = strokes(300, [[100, 105], [107, 112], [120, 125], [126, 131], [140, 145], [149, 154]]);
+    const d = await importPdf(fixturePdf([{ content: ['0 G 0.5 w', dashed, strokes(150, dd), solid, irregular].join('\n') }]));
+    const at = (y: number) => ofType(d, 'LINE').filter((l) => Math.abs(num(l, 20) - y * MM) < 1e-6);
+    const dashLine = at(100);
+    expect(dashLine).toHaveLength(1);
+    expect([num(dashLine[0], 10), num(dashLine[0], 11)].map((v) => +(v / MM).toFixed(3))).toEqual([100, 204]);
+    const pattern = (e: Entity) => d.linetypes.find((l) => l.name === e.linetype)!.pattern.map((v) => +(v / MM).toFixed(1));
+    expect(pattern(dashLine[0])).toEqual([6, -3]);
+    // the cut first dash stays a line of its own; the rest is one line of the dash-dot pattern
+    const dashDot = at(150).sort((a, b) => num(a, 10) - num(b, 10));
+    expect(dashDot).toHaveLength(2);
+    expect(dashDot[0].linetype).toBeUndefined();
+    expect(pattern(dashDot[1])).toEqual([0.5, -3, 12, -3]);
+    expect(at(200)).toHaveLength(5);
+    expect(at(300)).toHaveLength(6);
+  });
+
   it('chosen pages, pages stacked in model space, calibration by one known distance', async () => {
     const pdf = fixturePdf([{ content: '0 G 0 0 m 100 0 l S' }, { content: '0 G 0 0 m 200 0 l S' }, { content: '0 G 0 0 m 300 0 l S' }]);
     const chosen = await importPdf(pdf, { pages: [1, 3] });
