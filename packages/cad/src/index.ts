@@ -26,4 +26,5 @@ export { loadFonts, textGeometry, textGlyphs, textBounds, nodeBundledFiles, STRO
 export * from './compare/index.ts';
 export { Deadline, tooComplex, expansionBound } from './geometry/content-budget.ts';
 export * from './convert/index.ts';
+export * from './pdf-import/index.ts';
 export { writeDxf, writeDxfDetailed, type DxfWritten, type WriteDxfOptions } from './dxf/writer/index.ts';

@@ -22,6 +22,8 @@ export const CONVERSION_VERSIONS = ['R12', '2000', '2004', '2007', '2010', '2013
 export const CONVERSION_POLL_MS = 5000;
 /** Sources a conversion accepts: the spec's drawing types the engine reads (and PDF, when a drawing target takes it). */
 export const CONVERTIBLE_DRAWING_TYPES = ['dwg', 'dxf', 'dws', 'dwt'] as const;
+/** Sources that become drawings (issue 17 part 5): a PDF converts to the drawing targets the server lists in `pdfTargets`. */
+export const CONVERTIBLE_PDF_TYPES = ['pdf'] as const;
 
 const id = z.string().min(1).max(64);
 
@@ -33,6 +35,13 @@ export const conversionOptionsSchema = z
     width: z.coerce.number().int().min(16).max(16_000).optional().describe('pictures: width in pixels'),
     height: z.coerce.number().int().min(16).max(16_000).optional(),
     background: z.enum(['white', 'black', 'transparent']).optional(),
+    pages: z.array(z.number().int().min(1).max(100_000)).max(1000).optional().describe('PDF source: the pages converted (default all)'),
+    stack: z.boolean().optional().describe('PDF source: pages one under another in model space instead of one layout each'),
+    calibrate: z
+      .object({ from: z.tuple([z.number(), z.number()]), to: z.tuple([z.number(), z.number()]), mm: z.number().positive() })
+      .strict()
+      .optional()
+      .describe('PDF source: scale by one known distance: two points on the first page converted (PDF points) and their true length (mm); default the PDF\'s own units'),
   })
   .strict();
 export type ConversionOptions = z.infer<typeof conversionOptionsSchema>;
@@ -90,6 +99,7 @@ export const transformTargetsResult = z.object({
   targets: z.array(z.enum(CONVERSION_TARGETS)).describe('targets this server can write'),
   versions: z.array(z.string()),
   pdfToDrawing: z.boolean().describe('whether a PDF may be converted to a drawing target'),
+  pdfTargets: z.array(z.enum(CONVERSION_TARGETS)).describe('targets a PDF source converts to (dxf; dwg once a writer exists)'),
   freePerMonth: z.number().nullable().describe('conversions a free account gets a month (null: unlimited)'),
   usedThisMonth: z.number(),
   premium: z.boolean(),

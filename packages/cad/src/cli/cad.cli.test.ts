@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { writeAsciiDxf } from '../testing/dxf-writer.ts';
 import { body, writeDwgR12 } from '../testing/dwg-r12-writer.ts';
+import { fixturePdf } from '../testing/pdf-fixture.ts';
+import { parseDxf } from '../dxf/reader.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const cad = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'packages/cad/src/cli/cad.cli.ts', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 30_000 });
@@ -155,5 +157,25 @@ describe('cad convert', () => {
     const bad = cad('convert', file, out, '--version', '2099');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--version must be one of');
+  });
+
+  it('converts a PDF to DXF: chosen pages as layouts, or stacked in model space; a bad PDF exits 1 with its reason', () => {
+    const file = path.join(dir, 'plan.pdf');
+    writeFileSync(file, fixturePdf([{ content: '0 G 0 0 m 100 0 l S' }, { content: '0 G 0 0 m 200 0 l S' }, { content: '0 G 0 0 m 300 0 l S' }]));
+    const out = path.join(dir, 'plan.dxf');
+    const r = cad('convert', file, out, '--pages', '1,3');
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ target: 'dxf', layouts: ['Model', 'Page 1', 'Page 3'] });
+    expect(parseDxf(readFileSync(out)).counts.LINE).toBe(2);
+    const stacked = cad('convert', file, out, '--stack');
+    expect(JSON.parse(stacked.stdout)).toMatchObject({ layouts: ['Model'] });
+    expect(parseDxf(readFileSync(out)).entities.filter((e) => e.type === 'LINE' && !e.paperSpace)).toHaveLength(3);
+    // a PDF becomes a drawing only
+    expect(cad('convert', file, path.join(dir, 'plan.png')).status).toBe(2);
+    const locked = path.join(dir, 'locked.pdf');
+    writeFileSync(locked, fixturePdf([{ content: '0 G 0 0 m 100 0 l S' }], { encrypt: true }));
+    const refused = cad('convert', locked, out);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('Failed to convert the file format. (pdf.encrypted: the PDF is encrypted and needs a password)');
   });
 });

@@ -125,16 +125,32 @@ function convertOptions(values: CadOptions): ConvertOptions {
   return o;
 }
 
+/** --pages, --stack, --calibrate: how a PDF source becomes a drawing. */
+function pdfOptions(values: CadOptions) {
+  const pages = values.pages?.split(',').map((p) => Number(p.trim()));
+  if (pages && !pages.every((n) => Number.isInteger(n) && n >= 1)) throw new UsageError(`--pages must be page numbers like 1,3, not ${values.pages}`);
+  let calibrate;
+  if (values.calibrate) {
+    const v = values.calibrate.split(',').map(Number);
+    if (v.length !== 5 || !v.every(Number.isFinite) || !(v[4] > 0)) throw new UsageError('--calibrate must be x1,y1,x2,y2,MM: two points in PDF points and their true distance in mm');
+    calibrate = { from: [v[0], v[1]] as [number, number], to: [v[2], v[3]] as [number, number], mm: v[4] };
+  }
+  return { pages, stack: values.stack, calibrate };
+}
+
 /** `convert`: the same convertDrawing the server's conversion jobs call. */
 export async function convert(values: CadOptions, input: string, output: string) {
   const ext = /\.([a-z]+)$/i.exec(output)?.[1].toLowerCase() ?? '';
   const target = CONVERT_BY_EXT[ext];
   if (!target) throw new UsageError(`unknown output format: ${output} (use ${Object.keys(CONVERT_BY_EXT).map((e) => `.${e}`).join(', ')})`);
   const o = convertOptions(values);
-  const d = await load(input);
   const images = values.images;
   const started = performance.now();
-  const { convertDrawing, loadConvertText } = await import('../convert/index.ts');
+  const { convertDrawing, loadConvertText, readConvertSource } = await import('../convert/index.ts');
+  const d = await readConvertSource(readFileSync(input), input, target, { timeoutMs: DWG_TIMEOUT_MS, pdf: pdfOptions(values) }).catch((e) => {
+    if (e instanceof CadError && e.code === 'cad.targetUnavailable') throw new UsageError(e.message);
+    throw e;
+  });
   const result = await convertDrawing(d, target, o, {
     ...(await loadConvertText(d, fontDirectory(values.fonts))),
     // pictures (sharp decodes them) loaded only when --images names their folder

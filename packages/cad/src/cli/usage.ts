@@ -19,6 +19,9 @@ export const CAD_OPTIONS = {
   background: { type: 'string' },
   area: { type: 'string' },
   version: { type: 'string' },
+  pages: { type: 'string' },
+  stack: { type: 'boolean' },
+  calibrate: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 export type CadOptions = { [K in keyof typeof CAD_OPTIONS]?: (typeof CAD_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
 

@@ -10,6 +10,7 @@ import { parsePlotStyleTable, PlotStyleError, type ColorMode } from '../render/p
 import { MAX_PICTURE_SIDE } from '../render/picture-size.ts';
 import { writeDxf } from '../dxf/writer/index.ts';
 import { TARGET_MIME, writableTargets, type ConvertTarget, type DxfVersion } from './targets.ts';
+import type { PdfSourceOptions } from './source.ts';
 
 export interface ConvertOptions extends PageChoice {
   /** DXF/DWG targets: the version written (default 2018 for DXF) */
@@ -35,6 +36,8 @@ export interface ConvertOptions extends PageChoice {
   layers?: boolean;
   /** PDF: document title (default: the first layout's name) */
   title?: string;
+  /** a PDF source (readConvertSource): pages, placement, calibration */
+  pdf?: PdfSourceOptions;
 }
 
 /** What a conversion needs besides the drawing: its fonts' text geometry and its pictures, found by the caller. */

@@ -14,7 +14,7 @@ export const conversionsRoutes: RouteModule = async (app, { deps }) => {
 
   defineEndpoint(app, {
     path: P.transformBatch, tag, auth: 'user',
-    summary: "Convert own drawings (dwg, dxf, dws, dwt) to pdf, png, jpg, bmp or another dxf/dwg version, in the background. Refused: another user's or a missing id (item.notFound, nothing told about it), not a drawing, a file already converting (conversion.inProgress), a target this server cannot write, a free account past FREE_CONVERSIONS_PER_MONTH (conversion.monthlyLimit), no storage left (conversion.noSpace), a frozen account. The result appears next to the source (\"name (1).pdf\" on a clash), counted in storage",
+    summary: "Convert own drawings (dwg, dxf, dws, dwt) to pdf, png, jpg, bmp or another dxf/dwg version, or own PDFs to a drawing (the targets transformTargets lists as pdfTargets: dxf; options.pages and options.stack choose the pages and whether they become layouts or stack in model space), in the background. A PDF that cannot be converted fails with the spec's message and its reason (encrypted, empty, not a PDF, only pictures). Refused: another user's or a missing id (item.notFound, nothing told about it), not a drawing, a file already converting (conversion.inProgress), a target this server cannot write, a free account past FREE_CONVERSIONS_PER_MONTH (conversion.monthlyLimit), no storage left (conversion.noSpace), a frozen account. The result appears next to the source (\"name (1).pdf\" on a clash), counted in storage",
     request: c.transformBatchRequest, response: c.transformBatchResult,
     handler: (d, { user, req }) => conversions.request(user, d, requestLanguage(req)),
   });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { writableTargets, type ConvertOptions, type ConvertTarget, type DxfVersion, type PaperName } from '@cadcloud/cad';
-import { CONVERSION_VERSIONS, CONVERTIBLE_DRAWING_TYPES, ERRORS, TransformStatus, type Conversion, type ConversionOptions, type ErrorCode, type TransformBatchRequest } from '@cadcloud/contracts';
+import { pdfTargets, writableTargets, type ConvertOptions, type ConvertTarget, type DxfVersion, type PaperName } from '@cadcloud/cad';
+import { CONVERSION_VERSIONS, CONVERTIBLE_DRAWING_TYPES, CONVERTIBLE_PDF_TYPES, ERRORS, TransformStatus, type Conversion, type ConversionOptions, type ErrorCode, type TransformBatchRequest } from '@cadcloud/contracts';
 import { serverMessage, type Language } from '@cadcloud/i18n';
 import type { AppDeps } from '../../app.deps.ts';
 import { appError, AppError } from '../../infra/http/app-error.ts';
@@ -54,8 +54,13 @@ export function engineOptions(o: ConversionOptions, version: string | null): Con
     width: o.width,
     height: o.height,
     background: o.background,
+    // a PDF source: which pages, and each a layout or all stacked in model space
+    ...(o.pages || o.stack || o.calibrate ? { pdf: { pages: o.pages, stack: o.stack, calibrate: o.calibrate } } : {}),
   };
 }
+
+/** Why a PDF did not convert, as the engine's PdfImportError names it in the failure's detail (issue 17 part 5). */
+const PDF_REASON = /\bpdf\.(empty|invalid|encrypted|noVectors|noSuchPage)\b/;
 
 async function readAll(r: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
@@ -104,7 +109,7 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
       resultFileId: result ? result.id : null,
       resultName: result ? result.name : null,
       code,
-      msg: code && ERRORS[code] ? serverMessage(ERRORS[code].key, lang) : null,
+      msg: code && ERRORS[code] ? withReason(serverMessage(ERRORS[code].key, lang), r.detail, lang) : null,
       createTimestamp: Number(r.created_at),
       finishTimestamp: r.finished_at === null ? null : Number(r.finished_at),
     };
@@ -122,8 +127,21 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
     return vip > 0 ? null : deps.config.freeConversionsPerMonth;
   }
 
-  function isConvertible(row: ItemRow): boolean {
-    return row.kind === 1 && (CONVERTIBLE_DRAWING_TYPES as readonly string[]).includes(row.type);
+  /** The spec's message, and for a PDF the precise reason (encrypted, empty, not a PDF, only pictures) after it. */
+  function withReason(msg: string, detail: string | null, lang: Language): string {
+    const m = detail ? PDF_REASON.exec(detail) : null;
+    if (!m) return msg;
+    const reason = serverMessage(`conversion.pdf.${m[1]}`, lang);
+    // a full-width bracket (zh) follows without a space
+    return reason.startsWith('（') ? `${msg}${reason}` : `${msg} ${reason}`;
+  }
+
+  /** Drawings convert to every target; a PDF to the drawing targets only (pdfTargets). */
+  function isConvertible(row: ItemRow, target: string): boolean {
+    if (row.kind !== 1) return false;
+    const type = row.type.toLowerCase();
+    if ((CONVERTIBLE_DRAWING_TYPES as readonly string[]).includes(type)) return true;
+    return (CONVERTIBLE_PDF_TYPES as readonly string[]).includes(type) && (pdfTargets() as string[]).includes(target);
   }
 
   /**
@@ -137,7 +155,7 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
       return await files.driveWrite(actor.id, async (t) => {
         const rows = await files.repo.findOwned(actor.id, ids, {}, t);
         if (rows.length !== ids.length) throw appError('item.notFound');
-        for (const r of rows) if (!isConvertible(r) || !r.blob_md5) throw appError('conversion.notDrawing');
+        for (const r of rows) if (!isConvertible(r, target) || !r.blob_md5) throw appError('conversion.notDrawing');
         if (rows.some((r) => r.transform_status === TransformStatus.IN_TRANSFORM) || (await repo.runningOfSources(ids, t)).length) throw appError('conversion.inProgress');
         if (free !== null && (await repo.countSince(actor.id, monthStart(), t)) + rows.length > free) throw appError('conversion.monthlyLimit', [free]);
         const now = Date.now();
@@ -224,8 +242,9 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
       return {
         targets: writableTargets(),
         versions: [...CONVERSION_VERSIONS],
-        // the engine has no PDF reader for drawings yet (issue 17 part 5): never offered until it has
-        pdfToDrawing: false,
+        // a PDF becomes a drawing (issue 17 part 5): DXF, and DWG once its writer lands
+        pdfToDrawing: pdfTargets().length > 0,
+        pdfTargets: pdfTargets(),
         freePerMonth: free,
         usedThisMonth: await repo.countSince(actor.id, monthStart()),
         premium: vip > 0,
@@ -240,7 +259,7 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
       const rows = await files.repo.findOwned(actor.id, ids);
       if (rows.length !== ids.length) throw appError('item.notFound');
       if (!(writableTargets() as string[]).includes(req.target)) throw appError('conversion.targetUnavailable');
-      for (const r of rows) if (!isConvertible(r) || !r.blob_md5) throw appError('conversion.notDrawing');
+      for (const r of rows) if (!isConvertible(r, req.target) || !r.blob_md5) throw appError('conversion.notDrawing');
       // answered at once when plain from here; admit() checks all of it again under the user's lock
       if (rows.some((r) => r.transform_status === TransformStatus.IN_TRANSFORM) || (await repo.runningOfSources(ids)).length) throw appError('conversion.inProgress');
       const free = await allowanceOf(actor);

@@ -210,7 +210,7 @@ for (const driver of testDatabaseDrivers()) {
       expect((await t.call('/cloud/v5/file/task/transformBatch', { fileIds: [pic.id], target: 'pdf' }, a.token)).bizData.code).toBe('conversion.notDrawing');
       const dxf = (await t.upload(a.token, 'w.dxf', sampleDxf(7))).bizData;
       const targets = (await t.call('/cloud/v5/file/task/transformTargets', {}, a.token)).bizData;
-      expect(targets).toMatchObject({ pdfToDrawing: false, premium: true, freePerMonth: 2 });
+      expect(targets).toMatchObject({ pdfToDrawing: true, pdfTargets: ['dxf'], premium: true, freePerMonth: 2 });
       expect(targets.targets).toContain('pdf');
       if (!targets.targets.includes('dwg')) expect((await t.call('/cloud/v5/file/task/transformBatch', { fileIds: [dxf.id], target: 'dwg' }, a.token)).bizData.code).toBe('conversion.targetUnavailable');
       expect((await itemOf(a.token, dxf.id)).transformStatus).toBe(3);

@@ -27,10 +27,13 @@ parentPort.on('message', async (m) => {
   const progress = reporter(m.jobId);
   try {
     progress(5, 'read');
-    const drawing = await cad.readDrawing(new Uint8Array(m.bytes), m.fileName, { timeoutMs: m.timeoutMs });
+    // a PDF source is imported as a drawing (its own reading fills 5–30); a DWG/DXF read
+    const pdf = cad.isPdfName(m.fileName);
+    const drawing = await cad.readConvertSource(new Uint8Array(m.bytes), m.fileName, m.target, { timeoutMs: m.timeoutMs, pdf: m.options?.pdf, onProgress: (pct) => progress(5 + pct / 4, 'read') });
     progress(30, 'fonts');
-    // text geometry, glyphs and boxes: PDFs carry real text with embedded subset fonts, not only strokes
-    const support = await cad.loadConvertText(drawing, (name) => askFont(m.jobId, name));
+    // text geometry, glyphs and boxes: PDFs carry real text with embedded subset fonts, not only strokes (a DXF
+    // written from a PDF's drawing needs no fonts)
+    const support = pdf ? {} : await cad.loadConvertText(drawing, (name) => askFont(m.jobId, name));
     // the engine's own progress (flatten, draw, write) fills 35–95; the parent stores the result after
     const onProgress = (pct, stage) => progress(35 + (pct * 60) / 100, stage);
     // each page's IMAGEs show their pictures, asked of the parent by name (found in the owner's drive as the viewer's are)

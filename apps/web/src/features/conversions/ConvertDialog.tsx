@@ -1,19 +1,34 @@
 import { useEffect, useState } from 'react';
-import { Button, Form, InputNumber, Modal, Radio, Select, Typography, message, type ButtonProps } from 'antd';
+import { Button, Form, Input, InputNumber, Modal, Radio, Select, Typography, message, type ButtonProps } from 'antd';
 import { FileSyncOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ConversionOptions } from '@cadcloud/contracts';
 import type { Item } from '../files/api.ts';
 import { taskEvents } from '../tasks/task-events.ts';
-import { conversionsApi, IN_TRANSFORM, isConvertible, type ConversionTarget, type ConversionTargets } from './api.ts';
+import { conversionsApi, IN_TRANSFORM, isConvertible, isPdf, type ConversionTarget, type ConversionTargets } from './api.ts';
 import { conversionEvents } from './conversion-events.ts';
 
 const PICTURES = new Set(['png', 'jpg', 'bmp']);
+
+/** "1,3-5" → [1, 3, 4, 5]; blank → all pages (undefined); anything else → null (not valid). */
+export function parsePages(text: string): number[] | undefined | null {
+  if (!text.trim()) return undefined;
+  const pages: number[] = [];
+  for (const part of text.split(',')) {
+    const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+    if (!m) return null;
+    const a = Number(m[1]), b = Number(m[2] ?? m[1]);
+    if (a < 1 || b < a || b - a > 1000) return null;
+    for (let p = a; p <= b; p++) pages.push(p);
+  }
+  return pages.length > 1000 ? null : [...new Set(pages)];
+}
 const PAPERS = ['fit', 'A4', 'A3', 'A2', 'A1', 'A0'] as const;
 
 /**
  * The convert dialog: target (only those the server writes), version for DXF/DWG, layouts, paper for PDF, width for
- * pictures. Started conversions show in the task panel's conversion tab. `currentLayout`: the layout the viewer shows
+ * pictures. A PDF converts to a drawing (the server's `pdfTargets`: DXF), each page a layout or all stacked in model
+ * space. Started conversions show in the task panel's conversion tab. `currentLayout`: the layout the viewer shows
  * (one file open), which "current layout" sends by name; without it (the drive's toolbar) the drawing's default.
  */
 export function ConvertDialog({ files, currentLayout, open, onClose, onStarted }: { files: Pick<Item, 'id' | 'name'>[]; currentLayout?: string; open: boolean; onClose: () => void; onStarted?: () => void }) {
@@ -24,15 +39,26 @@ export function ConvertDialog({ files, currentLayout, open, onClose, onStarted }
   const [layouts, setLayouts] = useState<'current' | 'all'>('all');
   const [paper, setPaper] = useState<(typeof PAPERS)[number]>('fit');
   const [width, setWidth] = useState(2000);
+  const [placement, setPlacement] = useState<'layouts' | 'stack'>('layouts');
+  const [pagesText, setPagesText] = useState('');
+  const pages = parsePages(pagesText);
   const [busy, setBusy] = useState(false);
+  // any PDF among the files: only what a PDF converts to is offered (for every file)
+  const fromPdf = files.some((f) => isPdf(f));
+  const offered: ConversionTarget[] = targets ? (fromPdf ? targets.pdfTargets ?? [] : targets.targets) : [fromPdf ? 'dxf' : 'pdf'];
   useEffect(() => {
     if (open) conversionsApi.targets().then(setTargets, (e) => message.error(e.message));
   }, [open]);
+  useEffect(() => {
+    if (fromPdf) setTarget('dxf');
+  }, [fromPdf]);
 
   const start = async () => {
     setBusy(true);
     try {
-      const options: ConversionOptions = { layouts: layouts === 'current' && currentLayout ? [currentLayout] : layouts };
+      const options: ConversionOptions = fromPdf ? {} : { layouts: layouts === 'current' && currentLayout ? [currentLayout] : layouts };
+      if (fromPdf && placement === 'stack') options.stack = true;
+      if (fromPdf && pages) options.pages = pages;
       if (target === 'pdf') options.paper = paper;
       if (PICTURES.has(target)) options.width = width;
       await conversionsApi.transform(files.map((f) => f.id), target, target === 'dxf' || target === 'dwg' ? version : undefined, options);
@@ -50,17 +76,30 @@ export function ConvertDialog({ files, currentLayout, open, onClose, onStarted }
   };
 
   return (
-    <Modal open={open} title={t('convert.title', { count: files.length })} onCancel={onClose} onOk={start} okText={t('convert.start')} confirmLoading={busy} okButtonProps={{ disabled: !targets, 'data-testid': 'convert-start' } as ButtonProps} destroyOnHidden>
+    <Modal open={open} title={t('convert.title', { count: files.length })} onCancel={onClose} onOk={start} okText={t('convert.start')} confirmLoading={busy} okButtonProps={{ disabled: !targets || (fromPdf && pages === null), 'data-testid': 'convert-start' } as ButtonProps} destroyOnHidden>
       <Form layout="vertical" data-testid="convert-dialog">
         <Form.Item label={t('convert.target')}>
-          <Select value={target} onChange={setTarget} data-testid="convert-target" options={(targets?.targets ?? ['pdf']).map((x) => ({ value: x, label: t(`convert.target.${x}`) }))} />
+          <Select value={target} onChange={setTarget} data-testid="convert-target" options={offered.map((x) => ({ value: x, label: t(fromPdf ? `convert.pdf.target.${x}` : `convert.target.${x}`) }))} />
         </Form.Item>
+        {fromPdf && (
+          <Form.Item label={t('convert.pdf.placement')}>
+            <Radio.Group value={placement} onChange={(e) => setPlacement(e.target.value)} data-testid="convert-pdf-placement">
+              <Radio value="layouts">{t('convert.pdf.layouts')}</Radio>
+              <Radio value="stack">{t('convert.pdf.stack')}</Radio>
+            </Radio.Group>
+          </Form.Item>
+        )}
+        {fromPdf && (
+          <Form.Item label={t('convert.pdf.pages')} validateStatus={pages === null ? 'error' : undefined} help={pages === null ? t('convert.pdf.pagesInvalid') : undefined}>
+            <Input value={pagesText} onChange={(e) => setPagesText(e.target.value)} placeholder={t('convert.pdf.pagesAll')} data-testid="convert-pdf-pages" />
+          </Form.Item>
+        )}
         {(target === 'dxf' || target === 'dwg') && (
           <Form.Item label={t('convert.version')}>
             <Select value={version} onChange={setVersion} data-testid="convert-version" options={(targets?.versions ?? []).map((v) => ({ value: v, label: v }))} />
           </Form.Item>
         )}
-        {target !== 'dxf' && target !== 'dwg' && (
+        {target !== 'dxf' && target !== 'dwg' && !fromPdf && (
           <Form.Item label={t('convert.layouts')}>
             <Radio.Group value={layouts} onChange={(e) => setLayouts(e.target.value)} data-testid="convert-layouts">
               <Radio value="all">{t('convert.layouts.all')}</Radio>

@@ -7,6 +7,8 @@ export interface ConversionTargets {
   targets: ConversionTarget[];
   versions: string[];
   pdfToDrawing: boolean;
+  /** what a PDF converts to (DXF) */
+  pdfTargets: ConversionTarget[];
   freePerMonth: number | null;
   usedThisMonth: number;
   premium: boolean;
@@ -36,6 +38,7 @@ export const conversionsApi = {
 export const IN_TRANSFORM = 0;
 export const SUCCESS_TRANSFORM = 1;
 export const FAIL_TRANSFORM = 2;
-/** Extensions the server converts (contracts CONVERTIBLE_DRAWING_TYPES). */
+/** Extensions the server converts (contracts CONVERTIBLE_DRAWING_TYPES), and PDFs, which become drawings (CONVERTIBLE_PDF_TYPES). */
 const DRAWINGS = new Set(['dwg', 'dxf', 'dws', 'dwt']);
-export const isConvertible = (i: { fileType: number; type: string }) => i.fileType === 1 && DRAWINGS.has(i.type.toLowerCase());
+export const isPdf = (i: { name?: string; type?: string }) => (i.type ?? i.name?.split('.').pop() ?? '').toLowerCase() === 'pdf';
+export const isConvertible = (i: { fileType: number; type: string }) => i.fileType === 1 && (DRAWINGS.has(i.type.toLowerCase()) || isPdf(i));

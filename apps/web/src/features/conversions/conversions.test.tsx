@@ -4,7 +4,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { setLanguage } from '../../lib/i18n.ts';
 import { firstNonEmptyTab, TaskPanel } from '../tasks/TaskPanel.tsx';
-import { ConvertButton } from './ConvertDialog.tsx';
+import { ConvertButton, parsePages } from './ConvertDialog.tsx';
 import { ConvertAction } from './ConvertAction.tsx';
 import type { Item } from '../files/api.ts';
 
@@ -36,6 +36,12 @@ afterAll(() => vi.unstubAllGlobals());
 const item = (o: Partial<Item>) => ({ id: 'i1', name: 'plan.dxf', type: 'dxf', fileType: 1, transformStatus: 3, ...o }) as Item;
 
 describe('conversion in the web app', () => {
+  it("a PDF's pages as the dialog reads them: blank for all, lists and ranges, anything else refused", () => {
+    expect(parsePages('')).toBeUndefined();
+    expect(parsePages(' 1, 3-5 ,3')).toEqual([1, 3, 4, 5]);
+    for (const bad of ['0', '5-3', 'a', '1,,2', '1-2000']) expect(parsePages(bad), bad).toBeNull();
+  });
+
   it('the panel opens by itself on the conversion tab for a running conversion (first non-empty tab), with progress, stage and a failed one to retry', async () => {
     expect(firstNonEmptyTab({ upload: 0, download: 0, unzip: 0, convert: 1 })).toBe('convert');
     expect(firstNonEmptyTab({ upload: 0, download: 1, unzip: 0, convert: 1 })).toBe('download');

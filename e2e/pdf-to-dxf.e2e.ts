@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { circlePath, fixturePdf } from '../packages/cad/src/testing/pdf-fixture.ts';
+import { launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
+import { IPHONE_UA, clickUntilShown, countViewerPixels, phoneOverflow, postApi, serveWebAppFrom, settle, snapshotWebApp, uploadToDrive } from './page-helpers.ts';
+
+/** A one-page plan as a PDF: red walls, a circle, a red filled column and a title. */
+const PLAN_PDF = fixturePdf([{
+  content: ['1 0 0 RG 2 w 72 72 m 520 72 l 520 500 l 72 500 l h S', '0 0 1 RG', circlePath(300, 300, 60), 'S', '1 0 0 rg 100 100 40 40 re f', '0 g BT /F1 18 Tf 1 0 0 1 100 540 Tm (Ground floor) Tj ET'].join('\n'),
+  width: 595, height: 600,
+}]);
+
+/**
+ * PDF → drawing in a real browser (issue 17 part 5): a PDF selected in the drive converts to DXF from the toolbar's
+ * "transform" (the dialog offers the drawing target and the page placement), the task panel shows it done, and the
+ * DXF opens in the viewer with the PDF's lines; at phone width in Chinese from the PDF's details. Any console error fails.
+ */
+describe('converting a PDF to DXF in a real browser', () => {
+  let product: Awaited<ReturnType<typeof startProduct>>;
+  let browser: Browser;
+  let ctx: BrowserContext;
+  let page: Page;
+  let web = '';
+  const work = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-e2e-pdf2dxf-'));
+  const errors: string[] = [];
+  const watch = (p: Page) => {
+    p.on('console', (m) => m.type() === 'error' && errors.push(`${p.url()}: ${m.text()}`));
+    p.on('pageerror', (e) => errors.push(`${p.url()}: ${e.message}`));
+  };
+
+  beforeAll(async () => {
+    writeFileSync(path.join(work, 'plan.pdf'), PLAN_PDF);
+    web = await snapshotWebApp();
+    product = await startProduct({ FREE_CONVERSIONS_PER_MONTH: 'unlimited' });
+    browser = await launchBrowser();
+    ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    await serveWebAppFrom(ctx, product.url, web);
+    await ctx.addInitScript(() => localStorage.getItem('cadcloud.lang') || localStorage.setItem('cadcloud.lang', 'en'));
+    page = await ctx.newPage();
+    watch(page);
+    await registerThroughLoginSite(page, product.url, '/yun/index', 'pdf2dxf@example.com', 'Piet');
+    await uploadToDrive(page, product.url, path.join(work, 'plan.pdf'));
+    errors.length = 0; // the signed-out first visit answers 401 before the login site
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+    if (web) rmSync(web, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  const row = (p: Page, name: string) => p.locator(`[data-testid="row-${name}"]`);
+
+  it('English, desktop: a PDF selected → transform → DXF → the task panel says done → the DXF opens in the viewer with the lines', async () => {
+    try {
+      await page.goto(`${product.url}/yun/index`);
+      await row(page, 'plan.pdf').locator('input[type=checkbox]').check();
+      await clickUntilShown(page.locator('[data-testid=btn-transform]'), page.locator('[data-testid=convert-dialog]'));
+      // what a PDF converts to: a drawing, each page a layout or all in model space
+      await page.locator('[data-testid=convert-target]').getByText('DXF drawing').waitFor();
+      await page.locator('[data-testid=convert-pdf-placement]').getByText('Each page as a layout').waitFor();
+      await page.click('[data-testid=convert-start]');
+      await page.locator('[data-testid=task-panel] [role=tab][aria-selected=true]').getByText('Convert').waitFor({ timeout: 10_000 });
+      const done = page.locator('[data-testid=task-panel] [data-testid=conversion-row][data-status="1"]');
+      await done.getByText('plan.pdf → DXF').waitFor({ timeout: 90_000 });
+      await done.getByText('Converted · plan.dxf').waitFor();
+      await row(page, 'plan.dxf').waitFor({ timeout: 20_000 });
+      await shoot(page, 'pdf2dxf-toolbar-en');
+      await page.click('[data-testid=task-panel] [data-testid=conversion-open]');
+      await page.waitForURL(/\/yun\/view\//);
+      // the page is a paper layout of the drawing; its red walls and fill are drawn
+      await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Page 1', undefined, { timeout: 60_000 });
+      await settle(page);
+      expect(await countViewerPixels(page, 'red')).toBeGreaterThan(50);
+      expect(await countViewerPixels(page, 'blue')).toBeGreaterThan(20);
+      await shoot(page, 'pdf2dxf-viewer-en');
+      expect(errors).toEqual([]);
+    } catch (e) {
+      await shoot(page, 'pdf2dxf-en-failure');
+      throw e;
+    }
+  });
+
+  it('phone width, Chinese: the PDF\'s details convert it to DXF and open the result', async () => {
+    const phone = await browser.newContext({ viewport: { width: 375, height: 812 }, userAgent: IPHONE_UA, isMobile: true, hasTouch: true, storageState: await ctx.storageState() });
+    await serveWebAppFrom(phone, product.url, web);
+    const m = await phone.newPage();
+    watch(m);
+    try {
+      await m.goto(`${product.url}/webH5`);
+      await m.evaluate(() => localStorage.setItem('cadcloud.lang', 'zh'));
+      const files = await postApi(m, `${product.url}/cloud/v5/union/list`, { parentId: '0' });
+      const pdf = files.list.find((i: { name: string }) => i.name === 'plan.pdf');
+      await m.goto(`${product.url}/webH5/item/${pdf.id}`);
+      await m.locator('[data-testid=viewer-convert]').getByText('转换格式').waitFor({ timeout: 30_000 });
+      await clickUntilShown(m.locator('[data-testid=viewer-convert]'), m.locator('[data-testid=convert-dialog]'));
+      await m.locator('[data-testid=convert-target]').getByText('DXF 图纸').waitFor();
+      await m.locator('[data-testid=convert-pdf-placement]').getByText('全部放在模型空间').click();
+      await m.locator('[data-testid=convert-pdf-pages]').fill('1');
+      await m.click('[data-testid=convert-start]');
+      await m.locator('[data-testid=convert-open-result][data-result-name="plan (1).dxf"]').waitFor({ timeout: 90_000 });
+      expect(await phoneOverflow(m)).toBeLessThanOrEqual(0);
+      await shoot(m, 'pdf2dxf-phone-zh');
+      await m.click('[data-testid=convert-open-result]');
+      // stacked in model space: the drawing opens on Model
+      await m.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model', undefined, { timeout: 60_000 });
+      await settle(m);
+      expect(await countViewerPixels(m, 'red')).toBeGreaterThan(50);
+      expect(errors).toEqual([]);
+    } catch (e) {
+      await shoot(m, 'pdf2dxf-phone-failure');
+      throw e;
+    } finally {
+      await phone.close();
+    }
+  });
+});
