@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { setLanguage } from '../../lib/i18n.ts';
 import { firstNonEmptyTab, TaskPanel } from '../tasks/TaskPanel.tsx';
@@ -31,6 +31,9 @@ beforeAll(() => {
   });
   setLanguage('en');
 });
+// unmounted after each test: the task panel polls and antd animates, and React work left scheduled when the jsdom
+// environment is torn down throws "window is not defined" after the file has passed (seen on a loaded machine)
+afterEach(() => cleanup());
 afterAll(() => vi.unstubAllGlobals());
 
 const item = (o: Partial<Item>) => ({ id: 'i1', name: 'plan.dxf', type: 'dxf', fileType: 1, transformStatus: 3, ...o }) as Item;
