@@ -336,13 +336,15 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
       if (r.value === 'DICTIONARY' || r.value === 'ACDBDICTIONARYWDFLT') {
         // a drawing has thousands (an extension dictionary per object): only the handle of each is read
         if (!read()) return;
-        const handle = r.code === 5 ? String(r.value) : undefined;
+        // (read() moved on: the code is the next pair's, not the 0 tested above)
+        const code = r.code as number;
+        const handle = code === 5 ? String(r.value) : undefined;
         if (rootSeen && (handle === undefined || handle !== plotStyleDictionary)) {
-          if (r.code === 0) unread();
+          if (code === 0) unread();
           else skipRecord();
           continue;
         }
-        if (r.code === 0) {
+        if (code === 0) {
           unread();
           rootSeen = true;
           continue;
