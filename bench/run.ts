@@ -6,6 +6,7 @@ import { runCadParseBench } from './cad-parse.bench.ts';
 import { runViewerBench } from './viewer.bench.ts';
 import { runCadRenderBench } from './cad-render.bench.ts';
 import { runConvertBench } from './convert.bench.ts';
+import { runPdfImportBench } from './pdf-import.bench.ts';
 
 const out: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length, node: process.version }, at: new Date().toISOString() };
 const only = process.argv.slice(2);
@@ -15,6 +16,7 @@ if (want('cad-parse')) out.cadParse = await runCadParseBench();
 if (want('viewer')) out.viewer = await runViewerBench();
 if (want('cad-render')) out.cadRender = await runCadRenderBench();
 if (want('convert')) out.convert = await runConvertBench();
+if (want('pdf-import')) out.pdfImport = await runPdfImportBench();
 console.log(JSON.stringify(out, null, 2));
 const dir = path.join(import.meta.dirname, 'results');
 mkdirSync(dir, { recursive: true });

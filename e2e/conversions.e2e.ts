@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
-import { IPHONE_UA, clickUntilShown, phoneOverflow, postApi, serveWebAppFrom, snapshotWebApp, uploadToDrive } from './page-helpers.ts';
+import sharp from 'sharp';
+import { IPHONE_UA, clickUntilShown, phoneOverflow, postApi, screenPoint, serveWebAppFrom, snapshotWebApp, uploadToDrive } from './page-helpers.ts';
 import { convertFixtureDxf } from '../packages/cad/src/testing/convert-fixture.ts';
 
 /** A small floor-plan-like DXF: a frame, some walls and a text. */
@@ -14,6 +15,12 @@ function planDxf(): string {
   line(0, 0, 200, 0); line(200, 0, 200, 120); line(200, 120, 0, 120); line(0, 120, 0, 0); line(80, 0, 80, 120); line(80, 60, 200, 60);
   e.push('0', 'TEXT', '8', 'TEXT', '10', '20', '20', '90', '30', '0', '40', '8', '1', 'KITCHEN');
   return ['0', 'SECTION', '2', 'ENTITIES', ...e, '0', 'ENDSEC', '0', 'EOF', ''].join('\n');
+}
+
+/** Two filled squares far apart: red at 0–100, 0–100 and blue at 900–1000, 0–100. */
+function twoSquaresDxf(): string {
+  const square = (color: number, x: number) => ['0', 'SOLID', '8', '0', '62', String(color), '10', String(x), '20', '0', '11', String(x + 100), '21', '0', '12', String(x), '22', '100', '13', String(x + 100), '23', '100'];
+  return ['0', 'SECTION', '2', 'ENTITIES', ...square(1, 0), ...square(5, 900), '0', 'ENDSEC', '0', 'EOF', ''].join('\n');
 }
 
 /**
@@ -197,6 +204,53 @@ describe('converting drawings to PDF in a real browser', () => {
       expect(errors).toEqual([]);
     } catch (e) {
       await shoot(page, 'convert-viewer-layout-failure');
+      throw e;
+    }
+  });
+
+  it("the viewer's Convert to PNG of the current view: zoomed into one part, the picture shows that part only", async () => {
+    try {
+      const squares = path.join(work, 'squares.dxf');
+      writeFileSync(squares, twoSquaresDxf());
+      await uploadToDrive(page, product.url, squares);
+      await page.click('[data-testid="open-squares.dxf"]');
+      await page.waitForURL(/\/yun\/view\//);
+      await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model');
+      // zoom in about the red square until the blue one is far outside the view
+      const red = await screenPoint(page, 50, 50);
+      await page.mouse.move(red.x, red.y);
+      for (let i = 0; i < 3; i++) await page.mouse.wheel(0, -300);
+      await expect.poll(async () => (await screenPoint(page, 900, 50)).x).toBeGreaterThan(1400);
+      await clickUntilShown(page.locator('[data-testid=viewer-convert]'), page.locator('[data-testid=convert-dialog]'));
+      await page.locator('[data-testid=convert-target]').click();
+      await page.locator('.ant-select-item-option').getByText('PNG picture').click();
+      await page.locator('[data-testid=convert-area]').getByText('Current view').click();
+      const sent = page.waitForRequest((r) => r.url().includes('/cloud/v5/file/task/transformBatch'));
+      await page.click('[data-testid=convert-start]');
+      const area = JSON.parse((await sent).postData() ?? '{}').data.options.area;
+      // the view holds the red square's middle and not the blue square
+      expect(area.minX).toBeLessThan(50);
+      expect(area.maxX).toBeGreaterThan(50);
+      expect(area.maxX).toBeLessThan(900);
+      await page.locator('[data-testid=convert-open-result][data-result-name="squares.png"]').waitFor({ timeout: 90_000 });
+      // the picture, downloaded from the drive: red inside the view drawn, blue outside it absent
+      await page.goto(`${product.url}/yun/index`);
+      await row(page, 'squares.png').locator('input[type=checkbox]').check();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=btn-download]')]);
+      const saved = path.join(work, 'squares.png');
+      await download.saveAs(saved);
+      const { data, info } = await sharp(readFileSync(saved)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      let reds = 0, blues = 0;
+      for (let i = 0; i < data.length; i += info.channels) {
+        if (data[i] > 200 && data[i + 1] < 60 && data[i + 2] < 60) reds++;
+        if (data[i] < 60 && data[i + 1] < 60 && data[i + 2] > 200) blues++;
+      }
+      // the red square fills a good part of the zoomed view (over 5 % of the picture); of the whole drawing it would be under 1 %
+      expect(reds / (info.width * info.height)).toBeGreaterThan(0.05);
+      expect(blues).toBe(0);
+      expect(errors).toEqual([]);
+    } catch (e) {
+      await shoot(page, 'convert-viewer-area-failure');
       throw e;
     }
   });

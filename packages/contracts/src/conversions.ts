@@ -35,6 +35,12 @@ export const conversionOptionsSchema = z
     width: z.coerce.number().int().min(16).max(16_000).optional().describe('pictures: width in pixels'),
     height: z.coerce.number().int().min(16).max(16_000).optional(),
     background: z.enum(['white', 'black', 'transparent']).optional(),
+    area: z
+      .object({ minX: z.number().finite(), minY: z.number().finite(), maxX: z.number().finite(), maxY: z.number().finite() })
+      .strict()
+      .refine((a) => a.maxX > a.minX && a.maxY > a.minY, 'area: max must exceed min')
+      .optional()
+      .describe("pictures: the rectangle drawn, in drawing units (the viewer's current view); default the drawing's extents"),
     pages: z.array(z.number().int().min(1).max(100_000)).max(1000).optional().describe('PDF source: the pages converted (default all)'),
     stack: z.boolean().optional().describe('PDF source: pages one under another in model space instead of one layout each'),
     calibrate: z

@@ -7,6 +7,7 @@ import { defaultLayout, flattenLayout, layoutNames, MODEL } from '../geometry/la
 import { writePdf, type PdfPage, type RunGlyphs } from '../render/pdf.ts';
 import { planPage, type PageChoice } from '../render/paper.ts';
 import { parsePlotStyleTable, PlotStyleError, type ColorMode } from '../render/plot-style.ts';
+import { applyNamedPlotStyles, hasNamedPlotStyles } from '../render/named-plot-styles.ts';
 import { MAX_PICTURE_SIDE } from '../render/picture-size.ts';
 import { writeDxf } from '../dxf/writer/index.ts';
 import { TARGET_MIME, writableTargets, type ConvertTarget, type DxfVersion } from './targets.ts';
@@ -30,7 +31,10 @@ export interface ConvertOptions extends PageChoice {
   quality?: number;
   /** PDF: colour (default), monochrome or grayscale */
   colorMode?: ColorMode;
-  /** PDF: a CTB or STB plot style table's bytes (the user's, from the drive), applied to every page */
+  /**
+   * PDF: a CTB or STB plot style table's bytes (the user's, from the drive), applied to every page: a CTB by colour, an
+   * STB by the style each entity or layer names (its "Normal" style where the drawing names none)
+   */
   plotStyleTable?: Uint8Array;
   /** PDF: layers as PDF layers (default true) */
   layers?: boolean;
@@ -146,10 +150,12 @@ async function convertPdf(d: Drawing, layouts: string[], o: ConvertOptions, s: C
       throw e;
     }
   }
+  // a named-plot-style drawing with an STB: each entity's own style, put on its geometry; the writer then only the colour mode
+  const named = hasNamedPlotStyles(d, plotStyles);
   const pages: PdfPage[] = [];
   for (const [i, name] of layouts.entries()) {
     s.onProgress?.(5 + Math.round((60 * i) / layouts.length), 'flatten');
-    const flat = flattened(d, name);
+    const flat = named ? applyNamedPlotStyles(d, flattened(d, name), plotStyles!, false) : flattened(d, name);
     await s.prepareText?.(flat);
     const content = extentsOf(flat, s);
     // pictures are per flattening: each page's own from the loader, else the caller's for the first page
@@ -157,7 +163,7 @@ async function convertPdf(d: Drawing, layouts: string[], o: ConvertOptions, s: C
     pages.push({ title: name, flat, plan: planPage(content, layoutOf(d, name), isModel(name), d.header.units, o), pictures });
   }
   s.onProgress?.(70, 'write');
-  return writePdf(pages, { glyphs: s.glyphs, text: s.text, colorMode: o.colorMode, plotStyles, layers: o.layers, title: o.title ?? layouts[0] });
+  return writePdf(pages, { glyphs: s.glyphs, text: s.text, colorMode: o.colorMode, plotStyles: named ? undefined : plotStyles, layers: o.layers, title: o.title ?? layouts[0] });
 }
 
 /** One layout as a picture of the size asked for (or DPI on its paper), of its extents or a given area. */

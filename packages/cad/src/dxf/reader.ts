@@ -12,7 +12,7 @@ export const KNOWN_ENTITY_TYPES = new Set([
 ]);
 
 /** the OBJECTS records the reader takes, and the section's end */
-const OBJECTS_READ = ['LAYOUT', 'IMAGEDEF', 'MLEADERSTYLE', 'ENDSEC'];
+const OBJECTS_READ = ['LAYOUT', 'IMAGEDEF', 'MLEADERSTYLE', 'DICTIONARY', 'ACDBDICTIONARYWDFLT', 'ENDSEC'];
 const SECTION_END = ['ENDSEC'];
 
 /** Reads an ASCII or binary DXF (R12–2018) into the drawing model. */
@@ -198,6 +198,7 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
         const handle = get(5);
         if (handle !== undefined) layer.handle = String(handle);
         if (get(290) !== undefined && Number(get(290)) === 0) layer.plot = false;
+        if (get(390) !== undefined) layer.plotStyle = String(get(390));
         drawing.layers.push(layer);
       } else if (type === 'STYLE') {
         const style: TextStyle = { name: text(get(2) ?? ''), font: text(get(3) ?? ''), bigFont: text(get(4) ?? ''), widthFactor: Number(get(41) ?? 1), oblique: Number(get(50) ?? 0) };
@@ -326,9 +327,35 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
   }
 
   function readObjects() {
+    // the root dictionary (the section's first object) names the plot style dictionary, read when met
+    let rootSeen = false;
+    let plotStyleDictionary: string | undefined;
     while (read()) {
       if (r.code !== 0) continue;
       if (r.value === 'ENDSEC') return;
+      if (r.value === 'DICTIONARY' || r.value === 'ACDBDICTIONARYWDFLT') {
+        // a drawing has thousands (an extension dictionary per object): only the handle of each is read
+        if (!read()) return;
+        // (read() moved on: the code is the next pair's, not the 0 tested above)
+        const code = r.code as number;
+        const handle = code === 5 ? String(r.value) : undefined;
+        if (rootSeen && (handle === undefined || handle !== plotStyleDictionary)) {
+          if (code === 0) unread();
+          else skipRecord();
+          continue;
+        }
+        if (code === 0) {
+          unread();
+          rootSeen = true;
+          continue;
+        }
+        const entries = dictionaryEntries(recordPairs());
+        if (!rootSeen) {
+          rootSeen = true;
+          plotStyleDictionary = entries.find(([name]) => name === 'ACAD_PLOTSTYLENAME')?.[1];
+        } else if (entries.length) drawing.plotStyleNames = Object.fromEntries(entries.map(([name, h]) => [h, name]));
+        continue;
+      }
       if (r.value === 'IMAGEDEF') {
         // the picture file an IMAGE names through its 340: only these few records have their pairs built
         readImageDef(recordPairs());
@@ -400,6 +427,20 @@ export function readDrawing(r: PairReader, binary: boolean): Drawing {
     if (handle === undefined) return;
     (drawing.imageDefs ??= {})[String(handle)] = { file: text(get(1) ?? ''), width: Number(get(10) ?? 0), height: Number(get(20) ?? 0) };
   }
+}
+
+/** A dictionary's entries: each name (3) with the handle (350, or 360 when it owns it hard) that follows it. */
+function dictionaryEntries(pairs: readonly Pair[]): [name: string, handle: string][] {
+  const out: [string, string][] = [];
+  let name: string | undefined;
+  for (const [code, value] of pairs) {
+    if (code === 3) name = decodeEscapes(String(value));
+    else if ((code === 350 || code === 360) && name !== undefined) {
+      out.push([name, String(value)]);
+      name = undefined;
+    }
+  }
+  return out;
 }
 
 function hexBytes(hex: string): Uint8Array {

@@ -38,6 +38,8 @@ export interface Layer {
   handle?: string;
   /** false when the layer is not plotted (290 = 0) */
   plot?: boolean;
+  /** the handle (390) of its named plot style (an ACDBPLACEHOLDER, named in `Drawing.plotStyleNames`) */
+  plotStyle?: string;
 }
 
 export interface TextStyle {
@@ -183,6 +185,11 @@ export interface Drawing {
   imageDefs?: Record<string, ImageDef>;
   /** MLEADERSTYLE objects by handle, their group codes in file order (absent when the drawing has none) */
   mleaderStyles?: Record<string, Pair[]>;
+  /**
+   * a named-plot-style drawing's style names by the handle of their ACDBPLACEHOLDER (the ACAD_PLOTSTYLENAME
+   * dictionary): what a layer's and an entity's 390 point at (absent in colour-dependent drawings)
+   */
+  plotStyleNames?: Record<string, string>;
 }
 
 export class CadError extends Error {

@@ -124,23 +124,32 @@ const screened = (c: number, screen: number) => {
   return (ch(16) << 16) | (ch(8) << 8) | ch(0);
 };
 
+/** The pen a style makes of a line's colour and lineweight (1/100 mm): its colour and lineweight when it sets them, greys, screening. */
+export function styledPen(color: number, lineweight: number, style: PlotStyle): Pen {
+  let c = color, lw = lineweight;
+  if (style.color !== undefined) c = style.color;
+  if (style.lineweight !== undefined) lw = Math.round(style.lineweight * 100);
+  if (style.grayscale) c = grey(c);
+  return { color: screened(c, style.screen), lineweight: lw };
+}
+
+/** An STB's "Normal" style (the first when none is so named): what applies where no named style is assigned. */
+export function normalStyle(table: PlotStyleTable): PlotStyle | undefined {
+  return table.styles.find((s) => s.name.toLowerCase() === 'normal') ?? table.styles[0];
+}
+
 /**
  * The pen a line of `color` (as drawn on paper: ACI 7 already black) and `lineweight` prints with:
- * the plot style table's style for its ACI (CTB) or the "Normal" style (STB: the style every layer has unless a named
- * style is assigned, which our model does not keep), then the colour mode.
+ * the plot style table's style for its ACI (CTB) or the "Normal" style (STB: a named-plot-style drawing has its
+ * styles applied per entity and layer before, named-plot-styles.ts, and passes no table here), then the colour mode.
  */
 export function penFor(color: number, lineweight: number, mode: ColorMode, table?: PlotStyleTable): Pen {
   let c = color, lw = lineweight;
   if (table) {
     // ACI 7 is drawn black on paper, but the CTB's style 7 is still what applies to it
     const aci = color === 0x000000 ? 7 : aciOf(color);
-    const style = table.kind === 'ctb' ? (aci !== undefined ? table.styles[aci] : undefined) : (table.styles.find((s) => s.name.toLowerCase() === 'normal') ?? table.styles[0]);
-    if (style) {
-      if (style.color !== undefined) c = style.color;
-      if (style.lineweight !== undefined) lw = Math.round(style.lineweight * 100);
-      if (style.grayscale) c = grey(c);
-      c = screened(c, style.screen);
-    }
+    const style = table.kind === 'ctb' ? (aci !== undefined ? table.styles[aci] : undefined) : normalStyle(table);
+    if (style) ({ color: c, lineweight: lw } = styledPen(c, lw, style));
   }
   if (mode === 'monochrome') c = c === 0xffffff ? c : 0x000000;
   else if (mode === 'grayscale') c = grey(c);

@@ -77,3 +77,50 @@ export function ctbFixture(styles: Record<number, { color?: number; lineweight?:
   head.writeUInt32LE(z.length, 56);
   return Buffer.concat([head, z]);
 }
+
+/**
+ * An STB file (named plot styles) as AutoCAD writes it: the same header and zlib text as a CTB without the ACI table,
+ * "Normal" (object colour and lineweight) first, then `styles` by name: pen colour, lineweight table index, screening.
+ */
+export function stbFixture(styles: { name: string; color?: number; lineweight?: number; screen?: number }[], lineweights = [0, 0.05, 0.09, 0.1, 0.13, 0.15, 0.18, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.53, 0.6, 0.7, 0.8, 0.9, 1.0]): Uint8Array {
+  const lines = ['description="named test', 'aci_table_available=FALSE', 'scale_factor=1.0', 'apply_factor=FALSE', 'custom_lineweight_display_units=0', 'plot_style{'];
+  [{ name: 'Normal' }, ...styles].forEach((s: { name: string; color?: number; lineweight?: number; screen?: number }, i) => {
+    const color = s.color === undefined ? -1 : (0xc3000000 | s.color) >> 0;
+    lines.push(` ${i}{`, `  name="${s.name}`, '  localized_name="', `  color=${color}`, `  mode_color=${color}`, '  color_policy=1', `  screen=${s.screen ?? 100}`, `  lineweight=${s.lineweight ?? 255}`, ' }');
+  });
+  lines.push('}', 'custom_lineweight_table{', ...lineweights.map((w, i) => ` ${i}=${w.toFixed(2)}`), '}');
+  const body = Buffer.from(lines.join('\n') + '\n\0', 'utf8');
+  const z = deflateSync(body);
+  const head = Buffer.alloc(60);
+  head.write('PIAFILEVERSION_2.0,STBVER1,compress\r\npmzlibcodec', 0, 'latin1');
+  head.writeUInt32LE(0, 48);
+  head.writeUInt32LE(body.length, 52);
+  head.writeUInt32LE(z.length, 56);
+  return Buffer.concat([head, z]);
+}
+
+/**
+ * A named-plot-style drawing: the root dictionary naming ACAD_PLOTSTYLENAME, which names "Normal", "Red" and "Thick"
+ * (ACDBPLACEHOLDER objects); layer RED points at "Red", layer 0 at "Normal". Lines: green on RED with no style of its
+ * own (ByLayer: "Red"), blue on 0 pointing at "Thick", green on 0 with none (ByLayer: "Normal").
+ */
+export function namedPlotStyleDxf(): Uint8Array {
+  const line = (layer: string, color: number, y: number, style?: string): FixtureEntity => ({
+    type: 'LINE',
+    pairs: [[5, `A${y}`], [8, layer], [62, color], ...(style ? ([[390, style]] as [number, string][]) : []), [10, 0], [20, y], [30, 0], [11, 100], [21, y], [31, 0]],
+  });
+  return writeAsciiDxf({
+    version: 'AC1018',
+    layers: ['0', 'RED'],
+    layerPairs: { '0': [[5, '10'], [390, 'F1']], RED: [[5, '11'], [390, 'F2']] },
+    entities: [line('RED', 3, 0), line('0', 5, 10, 'F3'), line('0', 3, 20)],
+    objects: [
+      { type: 'DICTIONARY', pairs: [[5, 'C'], [330, '0'], [100, 'AcDbDictionary'], [281, 1], [3, 'ACAD_GROUP'], [350, 'D'], [3, 'ACAD_PLOTSTYLENAME'], [350, 'E']] },
+      { type: 'DICTIONARY', pairs: [[5, 'D'], [330, 'C'], [100, 'AcDbDictionary'], [281, 1]] },
+      { type: 'ACDBDICTIONARYWDFLT', pairs: [[5, 'E'], [330, 'C'], [100, 'AcDbDictionary'], [281, 1], [3, 'Normal'], [350, 'F1'], [3, 'Red'], [350, 'F2'], [3, 'Thick'], [350, 'F3'], [100, 'AcDbDictionaryWithDefault'], [340, 'F1']] },
+      { type: 'ACDBPLACEHOLDER', pairs: [[5, 'F1'], [330, 'E']] },
+      { type: 'ACDBPLACEHOLDER', pairs: [[5, 'F2'], [330, 'E']] },
+      { type: 'ACDBPLACEHOLDER', pairs: [[5, 'F3'], [330, 'E']] },
+    ],
+  });
+}

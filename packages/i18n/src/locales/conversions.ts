@@ -3,7 +3,7 @@ export const conversions = {
   zh: {
     'convert.toolbar': '转换', 'convert.viewer': '转换格式', 'convert.title': '转换 {{count}} 个文件', 'convert.target': '转换为', 'convert.version': '版本',
     'convert.target.pdf': 'PDF', 'convert.target.png': 'PNG 图片', 'convert.target.jpg': 'JPEG 图片', 'convert.target.bmp': 'BMP 图片', 'convert.target.dxf': 'DXF 图纸（另存为版本）', 'convert.pdf.placement': 'PDF 页面', 'convert.pdf.layouts': '每页一个布局', 'convert.pdf.stack': '全部放在模型空间', 'convert.pdf.target.dxf': 'DXF 图纸', 'convert.pdf.target.dwg': 'DWG 图纸', 'convert.pdf.pages': '页码', 'convert.pdf.pagesAll': '全部页，或如 1,3-5', 'convert.pdf.pagesInvalid': '请输入页码，如 1,3-5', 'convert.target.dwg': 'DWG 图纸（另存为版本）',
-    'convert.layouts': '布局', 'convert.layouts.current': '当前布局', 'convert.layouts.model': '模型', 'convert.layouts.all': '全部布局', 'convert.paper': '纸张', 'convert.paper.fit': '按图纸大小', 'convert.width': '宽度（像素）',
+    'convert.layouts': '布局', 'convert.layouts.current': '当前布局', 'convert.layouts.model': '模型', 'convert.layouts.all': '全部布局', 'convert.paper': '纸张', 'convert.paper.fit': '按图纸大小', 'convert.width': '宽度（像素）', 'convert.area': '范围', 'convert.area.extents': '图形范围', 'convert.area.view': '当前视图',
     'convert.start': '开始转换', 'convert.queued': '文件已加入转换列表，正在转换', 'convert.busy': '有文件正在转换中，请重新选择', 'convert.onlyDrawings': '请选择图纸或 PDF 文件',
     'convert.allowance': '本月免费转换：已用 {{used}} / {{total}} 次', 'convert.premium': '会员不限转换次数',
     'convert.state.0': '转换中', 'convert.state.1': '转换成功', 'convert.state.2': '转换失败',
@@ -15,7 +15,7 @@ export const conversions = {
   en: {
     'convert.toolbar': 'Transform', 'convert.viewer': 'Convert', 'convert.title': 'Convert {{count}} file(s)', 'convert.target': 'Convert to', 'convert.version': 'Version',
     'convert.target.pdf': 'PDF', 'convert.target.png': 'PNG picture', 'convert.target.jpg': 'JPEG picture', 'convert.target.bmp': 'BMP picture', 'convert.target.dxf': 'DXF drawing (save as version)', 'convert.pdf.placement': 'PDF pages', 'convert.pdf.layouts': 'Each page as a layout', 'convert.pdf.stack': 'All pages in model space', 'convert.pdf.target.dxf': 'DXF drawing', 'convert.pdf.target.dwg': 'DWG drawing', 'convert.pdf.pages': 'Pages', 'convert.pdf.pagesAll': 'All pages, or e.g. 1,3-5', 'convert.pdf.pagesInvalid': 'Enter page numbers such as 1,3-5', 'convert.target.dwg': 'DWG drawing (save as version)',
-    'convert.layouts': 'Layouts', 'convert.layouts.current': 'Current layout', 'convert.layouts.model': 'Model', 'convert.layouts.all': 'All layouts', 'convert.paper': 'Paper', 'convert.paper.fit': 'Fit the drawing', 'convert.width': 'Width (pixels)',
+    'convert.layouts': 'Layouts', 'convert.layouts.current': 'Current layout', 'convert.layouts.model': 'Model', 'convert.layouts.all': 'All layouts', 'convert.paper': 'Paper', 'convert.paper.fit': 'Fit the drawing', 'convert.width': 'Width (pixels)', 'convert.area': 'Area', 'convert.area.extents': 'Drawing extents', 'convert.area.view': 'Current view',
     'convert.start': 'Convert', 'convert.queued': 'The file has been added to the conversion list and is being converted', 'convert.busy': 'There are files being converted, please select again', 'convert.onlyDrawings': 'Please select drawings or PDFs',
     'convert.allowance': 'Free conversions this month: {{used}} of {{total}} used', 'convert.premium': 'Members convert without limit',
     'convert.state.0': 'Converting', 'convert.state.1': 'Converted', 'convert.state.2': 'Failed',
@@ -27,7 +27,7 @@ export const conversions = {
   ko: {
     'convert.toolbar': '변환', 'convert.viewer': '형식 변환', 'convert.title': '파일 {{count}}개 변환', 'convert.target': '변환 형식', 'convert.version': '버전',
     'convert.target.pdf': 'PDF', 'convert.target.png': 'PNG 그림', 'convert.target.jpg': 'JPEG 그림', 'convert.target.bmp': 'BMP 그림', 'convert.target.dxf': 'DXF 도면 (버전으로 저장)', 'convert.pdf.placement': 'PDF 페이지', 'convert.pdf.layouts': '페이지마다 레이아웃', 'convert.pdf.stack': '모든 페이지를 모델 공간에', 'convert.pdf.target.dxf': 'DXF 도면', 'convert.pdf.target.dwg': 'DWG 도면', 'convert.pdf.pages': '페이지', 'convert.pdf.pagesAll': '모든 페이지, 또는 예: 1,3-5', 'convert.pdf.pagesInvalid': '1,3-5처럼 페이지 번호를 입력하세요', 'convert.target.dwg': 'DWG 도면 (버전으로 저장)',
-    'convert.layouts': '레이아웃', 'convert.layouts.current': '현재 레이아웃', 'convert.layouts.model': '모델', 'convert.layouts.all': '모든 레이아웃', 'convert.paper': '용지', 'convert.paper.fit': '도면에 맞춤', 'convert.width': '너비 (픽셀)',
+    'convert.layouts': '레이아웃', 'convert.layouts.current': '현재 레이아웃', 'convert.layouts.model': '모델', 'convert.layouts.all': '모든 레이아웃', 'convert.paper': '용지', 'convert.paper.fit': '도면에 맞춤', 'convert.width': '너비 (픽셀)', 'convert.area': '영역', 'convert.area.extents': '도면 범위', 'convert.area.view': '현재 뷰',
     'convert.start': '변환', 'convert.queued': '파일이 변환 목록에 추가되어 변환 중입니다', 'convert.busy': '변환 중인 파일이 있습니다. 다시 선택하세요', 'convert.onlyDrawings': '도면 또는 PDF를 선택하세요',
     'convert.allowance': '이번 달 무료 변환: {{total}}회 중 {{used}}회 사용', 'convert.premium': '회원은 무제한으로 변환합니다',
     'convert.state.0': '변환 중', 'convert.state.1': '변환 완료', 'convert.state.2': '변환 실패',
@@ -39,7 +39,7 @@ export const conversions = {
   de: {
     'convert.toolbar': 'Umwandeln', 'convert.viewer': 'Konvertieren', 'convert.title': '{{count}} Datei(en) konvertieren', 'convert.target': 'Konvertieren in', 'convert.version': 'Version',
     'convert.target.pdf': 'PDF', 'convert.target.png': 'PNG-Bild', 'convert.target.jpg': 'JPEG-Bild', 'convert.target.bmp': 'BMP-Bild', 'convert.target.dxf': 'DXF-Zeichnung (als Version speichern)', 'convert.pdf.placement': 'PDF-Seiten', 'convert.pdf.layouts': 'Jede Seite als Layout', 'convert.pdf.stack': 'Alle Seiten im Modellbereich', 'convert.pdf.target.dxf': 'DXF-Zeichnung', 'convert.pdf.target.dwg': 'DWG-Zeichnung', 'convert.pdf.pages': 'Seiten', 'convert.pdf.pagesAll': 'Alle Seiten, oder z. B. 1,3-5', 'convert.pdf.pagesInvalid': 'Geben Sie Seitenzahlen wie 1,3-5 ein', 'convert.target.dwg': 'DWG-Zeichnung (als Version speichern)',
-    'convert.layouts': 'Layouts', 'convert.layouts.current': 'Aktuelles Layout', 'convert.layouts.model': 'Modell', 'convert.layouts.all': 'Alle Layouts', 'convert.paper': 'Papier', 'convert.paper.fit': 'An Zeichnung anpassen', 'convert.width': 'Breite (Pixel)',
+    'convert.layouts': 'Layouts', 'convert.layouts.current': 'Aktuelles Layout', 'convert.layouts.model': 'Modell', 'convert.layouts.all': 'Alle Layouts', 'convert.paper': 'Papier', 'convert.paper.fit': 'An Zeichnung anpassen', 'convert.width': 'Breite (Pixel)', 'convert.area': 'Bereich', 'convert.area.extents': 'Zeichnungsgrenzen', 'convert.area.view': 'Aktuelle Ansicht',
     'convert.start': 'Konvertieren', 'convert.queued': 'Die Datei wurde der Konvertierungsliste hinzugefügt und wird konvertiert', 'convert.busy': 'Es werden gerade Dateien konvertiert, bitte wählen Sie erneut', 'convert.onlyDrawings': 'Bitte wählen Sie Zeichnungen oder PDFs',
     'convert.allowance': 'Kostenlose Konvertierungen diesen Monat: {{used}} von {{total}} genutzt', 'convert.premium': 'Mitglieder konvertieren ohne Begrenzung',
     'convert.state.0': 'Wird konvertiert', 'convert.state.1': 'Konvertiert', 'convert.state.2': 'Fehlgeschlagen',

@@ -54,6 +54,7 @@ export function engineOptions(o: ConversionOptions, version: string | null): Con
     width: o.width,
     height: o.height,
     background: o.background,
+    ...(o.area ? { area: o.area } : {}),
     // a PDF source: which pages, and each a layout or all stacked in model space
     ...(o.pages || o.stack || o.calibrate ? { pdf: { pages: o.pages, stack: o.stack, calibrate: o.calibrate } } : {}),
   };

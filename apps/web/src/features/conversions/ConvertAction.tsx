@@ -5,15 +5,15 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CONVERSION_POLL_MS } from '@cadcloud/contracts';
 import { conversionsApi, FAIL_TRANSFORM, IN_TRANSFORM, SUCCESS_TRANSFORM, type FileTransformStatus } from './api.ts';
-import { ConvertDialog } from './ConvertDialog.tsx';
+import { ConvertDialog, type ViewArea } from './ConvertDialog.tsx';
 import { resultPath } from './ConversionRows.tsx';
 
 /**
  * "Convert" where one file is open (the viewer, the phone's item page), which has no task panel: the dialog, then this
  * file's conversion right here, polled every 5 s, with its result to open. `layout`: the one the viewer shows, which
- * "current layout" converts.
+ * "current layout" converts; `currentView`: the drawing rectangle it shows (the desktop viewer; a phone's details have none).
  */
-export function ConvertAction({ file, layout, block, size }: { file: { id: string; name: string }; layout?: string; block?: boolean; size?: 'small' | 'middle' }) {
+export function ConvertAction({ file, layout, currentView, block, size }: { file: { id: string; name: string }; layout?: string; currentView?: () => ViewArea | undefined; block?: boolean; size?: 'small' | 'middle' }) {
   const { t } = useTranslation('conversions');
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
@@ -45,7 +45,7 @@ export function ConvertAction({ file, layout, block, size }: { file: { id: strin
         </Button>
       )}
       {status?.transformStatus === FAIL_TRANSFORM && status.msg && <Typography.Text type="danger" data-testid="convert-failed">{status.msg}</Typography.Text>}
-      <ConvertDialog files={[file]} currentLayout={layout} open={open} onClose={() => setOpen(false)} onStarted={() => void look()} />
+      <ConvertDialog files={[file]} currentLayout={layout} currentView={currentView} open={open} onClose={() => setOpen(false)} onStarted={() => void look()} />
     </Space>
   );
 }

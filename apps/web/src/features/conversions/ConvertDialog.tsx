@@ -23,6 +23,9 @@ export function parsePages(text: string): number[] | undefined | null {
   }
   return pages.length > 1000 ? null : [...new Set(pages)];
 }
+/** A rectangle of the drawing in its units: the viewer's current view (the viewer's ViewArea). */
+export type ViewArea = NonNullable<ConversionOptions['area']>;
+
 const PAPERS = ['fit', 'A4', 'A3', 'A2', 'A1', 'A0'] as const;
 
 /**
@@ -30,8 +33,10 @@ const PAPERS = ['fit', 'A4', 'A3', 'A2', 'A1', 'A0'] as const;
  * pictures. A PDF converts to a drawing (the server's `pdfTargets`: DXF), each page a layout or all stacked in model
  * space. Started conversions show in the task panel's conversion tab. `currentLayout`: the layout the viewer shows
  * (one file open), which "current layout" sends by name; without it (the drive's toolbar) the drawing's default.
+ * `currentView`: the drawing rectangle the viewer shows, read when the conversion starts: a picture's area may be
+ * the drawing's extents or that view (of the layout shown); without it (toolbar, phone) the extents.
  */
-export function ConvertDialog({ files, currentLayout, open, onClose, onStarted }: { files: Pick<Item, 'id' | 'name'>[]; currentLayout?: string; open: boolean; onClose: () => void; onStarted?: () => void }) {
+export function ConvertDialog({ files, currentLayout, currentView, open, onClose, onStarted }: { files: Pick<Item, 'id' | 'name'>[]; currentLayout?: string; currentView?: () => ViewArea | undefined; open: boolean; onClose: () => void; onStarted?: () => void }) {
   const { t } = useTranslation('conversions');
   const [targets, setTargets] = useState<ConversionTargets | null>(null);
   const [target, setTarget] = useState<ConversionTarget>('pdf');
@@ -39,6 +44,7 @@ export function ConvertDialog({ files, currentLayout, open, onClose, onStarted }
   const [layouts, setLayouts] = useState<'current' | 'all'>('all');
   const [paper, setPaper] = useState<(typeof PAPERS)[number]>('fit');
   const [width, setWidth] = useState(2000);
+  const [area, setArea] = useState<'extents' | 'view'>('extents');
   const [placement, setPlacement] = useState<'layouts' | 'stack'>('layouts');
   const [pagesText, setPagesText] = useState('');
   const pages = parsePages(pagesText);
@@ -61,6 +67,12 @@ export function ConvertDialog({ files, currentLayout, open, onClose, onStarted }
       if (fromPdf && pages) options.pages = pages;
       if (target === 'pdf') options.paper = paper;
       if (PICTURES.has(target)) options.width = width;
+      const shown = PICTURES.has(target) && area === 'view' && currentView ? currentView() : undefined;
+      if (shown) {
+        // the view is of the layout shown: that layout is the one drawn
+        options.area = shown;
+        if (currentLayout) options.layouts = [currentLayout];
+      }
       await conversionsApi.transform(files.map((f) => f.id), target, target === 'dxf' || target === 'dwg' ? version : undefined, options);
       // section 4: "added to the conversion list and being converted"
       message.success(t('convert.queued'));
@@ -113,6 +125,14 @@ export function ConvertDialog({ files, currentLayout, open, onClose, onStarted }
         {target === 'pdf' && (
           <Form.Item label={t('convert.paper')}>
             <Select value={paper} onChange={setPaper} data-testid="convert-paper" options={PAPERS.map((p) => ({ value: p, label: p === 'fit' ? t('convert.paper.fit') : p }))} />
+          </Form.Item>
+        )}
+        {PICTURES.has(target) && currentView && (
+          <Form.Item label={t('convert.area')}>
+            <Radio.Group value={area} onChange={(e) => setArea(e.target.value)} data-testid="convert-area">
+              <Radio value="extents">{t('convert.area.extents')}</Radio>
+              <Radio value="view">{t('convert.area.view')}</Radio>
+            </Radio.Group>
           </Form.Item>
         )}
         {PICTURES.has(target) && (

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { setLanguage } from '../../lib/i18n.ts';
 import { firstNonEmptyTab, TaskPanel } from '../tasks/TaskPanel.tsx';
@@ -80,5 +80,35 @@ describe('conversion in the web app', () => {
     await waitFor(() => expect((screen.getByTestId('convert-start') as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(screen.getByTestId('convert-start'));
     await waitFor(() => expect(calls.find((c) => c.url.startsWith('/cloud/v5/file/task/transformBatch'))?.body.data).toMatchObject({ fileIds: ['i1'], target: 'pdf', options: { layouts: ['Layout2'] } }));
+  });
+
+  it("the viewer's Convert of a picture: area the current view sends the rectangle shown (read at start) with the layout shown; extents sends none", async () => {
+    cleanup();
+    calls.length = 0;
+    let shown = { minX: 0, minY: 0, maxX: 10, maxY: 10 };
+    render(<MemoryRouter><ConvertAction file={{ id: 'i1', name: 'plan.dxf' }} layout="Model" currentView={() => shown} /></MemoryRouter>);
+    fireEvent.click(await screen.findByTestId('viewer-convert'));
+    const dialog = await screen.findByTestId('convert-dialog');
+    // PDF: no area choice (the area is a picture's)
+    expect(dialog.querySelector('[data-testid="convert-area"]')).toBeNull();
+    fireEvent.mouseDown(within(within(dialog).getByTestId('convert-target')).getByRole('combobox'));
+    fireEvent.click(await screen.findByTitle('PNG picture'));
+    fireEvent.click(await screen.findByText('Current view'));
+    // the user pans after choosing: what is sent is the view when the conversion starts
+    shown = { minX: 100, minY: 50, maxX: 300, maxY: 150 };
+    await waitFor(() => expect((screen.getByTestId('convert-start') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('convert-start'));
+    await waitFor(() => expect(calls.find((c) => c.url.startsWith('/cloud/v5/file/task/transformBatch'))?.body.data).toMatchObject({ target: 'png', options: { area: { minX: 100, minY: 50, maxX: 300, maxY: 150 }, layouts: ['Model'] } }));
+  });
+
+  it('the toolbar and the phone (no view to read) offer no area: pictures are of the extents', async () => {
+    cleanup();
+    render(<MemoryRouter><ConvertAction file={{ id: 'i1', name: 'plan.dxf' }} layout="Model" /></MemoryRouter>);
+    fireEvent.click(await screen.findByTestId('viewer-convert'));
+    const dialog = await screen.findByTestId('convert-dialog');
+    fireEvent.mouseDown(within(within(dialog).getByTestId('convert-target')).getByRole('combobox'));
+    fireEvent.click(await screen.findByTitle('PNG picture'));
+    await waitFor(() => expect(dialog.querySelector('[data-testid="convert-width"]')).not.toBeNull());
+    expect(dialog.querySelector('[data-testid="convert-area"]')).toBeNull();
   });
 });

@@ -14,6 +14,14 @@ import { fitView, isEmptyScene, LW_KEY, openLayers, THEME_KEY } from './view-fit
 import { blankReason } from './blank-reason.ts';
 import { dropEarlyPaint, markWholeFrame, takeEarlyPaint } from './early-frame.ts';
 
+/** A rectangle of the drawing in its own units (as `toWorld` gives them): what the viewer shows. */
+export interface ViewArea {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
 type Tool = 'select' | 'distance' | 'area' | 'angle' | 'coords';
 const TOOLS: [Tool, React.ReactNode][] = [['select', <SelectOutlined />], ['distance', <ColumnWidthOutlined />], ['area', <BorderOuterOutlined />], ['angle', <NodeIndexOutlined />], ['coords', <AimOutlined />]];
 const BATCH_REDRAW_MS = 400;
@@ -39,7 +47,7 @@ export interface ViewerHooks {
  * The online viewer: one layout's scene drawn by WebGL, with layers, layouts, measuring, text search,
  * entity properties and a dark/light background. Desktop and phone share it (touch: drag pans, pinch zooms).
  */
-export function Viewer({ fileId, name, phone, onBack, onUploadFont, onLayout, extra, shareToken, versionId, hooks }: { fileId: string; name?: string; phone?: boolean; onBack?: () => void; onUploadFont?: () => void; /** the layout shown, each time another is drawn (Convert's "current layout") */ onLayout?: (layout: string) => void; extra?: React.ReactNode; shareToken?: string; versionId?: string; hooks?: ViewerHooks }) {
+export function Viewer({ fileId, name, phone, onBack, onUploadFont, onLayout, onView, extra, shareToken, versionId, hooks }: { fileId: string; name?: string; phone?: boolean; onBack?: () => void; onUploadFont?: () => void; /** the layout shown, each time another is drawn (Convert's "current layout") */ onLayout?: (layout: string) => void; /** when a layout is drawn: a getter of the drawing rectangle the viewer shows at the moment it is called (Convert's "current view") */ onView?: (view: () => ViewArea) => void; extra?: React.ReactNode; shareToken?: string; versionId?: string; hooks?: ViewerHooks }) {
   const { t } = useTranslation('viewer');
   const wrap = useRef<HTMLDivElement>(null);
   // the WebGL canvas is made here, not by React: it may be the one the early painter already drew into
@@ -88,6 +96,15 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, onLayout, ex
     const [ox, oy] = scene?.meta.origin ?? [0, 0];
     return { x: (x - ox - view.current.cx) * view.current.ppu + w / 2, y: h / 2 - (y - oy - view.current.cy) * view.current.ppu };
   }, [scene]);
+  // the canvas's corners in drawing units, read when asked (a Convert of the current view), never on every pan
+  useEffect(() => {
+    if (!scene) return;
+    onView?.(() => {
+      const { w, h } = size();
+      const a = toWorld(0, h), b = toWorld(w, 0);
+      return { minX: a.x, minY: a.y, maxX: b.x, maxY: b.y };
+    });
+  }, [scene, toWorld]);
 
   /** whether the overlay canvas holds anything (measuring, a selection, fallback text) */
   const overlayInked = useRef(false);

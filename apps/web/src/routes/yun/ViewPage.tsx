@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { filesApi } from '../../features/files/api.ts';
-import { Viewer } from '../../features/viewer/Viewer.tsx';
+import { Viewer, type ViewArea } from '../../features/viewer/Viewer.tsx';
 import { ConvertAction } from '../../features/conversions/ConvertAction.tsx';
 import { isConvertible } from '../../features/conversions/api.ts';
 
@@ -19,6 +19,8 @@ export function ViewPage() {
   const [own, setOwn] = useState<{ id: string; name: string; type: string } | null>(null);
   // the layout the viewer shows: Convert's "current layout" is this one, not the drawing's default
   const [layout, setLayout] = useState<string>();
+  // what the viewer shows when Convert starts: "current view" reads it then, not on every pan
+  const view = useRef<(() => ViewArea) | null>(null);
   useEffect(() => {
     const show = (i: { name: string }) => {
       setName(i.name);
@@ -31,5 +33,5 @@ export function ViewPage() {
     }, () => filesApi.getProductItem(fileId!).then(show, () => undefined));
   }, [fileId]);
   const back = () => (window.history.length > 1 ? navigate(-1) : navigate('/yun/drawing'));
-  return <Viewer key={`${fileId}:${versionId ?? ''}`} fileId={fileId!} versionId={versionId} name={versionTitle ?? name} onBack={back} onUploadFont={() => navigate('/yun/font')} onLayout={setLayout} extra={own && !versionId && isConvertible({ fileType: 1, type: own.type }) ? <ConvertAction file={own} layout={layout} size="small" /> : undefined} />;
+  return <Viewer key={`${fileId}:${versionId ?? ''}`} fileId={fileId!} versionId={versionId} name={versionTitle ?? name} onBack={back} onUploadFont={() => navigate('/yun/font')} onLayout={setLayout} onView={(get) => (view.current = get)} extra={own && !versionId && isConvertible({ fileType: 1, type: own.type }) ? <ConvertAction file={own} layout={layout} currentView={() => view.current?.()} size="small" /> : undefined} />;
 }
