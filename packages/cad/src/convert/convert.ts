@@ -126,8 +126,9 @@ function extentsOf(flat: Flattened, s: ConvertSupport): Bounds {
   return boundsOf(flat) ?? { minX: 0, minY: 0, maxX: 1, maxY: 1 };
 }
 
-function flattened(d: Drawing, name: string): Flattened {
-  const flat = flattenLayout(d, name, { curves: true });
+/** a layout flattened with exact curves; `model`: model space flattened the same way, which paper layouts' viewports reuse */
+function flattened(d: Drawing, name: string, model?: Flattened): Flattened {
+  const flat = flattenLayout(d, name, { curves: true, modelSpace: model });
   if (!flat) throw new CadError('cad.layoutNotFound', `layout not found: ${name}`);
   return flat;
 }
@@ -153,9 +154,13 @@ async function convertPdf(d: Drawing, layouts: string[], o: ConvertOptions, s: C
   // a named-plot-style drawing with an STB: each entity's own style, put on its geometry; the writer then only the colour mode
   const named = hasNamedPlotStyles(d, plotStyles);
   const pages: PdfPage[] = [];
+  let model: Flattened | undefined;
   for (const [i, name] of layouts.entries()) {
     s.onProgress?.(5 + Math.round((60 * i) / layouts.length), 'flatten');
-    const flat = named ? applyNamedPlotStyles(d, flattened(d, name), plotStyles!, false) : flattened(d, name);
+    // model space is flattened once: the Model page's, shown again through the paper layouts' viewports
+    const raw = flattened(d, name, model);
+    if (isModel(name)) model = raw;
+    const flat = named ? applyNamedPlotStyles(d, raw, plotStyles!, false) : raw;
     await s.prepareText?.(flat);
     const content = extentsOf(flat, s);
     // pictures are per flattening: each page's own from the loader, else the caller's for the first page

@@ -204,6 +204,11 @@ export interface FlattenOptions {
    */
   segmentLists?: boolean;
   /**
+   * model space already flattened with these same options (flattenLayout's Model): a paper layout's viewports that
+   * freeze no layer show it instead of flattening it again (a PDF of every layout flattened it twice)
+   */
+  modelSpace?: Flattened;
+  /**
    * geometry on layers off or frozen in the file is kept, on its layer (the viewer hides those layers at first and
    * lets the user switch them on; nothing is saved). A frozen INSERT's children are switched with the INSERT's layer,
    * as freezing it hides them all. Off by default: the renderers draw what the plot shows.

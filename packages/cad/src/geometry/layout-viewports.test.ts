@@ -64,3 +64,17 @@ describe('paper-space viewports (issue 15 item 4)', () => {
     expect(f.polylines.filter((p) => p.closed && p.points.length === 8)).toHaveLength(1);
   });
 });
+
+describe('model space flattened once for every layout (issue 17, PDF export speed)', () => {
+  it('a paper layout given model space already flattened with the same options draws it through its viewports, the same result', () => {
+    const d = drawing();
+    const model = flattenLayout(d, 'Model', { curves: true })!;
+    const reused = flattenLayout(d, 'Layout1', { curves: true, modelSpace: model })!;
+    // the same objects: not flattened a second time (viewport 4 has no frozen layers)
+    expect(model.entities.every((e) => reused.entities.includes(e))).toBe(true);
+    // and the same page as when the paper layout flattens model space itself
+    expect(reused).toEqual(flattenLayout(d, 'Layout1', { curves: true }));
+    // the viewport with B frozen still flattens its own model space: B hidden there
+    expect(reused.polylines.some((p) => p.layer === 'B' && p.points[0] >= 30 && p.points[2] <= 70 && p.points[1] > 40 && p.points[1] < 60)).toBe(false);
+  });
+});

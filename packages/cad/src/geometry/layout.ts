@@ -145,7 +145,7 @@ export function flattenLayout(d: Drawing, name: string, opts: FlattenOptions = {
   if (name.toLowerCase() === MODEL.toLowerCase()) return flattenModelSpace(d, opts);
   const entities = layoutEntities(d, name);
   if (!entities) return null;
-  const paper = flattenEntities(d, entities, opts);
+  const paper = flattenEntities(d, entities, { ...opts, modelSpace: undefined });
   const viewports = viewportsOf(entities);
   if (!viewports.length) return paper;
   // model space seen through viewports is moved and clipped as polylines: no block instances there, no segment lists;
@@ -158,7 +158,9 @@ export function flattenLayout(d: Drawing, name: string, opts: FlattenOptions = {
     let m = models.get(key);
     if (!m) {
       const hiddenLayers = names.length ? new Set([...(opts.hiddenLayers ?? []), ...names]) : opts.hiddenLayers;
-      const model = flattenModelSpace(d, { ...opts, hiddenLayers, blockInstances: false, segmentLists: false });
+      // the caller's model space when it is what this would make: the same options, nothing frozen here
+      const same = !names.length && !opts.blockInstances && !opts.segmentLists;
+      const model = (same && opts.modelSpace) || flattenModelSpace(d, { ...opts, hiddenLayers, blockInstances: false, segmentLists: false, modelSpace: undefined });
       m = { model, base: paper.entities.length, size: primitivesOf(model) };
       paper.entities.push(...model.entities);
       for (const k of Object.keys(model.skipped)) paper.skipped[k] = (paper.skipped[k] ?? 0) + model.skipped[k];
