@@ -38,11 +38,12 @@ async function pdftoppm(pdf: string, px: number): Promise<Rgba> {
 }
 
 const fmt = (a: Agreement) => `precision ${a.precision.toFixed(3)} recall ${a.recall.toFixed(3)} f1 ${a.f1.toFixed(3)}`;
-// Measured (precision / recall / f1), pdftoppm 22.12 at 1600 px: 0.967 / 0.968 / 0.968; the flange's plot as a
-// wrong reference 0.179 / 0.302 / 0.225. The bar sits just under the measure: 0.017 of room for anti-aliasing and
-// the bundled fonts' differences from the architect's, while a plot losing a line of MTEXT per paragraph (0.90 in
-// fidelity/reference.test.ts) or half its entities (0.53) falls under it.
-const T = { precision: 0.95, recall: 0.95, f1: 0.95 };
+// Measured (precision / recall / f1), pdftoppm 22.12 at 1600 px: 0.987 / 0.968 / 0.977 (0.967 / 0.968 / 0.968 while
+// the export drew the layer the plot leaves out, "NonPlottable_Drawing & Figure"); the flange's plot as a wrong
+// reference 0.173 / 0.291 / 0.217. The bars sit just under the measure: room for anti-aliasing and the bundled fonts'
+// differences from the architect's, while the unplotted layer put back (precision 0.967), a plot losing a line of
+// MTEXT per paragraph (0.90 in fidelity/reference.test.ts) or half its entities (0.53) falls under them.
+const T = { precision: 0.975, recall: 0.95, f1: 0.95 };
 const passes = (a: Agreement) => a.precision >= T.precision && a.recall >= T.recall && a.f1 >= T.f1;
 
 describe.skipIf(!ready)(`the floor plan's PDF export against the architect's plot, both through pdftoppm`, () => {

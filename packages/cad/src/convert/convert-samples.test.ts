@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { readDrawing } from '../open.ts';
 import { stopDwgWorker } from '../dwg/dwg-reader.ts';
-import { flattenLayout, layoutNames } from '../geometry/layout.ts';
+import { flattenLayout, layoutNames, unplottedLayers } from '../geometry/layout.ts';
 import { decodeBmp } from '../render/bmp.ts';
 import { planPage } from '../render/paper.ts';
 import { prepare } from '../render/prepare.ts';
@@ -44,7 +44,7 @@ describe.skipIf(!files.length)('sample drawings converted', () => {
         expect(page.heightMm, `${name} height`).toBeCloseTo(turned ? plot.paperWidth : plot.paperHeight, 1);
       }
       // each TrueType run's characters, in order, are in the page's text (those printed: on the paper's printable area)
-      const flat = flattenLayout(d, name, { curves: true })!;
+      const flat = flattenLayout(d, name, { curves: true, hiddenLayers: unplottedLayers(d) })!;
       const plan = planPage(prepare(flat, { text: support.text }).bounds, d.layouts.find((l) => l.name === name), i === 0, d.header.units);
       const onPaper = (x: number, y: number) => {
         const [px, py] = [plan.x0 + x * plan.scale, plan.y0 + y * plan.scale];

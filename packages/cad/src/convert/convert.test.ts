@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { parseDxf } from '../dxf/reader.ts';
 import { blockFixtureDxf } from '../testing/block-fixture.ts';
+import { writeAsciiDxf } from '../testing/dxf-writer.ts';
 import { convertFixtureDxf, ctbFixture, FIXTURE_LAYERS, FIXTURE_SHX_TEXT, FIXTURE_TTF_TEXTS } from '../testing/convert-fixture.ts';
 import { inspectPdf, squash } from '../testing/pdf-inspect.ts';
 import { decodeBmp } from '../render/bmp.ts';
@@ -37,6 +38,34 @@ describe('convertDrawing', () => {
 
   it('names the layouts a drawing has when asked for one it lacks', async () => {
     await expect(convertDrawing(d, 'pdf', { layouts: ['Nope'] })).rejects.toMatchObject({ code: 'cad.layoutNotFound' });
+  });
+});
+
+describe('a conversion is a plot', () => {
+  // a green line on layer Walls; a red line on a layer whose plot flag is off (290 = 0) and a blue one on Defpoints:
+  // the viewer shows all three, as AutoCAD's screen does, but a plot leaves the last two out
+  const d = parseDxf(writeAsciiDxf({
+    layers: ['0', 'Walls', 'Notes', 'Defpoints'],
+    layerPairs: { Notes: [[290, 0]] },
+    entities: [
+      { type: 'LINE', pairs: [[8, 'Walls'], [62, 3], [10, 0], [20, 0], [11, 100], [21, 0]] },
+      { type: 'LINE', pairs: [[8, 'Notes'], [62, 1], [10, 0], [20, 50], [11, 100], [21, 50]] },
+      { type: 'LINE', pairs: [[8, 'Defpoints'], [62, 5], [10, 0], [20, 100], [11, 100], [21, 100]] },
+    ],
+  }));
+
+  it('leaves out layers that are not plotted and Defpoints, in PDF and pictures', async () => {
+    const f = await inspectPdf((await convertDrawing(d, 'pdf')).bytes, { operators: true });
+    expect(new Set(f.pages[0].strokeColors)).toEqual(new Set(['#00ff00']));
+    const png = await sharp((await convertDrawing(d, 'png', { width: 200 })).bytes).raw().toBuffer({ resolveWithObject: true });
+    let red = 0, blue = 0, green = 0;
+    for (let i = 0; i < png.data.length; i += png.info.channels) {
+      const [r, g, b] = [png.data[i], png.data[i + 1], png.data[i + 2]];
+      if (r > 150 && g < 90 && b < 90) red++;
+      if (b > 150 && r < 90 && g < 90) blue++;
+      if (g > r + 60 && g > b + 60) green++; // a thin line blends with the white sheet
+    }
+    expect({ red, blue, green: green > 20 }).toEqual({ red: 0, blue: 0, green: true });
   });
 });
 

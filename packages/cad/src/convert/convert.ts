@@ -3,7 +3,7 @@ import type { Flattened, TextRun } from '../geometry/flatten.ts';
 import type { Bounds, TextGeometry } from '../render/prepare.ts';
 import { boundsOf, framed, prepare } from '../render/prepare.ts';
 import type { RenderPictures } from '../render/pictures.ts';
-import { defaultLayout, flattenLayout, layoutNames, MODEL } from '../geometry/layout.ts';
+import { defaultLayout, flattenLayout, layoutNames, MODEL, unplottedLayers } from '../geometry/layout.ts';
 import { writePdf, type PdfPage, type RunGlyphs } from '../render/pdf.ts';
 import { planPage, type PageChoice } from '../render/paper.ts';
 import { parsePlotStyleTable, PlotStyleError, type ColorMode } from '../render/plot-style.ts';
@@ -126,9 +126,12 @@ function extentsOf(flat: Flattened, s: ConvertSupport): Bounds {
   return boundsOf(flat) ?? { minX: 0, minY: 0, maxX: 1, maxY: 1 };
 }
 
-/** a layout flattened with exact curves; `model`: model space flattened the same way, which paper layouts' viewports reuse */
+/**
+ * A layout flattened with exact curves, as plotted (a PDF or picture is a plot: no unplotted layers, which the viewer
+ * shows as AutoCAD's screen does); `model`: model space flattened the same way, which paper layouts' viewports reuse.
+ */
 function flattened(d: Drawing, name: string, model?: Flattened): Flattened {
-  const flat = flattenLayout(d, name, { curves: true, modelSpace: model });
+  const flat = flattenLayout(d, name, { curves: true, modelSpace: model, hiddenLayers: unplottedLayers(d) });
   if (!flat) throw new CadError('cad.layoutNotFound', `layout not found: ${name}`);
   return flat;
 }

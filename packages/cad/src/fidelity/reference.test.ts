@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readDrawing } from '../open.ts';
 import { stopDwgWorker } from '../dwg/dwg-reader.ts';
-import { flattenLayout } from '../geometry/layout.ts';
+import { flattenLayout, unplottedLayers } from '../geometry/layout.ts';
 import type { Flattened } from '../geometry/flatten.ts';
 import type { Drawing } from '../model/drawing.ts';
 import { renderPng } from '../render/png.ts';
@@ -105,19 +105,13 @@ describe.skipIf(!haveSamples)('fidelity: dwg_2004_ddc_floorplan.dwg against the 
     ref = await decodeImage(await sharp(Buffer.from(page.data.buffer, page.data.byteOffset, page.data.byteLength), { raw: { width: page.width, height: page.height, channels: 4 } }).png().toBuffer());
   }, 240_000);
 
-  // Known gap: the viewer draws non-plottable layers (a plot leaves them out; the reader does not keep LAYER
-  // 290 yet) and texts outside the sheet, so the layout as read stays under the plot's threshold.
-  // `it.fails` flips to a failure once fixed: then make it a plain `it`.
-  it.fails('our render of the layout, as the product reads it, meets the threshold', async () => {
-    const a = await score(flattenLayout(d, LAYOUT)!, ref, await textOf(d));
-    console.log(`floor plan as read: ${fmt(a)}`);
-    expect(passes(a, T), fmt(a)).toBe(true);
-  }, 120_000);
-
+  // The layout as the viewer shows it is not the plot: like AutoCAD's screen it draws the layer the plot leaves out
+  // (plot flag off) and texts beyond the sheet. The product's own plot, its PDF export, is scored against the same
+  // plot in convert/convert-fidelity.test.ts.
   it('the view the plot shows meets the threshold, and mirrored, rotated or half-missing renders fail it', async () => {
-    // what a plot leaves out, left out here only: non-plottable layers (the reader drops LAYER 290, so by
-    // name) and, as a plot is cut to the sheet, texts whose anchor lies outside the sheet (the lines' extents)
-    const flat = onSheet(flattenLayout(d, LAYOUT, { hiddenLayers: new Set(d.layers.filter((l) => /nonplottable/i.test(l.name)).map((l) => l.name)) })!);
+    // what a plot leaves out: unplotted layers (290 = 0, Defpoints) and, as a plot is cut to the sheet, texts whose
+    // anchor lies outside the sheet (the lines' extents)
+    const flat = onSheet(flattenLayout(d, LAYOUT, { hiddenLayers: unplottedLayers(d) })!);
     const text = await textOf(d);
     const a = await score(flat, ref, text);
     console.log(`floor plan, plotted view: ${fmt(a)}`);

@@ -128,6 +128,12 @@ function frameOf(vp: Viewport): Entity {
   return { type: 'LWPOLYLINE', handle: e.handle, layer: e.layer, color: e.color, trueColor: e.trueColor, linetype: e.linetype, lineweight: e.lineweight, paperSpace: true, owner: e.owner, pairs };
 }
 
+/** Layers a plot leaves out: those whose plot flag is off (290 = 0), and Defpoints; none: undefined. */
+export function unplottedLayers(d: Drawing): Set<string> | undefined {
+  const names = d.layers.filter((l) => l.plot === false || l.name.toLowerCase() === 'defpoints').map((l) => l.name);
+  return names.length ? new Set(names) : undefined;
+}
+
 /** A viewport's border is plotted unless its layer is off, frozen, not plotted (290 = 0) or Defpoints. */
 function plotsFrame(d: Drawing, vp: Viewport, hidden?: Set<string>): boolean {
   const name = vp.entity.layer;
