@@ -3,9 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
+import { shoot } from './harness.ts';
+import { signedInDesktop, type SignedIn } from './signed-in.ts';
 import sharp from 'sharp';
-import { IPHONE_UA, clickUntilShown, phoneOverflow, postApi, screenPoint, serveWebAppFrom, snapshotWebApp, uploadToDrive } from './page-helpers.ts';
+import { IPHONE_UA, clickUntilShown, phoneOverflow, postApi, screenPoint, serveWebAppFrom, uploadToDrive } from './page-helpers.ts';
 import { convertFixtureDxf } from '../packages/cad/src/testing/convert-fixture.ts';
 
 /** A small floor-plan-like DXF: a frame, some walls and a text. */
@@ -29,7 +30,7 @@ function twoSquaresDxf(): string {
  * Chinese, and at phone width. Any console error fails.
  */
 describe('converting drawings to PDF in a real browser', () => {
-  let product: Awaited<ReturnType<typeof startProduct>>;
+  let product: SignedIn['product'];
   let browser: Browser;
   let ctx: BrowserContext;
   let page: Page;
@@ -42,25 +43,19 @@ describe('converting drawings to PDF in a real browser', () => {
   };
   const setLang = (p: Page, lang: string) => p.evaluate((l) => localStorage.setItem('cadcloud.lang', l), lang);
 
+  let session: SignedIn | undefined;
   beforeAll(async () => {
     for (const name of ['plan.dxf', '平面图.dxf']) writeFileSync(path.join(work, name), planDxf());
-    web = await snapshotWebApp();
     // conversion is premium; this installation makes it free for everyone (the operator's setting)
-    product = await startProduct({ FREE_CONVERSIONS_PER_MONTH: 'unlimited' });
-    browser = await launchBrowser();
-    ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-    await serveWebAppFrom(ctx, product.url, web);
-    await ctx.addInitScript(() => localStorage.getItem('cadcloud.lang') || localStorage.setItem('cadcloud.lang', 'en'));
-    page = await ctx.newPage();
+    session = await signedInDesktop('convert@example.com', 'Conny', { FREE_CONVERSIONS_PER_MONTH: 'unlimited' });
+    ({ product, browser, page, web } = session);
+    ctx = page.context();
     watch(page);
-    await registerThroughLoginSite(page, product.url, '/yun/index', 'convert@example.com', 'Conny');
     for (const name of ['plan.dxf', '平面图.dxf']) await uploadToDrive(page, product.url, path.join(work, name));
     errors.length = 0; // the signed-out first visit answers 401 before the login site: not the conversion's doing
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-    if (web) rmSync(web, { recursive: true, force: true });
+    await session?.close();
     rmSync(work, { recursive: true, force: true });
   });
 

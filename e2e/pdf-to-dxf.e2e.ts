@@ -4,8 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { circlePath, fixturePdf } from '../packages/cad/src/testing/pdf-fixture.ts';
-import { launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
-import { IPHONE_UA, clickUntilShown, countViewerPixels, phoneOverflow, postApi, serveWebAppFrom, settle, snapshotWebApp, uploadToDrive } from './page-helpers.ts';
+import { shoot } from './harness.ts';
+import { signedInDesktop, type SignedIn } from './signed-in.ts';
+import { IPHONE_UA, clickUntilShown, countViewerPixels, phoneOverflow, postApi, serveWebAppFrom, settle, uploadToDrive } from './page-helpers.ts';
 
 /** A one-page plan as a PDF: red walls, a circle, a red filled column and a title. */
 const PLAN_PDF = fixturePdf([{
@@ -19,7 +20,7 @@ const PLAN_PDF = fixturePdf([{
  * DXF opens in the viewer with the PDF's lines; at phone width in Chinese from the PDF's details. Any console error fails.
  */
 describe('converting a PDF to DXF in a real browser', () => {
-  let product: Awaited<ReturnType<typeof startProduct>>;
+  let product: SignedIn['product'];
   let browser: Browser;
   let ctx: BrowserContext;
   let page: Page;
@@ -31,24 +32,18 @@ describe('converting a PDF to DXF in a real browser', () => {
     p.on('pageerror', (e) => errors.push(`${p.url()}: ${e.message}`));
   };
 
+  let session: SignedIn | undefined;
   beforeAll(async () => {
     writeFileSync(path.join(work, 'plan.pdf'), PLAN_PDF);
-    web = await snapshotWebApp();
-    product = await startProduct({ FREE_CONVERSIONS_PER_MONTH: 'unlimited' });
-    browser = await launchBrowser();
-    ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-    await serveWebAppFrom(ctx, product.url, web);
-    await ctx.addInitScript(() => localStorage.getItem('cadcloud.lang') || localStorage.setItem('cadcloud.lang', 'en'));
-    page = await ctx.newPage();
+    session = await signedInDesktop('pdf2dxf@example.com', 'Piet', { FREE_CONVERSIONS_PER_MONTH: 'unlimited' });
+    ({ product, browser, page, web } = session);
+    ctx = page.context();
     watch(page);
-    await registerThroughLoginSite(page, product.url, '/yun/index', 'pdf2dxf@example.com', 'Piet');
     await uploadToDrive(page, product.url, path.join(work, 'plan.pdf'));
-    errors.length = 0; // the signed-out first visit answers 401 before the login site
+    errors.length = 0; // the signed-out first visit answers 401 before the login site: not the conversion's doing
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-    if (web) rmSync(web, { recursive: true, force: true });
+    await session?.close();
     rmSync(work, { recursive: true, force: true });
   });
 

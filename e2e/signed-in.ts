@@ -24,7 +24,8 @@ export async function signedInDesktop(email: string, name: string, env: Record<s
   const browser = await launchBrowser();
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   await serveWebAppFrom(ctx, product.url, web);
-  await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
+  // English unless the test has chosen another language since (kept across reloads)
+  await ctx.addInitScript(() => localStorage.getItem('cadcloud.lang') || localStorage.setItem('cadcloud.lang', 'en'));
   const page = await ctx.newPage();
   await registerThroughLoginSite(page, product.url, '/yun/index', email, name);
   // the login site's redirect back is not routed to the private copy: load the page again from it
