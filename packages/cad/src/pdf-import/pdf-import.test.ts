@@ -73,11 +73,18 @@ describe('PDF import: geometry', () => {
     // the rounded rectangle: a quarter-circle bulge tan(90° / 4)
     const bulges = polys.flatMap((p) => p.pairs.filter((q) => q[0] === 42).map((q) => Math.abs(Number(q[1]))));
     expect(bulges.some((b) => Math.abs(b - Math.tan(Math.PI / 8)) < 0.01)).toBe(true);
-    // the S curve stays a polyline of chords (no bulge), many vertices
-    const s = polys.find((p) => Math.abs(num(p, 10) - 100 * MM) < 1e-6 && Math.abs(num(p, 20) - 200 * MM) < 1e-6)!;
-    expect(s).toBeDefined();
-    expect(num(s, 90)).toBeGreaterThan(5);
-    expect(s.pairs.some((q) => q[0] === 42)).toBe(false);
+    // the S curve no arc fits is one SPLINE: degree 3, the Bézier's own control points, a clamped knot vector (as
+    // AutoCAD writes a Bézier it converted), not a polyline of chords
+    expect(polys.some((p) => Math.abs(num(p, 10) - 100 * MM) < 1e-6 && Math.abs(num(p, 20) - 200 * MM) < 1e-6)).toBe(false);
+    const splines = ofType(d, 'SPLINE');
+    expect(splines).toHaveLength(1);
+    const sp = splines[0];
+    expect([num(sp, 71), num(sp, 72), num(sp, 73), num(sp, 74)]).toEqual([3, 8, 4, 0]);
+    expect(sp.pairs.filter((q) => q[0] === 40).map((q) => Number(q[1]))).toEqual([0, 0, 0, 0, 1, 1, 1, 1]);
+    const xs = sp.pairs.filter((q) => q[0] === 10).map((q) => +(Number(q[1]) / MM).toFixed(6));
+    const ys = sp.pairs.filter((q) => q[0] === 20).map((q) => +(Number(q[1]) / MM).toFixed(6));
+    expect(xs).toEqual([100, 150, 150, 200]);
+    expect(ys).toEqual([200, 300, 100, 200]);
 
     // the dashed line has a linetype of the page's dash pattern in mm
     const dashed = lines.find((e) => e.linetype)!;
@@ -105,7 +112,7 @@ describe('PDF import: geometry', () => {
     const d = await importPdf(fixturePdf([{ content: GEOMETRY }, { content: '0 0 0 RG 10 10 m 100 100 l S' }]));
     const bytes = writeDxf(d, { version: '2018' });
     const back = parseDxf(bytes);
-    for (const type of ['LINE', 'CIRCLE', 'ARC', 'LWPOLYLINE', 'HATCH', 'TEXT']) expect(back.counts[type], type).toBe(d.counts[type]);
+    for (const type of ['LINE', 'CIRCLE', 'ARC', 'LWPOLYLINE', 'SPLINE', 'HATCH', 'TEXT']) expect(back.counts[type], type).toBe(d.counts[type]);
     expect(back.layouts.map((l) => l.name).sort()).toEqual(['Model', 'Page 1', 'Page 2']);
     expect(ezdxfErrors(bytes, 'geometry.dxf')).toEqual([]);
   });
