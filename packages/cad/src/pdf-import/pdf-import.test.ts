@@ -162,6 +162,20 @@ describe('PDF import: geometry', () => {
     await expect(importPdf(pdf, { pages: [4] })).rejects.toMatchObject({ reason: 'pdf.noSuchPage' });
   });
 
+  it('a plot scale 1:N: drawing units are the PDF\'s millimetres times N (lengths, radii, texts, dashes)', async () => {
+    const content = `0 G [6 3] 0 d 0 0 m 100 0 l S [] 0 d ${circlePath(300, 300, 50)} S BT /F1 10 Tf 1 0 0 1 100 520 Tm (Scaled) Tj ET`;
+    const pdf = fixturePdf([{ content }]);
+    const d = await importPdf(pdf, { scale: 50 });
+    const l = ofType(d, 'LINE')[0];
+    expect(num(l, 11) - num(l, 10)).toBeCloseTo(100 * MM * 50, 6);
+    expect(num(ofType(d, 'CIRCLE')[0], 40)).toBeCloseTo(50 * MM * 50, 2);
+    expect(num(ofType(d, 'TEXT')[0], 20)).toBeCloseTo(520 * MM * 50, 6);
+    expect(d.linetypes.find((x) => x.name === l.linetype)!.pattern[0]).toBeCloseTo(6 * MM * 50, 1);
+    // the pen stays the plotted one: a lineweight is paper millimetres at any scale
+    expect(l.lineweight).toBe(ofType(await importPdf(pdf), 'LINE')[0].lineweight);
+    await expect(importPdf(pdf, { scale: 0 })).rejects.toMatchObject({ code: 'cad.parseFailed' });
+  });
+
   it('PDF layers become drawing layers (off when the PDF has them off); content outside any stays on layer 0', async () => {
     const content = '/OC /L0 BDC 0 G 0 0 m 100 0 l S EMC /OC /L1 BDC 1 0 0 RG 0 10 m 100 10 l S EMC 0 G 0 20 m 100 20 l S';
     const d = await importPdf(fixturePdf([{ content }], { layers: [{ name: 'Walls', on: true }, { name: 'Furniture: draft', on: false }] }));
