@@ -47,10 +47,11 @@ export function looksLikePdf(bytes: Uint8Array): boolean {
 }
 
 /**
- * A PDF as a drawing (issue 17 part 5): its pages' vector paths become LINE, LWPOLYLINE (with bulges), CIRCLE, ARC, SPLINE
- * and solid HATCH, dash patterns linetypes, text TEXT with font, size, angle and place, optional-content groups
- * layers (else one layer per colour), AutoCAD's SHX comments texts again; at true scale in millimetres. Fails with
- * a PdfImportError saying why: empty, not a PDF, encrypted, nothing but pictures.
+ * A PDF as a drawing (issue 17 part 5): its pages' vector paths become LINE, LWPOLYLINE (with bulges), CIRCLE, ARC,
+ * SPLINE and solid HATCH, dash patterns linetypes, text TEXT with font, size, angle and place, optional-content
+ * groups layers (else one layer per colour), AutoCAD's SHX comments texts again; at true scale in millimetres (or
+ * the plot scale, or a calibration). Fails with a PdfImportError saying why: empty, not a PDF, encrypted, nothing
+ * but pictures.
  */
 export async function importPdf(bytes: Uint8Array, o: PdfImportOptions = {}): Promise<Drawing> {
   if (!bytes.byteLength) throw new PdfImportError('pdf.empty', 'the file is empty (0 bytes)');
