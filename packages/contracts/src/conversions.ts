@@ -48,6 +48,12 @@ export const conversionOptionsSchema = z
       .strict()
       .optional()
       .describe('PDF source: scale by one known distance: two points on the first page converted (PDF points) and their true length (mm); default the PDF\'s own units'),
+    scale: z
+      .number()
+      .positive()
+      .max(1_000_000)
+      .optional()
+      .describe('PDF source: the plot scale 1:N it was printed at: drawing units are the PDF\'s millimetres times N (default 1; a calibration takes its place)'),
   })
   .strict();
 export type ConversionOptions = z.infer<typeof conversionOptionsSchema>;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { writeAsciiDxf } from '../testing/dxf-writer.ts';
 import { body, writeDwgR12 } from '../testing/dwg-r12-writer.ts';
 import { fixturePdf } from '../testing/pdf-fixture.ts';
-import { parseDxf } from '../dxf/reader.ts';
+import { pairValue, parseDxf } from '../dxf/reader.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const cad = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'packages/cad/src/cli/cad.cli.ts', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 30_000 });
@@ -170,6 +170,11 @@ describe('cad convert', () => {
     const stacked = cad('convert', file, out, '--stack');
     expect(JSON.parse(stacked.stdout)).toMatchObject({ layouts: ['Model'] });
     expect(parseDxf(readFileSync(out)).entities.filter((e) => e.type === 'LINE' && !e.paperSpace)).toHaveLength(3);
+    // printed at 1:50: page 1's 100 pt line is 100 × 25.4 / 72 × 50 drawing units long
+    expect(cad('convert', file, out, '--pages', '1', '--scale', '1:50').status).toBe(0);
+    const scaled = parseDxf(readFileSync(out)).entities.find((e) => e.type === 'LINE')!;
+    expect(Number(pairValue(scaled, 11)) - Number(pairValue(scaled, 10))).toBeCloseTo((100 * 25.4 * 50) / 72, 6);
+    expect(cad('convert', file, out, '--scale', '0').status).toBe(2);
     // a PDF becomes a drawing only
     expect(cad('convert', file, path.join(dir, 'plan.png')).status).toBe(2);
     const locked = path.join(dir, 'locked.pdf');

@@ -10,9 +10,10 @@
  * [--paper A3|ANSI-B|420x297] [--orientation portrait|landscape] [--scale N] [--margin MM] [--color color|monochrome|grayscale]
  * [--ctb FILE] [--background white|black|transparent] [--area minX,minY,maxX,maxY] [--fonts DIR] [--images DIR]`: the
  * engine's conversion (convertDrawing, what the server's jobs run), the target chosen by the output's extension.
- * `npm run cad -- convert <in.pdf> <out.dxf> [--pages 1,3] [--stack] [--calibrate x1,y1,x2,y2,MM]`: a PDF as a drawing,
- * each page a layout (or the pages one under another in model space with --stack), at the PDF's true scale or
- * calibrated by one known distance (two points in PDF points and their true length in mm).
+ * `npm run cad -- convert <in.pdf> <out.dxf> [--pages 1,3] [--stack] [--scale N] [--calibrate x1,y1,x2,y2,MM]`: a PDF
+ * as a drawing, each page a layout (or the pages one under another in model space with --stack), at the PDF's true
+ * scale, the plot scale 1:N it was printed at (drawing units = PDF mm × N), or calibrated by one known distance (two
+ * points in PDF points and their true length in mm).
  * `npm run cad -- compare <a> <b> [out.png|out.svg] [--layout NAME]`: the JSON change list from A to B, and the
  * overlay (unchanged grey, added green, removed red, modified orange over faint red) when an image is named.
  */

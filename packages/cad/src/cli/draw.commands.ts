@@ -125,7 +125,7 @@ function convertOptions(values: CadOptions): ConvertOptions {
   return o;
 }
 
-/** --pages, --stack, --calibrate: how a PDF source becomes a drawing. */
+/** --pages, --stack, --calibrate, --scale: how a PDF source becomes a drawing. */
 function pdfOptions(values: CadOptions) {
   const pages = values.pages?.split(',').map((p) => Number(p.trim()));
   if (pages && !pages.every((n) => Number.isInteger(n) && n >= 1)) throw new UsageError(`--pages must be page numbers like 1,3, not ${values.pages}`);
@@ -135,7 +135,13 @@ function pdfOptions(values: CadOptions) {
     if (v.length !== 5 || !v.every(Number.isFinite) || !(v[4] > 0)) throw new UsageError('--calibrate must be x1,y1,x2,y2,MM: two points in PDF points and their true distance in mm');
     calibrate = { from: [v[0], v[1]] as [number, number], to: [v[2], v[3]] as [number, number], mm: v[4] };
   }
-  return { pages, stack: values.stack, calibrate };
+  // --scale N (1:N), as for a PDF written: here the plot scale the PDF was printed at
+  let scale;
+  if (values.scale && values.scale !== 'fit') {
+    scale = Number(values.scale.replace(/^1:/, ''));
+    if (!(scale > 0)) throw new UsageError(`--scale must be N (for 1:N), not ${values.scale}`);
+  }
+  return { pages, stack: values.stack, calibrate, scale };
 }
 
 /** `convert`: the same convertDrawing the server's conversion jobs call. */

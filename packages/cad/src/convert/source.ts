@@ -12,7 +12,7 @@ export function pdfTargets(): ConvertTarget[] {
 }
 
 /** PDF → drawing choices (issue 17 part 5): pages, placement, calibration. */
-export type PdfSourceOptions = Pick<PdfImportOptions, 'pages' | 'stack' | 'calibrate'>;
+export type PdfSourceOptions = Pick<PdfImportOptions, 'pages' | 'stack' | 'calibrate' | 'scale'>;
 
 /**
  * The drawing a conversion starts from: a DWG/DXF read, or a PDF imported (refused up front for a target a PDF

@@ -159,7 +159,7 @@ export function buildDrawing(pages: ImportedPage[], o: BuildOptions): Drawing {
         let n = 0;
         for (const sp of s.subpaths) {
           const f = fitSubpath({ ...sp, closed: true }, o.tolerance);
-          const verts = f.kind === 'polyline' ? f.vertices : f.kind === 'circle' ? circleVertices(f) : f.kind === 'arc' ? arcVertices(f) : [{ x: f.a[0], y: f.a[1], bulge: 0 }, { x: f.b[0], y: f.b[1], bulge: 0 }];
+          const verts = f.kind === 'polyline' ? f.vertices : f.kind === 'circle' ? circleVertices(f) : f.kind === 'arc' ? arcVertices(f) : f.kind === 'line' ? [{ x: f.a[0], y: f.a[1], bulge: 0 }, { x: f.b[0], y: f.b[1], bulge: 0 }] : [];
           if (verts.length < 3 && !verts.some((v) => v.bulge)) continue;
           const bulges = verts.some((v) => v.bulge !== 0);
           loops.push([92, n === 0 ? 3 : 2], [72, bulges ? 1 : 0], [73, 1], [93, verts.length]);
@@ -177,7 +177,7 @@ export function buildDrawing(pages: ImportedPage[], o: BuildOptions): Drawing {
       const layer = layerFor(s.layer, s.strokeColor);
       const extra = { colour: colourPairs(s.strokeColor), linetype: linetypeFor(s.dash), lineweight: lineweightOf(s.lineWidth * (25.4 / 72)) };
       for (const sp of s.subpaths) {
-        const f: Fitted = fitSubpath(sp, o.tolerance);
+        const f: Fitted = fitSubpath(sp, o.tolerance, true);
         if (f.kind === 'line') {
           const [x0, y0] = at(f.a[0], f.a[1]), [x1, y1] = at(f.b[0], f.b[1]);
           res.push(make('LINE', layer, [[10, x0], [20, y0], [30, 0], [11, x1], [21, y1], [31, 0]], extra));
@@ -188,6 +188,8 @@ export function buildDrawing(pages: ImportedPage[], o: BuildOptions): Drawing {
           const [x, y] = at(f.cx, f.cy);
           const deg = (a: number) => ((((a * 180) / Math.PI) % 360) + 360) % 360;
           res.push(make('ARC', layer, [[10, x], [20, y], [30, 0], [40, f.r * k], [50, deg(f.start)], [51, deg(f.end)]], extra));
+        } else if (f.kind === 'spline') {
+          res.push(make('SPLINE', layer, splinePairs(f.controls.map(([x, y]) => at(x, y))), extra));
         } else {
           if (f.vertices.length < 2) continue;
           const pairs: Pair[] = [[90, f.vertices.length], [70, f.closed ? 1 : 0], [43, 0]];
@@ -242,6 +244,24 @@ export function buildDrawing(pages: ImportedPage[], o: BuildOptions): Drawing {
     textStyles: [...styles.values()],
     blocks, layouts, entities, counts, unsupported: {},
   };
+}
+
+/**
+ * SPLINE groups of a chain of cubic Béziers (control points 3n + 1): degree 3, the knot vector AutoCAD writes for a
+ * Bézier-converted spline — clamped (0 four times, n four times) with each interior knot three times, so every curve
+ * is one span and the spline passes through each curve's end. Tolerances 42/43 of 1e-6 (small, and written without
+ * an exponent). 70 = 8 (planar) only: a closed chain ends on its start point, and the closed flag (1) would have
+ * readers take the clamped knots as a periodic spline's.
+ */
+export function splinePairs(controls: [number, number][]): Pair[] {
+  const n = (controls.length - 1) / 3;
+  const knots = [0, 0, 0, 0];
+  for (let i = 1; i < n; i++) knots.push(i, i, i);
+  knots.push(n, n, n, n);
+  const pairs: Pair[] = [[210, 0], [220, 0], [230, 1], [70, 8], [71, 3], [72, knots.length], [73, controls.length], [74, 0], [42, 0.000001], [43, 0.000001]];
+  for (const k of knots) pairs.push([40, k]);
+  for (const [x, y] of controls) pairs.push([10, x], [20, y], [30, 0]);
+  return pairs;
 }
 
 function circleVertices(f: Extract<Fitted, { kind: 'circle' }>) {

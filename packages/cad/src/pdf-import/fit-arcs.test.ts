@@ -46,4 +46,21 @@ describe('Béziers fitted to arcs', () => {
     if (f.kind !== 'polyline') return;
     expect(f.vertices.map((v) => +v.bulge.toFixed(4))).toEqual([0, -+Math.tan(Math.PI / 8).toFixed(4), 0, 0]);
   });
+
+  it('with splines, curves no arc fits are a spline of their own control points; lines among them keep a polyline', () => {
+    const q = quarter([0, 0], 2, 0, true);
+    const stretch = (p: Pt): Pt => [p[0] * 2, p[1]];
+    if (q.seg.kind !== 'C') throw new Error('a curve');
+    const seg = { kind: 'C' as const, c1: stretch(q.seg.c1), c2: stretch(q.seg.c2), to: stretch(q.seg.to) };
+    const f = fitSubpath({ start: stretch(q.from), segs: [seg], closed: false }, 0.01, true);
+    expect(f).toEqual({ kind: 'spline', controls: [stretch(q.from), seg.c1, seg.c2, seg.to], closed: false });
+    // closed by `h` short of its start: the gap is a straight cubic (thirds along it) back to the start
+    const g = fitSubpath({ start: [0, 0], segs: [{ kind: 'C', c1: [1, 2], c2: [2, -2], to: [3, 0] }], closed: true }, 0.01, true);
+    expect(g).toEqual({ kind: 'spline', controls: [[0, 0], [1, 2], [2, -2], [3, 0], [2, 0], [1, 0], [0, 0]], closed: true });
+    // a circle is still a circle with splines asked for
+    const circle = [0, 1, 2, 3].map((i) => quarter([0, 0], 2, i * (Math.PI / 2), true));
+    expect(fitSubpath({ start: circle[0].from, segs: circle.map((c) => c.seg), closed: true }, 0.01, true).kind).toBe('circle');
+    // a line before the curve: the subpath stays one polyline (no spline of part of it)
+    expect(fitSubpath({ start: [-1, 0], segs: [{ kind: 'L', to: stretch(q.from) }, seg], closed: false }, 0.01, true).kind).toBe('polyline');
+  });
 });

@@ -20,7 +20,9 @@ export type Fitted =
   | { kind: 'line'; a: Pt; b: Pt }
   | { kind: 'circle'; cx: number; cy: number; r: number }
   | { kind: 'arc'; cx: number; cy: number; r: number; start: number; end: number }
-  | { kind: 'polyline'; vertices: Vertex[]; closed: boolean };
+  | { kind: 'polyline'; vertices: Vertex[]; closed: boolean }
+  /** a chain of cubic Béziers as it is: its control points, 3 per curve after the first point (a closed chain ends on its start) */
+  | { kind: 'spline'; controls: Pt[]; closed: boolean };
 
 const bez = (p0: Pt, s: Extract<Segment, { kind: 'C' }>, t: number): Pt => {
   const u = 1 - t;
@@ -82,10 +84,12 @@ const near = (a: Pt, b: Pt, tol: number) => Math.hypot(a[0] - b[0], a[1] - b[1])
 
 /**
  * One subpath as the entity that draws it: a lone segment is a LINE; curves that fit arcs of one circle are a CIRCLE
- * (closed, all the way round) or an ARC; anything else a polyline whose fitted curves are bulges and whose other
- * curves are short chords.
+ * (closed, all the way round) or an ARC; with `splines`, a subpath of curves only that is no circle or arc is a spline
+ * of its Béziers (exact, and editable as the curve it was: the issue's "keep the rest as splines"); anything else a
+ * polyline whose fitted curves are bulges and whose other curves are short chords. A hatch's boundary asks for no
+ * splines (its loops are polylines).
  */
-export function fitSubpath(sp: Subpath, tol: number): Fitted {
+export function fitSubpath(sp: Subpath, tol: number, splines = false): Fitted {
   const vertices: Vertex[] = [{ x: sp.start[0], y: sp.start[1], bulge: 0 }];
   const arcs: ArcFit[] = [];
   let allArcs = true;
@@ -124,7 +128,20 @@ export function fitSubpath(sp: Subpath, tol: number): Fitted {
       }
     }
   }
+  if (splines && sp.segs.length && sp.segs.every((g) => g.kind === 'C') && arcs.length < sp.segs.length) return splineOf(sp);
   if (vertices.length === 2 && !sp.closed && vertices[0].bulge === 0) return { kind: 'line', a: [vertices[0].x, vertices[0].y], b: [vertices[1].x, vertices[1].y] };
   if (closes && vertices.length > 2 && near([vertices[vertices.length - 1].x, vertices[vertices.length - 1].y], sp.start, 1e-6)) vertices.pop();
   return { kind: 'polyline', vertices, closed: closes };
+}
+
+/** A subpath of Béziers as its control points; a closed one whose last curve stops short is closed by a straight cubic. */
+function splineOf(sp: Subpath): Fitted {
+  const controls: Pt[] = [sp.start];
+  for (const g of sp.segs) if (g.kind === 'C') controls.push(g.c1, g.c2, g.to);
+  const end = controls[controls.length - 1];
+  if (sp.closed && !near(end, sp.start, 1e-9)) {
+    const at = (t: number): Pt => [end[0] + (sp.start[0] - end[0]) * t, end[1] + (sp.start[1] - end[1]) * t];
+    controls.push(at(1 / 3), at(2 / 3), sp.start);
+  }
+  return { kind: 'spline', controls, closed: sp.closed || near(controls[controls.length - 1], sp.start, 1e-9) };
 }

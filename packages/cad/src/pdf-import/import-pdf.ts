@@ -15,6 +15,11 @@ export interface PdfImportOptions {
    * true length between them in drawing millimetres. Without it the PDF's own units hold (1 pt = 25.4 / 72 mm).
    */
   calibrate?: { from: [number, number]; to: [number, number]; mm: number };
+  /**
+   * The plot scale 1:N the PDF was printed at: drawing units are the PDF's millimetres times N (a 1:50 plan's 20 mm
+   * wall comes back 1000 long). Default 1. A calibration, which measures the true length itself, takes its place.
+   */
+  scale?: number;
   /** curve fitting tolerance in page points (default 0.05 pt ≈ 0.018 mm) */
   tolerance?: number;
   /** limits against a hostile file (defaults: 4 million path segments, 2 million glyphs, 2,000 pages) */
@@ -42,10 +47,11 @@ export function looksLikePdf(bytes: Uint8Array): boolean {
 }
 
 /**
- * A PDF as a drawing (issue 17 part 5): its pages' vector paths become LINE, LWPOLYLINE (with bulges), CIRCLE, ARC
- * and solid HATCH, dash patterns linetypes, text TEXT with font, size, angle and place, optional-content groups
- * layers (else one layer per colour), AutoCAD's SHX comments texts again; at true scale in millimetres. Fails with
- * a PdfImportError saying why: empty, not a PDF, encrypted, nothing but pictures.
+ * A PDF as a drawing (issue 17 part 5): its pages' vector paths become LINE, LWPOLYLINE (with bulges), CIRCLE, ARC,
+ * SPLINE and solid HATCH, dash patterns linetypes, text TEXT with font, size, angle and place, optional-content
+ * groups layers (else one layer per colour), AutoCAD's SHX comments texts again; at true scale in millimetres (or
+ * the plot scale, or a calibration). Fails with a PdfImportError saying why: empty, not a PDF, encrypted, nothing
+ * but pictures.
  */
 export async function importPdf(bytes: Uint8Array, o: PdfImportOptions = {}): Promise<Drawing> {
   if (!bytes.byteLength) throw new PdfImportError('pdf.empty', 'the file is empty (0 bytes)');
@@ -118,7 +124,8 @@ export async function importPdf(bytes: Uint8Array, o: PdfImportOptions = {}): Pr
       throw new PdfImportError('pdf.noVectors', images ? `the PDF holds only pictures (${images} scanned or embedded images, no vector lines or text)` : 'the PDF holds no vector lines or text');
     }
     o.onProgress?.(88, 'build');
-    let mmPerPoint = PT_MM;
+    if (o.scale !== undefined && !(o.scale > 0 && Number.isFinite(o.scale))) throw new CadError('cad.parseFailed', 'Failed to convert the file format.', 'scale: 1:N needs a positive N');
+    let mmPerPoint = PT_MM * (o.scale ?? 1);
     if (o.calibrate) {
       const d = Math.hypot(o.calibrate.to[0] - o.calibrate.from[0], o.calibrate.to[1] - o.calibrate.from[1]);
       if (!(d > 0 && o.calibrate.mm > 0)) throw new CadError('cad.parseFailed', 'Failed to convert the file format.', 'calibration: the two points must differ and the length be positive');

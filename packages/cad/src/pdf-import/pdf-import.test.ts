@@ -73,11 +73,18 @@ describe('PDF import: geometry', () => {
     // the rounded rectangle: a quarter-circle bulge tan(90° / 4)
     const bulges = polys.flatMap((p) => p.pairs.filter((q) => q[0] === 42).map((q) => Math.abs(Number(q[1]))));
     expect(bulges.some((b) => Math.abs(b - Math.tan(Math.PI / 8)) < 0.01)).toBe(true);
-    // the S curve stays a polyline of chords (no bulge), many vertices
-    const s = polys.find((p) => Math.abs(num(p, 10) - 100 * MM) < 1e-6 && Math.abs(num(p, 20) - 200 * MM) < 1e-6)!;
-    expect(s).toBeDefined();
-    expect(num(s, 90)).toBeGreaterThan(5);
-    expect(s.pairs.some((q) => q[0] === 42)).toBe(false);
+    // the S curve no arc fits is one SPLINE: degree 3, the Bézier's own control points, a clamped knot vector (as
+    // AutoCAD writes a Bézier it converted), not a polyline of chords
+    expect(polys.some((p) => Math.abs(num(p, 10) - 100 * MM) < 1e-6 && Math.abs(num(p, 20) - 200 * MM) < 1e-6)).toBe(false);
+    const splines = ofType(d, 'SPLINE');
+    expect(splines).toHaveLength(1);
+    const sp = splines[0];
+    expect([num(sp, 71), num(sp, 72), num(sp, 73), num(sp, 74)]).toEqual([3, 8, 4, 0]);
+    expect(sp.pairs.filter((q) => q[0] === 40).map((q) => Number(q[1]))).toEqual([0, 0, 0, 0, 1, 1, 1, 1]);
+    const xs = sp.pairs.filter((q) => q[0] === 10).map((q) => +(Number(q[1]) / MM).toFixed(6));
+    const ys = sp.pairs.filter((q) => q[0] === 20).map((q) => +(Number(q[1]) / MM).toFixed(6));
+    expect(xs).toEqual([100, 150, 150, 200]);
+    expect(ys).toEqual([200, 300, 100, 200]);
 
     // the dashed line has a linetype of the page's dash pattern in mm
     const dashed = lines.find((e) => e.linetype)!;
@@ -105,7 +112,7 @@ describe('PDF import: geometry', () => {
     const d = await importPdf(fixturePdf([{ content: GEOMETRY }, { content: '0 0 0 RG 10 10 m 100 100 l S' }]));
     const bytes = writeDxf(d, { version: '2018' });
     const back = parseDxf(bytes);
-    for (const type of ['LINE', 'CIRCLE', 'ARC', 'LWPOLYLINE', 'HATCH', 'TEXT']) expect(back.counts[type], type).toBe(d.counts[type]);
+    for (const type of ['LINE', 'CIRCLE', 'ARC', 'LWPOLYLINE', 'SPLINE', 'HATCH', 'TEXT']) expect(back.counts[type], type).toBe(d.counts[type]);
     expect(back.layouts.map((l) => l.name).sort()).toEqual(['Model', 'Page 1', 'Page 2']);
     expect(ezdxfErrors(bytes, 'geometry.dxf')).toEqual([]);
   });
@@ -153,6 +160,20 @@ describe('PDF import: geometry', () => {
     const l = ofType(cal, 'LINE')[0];
     expect(num(l, 11) - num(l, 10)).toBeCloseTo(1000, 6);
     await expect(importPdf(pdf, { pages: [4] })).rejects.toMatchObject({ reason: 'pdf.noSuchPage' });
+  });
+
+  it('a plot scale 1:N: drawing units are the PDF\'s millimetres times N (lengths, radii, texts, dashes)', async () => {
+    const content = `0 G [6 3] 0 d 0 0 m 100 0 l S [] 0 d ${circlePath(300, 300, 50)} S BT /F1 10 Tf 1 0 0 1 100 520 Tm (Scaled) Tj ET`;
+    const pdf = fixturePdf([{ content }]);
+    const d = await importPdf(pdf, { scale: 50 });
+    const l = ofType(d, 'LINE')[0];
+    expect(num(l, 11) - num(l, 10)).toBeCloseTo(100 * MM * 50, 6);
+    expect(num(ofType(d, 'CIRCLE')[0], 40)).toBeCloseTo(50 * MM * 50, 2);
+    expect(num(ofType(d, 'TEXT')[0], 20)).toBeCloseTo(520 * MM * 50, 6);
+    expect(d.linetypes.find((x) => x.name === l.linetype)!.pattern[0]).toBeCloseTo(6 * MM * 50, 1);
+    // the pen stays the plotted one: a lineweight is paper millimetres at any scale
+    expect(l.lineweight).toBe(ofType(await importPdf(pdf), 'LINE')[0].lineweight);
+    await expect(importPdf(pdf, { scale: 0 })).rejects.toMatchObject({ code: 'cad.parseFailed' });
   });
 
   it('PDF layers become drawing layers (off when the PDF has them off); content outside any stays on layer 0', async () => {

@@ -92,6 +92,16 @@ for (const driver of testDatabaseDrivers()) {
       const line = d2.entities.find((e) => e.type === 'LINE' && !e.paperSpace)!;
       const len = Math.hypot(Number(pairValue(line, 11)) - Number(pairValue(line, 10)), Number(pairValue(line, 21)) - Number(pairValue(line, 20)));
       expect(len).toBeCloseTo(10_000, 3);
+
+      // plotted at 1:50: drawing units are the PDF's millimetres times 50 (the 228 pt diagonal, 228√2 × 25.4 / 72 × 50)
+      expect((await t.call('/cloud/v5/file/task/transformBatch', { fileIds: [src.id], target: 'dxf', options: { pages: [2], stack: true, scale: 50 } }, a.token)).rtnCode).toBe('0000000');
+      const third = await settled(src.id);
+      expect(third).toMatchObject({ transformStatus: 1, resultName: 'plan (2).dxf' });
+      const link3 = (await t.call('/cloud/v5/file/download', { fileId: third.resultFileId }, a.token)).bizData;
+      const d3 = parseDxf((await t.fetchSigned(link3.signedUrl ?? link3.url, a.token)).body);
+      const line3 = d3.entities.find((e) => e.type === 'LINE' && !e.paperSpace)!;
+      const len3 = Math.hypot(Number(pairValue(line3, 11)) - Number(pairValue(line3, 10)), Number(pairValue(line3, 21)) - Number(pairValue(line3, 20)));
+      expect(len3).toBeCloseTo(((228 * Math.SQRT2 * 25.4) / 72) * 50, 3);
     });
 
     const junk = Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 7919 + 13) % 251));

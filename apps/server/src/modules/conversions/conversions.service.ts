@@ -55,8 +55,8 @@ export function engineOptions(o: ConversionOptions, version: string | null): Con
     height: o.height,
     background: o.background,
     ...(o.area ? { area: o.area } : {}),
-    // a PDF source: which pages, and each a layout or all stacked in model space
-    ...(o.pages || o.stack || o.calibrate ? { pdf: { pages: o.pages, stack: o.stack, calibrate: o.calibrate } } : {}),
+    // a PDF source: which pages, each a layout or all stacked in model space, and at what scale
+    ...(o.pages || o.stack || o.calibrate || o.scale ? { pdf: { pages: o.pages, stack: o.stack, calibrate: o.calibrate, ...(o.scale ? { scale: o.scale } : {}) } } : {}),
   };
 }
 

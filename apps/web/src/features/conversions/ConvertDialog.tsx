@@ -31,7 +31,7 @@ const PAPERS = ['fit', 'A4', 'A3', 'A2', 'A1', 'A0'] as const;
 /**
  * The convert dialog: target (only those the server writes), version for DXF/DWG, layouts, paper for PDF, width for
  * pictures. A PDF converts to a drawing (the server's `pdfTargets`: DXF), each page a layout or all stacked in model
- * space. Started conversions show in the task panel's conversion tab. `currentLayout`: the layout the viewer shows
+ * space, at the plot scale 1:N it was printed at. Started conversions show in the task panel's conversion tab. `currentLayout`: the layout the viewer shows
  * (one file open), which "current layout" sends by name; without it (the drive's toolbar) the drawing's default.
  * `currentView`: the drawing rectangle the viewer shows, read when the conversion starts: a picture's area may be
  * the drawing's extents or that view (of the layout shown); without it (toolbar, phone) the extents.
@@ -48,6 +48,8 @@ export function ConvertDialog({ files, currentLayout, currentView, open, onClose
   const [placement, setPlacement] = useState<'layouts' | 'stack'>('layouts');
   const [pagesText, setPagesText] = useState('');
   const pages = parsePages(pagesText);
+  // the plot scale 1:N the PDF was printed at (drawing units = PDF mm × N); blank: the PDF's own size
+  const [scale, setScale] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   // any PDF among the files: only what a PDF converts to is offered (for every file)
   const fromPdf = files.some((f) => isPdf(f));
@@ -65,6 +67,7 @@ export function ConvertDialog({ files, currentLayout, currentView, open, onClose
       const options: ConversionOptions = fromPdf ? {} : { layouts: layouts === 'current' && currentLayout ? [currentLayout] : layouts };
       if (fromPdf && placement === 'stack') options.stack = true;
       if (fromPdf && pages) options.pages = pages;
+      if (fromPdf && scale && scale > 0) options.scale = scale;
       if (target === 'pdf') options.paper = paper;
       if (PICTURES.has(target)) options.width = width;
       const shown = PICTURES.has(target) && area === 'view' && currentView ? currentView() : undefined;
@@ -104,6 +107,11 @@ export function ConvertDialog({ files, currentLayout, currentView, open, onClose
         {fromPdf && (
           <Form.Item label={t('convert.pdf.pages')} validateStatus={pages === null ? 'error' : undefined} help={pages === null ? t('convert.pdf.pagesInvalid') : undefined}>
             <Input value={pagesText} onChange={(e) => setPagesText(e.target.value)} placeholder={t('convert.pdf.pagesAll')} data-testid="convert-pdf-pages" />
+          </Form.Item>
+        )}
+        {fromPdf && (
+          <Form.Item label={t('convert.pdf.scale')} extra={t('convert.pdf.scaleHelp')}>
+            <InputNumber min={0.0001} max={1_000_000} value={scale} onChange={(v) => setScale(typeof v === 'number' && v > 0 ? v : null)} prefix="1 :" placeholder="1" style={{ width: '100%' }} data-testid="convert-pdf-scale" />
           </Form.Item>
         )}
         {(target === 'dxf' || target === 'dwg') && (

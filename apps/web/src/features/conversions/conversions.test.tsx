@@ -25,7 +25,7 @@ beforeAll(() => {
     if (url.startsWith('/cloud/v5/file/task/transformList')) return ok({ total: 2, list: [conversion({}), conversion({ taskId: 't0', sourceName: 'bad.dxf', transformStatus: 2, progress: 10, stage: 'failed', code: 'conversion.failed', msg: 'Failed to convert the file format.' })] });
     if (url.startsWith('/cloud/v5/file/task/transformRetry')) return ok({ list: [conversion({ taskId: 't2', sourceName: 'bad.dxf' })] });
     if (url.startsWith('/cloud/v5/file/task/checkTaskStatusBatch')) return ok({ list: [{ fileId: 'i1', transformStatus: 3, progress: 0, stage: '', resultFileId: null, resultName: null, taskId: null, code: null, msg: null }] });
-    if (url.startsWith('/cloud/v5/file/task/transformTargets')) return ok({ targets: ['pdf', 'png', 'jpg', 'bmp', 'dxf'], versions: ['2018'], pdfToDrawing: false, freePerMonth: 5, usedThisMonth: 0, premium: true });
+    if (url.startsWith('/cloud/v5/file/task/transformTargets')) return ok({ targets: ['pdf', 'png', 'jpg', 'bmp', 'dxf'], pdfTargets: ['dxf'], versions: ['2018'], pdfToDrawing: false, freePerMonth: 5, usedThisMonth: 0, premium: true });
     if (url.startsWith('/cloud/v5/file/task/transformBatch')) return ok({ list: [conversion({ fileId: 'i1' })] });
     throw new TypeError(`unexpected ${url}`);
   });
@@ -110,5 +110,33 @@ describe('conversion in the web app', () => {
     fireEvent.click(await screen.findByTitle('PNG picture'));
     await waitFor(() => expect(dialog.querySelector('[data-testid="convert-width"]')).not.toBeNull());
     expect(dialog.querySelector('[data-testid="convert-area"]')).toBeNull();
+  });
+
+  it("a PDF's plot scale 1:N is sent as scale (blank: none, the PDF's own size); a drawing's dialog has no such field", async () => {
+    cleanup();
+    calls.length = 0;
+    render(<ConvertButton items={[item({ name: 'plan.pdf', type: 'pdf' })]} />);
+    fireEvent.click(screen.getByTestId('btn-transform'));
+    const field = (await screen.findByTestId('convert-pdf-scale')) as HTMLInputElement;
+    screen.getByText('Scale 1:N');
+    fireEvent.change(field, { target: { value: '50' } });
+    await waitFor(() => expect((screen.getByTestId('convert-start') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('convert-start'));
+    const sent = () => calls.find((c) => c.url.startsWith('/cloud/v5/file/task/transformBatch'))?.body.data;
+    await waitFor(() => expect(sent()).toMatchObject({ target: 'dxf', options: { scale: 50 } }));
+    cleanup();
+    calls.length = 0;
+    render(<ConvertButton items={[item({ name: 'plan.pdf', type: 'pdf' })]} />);
+    fireEvent.click(screen.getByTestId('btn-transform'));
+    await screen.findByTestId('convert-pdf-scale');
+    await waitFor(() => expect((screen.getByTestId('convert-start') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('convert-start'));
+    await waitFor(() => expect(sent()).toBeDefined());
+    expect(sent().options).not.toHaveProperty('scale');
+    cleanup();
+    render(<ConvertButton items={[item({})]} />);
+    fireEvent.click(screen.getByTestId('btn-transform'));
+    await screen.findByTestId('convert-dialog');
+    expect(screen.queryByTestId('convert-pdf-scale')).toBeNull();
   });
 });
