@@ -2,6 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
+import { message } from 'antd';
 import { setLanguage } from '../../lib/i18n.ts';
 import { firstNonEmptyTab, TaskPanel } from '../tasks/TaskPanel.tsx';
 import { ConvertButton, parsePages } from './ConvertDialog.tsx';
@@ -32,9 +33,21 @@ beforeAll(() => {
   setLanguage('en');
 });
 // unmounted after each test: the task panel polls and antd animates, and React work left scheduled when the jsdom
-// environment is torn down throws "window is not defined" after the file has passed (seen on a loaded machine)
-afterEach(() => cleanup());
+// environment is torn down throws "window is not defined" after the file has passed (seen on a loaded machine). The
+// dialog's "added to the conversion list" toast lives in antd's own root, outside the tree cleanup unmounts, with a
+// 3 s timer: each test waits for it (the start has run to its end), and it is closed with the tree.
+afterEach(async () => {
+  cleanup();
+  message.destroy();
+  await new Promise((r) => setTimeout(r, 50));
+});
 afterAll(() => vi.unstubAllGlobals());
+
+/** The dialog's start has run to its end (the toast is up, then closed): nothing of it is left to run after the test. */
+async function queued() {
+  await screen.findAllByText('The file has been added to the conversion list and is being converted');
+  message.destroy();
+}
 
 const item = (o: Partial<Item>) => ({ id: 'i1', name: 'plan.dxf', type: 'dxf', fileType: 1, transformStatus: 3, ...o }) as Item;
 
@@ -80,6 +93,7 @@ describe('conversion in the web app', () => {
     await waitFor(() => expect((screen.getByTestId('convert-start') as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(screen.getByTestId('convert-start'));
     await waitFor(() => expect(calls.find((c) => c.url.startsWith('/cloud/v5/file/task/transformBatch'))?.body.data).toMatchObject({ fileIds: ['i1'], target: 'pdf', options: { layouts: ['Layout2'] } }));
+    await queued();
   });
 
   it("the viewer's Convert of a picture: area the current view sends the rectangle shown (read at start) with the layout shown; extents sends none", async () => {
@@ -99,6 +113,7 @@ describe('conversion in the web app', () => {
     await waitFor(() => expect((screen.getByTestId('convert-start') as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(screen.getByTestId('convert-start'));
     await waitFor(() => expect(calls.find((c) => c.url.startsWith('/cloud/v5/file/task/transformBatch'))?.body.data).toMatchObject({ target: 'png', options: { area: { minX: 100, minY: 50, maxX: 300, maxY: 150 }, layouts: ['Model'] } }));
+    await queued();
   });
 
   it('the toolbar and the phone (no view to read) offer no area: pictures are of the extents', async () => {
@@ -124,6 +139,7 @@ describe('conversion in the web app', () => {
     fireEvent.click(screen.getByTestId('convert-start'));
     const sent = () => calls.find((c) => c.url.startsWith('/cloud/v5/file/task/transformBatch'))?.body.data;
     await waitFor(() => expect(sent()).toMatchObject({ target: 'dxf', options: { scale: 50 } }));
+    await queued();
     cleanup();
     calls.length = 0;
     render(<ConvertButton items={[item({ name: 'plan.pdf', type: 'pdf' })]} />);
@@ -132,6 +148,7 @@ describe('conversion in the web app', () => {
     await waitFor(() => expect((screen.getByTestId('convert-start') as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(screen.getByTestId('convert-start'));
     await waitFor(() => expect(sent()).toBeDefined());
+    await queued();
     expect(sent().options).not.toHaveProperty('scale');
     cleanup();
     render(<ConvertButton items={[item({})]} />);
