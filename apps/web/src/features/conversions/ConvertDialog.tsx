@@ -96,23 +96,22 @@ export function ConvertDialog({ files, currentLayout, currentView, open, onClose
         <Form.Item label={t('convert.target')}>
           <Select value={target} onChange={setTarget} data-testid="convert-target" options={offered.map((x) => ({ value: x, label: t(fromPdf ? `convert.pdf.target.${x}` : `convert.target.${x}`) }))} />
         </Form.Item>
+        {/* a PDF becomes a drawing: where its pages go, which, and at what plot scale */}
         {fromPdf && (
-          <Form.Item label={t('convert.pdf.placement')}>
-            <Radio.Group value={placement} onChange={(e) => setPlacement(e.target.value)} data-testid="convert-pdf-placement">
-              <Radio value="layouts">{t('convert.pdf.layouts')}</Radio>
-              <Radio value="stack">{t('convert.pdf.stack')}</Radio>
-            </Radio.Group>
-          </Form.Item>
-        )}
-        {fromPdf && (
-          <Form.Item label={t('convert.pdf.pages')} validateStatus={pages === null ? 'error' : undefined} help={pages === null ? t('convert.pdf.pagesInvalid') : undefined}>
-            <Input value={pagesText} onChange={(e) => setPagesText(e.target.value)} placeholder={t('convert.pdf.pagesAll')} data-testid="convert-pdf-pages" />
-          </Form.Item>
-        )}
-        {fromPdf && (
-          <Form.Item label={t('convert.pdf.scale')} extra={t('convert.pdf.scaleHelp')}>
-            <InputNumber min={0.0001} max={1_000_000} value={scale} onChange={(v) => setScale(typeof v === 'number' && v > 0 ? v : null)} prefix="1 :" placeholder="1" style={{ width: '100%' }} data-testid="convert-pdf-scale" />
-          </Form.Item>
+          <>
+            <Form.Item label={t('convert.pdf.placement')}>
+              <Radio.Group value={placement} onChange={(e) => setPlacement(e.target.value)} data-testid="convert-pdf-placement">
+                <Radio value="layouts">{t('convert.pdf.layouts')}</Radio>
+                <Radio value="stack">{t('convert.pdf.stack')}</Radio>
+              </Radio.Group>
+            </Form.Item>
+            <Form.Item label={t('convert.pdf.pages')} validateStatus={pages === null ? 'error' : undefined} help={pages === null ? t('convert.pdf.pagesInvalid') : undefined}>
+              <Input value={pagesText} onChange={(e) => setPagesText(e.target.value)} placeholder={t('convert.pdf.pagesAll')} data-testid="convert-pdf-pages" />
+            </Form.Item>
+            <Form.Item label={t('convert.pdf.scale')} extra={t('convert.pdf.scaleHelp')}>
+              <InputNumber min={0.0001} max={1_000_000} value={scale} onChange={(v) => setScale(typeof v === 'number' && v > 0 ? v : null)} prefix="1 :" placeholder="1" style={{ width: '100%' }} data-testid="convert-pdf-scale" />
+            </Form.Item>
+          </>
         )}
         {(target === 'dxf' || target === 'dwg') && (
           <Form.Item label={t('convert.version')}>
