@@ -110,8 +110,21 @@ export const ERRORS = {
   'conversion.monthlyLimit': { rtnCode: '1015007', key: 'errors.conversion.monthlyLimit' },
   'conversion.noSpace': { rtnCode: '1015008', key: 'errors.conversion.noSpace' },
   'conversion.notFailed': { rtnCode: '1015009', key: 'errors.conversion.notFailed' },
+  // cloud decompression (modules/unzip, issue 18)
+  'unzip.alreadyQueued': { rtnCode: '1016001', key: 'errors.unzip.alreadyQueued' },
+  'unzip.cannotOpen': { rtnCode: '1016002', key: 'errors.unzip.cannotOpen' },
+  'unzip.wrongPassword': { rtnCode: '1016003', key: 'errors.unzip.wrongPassword' },
+  'unzip.passwordRequired': { rtnCode: '1016004', key: 'errors.unzip.passwordRequired' },
+  'unzip.folderExists': { rtnCode: '1016005', key: 'errors.unzip.folderExists' },
+  'unzip.notArchive': { rtnCode: '1016006', key: 'errors.unzip.notArchive' },
+  'unzip.damaged': { rtnCode: '1016007', key: 'errors.unzip.damaged' },
+  'unzip.tooManyEntries': { rtnCode: '1016008', key: 'errors.unzip.tooManyEntries' },
+  'unzip.tooLarge': { rtnCode: '1016009', key: 'errors.unzip.tooLarge' },
+  'unzip.ratio': { rtnCode: '1016010', key: 'errors.unzip.ratio' },
+  'unzip.failed': { rtnCode: '1016011', key: 'errors.unzip.failed' },
+  'unzip.notRunning': { rtnCode: '1016012', key: 'errors.unzip.notRunning' },
   // rtnCode ranges by area (append inside your range): shares 1010xxx, groups 1011xxx, public library 1012xxx,
-  // versions 1013xxx, compare 1014xxx, conversions 1015xxx
+  // versions 1013xxx, compare 1014xxx, conversions 1015xxx, decompression 1016xxx
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -11,3 +11,4 @@ export * from './library.ts';
 export * from './versions.ts';
 export * from './drawing-images.ts';
 export * from './conversions.ts';
+export * from './unzip.ts';
