@@ -176,9 +176,9 @@ export function buildDrawing(pages: ImportedPage[], o: BuildOptions): Drawing {
       if (!s.stroke) return res;
       const layer = layerFor(s.layer, s.strokeColor);
       const extra = { colour: colourPairs(s.strokeColor), linetype: linetypeFor(s.dash), lineweight: lineweightOf(s.lineWidth * (25.4 / 72)) };
-      for (const sp of s.subpaths) {
-        const f: Fitted = fitSubpath(sp, o.tolerance, true);
-        if (f.kind === 'line') {
+      const emit = (f: Fitted) => {
+        if (f.kind === 'chain') f.parts.forEach(emit);
+        else if (f.kind === 'line') {
           const [x0, y0] = at(f.a[0], f.a[1]), [x1, y1] = at(f.b[0], f.b[1]);
           res.push(make('LINE', layer, [[10, x0], [20, y0], [30, 0], [11, x1], [21, y1], [31, 0]], extra));
         } else if (f.kind === 'circle') {
@@ -190,8 +190,7 @@ export function buildDrawing(pages: ImportedPage[], o: BuildOptions): Drawing {
           res.push(make('ARC', layer, [[10, x], [20, y], [30, 0], [40, f.r * k], [50, deg(f.start)], [51, deg(f.end)]], extra));
         } else if (f.kind === 'spline') {
           res.push(make('SPLINE', layer, splinePairs(f.controls.map(([x, y]) => at(x, y))), extra));
-        } else {
-          if (f.vertices.length < 2) continue;
+        } else if (f.vertices.length >= 2) {
           const pairs: Pair[] = [[90, f.vertices.length], [70, f.closed ? 1 : 0], [43, 0]];
           for (const v of f.vertices) {
             const [x, y] = at(v.x, v.y);
@@ -200,7 +199,8 @@ export function buildDrawing(pages: ImportedPage[], o: BuildOptions): Drawing {
           }
           res.push(make('LWPOLYLINE', layer, pairs, extra));
         }
-      }
+      };
+      for (const sp of s.subpaths) emit(fitSubpath(sp, o.tolerance, true));
       return res;
     }
 

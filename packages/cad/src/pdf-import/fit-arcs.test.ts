@@ -47,7 +47,7 @@ describe('Béziers fitted to arcs', () => {
     expect(f.vertices.map((v) => +v.bulge.toFixed(4))).toEqual([0, -+Math.tan(Math.PI / 8).toFixed(4), 0, 0]);
   });
 
-  it('with splines, curves no arc fits are a spline of their own control points; lines among them keep a polyline', () => {
+  it('with splines, curves no arc fits are a spline of their own control points; lines among them a chain of polylines and splines', () => {
     const q = quarter([0, 0], 2, 0, true);
     const stretch = (p: Pt): Pt => [p[0] * 2, p[1]];
     if (q.seg.kind !== 'C') throw new Error('a curve');
@@ -60,7 +60,17 @@ describe('Béziers fitted to arcs', () => {
     // a circle is still a circle with splines asked for
     const circle = [0, 1, 2, 3].map((i) => quarter([0, 0], 2, i * (Math.PI / 2), true));
     expect(fitSubpath({ start: circle[0].from, segs: circle.map((c) => c.seg), closed: true }, 0.01, true).kind).toBe('circle');
-    // a line before the curve: the subpath stays one polyline (no spline of part of it)
-    expect(fitSubpath({ start: [-1, 0], segs: [{ kind: 'L', to: stretch(q.from) }, seg], closed: false }, 0.01, true).kind).toBe('polyline');
+    // a line before the curve: a chain, the line then the spline of the curve's own control points
+    expect(fitSubpath({ start: [-1, 0], segs: [{ kind: 'L', to: stretch(q.from) }, seg], closed: false }, 0.01, true)).toEqual({
+      kind: 'chain', parts: [{ kind: 'line', a: [-1, 0], b: stretch(q.from) }, { kind: 'spline', controls: [stretch(q.from), seg.c1, seg.c2, seg.to], closed: false }],
+    });
+    // closed: the chain starts where the curve ends, its straight runs (the closing one included) one polyline
+    const tri = fitSubpath({ start: [0, 0], segs: [{ kind: 'L', to: [4, 0] }, { kind: 'C', c1: [5, 1], c2: [3, 2], to: [4, 4] }, { kind: 'L', to: [0, 4] }], closed: true }, 0.01, true);
+    expect(tri).toEqual({
+      kind: 'chain', parts: [
+        { kind: 'polyline', vertices: [{ x: 4, y: 4, bulge: 0 }, { x: 0, y: 4, bulge: 0 }, { x: 0, y: 0, bulge: 0 }, { x: 4, y: 0, bulge: 0 }], closed: false },
+        { kind: 'spline', controls: [[4, 0], [5, 1], [3, 2], [4, 4]], closed: false },
+      ],
+    });
   });
 });

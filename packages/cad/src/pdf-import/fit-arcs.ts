@@ -22,7 +22,13 @@ export type Fitted =
   | { kind: 'arc'; cx: number; cy: number; r: number; start: number; end: number }
   | { kind: 'polyline'; vertices: Vertex[]; closed: boolean }
   /** a chain of cubic Béziers as it is: its control points, 3 per curve after the first point (a closed chain ends on its start) */
-  | { kind: 'spline'; controls: Pt[]; closed: boolean };
+  | { kind: 'spline'; controls: Pt[]; closed: boolean }
+  /**
+   * a subpath mixing straight runs and curves no arc fits, end to end: open polylines (lines and fitted arcs as
+   * bulges; a lone straight segment a line) and splines (the curves' own Bézier control points), each starting where
+   * the one before it ends
+   */
+  | { kind: 'chain'; parts: Fitted[] };
 
 const bez = (p0: Pt, s: Extract<Segment, { kind: 'C' }>, t: number): Pt => {
   const u = 1 - t;
@@ -82,20 +88,33 @@ function flatten(p0: Pt, s: Extract<Segment, { kind: 'C' }>, tol: number): Pt[] 
 
 const near = (a: Pt, b: Pt, tol: number) => Math.hypot(a[0] - b[0], a[1] - b[1]) <= tol;
 
+/** distance from p to the segment a–b */
+function toSegment(p: Pt, a: Pt, b: Pt): number {
+  const dx = b[0] - a[0], dy = b[1] - a[1];
+  const len2 = dx * dx + dy * dy;
+  const t = len2 ? Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2)) : 0;
+  return Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
+}
+
+/** a cubic whose control points lie on its chord (within `tol`): a straight segment written as a curve */
+const straightCurve = (p0: Pt, s: Segment, tol: number) => s.kind === 'C' && toSegment(s.c1, p0, s.to) <= tol && toSegment(s.c2, p0, s.to) <= tol;
+
 /**
  * One subpath as the entity that draws it: a lone segment is a LINE; curves that fit arcs of one circle are a CIRCLE
  * (closed, all the way round) or an ARC; with `splines`, a subpath of curves only that is no circle or arc is a spline
  * of its Béziers (exact, and editable as the curve it was: the issue's "keep the rest as splines"); anything else a
  * polyline whose fitted curves are bulges and whose other curves are short chords. A hatch's boundary asks for no
- * splines (its loops are polylines).
+ * splines (its loops are polylines). With `splines`, a subpath mixing straight segments (or arcs) and curves no arc
+ * fits is a chain: its straight runs polylines (arcs as bulges), its free curves splines, end to end.
  */
 export function fitSubpath(sp: Subpath, tol: number, splines = false): Fitted {
   const vertices: Vertex[] = [{ x: sp.start[0], y: sp.start[1], bulge: 0 }];
   const arcs: ArcFit[] = [];
   let allArcs = true;
+  let free = 0;
   let prev = sp.start;
   for (const s of sp.segs) {
-    if (s.kind === 'L') {
+    if (s.kind === 'L' || straightCurve(prev, s, tol)) {
       allArcs = false;
       if (!near(prev, s.to, 1e-9)) vertices.push({ x: s.to[0], y: s.to[1], bulge: 0 });
       prev = s.to;
@@ -108,6 +127,7 @@ export function fitSubpath(sp: Subpath, tol: number, splines = false): Fitted {
       vertices.push({ x: s.to[0], y: s.to[1], bulge: 0 });
     } else {
       allArcs = false;
+      free++;
       for (const p of flatten(prev, s, tol)) vertices.push({ x: p[0], y: p[1], bulge: 0 });
     }
     prev = s.to;
@@ -128,7 +148,9 @@ export function fitSubpath(sp: Subpath, tol: number, splines = false): Fitted {
       }
     }
   }
-  if (splines && sp.segs.length && sp.segs.every((g) => g.kind === 'C') && arcs.length < sp.segs.length) return splineOf(sp);
+  if (splines && sp.segs.length && sp.segs.every((g) => g.kind === 'C') && free) return splineOf(sp);
+  // lines (or arcs) and free curves in one subpath: the curves keep their shape as splines between the straight runs
+  if (splines && free) return chainOf(sp, tol);
   if (vertices.length === 2 && !sp.closed && vertices[0].bulge === 0) return { kind: 'line', a: [vertices[0].x, vertices[0].y], b: [vertices[1].x, vertices[1].y] };
   if (closes && vertices.length > 2 && near([vertices[vertices.length - 1].x, vertices[vertices.length - 1].y], sp.start, 1e-6)) vertices.pop();
   return { kind: 'polyline', vertices, closed: closes };
@@ -144,4 +166,45 @@ function splineOf(sp: Subpath): Fitted {
     controls.push(at(1 / 3), at(2 / 3), sp.start);
   }
   return { kind: 'spline', controls, closed: sp.closed || near(controls[controls.length - 1], sp.start, 1e-9) };
+}
+
+/**
+ * A subpath of straight segments, fitted arcs and free curves as a chain of open polylines and splines joined end to
+ * end. A closed subpath's gap back to its start is one more straight segment, and the chain starts where a run of
+ * free curves ends, so no run wraps round its start.
+ */
+function chainOf(sp: Subpath, tol: number): Fitted {
+  const list: { from: Pt; seg: Segment; arc: ArcFit | null }[] = [];
+  let prev = sp.start;
+  for (const seg of sp.segs) {
+    if (seg.kind === 'L' && near(prev, seg.to, 1e-9)) continue;
+    const straight = seg.kind === 'L' || straightCurve(prev, seg, tol);
+    list.push({ from: prev, seg: straight ? { kind: 'L', to: seg.to } : seg, arc: straight ? null : fitArc(prev, seg, tol) });
+    prev = seg.to;
+  }
+  if (sp.closed && !near(prev, sp.start, 1e-9)) list.push({ from: prev, seg: { kind: 'L', to: sp.start }, arc: null });
+  const isFree = (s: (typeof list)[number]) => s.seg.kind === 'C' && !s.arc;
+  if (sp.closed) {
+    const i = list.findIndex((s, k) => !isFree(s) && isFree(list[(k + list.length - 1) % list.length]));
+    if (i > 0) list.push(...list.splice(0, i));
+  }
+  const parts: Fitted[] = [];
+  for (let i = 0; i < list.length; ) {
+    const free = isFree(list[i]);
+    let j = i;
+    while (j < list.length && isFree(list[j]) === free) j++;
+    const run = list.slice(i, j);
+    i = j;
+    if (free) {
+      parts.push({ kind: 'spline', controls: [run[0].from, ...run.flatMap((r) => (r.seg.kind === 'C' ? [r.seg.c1, r.seg.c2, r.seg.to] : []))], closed: false });
+      continue;
+    }
+    const vertices: Vertex[] = [{ x: run[0].from[0], y: run[0].from[1], bulge: 0 }];
+    for (const r of run) {
+      if (r.arc) vertices[vertices.length - 1].bulge = Math.tan(r.arc.sweep / 4);
+      vertices.push({ x: r.seg.to[0], y: r.seg.to[1], bulge: 0 });
+    }
+    parts.push(vertices.length === 2 && !vertices[0].bulge ? { kind: 'line', a: run[0].from, b: run[0].seg.to } : { kind: 'polyline', vertices, closed: false });
+  }
+  return { kind: 'chain', parts };
 }

@@ -108,6 +108,34 @@ describe('PDF import: geometry', () => {
     expect(num(up, 50)).toBeCloseTo(90, 3);
   });
 
+  it('a subpath of lines and curves keeps its curves: quarter circles as bulges, free curves as splines between lines', async () => {
+    // a rounded rectangle 200 × 100 pt, corner radius 20: four lines and four quarter-circle Béziers, closed
+    const K = 0.5522847498 * 20;
+    const rounded = [
+      '120 100 m 280 100 l', `${280 + K} 100 300 ${120 - K} 300 120 c`, '300 180 l', `300 ${180 + K} ${280 + K} 200 280 200 c`,
+      '120 200 l', `${120 - K} 200 100 ${180 + K} 100 180 c`, '100 120 l', `100 ${120 - K} ${120 - K} 100 120 100 c h S`,
+    ].join(' ');
+    // a line, a free-form S curve, a line: one subpath
+    const s = '100 400 m 150 400 l 200 450 200 350 250 400 c 300 400 l S';
+    const d = await importPdf(fixturePdf([{ content: `0 G ${rounded}
+${s}` }]));
+    const polys = ofType(d, 'LWPOLYLINE');
+    expect(polys).toHaveLength(1);
+    expect(num(polys[0], 70) & 1).toBe(1);
+    const bulges = polys[0].pairs.filter((q) => q[0] === 42).map((q) => Number(q[1]));
+    expect(bulges).toHaveLength(4);
+    for (const b of bulges) expect(b).toBeCloseTo(Math.tan(Math.PI / 8), 3);
+    // the S curve: a SPLINE of its own control points, joined end to end with a LINE either side
+    const splines = ofType(d, 'SPLINE');
+    expect(splines).toHaveLength(1);
+    const xy = (code: number) => splines[0].pairs.filter((q) => q[0] === code).map((q) => +(Number(q[1]) / MM).toFixed(6));
+    expect([xy(10), xy(20)]).toEqual([[150, 200, 200, 250], [400, 450, 350, 400]]);
+    expect(num(splines[0], 71)).toBe(3);
+    const lines = ofType(d, 'LINE').map((l) => [10, 20, 11, 21].map((c) => +(num(l, c) / MM).toFixed(6)));
+    expect(lines.sort((a, b) => a[0] - b[0])).toEqual([[100, 400, 150, 400], [250, 400, 300, 400]]);
+    expect(ezdxfErrors(writeDxf(d, { version: '2018' }), 'mixed.dxf')).toEqual([]);
+  });
+
   it('writes a DXF our reader reads back with the same entities, and ezdxf audits clean', async () => {
     const d = await importPdf(fixturePdf([{ content: GEOMETRY }, { content: '0 0 0 RG 10 10 m 100 100 l S' }]));
     const bytes = writeDxf(d, { version: '2018' });
