@@ -1,13 +1,25 @@
+import * as clipping from 'polygon-clipping';
 import type { Pt, Subpath } from './page-content.ts';
 
-/** A clipping path as the page sets it (W / W*): its rings (curves by their end points) and bounding box. */
+// a CommonJS package: Node's import gives its exports as the default, a bundler's as the names
+const polygons = ((clipping as unknown as { default?: typeof clipping }).default ?? clipping) as typeof clipping;
+
+/** A clipping path as the page sets it (W / W*): its rings (curves flattened to chords) and bounding box. */
 export interface Clip {
   box: [number, number, number, number];
   rings: Pt[][];
 }
 
 export function clipOf(subpaths: Subpath[], box: [number, number, number, number]): Clip {
-  return { box, rings: subpaths.map((s) => [s.start, ...s.segs.map((g) => g.to)]).filter((r) => r.length >= 3) };
+  return {
+    box,
+    rings: subpaths.map((s) => {
+      const ring = chords(s);
+      // chords() repeats a closed subpath's start at its end: a ring closes by itself
+      if (ring.length > 1 && ring[ring.length - 1][0] === ring[0][0] && ring[ring.length - 1][1] === ring[0][1]) ring.pop();
+      return ring;
+    }).filter((r) => r.length >= 3),
+  };
 }
 
 /** even-odd inside test against every ring (a ring of fewer than three points clips everything away) */
@@ -171,7 +183,7 @@ function crossAt(a: Pt, b: Pt, c: Pt, d: Pt): number | null {
   return t > 0 && t < 1 && u >= 0 && u <= 1 ? t : null;
 }
 
-/** a subpath as points, its curves as chords (16 per curve: this is only for the parts a clip cuts) */
+/** a subpath as points, its curves as chords (16 per curve: this is only for clips and the parts a clip cuts) */
 function chords(s: Subpath): Pt[] {
   const pts: Pt[] = [s.start];
   let p = s.start;
@@ -189,18 +201,47 @@ function chords(s: Subpath): Pt[] {
   return pts;
 }
 
+const ringOf = (pts: Pt[]): clipping.Ring => pts.map(([x, y]) => [x, y]);
+
 /**
- * Stroked subpaths cut to the clipping paths in force (any shape: a viewport's polygon, a sheet's border): each
- * segment split where it crosses a clip's edge and its pieces kept where they lie inside every clip. Subpaths wholly
- * inside are kept as they are (their curves still fit to arcs); fills are cut to rectangular clips only.
+ * A fill cut to clips of any shape (a circle, a polygon): the fill's subpaths (curves as chords) as one even-odd
+ * region, intersected with each clip's region (even-odd too, as insideClip reads it) by polygon-clipping; the
+ * result's rings (outer boundaries and holes) as closed straight subpaths, which a solid hatch fills even-odd.
+ */
+function cutFillToClips(subpaths: Subpath[], clips: Clip[]): Subpath[] {
+  const rings = subpaths.map(chords).filter((r) => r.length >= 3);
+  if (!rings.length) return [];
+  const evenOdd = (rs: Pt[][]): clipping.MultiPolygon => (rs.length === 1 ? [[ringOf(rs[0])]] : polygons.xor([[ringOf(rs[0])]], ...rs.slice(1).map((r): clipping.Polygon => [ringOf(r)])));
+  let region = evenOdd(rings);
+  for (const c of clips) {
+    if (!region.length) break;
+    region = polygons.intersection(region, evenOdd(c.rings));
+  }
+  const out: Subpath[] = [];
+  for (const polygon of region) {
+    for (const ring of polygon) {
+      // polygon-clipping closes each ring by repeating its first point
+      const pts = ring.slice(0, ring.length > 1 && ring[0][0] === ring[ring.length - 1][0] && ring[0][1] === ring[ring.length - 1][1] ? -1 : undefined) as Pt[];
+      if (pts.length >= 3) out.push({ start: pts[0], segs: pts.slice(1).map((to) => ({ kind: 'L' as const, to })), closed: true });
+    }
+  }
+  return out;
+}
+
+/**
+ * Subpaths cut to the clipping paths in force (any shape: a viewport's polygon, a sheet's border, a circle). Strokes:
+ * each segment split where it crosses a clip's edge and its pieces kept where they lie inside every clip. Fills: by
+ * rectangle when every clip is one, else as regions intersected with the clips' (curves as chords). Subpaths wholly
+ * inside are kept as they are (their curves still fit to arcs).
  */
 export function cutToClips(subpaths: Subpath[], clips: Clip[], fill: boolean): Subpath[] {
   if (!clips.length) return subpaths;
-  if (fill) {
-    const r = clipRect(clips);
-    return r ? cutToRect(subpaths, r, true) : subpaths;
-  }
   const inside = (p: Pt) => clips.every((c) => insideClip(c, p));
+  if (fill) {
+    if (clips.every((c) => rectOf(c)) && subpaths.every(straight)) return cutToRect(subpaths, clipRect(clips)!, true);
+    if (subpaths.every((s) => chords(s).every(inside))) return subpaths;
+    return cutFillToClips(subpaths, clips);
+  }
   const out: Subpath[] = [];
   for (const s of subpaths) {
     if ([s.start, ...s.segs.map((g) => g.to)].every(inside) && s.segs.every((g) => g.kind === 'L' || (inside(g.c1) && inside(g.c2)))) {

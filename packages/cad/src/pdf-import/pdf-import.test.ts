@@ -251,6 +251,44 @@ ${s}` }]));
     expect(ofType(d, 'TEXT').map((t) => pairValue(t, 1))).toEqual(['inside']);
   });
 
+  it('a clip of any shape cuts fills and strokes: a square under a circle, lines through a circle and a triangle', async () => {
+    const content = [
+      // a circle of radius 120 clips a 200 pt square fill centred on it, and a line across it 50 pt above its centre
+      'q', circlePath(200, 200, 120), 'h W n', '0 0 1 rg 100 100 200 200 re f', '0 G 0 250 m 400 250 l S', 'Q',
+      // a triangle clips a line across it
+      'q 100 500 m 300 500 l 200 700 l h W n 0 G 50 550 m 350 550 l S Q',
+    ].join('\n');
+    const d = await importPdf(fixturePdf([{ content }]));
+    const hatches = ofType(d, 'HATCH');
+    expect(hatches).toHaveLength(1);
+    // the hatch's loops: after 91 (loop count), each loop 92, 72, 73, 93 (vertices) then its 10/20 pairs
+    const pairs = hatches[0].pairs;
+    let area = 0;
+    for (let i = pairs.findIndex((q) => q[0] === 91) + 1; i < pairs.length && pairs[i][0] === 92; ) {
+      const n = Number(pairs[i + 3][1]);
+      const ring: [number, number][] = [];
+      i += 4;
+      while (ring.length < n) {
+        ring.push([Number(pairs[i][1]) / MM, Number(pairs[i + 1][1]) / MM]);
+        i += 2 + (pairs[i + 2]?.[0] === 42 ? 1 : 0);
+      }
+      i++; // 97
+      area += ring.reduce((s, p, j) => s + p[0] * ring[(j + 1) % n][1] - ring[(j + 1) % n][0] * p[1], 0) / 2;
+    }
+    // the square less the four circle segments beyond its sides (each r²·acos(d/r) − d·√(r² − d²), d = 100)
+    const r = 120, dd = 100;
+    const want = Math.PI * r * r - 4 * (r * r * Math.acos(dd / r) - dd * Math.sqrt(r * r - dd * dd));
+    expect(Math.abs(Math.abs(area) - want) / want).toBeLessThan(0.01);
+    // the lines end on the clips' edges: the circle (x = 200 ± √(120² − 50²)) and the triangle's sides
+    const spans = ofType(d, 'LINE').map((l) => [num(l, 10) / MM, num(l, 11) / MM, num(l, 20) / MM]).sort((a, b) => a[2] - b[2]);
+    expect(spans).toHaveLength(2);
+    const half = Math.sqrt(r * r - 50 * 50);
+    expect(Math.abs(spans[0][0] - (200 - half))).toBeLessThan(0.5);
+    expect(Math.abs(spans[0][1] - (200 + half))).toBeLessThan(0.5);
+    expect(spans[1].map((v) => +v.toFixed(3))).toEqual([125, 275, 550]);
+    expect(ezdxfErrors(writeDxf(d, { version: '2018' }), 'clipped.dxf')).toEqual([]);
+  });
+
   it("recovers AutoCAD's SHX text comments as TEXT and drops the strokes they cover", async () => {
     // "AB" drawn as strokes inside the comment's box, and a line outside it that stays
     const strokes = '0 G 0.2 w 100 500 m 105 512 l 110 500 l S 103 506 m 107 506 l S 114 500 m 114 512 l 120 512 l 122 509 l 120 506 l 114 506 l S 114 500 m 121 500 l 123 503 l 121 506 l S';
