@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Button, Form, Input, InputNumber, Modal, Radio, Select, Typography, message, type ButtonProps } from 'antd';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Button, Checkbox, Form, Input, InputNumber, Modal, Radio, Select, Spin, Typography, message, type ButtonProps } from 'antd';
 import { FileSyncOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ConversionOptions } from '@cadcloud/contracts';
@@ -9,6 +9,8 @@ import { conversionsApi, IN_TRANSFORM, isConvertible, isPdf, type ConversionTarg
 import { conversionEvents } from './conversion-events.ts';
 
 const PICTURES = new Set(['png', 'jpg', 'bmp']);
+// the calibration draws the PDF with pdf.js: loaded when asked for, not with the dialog
+const PdfCalibrate = lazy(() => import('./PdfCalibrate.tsx').then((m) => ({ default: m.PdfCalibrate })));
 
 /** "1,3-5" → [1, 3, 4, 5]; blank → all pages (undefined); anything else → null (not valid). */
 export function parsePages(text: string): number[] | undefined | null {
@@ -31,7 +33,7 @@ const PAPERS = ['fit', 'A4', 'A3', 'A2', 'A1', 'A0'] as const;
 /**
  * The convert dialog: target (only those the server writes), version for DXF/DWG, layouts, paper for PDF, width for
  * pictures. A PDF converts to a drawing (the server's `pdfTargets`: DXF), each page a layout or all stacked in model
- * space, at the plot scale 1:N it was printed at. Started conversions show in the task panel's conversion tab. `currentLayout`: the layout the viewer shows
+ * space, at the plot scale 1:N it was printed at or calibrated by one known distance on its first page converted (one PDF). Started conversions show in the task panel's conversion tab. `currentLayout`: the layout the viewer shows
  * (one file open), which "current layout" sends by name; without it (the drive's toolbar) the drawing's default.
  * `currentView`: the drawing rectangle the viewer shows, read when the conversion starts: a picture's area may be
  * the drawing's extents or that view (of the layout shown); without it (toolbar, phone) the extents.
@@ -50,9 +52,14 @@ export function ConvertDialog({ files, currentLayout, currentView, open, onClose
   const pages = parsePages(pagesText);
   // the plot scale 1:N the PDF was printed at (drawing units = PDF mm × N); blank: the PDF's own size
   const [scale, setScale] = useState<number | null>(null);
+  // calibration by one known distance (one PDF): two points on the first page converted and their true length
+  const [calibrating, setCalibrating] = useState(false);
+  const [calibrate, setCalibrate] = useState<ConversionOptions['calibrate']>();
   const [busy, setBusy] = useState(false);
   // any PDF among the files: only what a PDF converts to is offered (for every file)
   const fromPdf = files.some((f) => isPdf(f));
+  const calibratable = fromPdf && files.length === 1;
+  const calibrated = calibratable && calibrating;
   const offered: ConversionTarget[] = targets ? (fromPdf ? targets.pdfTargets ?? [] : targets.targets) : [fromPdf ? 'dxf' : 'pdf'];
   useEffect(() => {
     if (open) conversionsApi.targets().then(setTargets, (e) => message.error(e.message));
@@ -67,7 +74,8 @@ export function ConvertDialog({ files, currentLayout, currentView, open, onClose
       const options: ConversionOptions = fromPdf ? {} : { layouts: layouts === 'current' && currentLayout ? [currentLayout] : layouts };
       if (fromPdf && placement === 'stack') options.stack = true;
       if (fromPdf && pages) options.pages = pages;
-      if (fromPdf && scale && scale > 0) options.scale = scale;
+      if (calibrated && calibrate) options.calibrate = calibrate;
+      else if (fromPdf && scale && scale > 0) options.scale = scale;
       if (target === 'pdf') options.paper = paper;
       if (PICTURES.has(target)) options.width = width;
       const shown = PICTURES.has(target) && area === 'view' && currentView ? currentView() : undefined;
@@ -91,7 +99,7 @@ export function ConvertDialog({ files, currentLayout, currentView, open, onClose
   };
 
   return (
-    <Modal open={open} title={t('convert.title', { count: files.length })} onCancel={onClose} onOk={start} okText={t('convert.start')} confirmLoading={busy} okButtonProps={{ disabled: !targets || (fromPdf && pages === null), 'data-testid': 'convert-start' } as ButtonProps} destroyOnHidden>
+    <Modal open={open} title={t('convert.title', { count: files.length })} onCancel={onClose} onOk={start} okText={t('convert.start')} confirmLoading={busy} okButtonProps={{ disabled: !targets || (fromPdf && pages === null) || (calibrated && !calibrate), 'data-testid': 'convert-start' } as ButtonProps} destroyOnHidden>
       <Form layout="vertical" data-testid="convert-dialog">
         <Form.Item label={t('convert.target')}>
           <Select value={target} onChange={setTarget} data-testid="convert-target" options={offered.map((x) => ({ value: x, label: t(fromPdf ? `convert.pdf.target.${x}` : `convert.target.${x}`) }))} />
@@ -109,8 +117,18 @@ export function ConvertDialog({ files, currentLayout, currentView, open, onClose
               <Input value={pagesText} onChange={(e) => setPagesText(e.target.value)} placeholder={t('convert.pdf.pagesAll')} data-testid="convert-pdf-pages" />
             </Form.Item>
             <Form.Item label={t('convert.pdf.scale')} extra={t('convert.pdf.scaleHelp')}>
-              <InputNumber min={0.0001} max={1_000_000} value={scale} onChange={(v) => setScale(typeof v === 'number' && v > 0 ? v : null)} prefix="1 :" placeholder="1" style={{ width: '100%' }} data-testid="convert-pdf-scale" />
+              <InputNumber disabled={calibrated} min={0.0001} max={1_000_000} value={scale} onChange={(v) => setScale(typeof v === 'number' && v > 0 ? v : null)} prefix="1 :" placeholder="1" style={{ width: '100%' }} data-testid="convert-pdf-scale" />
             </Form.Item>
+            {calibratable && (
+              <Form.Item>
+                <Checkbox checked={calibrating} onChange={(e) => setCalibrating(e.target.checked)} data-testid="convert-pdf-calibrate">{t('convert.pdf.calibrate')}</Checkbox>
+                {calibrating && (
+                  <Suspense fallback={<Spin />}>
+                    <PdfCalibrate fileId={files[0].id} page={pages?.[0] ?? 1} onChange={setCalibrate} />
+                  </Suspense>
+                )}
+              </Form.Item>
+            )}
           </>
         )}
         {(target === 'dxf' || target === 'dwg') && (

@@ -1,11 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { GlobalWorkerOptions, getDocument, type PDFDocumentProxy } from 'pdfjs-dist';
-// the worker is one of our own assets (the CSP allows workers from our origin only)
-import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
-
-GlobalWorkerOptions.workerSrc = workerUrl;
+import { getDocument, type PDFDocumentProxy } from './pdfjs.ts';
 
 /** One page, drawn when it comes near the window (a 300-page PDF does not draw 300 canvases up front). */
 function PdfPage({ doc, n, width }: { doc: PDFDocumentProxy; n: number; width: number }) {
