@@ -62,6 +62,25 @@ describe('converting a PDF to DXF in a real browser', () => {
 
   const row = (p: Page, name: string) => p.locator(`[data-testid="row-${name}"]`);
 
+  /** a phone-sized page of the same user, in Chinese */
+  const phoneInChinese = async () => {
+    const phone = await browser.newContext({ viewport: { width: 375, height: 812 }, userAgent: IPHONE_UA, isMobile: true, hasTouch: true, storageState: await ctx.storageState() });
+    await serveWebAppFrom(phone, product.url, web);
+    const m = await phone.newPage();
+    watch(m);
+    await m.goto(`${product.url}/webH5`);
+    await m.evaluate(() => localStorage.setItem('cadcloud.lang', 'zh'));
+    return { phone, m };
+  };
+  /** the convert dialog from a PDF's details on the phone */
+  const openConvertOnPhone = async (m: Page, name: string) => {
+    const files = await postApi(m, `${product.url}/cloud/v5/union/list`, { parentId: '0' });
+    const pdf = files.list.find((i: { name: string }) => i.name === name);
+    await m.goto(`${product.url}/webH5/item/${pdf.id}`);
+    await m.locator('[data-testid=viewer-convert]').getByText('转换格式').waitFor({ timeout: 30_000 });
+    await clickUntilShown(m.locator('[data-testid=viewer-convert]'), m.locator('[data-testid=convert-dialog]'));
+  };
+
   it('English, desktop: a PDF selected → transform → DXF → the task panel says done → the DXF opens in the viewer with the lines', async () => {
     try {
       await page.goto(`${product.url}/yun/index`);
@@ -93,18 +112,9 @@ describe('converting a PDF to DXF in a real browser', () => {
   });
 
   it('phone width, Chinese: the PDF\'s details convert it to DXF and open the result', async () => {
-    const phone = await browser.newContext({ viewport: { width: 375, height: 812 }, userAgent: IPHONE_UA, isMobile: true, hasTouch: true, storageState: await ctx.storageState() });
-    await serveWebAppFrom(phone, product.url, web);
-    const m = await phone.newPage();
-    watch(m);
+    const { phone, m } = await phoneInChinese();
     try {
-      await m.goto(`${product.url}/webH5`);
-      await m.evaluate(() => localStorage.setItem('cadcloud.lang', 'zh'));
-      const files = await postApi(m, `${product.url}/cloud/v5/union/list`, { parentId: '0' });
-      const pdf = files.list.find((i: { name: string }) => i.name === 'plan.pdf');
-      await m.goto(`${product.url}/webH5/item/${pdf.id}`);
-      await m.locator('[data-testid=viewer-convert]').getByText('转换格式').waitFor({ timeout: 30_000 });
-      await clickUntilShown(m.locator('[data-testid=viewer-convert]'), m.locator('[data-testid=convert-dialog]'));
+      await openConvertOnPhone(m, 'plan.pdf');
       await m.locator('[data-testid=convert-target]').getByText('DXF 图纸').waitFor();
       await m.locator('[data-testid=convert-pdf-placement]').getByText('全部放在模型空间').click();
       await m.locator('[data-testid=convert-pdf-pages]').fill('1');
@@ -187,18 +197,9 @@ describe('converting a PDF to DXF in a real browser', () => {
   });
 
   it('phone width, Chinese: two taps and a length in metres send the calibration', async () => {
-    const phone = await browser.newContext({ viewport: { width: 375, height: 812 }, userAgent: IPHONE_UA, isMobile: true, hasTouch: true, storageState: await ctx.storageState() });
-    await serveWebAppFrom(phone, product.url, web);
-    const m = await phone.newPage();
-    watch(m);
+    const { phone, m } = await phoneInChinese();
     try {
-      await m.goto(`${product.url}/webH5`);
-      await m.evaluate(() => localStorage.setItem('cadcloud.lang', 'zh'));
-      const files = await postApi(m, `${product.url}/cloud/v5/union/list`, { parentId: '0' });
-      const pdf = files.list.find((i: { name: string }) => i.name === 'survey.pdf');
-      await m.goto(`${product.url}/webH5/item/${pdf.id}`);
-      await m.locator('[data-testid=viewer-convert]').getByText('转换格式').waitFor({ timeout: 30_000 });
-      await clickUntilShown(m.locator('[data-testid=viewer-convert]'), m.locator('[data-testid=convert-dialog]'));
+      await openConvertOnPhone(m, 'survey.pdf');
       await m.locator('[data-testid=convert-dialog]').getByText('按已知距离校准').waitFor();
       await openCalibration(m);
       const a = await onCanvas(m, SURVEY.from[0], SURVEY.from[1]);
