@@ -113,15 +113,31 @@ const router = createBrowserRouter([
   { path: '*', element: <Navigate to="/404" replace /> },
 ]);
 
-function Root() {
+const THEME = { token: { colorPrimary: '#1677ff', borderRadius: 6, fontFamily: FONT_FAMILY } };
+
+/** The app's theme and antd locale for the user's language. */
+function Themed({ children }: { children: React.ReactNode }) {
   const { i18n } = useTranslation();
   const locale = ANTD_LOCALES[i18n.language as keyof typeof ANTD_LOCALES] ?? zhCN;
   return (
-    <ConfigProvider locale={locale} theme={{ token: { colorPrimary: '#1677ff', borderRadius: 6, fontFamily: FONT_FAMILY } }}>
+    <ConfigProvider locale={locale} theme={THEME}>
+      {children}
+    </ConfigProvider>
+  );
+}
+
+// message.success() and the other static calls render in antd's own root, outside Root's tree: without this they
+// used antd's default fonts, which lack the shipped Noto Sans SC/KR, and Chinese notices were empty boxes on
+// machines without system CJK fonts
+ConfigProvider.config({ holderRender: (children) => <Themed>{children}</Themed> });
+
+function Root() {
+  return (
+    <Themed>
       <AntApp>
         <RouterProvider router={router} />
       </AntApp>
-    </ConfigProvider>
+    </Themed>
   );
 }
 
