@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { lstat, mkdtemp, open, readdir, rm, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, open, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Transform } from 'node:stream';
@@ -424,7 +424,15 @@ async function folderBytes(dir: string): Promise<number> {
 }
 
 async function extractSource(src: Source, password: string, listed: Listed, x: ExtractOptions, o: typeof DEFAULTS & { tempDir: string }): Promise<void> {
-  const out = await mkdtemp(path.join(o.tempDir, 'cadcloud-un7z-'));
+  const jobDir = await mkdtemp(path.join(o.tempDir, 'cadcloud-un7z-'));
+  const out = path.join(jobDir, 'out');
+  await mkdir(out);
+  // refused entries are not even written: 7-Zip would unpack "../a" as "a" and a link as a link
+  const exclude: string[] = [];
+  if (listed.listing.refused.length) {
+    await writeFile(path.join(jobDir, 'exclude.txt'), listed.listing.refused.map((r) => r.originalName).join('\n') + '\n');
+    exclude.push('-scsUTF-8', '-x@/job/exclude.txt');
+  }
   const closed = new Set<string>();
   let wake: (() => void) | undefined;
   const notify = () => {
@@ -436,7 +444,14 @@ async function extractSource(src: Source, password: string, listed: Listed, x: E
   let error: unknown;
   const limitError = (actual: number) => new ArchiveError('limit', 'the archive unpacks to more than the limit', { kind: 'total-size', limit: x.limits.maxTotalBytes, actual });
   const run = run7z(
-    { args: ['x', ...common(src, password), '-o/out', '--', `/in/${src.name}`], mounts: { '/in': src.dir, '/out': out }, cwd: '/out', maxOutputBytes: MAX_OTHER_OUTPUT, maxWriteBytes: x.limits.maxTotalBytes },
+    {
+      args: ['x', ...common(src, password), '-spd', ...exclude, '-o/job/out', '--', `/in/${src.name}`],
+      mounts: { '/in': src.dir, '/job': jobDir },
+      cwd: '/job/out',
+      closedUnder: '/job/out/',
+      maxOutputBytes: MAX_OTHER_OUTPUT,
+      maxWriteBytes: x.limits.maxTotalBytes,
+    },
     {
       timeoutMs: o.extractTimeoutMs,
       memoryMb: o.memoryMb,
@@ -505,6 +520,6 @@ async function extractSource(src: Source, password: string, listed: Listed, x: E
     throw e;
   } finally {
     clearInterval(poll);
-    await rm(out, { recursive: true, force: true });
+    await rm(jobDir, { recursive: true, force: true });
   }
 }

@@ -17,6 +17,8 @@ export interface SevenZipJob {
   cwd?: string;
   /** stop after 7-Zip wrote this many bytes into files */
   maxWriteBytes?: number;
+  /** files closed under this WASM folder are reported as they complete ('closed', path relative to it) */
+  closedUnder?: string;
   /** stop when 7-Zip printed this much (a listing of 100,000 entries is ~40 MB) */
   maxOutputBytes: number;
 }
@@ -24,7 +26,7 @@ export interface SevenZipJob {
 export type SevenZipMessage =
   | { type: 'done'; code: number; output: Uint8Array }
   | { type: 'limit'; what: 'written' | 'output'; bytes: number }
-  /** an extracted file is complete (7-Zip closed it): the parent may take it while the rest is extracted */
+  /** an extracted file is complete (7-Zip went on to the next): the parent may take it while the rest is extracted */
   | { type: 'closed'; path: string }
   | { type: 'failed'; error: string };
 
@@ -72,10 +74,23 @@ try {
     }
     return n;
   };
+  // A file is complete once 7-Zip opens the next one: after closing it, 7-Zip still sets its time and attributes by
+  // name, and the parent deletes a file as soon as it has passed it on.
+  const under = job.closedUnder;
+  let finished: string | undefined;
   const close = FS.close.bind(FS);
   FS.close = (stream) => {
     close(stream);
-    if (stream.isWrite && stream.path?.startsWith('/out/')) port.postMessage({ type: 'closed', path: stream.path.slice('/out/'.length) } satisfies SevenZipMessage);
+    if (under && stream.isWrite && stream.path?.startsWith(under)) finished = stream.path.slice(under.length);
+  };
+  const open = FS.open.bind(FS);
+  FS.open = (...a: Parameters<typeof FS.open>) => {
+    const stream = open(...a);
+    if (finished !== undefined && (stream as { isWrite?: boolean }).isWrite) {
+      port.postMessage({ type: 'closed', path: finished } satisfies SevenZipMessage);
+      finished = undefined;
+    }
+    return stream;
   };
   for (const [at, host] of Object.entries(job.mounts)) {
     FS.mkdir(at);
