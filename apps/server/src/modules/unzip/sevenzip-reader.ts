@@ -71,6 +71,8 @@ export function sevenZipReader(format: SevenZipFormat, options: SevenZipReaderOp
       });
     },
     async checkPassword(file, password) {
+      // tar has no encryption: any password "opens" it, and nothing needs unpacking to say so
+      if (format === 'tar') return true;
       const limits = { maxEntries: Number.MAX_SAFE_INTEGER, maxTotalBytes: Number.MAX_SAFE_INTEGER, maxRatio: Number.MAX_SAFE_INTEGER };
       return withSource(file, format, o.tempDir, limits, async (src) => {
         let listed: Listed;
@@ -98,7 +100,7 @@ export function sevenZipReader(format: SevenZipFormat, options: SevenZipReaderOp
       await withSource(file, format, o.tempDir, x.limits, async (src) => {
         if (src.limitExceeded) throw new ArchiveError('limit', 'the archive unpacks to more than the limit', src.limitExceeded);
         const password = x.password ?? '';
-        const listed = await listSource(src, format, password, x.limits, o);
+        const listed = await listSource(src, format, password, x.limits, o, x.signal);
         if (listed.listing.limitExceeded) throw new ArchiveError('limit', undefined, listed.listing.limitExceeded);
         if (listed.listing.entries.some((e) => e.uncompressedSize > MAX_WASM_FILE_BYTES)) throw new ArchiveError('unsupported', 'entries of 2 GB or more cannot be unpacked');
         checkDictionary(listed.items, o.maxDictionaryBytes);
@@ -303,10 +305,10 @@ function linkKind(it: Item): 'symlink' | 'hardlink' | undefined {
 
 const isDirectory = (it: Item) => it.Folder === '+' || /^D/.test(it.Attributes ?? '');
 
-async function listSource(src: Source, format: SevenZipFormat, password: string, limits: UnzipLimits, o: typeof DEFAULTS): Promise<Listed> {
+async function listSource(src: Source, format: SevenZipFormat, password: string, limits: UnzipLimits, o: typeof DEFAULTS, signal?: AbortSignal): Promise<Listed> {
   const r = await run7z(
     { args: ['l', '-slt', ...common(src, password), '--', src.name], mounts: { '/in': src.dir }, cwd: '/in', maxOutputBytes: MAX_LISTING_OUTPUT },
-    { timeoutMs: o.listTimeoutMs, memoryMb: o.memoryMb, onLimit: () => new ArchiveError('limit', 'the archive lists too many entries', { kind: 'entries', limit: limits.maxEntries, actual: limits.maxEntries + 1 }) },
+    { timeoutMs: o.listTimeoutMs, memoryMb: o.memoryMb, signal, onLimit: () => new ArchiveError('limit', 'the archive lists too many entries', { kind: 'entries', limit: limits.maxEntries, actual: limits.maxEntries + 1 }) },
   ).done;
   const err = failure(r, password);
   if (err) throw err;
@@ -445,7 +447,8 @@ async function extractSource(src: Source, password: string, listed: Listed, x: E
   const limitError = (actual: number) => new ArchiveError('limit', 'the archive unpacks to more than the limit', { kind: 'total-size', limit: x.limits.maxTotalBytes, actual });
   const run = run7z(
     {
-      args: ['x', ...common(src, password), '-spd', ...exclude, '-o/job/out', '--', `/in/${src.name}`],
+      // -aou: a second entry of the same name is written beside the first (renamed), never over a file being read
+      args: ['x', ...common(src, password), '-spd', '-aou', ...exclude, '-o/job/out', '--', `/in/${src.name}`],
       mounts: { '/in': src.dir, '/job': jobDir },
       cwd: '/job/out',
       closedUnder: '/job/out/',
@@ -485,7 +488,11 @@ async function extractSource(src: Source, password: string, listed: Listed, x: E
     },
   );
   try {
+    const passed = new Set<string>();
     for (const { entry, rel } of listed.files) {
+      // the same path twice (a tar updated by appending): the first is passed on, as the listing shows it first
+      if (passed.has(rel)) continue;
+      passed.add(rel);
       while (!closed.has(rel) && !result && !error) await new Promise<void>((r) => (wake = r));
       if (error) throw error;
       if (result && !closed.has(rel)) {

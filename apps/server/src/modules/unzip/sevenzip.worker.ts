@@ -54,8 +54,16 @@ function print(c: number | null) {
 
 try {
   let exitCode: number | undefined;
-  const sz = await SevenZip({ stdout: print, stderr: print, stdin: () => null, quit: (code: number) => void (exitCode = code) });
-  const FS = sz.FS as typeof sz.FS & { write: (...a: unknown[]) => number; close: (stream: { path?: string; isWrite?: boolean }) => void };
+  // stdin at its end (emscripten reads null as EOF; the package's types say number)
+  const eof = (() => null) as unknown as () => number;
+  const sz = await SevenZip({ stdout: print, stderr: print, stdin: eof, quit: (code: number) => void (exitCode = code) });
+  /** emscripten's FS with the parts wrapped here as they are at run time */
+  type Stream = { path?: string; isWrite?: boolean };
+  const FS = sz.FS as unknown as Omit<typeof sz.FS, 'write' | 'close' | 'open'> & {
+    write: (...a: unknown[]) => number;
+    close: (stream: Stream) => void;
+    open: (...a: unknown[]) => Stream;
+  };
   const errno = (n: number) => Object.assign(new Error('ErrnoError'), { name: 'ErrnoError', errno: n });
   // EPERM: a link inside the target folder could point anywhere on the server
   FS.symlink = () => {
@@ -84,9 +92,9 @@ try {
     if (under && stream.isWrite && stream.path?.startsWith(under)) finished = stream.path.slice(under.length);
   };
   const open = FS.open.bind(FS);
-  FS.open = (...a: Parameters<typeof FS.open>) => {
+  FS.open = (...a: unknown[]) => {
     const stream = open(...a);
-    if (finished !== undefined && (stream as { isWrite?: boolean }).isWrite) {
+    if (finished !== undefined && stream.isWrite) {
       port.postMessage({ type: 'closed', path: finished } satisfies SevenZipMessage);
       finished = undefined;
     }
