@@ -1,13 +1,16 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import SevenZip from '7z-wasm';
 import { ArchiveError, type ArchiveReader } from './archive-reader.ts';
 import { dictionaryBytes, parseTechnicalListing, sevenZipReader, type SevenZipReaderOptions } from './sevenzip-reader.ts';
 import { DEFAULT_UNZIP_LIMITS } from './unzip.config.ts';
+import type { SevenZipJob, SevenZipMessage } from './sevenzip.worker.ts';
+import { workerEntry } from '../../infra/workers/worker-entry.ts';
 import type { UnzipLimits } from './zip-listing.ts';
 
 /**
@@ -383,6 +386,25 @@ describe('bombs, time and cancel', () => {
     expect((e as ArchiveError).message).toMatch(/longer than/);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(readdirSync(temp)).toEqual([]);
+  });
+
+  it("7-Zip's thread stops itself past the bytes it may write, whatever the listing said", async () => {
+    // the reader's guard behind the listing: honest 7z/RAR decoders stop at the sizes their headers declare, so no
+    // archive made here lies past them; the thread is given the job directly
+    const out = path.join(work, 'guard-out');
+    mkdirSync(out);
+    const entry = workerEntry(path.join(import.meta.dirname, 'sevenzip.worker.ts'), 'sevenzip.worker');
+    const job: SevenZipJob = { args: ['x', '-p', '-y', '-o/job', '--', `/in/${path.basename(bomb7z)}`], mounts: { '/in': path.dirname(bomb7z), '/job': out }, maxWriteBytes: 8 * 1024 ** 2, maxOutputBytes: 1024 ** 2 };
+    const worker = new Worker(entry.script, { workerData: { ...entry.workerData, ...job } });
+    const messages: SevenZipMessage[] = [];
+    worker.on('message', (m: SevenZipMessage) => messages.push(m));
+    // the thread ends by itself (emscripten reports exit 1 for the stopped command); nothing terminates it here
+    await new Promise<number>((resolve) => worker.once('exit', resolve));
+    expect(messages.map((m) => m.type)).toEqual(['limit']);
+    expect(messages[0]).toMatchObject({ what: 'written' });
+    const written = readdirSync(out).reduce((n, f) => n + statSync(path.join(out, f)).size, 0);
+    expect(written).toBeGreaterThan(0);
+    expect(written).toBeLessThan(16 * 1024 ** 2);
   });
 
   it('cancel ends an extraction at once', async () => {
