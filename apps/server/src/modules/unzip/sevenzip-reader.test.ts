@@ -236,11 +236,14 @@ describe('unsafe entries', () => {
         // a tar updated by appending holds one name twice: never written over a file being read
         { name: 'dup.txt', data: Buffer.from('one') },
         { name: 'dup.txt', data: Buffer.from('two') },
+        // made on Windows: backslashes are folders for us, one name for 7-Zip on Linux
+        { name: 'win\\dir\\w.txt', data: Buffer.from('windows') },
+        { name: './dot//slash.txt', data: Buffer.from('dots') },
       ]),
     );
     const r = reader('tar');
     const l = await r.list(file, { limits: limits() });
-    expect(l.entries.map((e) => e.path.join('/'))).toEqual(['ok.txt', 'dup.txt', 'dup.txt']);
+    expect(l.entries.map((e) => e.path.join('/'))).toEqual(['ok.txt', 'dup.txt', 'dup.txt', 'win/dir/w.txt', 'dot/slash.txt']);
     expect(l.refused).toEqual([
       { originalName: '../evil.txt', reason: 'parent-path' },
       { originalName: '/abs.txt', reason: 'absolute-path' },
@@ -250,7 +253,7 @@ describe('unsafe entries', () => {
       { originalName: 'hard', reason: 'hardlink' },
     ]);
     const got = await extractAll(r, file);
-    expect(Object.fromEntries([...got].map(([k, v]) => [k, v.toString()]))).toEqual({ 'ok.txt': 'fine', 'dup.txt': 'one' });
+    expect(Object.fromEntries([...got].map(([k, v]) => [k, v.toString()]))).toEqual({ 'ok.txt': 'fine', 'dup.txt': 'one', 'win/dir/w.txt': 'windows', 'dot/slash.txt': 'dots' });
     expect(readdirSync(path.dirname(file))).toEqual(['hostile.tar']);
     expect(existsSync(path.join(work, 'evil.txt'))).toBe(false);
     expect(readdirSync(temp)).toEqual([]);

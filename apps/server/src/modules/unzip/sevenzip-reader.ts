@@ -348,7 +348,8 @@ async function listSource(src: Source, format: SevenZipFormat, password: string,
     const entry: ListedEntry = { path: cleaned, originalName: name, encoding: 'utf-8', fixes, directory, encrypted: it.Encrypted === '+', compressedSize: packed, uncompressedSize: size };
     listing.entries.push(entry);
     if (!directory) {
-      files.push({ entry, rel: where.parts.join('/') });
+      // where 7-Zip writes it: on a Unix file system only '/' separates ("a\\b" from Windows is one name there)
+      files.push({ entry, rel: name.split('/').filter((p) => p !== '' && p !== '.').join('/') });
       const key = it.Block ? `b${it.Block}` : `i${i}`;
       const b = blocks.get(key) ?? { packed: 0, size: 0, first: name };
       b.packed += packed;
