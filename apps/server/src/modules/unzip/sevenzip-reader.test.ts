@@ -420,6 +420,18 @@ describe('bombs, time and cancel', () => {
   });
 });
 
+describe('sizes 32-bit 7-Zip cannot read', () => {
+  it('an archive of 2 GiB or more is unsupported, said before 7-Zip is started', async () => {
+    const big = path.join(work, 'big.7z');
+    writeFileSync(big, readFileSync(plain7z));
+    // sparse: no disk written
+    truncateSync(big, 2 ** 31);
+    expect(await kindOf(reader('7z').list(big, { limits: limits() }))).toBe('unsupported');
+    expect(await kindOf(extractAll(reader('7z'), big))).toBe('unsupported');
+    rmSync(big);
+  });
+});
+
 describe('listing parts', () => {
   it('reads dictionaries from 7-Zip method names', () => {
     expect(dictionaryBytes('LZMA2:24')).toBe(16 * 1024 ** 2);
