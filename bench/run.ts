@@ -7,6 +7,7 @@ import { runViewerBench } from './viewer.bench.ts';
 import { runCadRenderBench } from './cad-render.bench.ts';
 import { runConvertBench } from './convert.bench.ts';
 import { runPdfImportBench } from './pdf-import.bench.ts';
+import { runUnzipBench } from './unzip.bench.ts';
 
 const out: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length, node: process.version }, at: new Date().toISOString() };
 const only = process.argv.slice(2);
@@ -17,6 +18,7 @@ if (want('viewer')) out.viewer = await runViewerBench();
 if (want('cad-render')) out.cadRender = await runCadRenderBench();
 if (want('convert')) out.convert = await runConvertBench();
 if (want('pdf-import')) out.pdfImport = await runPdfImportBench();
+if (want('unzip')) out.unzip = await runUnzipBench();
 console.log(JSON.stringify(out, null, 2));
 const dir = path.join(import.meta.dirname, 'results');
 mkdirSync(dir, { recursive: true });

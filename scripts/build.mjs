@@ -37,6 +37,7 @@ export const targets = [
       'compare.worker': 'apps/server/src/modules/compare/compare.worker.mjs',
       'convert.worker': 'apps/server/src/modules/conversions/convert.worker.mjs',
       'drawing.worker': 'apps/server/src/modules/thumbnails/render/drawing.worker.ts',
+      'sevenzip.worker': 'apps/server/src/modules/unzip/sevenzip.worker.ts',
       ...dwgChild,
     },
     sources: ['apps/server/src', 'apps/sso/src', 'packages/cad/src', 'packages/contracts/src', 'packages/i18n/src'],

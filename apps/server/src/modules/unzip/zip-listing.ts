@@ -27,7 +27,7 @@ export interface ListedEntry {
   uncompressedSize: number;
 }
 
-export type RefusalReason = 'parent-path' | 'absolute-path' | 'drive-letter' | 'symlink' | 'empty-name';
+export type RefusalReason = 'parent-path' | 'absolute-path' | 'drive-letter' | 'symlink' | 'hardlink' | 'empty-name';
 export interface RefusedEntry {
   originalName: string;
   reason: RefusalReason;
@@ -50,7 +50,7 @@ export interface ZipListing {
 }
 
 /** Ratio is checked per entry only from this size: a tiny file of blanks compresses far past 200:1 and is harmless. */
-const RATIO_CHECK_MIN_BYTES = 1024 * 1024;
+export const RATIO_CHECK_MIN_BYTES = 1024 * 1024;
 
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
@@ -116,12 +116,7 @@ export async function listZip(source: ZipSource, limits: UnzipLimits = DEFAULT_U
         listing.refused.push({ originalName: decoded.name, reason: where.refused });
         continue;
       }
-      const fixes = new Set<NameFix>();
-      const path = where.parts.map((part) => {
-        const clean = cleanNamePart(part);
-        clean.fixes.forEach((f) => fixes.add(f));
-        return clean.name;
-      });
+      const { path, fixes } = cleanEntryPath(where.parts);
       if (entry.encrypted) listing.encrypted = true;
       if (!entry.directory && entry.uncompressedSize >= RATIO_CHECK_MIN_BYTES && !listing.limitExceeded) {
         const ratio = entry.uncompressedSize / Math.max(entry.compressedSize, 1);
@@ -131,7 +126,7 @@ export async function listZip(source: ZipSource, limits: UnzipLimits = DEFAULT_U
         path,
         originalName: decoded.name,
         encoding: decoded.encoding,
-        fixes: [...fixes],
+        fixes,
         directory: entry.directory,
         encrypted: entry.encrypted,
         compressedSize: entry.compressedSize,
@@ -141,6 +136,23 @@ export async function listZip(source: ZipSource, limits: UnzipLimits = DEFAULT_U
   } finally {
     await zip.close();
   }
+  applyTotalLimits(listing, limits);
+  return listing;
+}
+
+/** Each part of a checked path cleaned for the drive (`cleanNamePart`), with every fix made to any part. */
+export function cleanEntryPath(parts: string[]): { path: string[]; fixes: NameFix[] } {
+  const fixes = new Set<NameFix>();
+  const path = parts.map((part) => {
+    const clean = cleanNamePart(part);
+    clean.fixes.forEach((f) => fixes.add(f));
+    return clean.name;
+  });
+  return { path, fixes: [...fixes] };
+}
+
+/** The whole archive's limits (total size, then overall ratio), unless an entry's limit was already hit. Shared by every format. */
+export function applyTotalLimits(listing: Pick<ZipListing, 'limitExceeded' | 'totalCompressed' | 'totalUncompressed'>, limits: UnzipLimits): void {
   if (!listing.limitExceeded && listing.totalUncompressed > limits.maxTotalBytes) {
     listing.limitExceeded = { kind: 'total-size', limit: limits.maxTotalBytes, actual: listing.totalUncompressed };
   }
@@ -148,5 +160,4 @@ export async function listZip(source: ZipSource, limits: UnzipLimits = DEFAULT_U
     const ratio = listing.totalUncompressed / Math.max(listing.totalCompressed, 1);
     if (ratio > limits.maxRatio) listing.limitExceeded = { kind: 'ratio', limit: limits.maxRatio, actual: Math.round(ratio) };
   }
-  return listing;
 }
