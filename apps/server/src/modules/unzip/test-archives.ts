@@ -1,0 +1,129 @@
+import { Uint8ArrayReader, Uint8ArrayWriter, ZipWriter } from '@zip.js/zip.js';
+
+/**
+ * Test helper: zips written in the test with zip.js's own writer (issue 18: archives generated in the test), and the
+ * byte patches that make them hostile.
+ */
+export interface TestEntry {
+  name: string;
+  /** null: a folder entry */
+  data: Uint8Array | null;
+}
+
+export interface TestZipOptions {
+  password?: string;
+  /** ZipCrypto instead of AES */
+  zipCrypto?: boolean;
+  /** 1 AES-128, 3 AES-256 */
+  encryptionStrength?: 1 | 2 | 3;
+  /** 0: stored */
+  level?: number;
+  /** names written in GBK without the UTF-8 flag, as Chinese Windows does */
+  gbkNames?: boolean;
+  zip64?: boolean;
+}
+
+let gbkTable: Map<string, number[]> | undefined;
+/** GBK bytes of a text: Node has a GBK decoder but no encoder, so the table is the decoder's, reversed. */
+export function gbkEncode(text: string): Uint8Array {
+  if (!gbkTable) {
+    gbkTable = new Map();
+    const dec = new TextDecoder('gbk');
+    for (let a = 0x81; a <= 0xfe; a++)
+      for (let b = 0x40; b <= 0xfe; b++) {
+        if (b === 0x7f) continue;
+        const ch = dec.decode(new Uint8Array([a, b]));
+        if (ch.length === 1 && !gbkTable.has(ch)) gbkTable.set(ch, [a, b]);
+      }
+  }
+  const out: number[] = [];
+  for (const ch of text) {
+    if (ch.charCodeAt(0) < 0x80) out.push(ch.charCodeAt(0));
+    else {
+      const bytes = gbkTable.get(ch);
+      if (!bytes) throw new Error(`no GBK for ${ch}`);
+      out.push(...bytes);
+    }
+  }
+  return new Uint8Array(out);
+}
+
+export async function makeZip(entries: TestEntry[], o: TestZipOptions = {}): Promise<Uint8Array> {
+  const writer = new ZipWriter(new Uint8ArrayWriter(), {
+    useWebWorkers: false,
+    ...(o.password ? { password: o.password, zipCrypto: !!o.zipCrypto, encryptionStrength: o.encryptionStrength ?? 3 } : {}),
+    ...(o.level !== undefined ? { level: o.level } : {}),
+    ...(o.gbkNames ? { useUnicodeFileNames: false, encodeText: (t: string) => gbkEncode(t) } : {}),
+    ...(o.zip64 ? { zip64: true } : {}),
+  });
+  for (const e of entries) {
+    if (e.data === null) await writer.add(e.name, undefined, { directory: true });
+    else await writer.add(e.name, new Uint8ArrayReader(e.data));
+  }
+  return writer.close();
+}
+
+/** Sets every header's uncompressed size of the entry named `name` (local and central) to `size`: a header that lies. */
+export function lieAboutSize(zip: Uint8Array, name: string, size: number): Uint8Array {
+  const b = Buffer.from(zip);
+  const n = Buffer.from(name);
+  for (let p = 0; p < b.length - 4; p++) {
+    const sig = b.readUInt32LE(p);
+    if (sig === 0x04034b50 && b.subarray(p + 30, p + 30 + n.length).equals(n) && b.readUInt16LE(p + 26) === n.length) b.writeUInt32LE(size, p + 22);
+    if (sig === 0x02014b50 && b.subarray(p + 46, p + 46 + n.length).equals(n) && b.readUInt16LE(p + 28) === n.length) b.writeUInt32LE(size, p + 24);
+  }
+  return new Uint8Array(b);
+}
+
+/**
+ * A stored zip written byte by byte, for names no good writer makes ("../x", "C:\\x", a symlink). `unixMode`: the
+ * entry's mode in the external attributes with host Unix.
+ */
+export function rawZip(entries: { name: string; data?: Uint8Array; unixMode?: number }[]): Uint8Array {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  const crcOf = (d: Buffer) => {
+    let c = ~0;
+    for (const x of d) {
+      c ^= x;
+      for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+    }
+    return ~c >>> 0;
+  };
+  for (const e of entries) {
+    const name = Buffer.from(e.name, 'utf8');
+    const data = Buffer.from(e.data ?? new Uint8Array());
+    const crc = crcOf(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    locals.push(local, name, data);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(((e.unixMode ? 3 : 0) << 8) | 20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(((e.unixMode ?? 0) << 16) >>> 0, 38);
+    central.writeUInt32LE(offset, 42);
+    centrals.push(central, name);
+    offset += local.length + name.length + data.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return new Uint8Array(Buffer.concat([...locals, cd, end]));
+}
