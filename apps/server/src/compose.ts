@@ -13,6 +13,7 @@ import { indexPictureNamesOnce, registerThumbnailJobs } from './modules/thumbnai
 import { registerDrawingJobs } from './modules/drawings/drawings.jobs.ts';
 import { CONVERSION_SWEEP_EVERY_MS, registerConversionJobs } from './modules/conversions/conversions.jobs.ts';
 import { CONVERSION_SWEEP_JOB } from './modules/conversions/conversions.service.ts';
+import { registerUnzipJobs } from './modules/unzip/unzip.jobs.ts';
 import { relyingParty } from './modules/auth/auth.config.ts';
 import { createSsoServer, type SsoDb } from '@cadcloud/sso';
 import { uploadsDir } from './modules/uploads/upload-temp.ts';
@@ -43,6 +44,7 @@ export async function startJobs(deps: AppDeps) {
   registerThumbnailJobs(deps.queue, deps);
   registerDrawingJobs(deps.queue, deps);
   registerConversionJobs(deps.queue, deps);
+  registerUnzipJobs(deps.queue, deps);
   await deps.queue.schedule(TRASH_SWEEP_JOB, 3600_000);
   await deps.queue.schedule(CONVERSION_SWEEP_JOB, CONVERSION_SWEEP_EVERY_MS);
   await indexPictureNamesOnce(deps.queue);

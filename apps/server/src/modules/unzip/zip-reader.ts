@@ -147,13 +147,24 @@ export const zipReader: ArchiveReader = {
               out.destroy(err);
               throw err;
             });
-          const consuming = o.onEntry(listed, out).catch((e) => {
-            stop.abort(e);
-            throw e;
-          });
+          let skipped = false;
+          const consuming = o.onEntry(listed, out).then(
+            () => {
+              // the caller left the bytes unread (a resumed task that stored this entry before): not inflated further
+              if (!out.readableEnded) {
+                skipped = true;
+                stop.abort(new ArchiveError('cancelled', 'skipped'));
+                out.destroy();
+              }
+            },
+            (e) => {
+              stop.abort(e);
+              throw e;
+            },
+          );
           try {
             const [a, b] = await Promise.allSettled([inflating, consuming]);
-            if (a.status === 'rejected') throw a.reason;
+            if (a.status === 'rejected' && !skipped) throw a.reason;
             if (b.status === 'rejected') throw b.reason;
           } finally {
             o.signal.removeEventListener('abort', onAbort);
