@@ -121,9 +121,25 @@ export function rawZip(entries: { name: string; data?: Uint8Array; unixMode?: nu
   const cd = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
+  const n16 = Math.min(entries.length, 0xffff);
+  end.writeUInt16LE(n16, 8);
+  end.writeUInt16LE(n16, 10);
   end.writeUInt32LE(cd.length, 12);
   end.writeUInt32LE(offset, 16);
-  return new Uint8Array(Buffer.concat([...locals, cd, end]));
+  if (entries.length < 0xffff) return new Uint8Array(Buffer.concat([...locals, cd, end]));
+  // more entries than 16 bits count: the zip64 end record and its locator say how many
+  const z = Buffer.alloc(56);
+  z.writeUInt32LE(0x06064b50, 0);
+  z.writeBigUInt64LE(44n, 4);
+  z.writeUInt16LE(45, 12);
+  z.writeUInt16LE(45, 14);
+  z.writeBigUInt64LE(BigInt(entries.length), 24);
+  z.writeBigUInt64LE(BigInt(entries.length), 32);
+  z.writeBigUInt64LE(BigInt(cd.length), 40);
+  z.writeBigUInt64LE(BigInt(offset), 48);
+  const loc = Buffer.alloc(20);
+  loc.writeUInt32LE(0x07064b50, 0);
+  loc.writeBigUInt64LE(BigInt(offset + cd.length), 8);
+  loc.writeUInt32LE(1, 16);
+  return new Uint8Array(Buffer.concat([...locals, cd, z, loc, end]));
 }

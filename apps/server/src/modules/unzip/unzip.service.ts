@@ -76,7 +76,7 @@ function formatBytes(n: number): string {
 }
 
 /** A reader's failure as the task's end. */
-function archiveEnd(e: ArchiveError, limits: UnzipLimits): TaskEnd {
+function archiveEnd(e: ArchiveError): TaskEnd {
   switch (e.kind) {
     case 'not-archive':
       return new TaskEnd(TaskStatus.FAIL, 'unzip.notArchive');
@@ -87,7 +87,8 @@ function archiveEnd(e: ArchiveError, limits: UnzipLimits): TaskEnd {
     case 'wrong-password':
       return new TaskEnd(TaskStatus.PASSWORD_ERR, 'unzip.wrongPassword');
     case 'limit':
-      return limitError(e.limit ?? { kind: 'total-size', limit: limits.maxTotalBytes, actual: 0 });
+      // without a named limit: an entry gave more bytes than its header said (a lying header)
+      return e.limit ? limitError(e.limit) : new TaskEnd(TaskStatus.FAIL, 'unzip.damaged');
     case 'unsupported':
       return new TaskEnd(TaskStatus.FAIL, 'unzip.cannotOpen');
     default:
@@ -235,7 +236,7 @@ export function createUnzipService(deps: AppDeps) {
         if (!(e instanceof ArchiveError)) throw e;
         if (e.kind === 'password-required') needPassword = true;
         else {
-          const end = archiveEnd(e, limits());
+          const end = archiveEnd(e);
           throw appError(end.code, end.args);
         }
       } finally {
@@ -269,7 +270,7 @@ export function createUnzipService(deps: AppDeps) {
         return { correct: await readerFor(format!).checkPassword(local.file, password) };
       } catch (e) {
         if (!(e instanceof ArchiveError)) throw e;
-        const end = archiveEnd(e, limits());
+        const end = archiveEnd(e);
         throw appError(end.code, end.args);
       } finally {
         await local.done();
@@ -381,7 +382,7 @@ export function createUnzipService(deps: AppDeps) {
           if (!(await reader.checkPassword(local.file, password))) throw new TaskEnd(TaskStatus.PASSWORD_ERR, 'unzip.wrongPassword');
         }
       } catch (e) {
-        if (e instanceof ArchiveError) throw archiveEnd(e, lim);
+        if (e instanceof ArchiveError) throw archiveEnd(e);
         throw e;
       }
       const fileEntries = listing.entries.filter((e) => !e.directory);
@@ -536,7 +537,7 @@ export function createUnzipService(deps: AppDeps) {
       } catch (e) {
         if (e instanceof ArchiveError) {
           if (e.kind === 'cancelled') throw new AppError('unzip.failed', [], 400);
-          throw archiveEnd(e, lim);
+          throw archiveEnd(e);
         }
         throw e;
       }

@@ -66,6 +66,11 @@ async function withZip<T>(file: string, fn: (zip: ZipReader<unknown>) => Promise
   }
 }
 
+/** What `onEntry` threw, kept apart from zip.js's errors so it reaches the caller unchanged. */
+class ConsumerFailure {
+  constructor(readonly cause: unknown) {}
+}
+
 const isFile = (e: Entry): e is FileEntry => !e.directory;
 
 export const zipReader: ArchiveReader = {
@@ -127,7 +132,8 @@ export const zipReader: ArchiveReader = {
             async write(chunk) {
               seen += chunk.byteLength;
               total += chunk.byteLength;
-              if (seen > declared) throw new ArchiveError('limit', `entry ${listed.originalName} gives more than its ${declared} bytes`, { kind: 'total-size', limit: declared, actual: seen });
+              // a header that lies: no operator limit is named, the task calls the archive damaged
+              if (seen > declared) throw new ArchiveError('limit', `entry ${listed.originalName} gives more than its ${declared} bytes`);
               if (total > o.limits.maxTotalBytes) throw new ArchiveError('limit', 'archive over the total size limit', { kind: 'total-size', limit: o.limits.maxTotalBytes, actual: total });
               if (!out.write(chunk)) await new Promise<void>((resolve, reject) => {
                 const done = () => { out.off('drain', done); out.off('close', closed); resolve(); };
@@ -159,19 +165,21 @@ export const zipReader: ArchiveReader = {
             },
             (e) => {
               stop.abort(e);
-              throw e;
+              throw new ConsumerFailure(e);
             },
           );
           try {
             const [a, b] = await Promise.allSettled([inflating, consuming]);
-            if (a.status === 'rejected' && !skipped) throw a.reason;
+            // the caller's own failure (storage, a database) goes back to it as it was
             if (b.status === 'rejected') throw b.reason;
+            if (a.status === 'rejected' && !skipped) throw a.reason;
           } finally {
             o.signal.removeEventListener('abort', onAbort);
           }
         }
       });
     } catch (e) {
+      if (e instanceof ConsumerFailure) throw e.cause;
       if (o.signal.aborted) throw new ArchiveError('cancelled');
       throw zipError(e);
     }
