@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import { Uint8ArrayReader, Uint8ArrayWriter, ZipWriter } from '@zip.js/zip.js';
 
 /**
@@ -75,30 +76,36 @@ export function lieAboutSize(zip: Uint8Array, name: string, size: number): Uint8
   return new Uint8Array(b);
 }
 
+/** One entry of `rawZip`. */
+export interface RawEntry {
+  name: Uint8Array | string;
+  data?: Uint8Array;
+  utf8Flag?: boolean;
+  /** high byte of "version made by": 0 DOS, 3 Unix (set by unixMode) */
+  host?: number;
+  /** the entry's Unix mode in the external attributes (host Unix) */
+  unixMode?: number;
+  /** what the central directory claims, whatever the data is */
+  claimUncompressed?: number;
+}
+
 /**
- * A stored zip written byte by byte, for names no good writer makes ("../x", "C:\\x", a symlink). `unixMode`: the
- * entry's mode in the external attributes with host Unix.
+ * A stored zip written byte by byte, for what no well-behaved writer makes: a name of raw GBK without the UTF-8 flag,
+ * "../x", "C:\\x", a symlink, a header that lies about sizes, more than 65,535 entries (zip64 end record).
  */
-export function rawZip(entries: { name: string; data?: Uint8Array; unixMode?: number }[]): Uint8Array {
+export function rawZip(entries: RawEntry[]): Uint8Array {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
-  const crcOf = (d: Buffer) => {
-    let c = ~0;
-    for (const x of d) {
-      c ^= x;
-      for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-    }
-    return ~c >>> 0;
-  };
   for (const e of entries) {
-    const name = Buffer.from(e.name, 'utf8');
+    const name = typeof e.name === 'string' ? Buffer.from(e.name, 'utf8') : Buffer.from(e.name);
     const data = Buffer.from(e.data ?? new Uint8Array());
-    const crc = crcOf(data);
+    const crc = crc32(data);
+    const flags = e.utf8Flag ? 0x0800 : 0;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
+    local.writeUInt16LE(flags, 6);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(data.length, 18);
     local.writeUInt32LE(data.length, 22);
@@ -106,12 +113,12 @@ export function rawZip(entries: { name: string; data?: Uint8Array; unixMode?: nu
     locals.push(local, name, data);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(((e.unixMode ? 3 : 0) << 8) | 20, 4);
+    central.writeUInt16LE(((e.host ?? (e.unixMode ? 3 : 0)) << 8) | 20, 4);
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(flags, 8);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
+    central.writeUInt32LE(e.claimUncompressed ?? data.length, 24);
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE(((e.unixMode ?? 0) << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);

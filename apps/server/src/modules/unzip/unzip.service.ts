@@ -456,12 +456,14 @@ export function createUnzipService(deps: AppDeps) {
 
       const abort = new AbortController();
       let entriesDone = 0;
-      let bytesDone = 0;
+      let bytesDoneBefore = 0;
       let lastWrite = 0;
+      let inEntry = 0;
       const flush = async (force = false) => {
         const now = Date.now();
         if (!force && now - lastWrite < PROGRESS_EVERY_MS) return;
         lastWrite = now;
+        const bytesDone = bytesDoneBefore + inEntry;
         const cur = await tasks.findById(task.id);
         // cancelled (the row is gone): stop at once
         if (!cur || cur.status !== TaskStatus.IN) abort.abort();
@@ -482,7 +484,7 @@ export function createUnzipService(deps: AppDeps) {
             if (done) {
               // stored by a run that was killed: not read again (the reader skips an entry left unread)
               entriesDone++;
-              bytesDone += Number(done.size);
+              bytesDoneBefore += Number(done.size);
               return;
             }
             const parentId = await folderFor(entry.path.slice(0, -1));
@@ -494,6 +496,9 @@ export function createUnzipService(deps: AppDeps) {
               transform(chunk: Buffer, _enc, cb) {
                 size += chunk.length;
                 hash.update(chunk);
+                // a large entry shows its bytes while it unpacks, not only once it is stored
+                inEntry = size;
+                flush().catch(() => undefined);
                 cb(null, chunk);
               },
             });
@@ -527,7 +532,8 @@ export function createUnzipService(deps: AppDeps) {
               await thumbnails.afterUpload(row).catch(() => undefined);
               await prewarmAfterUpload(deps, row);
               entriesDone++;
-              bytesDone += size;
+              bytesDoneBefore += size;
+              inEntry = 0;
               await flush();
             } finally {
               await fsp.rm(tmp, { force: true });

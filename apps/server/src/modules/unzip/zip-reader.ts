@@ -124,6 +124,8 @@ export const zipReader: ArchiveReader = {
           const declared = entry.uncompressedSize;
           let seen = 0;
           const out = new PassThrough({ highWaterMark: 1 << 20 });
+          // the failure reaches the caller through `inflating`; a consumer that already stopped reading has no listener left
+          out.on('error', () => undefined);
           // stops the inflating when the consumer fails or the task is cancelled
           const stop = new AbortController();
           const onAbort = () => stop.abort(new ArchiveError('cancelled'));
