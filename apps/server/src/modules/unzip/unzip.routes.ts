@@ -14,7 +14,7 @@ export const unzipRoutes: RouteModule = async (app, { deps }) => {
 
   defineEndpoint(app, {
     path: P.detectUnzip, tag, auth: 'user',
-    summary: 'Checks an own archive before decompressing: its format (from its bytes), whether a folder of its name exists next to it (hasRepeat, folderId) and the renamed one mode "new" would make, whether a password is needed, entries and unpacked size, and its unfinished task. Refused: not an archive (unzip.notArchive), damaged (unzip.damaged), over the operator\'s limits (unzip.tooManyEntries, unzip.tooLarge, unzip.ratio), a format this server cannot read (unzip.cannotOpen)',
+    summary: 'Checks an own archive before decompressing: its format (from its bytes), whether a folder of its name exists next to it (hasRepeat, folderId) and the renamed one mode "new" would make, whether a password is needed, entries and unpacked size, and its unfinished task. Refused: not an archive (unzip.notArchive), damaged (unzip.damaged), over the operator\'s limits (unzip.tooManyEntries, unzip.tooLarge, unzip.ratio), a format this server cannot read yet (unzip.failed)',
     request: c.detectUnzipRequest, response: c.detectUnzipResult,
     handler: (d, { user }) => unzip.detect(user.id, d.fileId),
   });

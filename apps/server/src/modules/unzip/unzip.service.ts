@@ -90,7 +90,7 @@ function archiveEnd(e: ArchiveError): TaskEnd {
       // without a named limit: an entry gave more bytes than its header said (a lying header)
       return e.limit ? limitError(e.limit) : new TaskEnd(TaskStatus.FAIL, 'unzip.damaged');
     case 'unsupported':
-      return new TaskEnd(TaskStatus.FAIL, 'unzip.cannotOpen');
+      return new TaskEnd(TaskStatus.FAIL, 'unzip.failed');
     default:
       return new TaskEnd(TaskStatus.FAIL, 'unzip.failed');
   }
