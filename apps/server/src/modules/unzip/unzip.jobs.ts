@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app.deps.ts';
 import type { JobQueue } from '../../infra/queue/queue.types.ts';
-import { createUnzipService, UNZIP_ATTEMPTS, UNZIP_RUN_JOB } from './unzip.service.ts';
+import { createUnzipService, UNZIP_ATTEMPTS, UNZIP_RUN_JOB, UNZIP_SWEEP_JOB } from './unzip.service.ts';
 
 /**
  * unzip.run: one decompression. Durable (database table or BullMQ): a server killed mid-extraction leaves the job to
@@ -17,4 +17,8 @@ export function registerUnzipJobs(queue: JobQueue, deps: AppDeps) {
     }
     return r;
   });
+  queue.register(UNZIP_SWEEP_JOB, async () => unzip.sweepStranded());
 }
+
+/** how often stranded decompressions are looked for */
+export const UNZIP_SWEEP_EVERY_MS = 5 * 60_000;

@@ -29,6 +29,10 @@ import type { LimitExceeded, ListedEntry, RefusedEntry, UnzipLimits } from './zi
 import { openPassword, sealPassword } from './unzip-password.ts';
 
 export const UNZIP_RUN_JOB = 'unzip.run';
+/** Ends decompressions whose job is gone (BullMQ fails a job that stalled too often without running it again). */
+export const UNZIP_SWEEP_JOB = 'unzip.sweep';
+/** A running task writes its progress at least this often while bytes flow; one silent for longer has lost its job. */
+export const UNZIP_STRANDED_MS = 15 * 60_000;
 /** A server killed during a decompression: the job runs again (resuming) this many times in all, then the task fails. */
 export const UNZIP_ATTEMPTS = 3;
 /** The task row's progress is written at most this often. */
@@ -321,6 +325,28 @@ export function createUnzipService(deps: AppDeps) {
         await db.deleteFrom('zip_tasks').where('uid', '=', uid).where('id', '=', taskId).execute();
       });
       return { cancelled: true };
+    },
+
+    /**
+     * Tasks no job will end: unpacking without news for `idleMs` (their job died for good) fail, taking their files
+     * and quota back, and waiting ones whose job was lost are queued again. A user's decompressions wait for the
+     * running one, so a stranded one would block them all.
+     */
+    async sweepStranded(idleMs = UNZIP_STRANDED_MS): Promise<{ failed: number; requeued: number }> {
+      const old = await deps.db.selectFrom('zip_tasks').selectAll().where('task_type', '=', TaskType.UNZIP).where('status', 'in', [TaskStatus.BEFORE, TaskStatus.IN]).where('updated_at', '<', Date.now() - idleMs).execute();
+      let failed = 0;
+      let requeued = 0;
+      for (const t of old) {
+        if (t.status === TaskStatus.IN) {
+          await endTask(t, new TaskEnd(TaskStatus.FAIL, 'unzip.failed'));
+          failed++;
+        } else {
+          await tasks.update(t.id, {});
+          await enqueue(t.id);
+          requeued++;
+        }
+      }
+      return { failed, requeued };
     },
 
     /** The job (`unzip.run`). 'later': another decompression of this user runs; the job comes back a moment later. */

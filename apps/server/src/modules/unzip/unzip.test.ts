@@ -392,6 +392,18 @@ for (const driver of testDatabaseDrivers()) {
       expect(await itemCount(u.id)).toBe(before2.items);
       expect(await t.db.db.selectFrom('items').select('id').where('id', '=', derivedId(task2.taskId, 'root')).executeTakeFirst()).toBeUndefined();
       expect((await t.usage(u.id)).used).toBe(before2.used);
+
+      // a job the queue gave up on (BullMQ: stalled too often): the sweep ends the task, files and quota back
+      const task4 = await service.request({ ...u, freeze: 0 }, { fileId: zip2.id, mode: 'new' });
+      stored = 9;
+      await expect(crashing.run(task4.taskId, { attempt: 1, progress: async () => undefined })).rejects.toThrow('killed');
+      expect(await itemCount(u.id)).toBeGreaterThan(before2.items);
+      expect(await service.sweepStranded(60_000)).toEqual({ failed: 0, requeued: 0 });
+      await t.db.db.updateTable('zip_tasks').set({ updated_at: Date.now() - 120_000 }).where('id', '=', task4.taskId).execute();
+      expect(await service.sweepStranded(60_000)).toEqual({ failed: 1, requeued: 0 });
+      expect(await status(u.token, task4.taskId)).toMatchObject({ status: 3, response: 'unzip.failed' });
+      expect(await itemCount(u.id)).toBe(before2.items);
+      expect((await t.usage(u.id)).used).toBe(before2.used);
     });
   });
 }
