@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream, promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import { TaskStatus, TaskType, extensionOf, isUnzipName, type ArchiveFormat, type ErrorCode } from '@cadcloud/contracts';
@@ -38,6 +38,18 @@ export const UNZIP_ATTEMPTS = 3;
 /** The task row's progress is written at most this often. */
 const PROGRESS_EVERY_MS = 500;
 const MAX_REPORTS = 200;
+/** Entries up to this size are unpacked in memory; larger ones into a temp file. */
+const SMALL_ENTRY_BYTES = 1 << 20;
+/** Files being stored while the next entries unpack. */
+const STORE_AHEAD = 4;
+
+interface EntryBody {
+  md5: string;
+  size: number;
+  buffer?: Buffer;
+  file?: string;
+  discard(): Promise<void>;
+}
 
 type Db = Kysely<Database>;
 type Report = { name: string; action: 'renamed' | 'refused'; to: string | null; reason: string };
@@ -499,12 +511,47 @@ export function createUnzipService(deps: AppDeps) {
       };
 
       let index = 0;
+      let chain: Promise<void> = Promise.resolve();
+      const inFlight = new Set<Promise<void>>();
+      /** the first failure of a file being stored (the others stop with it) */
+      const failure: { hit: boolean; e?: unknown } = { hit: false };
+
+      /** The entry's item, once its bytes are stored: a free name in its folder, only while the task still runs. */
+      async function place(entry: ListedEntry, id: string, parentId: string, md5: string, size: number) {
+        await blobs.addRef(md5);
+        const want = entry.path[entry.path.length - 1];
+        let row: ItemRow;
+        try {
+          row = await files.driveWrite(uid, async (t) => {
+            await assertRunning(t);
+            await files.requireFolder(uid, parentId, t);
+            const name = await files.freeName(uid, parentId, want, 1, true, 'name.duplicateFile', undefined, t);
+            const r = fileRow(uid, id, parentId, name, md5, size);
+            await files.repo.insert(r, t);
+            return r;
+          });
+        } catch (e) {
+          await blobs.release([md5]);
+          throw e;
+        }
+        if (row.name !== want) report({ name: entry.originalName, action: 'renamed', to: [...entry.path.slice(0, -1), row.name].join('/'), reason: 'duplicate' });
+        else if (entry.fixes.length) report({ name: entry.originalName, action: 'renamed', to: entry.path.join('/'), reason: entry.fixes.includes('too-long') ? 'too-long' : 'forbidden-chars' });
+        // thumbnails and the viewer's prewarm, as for an upload
+        await thumbnails.afterUpload(row).catch(() => undefined);
+        await prewarmAfterUpload(deps, row);
+        entriesDone++;
+        bytesDoneBefore += size;
+        inEntry = 0;
+        await flush();
+      }
+
       try {
         await reader.extract(local.file, {
           password,
           limits: lim,
           signal: abort.signal,
           onEntry: async (entry: ListedEntry, data: Readable) => {
+            if (failure.hit) throw failure.e;
             const id = derivedId(task.id, `f:${index++}`);
             const done = await files.repo.findOne(uid, id);
             if (done) {
@@ -514,72 +561,54 @@ export function createUnzipService(deps: AppDeps) {
               return;
             }
             const parentId = await folderFor(entry.path.slice(0, -1));
-            const tmp = path.join(tempDir, instanceTempName('.part', `unzip-${task.id}`));
-            await fsp.mkdir(tempDir, { recursive: true });
-            const hash = createHash('md5');
-            let size = 0;
-            const meter = new Transform({
-              transform(chunk: Buffer, _enc, cb) {
-                size += chunk.length;
-                hash.update(chunk);
-                // a large entry shows its bytes while it unpacks, not only once it is stored
-                inEntry = size;
-                flush().catch(() => undefined);
-                cb(null, chunk);
-              },
+            const body = await receive(data, task.id, (n) => {
+              // a large entry shows its bytes while it unpacks, not only once it is stored
+              inEntry = n;
+              flush().catch(() => undefined);
             });
-            try {
-              await pipeline(data, meter, createWriteStream(tmp, { highWaterMark: 1 << 20 }));
-              const md5 = hash.digest('hex');
-              // stored once per content (uploads do the same): a second copy of the same bytes costs nothing
-              if (!(await blobs.find(md5))) {
-                await deps.storage.importFile(blobKey(md5), tmp);
-                await blobs.register(md5, size);
-              }
-              await blobs.addRef(md5);
-              const want = entry.path[entry.path.length - 1];
-              let row: ItemRow;
+            // storing (an fsync or an S3 PUT per file) overlaps the next entries' unpacking; the items appear in the
+            // archive's order, so duplicate names are numbered the same way every time
+            const stored = storeBlob(body);
+            stored.catch(() => undefined);
+            const step = chain.then(async () => {
+              if (failure.hit) return;
               try {
-                row = await files.driveWrite(uid, async (t) => {
-                  await assertRunning(t);
-                  await files.requireFolder(uid, parentId, t);
-                  const name = await files.freeName(uid, parentId, want, 1, true, 'name.duplicateFile', undefined, t);
-                  const r = fileRow(uid, id, parentId, name, md5, size);
-                  await files.repo.insert(r, t);
-                  return r;
-                });
+                await stored;
+                await place(entry, id, parentId, body.md5, body.size);
               } catch (e) {
-                await blobs.release([md5]);
-                throw e;
+                if (!failure.hit) Object.assign(failure, { hit: true, e });
               }
-              if (row.name !== want) report({ name: entry.originalName, action: 'renamed', to: [...entry.path.slice(0, -1), row.name].join('/'), reason: 'duplicate' });
-              else if (entry.fixes.length) report({ name: entry.originalName, action: 'renamed', to: entry.path.join('/'), reason: entry.fixes.includes('too-long') ? 'too-long' : 'forbidden-chars' });
-              // thumbnails and the viewer's prewarm, as for an upload
-              await thumbnails.afterUpload(row).catch(() => undefined);
-              await prewarmAfterUpload(deps, row);
-              entriesDone++;
-              bytesDoneBefore += size;
-              inEntry = 0;
-              await flush();
-            } finally {
-              await fsp.rm(tmp, { force: true });
-            }
+            }).finally(() => body.discard());
+            chain = step;
+            inFlight.add(step);
+            void step.finally(() => inFlight.delete(step));
+            while (inFlight.size >= STORE_AHEAD) await Promise.race(inFlight);
+            if (failure.hit) throw failure.e;
           },
         });
+        await chain;
+        if (failure.hit) throw failure.e;
       } catch (e) {
-        if (e instanceof ArchiveError) {
-          if (e.kind === 'cancelled') throw new AppError('unzip.failed', [], 400);
-          throw archiveEnd(e);
+        // nothing may still be placing files when the task is undone
+        await chain;
+        const err = failure.hit && !(e instanceof ArchiveError && e.kind !== 'cancelled') ? failure.e : e;
+        if (err instanceof ArchiveError) {
+          if (err.kind === 'cancelled') throw new AppError('unzip.failed', [], 400);
+          throw archiveEnd(err);
         }
-        throw e;
+        throw err;
       }
 
       // settle the quota: what was held beyond what the files take goes back, with the task's end in one write
       await files.driveWrite(uid, async (t) => {
         const cur = await t.selectFrom('zip_tasks').selectAll().where('id', '=', task.id).executeTakeFirst();
         if (!cur || cur.status !== TaskStatus.IN) throw new ArchiveError('cancelled');
-        const stored = await t.selectFrom('items').select(['id', 'size']).where('uid', '=', uid).where('id', 'in', fileIdsOf(cur).length ? fileIdsOf(cur) : ['-']).execute();
-        const used = stored.reduce((a, r) => a + Number(r.size), 0);
+        const ids = fileIdsOf(cur);
+        let used = 0;
+        for (let i = 0; i < ids.length; i += 500) {
+          const rows = await t.selectFrom('items').select('size').where('uid', '=', uid).where('id', 'in', ids.slice(i, i + 500)).execute();
+          used += rows.reduce((a, r) => a + Number(r.size), 0);
+        }
         const back = Number(cur.reserved) - used;
         if (back > 0) await createQuotaRepository(t).release(uid, back);
         await tasks.update(task.id, { status: TaskStatus.SUCCESS, progress: 100, error: null, password_enc: null, reserved: 0, entries_done: fileEntries.length, bytes_done: used, reports: JSON.stringify(reports) }, t);
@@ -587,6 +616,53 @@ export function createUnzipService(deps: AppDeps) {
     } finally {
       await local.done();
     }
+  }
+
+  /**
+   * One entry's bytes, hashed on the way: kept in memory up to SMALL_ENTRY_BYTES (most drawings: no temp file to
+   * create and remove), spilled to a temp file beyond.
+   */
+  async function receive(data: Readable, taskId: string, progress: (bytes: number) => void): Promise<EntryBody> {
+    const hash = createHash('md5');
+    let size = 0;
+    let parts: Buffer[] = [];
+    let file: string | undefined;
+    let fh: Awaited<ReturnType<typeof fsp.open>> | undefined;
+    try {
+      for await (const c of data) {
+        const chunk = c as Buffer;
+        size += chunk.length;
+        hash.update(chunk);
+        progress(size);
+        if (!fh && size <= SMALL_ENTRY_BYTES) {
+          parts.push(chunk);
+          continue;
+        }
+        if (!fh) {
+          await fsp.mkdir(tempDir, { recursive: true });
+          file = path.join(tempDir, instanceTempName('.part', `unzip-${taskId}`));
+          fh = await fsp.open(file, 'wx');
+          for (const p of parts) await fh.write(p);
+          parts = [];
+        }
+        await fh.write(chunk);
+      }
+    } catch (e) {
+      await fh?.close();
+      if (file) await fsp.rm(file, { force: true });
+      throw e;
+    }
+    await fh?.close();
+    const md5 = hash.digest('hex');
+    return { md5, size, buffer: file ? undefined : Buffer.concat(parts), file, discard: async () => { if (file) await fsp.rm(file, { force: true }); } };
+  }
+
+  /** Stores the bytes under their md5 unless they are stored already (uploads do the same: one object per content). */
+  async function storeBlob(body: EntryBody) {
+    if (await blobs.find(body.md5)) return;
+    if (body.file) await deps.storage.importFile(blobKey(body.md5), body.file);
+    else await deps.storage.put(blobKey(body.md5), body.buffer!, { size: body.size });
+    await blobs.register(body.md5, body.size);
   }
 
   function folderRow(uid: string, id: string, parentId: string, name: string): ItemRow {

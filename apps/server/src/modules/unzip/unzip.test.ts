@@ -354,10 +354,17 @@ for (const driver of testDatabaseDrivers()) {
       const before = { used: (await t.usage(u.id)).used, items: await itemCount(u.id) };
       // the process dies while storing the 11th file: what a kill -9 leaves (task running, 10 files stored, quota held)
       let stored = 0;
-      const dying: StorageDriver = { ...t.deps.storage, async importFile(key, file) {
-        if (++stored > 10) throw new Error('killed');
-        return t.deps.storage.importFile(key, file);
-      } };
+      const dying: StorageDriver = {
+        ...t.deps.storage,
+        async importFile(key, file) {
+          if (++stored > 10) throw new Error('killed');
+          return t.deps.storage.importFile(key, file);
+        },
+        async put(key, body, o) {
+          if (++stored > 10) throw new Error('killed');
+          return t.deps.storage.put(key, body, o);
+        },
+      };
       // the runs are driven by hand here: no queued job may run the same task alongside
       const noQueue = { ...t.deps.queue, enqueue: async () => 'not queued' };
       const crashing = createUnzipService({ ...t.deps, storage: dying, queue: noQueue });

@@ -17,6 +17,8 @@ export class FileRangeReader extends Reader<string> {
     super(file);
   }
   override async init() {
+    // zip.js may initialise a reader once per pass over the entries
+    if (this.handle) return;
     this.handle = await fsp.open(this.file, 'r');
     this.size = (await this.handle.stat()).size;
   }
