@@ -150,3 +150,28 @@ export function rawZip(entries: RawEntry[]): Uint8Array {
   loc.writeUInt32LE(1, 16);
   return new Uint8Array(Buffer.concat([...locals, cd, z, loc, end]));
 }
+
+/**
+ * An overlapping zip bomb's trick: the one entry's central record repeated under other names, all pointing to the
+ * same local entry (every name unpacks the same bytes again).
+ */
+export function overlapping(zip: Uint8Array, copies: number): Uint8Array {
+  const b = Buffer.from(zip);
+  const eocd = b.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const cdOffset = b.readUInt32LE(eocd + 16);
+  const cd = b.subarray(cdOffset, eocd);
+  const nameLen = cd.readUInt16LE(28);
+  const records = [cd];
+  for (let i = 1; i <= copies; i++) {
+    const r = Buffer.from(cd);
+    const tag = Buffer.from(String(i).padStart(Math.min(nameLen, 6), '0').slice(-nameLen));
+    tag.copy(r, 46);
+    records.push(r);
+  }
+  const newCd = Buffer.concat(records);
+  const end = Buffer.from(b.subarray(eocd, eocd + 22));
+  end.writeUInt16LE(copies + 1, 8);
+  end.writeUInt16LE(copies + 1, 10);
+  end.writeUInt32LE(newCd.length, 12);
+  return new Uint8Array(Buffer.concat([b.subarray(0, cdOffset), newCd, end]));
+}

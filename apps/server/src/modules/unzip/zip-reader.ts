@@ -7,7 +7,8 @@ import { classifyEntry, hasLegacyNames, listZip } from './zip-listing.ts';
 /**
  * zip archives through zip.js (issue 18 part 1): stored, deflate, ZipCrypto and AES, zip64. The archive is a local
  * file read by ranges (never whole in memory); each entry streams out to the caller with its bytes counted, so a
- * header that lies about its size, or an archive that unpacks past the operator's total, stops with 'limit'.
+ * header that lies about its size, or an archive that unpacks past the operator's total, stops with 'limit'; entries
+ * that share their bytes (an overlapping zip bomb: thousands of names for one deflate stream) are refused as damaged.
  */
 
 /** A local file read by ranges: zip.js asks for the central directory, then each entry's bytes. */
@@ -151,7 +152,7 @@ export const zipReader: ArchiveReader = {
             },
           });
           const inflating = entry
-            .getData(counted, { password: o.password, signal: stop.signal, checkCrc32: true })
+            .getData(counted, { password: o.password, signal: stop.signal, checkCrc32: true, checkOverlappingEntry: true })
             .catch((e) => {
               const err = e instanceof ArchiveError ? e : zipError(stop.signal.aborted && stop.signal.reason instanceof ArchiveError ? stop.signal.reason : e, { encrypted: entry.encrypted });
               out.destroy(err);
