@@ -366,7 +366,11 @@ export function createUnzipService(deps: AppDeps) {
       let task = await tasks.findById(taskId);
       if (!task || task.task_type !== TaskType.UNZIP) return 'gone';
       if (task.status !== TaskStatus.BEFORE && task.status !== TaskStatus.IN) return 'gone';
-      if (task.status === TaskStatus.BEFORE && !(await tasks.tryStart(task.uid, task.id, TaskType.UNZIP))) return 'later';
+      if (task.status === TaskStatus.BEFORE && !(await tasks.tryStart(task.uid, task.id, TaskType.UNZIP))) {
+        // waiting its turn is news too: the sweep takes only tasks no job looks after
+        await tasks.update(task.id, {});
+        return 'later';
+      }
       task = (await tasks.findById(taskId))!;
       if (!task) return 'gone';
       // killed during every attempt: ends cleanly instead of being stuck "unpacking"
@@ -571,7 +575,11 @@ export function createUnzipService(deps: AppDeps) {
             const stored = storeBlob(body);
             stored.catch(() => undefined);
             const step = chain.then(async () => {
-              if (failure.hit) return;
+              if (failure.hit) {
+                // stored ahead for a file that will not be placed: its bytes go again unless something else holds them
+                await stored.then(() => blobs.addRef(body.md5).then(() => blobs.release([body.md5]))).catch(() => undefined);
+                return;
+              }
               try {
                 await stored;
                 await place(entry, id, parentId, body.md5, body.size);

@@ -368,16 +368,18 @@ for (const driver of testDatabaseDrivers()) {
       const entries = Array.from({ length: 30 }, (_, i) => ({ name: `r/${i}.bin`, data: new Uint8Array(randomBytes(10_000)) }));
       const zip = (await t.upload(u.token, 'resume.zip', Buffer.from(await makeZip(entries)))).bizData;
       const before = { used: (await t.usage(u.id)).used, items: await itemCount(u.id) };
-      // the process dies while storing the 11th file: what a kill -9 leaves (task running, 10 files stored, quota held)
-      let stored = 0;
+      // the process dies while storing the 11th file: what a kill -9 leaves (task running, 10 files placed, quota held);
+      // the file is named by its bytes, since files are stored a few at a time, in any order
+      let dieOn = '';
+      const dieAt = (e: TestEntry) => (dieOn = blobKey(md5(Buffer.from(e.data!))));
       const dying: StorageDriver = {
         ...t.deps.storage,
         async importFile(key, file) {
-          if (++stored > 10) throw new Error('killed');
+          if (key === dieOn) throw new Error('killed');
           return t.deps.storage.importFile(key, file);
         },
         async put(key, body, o) {
-          if (++stored > 10) throw new Error('killed');
+          if (key === dieOn) throw new Error('killed');
           return t.deps.storage.put(key, body, o);
         },
       };
@@ -386,6 +388,7 @@ for (const driver of testDatabaseDrivers()) {
       const crashing = createUnzipService({ ...t.deps, storage: dying, queue: noQueue });
       const service = createUnzipService({ ...t.deps, queue: noQueue });
       const task = await service.request({ ...u, freeze: 0 }, { fileId: zip.id });
+      dieAt(entries[10]);
       await expect(crashing.run(task.taskId, { attempt: 1, progress: async () => undefined })).rejects.toThrow('killed');
       const mid = await t.db.db.selectFrom('zip_tasks').selectAll().where('id', '=', task.taskId).executeTakeFirstOrThrow();
       expect(mid.status).toBe(1);
@@ -405,7 +408,7 @@ for (const driver of testDatabaseDrivers()) {
       const fresh = Array.from({ length: 5 }, (_, i) => ({ name: `r/${i}.bin`, data: new Uint8Array(randomBytes(10_000)) }));
       const zip2 = (await t.upload(u.token, 'doomed.zip', Buffer.from(await makeZip(fresh)))).bizData;
       const before2 = { used: (await t.usage(u.id)).used, items: await itemCount(u.id) };
-      stored = 8;
+      dieAt(fresh[2]);
       const task2 = await service.request({ ...u, freeze: 0 }, { fileId: zip2.id });
       await expect(crashing.run(task2.taskId, { attempt: 1, progress: async () => undefined })).rejects.toThrow('killed');
       expect(await itemCount(u.id)).toBe(before2.items + 1 + 1 + 2);
@@ -418,7 +421,7 @@ for (const driver of testDatabaseDrivers()) {
 
       // a job the queue gave up on (BullMQ: stalled too often): the sweep ends the task, files and quota back
       const task4 = await service.request({ ...u, freeze: 0 }, { fileId: zip2.id, mode: 'new' });
-      stored = 9;
+      dieAt(fresh[3]);
       await expect(crashing.run(task4.taskId, { attempt: 1, progress: async () => undefined })).rejects.toThrow('killed');
       expect(await itemCount(u.id)).toBeGreaterThan(before2.items);
       expect(await service.sweepStranded(60_000)).toEqual({ failed: 0, requeued: 0 });

@@ -1,6 +1,6 @@
 import { promises as fsp, type promises } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import { Reader, ZipReader, ERR_ABORTED, ERR_ENCRYPTED, ERR_EOCDR_NOT_FOUND, ERR_INVALID_PASSWORD, ERR_INVALID_UNCOMPRESSED_SIZE, ERR_INVALID_CRC32, type Entry, type FileEntry } from '@zip.js/zip.js';
+import { Reader, ZipReader, ERR_ABORTED, ERR_ENCRYPTED, ERR_EOCDR_NOT_FOUND, ERR_INVALID_PASSWORD, ERR_INVALID_UNCOMPRESSED_SIZE, ERR_INVALID_CRC32, ERR_INVALID_COMPRESSED_DATA, ERR_INVALID_AUTHENTICATION_CODE, type Entry, type FileEntry } from '@zip.js/zip.js';
 import { ArchiveError, type ArchiveReader, type ExtractOptions } from './archive-reader.ts';
 import { classifyEntry, hasLegacyNames, listZip } from './zip-listing.ts';
 
@@ -94,18 +94,21 @@ export const zipReader: ArchiveReader = {
   async checkPassword(file, password) {
     try {
       return await withZip(file, async (zip) => {
+        // the smallest encrypted file: ZipCrypto's check byte lets a wrong password through 1 time in 256 (AES's
+        // verifier 1 in 65,536), so the entry is decrypted and inflated whole and its CRC checked
+        let smallest: FileEntry | undefined;
         for await (const entry of zip.getEntriesGenerator()) {
-          if (!isFile(entry) || !entry.encrypted) continue;
-          try {
-            // the first encrypted entry's check bytes (ZipCrypto) or password verifier (AES): nothing is inflated
-            await entry.getData(new WritableStream(), { password, checkPasswordOnly: true });
-            return true;
-          } catch (e) {
-            if ((e as Error).message === ERR_INVALID_PASSWORD) return false;
-            throw e;
-          }
+          if (isFile(entry) && entry.encrypted && (!smallest || entry.uncompressedSize < smallest.uncompressedSize)) smallest = entry;
         }
-        return true;
+        if (!smallest) return true;
+        try {
+          await smallest.getData(new WritableStream(), { password, checkCrc32: true });
+          return true;
+        } catch (e) {
+          const msg = (e as Error).message;
+          if ([ERR_INVALID_PASSWORD, ERR_INVALID_CRC32, ERR_INVALID_COMPRESSED_DATA, ERR_INVALID_AUTHENTICATION_CODE, ERR_INVALID_UNCOMPRESSED_SIZE].includes(msg)) return false;
+          throw e;
+        }
       });
     } catch (e) {
       throw zipError(e);
