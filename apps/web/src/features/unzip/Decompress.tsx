@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Button, Form, Input, Modal, message, type ButtonProps } from 'antd';
 import { FileZipOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,9 @@ import { errorText, folderPath, isArchive, unzipApi, unzipEvents, type DetectUnz
 import { watchUnzip } from './use-unzip-tasks.ts';
 
 type Archive = Pick<Item, 'id' | 'name'>;
-type Step = null | { kind: 'offer'; item: Archive } | { kind: 'repeat'; item: Archive; detect: DetectUnzip } | { kind: 'password'; item: Archive; mode?: 'new'; wrong?: boolean };
+type Asking = { kind: 'offer'; item: Archive } | { kind: 'repeat'; item: Archive; detect: DetectUnzip } | { kind: 'password'; item: Archive; mode?: 'new'; wrong?: boolean };
+/** What is asked now; `id` tells one asking from the next (a dialog answered late closes itself, not a newer one). */
+type Step = null | (Asking & { id: number });
 
 /** The archive's password; `onSubmit` answers false for a wrong one, which is said here and may be tried again. */
 export function PasswordDialog({ name, open, wrong, onCancel, onSubmit }: { name: string; open: boolean; wrong?: boolean; onCancel: () => void; onSubmit: (password: string) => Promise<boolean> }) {
@@ -50,9 +52,12 @@ export function useDecompress(onStarted?: (archiveId: string) => void): { start:
   const { t } = useTranslation('unzip');
   const navigate = useNavigate();
   const [step, setStep] = useState<Step>(null);
+  const seq = useRef(0);
+  const ask = (s: Asking) => setStep({ ...s, id: ++seq.current });
   const close = () => setStep(null);
 
   const run = async (item: Archive, o: { password?: string; mode?: 'new' }) => {
+    const asked = seq.current;
     try {
       const task = await unzipApi.unzip(item.id, o);
       watchUnzip(task.taskId);
@@ -63,14 +68,14 @@ export function useDecompress(onStarted?: (archiveId: string) => void): { start:
     } catch (e) {
       message.error((e as Error).message);
     }
-    close();
+    setStep((s) => (s?.id === asked ? null : s));
   };
-  const next = (item: Archive, detect: DetectUnzip, mode?: 'new') => (detect.needPassword ? setStep({ kind: 'password', item, mode }) : run(item, { mode }));
+  const next = (item: Archive, detect: DetectUnzip, mode?: 'new') => (detect.needPassword ? ask({ kind: 'password', item, mode }) : run(item, { mode }));
   const start = async (item: Archive) => {
     close();
     try {
       const detect = await unzipApi.detect(item.id);
-      if (detect.hasRepeat) setStep({ kind: 'repeat', item, detect });
+      if (detect.hasRepeat) ask({ kind: 'repeat', item, detect });
       else await next(item, detect);
     } catch (e) {
       message.error((e as Error).message);
@@ -111,9 +116,9 @@ export function useDecompress(onStarted?: (archiveId: string) => void): { start:
     );
   else if (step?.kind === 'password') {
     const { item, mode, wrong } = step;
-    dialogs = <PasswordDialog open name={item.name} wrong={wrong} onCancel={close} onSubmit={(pw) => withPassword(item, pw, mode)} />;
+    dialogs = <PasswordDialog key={step.id} open name={item.name} wrong={wrong} onCancel={close} onSubmit={(pw) => withPassword(item, pw, mode)} />;
   }
-  return { start, offer: (item) => setStep({ kind: 'offer', item }), askPassword: (item, wrong) => setStep({ kind: 'password', item, wrong }), dialogs };
+  return { start, offer: (item) => ask({ kind: 'offer', item }), askPassword: (item, wrong) => ask({ kind: 'password', item, wrong }), dialogs };
 }
 
 /** The drive's Decompress: shown for one archive selected (desktop toolbar, the phone's item actions). */

@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { Modal, message } from 'antd';
 import { UNZIP_POLL_MS } from '@cadcloud/contracts';
 import { setLanguage } from '../../lib/i18n.ts';
+import { stubBrowserApis } from '../../testing/jsdom.ts';
 import { TaskPanel } from '../tasks/TaskPanel.tsx';
 import { FileList } from '../../routes/yun/FileList.tsx';
 import { H5Item } from '../../routes/h5/H5Item.tsx';
@@ -25,12 +26,7 @@ const calls: { url: string; body: any }[] = [];
 const sent = (path: string) => calls.filter((c) => c.url === path).map((c) => c.body.data);
 
 beforeAll(() => {
-  window.matchMedia ??= ((q: string) => ({ matches: false, media: q, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false })) as unknown as typeof window.matchMedia;
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
+  stubBrowserApis();
   vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
     const body = JSON.parse(String(init?.body ?? '{}'));
     calls.push({ url, body });
