@@ -13,6 +13,8 @@ import { indexPictureNamesOnce, registerThumbnailJobs } from './modules/thumbnai
 import { registerDrawingJobs } from './modules/drawings/drawings.jobs.ts';
 import { CONVERSION_SWEEP_EVERY_MS, registerConversionJobs } from './modules/conversions/conversions.jobs.ts';
 import { CONVERSION_SWEEP_JOB } from './modules/conversions/conversions.service.ts';
+import { registerUnzipJobs, UNZIP_SWEEP_EVERY_MS } from './modules/unzip/unzip.jobs.ts';
+import { UNZIP_SWEEP_JOB } from './modules/unzip/unzip.service.ts';
 import { relyingParty } from './modules/auth/auth.config.ts';
 import { createSsoServer, type SsoDb } from '@cadcloud/sso';
 import { uploadsDir } from './modules/uploads/upload-temp.ts';
@@ -43,8 +45,10 @@ export async function startJobs(deps: AppDeps) {
   registerThumbnailJobs(deps.queue, deps);
   registerDrawingJobs(deps.queue, deps);
   registerConversionJobs(deps.queue, deps);
+  registerUnzipJobs(deps.queue, deps);
   await deps.queue.schedule(TRASH_SWEEP_JOB, 3600_000);
   await deps.queue.schedule(CONVERSION_SWEEP_JOB, CONVERSION_SWEEP_EVERY_MS);
+  await deps.queue.schedule(UNZIP_SWEEP_JOB, UNZIP_SWEEP_EVERY_MS);
   await indexPictureNamesOnce(deps.queue);
   await deps.queue.start();
 }

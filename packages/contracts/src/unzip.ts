@@ -80,6 +80,8 @@ export const unzipDetailSchema = z.object({
   bytesDone: z.number(),
   bytesTotal: z.number(),
   reports: z.array(unzipEntryReportSchema).describe('at most 200, the first ones'),
+  /** the arguments of the failure's message when it has some (`response` unzip.tooLarge: ["2 GB"]) */
+  responseArgs: z.array(z.string()).optional(),
 });
 
 /** A task as the task calls answer it; unzip tasks (taskType 2) carry `unzip`. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { testDatabaseDrivers } from '../infra/db/test-databases.ts';
 import { createTestApp, type TestApp } from '../test/fixtures.ts';
+import { makeZip } from './unzip/test-archives.ts';
 
 /**
  * For every endpoint that names an item, a task or an upload: user B's token on user A's ids gets an error,
@@ -12,7 +13,7 @@ for (const driver of testDatabaseDrivers()) {
     let t: TestApp;
     let a: { id: string; token: string };
     let b: { id: string; token: string };
-    let ids: { folder: string; file: string; trashed: string; task: string; upload: string; conversion: string };
+    let ids: { folder: string; file: string; trashed: string; task: string; upload: string; conversion: string; archive: string; unzipTask: string };
 
     async function snapshot() {
       const items = await t.db.db.selectFrom('items').selectAll().where('uid', '=', a.id).orderBy('id').execute();
@@ -38,7 +39,10 @@ for (const driver of testDatabaseDrivers()) {
       // a failed conversion of A's file (modules/conversions): its task id is A's too
       const now = Date.now();
       await t.db.db.insertInto('conversions').values({ id: 'conv-of-a', uid: a.id, source_id: file, source_name: 'a.dwg', source_md5: 'c'.repeat(32), target: 'pdf', version: null, options: '{}', state: 2, progress: 5, stage: 'failed', result_id: null, error: 'conversion.failed', detail: null, created_at: now, updated_at: now, finished_at: now }).execute();
-      ids = { folder, file, trashed, task, upload, conversion: 'conv-of-a' };
+      // an archive of A's and its decompression waiting for a password (modules/unzip)
+      const archive = (await t.upload(a.token, 'a.zip', Buffer.from(await makeZip([{ name: 'x.dwg', data: new Uint8Array(randomBytes(10)) }], { password: 'pw' })), { parentId: folder })).bizData.id;
+      await t.db.db.insertInto('zip_tasks').values({ id: 'unzip-of-a', uid: a.id, task_type: 2, status: 6, request_key: `unzip:${archive}`, name: 'a.zip', progress: 0, result_key: null, result_size: null, error: 'unzip.passwordRequired', created_at: now, updated_at: now, archive_id: archive, format: 'zip' }).execute();
+      ids = { folder, file, trashed, task, upload, conversion: 'conv-of-a', archive, unzipTask: 'unzip-of-a' };
     });
     afterAll(async () => t?.close());
 
@@ -75,6 +79,13 @@ for (const driver of testDatabaseDrivers()) {
       ['/cloud/v5/file/task/transformBatch', () => ({ fileIds: [ids.file], target: 'pdf' })],
       ['/cloud/v5/file/task/checkTaskStatusBatch', () => ({ fileIds: [ids.file] })],
       ['/cloud/v5/file/task/transformRetry', () => ({ taskId: ids.conversion })],
+      // decompression (modules/unzip): A's archive is neither checked, decompressed, password-tested nor its task seen
+      ['/cloud/v5/file/detectUnzip', () => ({ fileId: ids.archive })],
+      ['/cloud/v5/file/unzip', () => ({ fileId: ids.archive })],
+      ['/cloud/v5/file/unzip', () => ({ fileId: ids.archive, password: 'pw', mode: 'new' })],
+      ['/cloud/v5/file/unzipHasPassword', () => ({ fileId: ids.archive, password: 'pw' })],
+      ['/cloud/v5/zip/task/taskStatus', () => ({ taskId: ids.unzipTask })],
+      ['/cloud/v5/zip/task/cancel', () => ({ taskId: ids.unzipTask })],
     ];
 
     for (const [n, [path, data]] of cases.entries()) {
@@ -88,7 +99,7 @@ for (const driver of testDatabaseDrivers()) {
     }
 
     it('lists never show another user\'s items', async () => {
-      for (const [path, data] of [['/cloud/v5/union/list', {}], ['/cloud/v5/union/list', { q: 'a', isGlobal: true }], ['/cloud/v5/file/listTypeFiles', {}], ['/cloud/v5/trash/file/list', {}], ['/cloud/v5/trash/folder/list', {}], ['/cloud/v5/zip/task/list', {}], ['/cloud/v5/public/list', {}], ['/cloud/v5/file/queryMyPublicList', {}], ['/cloud/v5/file/queryMyLikePublicList', {}], ['/cloud/v5/file/queryMyCollectionrecordList', {}], ['/cloud/v5/file/task/transformList', {}]] as const) {
+      for (const [path, data] of [['/cloud/v5/union/list', {}], ['/cloud/v5/union/list', { q: 'a', isGlobal: true }], ['/cloud/v5/file/listTypeFiles', {}], ['/cloud/v5/trash/file/list', {}], ['/cloud/v5/trash/folder/list', {}], ['/cloud/v5/zip/task/list', {}], ['/cloud/v5/zip/task/list', { taskType: 2 }], ['/cloud/v5/public/list', {}], ['/cloud/v5/file/queryMyPublicList', {}], ['/cloud/v5/file/queryMyLikePublicList', {}], ['/cloud/v5/file/queryMyCollectionrecordList', {}], ['/cloud/v5/file/task/transformList', {}]] as const) {
         const r = await t.call(path, data, b.token);
         expect(r.rtnCode, path).toBe('0000000');
         expect(r.bizData.list, path).toEqual([]);

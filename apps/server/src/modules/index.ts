@@ -17,8 +17,9 @@ import { groupsRoutes } from './groups/groups.routes.ts';
 import { versionsRoutes } from './versions/versions.routes.ts';
 import { compareRoutes } from './compare/compare.routes.ts';
 import { conversionsRoutes } from './conversions/conversions.routes.ts';
+import { unzipRoutes } from './unzip/unzip.routes.ts';
 
 export type RouteModule = FastifyPluginAsync<{ deps: AppDeps }>;
 
 /** Every module's routes, registered by app.ts in this order. */
-export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes, drawingsRoutes, sharesRoutes, fontsRoutes, groupsRoutes, libraryRoutes, versionsRoutes, compareRoutes, conversionsRoutes, thumbnailsRoutes];
+export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes, drawingsRoutes, sharesRoutes, fontsRoutes, groupsRoutes, libraryRoutes, versionsRoutes, compareRoutes, conversionsRoutes, unzipRoutes, thumbnailsRoutes];

@@ -222,6 +222,24 @@ export interface ZipTasksTable {
   error: string | null;
   created_at: number;
   updated_at: number;
+  // decompression tasks (task_type 2, modules/unzip); null or 0 on downloads
+  /** the archive being decompressed */
+  archive_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** the folder being filled, once extraction started */
+  folder_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 'new': into a renamed folder when one of the archive's name exists */
+  unzip_mode: ColumnType<string | null, string | null | undefined, string | null>;
+  format: ColumnType<string | null, string | null | undefined, string | null>;
+  entries_done: ColumnType<number, number | undefined, number>;
+  entries_total: ColumnType<number, number | undefined, number>;
+  bytes_done: ColumnType<number, number | undefined, number>;
+  bytes_total: ColumnType<number, number | undefined, number>;
+  /** JSON: the first 200 name reports (unzipEntryReportSchema) */
+  reports: ColumnType<string | null, string | null | undefined, string | null>;
+  /** AES-GCM with the installation's 'unzip-password' secret; null once the task ends */
+  password_enc: ColumnType<string | null, string | null | undefined, string | null>;
+  /** quota added to storage_used for the listed total before writing, settled when the task ends */
+  reserved: ColumnType<number, number | undefined, number>;
 }
 
 export interface JobsTable {

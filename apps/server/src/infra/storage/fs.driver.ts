@@ -21,6 +21,7 @@ export function createFsStorage(opts: { root: string; signingSecret: string }): 
 
   return {
     name: 'fs',
+    localPath: full,
     async put(key, body) {
       const dest = full(key);
       await fsp.mkdir(tmpDir, { recursive: true });

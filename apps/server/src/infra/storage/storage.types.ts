@@ -15,6 +15,8 @@ export interface StorageDriver {
    * an upload for S3. The local file is gone afterwards either way.
    */
   importFile(key: string, localPath: string): Promise<void>;
+  /** Local disk only: where the object's bytes are, for readers that need a file (decompression reads archives by ranges). */
+  localPath?(key: string): string;
   get(key: string, range?: { start: number; end?: number }): Promise<Readable>;
   exists(key: string): Promise<boolean>;
   size(key: string): Promise<number | null>;

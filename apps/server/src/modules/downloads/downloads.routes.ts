@@ -5,10 +5,12 @@ import { AppError } from '../../infra/http/app-error.ts';
 import { sendStoredObject } from '../../infra/storage/object-reply.ts';
 import type { RouteModule } from '../index.ts';
 import { createDownloadsService } from './downloads.service.ts';
+import { createUnzipService } from '../unzip/unzip.service.ts';
 import { DOWNLOAD_LINK_PATH, resolveDownloadLink } from './download-links.ts';
 
 export const downloadsRoutes: RouteModule = async (app, { deps }) => {
   const downloads = createDownloadsService(deps);
+  const unzip = createUnzipService(deps);
   const tag = 'downloads';
   downloads.registerGrants();
 
@@ -53,17 +55,18 @@ export const downloadsRoutes: RouteModule = async (app, { deps }) => {
   });
   defineEndpoint(app, {
     path: '/cloud/v5/zip/task/list', tag, auth: 'user', summary: 'Tasks (taskType 1 download, 2 unzip)',
-    request: c.taskListRequest, response: z.object({ list: z.array(c.zipTaskSchema) }),
-    handler: (d, { user }) => downloads.list(user.id, d.taskType),
+    request: c.taskListRequest, response: z.object({ list: z.array(c.unzipTaskSchema) }),
+    handler: async (d, { user }) => ({ list: (await downloads.rows(user.id, d.taskType)).map(unzip.present) }),
   });
   defineEndpoint(app, {
-    path: '/cloud/v5/zip/task/taskStatus', tag, auth: 'user', summary: 'One task (status 0 waiting, 1 running, 2 done, 3 failed)',
-    request: c.taskIdRequest, response: c.zipTaskSchema,
-    handler: (d, { user }) => downloads.status(user.id, d.taskId),
+    path: '/cloud/v5/zip/task/taskStatus', tag, auth: 'user', summary: 'One task (status 0 waiting, 1 running, 2 done, 3 failed; unzip: 5 wrong password, 6 waiting for a password)',
+    request: c.taskIdRequest, response: c.unzipTaskSchema,
+    handler: async (d, { user }) => unzip.present(await downloads.row(user.id, d.taskId)),
   });
   defineEndpoint(app, {
-    path: '/cloud/v5/zip/task/cancel', tag, auth: 'user', summary: 'Cancel and remove a task',
+    path: '/cloud/v5/zip/task/cancel', tag, auth: 'user', summary: 'Cancel and remove a task (a decompression stops, and what it extracted goes with it)',
     request: c.taskIdRequest, response: z.object({ cancelled: z.boolean() }),
-    handler: (d, { user }) => downloads.cancel(user.id, d.taskId),
+    // a decompression takes what it extracted with it (unzip.service.ts)
+    handler: async (d, { user }) => ((await downloads.status(user.id, d.taskId)).taskType === c.TaskType.UNZIP ? unzip.cancel(user.id, d.taskId) : downloads.cancel(user.id, d.taskId)),
   });
 };

@@ -1,7 +1,7 @@
 import { createWriteStream, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import yazl from 'yazl';
-import { MAX_FOLDER_DEPTH, TaskStatus, TaskType } from '@cadcloud/contracts';
+import { MAX_FOLDER_DEPTH, TaskStatus, TaskType, type ArchiveFormat, type UnzipTask } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
 import { appError } from '../../infra/http/app-error.ts';
 import { newId } from '../../infra/db/ids.ts';
@@ -15,8 +15,36 @@ import { addDownloadGrant, downloadLink } from './download-links.ts';
 
 export const ZIP_BUILD_JOB = 'zip.build';
 
-export function presentTask(t: ZipTaskRow) {
-  return { taskId: t.id, taskType: t.task_type, status: t.status, name: t.name, progress: t.progress, size: t.result_size, createTimestamp: t.created_at, response: t.error };
+/** The decompression columns of a task that is not one (a download). */
+export const NOT_UNZIP = { archive_id: null, folder_id: null, unzip_mode: null, format: null, entries_done: 0, entries_total: 0, bytes_done: 0, bytes_total: 0, reports: null, password_enc: null, reserved: 0 };
+
+/** A task as the task calls answer it; a decompression (taskType 2) carries `unzip` (contracts' unzipTaskSchema). */
+export function presentTask(t: ZipTaskRow): UnzipTask {
+  const base = { taskId: t.id, taskType: t.task_type, status: t.status, name: t.name, progress: Number(t.progress), size: t.result_size === null ? null : Number(t.result_size), createTimestamp: Number(t.created_at), response: t.error };
+  if (t.task_type !== TaskType.UNZIP) return base;
+  // the reports column: the name reports, and the failure message's arguments as an `{args}` item
+  let stored: unknown[] = [];
+  try {
+    stored = t.reports ? JSON.parse(t.reports) : [];
+  } catch {
+    stored = [];
+  }
+  const isArgs = (r: unknown): r is { args: string[] } => !!r && typeof r === 'object' && 'args' in r;
+  const args = stored.find(isArgs)?.args;
+  return {
+    ...base,
+    unzip: {
+      fileId: t.archive_id ?? '',
+      folderId: t.folder_id,
+      format: (t.format ?? null) as ArchiveFormat | null,
+      entriesDone: Number(t.entries_done),
+      entriesTotal: Number(t.entries_total),
+      bytesDone: Number(t.bytes_done),
+      bytesTotal: Number(t.bytes_total),
+      reports: stored.filter((r) => !isArgs(r)) as NonNullable<UnzipTask['unzip']>['reports'],
+      ...(args ? { responseArgs: args } : {}),
+    },
+  };
 }
 
 /** Downloads: links for single files, zip archives built by a background job for several (download-links.ts). */
@@ -93,7 +121,7 @@ export function createDownloadsService(deps: AppDeps) {
       const lang = (o.language ?? 'zh').slice(0, 2);
       const name = roots.length === 1 ? `${roots[0].name.replace(/\.[^.]+$/, '')}.zip` : `${roots[0].name.replace(/\.[^.]+$/, '')} (+${roots.length - 1})_${lang}.zip`;
       const now = Date.now();
-      const task: ZipTaskRow = { id: newId(), uid: actor.id, task_type: TaskType.DOWNLOAD, status: TaskStatus.BEFORE, request_key: key, name, progress: 0, result_key: null, result_size: null, error: null, created_at: now, updated_at: now };
+      const task: ZipTaskRow = { id: newId(), uid: actor.id, task_type: TaskType.DOWNLOAD, status: TaskStatus.BEFORE, request_key: key, name, progress: 0, result_key: null, result_size: null, error: null, created_at: now, updated_at: now, ...NOT_UNZIP };
       await tasks.insert(task);
       await deps.queue.enqueue(ZIP_BUILD_JOB, { taskId: task.id }, { jobId: `zip-${task.id}` });
       return presentTask(task);
@@ -161,6 +189,16 @@ export function createDownloadsService(deps: AppDeps) {
 
     async list(uid: string, taskType?: number) {
       return { list: (await tasks.list(uid, taskType)).map(presentTask) };
+    },
+
+    async rows(uid: string, taskType?: number) {
+      return tasks.list(uid, taskType);
+    },
+
+    async row(uid: string, taskId: string) {
+      const t = await tasks.find(uid, taskId);
+      if (!t) throw appError('item.notFound');
+      return t;
     },
 
     async status(uid: string, taskId: string) {

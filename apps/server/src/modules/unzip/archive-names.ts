@@ -39,6 +39,11 @@ function decodeCp437(bytes: Uint8Array): string {
   return out;
 }
 
+/** Whether an unflagged name is not UTF-8: the archive's names are in a code page (see decodeEntryName). */
+export function isLegacyName(raw: Uint8Array, utf8Flag: boolean): boolean {
+  return !utf8Flag && tryDecode(utf8, raw) === undefined;
+}
+
 function tryDecode(decoder: TextDecoder, bytes: Uint8Array): string | undefined {
   try {
     return decoder.decode(bytes);
@@ -47,12 +52,20 @@ function tryDecode(decoder: TextDecoder, bytes: Uint8Array): string | undefined 
   }
 }
 
-/** The entry's name as text: UTF-8 when flagged or valid, else GBK, else CP437. */
-export function decodeEntryName(raw: Uint8Array, utf8Flag: boolean): DecodedName {
+/**
+ * The entry's name as text: UTF-8 when flagged or valid, else GBK, else CP437. `legacyArchive`: another unflagged
+ * name of the same archive is not UTF-8, so the archive was made in a code page: short GBK names can be valid UTF-8
+ * by accident ("图纸" is CD BC D6 BD, which UTF-8 reads as "ͼֽ"), and then GBK is tried first.
+ */
+export function decodeEntryName(raw: Uint8Array, utf8Flag: boolean, legacyArchive = false): DecodedName {
   if (utf8Flag) {
     // a flag that lies (bytes that are not UTF-8) falls through to the code pages rather than showing U+FFFD
     const flagged = tryDecode(utf8, raw);
     if (flagged !== undefined) return { name: flagged, encoding: 'utf-8' };
+  }
+  if (legacyArchive) {
+    const asGbk = tryDecode(gbk, raw);
+    if (asGbk !== undefined && !PRIVATE_USE.test(asGbk)) return { name: asGbk, encoding: 'gbk' };
   }
   const asUtf8 = tryDecode(utf8, raw);
   if (asUtf8 !== undefined) return { name: asUtf8, encoding: 'utf-8' };

@@ -25,7 +25,8 @@ export interface ExtractOptions {
   limits: UnzipLimits;
   signal: AbortSignal;
   /**
-   * One file entry (directories are listed, not passed here). `data` must be consumed before the next entry comes.
+   * One file entry (directories are listed, not passed here). `data` must be consumed before the next entry comes,
+   * or left unread: then the entry is skipped (a resumed task does so for the files it stored before).
    * The caller counts the bytes it reads; the reader also stops when an entry gives more than it declared, or the
    * archive more than `limits.maxTotalBytes`, with ArchiveError 'limit'.
    */

@@ -1,66 +1,8 @@
-import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { Uint8ArrayReader, Uint8ArrayWriter, ZipWriter } from '@zip.js/zip.js';
 import { checkEntryPath, listZip } from './zip-listing.ts';
 import { DEFAULT_UNZIP_LIMITS } from './unzip.config.ts';
-
-/**
- * Hostile zips are written byte by byte here: no well-behaved writer makes a name of raw GBK without the UTF-8 flag,
- * a "../" path, a symlink, or a header that lies about sizes.
- */
-interface RawEntry {
-  name: Uint8Array | string;
-  data?: Uint8Array;
-  utf8Flag?: boolean;
-  /** high byte of "version made by": 0 DOS, 3 Unix */
-  host?: number;
-  unixMode?: number;
-  /** what the central directory claims, whatever the data is */
-  claimUncompressed?: number;
-}
-
-function rawZip(entries: RawEntry[]): Uint8Array {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = typeof e.name === 'string' ? Buffer.from(e.name, 'utf8') : Buffer.from(e.name);
-    const data = Buffer.from(e.data ?? new Uint8Array());
-    const crc = crc32(data);
-    const flags = e.utf8Flag ? 0x0800 : 0;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(flags, 6);
-    local.writeUInt16LE(0, 8); // stored
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    locals.push(local, name, data);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(((e.host ?? 0) << 8) | 20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(flags, 8);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(e.claimUncompressed ?? data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(((e.unixMode ?? 0) << 16) >>> 0, 38);
-    central.writeUInt32LE(offset, 42);
-    centrals.push(central, name);
-    offset += local.length + name.length + data.length;
-  }
-  const cd = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return new Uint8Array(Buffer.concat([...locals, cd, end]));
-}
+import { rawZip } from './test-archives.ts';
 
 async function zipWith(files: Record<string, Uint8Array | null>, password?: string): Promise<Uint8Array> {
   const writer = new ZipWriter(new Uint8ArrayWriter(), { useWebWorkers: false, ...(password ? { password } : {}) });

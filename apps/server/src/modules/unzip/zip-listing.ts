@@ -1,5 +1,5 @@
 import { BlobReader, Uint8ArrayReader, ZipReader, type Entry, type Reader } from '@zip.js/zip.js';
-import { cleanNamePart, decodeEntryName, type NameEncoding, type NameFix } from './archive-names.ts';
+import { cleanNamePart, decodeEntryName, isLegacyName, type NameEncoding, type NameFix } from './archive-names.ts';
 import { DEFAULT_UNZIP_LIMITS } from './unzip.config.ts';
 
 /**
@@ -77,6 +77,52 @@ export function checkEntryPath(name: string): { parts: string[] } | { refused: R
   return kept.length === 0 ? { refused: 'empty-name' } : { parts: kept };
 }
 
+/**
+ * One central-directory entry as the drive will see it: its cleaned path, or why it is refused. The listing and the
+ * extraction (zip-reader.ts) both go through here, so what is extracted is exactly what was listed.
+ */
+export function classifyEntry(entry: Entry, legacyArchive = false): { listed: ListedEntry } | { refused: RefusedEntry } {
+  const unicodePath = entry.extraFieldUnicodePath?.valid ? entry.extraFieldUnicodePath.filename : undefined;
+  const decoded = unicodePath !== undefined ? { name: unicodePath, encoding: 'utf-8' as const } : decodeEntryName(entry.rawFilename, utf8Flagged(entry), legacyArchive);
+  // never created: a link inside the target folder can point anywhere on the server
+  if (isSymlink(entry)) return { refused: { originalName: decoded.name, reason: 'symlink' } };
+  const where = checkEntryPath(decoded.name);
+  if ('refused' in where) return { refused: { originalName: decoded.name, reason: where.refused } };
+  const fixes = new Set<NameFix>();
+  const path = where.parts.map((part) => {
+    const clean = cleanNamePart(part);
+    clean.fixes.forEach((f) => fixes.add(f));
+    return clean.name;
+  });
+  return {
+    listed: {
+      path,
+      originalName: decoded.name,
+      encoding: decoded.encoding,
+      fixes: [...fixes],
+      directory: entry.directory,
+      encrypted: entry.encrypted,
+      compressedSize: entry.compressedSize,
+      uncompressedSize: entry.uncompressedSize,
+    },
+  };
+}
+
+/** The entry's own UTF-8 flag (bit 11): zip.js's `filenameUTF8` is also true for unflagged names that merely look like UTF-8. */
+function utf8Flagged(entry: Entry): boolean {
+  return entry.bitFlag?.languageEncodingFlag ?? entry.filenameUTF8;
+}
+
+/** Whether some unflagged name of the archive (within the first `maxEntries`) is not UTF-8: names are in a code page. */
+export async function hasLegacyNames(zip: ZipReader<unknown>, maxEntries: number): Promise<boolean> {
+  let count = 0;
+  for await (const entry of zip.getEntriesGenerator()) {
+    if (++count > maxEntries) break;
+    if (isLegacyName(entry.rawFilename, utf8Flagged(entry))) return true;
+  }
+  return false;
+}
+
 type ZipSource = Uint8Array | Blob | Reader<unknown>;
 
 function readerOf(source: ZipSource): Reader<unknown> {
@@ -94,6 +140,7 @@ export async function listZip(source: ZipSource, limits: UnzipLimits = DEFAULT_U
   const zip = new ZipReader(readerOf(source), { filenameValidation: 'tolerant', useWebWorkers: false });
   const listing: ZipListing = { entries: [], refused: [], encrypted: false, totalCompressed: 0, totalUncompressed: 0 };
   try {
+    const legacy = await hasLegacyNames(zip, limits.maxEntries);
     let count = 0;
     for await (const entry of zip.getEntriesGenerator()) {
       count++;
@@ -104,39 +151,17 @@ export async function listZip(source: ZipSource, limits: UnzipLimits = DEFAULT_U
       }
       listing.totalCompressed += entry.compressedSize;
       listing.totalUncompressed += entry.uncompressedSize;
-      const unicodePath = entry.extraFieldUnicodePath?.valid ? entry.extraFieldUnicodePath.filename : undefined;
-      const decoded = unicodePath !== undefined ? { name: unicodePath, encoding: 'utf-8' as const } : decodeEntryName(entry.rawFilename, entry.filenameUTF8);
-      if (isSymlink(entry)) {
-        // never created: a link inside the target folder can point anywhere on the server
-        listing.refused.push({ originalName: decoded.name, reason: 'symlink' });
+      const c = classifyEntry(entry, legacy);
+      if ('refused' in c) {
+        listing.refused.push(c.refused);
         continue;
       }
-      const where = checkEntryPath(decoded.name);
-      if ('refused' in where) {
-        listing.refused.push({ originalName: decoded.name, reason: where.refused });
-        continue;
-      }
-      const fixes = new Set<NameFix>();
-      const path = where.parts.map((part) => {
-        const clean = cleanNamePart(part);
-        clean.fixes.forEach((f) => fixes.add(f));
-        return clean.name;
-      });
       if (entry.encrypted) listing.encrypted = true;
       if (!entry.directory && entry.uncompressedSize >= RATIO_CHECK_MIN_BYTES && !listing.limitExceeded) {
         const ratio = entry.uncompressedSize / Math.max(entry.compressedSize, 1);
-        if (ratio > limits.maxRatio) listing.limitExceeded = { kind: 'ratio', limit: limits.maxRatio, actual: Math.round(ratio), entry: decoded.name };
+        if (ratio > limits.maxRatio) listing.limitExceeded = { kind: 'ratio', limit: limits.maxRatio, actual: Math.round(ratio), entry: c.listed.originalName };
       }
-      listing.entries.push({
-        path,
-        originalName: decoded.name,
-        encoding: decoded.encoding,
-        fixes: [...fixes],
-        directory: entry.directory,
-        encrypted: entry.encrypted,
-        compressedSize: entry.compressedSize,
-        uncompressedSize: entry.uncompressedSize,
-      });
+      listing.entries.push(c.listed);
     }
   } finally {
     await zip.close();

@@ -1,0 +1,152 @@
+import { crc32 } from 'node:zlib';
+import { Uint8ArrayReader, Uint8ArrayWriter, ZipWriter } from '@zip.js/zip.js';
+
+/**
+ * Test helper: zips written in the test with zip.js's own writer (issue 18: archives generated in the test), and the
+ * byte patches that make them hostile.
+ */
+export interface TestEntry {
+  name: string;
+  /** null: a folder entry */
+  data: Uint8Array | null;
+}
+
+export interface TestZipOptions {
+  password?: string;
+  /** ZipCrypto instead of AES */
+  zipCrypto?: boolean;
+  /** 1 AES-128, 3 AES-256 */
+  encryptionStrength?: 1 | 2 | 3;
+  /** 0: stored */
+  level?: number;
+  /** names written in GBK without the UTF-8 flag, as Chinese Windows does */
+  gbkNames?: boolean;
+  zip64?: boolean;
+}
+
+let gbkTable: Map<string, number[]> | undefined;
+/** GBK bytes of a text: Node has a GBK decoder but no encoder, so the table is the decoder's, reversed. */
+export function gbkEncode(text: string): Uint8Array {
+  if (!gbkTable) {
+    gbkTable = new Map();
+    const dec = new TextDecoder('gbk');
+    for (let a = 0x81; a <= 0xfe; a++)
+      for (let b = 0x40; b <= 0xfe; b++) {
+        if (b === 0x7f) continue;
+        const ch = dec.decode(new Uint8Array([a, b]));
+        if (ch.length === 1 && !gbkTable.has(ch)) gbkTable.set(ch, [a, b]);
+      }
+  }
+  const out: number[] = [];
+  for (const ch of text) {
+    if (ch.charCodeAt(0) < 0x80) out.push(ch.charCodeAt(0));
+    else {
+      const bytes = gbkTable.get(ch);
+      if (!bytes) throw new Error(`no GBK for ${ch}`);
+      out.push(...bytes);
+    }
+  }
+  return new Uint8Array(out);
+}
+
+export async function makeZip(entries: TestEntry[], o: TestZipOptions = {}): Promise<Uint8Array> {
+  const writer = new ZipWriter(new Uint8ArrayWriter(), {
+    useWebWorkers: false,
+    ...(o.password ? { password: o.password, zipCrypto: !!o.zipCrypto, encryptionStrength: o.encryptionStrength ?? 3 } : {}),
+    ...(o.level !== undefined ? { level: o.level } : {}),
+    ...(o.gbkNames ? { useUnicodeFileNames: false, encodeText: (t: string) => gbkEncode(t) } : {}),
+    ...(o.zip64 ? { zip64: true } : {}),
+  });
+  for (const e of entries) {
+    if (e.data === null) await writer.add(e.name, undefined, { directory: true });
+    else await writer.add(e.name, new Uint8ArrayReader(e.data));
+  }
+  return writer.close();
+}
+
+/** Sets every header's uncompressed size of the entry named `name` (local and central) to `size`: a header that lies. */
+export function lieAboutSize(zip: Uint8Array, name: string, size: number): Uint8Array {
+  const b = Buffer.from(zip);
+  const n = Buffer.from(name);
+  for (let p = 0; p < b.length - 4; p++) {
+    const sig = b.readUInt32LE(p);
+    if (sig === 0x04034b50 && b.subarray(p + 30, p + 30 + n.length).equals(n) && b.readUInt16LE(p + 26) === n.length) b.writeUInt32LE(size, p + 22);
+    if (sig === 0x02014b50 && b.subarray(p + 46, p + 46 + n.length).equals(n) && b.readUInt16LE(p + 28) === n.length) b.writeUInt32LE(size, p + 24);
+  }
+  return new Uint8Array(b);
+}
+
+/** One entry of `rawZip`. */
+export interface RawEntry {
+  name: Uint8Array | string;
+  data?: Uint8Array;
+  utf8Flag?: boolean;
+  /** high byte of "version made by": 0 DOS, 3 Unix (set by unixMode) */
+  host?: number;
+  /** the entry's Unix mode in the external attributes (host Unix) */
+  unixMode?: number;
+  /** what the central directory claims, whatever the data is */
+  claimUncompressed?: number;
+}
+
+/**
+ * A stored zip written byte by byte, for what no well-behaved writer makes: a name of raw GBK without the UTF-8 flag,
+ * "../x", "C:\\x", a symlink, a header that lies about sizes, more than 65,535 entries (zip64 end record).
+ */
+export function rawZip(entries: RawEntry[]): Uint8Array {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = typeof e.name === 'string' ? Buffer.from(e.name, 'utf8') : Buffer.from(e.name);
+    const data = Buffer.from(e.data ?? new Uint8Array());
+    const crc = crc32(data);
+    const flags = e.utf8Flag ? 0x0800 : 0;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(flags, 6);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    locals.push(local, name, data);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(((e.host ?? (e.unixMode ? 3 : 0)) << 8) | 20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(flags, 8);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(e.claimUncompressed ?? data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(((e.unixMode ?? 0) << 16) >>> 0, 38);
+    central.writeUInt32LE(offset, 42);
+    centrals.push(central, name);
+    offset += local.length + name.length + data.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  const n16 = Math.min(entries.length, 0xffff);
+  end.writeUInt16LE(n16, 8);
+  end.writeUInt16LE(n16, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  if (entries.length < 0xffff) return new Uint8Array(Buffer.concat([...locals, cd, end]));
+  // more entries than 16 bits count: the zip64 end record and its locator say how many
+  const z = Buffer.alloc(56);
+  z.writeUInt32LE(0x06064b50, 0);
+  z.writeBigUInt64LE(44n, 4);
+  z.writeUInt16LE(45, 12);
+  z.writeUInt16LE(45, 14);
+  z.writeBigUInt64LE(BigInt(entries.length), 24);
+  z.writeBigUInt64LE(BigInt(entries.length), 32);
+  z.writeBigUInt64LE(BigInt(cd.length), 40);
+  z.writeBigUInt64LE(BigInt(offset), 48);
+  const loc = Buffer.alloc(20);
+  loc.writeUInt32LE(0x07064b50, 0);
+  loc.writeBigUInt64LE(BigInt(offset + cd.length), 8);
+  loc.writeUInt32LE(1, 16);
+  return new Uint8Array(Buffer.concat([...locals, cd, z, loc, end]));
+}

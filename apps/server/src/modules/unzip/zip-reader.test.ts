@@ -1,0 +1,145 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { ArchiveError } from './archive-reader.ts';
+import { zipReader } from './zip-reader.ts';
+import { DEFAULT_UNZIP_LIMITS } from './unzip.config.ts';
+import { lieAboutSize, makeZip, type TestEntry, type TestZipOptions } from './test-archives.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-zipreader-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const onDisk = (bytes: Uint8Array) => {
+  const f = path.join(dir, `a${n++}.zip`);
+  writeFileSync(f, bytes);
+  return f;
+};
+
+async function readAll(r: Readable) {
+  const parts: Buffer[] = [];
+  for await (const c of r) parts.push(c as Buffer);
+  return Buffer.concat(parts);
+}
+
+async function extractAll(file: string, o: { password?: string; limits?: typeof DEFAULT_UNZIP_LIMITS; signal?: AbortSignal } = {}) {
+  const got = new Map<string, Buffer>();
+  await zipReader.extract(file, {
+    password: o.password,
+    limits: o.limits ?? DEFAULT_UNZIP_LIMITS,
+    signal: o.signal ?? new AbortController().signal,
+    async onEntry(entry, data) {
+      got.set(entry.path.join('/'), await readAll(data));
+    },
+  });
+  return got;
+}
+
+const kindOf = async (p: Promise<unknown>) => {
+  try {
+    await p;
+    return 'ok';
+  } catch (e) {
+    if (!(e instanceof ArchiveError)) throw e;
+    return e.kind;
+  }
+};
+
+const SOURCE: TestEntry[] = [
+  { name: '图纸/', data: null },
+  { name: '图纸/平面图.dwg', data: randomBytes(70_000) },
+  { name: '图纸/空/', data: null },
+  { name: '图纸/立面/东立面.dxf', data: new Uint8Array(Buffer.from('0\nSECTION\n'.repeat(5000))) },
+  { name: 'empty.txt', data: new Uint8Array() },
+];
+const files = (entries: TestEntry[]) => new Map(entries.filter((e) => e.data !== null).map((e) => [e.name, Buffer.from(e.data!)]));
+
+describe('zipReader', () => {
+  it.each<[string, TestZipOptions]>([
+    ['deflate, UTF-8 names', {}],
+    ['stored', { level: 0 }],
+    ['GBK names without the UTF-8 flag', { gbkNames: true }],
+    ['ZipCrypto', { password: '密码pw', zipCrypto: true }],
+    ['AES-128', { password: 'pw', encryptionStrength: 1 }],
+    ['AES-256', { password: 'pw', encryptionStrength: 3 }],
+    ['zip64', { zip64: true }],
+  ])('extracts %s byte for byte, folders listed', async (_label, o) => {
+    const file = onDisk(await makeZip(SOURCE, o));
+    const listing = await zipReader.list(file, { limits: DEFAULT_UNZIP_LIMITS });
+    expect(listing.format).toBe('zip');
+    expect(listing.encrypted).toBe(!!o.password);
+    expect(listing.entries.filter((e) => e.directory).map((e) => e.path.join('/'))).toEqual(['图纸', '图纸/空']);
+    if (o.gbkNames) expect(listing.entries.find((e) => !e.directory)!.encoding).toBe('gbk');
+    expect(await extractAll(file, { password: o.password })).toEqual(files(SOURCE));
+  });
+
+  it('checks a password without extracting: right, wrong; extraction with a wrong or no password says so', async () => {
+    for (const o of [{ zipCrypto: true }, { encryptionStrength: 3 as const }]) {
+      const file = onDisk(await makeZip(SOURCE, { password: 'right', ...o }));
+      expect(await zipReader.checkPassword(file, 'right')).toBe(true);
+      expect(await zipReader.checkPassword(file, 'wrong')).toBe(false);
+      expect(await kindOf(extractAll(file, { password: 'wrong' }))).toBe('wrong-password');
+      expect(await kindOf(extractAll(file))).toMatch(/password-required|wrong-password/);
+    }
+    // nothing encrypted: any password opens it
+    expect(await zipReader.checkPassword(onDisk(await makeZip(SOURCE)), 'x')).toBe(true);
+  });
+
+  it('stops an entry that gives more than its header says (limit), and an archive over the total', async () => {
+    const data = new Uint8Array(200_000).fill(65);
+    const liar = onDisk(lieAboutSize(await makeZip([{ name: 'liar.bin', data }]), 'liar.bin', 1000));
+    expect(await kindOf(extractAll(liar))).toBe('limit');
+    const stored = onDisk(lieAboutSize(await makeZip([{ name: 'liar.bin', data }], { level: 0 }), 'liar.bin', 1000));
+    expect(await kindOf(extractAll(stored))).toBe('limit');
+    const big = onDisk(await makeZip([{ name: 'a', data: randomBytes(5000) }, { name: 'b', data: randomBytes(5000) }]));
+    expect(await kindOf(extractAll(big, { limits: { ...DEFAULT_UNZIP_LIMITS, maxTotalBytes: 9000 } }))).toBe('limit');
+  });
+
+  it('names truncated archives damaged and random bytes not an archive', async () => {
+    const whole = await makeZip([{ name: 'x.bin', data: randomBytes(100_000) }], { level: 0 });
+    expect(await kindOf(zipReader.list(onDisk(whole.subarray(0, 50_000)), { limits: DEFAULT_UNZIP_LIMITS }))).toMatch(/not-archive|damaged/);
+    // the central directory intact, an entry's bytes cut: read as damaged
+    const cut = Buffer.from(whole);
+    cut.fill(0, 40, 60_000);
+    expect(await kindOf(extractAll(onDisk(cut)))).toBe('damaged');
+    expect(await kindOf(zipReader.list(onDisk(randomBytes(4096)), { limits: DEFAULT_UNZIP_LIMITS }))).toBe('not-archive');
+  });
+
+  it('stops when the signal aborts (cancelled)', async () => {
+    const file = onDisk(await makeZip([{ name: 'a', data: randomBytes(3_000_000) }, { name: 'b', data: randomBytes(10) }], { level: 0 }));
+    const ac = new AbortController();
+    const p = zipReader.extract(file, {
+      limits: DEFAULT_UNZIP_LIMITS,
+      signal: ac.signal,
+      async onEntry(_e, data) {
+        ac.abort();
+        await readAll(data);
+      },
+    });
+    expect(await kindOf(p)).toBe('cancelled');
+  });
+
+  it('a 200 MB entry streams through without holding it in memory', async () => {
+    const chunk = randomBytes(1 << 20);
+    const big = new Uint8Array(200 << 20);
+    for (let i = 0; i < 200; i++) big.set(chunk, i << 20);
+    const file = onDisk(await makeZip([{ name: 'big.bin', data: big }], { level: 0 }));
+    let size = 0;
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    await zipReader.extract(file, {
+      limits: DEFAULT_UNZIP_LIMITS,
+      signal: new AbortController().signal,
+      async onEntry(_e, data) {
+        for await (const c of data) {
+          size += (c as Buffer).length;
+          peak = Math.max(peak, process.memoryUsage().rss);
+        }
+      },
+    });
+    expect(size).toBe(200 << 20);
+    expect(peak - before).toBeLessThan(150 << 20);
+  }, 60_000);
+});

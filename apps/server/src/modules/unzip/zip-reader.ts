@@ -1,0 +1,189 @@
+import { promises as fsp, type promises } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { Reader, ZipReader, ERR_ABORTED, ERR_ENCRYPTED, ERR_EOCDR_NOT_FOUND, ERR_INVALID_PASSWORD, ERR_INVALID_UNCOMPRESSED_SIZE, ERR_INVALID_CRC32, type Entry, type FileEntry } from '@zip.js/zip.js';
+import { ArchiveError, type ArchiveReader, type ExtractOptions } from './archive-reader.ts';
+import { classifyEntry, hasLegacyNames, listZip } from './zip-listing.ts';
+
+/**
+ * zip archives through zip.js (issue 18 part 1): stored, deflate, ZipCrypto and AES, zip64. The archive is a local
+ * file read by ranges (never whole in memory); each entry streams out to the caller with its bytes counted, so a
+ * header that lies about its size, or an archive that unpacks past the operator's total, stops with 'limit'.
+ */
+
+/** A local file read by ranges: zip.js asks for the central directory, then each entry's bytes. */
+export class FileRangeReader extends Reader<string> {
+  private handle?: promises.FileHandle;
+  constructor(private readonly file: string) {
+    super(file);
+  }
+  override async init() {
+    this.handle = await fsp.open(this.file, 'r');
+    this.size = (await this.handle.stat()).size;
+  }
+  override async readUint8Array(index: number, length: number): Promise<Uint8Array> {
+    const len = Math.max(0, Math.min(length, this.size - index));
+    const buf = new Uint8Array(len);
+    let done = 0;
+    while (done < len) {
+      const { bytesRead } = await this.handle!.read(buf, done, len - done, index + done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return done === len ? buf : buf.subarray(0, done);
+  }
+  async close() {
+    await this.handle?.close();
+    this.handle = undefined;
+  }
+}
+
+const OPTIONS = { filenameValidation: 'tolerant', useWebWorkers: false } as const;
+
+/** zip.js's failures as the task names them. */
+export function zipError(e: unknown, o: { encrypted?: boolean } = {}): ArchiveError {
+  if (e instanceof ArchiveError) return e;
+  const msg = (e as Error)?.message ?? String(e);
+  const name = (e as Error)?.name;
+  if (name === 'AbortError' || msg === ERR_ABORTED) return new ArchiveError('cancelled', msg);
+  if (msg === ERR_INVALID_PASSWORD) return new ArchiveError('wrong-password', msg);
+  if (msg === ERR_ENCRYPTED) return new ArchiveError('password-required', msg);
+  if (msg === ERR_EOCDR_NOT_FOUND) return new ArchiveError('not-archive', msg);
+  // more bytes than the header said: a lying header (the counting below usually stops it first)
+  if (msg === ERR_INVALID_UNCOMPRESSED_SIZE) return new ArchiveError('limit', msg);
+  // ZipCrypto checks one byte of the password: a wrong one passes 1 time in 256 and then fails the CRC
+  if (msg === ERR_INVALID_CRC32 && o.encrypted) return new ArchiveError('wrong-password', msg);
+  return new ArchiveError('damaged', msg);
+}
+
+async function withZip<T>(file: string, fn: (zip: ZipReader<unknown>) => Promise<T>): Promise<T> {
+  const reader = new FileRangeReader(file);
+  const zip = new ZipReader(reader, OPTIONS);
+  try {
+    return await fn(zip);
+  } finally {
+    await zip.close().catch(() => undefined);
+    await reader.close();
+  }
+}
+
+/** What `onEntry` threw, kept apart from zip.js's errors so it reaches the caller unchanged. */
+class ConsumerFailure {
+  constructor(readonly cause: unknown) {}
+}
+
+const isFile = (e: Entry): e is FileEntry => !e.directory;
+
+export const zipReader: ArchiveReader = {
+  format: 'zip',
+
+  async list(file, o) {
+    const reader = new FileRangeReader(file);
+    try {
+      const listing = await listZip(reader, o.limits);
+      return { format: 'zip', ...listing };
+    } catch (e) {
+      throw zipError(e);
+    } finally {
+      await reader.close();
+    }
+  },
+
+  async checkPassword(file, password) {
+    try {
+      return await withZip(file, async (zip) => {
+        for await (const entry of zip.getEntriesGenerator()) {
+          if (!isFile(entry) || !entry.encrypted) continue;
+          try {
+            // the first encrypted entry's check bytes (ZipCrypto) or password verifier (AES): nothing is inflated
+            await entry.getData(new WritableStream(), { password, checkPasswordOnly: true });
+            return true;
+          } catch (e) {
+            if ((e as Error).message === ERR_INVALID_PASSWORD) return false;
+            throw e;
+          }
+        }
+        return true;
+      });
+    } catch (e) {
+      throw zipError(e);
+    }
+  },
+
+  async extract(file, o: ExtractOptions) {
+    let total = 0;
+    try {
+      await withZip(file, async (zip) => {
+        const legacy = await hasLegacyNames(zip, o.limits.maxEntries);
+        let count = 0;
+        for await (const entry of zip.getEntriesGenerator()) {
+          if (o.signal.aborted) throw new ArchiveError('cancelled');
+          if (++count > o.limits.maxEntries) throw new ArchiveError('limit', 'too many entries', { kind: 'entries', limit: o.limits.maxEntries, actual: count });
+          const c = classifyEntry(entry, legacy);
+          if ('refused' in c || !isFile(entry)) continue;
+          const listed = c.listed;
+          const declared = entry.uncompressedSize;
+          let seen = 0;
+          const out = new PassThrough({ highWaterMark: 1 << 20 });
+          // the failure reaches the caller through `inflating`; a consumer that already stopped reading has no listener left
+          out.on('error', () => undefined);
+          // stops the inflating when the consumer fails or the task is cancelled
+          const stop = new AbortController();
+          const onAbort = () => stop.abort(new ArchiveError('cancelled'));
+          o.signal.addEventListener('abort', onAbort, { once: true });
+          const counted = new WritableStream<Uint8Array>({
+            async write(chunk) {
+              seen += chunk.byteLength;
+              total += chunk.byteLength;
+              // a header that lies: no operator limit is named, the task calls the archive damaged
+              if (seen > declared) throw new ArchiveError('limit', `entry ${listed.originalName} gives more than its ${declared} bytes`);
+              if (total > o.limits.maxTotalBytes) throw new ArchiveError('limit', 'archive over the total size limit', { kind: 'total-size', limit: o.limits.maxTotalBytes, actual: total });
+              if (!out.write(chunk)) await new Promise<void>((resolve, reject) => {
+                const done = () => { out.off('drain', done); out.off('close', closed); resolve(); };
+                const closed = () => { out.off('drain', done); reject(new ArchiveError('cancelled', 'consumer closed')); };
+                out.once('drain', done);
+                out.once('close', closed);
+              });
+            },
+            close() {
+              out.end();
+            },
+          });
+          const inflating = entry
+            .getData(counted, { password: o.password, signal: stop.signal, checkCrc32: true })
+            .catch((e) => {
+              const err = e instanceof ArchiveError ? e : zipError(stop.signal.aborted && stop.signal.reason instanceof ArchiveError ? stop.signal.reason : e, { encrypted: entry.encrypted });
+              out.destroy(err);
+              throw err;
+            });
+          let skipped = false;
+          const consuming = o.onEntry(listed, out).then(
+            () => {
+              // the caller left the bytes unread (a resumed task that stored this entry before): not inflated further
+              if (!out.readableEnded) {
+                skipped = true;
+                stop.abort(new ArchiveError('cancelled', 'skipped'));
+                out.destroy();
+              }
+            },
+            (e) => {
+              stop.abort(e);
+              throw new ConsumerFailure(e);
+            },
+          );
+          try {
+            const [a, b] = await Promise.allSettled([inflating, consuming]);
+            // the caller's own failure (storage, a database) goes back to it as it was
+            if (b.status === 'rejected') throw b.reason;
+            if (a.status === 'rejected' && !skipped) throw a.reason;
+          } finally {
+            o.signal.removeEventListener('abort', onAbort);
+          }
+        }
+      });
+    } catch (e) {
+      if (e instanceof ConsumerFailure) throw e.cause;
+      if (o.signal.aborted) throw new ArchiveError('cancelled');
+      throw zipError(e);
+    }
+  },
+};
