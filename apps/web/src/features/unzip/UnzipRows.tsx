@@ -57,7 +57,7 @@ export function UnzipRows({ list }: { list: UnzipTask[] }) {
         renderItem={(task) => {
           const u = task.unzip;
           const waitsForPassword = task.status === TaskStatus.PASSWORD_ERR || task.status === TaskStatus.PASSWORD_LOADING;
-          const failure = task.status === TaskStatus.FAIL && task.response ? errorText(task.response) : null;
+          const failure = task.status === TaskStatus.FAIL && task.response ? errorText(task.response, u?.responseArgs) : null;
           return (
             <List.Item
               data-testid="unzip-row"

@@ -32,7 +32,7 @@ export const isArchive = (i: { fileType: number; name: string }) => i.fileType =
 /** Waiting or unpacking: the list looks again until none is (5 and 6 wait for the user, who answers through this page). */
 export const isRunning = (t: { status: number }) => t.status === TaskStatus.BEFORE || t.status === TaskStatus.IN;
 /** A server message by its key (errors.ts), e.g. a failed task's `response`; anything that is no key is shown as it is. */
-export const errorText = (key: string) => serverMessage(key, currentLanguage());
+export const errorText = (key: string, args?: readonly string[]) => serverMessage(key, currentLanguage(), args);
 /** The drive page of a folder: the phone's cloud list on a phone, the desktop's otherwise. */
 export const folderPath = (folderId: string) => (isPhone() ? `/webH5/cloud?folderId=${folderId}` : `/yun/index?folderId=${folderId}`);
 

@@ -153,6 +153,7 @@ describe('decompression in the web app', () => {
       task({ taskId: 't1', status: 1, name: 'b.zip', unzip: { entriesDone: 3, entriesTotal: 10, bytesDone: 1048576, bytesTotal: 4194304 } }),
       task({ taskId: 't2', status: 2, name: 'c.zip', unzip: { folderId: 'f2', entriesDone: 4, entriesTotal: 4, bytesDone: 2048, bytesTotal: 2048, reports: [{ name: 'a:b.dxf', action: 'renamed', to: 'c/a_b.dxf', reason: 'forbidden-chars' }, { name: '../evil.dxf', action: 'refused', to: null, reason: 'parent-path' }] } }),
       task({ taskId: 't3', status: 3, name: 'd.zip', response: 'unzip.damaged' }),
+      task({ taskId: 't4', status: 3, name: 'g.zip', response: 'unzip.tooLarge', unzip: { responseArgs: ['2.00GB'] } }),
       task({ taskId: 't5', status: 5, name: 'e.7z', unzip: { fileId: 'z5' } }),
       task({ taskId: 't6', status: 6, name: 'f.rar', unzip: { fileId: 'z6' } }),
     ];
@@ -162,18 +163,19 @@ describe('decompression in the web app', () => {
     await waitFor(() => expect(screen.getByRole('tab', { selected: true }).textContent).toBe('Unzip'));
     const rows = await screen.findAllByTestId('unzip-row');
     const state = (n: number) => within(rows[n]).getByTestId('unzip-state').textContent;
-    expect(rows.map((r) => r.getAttribute('data-status'))).toEqual(['0', '1', '2', '3', '5', '6']);
+    expect(rows.map((r) => r.getAttribute('data-status'))).toEqual(['0', '1', '2', '3', '3', '5', '6']);
     expect(state(0)).toBe('Waiting');
     expect(state(1)).toBe('Unpacking · 3 / 10 files · 1.00MB / 4.00MB');
     expect(within(rows[1]).getByText('25%')).toBeTruthy();
     expect(state(2)).toBe('Successful · 4 / 4 files · 2.00KB / 2.00KB');
     expect(state(3)).toBe('Failed');
     expect(within(rows[3]).getByTestId('unzip-error').textContent).toBe('The archive is damaged or incomplete');
-    expect(state(4)).toBe('Wrong password');
-    expect(state(5)).toBe('Password-protected');
+    expect(within(rows[4]).getByTestId('unzip-error').textContent).toBe('The archive unpacks to more than 2.00GB and cannot be decompressed');
+    expect(state(5)).toBe('Wrong password');
+    expect(state(6)).toBe('Password-protected');
     // cancel while unfinished or waiting for a password; not once done or failed
-    expect(rows.map((r) => !!within(r).queryByTestId('unzip-cancel'))).toEqual([true, true, false, false, true, true]);
-    expect(rows.map((r) => !!within(r).queryByTestId('unzip-enter-password'))).toEqual([false, false, false, false, true, true]);
+    expect(rows.map((r) => !!within(r).queryByTestId('unzip-cancel'))).toEqual([true, true, false, false, false, true, true]);
+    expect(rows.map((r) => !!within(r).queryByTestId('unzip-enter-password'))).toEqual([false, false, false, false, false, true, true]);
     fireEvent.click(within(rows[1]).getByTestId('unzip-cancel'));
     await waitFor(() => expect(sent('/cloud/v5/zip/task/cancel')).toEqual([{ taskId: 't1' }]));
 
@@ -181,13 +183,13 @@ describe('decompression in the web app', () => {
     expect(within(rows[2]).getByTestId('unzip-reports').textContent).toBe('a:b.dxf → c/a_b.dxf (forbidden characters)../evil.dxf: not extracted (".." in the path)');
 
     // wrong password (5): the dialog says so at once; the right one continues the task
-    fireEvent.click(within(rows[4]).getByTestId('unzip-enter-password'));
+    fireEvent.click(within(rows[5]).getByTestId('unzip-enter-password'));
     expect((await screen.findByTestId('unzip-password-wrong')).textContent).toBe('Wrong password, please enter it again');
     fireEvent.change(screen.getByTestId('unzip-password'), { target: { value: 'secret' } });
     fireEvent.click(button('unzip-password-ok'));
     await waitFor(() => expect(sent('/cloud/v5/file/unzip')).toEqual([{ fileId: 'z5', password: 'secret' }]));
     // password-protected (6): asked without a wrong-password note
-    fireEvent.click(within(rows[5]).getByTestId('unzip-enter-password'));
+    fireEvent.click(within(rows[6]).getByTestId('unzip-enter-password'));
     await screen.findByTestId('unzip-password');
     expect(screen.queryByTestId('unzip-password-wrong')).toBeNull();
 
