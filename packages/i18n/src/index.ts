@@ -9,6 +9,7 @@ import { shares } from './locales/shares.ts';
 import { versions } from './locales/versions.ts';
 import { groups } from './locales/groups.ts';
 import { conversions } from './locales/conversions.ts';
+import { unzip } from './locales/unzip.ts';
 
 export const LANGUAGES = ['zh', 'en', 'ko', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -39,6 +40,7 @@ export { shares };
 export { versions };
 export { groups };
 export { conversions };
+export { unzip };
 
 /** Login-site text lookup. */
 export function ssoText(lang: Language, key: keyof (typeof sso)['en'], args?: readonly (string | number)[]): string {

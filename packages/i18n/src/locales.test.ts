@@ -4,9 +4,10 @@ import { ERRORS } from '@cadcloud/contracts';
 import { versions } from './index.ts';
 import { conversions } from './index.ts';
 import { compare } from './index.ts';
+import { unzip } from './index.ts';
 
 describe('locales', () => {
-  for (const [ns, table] of Object.entries({ errors, sso, web, viewer, fonts, versions, compare, conversions })) {
+  for (const [ns, table] of Object.entries({ errors, sso, web, viewer, fonts, versions, compare, conversions, unzip })) {
     it(`${ns}: every language has every key, none empty`, () => {
       const keys = Object.keys(table.en).sort();
       for (const lang of LANGUAGES) {

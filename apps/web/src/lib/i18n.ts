@@ -7,6 +7,7 @@ import { compare } from '@cadcloud/i18n';
 import { versions } from '@cadcloud/i18n';
 import { groups } from '@cadcloud/i18n';
 import { conversions } from '@cadcloud/i18n';
+import { unzip } from '@cadcloud/i18n';
 
 const STORAGE_KEY = 'cadcloud.lang';
 
@@ -39,6 +40,9 @@ for (const l of LANGUAGES) i18n.addResourceBundle(l, 'versions', versions[l]);
 
 // the conversion namespace (transform dialog, task panel tab, /yun/transformer)
 for (const l of LANGUAGES) i18n.addResourceBundle(l, 'conversions', conversions[l]);
+
+// the decompression namespace (Decompress action, same-name and password dialogs, the task panel's unzip tab)
+for (const l of LANGUAGES) i18n.addResourceBundle(l, 'unzip', unzip[l]);
 
 // the drawing compare namespace (/yun/version/:fileId/compare)
 for (const l of LANGUAGES) i18n.addResourceBundle(l, 'compare', compare[l]);

@@ -4,6 +4,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { MemoryRouter } from 'react-router';
 import { message } from 'antd';
 import { setLanguage } from '../../lib/i18n.ts';
+import { stubBrowserApis } from '../../testing/jsdom.ts';
 import { firstNonEmptyTab, TaskPanel } from '../tasks/TaskPanel.tsx';
 import { ConvertButton, parsePages } from './ConvertDialog.tsx';
 import { ConvertAction } from './ConvertAction.tsx';
@@ -14,12 +15,7 @@ const conversion = (o: object) => ({ taskId: 't1', fileId: 'f1', sourceName: 'pl
 const calls: { url: string; body: any }[] = [];
 
 beforeAll(() => {
-  window.matchMedia ??= ((q: string) => ({ matches: false, media: q, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false })) as unknown as typeof window.matchMedia;
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
+  stubBrowserApis();
   vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
     calls.push({ url, body: JSON.parse(String(init?.body ?? '{}')) });
     if (url.startsWith('/cloud/v5/zip/task/list')) return ok({ list: [] });

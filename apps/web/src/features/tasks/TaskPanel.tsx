@@ -11,6 +11,8 @@ import { saveUrl } from '../files/api.ts';
 import { taskEvents } from './task-events.ts';
 import { ConversionRows } from '../conversions/ConversionRows.tsx';
 import { useConversions } from '../conversions/use-conversions.ts';
+import { UnzipRows } from '../unzip/UnzipRows.tsx';
+import { useUnzipTasks } from '../unzip/use-unzip-tasks.ts';
 
 export type TaskTab = 'upload' | 'download' | 'unzip' | 'convert';
 
@@ -32,6 +34,10 @@ export function TaskPanel() {
   const conversions = useConversions();
   const conversionsRef = useRef(conversions.list);
   conversionsRef.current = conversions.list;
+  // decompressions (issue 18): polled every 5 s while one waits or unpacks (use-unzip-tasks.ts)
+  const unzips = useUnzipTasks();
+  const unzipsRef = useRef(unzips.list);
+  unzipsRef.current = unzips.list;
 
   const refreshZips = () =>
     downloadsApi.list().then(
@@ -48,7 +54,7 @@ export function TaskPanel() {
   const show = (kind: TaskTab | undefined, zipList: ZipTask[]) => {
     setOpen(true);
     setExpanded(true);
-    setTab(kind ?? firstNonEmptyTab({ upload: uploadsRef.current.length, download: zipList.length, unzip: 0, convert: conversionsRef.current.length }));
+    setTab(kind ?? firstNonEmptyTab({ upload: uploadsRef.current.length, download: zipList.length, unzip: unzipsRef.current.length, convert: conversionsRef.current.length }));
   };
   useEffect(() => {
     // zips still being prepared from an earlier visit: show them
@@ -57,6 +63,7 @@ export function TaskPanel() {
     });
     return taskEvents.subscribe((kind) => {
       if (kind === 'convert') void conversions.refresh().then(() => show(kind, zipsRef.current));
+      else if (kind === 'unzip') void unzips.refresh().then(() => show(kind, zipsRef.current));
       else if (kind === 'download' || !kind) void refreshZips().then((list) => show(kind, list));
       else show(kind, zipsRef.current);
     });
@@ -70,7 +77,7 @@ export function TaskPanel() {
   useEffect(() => {
     if (uploads.length && !open) {
       setOpen(true);
-      setTab(firstNonEmptyTab({ upload: uploads.length, download: zips.length, unzip: 0, convert: conversions.list.length }));
+      setTab(firstNonEmptyTab({ upload: uploads.length, download: zips.length, unzip: unzips.list.length, convert: conversions.list.length }));
     }
   }, [uploads.length]);
   // conversions still running from an earlier visit: show them
@@ -81,6 +88,14 @@ export function TaskPanel() {
       show(undefined, zipsRef.current);
     }
   }, [conversions.running]);
+  // decompressions still running from an earlier visit: show them
+  const shownUnzips = useRef(false);
+  useEffect(() => {
+    if (unzips.running && !open && !shownUnzips.current) {
+      shownUnzips.current = true;
+      show(undefined, zipsRef.current);
+    }
+  }, [unzips.running]);
 
   // the open panel sits over the right of the page: the file list makes room for it (styles.css), so the size and
   // date columns stay visible
@@ -166,7 +181,7 @@ export function TaskPanel() {
                 <Empty description={t('tasks.empty')} />
               ),
             },
-            { key: 'unzip', label: t('tasks.unzip'), children: <Empty description={t('tasks.empty')} /> },
+            { key: 'unzip', label: <span data-testid="tab-unzip">{t('tasks.unzip')}</span>, children: <UnzipRows list={unzips.list} /> },
             { key: 'convert', label: <span data-testid="tab-convert">{t('tasks.convert', { ns: 'conversions' })}</span>, children: <ConversionRows list={conversions.list} onRetry={conversions.retry} /> },
           ]}
         />

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { setLanguage } from '../../lib/i18n.ts';
+import { stubBrowserApis } from '../../testing/jsdom.ts';
 import { firstNonEmptyTab, TaskPanel } from './TaskPanel.tsx';
 import { taskEvents } from './task-events.ts';
 import { uploadQueue } from '../uploads/uploads.ts';
@@ -9,13 +10,7 @@ import { uploadQueue } from '../uploads/uploads.ts';
 const ok = (bizData: unknown) => new Response(JSON.stringify({ rtnCode: '0000000', msg: 'success', bizData }), { headers: { 'content-type': 'application/json' } });
 
 beforeAll(() => {
-  // antd reads matchMedia, which jsdom does not have
-  window.matchMedia ??= ((q: string) => ({ matches: false, media: q, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false })) as unknown as typeof window.matchMedia;
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
+  stubBrowserApis();
   // the server's side of the calls the panel makes: one zip still being prepared; every upload is known (instant)
   vi.stubGlobal('fetch', async (url: string) => {
     if (url.startsWith('/cloud/v5/zip/task/list')) return ok({ list: [{ taskId: 't1', taskType: 1, status: 1, name: 'drawings.zip', progress: 40, size: null, createTimestamp: Date.now(), response: null }] });

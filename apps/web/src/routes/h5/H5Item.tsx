@@ -14,6 +14,10 @@ import { InfoCircleOutlined } from '@ant-design/icons';
 import { ShareButton } from '../../features/shares/ShareDialog.tsx';
 import { ConvertAction } from '../../features/conversions/ConvertAction.tsx';
 import { isConvertible } from '../../features/conversions/api.ts';
+import { DecompressButton } from '../../features/unzip/Decompress.tsx';
+import { UnzipRows } from '../../features/unzip/UnzipRows.tsx';
+import { useUnzipTasks } from '../../features/unzip/use-unzip-tasks.ts';
+import { isArchive } from '../../features/unzip/api.ts';
 
 /** /webH5/item/{fileId}: the file's details with download, rename and delete. */
 export function H5Item() {
@@ -55,6 +59,7 @@ export function H5Item() {
         <Button block icon={<EditOutlined />} data-testid="h5-rename" onClick={() => setRenaming(true)}>{t('toolbar.rename')}</Button>
         <VersionHistoryButton items={[item]} block phone />
         {isConvertible(item) && <ConvertAction file={item} layout={layout} block />}
+        <DecompressButton items={[item]} block />
         <Button block danger icon={<DeleteOutlined />} data-testid="h5-delete" onClick={() => Modal.confirm({
           title: t('toolbar.delete'), content: t('delete.confirm', { count: 1 }), okText: t('common.ok'), cancelText: t('common.cancel'), okButtonProps: { danger: true },
           onOk: async () => {
@@ -62,10 +67,18 @@ export function H5Item() {
           },
         })}>{t('toolbar.delete')}</Button>
       </Space>
+      {isArchive(item) && <ArchiveTasks archiveId={item.id} />}
       <NameDialog open={renaming} title={t('rename.title')} label={t('rename.label')} initial={item.name} onCancel={() => setRenaming(false)} onSubmit={async (name) => {
         setItem(await filesApi.renameFile(item.id, name));
         setRenaming(false);
       }} />
     </div>
   );
+}
+
+/** The phone has no task panel: an archive's page shows its decompressions (progress, password, folder to open). */
+function ArchiveTasks({ archiveId }: { archiveId: string }) {
+  const { list } = useUnzipTasks();
+  const mine = list.filter((t) => t.unzip?.fileId === archiveId);
+  return mine.length ? <div className="h5-unzip" data-testid="h5-unzip-tasks"><UnzipRows list={mine} /></div> : null;
 }

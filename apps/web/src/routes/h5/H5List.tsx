@@ -7,6 +7,8 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { ROOT_FOLDER_ID } from '@cadcloud/contracts';
 import { filesApi, type Item } from '../../features/files/api.ts';
 import { Thumb, useThumbnailRefresh } from '../../features/files/thumb.tsx';
+import { useDecompress } from '../../features/unzip/Decompress.tsx';
+import { isArchive } from '../../features/unzip/api.ts';
 import { formatSize, formatTime } from '../../lib/format.ts';
 
 /** Mobile home (recent files) and cloud (folder browser). */
@@ -33,16 +35,18 @@ export function H5List({ mode }: { mode: 'home' | 'cloud' }) {
     else setCrumbs([]);
   }, [load]);
   useThumbnailRefresh(items ?? [], load);
+  // a decompression started here is followed on the archive's page (its progress, password, folder)
+  const decompress = useDecompress((archiveId) => navigate(`/webH5/item/${archiveId}`));
 
   /**
-   * A tap opens what the browser can show (folders, pictures, PDFs), and says so for archives, as the desktop list does
-   * (spec: 'Compressed package files do not support clicking to open' until decompression exists); everything else
-   * opens its details. The ">" arrow always opens the details, an archive's actions included.
+   * A tap opens what the browser can show (folders, pictures, PDFs); for an archive it says it does not open
+   * ('Compressed package files do not support clicking to open') and offers to decompress it, as the desktop list
+   * does; everything else opens its details. The ">" arrow always opens the details, an archive's actions included.
    */
   const open = (item: Item) => {
     if (item.fileType === 0) return navigate(`/webH5/cloud?folderId=${item.id}`);
+    if (isArchive(item)) return decompress.offer(item);
     const preview = previewKind(item);
-    if (preview === 'archive') return void message.info(t('preview.archive'));
     navigate(preview ? `/yun/preview/${item.id}` : `/webH5/item/${item.id}`);
   };
 
@@ -71,6 +75,7 @@ export function H5List({ mode }: { mode: 'home' | 'cloud' }) {
       ) : (
         <Empty description={t('list.empty')} />
       )}
+      {decompress.dialogs}
     </div>
   );
 }

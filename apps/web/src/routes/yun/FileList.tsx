@@ -23,6 +23,8 @@ import { ConvertButton } from '../../features/conversions/ConvertDialog.tsx';
 import { conversionEvents } from '../../features/conversions/conversion-events.ts';
 import { IN_TRANSFORM } from '../../features/conversions/api.ts';
 import { CONVERSION_POLL_MS } from '@cadcloud/contracts';
+import { DecompressButton, useDecompress } from '../../features/unzip/Decompress.tsx';
+import { isArchive, unzipEvents } from '../../features/unzip/api.ts';
 
 export type ListKind = 'index' | 'recent' | 'drawing' | 'threeModel' | 'picture' | 'other';
 
@@ -110,15 +112,17 @@ export function FileList({ kind }: { kind: ListKind }) {
     return () => clearInterval(timer);
   }, [anyConverting, load]);
   useEffect(() => conversionEvents.subscribe(() => void load()), [load]);
+  // a decompression finished: the folder it made is next to its archive, so the list showing the archive looks again
+  useEffect(() => unzipEvents.onExtracted((archiveId) => items.some((i) => i.id === archiveId) && void load()), [load, items]);
+  const decompress = useDecompress(() => setSelected([]));
   const ids = (list: Item[]) => ({ fileIds: list.filter((i) => i.fileType === 1).map((i) => i.id), folderIds: list.filter((i) => i.fileType === 0).map((i) => i.id) });
   const openFolder = (item: Item) => navigate(`/yun/index?folderId=${item.id}`); // leaves any search
   const open = (item: Item) => {
     if (item.fileType === 0) return openFolder(item);
     if (isViewable(item)) return navigate(`/yun/view/${item.id}`);
-    const preview = previewKind(item);
-    // archives open once decompression exists (spec's message until then)
-    if (preview === 'archive') return void message.info(t('preview.archive'));
-    if (preview) navigate(`/yun/preview/${item.id}`);
+    // an archive does not open (section 8's message): decompressing it is offered instead
+    if (isArchive(item)) return decompress.offer(item);
+    if (previewKind(item)) navigate(`/yun/preview/${item.id}`);
   };
   const opens = (item: Item) => item.fileType === 0 || isViewable(item) || !!previewKind(item);
   const done = async (text?: string) => {
@@ -195,6 +199,7 @@ export function FileList({ kind }: { kind: ListKind }) {
           <Button icon={<EditOutlined />} disabled={chosen.length !== 1 || converting} onClick={() => setDialog('rename')} data-testid="btn-rename">{t('toolbar.rename')}</Button>
           <VersionHistoryButton items={chosen} />
           <ConvertButton items={chosen} onStarted={() => setSelected([])} />
+          <DecompressButton items={chosen} onStarted={() => setSelected([])} />
           <PublishButton items={chosen} onDone={done} />
           <Button icon={<DeleteOutlined />} danger disabled={!chosen.length || converting} onClick={remove} data-testid="btn-delete">{t('toolbar.delete')}</Button>
           <Tooltip title={t('toolbar.refresh')}>
@@ -259,6 +264,7 @@ export function FileList({ kind }: { kind: ListKind }) {
         <Empty description={t('list.empty')} />
       )}
 
+      {decompress.dialogs}
       <UploadDialog open={dialog === 'upload'} parentId={parentForNew} uploadLimit={uploadLimit} onClose={() => setDialog(null)} />
       <NameDialog open={dialog === 'folder'} title={t('folder.new')} label={t('folder.name')} onCancel={() => setDialog(null)} onSubmit={async (name) => {
         await filesApi.createFolder(parentForNew, name);
