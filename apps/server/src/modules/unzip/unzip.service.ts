@@ -112,7 +112,7 @@ function archiveEnd(e: ArchiveError): TaskEnd {
   }
 }
 
-const REFUSAL: Record<RefusedEntry['reason'], Report['reason']> = { 'parent-path': 'parent-path', 'absolute-path': 'absolute-path', 'drive-letter': 'drive-letter', symlink: 'symlink', 'empty-name': 'empty-name' };
+const REFUSAL: Record<RefusedEntry['reason'], Report['reason']> = { 'parent-path': 'parent-path', 'absolute-path': 'absolute-path', 'drive-letter': 'drive-letter', symlink: 'symlink', hardlink: 'hardlink', 'empty-name': 'empty-name' };
 
 /**
  * Cloud decompression (issue 18; spec sections 4, 7, 8): which archives may be decompressed, the task (a zip_tasks
