@@ -175,6 +175,13 @@ describe('decompressing an archive from the drive in a real browser', () => {
         expect(await phoneOverflow(m)).toBeLessThanOrEqual(0);
         await m.locator('[data-testid=unzip-again]').tap();
         await enterPassword(m);
+        if (lang === 'zh') {
+          // antd's static notices render outside the app's tree: they must still get the app's fonts, or Chinese
+          // shows as empty boxes on a machine without system CJK fonts (the shipped Noto Sans SC fills in)
+          const toast = m.locator('.ant-message').getByText('已加入解压列表');
+          await toast.waitFor();
+          expect(await toast.evaluate((el) => getComputedStyle(el).fontFamily)).toContain('Noto Sans SC');
+        }
         // followed on the archive's page: its decompressions, this one successful
         await m.waitForURL(/\/webH5\/item\//);
         await expect.poll(() => m.locator('[data-testid=h5-unzip-tasks] [data-testid=unzip-row][data-status="2"]').count(), { timeout: 90_000 }).toBe(done + 1);
