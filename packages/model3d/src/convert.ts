@@ -1,0 +1,91 @@
+import type { Document } from '@gltf-transform/core';
+import { asModel3dError, badInput, tooLarge, unsupported } from './errors.ts';
+import { sceneToDocument } from './glb/document.ts';
+import { finishGlb, type ModelNode, type ModelStats } from './glb/finish.ts';
+import { importGltf } from './importers/gltf.ts';
+import { importObj } from './importers/obj.ts';
+import { importOcct } from './importers/occt.ts';
+import { importOff } from './importers/off.ts';
+import { importPly } from './importers/ply.ts';
+import { importStl } from './importers/stl.ts';
+import { type Model3dLimits, withDefaults } from './limits.ts';
+import { type Scene, TriangleBudget } from './scene.ts';
+
+/** the formats convertToGlb reads, by file extension */
+export const MODEL3D_FORMATS = {
+  step: ['step', 'stp'],
+  iges: ['iges', 'igs'],
+  brep: ['brep', 'brp'],
+  stl: ['stl'],
+  obj: ['obj'],
+  ply: ['ply'],
+  off: ['off'],
+  gltf: ['gltf'],
+  glb: ['glb'],
+} as const;
+export type Model3dFormat = keyof typeof MODEL3D_FORMATS;
+/** read by a WebAssembly library whose heap the worker's cap does not bound: their size limit is maxWasmInputBytes */
+const WASM_FORMATS = new Set<Model3dFormat>(['step', 'iges', 'brep']);
+
+export function formatOf(name: string): Model3dFormat | null {
+  const ext = name.toLowerCase().split('.').pop() ?? '';
+  for (const [format, exts] of Object.entries(MODEL3D_FORMATS)) if ((exts as readonly string[]).includes(ext)) return format as Model3dFormat;
+  return null;
+}
+
+export interface ConvertOptions {
+  limits?: Partial<Model3dLimits>;
+  /** files given beside the model (an OBJ's MTL, a glTF's .bin), by name */
+  extraFiles?: Record<string, Uint8Array> | Map<string, Uint8Array>;
+}
+
+export interface ConvertResult {
+  glb: Uint8Array;
+  stats: ModelStats;
+  tree: ModelNode[];
+  format: Model3dFormat;
+}
+
+async function importAny(format: Model3dFormat, input: Uint8Array, name: string, limits: Model3dLimits, extra: Map<string, Uint8Array>): Promise<Scene | Document> {
+  const budget = new TriangleBudget(limits);
+  const base = name.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || name;
+  switch (format) {
+    case 'step':
+    case 'iges':
+    case 'brep':
+      return importOcct(input, format, budget);
+    case 'stl':
+      return importStl(input, base, limits, budget);
+    case 'obj':
+      return importObj(input, base, extra, budget);
+    case 'ply':
+      return importPly(input, base, limits, budget);
+    case 'off':
+      return importOff(input, base, limits, budget);
+    case 'gltf':
+    case 'glb':
+      return importGltf(input, format === 'glb', extra);
+  }
+}
+
+/**
+ * One 3D model (its bytes and file name) as a GLB: node names, hierarchy and properties (in each node's `extras`)
+ * kept, welded, quantized and compressed with EXT_meshopt_compression. Errors are Model3dError with a kind:
+ * 'too-large' | 'bad-input' | 'unsupported' (and 'timeout' from convertInWorker).
+ */
+export async function convertToGlb(input: Uint8Array, name: string, o: ConvertOptions = {}): Promise<ConvertResult> {
+  const limits = withDefaults(o.limits);
+  const format = formatOf(name);
+  if (!format) throw unsupported(`${name}: not a 3D format we convert`);
+  if (!input.length) throw badInput(`${name} is empty`);
+  if (input.length > limits.maxInputBytes) throw tooLarge(`${name} is ${input.length} bytes, more than ${limits.maxInputBytes}`);
+  if (WASM_FORMATS.has(format) && input.length > limits.maxWasmInputBytes) throw tooLarge(`${name} is ${input.length} bytes, more than ${limits.maxWasmInputBytes} for ${format.toUpperCase()}`);
+  const extra = o.extraFiles instanceof Map ? o.extraFiles : new Map(Object.entries(o.extraFiles ?? {}));
+  try {
+    const imported = await importAny(format, input, name, limits, extra);
+    const doc = 'roots' in imported ? sceneToDocument(imported) : imported;
+    return { ...(await finishGlb(doc, limits)), format };
+  } catch (e) {
+    throw asModel3dError(e);
+  }
+}

@@ -1,0 +1,72 @@
+import { type Document, getBounds, Logger, type Node as GltfNode, NodeIO } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { meshopt, weld } from '@gltf-transform/functions';
+import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
+import { tooLarge } from '../errors.ts';
+import type { Model3dLimits } from '../limits.ts';
+
+/** A node of the model tree the viewer lists: `node` is its index among the GLB's nodes. */
+export interface ModelNode {
+  name: string;
+  node: number;
+  triangles: number;
+  properties?: Record<string, unknown>;
+  children: ModelNode[];
+}
+
+export interface ModelStats {
+  triangles: number;
+  nodes: number;
+  bbox: { min: [number, number, number]; max: [number, number, number] };
+}
+
+const quiet = new Logger(Logger.Verbosity.WARN);
+
+/** gltf-transform's reader and writer with every extension it knows and meshopt's decoder and encoder */
+export async function gltfIO(): Promise<NodeIO> {
+  await Promise.all([MeshoptDecoder.ready, MeshoptEncoder.ready]);
+  return new NodeIO().setLogger(quiet).registerExtensions(ALL_EXTENSIONS).registerDependencies({ 'meshopt.decoder': MeshoptDecoder, 'meshopt.encoder': MeshoptEncoder });
+}
+
+function meshTriangles(n: GltfNode): number {
+  let t = 0;
+  for (const p of n.getMesh()?.listPrimitives() ?? []) {
+    const mode = p.getMode();
+    if (mode !== 4) continue; // TRIANGLES only; strips and fans are not written by our importers
+    t += Math.floor((p.getIndices()?.getCount() ?? p.getAttribute('POSITION')?.getCount() ?? 0) / 3);
+  }
+  return t;
+}
+
+/** the tree and counts of a document (before compression: the counts do not change, the accessors are plain) */
+export function describe(doc: Document): { stats: ModelStats; tree: ModelNode[] } {
+  const root = doc.getRoot();
+  const index = new Map(root.listNodes().map((n, i) => [n, i]));
+  let triangles = 0;
+  const walk = (n: GltfNode): ModelNode => {
+    const own = meshTriangles(n);
+    triangles += own;
+    const children = n.listChildren().map(walk);
+    const props = (n.getExtras() as { properties?: Record<string, unknown> }).properties;
+    const sum = own + children.reduce((s, c) => s + c.triangles, 0);
+    return { name: n.getName(), node: index.get(n)!, triangles: sum, ...(props ? { properties: props } : {}), children };
+  };
+  const scene = root.getDefaultScene() ?? root.listScenes()[0];
+  const tree = scene ? scene.listChildren().map(walk) : [];
+  const b = scene && triangles ? getBounds(scene) : { min: [0, 0, 0], max: [0, 0, 0] };
+  return {
+    stats: { triangles, nodes: root.listNodes().length, bbox: { min: [...b.min] as [number, number, number], max: [...b.max] as [number, number, number] } },
+    tree,
+  };
+}
+
+/** Welds, quantizes and compresses (EXT_meshopt_compression) the document and writes it as GLB. */
+export async function finishGlb(doc: Document, limits: Model3dLimits): Promise<{ glb: Uint8Array; stats: ModelStats; tree: ModelNode[] }> {
+  const { stats, tree } = describe(doc);
+  if (stats.triangles > limits.maxTriangles) throw tooLarge(`${stats.triangles} triangles, more than ${limits.maxTriangles}`);
+  const io = await gltfIO();
+  doc.setLogger(quiet);
+  await doc.transform(weld(), meshopt({ encoder: MeshoptEncoder, level: 'medium' }));
+  const glb = await io.writeBinary(doc);
+  return { glb, stats, tree };
+}

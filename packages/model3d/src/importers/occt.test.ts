@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { convertToGlb } from '../convert.ts';
+import { expectModel } from '../fixtures/read-back.ts';
+import { stepAssembly, stepPart } from '../fixtures/step.ts';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+describe('STEP through occt-import-js', () => {
+  it('converts a cube: 12 triangles, its bounds, its product name', async () => {
+    const t = performance.now();
+    const r = await convertToGlb(enc(stepPart({ name: 'Cube', min: [0, 0, 0], max: [10, 10, 10] })), 'cube.stp');
+    console.log(`STEP cube: ${Math.round(performance.now() - t)} ms, GLB ${r.glb.length} bytes`);
+    await expectModel(r, 12, [0, 0, 0], [10, 10, 10]);
+    expect(r.tree.map((n) => n.name)).toEqual(['Cube']);
+    expect(r.tree[0].properties).toMatchObject({ product: 'Cube' });
+  });
+
+  it('keeps an assembly of two parts as two named nodes under the assembly, each placed', async () => {
+    const text = stepAssembly('Gearbox', [
+      { name: 'Housing', min: [0, 0, 0], max: [10, 10, 10], at: [0, 0, 0] },
+      { name: 'Shaft', min: [0, 0, 0], max: [5, 5, 5], at: [20, 0, 0] },
+    ]);
+    const t = performance.now();
+    const r = await convertToGlb(enc(text), 'gearbox.step');
+    console.log(`STEP assembly: ${Math.round(performance.now() - t)} ms`);
+    const back = await expectModel(r, 24, [0, 0, 0], [25, 10, 10]);
+    expect(r.tree).toHaveLength(1);
+    expect(r.tree[0].name).toBe('Gearbox');
+    expect(r.tree[0].children.map((c) => [c.name, c.triangles])).toEqual([['Housing', 12], ['Shaft', 12]]);
+    const asm = back.doc.getRoot().listNodes().find((n) => n.getName() === 'Gearbox')!;
+    expect(asm.listChildren().map((c) => c.getName())).toEqual(['Housing', 'Shaft']);
+  });
+
+  it('a truncated STEP is bad input', async () => {
+    const text = stepPart({ name: 'Cube', min: [0, 0, 0], max: [10, 10, 10] });
+    await expect(convertToGlb(enc(text.slice(0, Math.floor(text.length / 2))), 'cube.stp')).rejects.toMatchObject({ kind: 'bad-input' });
+  });
+
+  it('refuses a STEP above the WebAssembly size limit before reading it', async () => {
+    const text = stepPart({ name: 'Cube', min: [0, 0, 0], max: [10, 10, 10] });
+    await expect(convertToGlb(enc(text), 'cube.stp', { limits: { maxWasmInputBytes: 1000 } })).rejects.toMatchObject({ kind: 'too-large' });
+  });
+});

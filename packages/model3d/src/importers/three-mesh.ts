@@ -1,0 +1,50 @@
+// three.js objects (what its STL/OBJ/PLY loaders return) as the neutral scene.
+import type { BufferGeometry, Material, Mesh, Object3D } from 'three';
+import { node, type SceneMesh, type SceneNode, type TriangleBudget } from '../scene.ts';
+
+const colorOf = (m: Material | undefined): SceneMesh['color'] => {
+  const c = (m as { color?: { r: number; g: number; b: number } } | undefined)?.color;
+  if (!c) return undefined;
+  const opacity = m && m.transparent ? m.opacity : 1;
+  return opacity < 1 ? [c.r, c.g, c.b, opacity] : [c.r, c.g, c.b];
+};
+
+/** the triangles of a geometry from `start` for `count` indices (or positions when it has none) */
+function part(g: BufferGeometry, start: number, count: number, name: string, color: SceneMesh['color']): SceneMesh {
+  const pos = g.getAttribute('position').array as Float32Array;
+  const nor = g.getAttribute('normal')?.array as Float32Array | undefined;
+  const index = g.getIndex()?.array;
+  if (index) {
+    const whole = start === 0 && count >= index.length;
+    return { name, positions: Float32Array.from(pos), normals: nor && Float32Array.from(nor), indices: Uint32Array.from(whole ? index : index.subarray(start, start + count)), color };
+  }
+  const end = Math.min(pos.length / 3, start + count);
+  return { name, positions: pos.slice(start * 3, end * 3), normals: nor?.slice(start * 3, end * 3), color };
+}
+
+/** one three.js mesh: a geometry with several materials is split by its groups */
+export function threeMesh(mesh: Mesh, name: string, budget: TriangleBudget): SceneMesh[] {
+  const g = mesh.geometry;
+  const total = g.getIndex()?.count ?? g.getAttribute('position')?.count ?? 0;
+  if (!total) return [];
+  const mats = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
+  if (!g.groups.length || mats.length === 1) return [budget.mesh(part(g, 0, total, name, colorOf(mats[0])))];
+  return g.groups.map((gr) => budget.mesh(part(g, gr.start, gr.count, mats[gr.materialIndex ?? 0]?.name || name, colorOf(mats[gr.materialIndex ?? 0]))));
+}
+
+/** a three.js object tree: each object a node with its name and matrix, its meshes on it */
+export function threeObject(o: Object3D, fallback: string, budget: TriangleBudget): SceneNode {
+  const name = o.name || fallback;
+  o.updateMatrix();
+  const identity = o.matrix.equals(o.matrix.clone().identity());
+  const meshes = (o as Mesh).isMesh ? threeMesh(o as Mesh, name, budget) : [];
+  const properties: Record<string, unknown> = {};
+  const material = (o as Mesh).material;
+  if (material && !Array.isArray(material) && material.name) properties.material = material.name;
+  return node(name, {
+    matrix: identity ? undefined : o.matrix.toArray(),
+    meshes,
+    children: o.children.map((c, i) => threeObject(c, `${name} ${i + 1}`, budget)),
+    ...(Object.keys(properties).length ? { properties } : {}),
+  });
+}
