@@ -1,0 +1,75 @@
+import { Document } from '@gltf-transform/core';
+import { describe, expect, it } from 'vitest';
+import { convertToGlb } from '../convert.ts';
+import { gltfIO } from '../glb/finish.ts';
+import { asciiPly, asciiStl, binaryPly, binaryStl, cube, mtl, obj, off } from '../fixtures/mesh.ts';
+import { expectModel } from '../fixtures/read-back.ts';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const timed = async <T>(label: string, f: () => Promise<T>): Promise<T> => {
+  const t = performance.now();
+  const r = await f();
+  console.log(`${label}: ${Math.round(performance.now() - t)} ms`);
+  return r;
+};
+
+describe('mesh formats', () => {
+  it('STL, ASCII and binary: a cube', async () => {
+    for (const [label, bytes] of [['ASCII STL', enc(asciiStl())], ['binary STL', binaryStl()]] as const) {
+      const r = await timed(label, () => convertToGlb(bytes, 'box.stl'));
+      await expectModel(r, 12, [0, 0, 0], [10, 10, 10]);
+      expect(r.tree.map((n) => n.name)).toEqual(['box']);
+    }
+  });
+
+  it('OBJ with its MTL given beside it: objects as named nodes, colours from the MTL (texture maps left out)', async () => {
+    const r = await timed('OBJ+MTL', () => convertToGlb(enc(obj()), 'box.obj', { extraFiles: { 'cube.mtl': enc(mtl) } }));
+    const back = await expectModel(r, 12, [0, 0, 0], [10, 10, 10]);
+    expect(r.tree[0].name).toBe('box');
+    expect(r.tree[0].children.map((c) => [c.name, c.triangles])).toEqual([['Bottom', 2], ['Top', 10]]);
+    const colors = back.doc.getRoot().listNodes().filter((n) => n.getMesh()).map((n) => n.getMesh()!.listPrimitives()[0].getMaterial()!.getBaseColorFactor().slice(0, 3));
+    expect(colors).toEqual([[1, 0, 0], [0, 0, 1]]);
+  });
+
+  it('OBJ without its MTL still converts (grey)', async () => {
+    const r = await convertToGlb(enc(obj()), 'box.obj');
+    await expectModel(r, 12, [0, 0, 0], [10, 10, 10]);
+  });
+
+  it('PLY, ASCII and binary: a cube', async () => {
+    for (const [label, bytes] of [['ASCII PLY', enc(asciiPly())], ['binary PLY', binaryPly()]] as const) {
+      const r = await timed(label, () => convertToGlb(bytes, 'box.ply'));
+      await expectModel(r, 12, [0, 0, 0], [10, 10, 10]);
+    }
+  });
+
+  it('OFF with quads: a cube of 12 triangles', async () => {
+    const r = await timed('OFF', () => convertToGlb(enc(off(cube(4, [1, 2, 3]))), 'box.off'));
+    await expectModel(r, 12, [1, 2, 3], [5, 6, 7]);
+  });
+
+  it('glTF and GLB pass through: names, hierarchy and extras kept, compressed with meshopt', async () => {
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const c = cube(2);
+    const prim = doc
+      .createPrimitive()
+      .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(Float32Array.from(c.vertices.flat())).setBuffer(buffer))
+      .setIndices(doc.createAccessor().setType('SCALAR').setArray(Uint16Array.from(c.triangles.flat())).setBuffer(buffer));
+    const part = doc.createNode('Bolt').setMesh(doc.createMesh('bolt').addPrimitive(prim)).setTranslation([10, 0, 0]).setExtras({ properties: { material: 'steel' } });
+    doc.createScene('s').addChild(doc.createNode('Fixture').addChild(part));
+    doc.getRoot().setDefaultScene(doc.getRoot().listScenes()[0]);
+    const io = await gltfIO();
+    const glb = await io.writeBinary(doc);
+    const r = await timed('GLB pass-through', () => convertToGlb(glb, 'fixture.glb'));
+    await expectModel(r, 12, [10, 0, 0], [12, 2, 2]);
+    expect(r.tree[0]).toMatchObject({ name: 'Fixture', children: [{ name: 'Bolt', properties: { material: 'steel' } }] });
+    // .gltf with its .bin given beside it
+    const { json, resources } = await io.writeJSON(doc, { basename: 'fixture' });
+    const g = await convertToGlb(enc(JSON.stringify(json)), 'fixture.gltf', { extraFiles: resources });
+    await expectModel(g, 12, [10, 0, 0], [12, 2, 2]);
+    // a GLB we wrote (meshopt) converts again
+    await expectModel(await convertToGlb(r.glb, 'again.glb'), 12, [10, 0, 0], [12, 2, 2]);
+    await expect(convertToGlb(enc(JSON.stringify(json)), 'fixture.gltf')).rejects.toMatchObject({ kind: 'bad-input' });
+  });
+});
