@@ -37,9 +37,10 @@ export const targets = [
       'compare.worker': 'apps/server/src/modules/compare/compare.worker.mjs',
       'convert.worker': 'apps/server/src/modules/conversions/convert.worker.mjs',
       'drawing.worker': 'apps/server/src/modules/thumbnails/render/drawing.worker.ts',
+      'model3d.worker': 'packages/model3d/src/worker/convert.worker.ts',
       ...dwgChild,
     },
-    sources: ['apps/server/src', 'apps/sso/src', 'packages/cad/src', 'packages/contracts/src', 'packages/i18n/src'],
+    sources: ['apps/server/src', 'apps/sso/src', 'packages/cad/src', 'packages/model3d/src', 'packages/contracts/src', 'packages/i18n/src'],
   },
   {
     name: 'web',
@@ -48,7 +49,7 @@ export const targets = [
   },
 ];
 // a change of dependencies rebuilds everything
-const shared = ['package-lock.json', 'package.json', 'apps/server/package.json', 'apps/sso/package.json', 'apps/web/package.json', 'packages/cad/package.json', 'scripts/build.mjs'];
+const shared = ['package-lock.json', 'package.json', 'apps/server/package.json', 'apps/sso/package.json', 'apps/web/package.json', 'packages/cad/package.json', 'packages/model3d/package.json', 'scripts/build.mjs'];
 
 function newestMtime(p) {
   let st;

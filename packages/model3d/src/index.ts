@@ -3,3 +3,4 @@ export { Model3dError, type Model3dErrorKind } from './errors.ts';
 export { gltfIO, type ModelNode, type ModelStats } from './glb/finish.ts';
 export { DEFAULT_LIMITS, type Model3dLimits } from './limits.ts';
 export type { Scene, SceneMesh, SceneNode } from './scene.ts';
+export { convertInWorker, DEFAULT_WORKER_LIMITS, type WorkerLimits } from './worker/run-in-worker.ts';

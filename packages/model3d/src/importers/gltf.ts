@@ -9,12 +9,12 @@ export async function importGltf(input: Uint8Array, binary: boolean, extraFiles:
   try {
     if (binary) return await io.readBinary(input);
     const json = JSON.parse(new TextDecoder().decode(input));
-    const resources: Record<string, Uint8Array> = {};
+    const resources: Record<string, Uint8Array<ArrayBuffer>> = {};
     for (const b of [...(json.buffers ?? []), ...(json.images ?? [])]) {
       if (typeof b.uri !== 'string' || b.uri.startsWith('data:')) continue;
       const bytes = extraFiles.get(decodeURIComponent(b.uri)) ?? extraFiles.get(decodeURIComponent(b.uri).split('/').pop()!);
       if (!bytes) throw badInput(`glTF names ${b.uri}, which was not given with it`);
-      resources[b.uri] = bytes;
+      resources[b.uri] = bytes as Uint8Array<ArrayBuffer>;
     }
     return await io.readJSON({ json, resources });
   } catch (e) {

@@ -23,7 +23,8 @@ export function importObj(input: Uint8Array, name: string, extraFiles: Map<strin
     loader.setMaterials(materials);
   }
   const group = loader.parse(source);
-  const root = threeObject(group, name, budget);
+  // normals only when the file has them (OBJLoader makes flat ones otherwise, which keep corners from welding)
+  const root = threeObject(group, name, budget, /^\s*vn\s/m.test(source));
   root.name = name;
   if (!budget.count) throw badInput('OBJ holds no triangles');
   return { roots: [root] };

@@ -16,8 +16,8 @@ export function importOff(input: Uint8Array, name: string, limits: Model3dLimits
   at++;
   const [nv, nf] = counts;
   if (!Number.isSafeInteger(nv) || !Number.isSafeInteger(nf) || nv < 0 || nf < 0) throw badInput('OFF counts are not valid');
-  if (nf > limits.maxTriangles) throw tooLarge(`OFF states ${nf} faces, more than ${limits.maxTriangles}`);
   if (lines.length - at < nv + nf) throw badInput(`OFF states ${nv} vertices and ${nf} faces but holds ${lines.length - at} lines`);
+  if (nf > limits.maxTriangles) throw tooLarge(`OFF holds ${nf} faces, more than ${limits.maxTriangles}`);
   const positions = new Float32Array(nv * 3);
   for (let i = 0; i < nv; i++) {
     const t = lines[at + i].split(/\s+/);

@@ -30,11 +30,12 @@ function checkHeader(input: Uint8Array, limits: Model3dLimits) {
   let need = 0;
   for (const e of elements) {
     if (!Number.isSafeInteger(e.count) || e.count < 0) throw badInput(`PLY element ${e.name} has no valid count`);
-    if (e.name === 'face' && e.count > limits.maxTriangles) throw tooLarge(`PLY states ${e.count} faces, more than ${limits.maxTriangles}`);
     need += e.count * e.bytes;
   }
   const body = input.length - (end + head.slice(end).indexOf('\n') + 1);
   if (need > body) throw badInput(`PLY header states more elements than the file holds (${need} bytes needed, ${body} there)`);
+  const faces = elements.find((e) => e.name === 'face')?.count ?? 0;
+  if (faces > limits.maxTriangles) throw tooLarge(`PLY holds ${faces} faces, more than ${limits.maxTriangles}`);
 }
 
 export function importPly(input: Uint8Array, name: string, limits: Model3dLimits, budget: TriangleBudget): Scene {

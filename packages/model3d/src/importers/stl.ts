@@ -14,15 +14,16 @@ export function importStl(input: Uint8Array, name: string, limits: Model3dLimits
   const count = input.length >= 84 ? new DataView(input.buffer, input.byteOffset, input.byteLength).getUint32(80, true) : -1;
   const binary = count >= 0 && (84 + count * 50 === input.length || !isAsciiStart(input));
   if (binary) {
-    if (count > limits.maxTriangles) throw tooLarge(`STL states ${count} triangles, more than ${limits.maxTriangles}`);
     if (84 + count * 50 > input.length) throw badInput(`STL states ${count} triangles but holds ${Math.max(0, Math.floor((input.length - 84) / 50))}`);
+    if (count > limits.maxTriangles) throw tooLarge(`STL holds ${count} triangles, more than ${limits.maxTriangles}`);
   } else if (!/facet/i.test(new TextDecoder().decode(input.subarray(0, 4096)))) {
     throw badInput('STL holds no facets');
   }
   const ab = input.buffer.slice(input.byteOffset, input.byteOffset + input.byteLength) as ArrayBuffer;
   const geometry = new STLLoader().parse(ab);
   const mesh = new Mesh(geometry);
-  const meshes = threeMesh(mesh, name, budget);
+  // facet normals are flat: without them the corners weld (a third of the size); the viewer shades flat
+  const meshes = threeMesh(mesh, name, budget, false);
   if (!meshes.length) throw badInput('STL holds no triangles');
   return { roots: [node(name, { meshes })] };
 }

@@ -10,9 +10,9 @@ const colorOf = (m: Material | undefined): SceneMesh['color'] => {
 };
 
 /** the triangles of a geometry from `start` for `count` indices (or positions when it has none) */
-function part(g: BufferGeometry, start: number, count: number, name: string, color: SceneMesh['color']): SceneMesh {
+function part(g: BufferGeometry, start: number, count: number, name: string, color: SceneMesh['color'], normals: boolean): SceneMesh {
   const pos = g.getAttribute('position').array as Float32Array;
-  const nor = g.getAttribute('normal')?.array as Float32Array | undefined;
+  const nor = normals ? (g.getAttribute('normal')?.array as Float32Array | undefined) : undefined;
   const index = g.getIndex()?.array;
   if (index) {
     const whole = start === 0 && count >= index.length;
@@ -22,29 +22,32 @@ function part(g: BufferGeometry, start: number, count: number, name: string, col
   return { name, positions: pos.slice(start * 3, end * 3), normals: nor?.slice(start * 3, end * 3), color };
 }
 
-/** one three.js mesh: a geometry with several materials is split by its groups */
-export function threeMesh(mesh: Mesh, name: string, budget: TriangleBudget): SceneMesh[] {
+/**
+ * One three.js mesh: a geometry with several materials is split by its groups. `normals` false leaves out normals the
+ * loader made per face (not the file's): without them shared corners weld, and the viewer shades flat.
+ */
+export function threeMesh(mesh: Mesh, name: string, budget: TriangleBudget, normals = true): SceneMesh[] {
   const g = mesh.geometry;
   const total = g.getIndex()?.count ?? g.getAttribute('position')?.count ?? 0;
   if (!total) return [];
   const mats = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
-  if (!g.groups.length || mats.length === 1) return [budget.mesh(part(g, 0, total, name, colorOf(mats[0])))];
-  return g.groups.map((gr) => budget.mesh(part(g, gr.start, gr.count, mats[gr.materialIndex ?? 0]?.name || name, colorOf(mats[gr.materialIndex ?? 0]))));
+  if (!g.groups.length || mats.length === 1) return [budget.mesh(part(g, 0, total, name, colorOf(mats[0]), normals))];
+  return g.groups.map((gr) => budget.mesh(part(g, gr.start, gr.count, mats[gr.materialIndex ?? 0]?.name || name, colorOf(mats[gr.materialIndex ?? 0]), normals)));
 }
 
 /** a three.js object tree: each object a node with its name and matrix, its meshes on it */
-export function threeObject(o: Object3D, fallback: string, budget: TriangleBudget): SceneNode {
+export function threeObject(o: Object3D, fallback: string, budget: TriangleBudget, normals = true): SceneNode {
   const name = o.name || fallback;
   o.updateMatrix();
   const identity = o.matrix.equals(o.matrix.clone().identity());
-  const meshes = (o as Mesh).isMesh ? threeMesh(o as Mesh, name, budget) : [];
+  const meshes = (o as Mesh).isMesh ? threeMesh(o as Mesh, name, budget, normals) : [];
   const properties: Record<string, unknown> = {};
   const material = (o as Mesh).material;
   if (material && !Array.isArray(material) && material.name) properties.material = material.name;
   return node(name, {
-    matrix: identity ? undefined : o.matrix.toArray(),
+    matrix: identity ? undefined : [...o.matrix.elements],
     meshes,
-    children: o.children.map((c, i) => threeObject(c, `${name} ${i + 1}`, budget)),
+    children: o.children.map((c, i) => threeObject(c, `${name} ${i + 1}`, budget, normals)),
     ...(Object.keys(properties).length ? { properties } : {}),
   });
 }
