@@ -3,6 +3,7 @@ import { asModel3dError, badInput, tooLarge, unsupported } from './errors.ts';
 import { sceneToDocument } from './glb/document.ts';
 import { finishGlb, type ModelNode, type ModelStats } from './glb/finish.ts';
 import { importGltf } from './importers/gltf.ts';
+import { importIfc } from './importers/ifc.ts';
 import { importObj } from './importers/obj.ts';
 import { importOcct } from './importers/occt.ts';
 import { importOff } from './importers/off.ts';
@@ -20,12 +21,13 @@ export const MODEL3D_FORMATS = {
   obj: ['obj'],
   ply: ['ply'],
   off: ['off'],
+  ifc: ['ifc'],
   gltf: ['gltf'],
   glb: ['glb'],
 } as const;
 export type Model3dFormat = keyof typeof MODEL3D_FORMATS;
 /** read by a WebAssembly library whose heap the worker's cap does not bound: their size limit is maxWasmInputBytes */
-const WASM_FORMATS = new Set<Model3dFormat>(['step', 'iges', 'brep']);
+const WASM_FORMATS = new Set<Model3dFormat>(['step', 'iges', 'brep', 'ifc']);
 
 export function formatOf(name: string): Model3dFormat | null {
   const ext = name.toLowerCase().split('.').pop() ?? '';
@@ -54,6 +56,8 @@ async function importAny(format: Model3dFormat, input: Uint8Array, name: string,
     case 'iges':
     case 'brep':
       return importOcct(input, format, budget);
+    case 'ifc':
+      return importIfc(input, base, budget);
     case 'stl':
       return importStl(input, base, limits, budget);
     case 'obj':

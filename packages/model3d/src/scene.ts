@@ -27,6 +27,11 @@ export interface SceneNode {
 
 export interface Scene {
   roots: SceneNode[];
+  /**
+   * the model's up axis as its format has it: 'Z' for CAD (STEP, IGES, STL, 3DM …), 'Y' for glTF, IFC through
+   * web-ifc, OBJ. Coordinates are kept as in the file (distances measure true); the viewer turns a Z-up model.
+   */
+  upAxis: 'Y' | 'Z';
 }
 
 export const node = (name: string, o: Partial<SceneNode> = {}): SceneNode => ({ name, meshes: [], children: [], ...o });

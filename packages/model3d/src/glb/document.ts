@@ -8,7 +8,7 @@ import type { Scene, SceneMesh, SceneNode } from '../scene.ts';
 export function sceneToDocument(scene: Scene): Document {
   const doc = new Document();
   const buffer = doc.createBuffer();
-  const gltfScene = doc.createScene('model');
+  const gltfScene = doc.createScene('model').setExtras({ upAxis: scene.upAxis });
   doc.getRoot().setDefaultScene(gltfScene);
   const materials = new Map<string, Material>();
 

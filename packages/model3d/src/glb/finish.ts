@@ -18,6 +18,8 @@ export interface ModelStats {
   triangles: number;
   nodes: number;
   bbox: { min: [number, number, number]; max: [number, number, number] };
+  /** the up axis of the coordinates (also in the GLB's scene extras): glTF's own is Y */
+  upAxis: 'Y' | 'Z';
 }
 
 const quiet = new Logger(Logger.Verbosity.WARN);
@@ -55,7 +57,7 @@ export function describe(doc: Document): { stats: ModelStats; tree: ModelNode[] 
   const tree = scene ? scene.listChildren().map(walk) : [];
   const b = scene && triangles ? getBounds(scene) : { min: [0, 0, 0], max: [0, 0, 0] };
   return {
-    stats: { triangles, nodes: root.listNodes().length, bbox: { min: [...b.min] as [number, number, number], max: [...b.max] as [number, number, number] } },
+    stats: { triangles, nodes: root.listNodes().length, upAxis: (scene?.getExtras() as { upAxis?: 'Z' })?.upAxis === 'Z' ? 'Z' : 'Y', bbox: { min: [...b.min] as [number, number, number], max: [...b.max] as [number, number, number] } },
     tree,
   };
 }

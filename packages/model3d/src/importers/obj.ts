@@ -27,5 +27,5 @@ export function importObj(input: Uint8Array, name: string, extraFiles: Map<strin
   const root = threeObject(group, name, budget, /^\s*vn\s/m.test(source));
   root.name = name;
   if (!budget.count) throw badInput('OBJ holds no triangles');
-  return { roots: [root] };
+  return { roots: [root], upAxis: 'Y' };
 }

@@ -13,6 +13,7 @@ describe('STEP through occt-import-js', () => {
     await expectModel(r, 12, [0, 0, 0], [10, 10, 10]);
     expect(r.tree.map((n) => n.name)).toEqual(['Cube']);
     expect(r.tree[0].properties).toMatchObject({ product: 'Cube' });
+    expect(r.stats.upAxis).toBe('Z');
   });
 
   it('keeps an assembly of two parts as two named nodes under the assembly, each placed', async () => {

@@ -75,5 +75,5 @@ export async function importOcct(input: Uint8Array, format: OcctFormat, budget: 
   // occt's root is an unnamed document node: its children are the file's top-level products
   const root = r.root;
   const tops = !root.name && !root.meshes.length ? root.children : [root];
-  return { roots: tops.map((t, i) => walk(t, `${format.toUpperCase()} ${i + 1}`)) };
+  return { roots: tops.map((t, i) => walk(t, `${format.toUpperCase()} ${i + 1}`)), upAxis: 'Z' };
 }

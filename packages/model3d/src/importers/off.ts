@@ -41,5 +41,5 @@ export function importOff(input: Uint8Array, name: string, limits: Model3dLimits
     }
   }
   if (!indices.length) throw badInput('OFF holds no faces');
-  return { roots: [node(name, { meshes: [{ name, positions, indices: Uint32Array.from(indices) }] })] };
+  return { roots: [node(name, { meshes: [{ name, positions, indices: Uint32Array.from(indices) }] })], upAxis: 'Y' };
 }

@@ -44,5 +44,5 @@ export function importPly(input: Uint8Array, name: string, limits: Model3dLimits
   const geometry = new PLYLoader().parse(ab);
   const meshes = threeMesh(new Mesh(geometry), name, budget);
   if (!meshes.length || !budget.count) throw badInput('PLY holds no faces');
-  return { roots: [node(name, { meshes })] };
+  return { roots: [node(name, { meshes })], upAxis: 'Y' };
 }

@@ -25,5 +25,5 @@ export function importStl(input: Uint8Array, name: string, limits: Model3dLimits
   // facet normals are flat: without them the corners weld (a third of the size); the viewer shades flat
   const meshes = threeMesh(mesh, name, budget, false);
   if (!meshes.length) throw badInput('STL holds no triangles');
-  return { roots: [node(name, { meshes })] };
+  return { roots: [node(name, { meshes })], upAxis: 'Z' };
 }
