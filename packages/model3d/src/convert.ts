@@ -55,7 +55,7 @@ async function importAny(format: Model3dFormat, input: Uint8Array, name: string,
     case 'step':
     case 'iges':
     case 'brep':
-      return importOcct(input, format, budget);
+      return importOcct(input, format, base, budget);
     case 'ifc':
       return importIfc(input, base, budget);
     case 'stl':

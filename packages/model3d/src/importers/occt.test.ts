@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { convertToGlb } from '../convert.ts';
 import { expectModel } from '../fixtures/read-back.ts';
+import { brepBox } from '../fixtures/brep.ts';
+import { igesBox } from '../fixtures/iges.ts';
 import { stepAssembly, stepPart } from '../fixtures/step.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -30,6 +32,22 @@ describe('STEP through occt-import-js', () => {
     expect(r.tree[0].children.map((c) => [c.name, c.triangles])).toEqual([['Housing', 12], ['Shaft', 12]]);
     const asm = back.doc.getRoot().listNodes().find((n) => n.getName() === 'Gearbox')!;
     expect(asm.listChildren().map((c) => c.getName())).toEqual(['Housing', 'Shaft']);
+  });
+
+  it('IGES: a box of six B-spline surfaces, gathered under the file\'s name', async () => {
+    const t = performance.now();
+    const r = await convertToGlb(enc(igesBox([0, 0, 0], [3, 4, 5])), 'box.igs');
+    console.log(`IGES box: ${Math.round(performance.now() - t)} ms`);
+    await expectModel(r, 12, [0, 0, 0], [3, 4, 5]);
+    expect(r.tree.map((n) => [n.name, n.children.length, n.triangles])).toEqual([['box', 6, 12]]);
+  });
+
+  it('BREP (OpenCascade text): a box solid named after the file', async () => {
+    const t = performance.now();
+    const r = await convertToGlb(enc(brepBox([-1, -2, -3], [1, 2, 3])), 'block.brep');
+    console.log(`BREP box: ${Math.round(performance.now() - t)} ms`);
+    await expectModel(r, 12, [-1, -2, -3], [1, 2, 3]);
+    expect(r.tree.map((n) => n.name)).toEqual(['block']);
   });
 
   it('a truncated STEP is bad input', async () => {

@@ -44,7 +44,7 @@ function load(): Promise<Occt> {
 
 export type OcctFormat = 'step' | 'iges' | 'brep';
 
-export async function importOcct(input: Uint8Array, format: OcctFormat, budget: TriangleBudget): Promise<Scene> {
+export async function importOcct(input: Uint8Array, format: OcctFormat, name: string, budget: TriangleBudget): Promise<Scene> {
   const lib = await load();
   const params = { linearUnit: 'millimeter', linearDeflectionType: 'bounding_box_ratio', linearDeflection: 0.001, angularDeflection: 0.5 };
   let r: OcctResult;
@@ -56,24 +56,26 @@ export async function importOcct(input: Uint8Array, format: OcctFormat, budget: 
   if (!r?.success) throw badInput(`${format.toUpperCase()} could not be read`);
   if (!r.meshes.length) throw badInput(`${format.toUpperCase()} holds no solids or surfaces`);
   const walk = (n: OcctNode, fallback: string): SceneNode => {
-    const name = n.name || fallback;
+    const label = n.name || fallback;
     const meshes = n.meshes.map((i) => {
       const m = r.meshes[i];
       return budget.mesh({
-        name: m.name || name,
+        name: m.name || label,
         positions: Float32Array.from(m.attributes.position.array),
         normals: m.attributes.normal ? Float32Array.from(m.attributes.normal.array) : undefined,
         indices: Uint32Array.from(m.index.array),
         color: m.color,
       });
     });
-    const properties: Record<string, unknown> = { product: name };
+    const properties: Record<string, unknown> = { product: label };
     const color = n.meshes.map((i) => r.meshes[i].color).find(Boolean);
     if (color) properties.color = `#${color.map((c) => Math.round(c * 255).toString(16).padStart(2, '0')).join('')}`;
-    return node(name, { meshes, children: n.children.map((c, i) => walk(c, `${name} ${i + 1}`)), properties });
+    return node(label, { meshes, children: n.children.map((c, i) => walk(c, `${label} ${i + 1}`)), properties });
   };
-  // occt's root is an unnamed document node: its children are the file's top-level products
+  // occt's root is an unnamed document node: its children are the file's top-level products; several (an IGES of
+  // loose surfaces) are gathered under one node named after the file
   const root = r.root;
   const tops = !root.name && !root.meshes.length ? root.children : [root];
-  return { roots: tops.map((t, i) => walk(t, `${format.toUpperCase()} ${i + 1}`)), upAxis: 'Z' };
+  const nodes = tops.map((t, i) => walk(t, tops.length === 1 ? name : `${name} ${i + 1}`));
+  return { roots: nodes.length === 1 ? nodes : [node(name, { children: nodes })], upAxis: 'Z' };
 }
