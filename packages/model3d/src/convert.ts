@@ -8,6 +8,7 @@ import { importObj } from './importers/obj.ts';
 import { importOcct } from './importers/occt.ts';
 import { importOff } from './importers/off.ts';
 import { importPly } from './importers/ply.ts';
+import { importRhino } from './importers/rhino.ts';
 import { importStl } from './importers/stl.ts';
 import { type Model3dLimits, withDefaults } from './limits.ts';
 import { type Scene, TriangleBudget } from './scene.ts';
@@ -22,12 +23,13 @@ export const MODEL3D_FORMATS = {
   ply: ['ply'],
   off: ['off'],
   ifc: ['ifc'],
+  '3dm': ['3dm'],
   gltf: ['gltf'],
   glb: ['glb'],
 } as const;
 export type Model3dFormat = keyof typeof MODEL3D_FORMATS;
 /** read by a WebAssembly library whose heap the worker's cap does not bound: their size limit is maxWasmInputBytes */
-const WASM_FORMATS = new Set<Model3dFormat>(['step', 'iges', 'brep', 'ifc']);
+const WASM_FORMATS = new Set<Model3dFormat>(['step', 'iges', 'brep', 'ifc', '3dm']);
 
 export function formatOf(name: string): Model3dFormat | null {
   const ext = name.toLowerCase().split('.').pop() ?? '';
@@ -58,6 +60,8 @@ async function importAny(format: Model3dFormat, input: Uint8Array, name: string,
       return importOcct(input, format, base, budget);
     case 'ifc':
       return importIfc(input, base, budget);
+    case '3dm':
+      return importRhino(input, base, budget);
     case 'stl':
       return importStl(input, base, limits, budget);
     case 'obj':
