@@ -8,13 +8,13 @@ const kind = (p: Promise<unknown>, k: string) => expect(p).rejects.toMatchObject
 
 describe('bad input ends with its kind', () => {
   it('a 0-byte file of every format is bad input', async () => {
-    for (const name of ['a.step', 'a.igs', 'a.brep', 'a.ifc', 'a.3dm', 'a.stl', 'a.obj', 'a.ply', 'a.off', 'a.glb', 'a.gltf']) await kind(convertToGlb(new Uint8Array(0), name), 'bad-input');
+    for (const name of ['a.step', 'a.igs', 'a.brep', 'a.ifc', 'a.3dm', 'a.stl', 'a.obj', 'a.ply', 'a.off', 'a.glb', 'a.gltf', 'a.fbx', 'a.dae', 'a.3ds', 'a.3mf']) await kind(convertToGlb(new Uint8Array(0), name), 'bad-input');
   });
 
   it('random bytes are bad input in every format', async () => {
     let seed = 7;
     const bytes = Uint8Array.from({ length: 4096 }, () => ((seed = (seed * 1103515245 + 12345) >>> 0), seed >>> 24));
-    for (const name of ['a.step', 'a.iges', 'a.brep', 'a.ifc', 'a.3dm', 'a.stl', 'a.obj', 'a.ply', 'a.off', 'a.glb', 'a.gltf']) await kind(convertToGlb(bytes, name), 'bad-input');
+    for (const name of ['a.step', 'a.iges', 'a.brep', 'a.ifc', 'a.3dm', 'a.stl', 'a.obj', 'a.ply', 'a.off', 'a.glb', 'a.gltf', 'a.fbx', 'a.dae', 'a.3ds', 'a.3mf']) await kind(convertToGlb(bytes, name), 'bad-input');
   });
 
   it('an unknown extension is unsupported', async () => {

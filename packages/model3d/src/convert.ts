@@ -2,6 +2,7 @@ import type { Document } from '@gltf-transform/core';
 import { asModel3dError, badInput, tooLarge, unsupported } from './errors.ts';
 import { sceneToDocument } from './glb/document.ts';
 import { finishGlb, type ModelNode, type ModelStats } from './glb/finish.ts';
+import { importAssimp } from './importers/assimp.ts';
 import { importGltf } from './importers/gltf.ts';
 import { importIfc } from './importers/ifc.ts';
 import { importObj } from './importers/obj.ts';
@@ -26,10 +27,14 @@ export const MODEL3D_FORMATS = {
   '3dm': ['3dm'],
   gltf: ['gltf'],
   glb: ['glb'],
+  fbx: ['fbx'],
+  dae: ['dae'],
+  '3ds': ['3ds'],
+  '3mf': ['3mf'],
 } as const;
 export type Model3dFormat = keyof typeof MODEL3D_FORMATS;
 /** read by a WebAssembly library whose heap the worker's cap does not bound: their size limit is maxWasmInputBytes */
-const WASM_FORMATS = new Set<Model3dFormat>(['step', 'iges', 'brep', 'ifc', '3dm']);
+const WASM_FORMATS = new Set<Model3dFormat>(['step', 'iges', 'brep', 'ifc', '3dm', 'fbx', 'dae', '3ds', '3mf']);
 
 export function formatOf(name: string): Model3dFormat | null {
   const ext = name.toLowerCase().split('.').pop() ?? '';
@@ -73,6 +78,16 @@ async function importAny(format: Model3dFormat, input: Uint8Array, name: string,
     case 'gltf':
     case 'glb':
       return importGltf(input, format === 'glb', extra);
+    case 'fbx':
+    case 'dae':
+    case '3ds':
+    case '3mf': {
+      const doc = await importAssimp(input, name.replace(/^.*[\\/]/, ''), extra);
+      // assimp's root ("RootNode", "<3DSDummyRoot>", "Scene" …) takes the file's name
+      const roots = doc.getRoot().getDefaultScene()?.listChildren() ?? [];
+      if (roots.length === 1) roots[0].setName(base);
+      return doc;
+    }
   }
 }
 

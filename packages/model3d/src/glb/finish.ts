@@ -22,7 +22,7 @@ export interface ModelStats {
   upAxis: 'Y' | 'Z';
 }
 
-const quiet = new Logger(Logger.Verbosity.WARN);
+const quiet = new Logger(Logger.Verbosity.ERROR);
 
 /** gltf-transform's reader and writer with every extension it knows and meshopt's decoder and encoder */
 export async function gltfIO(): Promise<NodeIO> {
