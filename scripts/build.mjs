@@ -28,6 +28,12 @@ export const targets = [
     sources: ['packages/cad/src'],
   },
   {
+    name: 'model3d',
+    outdir: 'packages/model3d/dist',
+    entries: { model3d: 'packages/model3d/src/cli/model3d.cli.ts', 'model3d.worker': 'packages/model3d/src/worker/convert.worker.ts' },
+    sources: ['packages/model3d/src'],
+  },
+  {
     name: 'server',
     outdir: 'apps/server/dist',
     entries: {

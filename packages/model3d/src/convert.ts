@@ -2,15 +2,6 @@ import type { Document } from '@gltf-transform/core';
 import { asModel3dError, badInput, tooLarge, unsupported } from './errors.ts';
 import { sceneToDocument } from './glb/document.ts';
 import { finishGlb, type ModelNode, type ModelStats } from './glb/finish.ts';
-import { importAssimp } from './importers/assimp.ts';
-import { importGltf } from './importers/gltf.ts';
-import { importIfc } from './importers/ifc.ts';
-import { importObj } from './importers/obj.ts';
-import { importOcct } from './importers/occt.ts';
-import { importOff } from './importers/off.ts';
-import { importPly } from './importers/ply.ts';
-import { importRhino } from './importers/rhino.ts';
-import { importStl } from './importers/stl.ts';
 import { type Model3dLimits, withDefaults } from './limits.ts';
 import { type Scene, TriangleBudget } from './scene.ts';
 
@@ -55,6 +46,7 @@ export interface ConvertResult {
   format: Model3dFormat;
 }
 
+/** Each importer is loaded with its first file: a thread converting an STL never loads OpenCascade or web-ifc. */
 async function importAny(format: Model3dFormat, input: Uint8Array, name: string, limits: Model3dLimits, extra: Map<string, Uint8Array>): Promise<Scene | Document> {
   const budget = new TriangleBudget(limits);
   const base = name.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || name;
@@ -62,27 +54,27 @@ async function importAny(format: Model3dFormat, input: Uint8Array, name: string,
     case 'step':
     case 'iges':
     case 'brep':
-      return importOcct(input, format, base, budget);
+      return (await import('./importers/occt.ts')).importOcct(input, format, base, budget);
     case 'ifc':
-      return importIfc(input, base, budget);
+      return (await import('./importers/ifc.ts')).importIfc(input, base, budget);
     case '3dm':
-      return importRhino(input, base, budget);
+      return (await import('./importers/rhino.ts')).importRhino(input, base, budget);
     case 'stl':
-      return importStl(input, base, limits, budget);
+      return (await import('./importers/stl.ts')).importStl(input, base, limits, budget);
     case 'obj':
-      return importObj(input, base, extra, budget);
+      return (await import('./importers/obj.ts')).importObj(input, base, extra, budget);
     case 'ply':
-      return importPly(input, base, limits, budget);
+      return (await import('./importers/ply.ts')).importPly(input, base, limits, budget);
     case 'off':
-      return importOff(input, base, limits, budget);
+      return (await import('./importers/off.ts')).importOff(input, base, limits, budget);
     case 'gltf':
     case 'glb':
-      return importGltf(input, format === 'glb', extra);
+      return (await import('./importers/gltf.ts')).importGltf(input, format === 'glb', extra);
     case 'fbx':
     case 'dae':
     case '3ds':
     case '3mf': {
-      const doc = await importAssimp(input, name.replace(/^.*[\\/]/, ''), extra);
+      const doc = await (await import('./importers/assimp.ts')).importAssimp(input, name.replace(/^.*[\\/]/, ''), extra);
       // assimp's root ("RootNode", "<3DSDummyRoot>", "Scene" …) takes the file's name
       const roots = doc.getRoot().getDefaultScene()?.listChildren() ?? [];
       if (roots.length === 1) roots[0].setName(base);

@@ -27,7 +27,8 @@ function entry(): { script: string; workerData: { entry?: string } } {
 export function convertInWorker(input: Uint8Array, name: string, o: ConvertOptions & WorkerLimits = {}): Promise<ConvertResult> {
   const { maxOldGenerationSizeMb, timeoutMs } = { ...DEFAULT_WORKER_LIMITS, ...o };
   const options: ConvertOptions = { limits: o.limits, extraFiles: o.extraFiles };
-  const copy = input.slice();
+  // a copy of its own (a Buffer's slice() is a view: transferring it would take the caller's bytes, or a shared pool)
+  const copy = new Uint8Array(input);
   const e = entry();
   return new Promise((resolve, reject) => {
     let settled = false;
