@@ -2,9 +2,8 @@
 // which writes glTF 2 binary; that GLB then goes the glTF pass-through's way. Files the model names (textures, a DAE's
 // parts) are handed to assimp from the files given beside it. assimp turns a 3DS's Z up into glTF's Y up.
 import type { Document } from '@gltf-transform/core';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { badInput } from '../errors.ts';
+import { loadEmscripten } from './emscripten.ts';
 import { importGltf } from './gltf.ts';
 
 interface AssimpResult {
@@ -18,20 +17,8 @@ interface Assimp {
   ConvertFileList(files: InstanceType<Assimp['FileList']>, format: string): AssimpResult;
 }
 
-const require = createRequire(import.meta.url);
-let lib: Promise<Assimp> | null = null;
-
-function load(): Promise<Assimp> {
-  if (!lib) {
-    const script = require.resolve('assimpjs');
-    const init = require(script) as (o: object) => Promise<Assimp>;
-    lib = init({ locateFile: (f: string) => path.join(path.dirname(script), f), print: () => undefined, printErr: () => undefined });
-  }
-  return lib;
-}
-
 export async function importAssimp(input: Uint8Array, fileName: string, extraFiles: Map<string, Uint8Array>): Promise<Document> {
-  const ajs = await load();
+  const ajs = await loadEmscripten<Assimp>('assimpjs');
   const files = new ajs.FileList();
   files.AddFile(fileName, input);
   for (const [name, bytes] of extraFiles) files.AddFile(name, bytes);

@@ -1,9 +1,8 @@
 // STEP/STP, IGES/IGS and BREP through occt-import-js (OpenCascade in WebAssembly, LGPL-2.1): its WASM is loaded from
 // node_modules beside its script, never from a CDN. The assembly tree keeps the product and instance names; the
 // library gives positions already placed in the model's space, so nodes carry no matrix.
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { badInput } from '../errors.ts';
+import { loadEmscripten } from './emscripten.ts';
 import { node, type Scene, type SceneNode, type TriangleBudget } from '../scene.ts';
 
 interface OcctMesh {
@@ -28,24 +27,10 @@ interface Occt {
   ReadBrepFile(content: Uint8Array, params: unknown): OcctResult;
 }
 
-const require = createRequire(import.meta.url);
-let occt: Promise<Occt> | null = null;
-
-/** the library, started once per thread (its WASM heap grows and stays: a worker thread per conversion bounds it) */
-function load(): Promise<Occt> {
-  if (!occt) {
-    const script = require.resolve('occt-import-js');
-    const init = require(script) as (o: object) => Promise<Occt>;
-    // its messages ("ERR StepFile : …") go nowhere: a failed read is reported by `success`
-    occt = init({ locateFile: (f: string) => path.join(path.dirname(script), f), print: () => undefined, printErr: () => undefined });
-  }
-  return occt;
-}
-
 export type OcctFormat = 'step' | 'iges' | 'brep';
 
 export async function importOcct(input: Uint8Array, format: OcctFormat, name: string, budget: TriangleBudget): Promise<Scene> {
-  const lib = await load();
+  const lib = await loadEmscripten<Occt>('occt-import-js');
   const params = { linearUnit: 'millimeter', linearDeflectionType: 'bounding_box_ratio', linearDeflection: 0.001, angularDeflection: 0.5 };
   let r: OcctResult;
   try {

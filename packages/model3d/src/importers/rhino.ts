@@ -2,24 +2,12 @@
 // objects nodes under their layer: meshes as they are, breps and extrusions through the render meshes Rhino saved
 // with them (rhino3dm cannot mesh a brep itself: an object saved without render meshes is listed with no geometry).
 // Colours: the object's own when it says so, else its layer's. Coordinates stay Z up, in the file's units.
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { badInput } from '../errors.ts';
+import { loadEmscripten } from './emscripten.ts';
 import { node, type NodeProperties, type Scene, type SceneMesh, type SceneNode, type TriangleBudget } from '../scene.ts';
 
 /** rhino3dm's embind objects (its typings disagree with the library in places: BrepFace.setMesh's order) */
 type Rhino = any;
-const require = createRequire(import.meta.url);
-let lib: Promise<Rhino> | null = null;
-
-function load(): Promise<Rhino> {
-  if (!lib) {
-    const script = require.resolve('rhino3dm');
-    const init = require(script) as (o: object) => Promise<Rhino>;
-    lib = init({ locateFile: (f: string) => path.join(path.dirname(script), f), print: () => undefined, printErr: () => undefined });
-  }
-  return lib;
-}
 
 interface RhinoColor {
   r: number;
@@ -34,7 +22,7 @@ const linear = (v: number) => {
 const NO_PARENT = '00000000-0000-0000-0000-000000000000';
 
 export async function importRhino(input: Uint8Array, name: string, budget: TriangleBudget): Promise<Scene> {
-  const rhino = await load();
+  const rhino = await loadEmscripten<Rhino>('rhino3dm');
   let doc: Rhino;
   try {
     doc = rhino.File3dm.fromByteArray(input);
