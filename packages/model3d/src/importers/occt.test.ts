@@ -34,6 +34,15 @@ describe('STEP through occt-import-js', () => {
     expect(asm.listChildren().map((c) => c.getName())).toEqual(['Housing', 'Shaft']);
   });
 
+  it('keeps colours: the solid\'s (in properties and material), and faces coloured apart as meshes of their own', async () => {
+    const r = await convertToGlb(enc(stepPart({ name: 'Red', min: [0, 0, 0], max: [1, 1, 1], color: [1, 0, 0], faceColors: { 5: [0, 0, 1] } })), 'red.stp');
+    const back = await expectModel(r, 12, [0, 0, 0], [1, 1, 1]);
+    expect(r.tree[0].properties).toMatchObject({ product: 'Red', color: '#ff0000' });
+    const prims = back.doc.getRoot().listNodes()[r.tree[0].node].getMesh()!.listPrimitives();
+    const colors = prims.map((p) => [p.getMaterial()!.getBaseColorFactor().slice(0, 3), p.getIndices()!.getCount() / 3]);
+    expect(colors).toEqual([[[1, 0, 0], 10], [[0, 0, 1], 2]]);
+  });
+
   it('IGES: a box of six B-spline surfaces, gathered under the file\'s name', async () => {
     const t = performance.now();
     const r = await convertToGlb(enc(igesBox([0, 0, 0], [3, 4, 5])), 'box.igs');
