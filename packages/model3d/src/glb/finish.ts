@@ -68,6 +68,9 @@ export async function finishGlb(doc: Document, limits: Model3dLimits): Promise<{
   if (stats.triangles > limits.maxTriangles) throw tooLarge(`${stats.triangles} triangles, more than ${limits.maxTriangles}`);
   const io = await gltfIO();
   doc.setLogger(quiet);
+  // a glTF without a default scene shows nothing in some viewers: its first scene becomes the default
+  const root = doc.getRoot();
+  if (!root.getDefaultScene() && root.listScenes().length) root.setDefaultScene(root.listScenes()[0]);
   await doc.transform(weld(), meshopt({ encoder: MeshoptEncoder, level: 'medium' }));
   const glb = await io.writeBinary(doc);
   return { glb, stats, tree };

@@ -1,4 +1,6 @@
 import { Document } from '@gltf-transform/core';
+import { draco } from '@gltf-transform/functions';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { convertToGlb } from '../convert.ts';
 import { gltfIO } from '../glb/finish.ts';
@@ -6,6 +8,7 @@ import { asciiPly, asciiStl, binaryPly, binaryStl, cube, mtl, obj, off } from '.
 import { expectModel } from '../fixtures/read-back.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
+const draco3d = createRequire(import.meta.url)('draco3d') as { createEncoderModule(): Promise<unknown> };
 const timed = async <T>(label: string, f: () => Promise<T>): Promise<T> => {
   const t = performance.now();
   const r = await f();
@@ -71,5 +74,25 @@ describe('mesh formats', () => {
     // a GLB we wrote (meshopt) converts again
     await expectModel(await convertToGlb(r.glb, 'again.glb'), 12, [10, 0, 0], [12, 2, 2]);
     await expect(convertToGlb(enc(JSON.stringify(json)), 'fixture.gltf')).rejects.toMatchObject({ kind: 'bad-input' });
+  });
+
+  it('a Draco-compressed GLB is decoded and re-compressed with meshopt', async () => {
+    const c = cube(3);
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const prim = doc
+      .createPrimitive()
+      .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(Float32Array.from(c.vertices.flat())).setBuffer(buffer))
+      .setIndices(doc.createAccessor().setType('SCALAR').setArray(Uint16Array.from(c.triangles.flat())).setBuffer(buffer));
+    // (no default scene: the converted GLB gets one)
+    doc.createScene('s').addChild(doc.createNode('Crate').setMesh(doc.createMesh('crate').addPrimitive(prim)));
+    const io = (await gltfIO()).registerDependencies({ 'draco3d.encoder': await draco3d.createEncoderModule() });
+    await doc.transform(draco({ quantizePosition: 14 }));
+    const glb = await io.writeBinary(doc);
+    expect(new TextDecoder().decode(glb.subarray(0, 4000))).toContain('"extensionsRequired":["KHR_draco_mesh_compression"]');
+    const r = await convertToGlb(glb, 'crate.glb');
+    const back = await expectModel(r, 12, [0, 0, 0], [3, 3, 3], 1e-3);
+    expect(back.extensions).not.toContain('KHR_draco_mesh_compression');
+    expect(r.tree[0].name).toBe('Crate');
   });
 });
