@@ -209,7 +209,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
   const names = args.filter((a) => !a.startsWith('--'));
   try {
-    await buildTargets({ names: names.length ? names : args.includes('--node') ? ['cad', 'server'] : undefined, ifStale: args.includes('--if-stale') });
+    await buildTargets({ names: names.length ? names : args.includes('--node') ? ['cad', 'model3d', 'server'] : undefined, ifStale: args.includes('--if-stale') });
   } catch (e) {
     console.error(e?.message ?? e);
     process.exit(1);
