@@ -8,7 +8,7 @@ const enc = (s: string) => new TextEncoder().encode(s);
 const names = (n: ModelNode): unknown => (n.children.length ? { [n.name]: n.children.map(names) } : n.name);
 
 describe('IFC through web-ifc', () => {
-  it('a wall and a door: the spatial structure as the tree, property sets in extras, Y up', async () => {
+  it('a wall and a door: the spatial structure as the tree, property sets and quantities in extras, Y up', async () => {
     const t = performance.now();
     const r = await convertToGlb(enc(ifcWallAndDoor()), 'house.ifc');
     console.log(`IFC wall+door: ${Math.round(performance.now() - t)} ms, GLB ${r.glb.length} bytes`);
@@ -19,7 +19,7 @@ describe('IFC through web-ifc', () => {
     const storey = r.tree[0].children[0].children[0].children[0];
     expect(storey.properties).toMatchObject({ type: 'IfcBuildingStorey' });
     const [wall, door] = storey.children;
-    expect(wall).toMatchObject({ triangles: 12, properties: { type: 'IfcWall', Pset_WallCommon: { IsExternal: true, FireRating: 'EI 60' } } });
+    expect(wall).toMatchObject({ triangles: 12, properties: { type: 'IfcWall', Pset_WallCommon: { IsExternal: true, FireRating: 'EI 60' }, Qto_WallBaseQuantities: { Length: 5, GrossVolume: 3 } } });
     expect(door).toMatchObject({ triangles: 12, properties: { type: 'IfcDoor', Pset_DoorCommon: { Reference: 'D-01' } } });
     // the properties are in the GLB itself, for the viewer's property panel
     const doorNode = back.doc.getRoot().listNodes()[door.node];

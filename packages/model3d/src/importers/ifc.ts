@@ -1,6 +1,6 @@
 // IFC through web-ifc (MPL-2.0; its WASM loaded from node_modules). The node tree is the spatial structure read from
 // the relations themselves (IfcRelAggregates, IfcRelContainedInSpatialStructure), walked once per entity so a cyclic
-// file cannot loop; each element's property sets (IfcRelDefinesByProperties) go in its properties. web-ifc places
+// file cannot loop; each element's property sets and quantities (IfcRelDefinesByProperties) go in its properties. web-ifc places
 // geometry Y-up in metres of the model; the placements are applied to the positions (elements carry no matrix).
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -29,6 +29,8 @@ const ref = (v: unknown): number | null => {
   return typeof x === 'number' ? x : null;
 };
 const refs = (v: unknown): number[] => (Array.isArray(v) ? v.map(ref).filter((x): x is number => x !== null) : []);
+
+const QUANTITY_VALUES = ['LengthValue', 'AreaValue', 'VolumeValue', 'CountValue', 'WeightValue', 'TimeValue'];
 
 /** applies a column-major 4×4 to interleaved position+normal data (6 floats a vertex) */
 function place(data: Float32Array, m: number[]): { positions: Float32Array; normals: Float32Array } {
@@ -99,10 +101,13 @@ export async function importIfc(input: Uint8Array, name: string, budget: Triangl
       const set = l && ref(l.RelatingPropertyDefinition);
       const def = set !== null && set !== undefined ? line(set) : null;
       if (!l || !def) continue;
+      // a property set's single values, or an element quantity's lengths, areas, volumes, counts, weights
       const values: Record<string, unknown> = {};
-      for (const p of refs(def.HasProperties)) {
+      for (const p of [...refs(def.HasProperties), ...refs(def.Quantities)]) {
         const prop = line(p);
-        if (prop) values[String(valueOf(prop.Name) ?? p)] = valueOf(prop.NominalValue) ?? null;
+        if (!prop) continue;
+        const value = prop.NominalValue ?? QUANTITY_VALUES.map((k) => prop[k]).find((v) => v !== undefined && v !== null);
+        values[String(valueOf(prop.Name) ?? p)] = valueOf(value) ?? null;
       }
       const setName = String(valueOf(def.Name) ?? `#${set}`);
       for (const e of refs(l.RelatedObjects)) (psets.get(e) ?? psets.set(e, {}).get(e)!)[setName] = values;
