@@ -1,7 +1,7 @@
 // IFC through web-ifc (MPL-2.0; its WASM loaded from node_modules). The node tree is the spatial structure read from
 // the relations themselves (IfcRelAggregates, IfcRelContainedInSpatialStructure), walked once per entity so a cyclic
-// file cannot loop; each element's property sets and quantities (IfcRelDefinesByProperties) go in its properties. web-ifc places
-// geometry Y-up in metres of the model; the placements are applied to the positions (elements carry no matrix).
+// file cannot loop; each element's property sets and quantities (IfcRelDefinesByProperties) go in its properties.
+// web-ifc places geometry Y-up in metres of the model; the placements are applied to the positions (no node matrix).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as WebIFC from 'web-ifc';

@@ -48,6 +48,17 @@ describe('convertInWorker', () => {
     expect(performance.now() - t).toBeLessThan(5000);
   });
 
+  it('an aborted conversion ends its thread at once with the signal\'s reason', async () => {
+    const t = performance.now();
+    await expect(convertInWorker(big, 'grid.obj', { signal: AbortSignal.timeout(300) })).rejects.toMatchObject({ name: 'TimeoutError' });
+    const c = new AbortController();
+    const reason = new Error('job cancelled');
+    setTimeout(() => c.abort(reason), 200);
+    await expect(convertInWorker(big, 'grid.obj', { signal: c.signal })).rejects.toBe(reason);
+    expect(performance.now() - t).toBeLessThan(5000);
+    await expect(convertInWorker(big, 'grid.obj', { signal: c.signal })).rejects.toBe(reason);
+  });
+
   it('the same grid converts with room: 718 202 triangles', async () => {
     const t = performance.now();
     const r = await convertInWorker(big, 'grid.obj', { maxOldGenerationSizeMb: 1024, timeoutMs: 120_000 });

@@ -5,6 +5,8 @@ import type { ConvertOptions, ConvertResult } from '../convert.ts';
 import { Model3dError, type Model3dErrorKind, timedOut, tooLarge } from '../errors.ts';
 
 export interface WorkerLimits {
+  /** aborting it ends the conversion at once (its thread terminated), rejecting with the signal's reason */
+  signal?: AbortSignal;
   /** the thread's V8 heap (old generation) cap, MB (WebAssembly memory is bounded by maxWasmInputBytes instead) */
   maxOldGenerationSizeMb?: number;
   /** the conversion is ended after this long */
@@ -26,6 +28,8 @@ function entry(): { script: string; workerData: { entry?: string } } {
  */
 export function convertInWorker(input: Uint8Array, name: string, o: ConvertOptions & WorkerLimits = {}): Promise<ConvertResult> {
   const { maxOldGenerationSizeMb, timeoutMs } = { ...DEFAULT_WORKER_LIMITS, ...o };
+  const signal = o.signal;
+  if (signal?.aborted) return Promise.reject(signal.reason);
   const options: ConvertOptions = { limits: o.limits, extraFiles: o.extraFiles };
   // a copy of its own (a Buffer's slice() is a view: transferring it would take the caller's bytes, or a shared pool)
   const copy = new Uint8Array(input);
@@ -41,11 +45,14 @@ export function convertInWorker(input: Uint8Array, name: string, o: ConvertOptio
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
       void worker.terminate();
       if (err) reject(err);
       else resolve(r!);
     };
     const timer = setTimeout(() => finish(timedOut(`${name}: conversion took longer than ${timeoutMs} ms`)), timeoutMs);
+    const stop = () => finish(signal!.reason as Error);
+    signal?.addEventListener('abort', stop, { once: true });
     worker.on('message', (m: { ok: boolean; result?: ConvertResult; kind?: Model3dErrorKind; message?: string }) => {
       if (m.ok) finish(null, m.result);
       else finish(new Model3dError(m.kind ?? 'bad-input', m.message ?? 'conversion failed'));
