@@ -13,7 +13,7 @@ export interface WorkerLimits {
   timeoutMs?: number;
 }
 
-export const DEFAULT_WORKER_LIMITS: Required<WorkerLimits> = { maxOldGenerationSizeMb: 1536, timeoutMs: 10 * 60_000 };
+export const DEFAULT_WORKER_LIMITS: Required<Omit<WorkerLimits, 'signal'>> = { maxOldGenerationSizeMb: 1536, timeoutMs: 10 * 60_000 };
 
 /** where the thread starts: from the sources a tsx boot, compiled the bundled model3d.worker.mjs beside this bundle */
 function entry(): { script: string; workerData: { entry?: string } } {
