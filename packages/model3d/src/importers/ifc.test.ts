@@ -1,3 +1,4 @@
+import { getBounds } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { convertToGlb } from '../convert.ts';
 import type { ModelNode } from '../glb/finish.ts';
@@ -25,6 +26,19 @@ describe('IFC through web-ifc', () => {
     const doorNode = back.doc.getRoot().listNodes()[door.node];
     expect(doorNode.getExtras()).toMatchObject({ properties: { Pset_DoorCommon: { Reference: 'D-01' } } });
     expect((await readBack(r.glb)).bbox.max[1]).toBeCloseTo(3, 2);
+  });
+
+  it('elements placing one representation share one mesh in the GLB (instances), each at its place', async () => {
+    const r = await convertToGlb(enc(ifcWallAndDoor({ secondDoor: true })), 'doors.ifc');
+    const back = await expectModel(r, 36, [0, 0, -0.2], [5, 3, 0]);
+    const [, door1, door2] = r.tree[0].children[0].children[0].children[0].children;
+    expect([door1.name, door2.name]).toEqual(['Door 1', 'Door 2']);
+    const nodes = back.doc.getRoot().listNodes();
+    expect(nodes[door1.node].getMesh()).toBe(nodes[door2.node].getMesh());
+    expect(back.doc.getRoot().listMeshes()).toHaveLength(2);
+    // door 2 stands 2 m further along x than door 1
+    const x = (n: number) => getBounds(nodes[n]).min[0];
+    expect(x(door2.node) - x(door1.node)).toBeCloseTo(2, 3);
   });
 
   it('a cyclic aggregation (the building aggregating its site) is walked once and still converts', async () => {

@@ -1,7 +1,8 @@
 // IFC through web-ifc (MPL-2.0; its WASM loaded from node_modules). The node tree is the spatial structure read from
 // the relations themselves (IfcRelAggregates, IfcRelContainedInSpatialStructure), walked once per entity so a cyclic
 // file cannot loop; each element's property sets and quantities (IfcRelDefinesByProperties) go in its properties.
-// web-ifc places geometry Y-up in metres of the model; the placements are applied to the positions (no node matrix).
+// web-ifc places geometry Y-up in metres of the model; an element of one representation item carries its placement as
+// its node's matrix and shares the item's mesh with the other elements placing it.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as WebIFC from 'web-ifc';
@@ -30,6 +31,7 @@ const ref = (v: unknown): number | null => {
 };
 const refs = (v: unknown): number[] => (Array.isArray(v) ? v.map(ref).filter((x): x is number => x !== null) : []);
 
+const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 const QUANTITY_VALUES = ['LengthValue', 'AreaValue', 'VolumeValue', 'CountValue', 'WeightValue', 'TimeValue'];
 
 /** applies a column-major 4×4 to interleaved position+normal data (6 floats a vertex) */
@@ -113,22 +115,41 @@ export async function importIfc(input: Uint8Array, name: string, budget: Triangl
       for (const e of refs(l.RelatedObjects)) (psets.get(e) ?? psets.set(e, {}).get(e)!)[setName] = values;
     }
 
-    // geometry by element
-    const meshes = new Map<number, SceneMesh[]>();
+    // geometry by element: each representation item read once (its mesh in its own space, shared by the elements that
+    // place it, as doors and windows of one type do), placed by its element's transformation
+    const local = new Map<string, { data: Float32Array; indices: Uint32Array }>();
+    const placed = new Map<number, Array<{ key: string; matrix: number[]; color: SceneMesh['color'] }>>();
     ifc.StreamAllMeshes(model, (flat) => {
-      const list = meshes.get(flat.expressID) ?? [];
+      const list = placed.get(flat.expressID) ?? [];
       for (let i = 0; i < flat.geometries.size(); i++) {
         const g = flat.geometries.get(i);
-        const geo = ifc.GetGeometry(model, g.geometryExpressID);
-        const data = ifc.GetVertexArray(geo.GetVertexData(), geo.GetVertexDataSize());
-        const indices = Uint32Array.from(ifc.GetIndexArray(geo.GetIndexData(), geo.GetIndexDataSize()));
-        geo.delete();
+        const key = String(g.geometryExpressID);
+        if (!local.has(key)) {
+          const geo = ifc.GetGeometry(model, g.geometryExpressID);
+          const data = Float32Array.from(ifc.GetVertexArray(geo.GetVertexData(), geo.GetVertexDataSize()));
+          const indices = Uint32Array.from(ifc.GetIndexArray(geo.GetIndexData(), geo.GetIndexDataSize()));
+          geo.delete();
+          local.set(key, { data, indices });
+        }
+        const { indices } = local.get(key)!;
         if (!indices.length) continue;
-        const { positions, normals } = place(data, g.flatTransformation);
-        list.push(budget.mesh({ positions, normals, indices, color: [g.color.x, g.color.y, g.color.z, g.color.w] }));
+        budget.add(indices.length / 3);
+        list.push({ key, matrix: [...g.flatTransformation], color: [g.color.x, g.color.y, g.color.z, g.color.w] });
       }
-      meshes.set(flat.expressID, list);
+      placed.set(flat.expressID, list);
     });
+    /** one mesh per representation item and colour, in the item's own space */
+    const shared = new Map<string, SceneMesh>();
+    const sharedMesh = (key: string, color: SceneMesh['color']): SceneMesh => {
+      const k = `${key}|${color}`;
+      let m = shared.get(k);
+      if (!m) {
+        const { data, indices } = local.get(key)!;
+        m = { ...place(data, IDENTITY), indices, color };
+        shared.set(k, m);
+      }
+      return m;
+    };
 
     const seen = new Set<number>();
     const build = (id: number): SceneNode | null => {
@@ -142,12 +163,17 @@ export async function importIfc(input: Uint8Array, name: string, budget: Triangl
       if (guid) properties.GlobalId = guid;
       Object.assign(properties, psets.get(id));
       const kids = (children.get(id) ?? []).map(build).filter((n): n is SceneNode => n !== null);
-      return node(label, { meshes: meshes.get(id) ?? [], children: kids, properties });
+      const geometry = placed.get(id) ?? [];
+      // one item and no children: the element's node carries the placement and shares the item's mesh; otherwise
+      // (several items, or parts whose own placements are absolute) the placements are applied to copies
+      if (geometry.length === 1 && !kids.length) return node(label, { matrix: geometry[0].matrix, meshes: [sharedMesh(geometry[0].key, geometry[0].color)], properties });
+      const meshes = geometry.map((g) => ({ ...place(local.get(g.key)!.data, g.matrix), indices: local.get(g.key)!.indices, color: g.color }));
+      return node(label, { meshes, children: kids, properties });
     };
     const projects = ids(WebIFC.IFCPROJECT);
     const roots = projects.map(build).filter((n): n is SceneNode => n !== null);
     // elements with geometry the structure does not reach (or reached only through a cycle) still show
-    const loose = [...meshes.keys()].filter((id) => !seen.has(id) && meshes.get(id)!.length);
+    const loose = [...placed.keys()].filter((id) => !seen.has(id) && placed.get(id)!.length);
     if (loose.length) roots.push(node('Not in the spatial structure', { children: loose.map(build).filter((n): n is SceneNode => n !== null) }));
     if (!budget.count) throw badInput('IFC holds no geometry');
     if (roots.length === 1 && !roots[0].meshes.length) roots[0].name ||= name;
