@@ -46,5 +46,8 @@ describe('bad input ends with its kind', () => {
   it('the triangle and input size limits refuse a model above them', async () => {
     await kind(convertToGlb(enc(asciiStl()), 'box.stl', { limits: { maxTriangles: 11 } }), 'too-large');
     await kind(convertToGlb(enc(asciiStl()), 'box.stl', { limits: { maxInputBytes: 100 } }), 'too-large');
+    // the files beside it count: an OBJ under the limit with a large MTL is over it
+    const model = enc(obj());
+    await kind(convertToGlb(model, 'box.obj', { limits: { maxInputBytes: model.length + 100 }, extraFiles: { 'cube.mtl': new Uint8Array(200) } }), 'too-large');
   });
 });

@@ -93,9 +93,11 @@ export async function convertToGlb(input: Uint8Array, name: string, o: ConvertOp
   const format = formatOf(name);
   if (!format) throw unsupported(`${name}: not a 3D format we convert`);
   if (!input.length) throw badInput(`${name} is empty`);
-  if (input.length > limits.maxInputBytes) throw tooLarge(`${name} is ${input.length} bytes, more than ${limits.maxInputBytes}`);
-  if (WASM_FORMATS.has(format) && input.length > limits.maxWasmInputBytes) throw tooLarge(`${name} is ${input.length} bytes, more than ${limits.maxWasmInputBytes} for ${format.toUpperCase()}`);
   const extra = o.extraFiles instanceof Map ? o.extraFiles : new Map(Object.entries(o.extraFiles ?? {}));
+  // the files given beside it (an MTL, a glTF's buffers, textures) count with it
+  const total = [...extra.values()].reduce((s, b) => s + b.length, input.length);
+  if (total > limits.maxInputBytes) throw tooLarge(`${name} is ${total} bytes with the files beside it, more than ${limits.maxInputBytes}`);
+  if (WASM_FORMATS.has(format) && input.length > limits.maxWasmInputBytes) throw tooLarge(`${name} is ${input.length} bytes, more than ${limits.maxWasmInputBytes} for ${format.toUpperCase()}`);
   try {
     const imported = await importAny(format, input, name, limits, extra);
     const doc = 'roots' in imported ? sceneToDocument(imported) : imported;
