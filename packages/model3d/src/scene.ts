@@ -13,6 +13,8 @@ export interface SceneMesh {
   indices?: Uint32Array;
   /** linear RGB 0–1, and an opacity 0–1 */
   color?: [number, number, number] | [number, number, number, number];
+  /** a linear RGB colour per position (scans: PLY, coloured STL), multiplied with `color` */
+  colors?: Float32Array;
 }
 
 /** A node of the neutral scene every importer returns. */

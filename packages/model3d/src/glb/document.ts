@@ -31,6 +31,7 @@ export function sceneToDocument(scene: Scene): Document {
     const positions = m.indices || count % 3 === 0 ? m.positions : m.positions.subarray(0, (count - (count % 3)) * 3);
     const p = doc.createPrimitive().setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(positions).setBuffer(buffer)).setMaterial(material(m.color));
     if (m.indices) p.setIndices(doc.createAccessor().setType('SCALAR').setArray(count > 65535 ? m.indices : Uint16Array.from(m.indices)).setBuffer(buffer));
+    if (m.colors && m.colors.length === m.positions.length) p.setAttribute('COLOR_0', doc.createAccessor().setType('VEC3').setArray(m.indices ? m.colors : m.colors.subarray(0, positions.length)).setBuffer(buffer));
     if (m.normals && m.normals.length === m.positions.length) p.setAttribute('NORMAL', doc.createAccessor().setType('VEC3').setArray(m.indices ? m.normals : m.normals.subarray(0, positions.length)).setBuffer(buffer));
     return p;
   };

@@ -46,6 +46,24 @@ describe('mesh formats', () => {
     }
   });
 
+  it('PLY vertex colours are kept (COLOR_0, on a white material)', async () => {
+    const colors = cube().vertices.map((v) => (v[2] ? [255, 0, 0] : [0, 0, 255]));
+    const r = await convertToGlb(enc(asciiPly(cube(), colors)), 'scan.ply');
+    const back = await expectModel(r, 12, [0, 0, 0], [10, 10, 10]);
+    const prim = back.doc.getRoot().listMeshes()[0].listPrimitives()[0];
+    expect(prim.getMaterial()!.getBaseColorFactor()).toEqual([1, 1, 1, 1]);
+    const pos = prim.getAttribute('POSITION')!;
+    const col = prim.getAttribute('COLOR_0')!;
+    expect(col.getCount()).toBe(pos.getCount());
+    // top corners red, bottom blue (positions quantized: z is the largest or smallest of its accessor)
+    const zs = Array.from({ length: pos.getCount() }, (_, i) => pos.getElement(i, [])[2]);
+    const top = Math.max(...zs);
+    for (let i = 0; i < pos.getCount(); i++) {
+      const c = col.getElement(i, []).map((v) => Math.round(v * 100) / 100);
+      expect(c).toEqual(zs[i] === top ? [1, 0, 0] : [0, 0, 1]);
+    }
+  });
+
   it('OFF with quads: a cube of 12 triangles', async () => {
     const r = await timed('OFF', () => convertToGlb(enc(off(cube(4, [1, 2, 3]))), 'box.off'));
     await expectModel(r, 12, [1, 2, 3], [5, 6, 7]);

@@ -13,13 +13,16 @@ const colorOf = (m: Material | undefined): SceneMesh['color'] => {
 function part(g: BufferGeometry, start: number, count: number, name: string, color: SceneMesh['color'], normals: boolean): SceneMesh {
   const pos = g.getAttribute('position').array as Float32Array;
   const nor = normals ? (g.getAttribute('normal')?.array as Float32Array | undefined) : undefined;
+  const col = g.getAttribute('color');
+  // RGB per vertex (three's loaders give them in the linear working space; an alpha channel is dropped)
+  const colors = col ? Float32Array.from({ length: col.count * 3 }, (_, i) => col.getComponent(Math.floor(i / 3), i % 3)) : undefined;
   const index = g.getIndex()?.array;
   if (index) {
     const whole = start === 0 && count >= index.length;
-    return { name, positions: Float32Array.from(pos), normals: nor && Float32Array.from(nor), indices: Uint32Array.from(whole ? index : index.subarray(start, start + count)), color };
+    return { name, positions: Float32Array.from(pos), normals: nor && Float32Array.from(nor), colors, indices: Uint32Array.from(whole ? index : index.subarray(start, start + count)), color };
   }
   const end = Math.min(pos.length / 3, start + count);
-  return { name, positions: pos.slice(start * 3, end * 3), normals: nor?.slice(start * 3, end * 3), color };
+  return { name, positions: pos.slice(start * 3, end * 3), normals: nor?.slice(start * 3, end * 3), colors: colors?.slice(start * 3, end * 3), color };
 }
 
 /**
