@@ -37,6 +37,8 @@ export interface ConvertOptions {
   limits?: Partial<Model3dLimits>;
   /** files given beside the model (an OBJ's MTL, a glTF's .bin), by name */
   extraFiles?: Record<string, Uint8Array> | Map<string, Uint8Array>;
+  /** a PNG thumbnail of this many pixels square (isometric, flat-shaded, transparent background) */
+  thumbnail?: number;
 }
 
 export interface ConvertResult {
@@ -44,6 +46,7 @@ export interface ConvertResult {
   stats: ModelStats;
   tree: ModelNode[];
   format: Model3dFormat;
+  thumbnail?: Uint8Array;
 }
 
 /** Each importer is loaded with its first file: a thread converting an STL never loads OpenCascade or web-ifc. */
@@ -101,7 +104,7 @@ export async function convertToGlb(input: Uint8Array, name: string, o: ConvertOp
   try {
     const imported = await importAny(format, input, name, limits, extra);
     const doc = 'roots' in imported ? sceneToDocument(imported) : imported;
-    return { ...(await finishGlb(doc, limits)), format };
+    return { ...(await finishGlb(doc, limits, o.thumbnail)), format };
   } catch (e) {
     throw asModel3dError(e);
   }

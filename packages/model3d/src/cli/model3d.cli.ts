@@ -1,5 +1,6 @@
 /**
- * `npm run model3d -- convert <in> <out.glb> [--max-triangles N] [--max-input-mb N] [--heap-mb N] [--timeout-s N] [--with FILE]…`:
+ * `npm run model3d -- convert <in> <out.glb> [--max-triangles N] [--max-input-mb N] [--heap-mb N] [--timeout-s N] [--with FILE]…
+ *   [--thumbnail out.png [--thumbnail-size PX]]`:
  * a 3D model as the compressed GLB the viewer loads, converted in a capped worker thread as the server does. Files
  * beside the input that it names (an OBJ's MTL, a glTF's .bin, a DAE's textures) are taken along; `--with` adds
  * others. Prints the statistics and the model tree as JSON; a failed conversion exits 1 with its kind and message.
@@ -10,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { Model3dError } from '../errors.ts';
 import { convertInWorker } from '../worker/run-in-worker.ts';
 
-const usage = 'usage: npm run model3d -- convert <in.step|stp|iges|igs|brep|ifc|3dm|stl|obj|ply|off|gltf|glb|fbx|dae|3ds|3mf> <out.glb> [--max-triangles N] [--max-input-mb N] [--heap-mb N] [--timeout-s N] [--with FILE]…';
+const usage = 'usage: npm run model3d -- convert <in.step|stp|iges|igs|brep|ifc|3dm|stl|obj|ply|off|gltf|glb|fbx|dae|3ds|3mf> <out.glb> [--max-triangles N] [--max-input-mb N] [--heap-mb N] [--timeout-s N] [--with FILE]… [--thumbnail out.png [--thumbnail-size PX]]';
 const { positionals, values } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
@@ -20,6 +21,8 @@ const { positionals, values } = parseArgs({
     'heap-mb': { type: 'string' },
     'timeout-s': { type: 'string' },
     with: { type: 'string', multiple: true },
+    thumbnail: { type: 'string' },
+    'thumbnail-size': { type: 'string' },
   },
 });
 const [command, input, out] = positionals;
@@ -55,8 +58,10 @@ try {
     },
     ...(values['heap-mb'] ? { maxOldGenerationSizeMb: num(values['heap-mb']) } : {}),
     ...(values['timeout-s'] ? { timeoutMs: num(values['timeout-s'])! * 1000 } : {}),
+    ...(values.thumbnail ? { thumbnail: num(values['thumbnail-size']) ?? 256 } : {}),
   });
   writeFileSync(out, r.glb);
+  if (values.thumbnail && r.thumbnail) writeFileSync(values.thumbnail, r.thumbnail);
   console.log(JSON.stringify({ format: r.format, ms: Math.round(performance.now() - t), inputBytes: bytes.length, glbBytes: r.glb.length, ...r.stats, tree: r.tree }, null, 2));
 } catch (e) {
   if (e instanceof Model3dError) {

@@ -4,6 +4,7 @@ import { meshopt, weldPrimitive } from '@gltf-transform/functions';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 import { tooLarge } from '../errors.ts';
 import type { Model3dLimits } from '../limits.ts';
+import { renderThumbnail } from './thumbnail.ts';
 
 /** A node of the model tree the viewer lists: `node` is its index among the GLB's nodes. */
 export interface ModelNode {
@@ -62,10 +63,14 @@ export function describe(doc: Document): { stats: ModelStats; tree: ModelNode[] 
   };
 }
 
-/** Welds, quantizes and compresses (EXT_meshopt_compression) the document and writes it as GLB. */
-export async function finishGlb(doc: Document, limits: Model3dLimits): Promise<{ glb: Uint8Array; stats: ModelStats; tree: ModelNode[] }> {
+/**
+ * Welds, quantizes and compresses (EXT_meshopt_compression) the document and writes it as GLB; with `thumbnail` (its
+ * size in pixels) also a PNG of the model drawn before compression.
+ */
+export async function finishGlb(doc: Document, limits: Model3dLimits, thumbnail?: number): Promise<{ glb: Uint8Array; stats: ModelStats; tree: ModelNode[]; thumbnail?: Uint8Array }> {
   const { stats, tree } = describe(doc);
   if (stats.triangles > limits.maxTriangles) throw tooLarge(`${stats.triangles} triangles, more than ${limits.maxTriangles}`);
+  const png = thumbnail ? renderThumbnail(doc, stats.upAxis, thumbnail) : undefined;
   const io = await gltfIO();
   doc.setLogger(quiet);
   // a glTF without a default scene shows nothing in some viewers: its first scene becomes the default
@@ -76,5 +81,5 @@ export async function finishGlb(doc: Document, limits: Model3dLimits): Promise<{
   for (const mesh of root.listMeshes()) for (const p of mesh.listPrimitives()) if (!p.getIndices()) weldPrimitive(p);
   await doc.transform(meshopt({ encoder: MeshoptEncoder, level: 'medium' }));
   const glb = await io.writeBinary(doc);
-  return { glb, stats, tree };
+  return { glb, stats, tree, ...(png ? { thumbnail: png } : {}) };
 }

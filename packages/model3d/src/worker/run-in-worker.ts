@@ -30,7 +30,7 @@ export function convertInWorker(input: Uint8Array, name: string, o: ConvertOptio
   const { maxOldGenerationSizeMb, timeoutMs } = { ...DEFAULT_WORKER_LIMITS, ...o };
   const signal = o.signal;
   if (signal?.aborted) return Promise.reject(signal.reason);
-  const options: ConvertOptions = { limits: o.limits, extraFiles: o.extraFiles };
+  const options: ConvertOptions = { limits: o.limits, extraFiles: o.extraFiles, thumbnail: o.thumbnail };
   // a copy of its own (a Buffer's slice() is a view: transferring it would take the caller's bytes, or a shared pool)
   const copy = new Uint8Array(input);
   const e = entry();
