@@ -64,6 +64,20 @@ describe('mesh formats', () => {
     }
   });
 
+  it('many small objects (over a thousand) are quantized and compressed without reordering, names and places kept', async () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 1200; i++) {
+      const x = (i % 40) * 2;
+      const y = Math.floor(i / 40) * 2;
+      lines.push(`o Part${i}`, `v ${x} ${y} 0`, `v ${x + 1} ${y} 0`, `v ${x} ${y + 1} 1`, `f ${i * 3 + 1} ${i * 3 + 2} ${i * 3 + 3}`);
+    }
+    const r = await timed('OBJ of 1200 objects', () => convertToGlb(enc(lines.join('\n')), 'parts.obj'));
+    const back = await expectModel(r, 1200, [0, 0, 0], [79, 59, 1]);
+    expect(back.extensions).toContain('KHR_mesh_quantization');
+    expect(r.tree[0].children).toHaveLength(1200);
+    expect(r.tree[0].children[1199].name).toBe('Part1199');
+  });
+
   it('OFF with quads: a cube of 12 triangles', async () => {
     const r = await timed('OFF', () => convertToGlb(enc(off(cube(4, [1, 2, 3]))), 'box.off'));
     await expectModel(r, 12, [1, 2, 3], [5, 6, 7]);
