@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { convertToGlb } from './convert.ts';
 import { asciiPly, asciiStl, binaryStl, obj, off } from './fixtures/mesh.ts';
+import { ifcWallAndDoor } from './fixtures/ifc.ts';
 import { expectModel } from './fixtures/read-back.ts';
+import { rhinoFile } from './fixtures/rhino.ts';
+import { stepPart } from './fixtures/step.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const kind = (p: Promise<unknown>, k: string) => expect(p).rejects.toMatchObject({ name: 'Model3dError', kind: k });
@@ -45,6 +48,12 @@ describe('bad input ends with its kind', () => {
 
   it('the triangle and input size limits refuse a model above them', async () => {
     await kind(convertToGlb(enc(asciiStl()), 'box.stl', { limits: { maxTriangles: 11 } }), 'too-large');
+    // counted inside web-ifc's mesh stream and after occt's and rhino3dm's reading
+    await kind(convertToGlb(enc(ifcWallAndDoor()), 'house.ifc', { limits: { maxTriangles: 20 } }), 'too-large');
+    await kind(convertToGlb(enc(stepPart({ name: 'C', min: [0, 0, 0], max: [1, 1, 1] })), 'c.stp', { limits: { maxTriangles: 11 } }), 'too-large');
+    await kind(convertToGlb(await rhinoFile(), 'house.3dm', { limits: { maxTriangles: 20 } }), 'too-large');
+    // and the file still converts with room
+    expect((await convertToGlb(enc(ifcWallAndDoor()), 'house.ifc')).stats.triangles).toBe(24);
     await kind(convertToGlb(enc(asciiStl()), 'box.stl', { limits: { maxInputBytes: 100 } }), 'too-large');
     // the files beside it count: an OBJ under the limit with a large MTL is over it
     const model = enc(obj());
