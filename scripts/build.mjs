@@ -28,6 +28,12 @@ export const targets = [
     sources: ['packages/cad/src'],
   },
   {
+    name: 'model3d',
+    outdir: 'packages/model3d/dist',
+    entries: { model3d: 'packages/model3d/src/cli/model3d.cli.ts', 'model3d.worker': 'packages/model3d/src/worker/convert.worker.ts' },
+    sources: ['packages/model3d/src'],
+  },
+  {
     name: 'server',
     outdir: 'apps/server/dist',
     entries: {
@@ -38,9 +44,10 @@ export const targets = [
       'convert.worker': 'apps/server/src/modules/conversions/convert.worker.mjs',
       'drawing.worker': 'apps/server/src/modules/thumbnails/render/drawing.worker.ts',
       'sevenzip.worker': 'apps/server/src/modules/unzip/sevenzip.worker.ts',
+      'model3d.worker': 'packages/model3d/src/worker/convert.worker.ts',
       ...dwgChild,
     },
-    sources: ['apps/server/src', 'apps/sso/src', 'packages/cad/src', 'packages/contracts/src', 'packages/i18n/src'],
+    sources: ['apps/server/src', 'apps/sso/src', 'packages/cad/src', 'packages/model3d/src', 'packages/contracts/src', 'packages/i18n/src'],
   },
   {
     name: 'web',
@@ -49,7 +56,7 @@ export const targets = [
   },
 ];
 // a change of dependencies rebuilds everything
-const shared = ['package-lock.json', 'package.json', 'apps/server/package.json', 'apps/sso/package.json', 'apps/web/package.json', 'packages/cad/package.json', 'scripts/build.mjs'];
+const shared = ['package-lock.json', 'package.json', 'apps/server/package.json', 'apps/sso/package.json', 'apps/web/package.json', 'packages/cad/package.json', 'packages/model3d/package.json', 'scripts/build.mjs'];
 
 function newestMtime(p) {
   let st;
@@ -203,7 +210,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
   const names = args.filter((a) => !a.startsWith('--'));
   try {
-    await buildTargets({ names: names.length ? names : args.includes('--node') ? ['cad', 'server'] : undefined, ifStale: args.includes('--if-stale') });
+    await buildTargets({ names: names.length ? names : args.includes('--node') ? ['cad', 'model3d', 'server'] : undefined, ifStale: args.includes('--if-stale') });
   } catch (e) {
     console.error(e?.message ?? e);
     process.exit(1);

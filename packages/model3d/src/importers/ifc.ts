@@ -1,0 +1,184 @@
+// IFC through web-ifc (MPL-2.0; its WASM loaded from node_modules). The node tree is the spatial structure read from
+// the relations themselves (IfcRelAggregates, IfcRelContainedInSpatialStructure), walked once per entity so a cyclic
+// file cannot loop; each element's property sets and quantities (IfcRelDefinesByProperties) go in its properties.
+// web-ifc places geometry Y-up in metres of the model; an element of one representation item carries its placement as
+// its node's matrix and shares the item's mesh with the other elements placing it.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as WebIFC from 'web-ifc';
+import { badInput } from '../errors.ts';
+import { node, type NodeProperties, type Scene, type SceneMesh, type SceneNode, type TriangleBudget } from '../scene.ts';
+
+const require = createRequire(import.meta.url);
+let api: Promise<WebIFC.IfcAPI> | null = null;
+
+function load(): Promise<WebIFC.IfcAPI> {
+  if (!api) {
+    const a = new WebIFC.IfcAPI();
+    a.SetWasmPath(`${path.dirname(require.resolve('web-ifc'))}/`, true);
+    api = a.Init(undefined, true).then(() => a);
+  }
+  return api;
+}
+
+interface IfcValue {
+  value?: unknown;
+}
+const valueOf = (v: unknown): unknown => (v && typeof v === 'object' && 'value' in v ? (v as IfcValue).value : v);
+const ref = (v: unknown): number | null => {
+  const x = valueOf(v);
+  return typeof x === 'number' ? x : null;
+};
+const refs = (v: unknown): number[] => (Array.isArray(v) ? v.map(ref).filter((x): x is number => x !== null) : []);
+
+const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+const QUANTITY_VALUES = ['LengthValue', 'AreaValue', 'VolumeValue', 'CountValue', 'WeightValue', 'TimeValue'];
+
+/** applies a column-major 4×4 to interleaved position+normal data (6 floats a vertex) */
+function place(data: Float32Array, m: number[]): { positions: Float32Array; normals: Float32Array } {
+  const n = data.length / 6;
+  const positions = new Float32Array(n * 3);
+  const normals = new Float32Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    const [x, y, z, nx, ny, nz] = data.subarray(i * 6, i * 6 + 6);
+    positions[i * 3] = m[0] * x + m[4] * y + m[8] * z + m[12];
+    positions[i * 3 + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
+    positions[i * 3 + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
+    const a = m[0] * nx + m[4] * ny + m[8] * nz;
+    const b = m[1] * nx + m[5] * ny + m[9] * nz;
+    const c = m[2] * nx + m[6] * ny + m[10] * nz;
+    const l = Math.hypot(a, b, c) || 1;
+    normals[i * 3] = a / l;
+    normals[i * 3 + 1] = b / l;
+    normals[i * 3 + 2] = c / l;
+  }
+  return { positions, normals };
+}
+
+export async function importIfc(input: Uint8Array, name: string, budget: TriangleBudget): Promise<Scene> {
+  const ifc = await load();
+  const text = new TextDecoder('latin1').decode(input.subarray(0, 64));
+  if (!/^\s*ISO-10303-21/.test(text)) throw badInput('IFC is not a STEP physical file (ISO-10303-21)');
+  let model: number;
+  try {
+    model = ifc.OpenModel(input, { COORDINATE_TO_ORIGIN: false });
+  } catch (e) {
+    throw badInput(`IFC could not be read: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (model < 0) throw badInput('IFC could not be read');
+  try {
+    const line = (id: number) => {
+      try {
+        return ifc.GetLine(model, id) as Record<string, unknown> | null;
+      } catch {
+        return null;
+      }
+    };
+    const ids = (type: number) => {
+      const v = ifc.GetLineIDsWithType(model, type);
+      return Array.from({ length: v.size() }, (_, i) => v.get(i));
+    };
+
+    // the spatial structure: parent → children, from the relations
+    const children = new Map<number, number[]>();
+    const relate = (parent: number | null, kids: number[]) => {
+      if (parent === null) return;
+      const list = children.get(parent) ?? [];
+      for (const k of kids) if (k !== parent) list.push(k);
+      children.set(parent, list);
+    };
+    for (const r of ids(WebIFC.IFCRELAGGREGATES)) {
+      const l = line(r);
+      if (l) relate(ref(l.RelatingObject), refs(l.RelatedObjects));
+    }
+    for (const r of ids(WebIFC.IFCRELCONTAINEDINSPATIALSTRUCTURE)) {
+      const l = line(r);
+      if (l) relate(ref(l.RelatingStructure), refs(l.RelatedElements));
+    }
+
+    // property sets by element
+    const psets = new Map<number, NodeProperties>();
+    for (const r of ids(WebIFC.IFCRELDEFINESBYPROPERTIES)) {
+      const l = line(r);
+      const set = l && ref(l.RelatingPropertyDefinition);
+      const def = set !== null && set !== undefined ? line(set) : null;
+      if (!l || !def) continue;
+      // a property set's single values, or an element quantity's lengths, areas, volumes, counts, weights
+      const values: Record<string, unknown> = {};
+      for (const p of [...refs(def.HasProperties), ...refs(def.Quantities)]) {
+        const prop = line(p);
+        if (!prop) continue;
+        const value = prop.NominalValue ?? QUANTITY_VALUES.map((k) => prop[k]).find((v) => v !== undefined && v !== null);
+        values[String(valueOf(prop.Name) ?? p)] = valueOf(value) ?? null;
+      }
+      const setName = String(valueOf(def.Name) ?? `#${set}`);
+      for (const e of refs(l.RelatedObjects)) (psets.get(e) ?? psets.set(e, {}).get(e)!)[setName] = values;
+    }
+
+    // geometry by element: each representation item read once (its mesh in its own space, shared by the elements that
+    // place it, as doors and windows of one type do), placed by its element's transformation
+    const local = new Map<string, { data: Float32Array; indices: Uint32Array }>();
+    const placed = new Map<number, Array<{ key: string; matrix: number[]; color: SceneMesh['color'] }>>();
+    ifc.StreamAllMeshes(model, (flat) => {
+      const list = placed.get(flat.expressID) ?? [];
+      for (let i = 0; i < flat.geometries.size(); i++) {
+        const g = flat.geometries.get(i);
+        const key = String(g.geometryExpressID);
+        if (!local.has(key)) {
+          const geo = ifc.GetGeometry(model, g.geometryExpressID);
+          const data = Float32Array.from(ifc.GetVertexArray(geo.GetVertexData(), geo.GetVertexDataSize()));
+          const indices = Uint32Array.from(ifc.GetIndexArray(geo.GetIndexData(), geo.GetIndexDataSize()));
+          geo.delete();
+          local.set(key, { data, indices });
+        }
+        const { indices } = local.get(key)!;
+        if (!indices.length) continue;
+        budget.add(indices.length / 3);
+        list.push({ key, matrix: [...g.flatTransformation], color: [g.color.x, g.color.y, g.color.z, g.color.w] });
+      }
+      placed.set(flat.expressID, list);
+    });
+    /** one mesh per representation item and colour, in the item's own space */
+    const shared = new Map<string, SceneMesh>();
+    const sharedMesh = (key: string, color: SceneMesh['color']): SceneMesh => {
+      const k = `${key}|${color}`;
+      let m = shared.get(k);
+      if (!m) {
+        const { data, indices } = local.get(key)!;
+        m = { ...place(data, IDENTITY), indices, color };
+        shared.set(k, m);
+      }
+      return m;
+    };
+
+    const seen = new Set<number>();
+    const build = (id: number): SceneNode | null => {
+      if (seen.has(id)) return null;
+      seen.add(id);
+      const l = line(id);
+      const type = ifc.GetNameFromTypeCode(ifc.GetLineType(model, id));
+      const label = String(valueOf(l?.Name) ?? valueOf(l?.LongName) ?? '') || `${type} #${id}`;
+      const properties: NodeProperties = { type, expressID: id };
+      const guid = valueOf(l?.GlobalId);
+      if (guid) properties.GlobalId = guid;
+      Object.assign(properties, psets.get(id));
+      const kids = (children.get(id) ?? []).map(build).filter((n): n is SceneNode => n !== null);
+      const geometry = placed.get(id) ?? [];
+      // one item and no children: the element's node carries the placement and shares the item's mesh; otherwise
+      // (several items, or parts whose own placements are absolute) the placements are applied to copies
+      if (geometry.length === 1 && !kids.length) return node(label, { matrix: geometry[0].matrix, meshes: [sharedMesh(geometry[0].key, geometry[0].color)], properties });
+      const meshes = geometry.map((g) => ({ ...place(local.get(g.key)!.data, g.matrix), indices: local.get(g.key)!.indices, color: g.color }));
+      return node(label, { meshes, children: kids, properties });
+    };
+    const projects = ids(WebIFC.IFCPROJECT);
+    const roots = projects.map(build).filter((n): n is SceneNode => n !== null);
+    // elements with geometry the structure does not reach (or reached only through a cycle) still show
+    const loose = [...placed.keys()].filter((id) => !seen.has(id) && placed.get(id)!.length);
+    if (loose.length) roots.push(node('Not in the spatial structure', { children: loose.map(build).filter((n): n is SceneNode => n !== null) }));
+    if (!budget.count) throw badInput('IFC holds no geometry');
+    if (roots.length === 1 && !roots[0].meshes.length) roots[0].name ||= name;
+    return { roots, upAxis: 'Y' };
+  } finally {
+    ifc.CloseModel(model);
+  }
+}

@@ -1,0 +1,55 @@
+import { tooLarge } from './errors.ts';
+import type { Model3dLimits } from './limits.ts';
+
+/** Properties shown for a node in the viewer: IFC property sets, STEP product names, layer and colour … */
+export type NodeProperties = Record<string, unknown>;
+
+/** One triangle mesh as an importer gives it (positions in the node's space). */
+export interface SceneMesh {
+  name?: string;
+  positions: Float32Array;
+  normals?: Float32Array;
+  /** triangles; absent: every three positions are one triangle */
+  indices?: Uint32Array;
+  /** linear RGB 0–1, and an opacity 0–1 */
+  color?: [number, number, number] | [number, number, number, number];
+  /** a linear RGB colour per position (scans: PLY, coloured STL), multiplied with `color` */
+  colors?: Float32Array;
+}
+
+/** A node of the neutral scene every importer returns. */
+export interface SceneNode {
+  name: string;
+  /** column-major 4×4 (glTF's order); absent: identity */
+  matrix?: number[];
+  meshes: SceneMesh[];
+  children: SceneNode[];
+  properties?: NodeProperties;
+}
+
+export interface Scene {
+  roots: SceneNode[];
+  /**
+   * the model's up axis as its format has it: 'Z' for CAD (STEP, IGES, STL, 3DM …), 'Y' for glTF, IFC through
+   * web-ifc, OBJ. Coordinates are kept as in the file (distances measure true); the viewer turns a Z-up model.
+   */
+  upAxis: 'Y' | 'Z';
+}
+
+export const node = (name: string, o: Partial<SceneNode> = {}): SceneNode => ({ name, meshes: [], children: [], ...o });
+
+export const triangleCount = (m: SceneMesh) => Math.floor((m.indices ? m.indices.length : m.positions.length / 3) / 3);
+
+/** Counts triangles while an importer reads, refusing the model once it passes the limit. */
+export class TriangleBudget {
+  count = 0;
+  constructor(private readonly limits: Model3dLimits) {}
+  add(n: number) {
+    this.count += n;
+    if (this.count > this.limits.maxTriangles) throw tooLarge(`more than ${this.limits.maxTriangles} triangles`);
+  }
+  mesh(m: SceneMesh): SceneMesh {
+    this.add(triangleCount(m));
+    return m;
+  }
+}
