@@ -12,3 +12,4 @@ export * from './versions.ts';
 export * from './drawing-images.ts';
 export * from './conversions.ts';
 export * from './unzip.ts';
+export * from './model3d.ts';

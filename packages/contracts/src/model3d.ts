@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/**
+ * 3D models (issue 21; spec sections 1, 2, 4, 5, 7): a 3D file in the drive is converted (super membership, or one of
+ * the free trials) to one GLB by a background job, and opened at `/view3d?key={encodeURIComponent(fileId)}` in a new
+ * tab. The GLB keeps node names, the hierarchy and each node's properties (`extras.properties`), and its root's
+ * `extras.upAxis` says 'Z' or 'Y'. The spec's four calls, with these fields.
+ */
+export const MODEL3D_PATHS = {
+  transformBatch3D: '/cloud/v5/file/task/transformBatch3D',
+  checkTransformSuplus3D: '/cloud/v5/file/task/checkTransformSuplus3D',
+  checkTaskStatus3D: '/cloud/v5/file/task/checkTaskStatus3D',
+  checkTaskStatusBatch3D: '/cloud/v5/file/task/checkTaskStatusBatch3D',
+} as const;
+
+/** The web route of the 3D viewer (spec section 2). */
+export function view3dHref(fileId: string): string {
+  return `/view3d?key=${encodeURIComponent(fileId)}`;
+}
+
+const id = z.string().min(1).max(64);
+
+export const transformBatch3DRequest = z.object({
+  fileIds: z.array(id).min(1).max(100),
+  /** the spec's flag: true converts; false only asks what would happen (rights, statuses) */
+  isTransForm: z.boolean().optional(),
+  ctoken: z.any().optional(),
+  uid: z.any().optional(),
+});
+
+export const model3dStatusSchema = z.object({
+  fileId: z.string(),
+  transformStatus: z.number().describe('3 never converted, 0 converting, 1 done, 2 failed (TransformStatus)'),
+  progress: z.number().describe('percent 0–100'),
+  stage: z.string().describe('queued, read, mesh, write, store, done'),
+  code: z.string().nullable().describe('error code of a failed conversion'),
+  msg: z.string().nullable().describe("the spec's message of a failed conversion, in the caller's language"),
+  /** a download link of the GLB (signed, short-lived, checked against the grant on use) once converted */
+  glbUrl: z.string().nullable(),
+  /** the converted model's numbers, once converted */
+  stats: z
+    .object({ triangles: z.number(), nodes: z.number(), bbox: z.object({ min: z.array(z.number()), max: z.array(z.number()) }), upAxis: z.enum(['Y', 'Z']) })
+    .nullable(),
+  name: z.string().describe("the source file's name"),
+});
+export type Model3dStatus = z.infer<typeof model3dStatusSchema>;
+
+export const transformBatch3DResult = z.object({
+  list: z.array(model3dStatusSchema),
+  /** true when every file was converted already: the web app opens the first in the viewer (spec section 4) */
+  allDone: z.boolean(),
+});
+
+export const checkTransformSuplus3DRequest = z.object({ fileId: id.optional(), ctoken: z.any().optional() });
+export const checkTransformSuplus3DResult = z.object({
+  /** conversions left for this account: null = unlimited (super membership, or the operator made 3D free) */
+  remaining: z.number().nullable(),
+  superMember: z.boolean(),
+});
+
+export const checkTaskStatus3DRequest = z.object({ fileId: id, hoops: z.any().optional(), ctoken: z.any().optional() });
+export const checkTaskStatusBatch3DRequest = z.object({ fileIds: z.array(id).min(1).max(500), ctoken: z.any().optional(), type: z.any().optional() });
+export const checkTaskStatusBatch3DResult = z.object({ list: z.array(model3dStatusSchema) });
