@@ -6,7 +6,7 @@ import { readTtf, TtfSubset, type TtfFont } from './pdf-ttf.ts';
 /** A text run as the text engine places it, blanks included (so the PDF's text has its spaces). */
 export type RunGlyphs = TextGlyphs & {
   /** an outline glyph for a character drawn in a stroke font (SHX), for the invisible text laid over its strokes */
-  outlineFor?: (ch: string) => Glyph | undefined;
+  outlineFor?: (ch: string) => Pick<Glyph, 'outline'> | undefined;
 };
 
 type Matrix = [number, number, number, number, number, number];

@@ -336,6 +336,15 @@ export class CjkFallback implements GlyphSource {
     }
     return undefined;
   }
+
+  /** the font file and advance `glyph` would give, without its outline flattened and triangulated (a PDF's invisible text) */
+  outlineOf(ch: string): Pick<Glyph, 'advance' | 'outline'> | undefined {
+    for (const s of this.sources) {
+      const g = s?.outlineOf(ch);
+      if (g) return g;
+    }
+    return undefined;
+  }
 }
 
 /**

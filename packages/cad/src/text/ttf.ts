@@ -57,6 +57,18 @@ export class TtfGlyphSource implements GlyphSource {
     return this.fonts.some((f) => f.charToGlyphIndex(ch) > 0);
   }
 
+  /** the font file and advance of a character, without its outline (see CjkFallback.outlineOf) */
+  outlineOf(ch: string): Pick<Glyph, 'advance' | 'outline'> | undefined {
+    const cached = this.cache.get(ch);
+    if (cached !== undefined) return cached ?? undefined;
+    for (let k = 0; k < this.fonts.length; k++) {
+      const f = this.fonts[k];
+      const i = f.charToGlyphIndex(ch);
+      if (i > 0) return { advance: (f.glyphs.get(i).advanceWidth ?? f.unitsPerEm * 0.5) * this.scale, outline: { face: this.faces[k], ch } };
+    }
+    return undefined;
+  }
+
   glyph(ch: string): Glyph | undefined {
     let g = this.cache.get(ch);
     if (g === undefined) {
@@ -65,7 +77,7 @@ export class TtfGlyphSource implements GlyphSource {
         const f = this.fonts[k];
         const i = f.charToGlyphIndex(ch);
         if (i > 0) {
-          g = { ...outlineGlyph(f, i, this.scale), outline: { face: this.faces[k], ch } };
+          g = outlineGlyph(f, i, this.scale, { face: this.faces[k], ch });
           break;
         }
       }
@@ -120,11 +132,19 @@ function commandsOf(f: Font, index: number): PathCommand[] {
   return p.commands;
 }
 
-function outlineGlyph(f: Font, index: number, scale: number): Glyph {
+/**
+ * An outline glyph whose triangles and rings are made when first read: a PDF writes outline glyphs as text and
+ * never reads them (flattening and triangulating each character the text of a drawing uses took ~10 ms of a PDF).
+ * Own enumerable getters, so a copy (spread, structured clone) still has the values.
+ */
+function outlineGlyph(f: Font, index: number, scale: number, outline: Glyph['outline']): Glyph {
   const glyph = f.glyphs.get(index);
-  const rings = flattenCommands(commandsOf(f, index), scale);
-  const { triangles, outline } = triangulateWithOutline(rings);
-  return { advance: (glyph.advanceWidth ?? f.unitsPerEm * 0.5) * scale, triangles, rings: outline };
+  let shape: { triangles: number[]; outline: number[][] } | undefined;
+  const made = () => (shape ??= triangulateWithOutline(flattenCommands(commandsOf(f, index), scale)));
+  const g: Glyph = { advance: (glyph.advanceWidth ?? f.unitsPerEm * 0.5) * scale, outline };
+  Object.defineProperty(g, 'triangles', { get: () => made().triangles, enumerable: true, configurable: true });
+  Object.defineProperty(g, 'rings', { get: () => made().outline, enumerable: true, configurable: true });
+  return g;
 }
 
 /** Path commands (font units, y up) to closed rings in cap heights; curves subdivided to TOLERANCE. */
