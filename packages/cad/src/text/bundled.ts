@@ -31,13 +31,15 @@ export const LATIN_FALLBACK = 'Noto Sans';
 const HERSHEY_FILE = 'hersheytext/svg_fonts/HersheySans1.svg';
 const NOTO_DIR = '@fontsource/noto-sans-sc';
 
-// node's modules and each package's folder, found once per process (a drawing asks for a few files of each package)
-const loadNodeModules = () => Promise.all([import('node:module'), import('node:fs/promises'), import('node:path')]);
+// node's modules and each package's folder, found once per process (a drawing asks for a few files of each package).
+// Files are read synchronously: small font files, where fs/promises' open, stat, read and close each wait for the
+// thread pool (a cold PDF export waited ~10–30 ms for them on a busy machine)
+const loadNodeModules = () => Promise.all([import('node:module'), import('node:fs'), import('node:path')]);
 let nodeModules: ReturnType<typeof loadNodeModules> | undefined;
 const packageDirs = new Map<string, string>();
 
 export const nodeBundledFiles: BundledFontFiles = async (path) => {
-  const [{ createRequire }, { readFile }, { dirname, join }] = await (nodeModules ??= loadNodeModules());
+  const [{ createRequire }, { readFileSync }, { dirname, join }] = await (nodeModules ??= loadNodeModules());
   const [pkg, ...rest] = path.startsWith('@') ? [path.split('/').slice(0, 2).join('/'), ...path.split('/').slice(2)] : path.split('/');
   let dir = packageDirs.get(pkg);
   if (dir === undefined) {
@@ -53,7 +55,7 @@ export const nodeBundledFiles: BundledFontFiles = async (path) => {
     packageDirs.set(pkg, dir);
   }
   try {
-    return new Uint8Array(await readFile(join(dir, ...rest)));
+    return new Uint8Array(readFileSync(join(dir, ...rest)));
   } catch {
     return null;
   }
@@ -192,6 +194,59 @@ function subsetRanges(map: Record<string, string>): SubsetRange[] {
   return ranges;
 }
 
+/**
+ * Per code point, the keys of the subsets whose ranges name it, by the range's first code point (then list order),
+ * as subsetRanges orders them. A few characters (a drawing's usual case) are matched while the list is read, without
+ * its ~15,600 ranges made into objects and sorted (~10 ms of a cold PDF export); many go through subsetRanges.
+ */
+export function subsetsNaming(map: Record<string, string>, cps: number[]): string[][] {
+  if (cps.length > 48) {
+    const ranges = subsetRanges(map);
+    return cps.map((cp) => {
+      const keys: string[] = [];
+      for (const r of ranges) {
+        if (r.from > cp) break; // sorted by their first code point
+        if (cp <= r.to) keys.push(r.key);
+      }
+      return keys;
+    });
+  }
+  const hits: { from: number; n: number; key: string }[][] = cps.map(() => []);
+  let n = 0;
+  for (const key in map) {
+    // "U+0-ff,U+131,U+152-153": hex numbers after U+, a range's end after a dash
+    const spec = map[key];
+    let i = 0;
+    while (i < spec.length) {
+      const plus = spec.indexOf('+', i);
+      if (plus < 0) break;
+      let end = spec.indexOf(',', plus);
+      if (end < 0) end = spec.length;
+      let j = plus + 1, from = 0, digits = 0, h: number;
+      while (j < end && (h = hexDigit(spec.charCodeAt(j))) >= 0) (from = from * 16 + h), j++, digits++;
+      let to = from;
+      if (spec.charCodeAt(j) === 45) {
+        to = 0;
+        let d = 0;
+        j++;
+        while (j < end && (h = hexDigit(spec.charCodeAt(j))) >= 0) (to = to * 16 + h), j++, d++;
+        if (!d) digits = 0;
+      }
+      if (digits) for (let k = 0; k < cps.length; k++) if (cps[k] >= from && cps[k] <= to) hits[k].push({ from, n, key });
+      n++;
+      i = end + 1;
+    }
+  }
+  return hits.map((h) => h.sort((a, b) => a.from - b.from || a.n - b.n).map((x) => x.key));
+}
+
+function hexDigit(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}
+
 /** A family split into unicode-range subsets (fontsource layout: unicode.json + files/<id>-<key>-<weight>-normal.woff). */
 interface SplitFamily {
   name: string;
@@ -262,21 +317,17 @@ export class CjkFallback implements GlyphSource {
     let pending = [...new Set(chars)].filter((ch) => !this.has(ch));
     for (let family = 0; family < FAMILIES.length && pending.length; family++) {
       const map = this.lists[family];
-      const ranges = map ? subsetRanges(map) : [];
       // per character, the files of this family that name it
       const named = new Map<string, string[]>();
-      for (const ch of pending) {
-        const cp = ch.codePointAt(0)!;
+      const keysOf = map ? subsetsNaming(map, pending.map((ch) => ch.codePointAt(0)!)) : pending.map(() => []);
+      pending.forEach((ch, i) => {
         const files: string[] = [];
-        for (const r of ranges) {
-          if (r.from > cp) break; // sorted by their first code point
-          if (cp <= r.to) {
-            const file = this.file(family, r.key);
-            if (!files.includes(file)) files.push(file);
-          }
+        for (const key of keysOf[i]) {
+          const file = this.file(family, key);
+          if (!files.includes(file)) files.push(file);
         }
         named.set(ch, files);
-      }
+      });
       for (;;) {
         const untried = (ch: string) => named.get(ch)!.filter((f) => !this.reading.has(f));
         const count = new Map<string, number>();
