@@ -17,6 +17,8 @@
  * `npm run cad -- compare <a> <b> [out.png|out.svg] [--layout NAME]`: the JSON change list from A to B, and the
  * overlay (unchanged grey, added green, removed red, modified orange over faint red) when an image is named.
  */
+// first: V8's tiering for a short-lived process (v8-flags.ts)
+import './v8-flags.ts';
 import { parseArgs } from 'node:util';
 import { CadError } from '../model/drawing.ts';
 import { CAD_OPTIONS, UsageError } from './usage.ts';
