@@ -356,6 +356,8 @@ function inflateWoff(zlib: typeof import('node:zlib'), bytes: Uint8Array): Array
   const tables: { tag: number; sum: number; data: Uint8Array }[] = [];
   for (let i = 0; i < numTables; i++) {
     const e = 44 + 20 * i;
+    // the layout tables neither the text engine (parseOutlines) nor a PDF's subset uses: not inflated (GPOS is most of a bundled subset)
+    if (LAYOUT_TABLES.has(v.getUint32(e))) continue;
     const offset = v.getUint32(e + 4), compLength = v.getUint32(e + 8), origLength = v.getUint32(e + 12);
     let data = bytes.subarray(offset, offset + origLength);
     if (compLength < origLength) {
@@ -367,6 +369,6 @@ function inflateWoff(zlib: typeof import('node:zlib'), bytes: Uint8Array): Array
   const head = new Uint8Array(12);
   const h = new DataView(head.buffer);
   h.setUint32(0, v.getUint32(4)); // the flavour: 0x00010000 or 'OTTO'
-  h.setUint16(4, numTables);
+  h.setUint16(4, tables.length);
   return writeSfnt(head, tables);
 }
