@@ -19,11 +19,16 @@
  */
 // first: V8's tiering for a short-lived process (v8-flags.ts)
 import './v8-flags.ts';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CadError } from '../model/drawing.ts';
 import { CAD_OPTIONS, UsageError } from './usage.ts';
 import { info } from './info.command.ts';
 import { stopDwgReader } from '../read.ts';
+import { enableCodeCache, saveCodeCaches } from '../require-cached.ts';
+
+// pdfkit and opentype.js compiled from V8 code caches beside the built bundle (require-cached.ts); not from sources
+if (import.meta.url.endsWith('.mjs')) enableCodeCache(fileURLToPath(new URL('./.code-cache/', import.meta.url)));
 
 // `info` is timed from node's start (scripts/build.test.ts): on a DXF it loads the DXF reader, the model and the
 // flattening only, which are imported here (one chunk fewer to load than a dynamic import). The DWG readers load
@@ -50,4 +55,5 @@ try {
   }
 }
 await stopDwgReader();
+saveCodeCaches();
 process.exit(code);

@@ -1,4 +1,5 @@
-import Module, { createRequire } from 'node:module';
+import Module from 'node:module';
+import { requireCached } from '../require-cached.ts';
 import type PDFKitDocument from 'pdfkit';
 import type { Flattened, TextRun } from '../geometry/flatten.ts';
 import { framed, hex, inkColor, lineweightPt, prepare, type Batch, type RenderOptions } from './prepare.ts';
@@ -249,7 +250,7 @@ function requireLazily(id: string, onUse: Set<string>): unknown {
     });
   };
   try {
-    return createRequire(import.meta.url)(id);
+    return requireCached(id, import.meta.url);
   } finally {
     M._load = load;
   }

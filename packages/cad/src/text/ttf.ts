@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { requireCached } from '../require-cached.ts';
 import type OpenType from 'opentype.js';
 import type { Font, PathCommand } from 'opentype.js';
 import earcut from 'earcut';
@@ -6,7 +6,8 @@ import type { Glyph, GlyphSource, OutlineFace } from './glyph.ts';
 
 // required, not imported: opentype.js ships one CommonJS (UMD) file, which an ES import has node scan for its exports
 // first (cjs-module-lexer over ~500 KB) on every start of a conversion
-const opentype = createRequire(import.meta.url)('opentype.js') as typeof OpenType;
+// first (cjs-module-lexer over ~500 KB) on every start of a conversion; compiled from a code cache in the command line
+const opentype = requireCached('opentype.js', import.meta.url) as typeof OpenType;
 
 /** Curve flattening tolerance in cap heights: glyphs are cached once per font, so this is relative to text height. */
 const TOLERANCE = 0.004;
