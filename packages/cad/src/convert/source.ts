@@ -1,5 +1,5 @@
 import { CadError, type Drawing } from '../model/drawing.ts';
-import { readDrawing } from '../open.ts';
+import { readDrawing } from '../read.ts';
 import type { PdfImportOptions } from '../pdf-import/index.ts';
 import { writableTargets, type ConvertTarget } from './targets.ts';
 
