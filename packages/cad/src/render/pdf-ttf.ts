@@ -196,7 +196,7 @@ export class TtfSubset {
     // the list grows as composites name their components
     for (let i = 0; i < this.order.length; i++) {
       const [start, end] = glyphRange(f, this.order[i]);
-      let g = bytes.slice(glyf + start, glyf + end);
+      let g: Uint8Array = bytes.slice(glyf + start, glyf + end);
       if (g.length >= 10 && new DataView(g.buffer).getInt16(0) < 0) g = this.renumberComponents(g);
       glyphs.push(g);
     }

@@ -62,7 +62,9 @@ export interface PdfOptions {
  * every piece inside its layer's optional content group, an outline entry per page. Nothing is rasterised.
  */
 export async function writePdf(pages: PdfPage[], o: PdfOptions = {}): Promise<Buffer> {
-  const doc = new PDFDocument({ autoFirstPage: false, margin: 0, compress: true, font: null as unknown as string, info: { Title: o.title ?? 'drawing', Producer: 'CADCloud' } });
+  // no default font: Helvetica's metrics were read and parsed for every document, and only the stand-in text
+  // without glyphs uses it (pdfText names it)
+  const doc = new PDFDocument({ autoFirstPage: false, margin: 0, compress: true, font: null, info: { Title: o.title ?? 'drawing', Producer: 'CADCloud' } });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (c) => chunks.push(c));

@@ -6,6 +6,8 @@ declare module 'pdfkit' {
     compress?: boolean;
     autoFirstPage?: boolean;
     info?: Record<string, string | Date>;
+    /** the default font, Helvetica unless given; null: none */
+    font?: string | null;
   }
   class PDFDocument {
     constructor(options?: PDFDocumentOptions);
