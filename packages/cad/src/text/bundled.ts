@@ -172,26 +172,11 @@ const parsedRanges = new WeakMap<Record<string, string>, SubsetRange[]>();
 function subsetRanges(map: Record<string, string>): SubsetRange[] {
   let ranges = parsedRanges.get(map);
   if (ranges) return ranges;
-  ranges = [];
-  for (const key in map) {
-    // "U+0-ff,U+131,U+152-153": hex numbers after U+, a range's end after a dash
-    const spec = map[key];
-    let i = 0;
-    while (i < spec.length) {
-      const plus = spec.indexOf('+', i);
-      if (plus < 0) break;
-      let end = spec.indexOf(',', plus);
-      if (end < 0) end = spec.length;
-      const dash = spec.indexOf('-', plus);
-      const from = parseInt(spec.slice(plus + 1, dash >= 0 && dash < end ? dash : end), 16);
-      const to = dash >= 0 && dash < end ? parseInt(spec.slice(dash + 1, end), 16) : from;
-      if (Number.isFinite(from) && Number.isFinite(to)) ranges.push({ key, from, to });
-      i = end + 1;
-    }
-  }
-  ranges.sort((a, b) => a.from - b.from);
-  parsedRanges.set(map, ranges);
-  return ranges;
+  const all: SubsetRange[] = [];
+  eachRange(map, (key, from, to) => all.push({ key, from, to }));
+  all.sort((a, b) => a.from - b.from);
+  parsedRanges.set(map, all);
+  return all;
 }
 
 /**
@@ -213,8 +198,16 @@ export function subsetsNaming(map: Record<string, string>, cps: number[]): strin
   }
   const hits: { from: number; n: number; key: string }[][] = cps.map(() => []);
   let n = 0;
+  eachRange(map, (key, from, to) => {
+    for (let k = 0; k < cps.length; k++) if (cps[k] >= from && cps[k] <= to) hits[k].push({ from, n, key });
+    n++;
+  });
+  return hits.map((h) => h.sort((a, b) => a.from - b.from || a.n - b.n).map((x) => x.key));
+}
+
+/** Every range of a unicode.json in list order: "U+0-ff,U+131,U+152-153", hex numbers after U+, a range's end after a dash. */
+function eachRange(map: Record<string, string>, visit: (key: string, from: number, to: number) => void) {
   for (const key in map) {
-    // "U+0-ff,U+131,U+152-153": hex numbers after U+, a range's end after a dash
     const spec = map[key];
     let i = 0;
     while (i < spec.length) {
@@ -232,12 +225,10 @@ export function subsetsNaming(map: Record<string, string>, cps: number[]): strin
         while (j < end && (h = hexDigit(spec.charCodeAt(j))) >= 0) (to = to * 16 + h), j++, d++;
         if (!d) digits = 0;
       }
-      if (digits) for (let k = 0; k < cps.length; k++) if (cps[k] >= from && cps[k] <= to) hits[k].push({ from, n, key });
-      n++;
+      if (digits) visit(key, from, to);
       i = end + 1;
     }
   }
-  return hits.map((h) => h.sort((a, b) => a.from - b.from || a.n - b.n).map((x) => x.key));
 }
 
 function hexDigit(c: number): number {
