@@ -25,10 +25,6 @@ import { CadError } from '../model/drawing.ts';
 import { CAD_OPTIONS, UsageError } from './usage.ts';
 import { info } from './info.command.ts';
 import { stopDwgReader } from '../read.ts';
-import { enableCodeCache, saveCodeCaches } from '../require-cached.ts';
-
-// pdfkit and opentype.js compiled from V8 code caches beside the built bundle (require-cached.ts); not from sources
-if (import.meta.url.endsWith('.mjs')) enableCodeCache(fileURLToPath(new URL('./.code-cache/', import.meta.url)));
 
 // `info` is timed from node's start (scripts/build.test.ts): on a DXF it loads the DXF reader, the model and the
 // flattening only, which are imported here (one chunk fewer to load than a dynamic import). The DWG readers load
@@ -37,6 +33,11 @@ if (import.meta.url.endsWith('.mjs')) enableCodeCache(fileURLToPath(new URL('./.
 const { positionals, values } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: CAD_OPTIONS });
 const [command, file, out] = positionals;
 const usage = 'usage: npm run cad -- info <file.dxf|dwg> | convert <in> <out.pdf|png|jpg|bmp|dxf> [--version R12|2000|2004|2007|2010|2013|2018] [--layout NAME | --all-layouts] [--width PX] [--height PX] [--dpi N] [--paper A3] [--scale N] [--color monochrome] [--ctb FILE] [--background white|black|transparent] | render <file.dxf|dwg> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark] [--fonts DIR] [--images DIR] | compare <a> <b> [out.png|out.svg] [--layout NAME]';
+
+// the drawing commands: pdfkit and opentype.js compiled from V8 code caches beside the built bundle
+// (require-cached.ts; not when run from the sources, nor for `info`, which loads neither)
+const codeCache = command !== 'info' && import.meta.url.endsWith('.mjs') ? await import('../require-cached.ts') : undefined;
+codeCache?.enableCodeCache(fileURLToPath(new URL('./.code-cache/', import.meta.url)));
 
 let code = 0;
 try {
@@ -55,5 +56,5 @@ try {
   }
 }
 await stopDwgReader();
-saveCodeCaches();
+codeCache?.saveCodeCaches();
 process.exit(code);
