@@ -21,7 +21,9 @@ export async function loadConvertText(d: Drawing, provide: FontBytesProvider): P
     // the characters of every text drawn, read from the bundled outline fonts before the PDF is written (their files load on demand)
     prepareText: async (flat: Flattened) => {
       const chars = new Set<string>();
-      for (const t of flat.texts) for (const ch of t.text) chars.add(ch);
+      // control characters (an MTEXT's line breaks) are drawn by no font: asking for them read the Korean and Latin
+      // families' subsets too, whose ranges name U+0000–00FF, for nothing
+      for (const t of flat.texts) for (const ch of t.text) if (ch >= ' ' && (ch < '\x7f' || ch > '\x9f')) chars.add(ch);
       if (chars.size && (await cjk.init())) await cjk.need(chars);
     },
   };
