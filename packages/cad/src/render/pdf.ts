@@ -15,6 +15,15 @@ import { PdfFonts, type RunGlyphs } from './pdf-text.ts';
 export type { RunGlyphs };
 
 /**
+ * The two functions pdfkit uses of @noble/hashes/utils (the document ID's hex, and joining bytes for encryption, never
+ * used here): the package itself reads node:crypto's webcrypto when loaded, whose internals (~5 ms) a PDF never uses.
+ */
+const NOBLE_UTILS = {
+  bytesToHex: (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex'),
+  concatBytes: (...arrays: Uint8Array[]) => new Uint8Array(Buffer.concat(arrays)),
+};
+
+/**
  * What pdfkit requires at its top but uses only for some documents: fontkit (with its Unicode tables, ~70 ms to
  * load) to embed a font our own TrueType subsetter cannot (pdf-text.ts, pdf-ttf.ts), linebreak for its text layout
  * (the Helvetica stand-in text), png-js for pictures, the AES ciphers for encryption (never used here). Each is
@@ -24,7 +33,7 @@ const PDFKIT_ON_USE = new Set(['fontkit', 'linebreak', 'png-js', '@noble/ciphers
 // pdfkit's CommonJS build, required: its ES module build imports fontkit, linebreak and their CommonJS dependencies as
 // ES modules, which node first scans for their exports (cjs-module-lexer over megabytes of tables): 40–60 ms more of
 // every command-line conversion's start-up. The same version and code either way.
-const PDFDocument = requireLazily('pdfkit', PDFKIT_ON_USE, { zlib: deflatingAt(4) }) as typeof PDFKitDocument;
+const PDFDocument = requireLazily('pdfkit', PDFKIT_ON_USE, { zlib: deflatingAt(4), '@noble/hashes/utils': NOBLE_UTILS }) as typeof PDFKitDocument;
 const MM = 72 / 25.4;
 
 
