@@ -9,6 +9,12 @@ export type RunGlyphs = TextGlyphs & {
   outlineFor?: (ch: string) => Pick<Glyph, 'outline'> | undefined;
 };
 
+/**
+ * Content operators (ASCII) as the bytes pdfkit writes for them, a line end after each: converted natively, where
+ * pdfkit converts a string one character at a time in JavaScript.
+ */
+export const contentBytes = (lines: string[]) => Buffer.from(`${lines.join('\n')}\n`, 'latin1');
+
 type Matrix = [number, number, number, number, number, number];
 
 /** PDFKit's embedded font (fontkit underneath); only what the text writer uses. */
@@ -256,7 +262,7 @@ export class PdfFonts {
       flush();
     }
     out.push('ET');
-    this.doc.addContent(out.join('\n'));
+    this.doc.addContent(contentBytes(out));
   }
 }
 

@@ -10,7 +10,7 @@ import { pictureAffine, type PictureBatch } from './picture-batches.ts';
 import { planPage, type PageChoice, type PagePlan } from './paper.ts';
 import { penFor, type ColorMode, type PlotStyleTable } from './plot-style.ts';
 import { PdfLayers } from './pdf-layers.ts';
-import { PdfFonts, type RunGlyphs } from './pdf-text.ts';
+import { contentBytes, PdfFonts, type RunGlyphs } from './pdf-text.ts';
 
 export type { RunGlyphs };
 
@@ -155,7 +155,7 @@ function drawPage(doc: PDFKitDocument, page: PdfPage, o: PdfOptions, layers: Pdf
       for (let i = 0; i + 5 < b.triangles.length; i += 6) ring(b.triangles.slice(i, i + 6), true, out);
       out.push('f');
     }
-    doc.addContent(out.join('\n'));
+    doc.addContent(contentBytes(out));
   };
   for (const b of p.batches) {
     inLayer(b.layer);
