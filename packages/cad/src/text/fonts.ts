@@ -2,6 +2,7 @@ import type { Drawing, Entity } from '../model/drawing.ts';
 import { FieldIndex } from '../dxf/pair-store.ts';
 import type { Glyph, GlyphSource } from './glyph.ts';
 import type { ShxGlyphSource } from './shx.ts';
+import { collate } from '../collate.ts';
 import { collectionFaces, TtfGlyphSource } from './ttf.ts';
 import { bigFontCodePage } from './dbcs.ts';
 import { isGreekOrCyrillic } from './hershey-scripts.ts';
@@ -237,8 +238,8 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
     else report.substituted.push({ name: r.name, with: r.kind === 'ttf' || r.big ? CJK_FALLBACK : STROKE_FALLBACK });
   }
   report.requested.sort();
-  report.resolved.sort((a, b) => a.name.localeCompare(b.name));
-  report.substituted.sort((a, b) => a.name.localeCompare(b.name));
+  report.resolved.sort((a, b) => collate(a.name, b.name));
+  report.substituted.sort((a, b) => collate(a.name, b.name));
 
   // the bold / italic faces of the TrueType fonts read, where text asks for them and the library has them
   const faces = new Map<GlyphSource, Faces>();
