@@ -17,6 +17,9 @@
  * `npm run cad -- compare <a> <b> [out.png|out.svg] [--layout NAME]`: the JSON change list from A to B, and the
  * overlay (unchanged grey, added green, removed red, modified orange over faint red) when an image is named.
  */
+// first: V8's tiering for a short-lived process (v8-flags.ts)
+import './v8-flags.ts';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CadError } from '../model/drawing.ts';
 import { CAD_OPTIONS, UsageError } from './usage.ts';
@@ -30,6 +33,11 @@ import { stopDwgReader } from '../read.ts';
 const { positionals, values } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: CAD_OPTIONS });
 const [command, file, out] = positionals;
 const usage = 'usage: npm run cad -- info <file.dxf|dwg> | convert <in> <out.pdf|png|jpg|bmp|dxf> [--version R12|2000|2004|2007|2010|2013|2018] [--layout NAME | --all-layouts] [--width PX] [--height PX] [--dpi N] [--paper A3] [--scale N] [--color monochrome] [--ctb FILE] [--background white|black|transparent] | render <file.dxf|dwg> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark] [--fonts DIR] [--images DIR] | compare <a> <b> [out.png|out.svg] [--layout NAME]';
+
+// the drawing commands: pdfkit and opentype.js compiled from V8 code caches beside the built bundle
+// (require-cached.ts; not when run from the sources, nor for `info`, which loads neither)
+const codeCache = command !== 'info' && import.meta.url.endsWith('.mjs') ? await import('../require-cached.ts') : undefined;
+codeCache?.enableCodeCache(fileURLToPath(new URL('./.code-cache/', import.meta.url)));
 
 let code = 0;
 try {
@@ -48,4 +56,5 @@ try {
   }
 }
 await stopDwgReader();
+codeCache?.saveCodeCaches();
 process.exit(code);

@@ -9,7 +9,6 @@ import { planPage, type PageChoice } from '../render/paper.ts';
 import { parsePlotStyleTable, PlotStyleError, type ColorMode } from '../render/plot-style.ts';
 import { applyNamedPlotStyles, hasNamedPlotStyles } from '../render/named-plot-styles.ts';
 import { MAX_PICTURE_SIDE } from '../render/picture-size.ts';
-import { writeDxf } from '../dxf/writer/index.ts';
 import { TARGET_MIME, writableTargets, type ConvertTarget, type DxfVersion } from './targets.ts';
 import type { PdfSourceOptions } from './source.ts';
 
@@ -92,6 +91,8 @@ export async function convertDrawing(d: Drawing, target: ConvertTarget, o: Conve
   // save as another DXF version: the whole drawing, every layout, not a picture of one
   if (target === 'dxf') {
     s.onProgress?.(5, 'write');
+    // the DXF writer loads only for this target (a PDF or picture does not compile it)
+    const { writeDxf } = await import('../dxf/writer/index.ts');
     const bytes = writeDxf(d, { version: o.version ?? '2018' });
     s.onProgress?.(100, 'done');
     return { bytes, ext: 'dxf', mime: TARGET_MIME.dxf, layouts: d.layouts.map((l) => l.name) };

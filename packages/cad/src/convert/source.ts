@@ -1,6 +1,6 @@
 import { CadError, type Drawing } from '../model/drawing.ts';
-import { readDrawing } from '../open.ts';
-import { importPdf, type PdfImportOptions } from '../pdf-import/index.ts';
+import { readDrawing } from '../read.ts';
+import type { PdfImportOptions } from '../pdf-import/index.ts';
 import { writableTargets, type ConvertTarget } from './targets.ts';
 
 /** A PDF source (by its name): it becomes a drawing through the PDF import, not a drawing reader. */
@@ -26,5 +26,7 @@ export async function readConvertSource(
 ): Promise<Drawing> {
   if (!isPdfName(fileName)) return readDrawing(bytes, fileName, { timeoutMs: o.timeoutMs });
   if (!pdfTargets().includes(target)) throw new CadError('cad.targetUnavailable', `a PDF converts to ${pdfTargets().join(', ')}, not ${target}`);
+  // the PDF import loads only for a PDF source (a drawing's conversion does not compile it)
+  const { importPdf } = await import('../pdf-import/index.ts');
   return importPdf(bytes, { ...o.pdf, onProgress: o.onProgress });
 }

@@ -1,4 +1,5 @@
 import type PDFDocument from 'pdfkit';
+import { collate } from '../collate.ts';
 
 /**
  * Drawing layers as PDF layers: one optional content group (OCG) per layer, named as the layer (PDF text strings,
@@ -27,7 +28,7 @@ export class PdfLayers {
   /** Writes the catalogue entry: every group, all on, listed by name. */
   finish() {
     if (!this.groups.size) return;
-    const sorted = [...this.groups.entries()].sort((a, b) => a[0].localeCompare(b[0]));
+    const sorted = [...this.groups.entries()].sort((a, b) => collate(a[0], b[0]));
     const refs = sorted.map(([, g]) => g.ref);
     this.doc._root.data.OCProperties = { OCGs: refs, D: { Name: new String('Layers'), Order: refs, ON: refs, OFF: [], BaseState: 'ON' } };
   }

@@ -1,12 +1,19 @@
 import type PDFDocument from 'pdfkit';
 import type { Glyph, OutlineFace } from '../text/glyph.ts';
 import type { TextGlyphs, PlacedGlyph } from '../text/layout.ts';
+import { readTtf, TtfSubset, type TtfFont } from './pdf-ttf.ts';
 
 /** A text run as the text engine places it, blanks included (so the PDF's text has its spaces). */
 export type RunGlyphs = TextGlyphs & {
   /** an outline glyph for a character drawn in a stroke font (SHX), for the invisible text laid over its strokes */
-  outlineFor?: (ch: string) => Glyph | undefined;
+  outlineFor?: (ch: string) => Pick<Glyph, 'outline'> | undefined;
 };
+
+/**
+ * Content operators (ASCII) as the bytes pdfkit writes for them, a line end after each: converted natively, where
+ * pdfkit converts a string one character at a time in JavaScript.
+ */
+export const contentBytes = (lines: string[]) => Buffer.from(`${lines.join('\n')}\n`, 'latin1');
 
 type Matrix = [number, number, number, number, number, number];
 
@@ -22,6 +29,128 @@ interface EmbeddedFont {
 }
 
 /**
+ * A TrueType font embedded by our own subsetter (pdf-ttf.ts), written as PDFKit writes its embedded fonts: fontkit is
+ * loaded only for fonts this cannot read (CFF outlines).
+ */
+class OwnTtfFont implements EmbeddedFont {
+  readonly scale: number;
+  readonly font: EmbeddedFont['font'];
+  readonly subset: TtfSubset;
+  readonly widths: number[];
+  readonly unicode: number[][] = [[0]];
+  private dictionary: PDFKitRefLike | undefined;
+
+  constructor(
+    private readonly doc: PDFDocument,
+    private readonly ttf: TtfFont,
+    readonly id: string,
+  ) {
+    this.scale = 1000 / ttf.unitsPerEm;
+    this.font = { unitsPerEm: ttf.unitsPerEm, glyphForCodePoint: (cp) => { const id = ttf.glyphForCodePoint(cp); return { id, advanceWidth: ttf.advanceWidth(id) }; } };
+    this.subset = new TtfSubset(ttf);
+    // as PDFKit: .notdef's width unscaled
+    this.widths = [ttf.advanceWidth(0)];
+  }
+
+  ref() {
+    return (this.dictionary ??= this.doc.ref() as unknown as PDFKitRefLike);
+  }
+
+  /** the font file, descriptor, CID font and ToUnicode map, as PDFKit's EmbeddedFont.embed writes them */
+  embed() {
+    if (!this.dictionary) return;
+    const f = this.ttf, k = this.scale, doc = this.doc as unknown as { ref(data?: object): PDFKitRefLike };
+    const fontFile = doc.ref();
+    fontFile.end(Buffer.from(this.subset.encode()));
+    const familyClass = f.familyClass >> 8;
+    let flags = 1 << 2;
+    if (f.fixedPitch) flags |= 1;
+    if (1 <= familyClass && familyClass <= 7) flags |= 1 << 1;
+    if (familyClass === 10) flags |= 1 << 3;
+    if (f.italic) flags |= 1 << 6;
+    const tag = [1, 2, 3, 4, 5, 6].map((i) => String.fromCharCode((this.id.charCodeAt(i) || 73) + 17)).join('');
+    const name = `${tag}+${f.postscriptName.replaceAll(' ', '_')}`;
+    const [x0, y0, x1, y1] = f.bbox;
+    const descriptor = doc.ref({
+      Type: 'FontDescriptor',
+      FontName: name,
+      Flags: flags,
+      FontBBox: [x0 * k, y0 * k, x1 * k, y1 * k],
+      ItalicAngle: f.italicAngle,
+      Ascent: f.ascent * k,
+      Descent: f.descent * k,
+      CapHeight: (f.capHeight || f.ascent) * k,
+      XHeight: f.xHeight * k,
+      StemV: 0,
+      FontFile2: fontFile,
+    });
+    descriptor.end();
+    const descendant = doc.ref({
+      Type: 'Font',
+      Subtype: 'CIDFontType2',
+      BaseFont: name,
+      CIDSystemInfo: { Registry: new String('Adobe'), Ordering: new String('Identity'), Supplement: 0 },
+      FontDescriptor: descriptor,
+      W: [0, this.widths],
+      CIDToGIDMap: 'Identity',
+    });
+    descendant.end();
+    const cmap = doc.ref();
+    cmap.end(toUnicodeCmap(this.unicode));
+    this.dictionary.data = { Type: 'Font', Subtype: 'Type0', BaseFont: name, Encoding: 'Identity-H', DescendantFonts: [descendant], ToUnicode: cmap };
+    this.dictionary.end();
+  }
+}
+
+interface PDFKitRefLike {
+  data: Record<string, unknown>;
+  end(data?: unknown): void;
+}
+
+const hex4 = (n: number) => n.toString(16).padStart(4, '0');
+
+/** PDFKit's ToUnicode CMap for glyph ids 0…n−1 (bfrange arrays of 256) */
+function toUnicodeCmap(unicode: number[][]): string {
+  const entries = Array.from(unicode, (cps) => {
+    const encoded: string[] = [];
+    for (let value of cps ?? [0]) {
+      if (value > 0xffff) {
+        value -= 0x10000;
+        encoded.push(hex4(((value >>> 10) & 0x3ff) | 0xd800));
+        value = 0xdc00 | (value & 0x3ff);
+      }
+      encoded.push(hex4(value));
+    }
+    return `<${encoded.join(' ')}>`;
+  });
+  const ranges: string[] = [];
+  for (let start = 0; start < entries.length; start += 256) {
+    const end = Math.min(start + 256, entries.length);
+    ranges.push(`<${hex4(start)}> <${hex4(end - 1)}> [${entries.slice(start, end).join(' ')}]`);
+  }
+  return `/CIDInit /ProcSet findresource begin
+12 dict begin
+begincmap
+/CIDSystemInfo <<
+  /Registry (Adobe)
+  /Ordering (UCS)
+  /Supplement 0
+>> def
+/CMapName /Adobe-Identity-UCS def
+/CMapType 2 def
+1 begincodespacerange
+<0000><ffff>
+endcodespacerange
+${ranges.length} beginbfrange
+${ranges.join('\n')}
+endbfrange
+endcmap
+CMapName currentdict /CMap defineresource pop
+end
+end`;
+}
+
+/**
  * Texts as real PDF text: each outline font the drawing's text uses is embedded once per document as a subset
  * (PDFKit: a CID font with a ToUnicode map, so the text can be selected, searched and copied), and each run is
  * written glyph by glyph at the place the text engine laid it out, consecutive glyphs on one baseline as one TJ
@@ -30,17 +159,31 @@ interface EmbeddedFont {
  */
 export class PdfFonts {
   private readonly fonts = new Map<OutlineFace, EmbeddedFont>();
+  private readonly own: OwnTtfFont[] = [];
 
   constructor(private readonly doc: PDFDocument) {}
 
   private embedded(face: OutlineFace): EmbeddedFont {
     let f = this.fonts.get(face);
     if (!f) {
-      this.doc.font(Buffer.from(face.sfnt));
-      f = this.doc._font as EmbeddedFont;
+      const ttf = readTtf(face.sfnt);
+      if (ttf) {
+        const d = this.doc as unknown as { _fontCount: number };
+        const own = new OwnTtfFont(this.doc, ttf, `F${++d._fontCount}`);
+        this.own.push(own);
+        f = own;
+      } else {
+        this.doc.font(Buffer.from(face.sfnt));
+        f = this.doc._font as EmbeddedFont;
+      }
       this.fonts.set(face, f);
     }
     return f;
+  }
+
+  /** writes the fonts embedded here (PDFKit writes its own at `end`): call before the document ends */
+  finish() {
+    for (const f of this.own) f.embed();
   }
 
   /** `page`: drawing units → PDFKit's user space; `color`: 0xRRGGBB → the PDF's `r g b` */
@@ -119,7 +262,7 @@ export class PdfFonts {
       flush();
     }
     out.push('ET');
-    this.doc.addContent(out.join('\n'));
+    this.doc.addContent(contentBytes(out));
   }
 }
 

@@ -1,4 +1,6 @@
-import { createRequire } from 'node:module';
+import Module from 'node:module';
+import zlib, { type InputType, type ZlibOptions } from 'node:zlib';
+import { requireCached } from '../require-cached.ts';
 import type PDFKitDocument from 'pdfkit';
 import type { Flattened, TextRun } from '../geometry/flatten.ts';
 import { framed, hex, inkColor, lineweightPt, prepare, type Batch, type RenderOptions } from './prepare.ts';
@@ -8,15 +10,32 @@ import { pictureAffine, type PictureBatch } from './picture-batches.ts';
 import { planPage, type PageChoice, type PagePlan } from './paper.ts';
 import { penFor, type ColorMode, type PlotStyleTable } from './plot-style.ts';
 import { PdfLayers } from './pdf-layers.ts';
-import { PdfFonts, type RunGlyphs } from './pdf-text.ts';
+import { contentBytes, PdfFonts, type RunGlyphs } from './pdf-text.ts';
 
 export type { RunGlyphs };
 
+/**
+ * The two functions pdfkit uses of @noble/hashes/utils (the document ID's hex, and joining bytes for encryption, never
+ * used here): the package itself reads node:crypto's webcrypto when loaded, whose internals (~5 ms) a PDF never uses.
+ */
+const NOBLE_UTILS = {
+  bytesToHex: (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex'),
+  concatBytes: (...arrays: Uint8Array[]) => new Uint8Array(Buffer.concat(arrays)),
+};
+
+/**
+ * What pdfkit requires at its top but uses only for some documents: fontkit (with its Unicode tables, ~70 ms to
+ * load) to embed a font our own TrueType subsetter cannot (pdf-text.ts, pdf-ttf.ts), linebreak for its text layout
+ * (the Helvetica stand-in text), png-js for pictures, the AES ciphers for encryption (never used here). Each is
+ * loaded when pdfkit first uses it.
+ */
+const PDFKIT_ON_USE = new Set(['fontkit', 'linebreak', 'png-js', '@noble/ciphers/aes']);
 // pdfkit's CommonJS build, required: its ES module build imports fontkit, linebreak and their CommonJS dependencies as
 // ES modules, which node first scans for their exports (cjs-module-lexer over megabytes of tables): 40–60 ms more of
 // every command-line conversion's start-up. The same version and code either way.
-const PDFDocument = createRequire(import.meta.url)('pdfkit') as typeof PDFKitDocument;
+const PDFDocument = requireLazily('pdfkit', PDFKIT_ON_USE, { zlib: deflatingAt(4), '@noble/hashes/utils': NOBLE_UTILS }) as typeof PDFKitDocument;
 const MM = 72 / 25.4;
+
 
 /** One page of a PDF: a layout's flattened geometry and where it goes on its paper. */
 export interface PdfPage {
@@ -52,7 +71,9 @@ export interface PdfOptions {
  * every piece inside its layer's optional content group, an outline entry per page. Nothing is rasterised.
  */
 export async function writePdf(pages: PdfPage[], o: PdfOptions = {}): Promise<Buffer> {
-  const doc = new PDFDocument({ autoFirstPage: false, margin: 0, compress: true, info: { Title: o.title ?? 'drawing', Producer: 'CADCloud' } });
+  // no default font: Helvetica's metrics were read and parsed for every document, and only the stand-in text
+  // without glyphs uses it (pdfText names it)
+  const doc = new PDFDocument({ autoFirstPage: false, margin: 0, compress: true, font: null, info: { Title: o.title ?? 'drawing', Producer: 'CADCloud' } });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (c) => chunks.push(c));
@@ -67,6 +88,7 @@ export async function writePdf(pages: PdfPage[], o: PdfOptions = {}): Promise<Bu
     drawPage(doc, page, o, layers, fonts);
   }
   layers?.finish();
+  fonts.finish();
   doc.end();
   return done;
 }
@@ -133,7 +155,7 @@ function drawPage(doc: PDFKitDocument, page: PdfPage, o: PdfOptions, layers: Pdf
       for (let i = 0; i + 5 < b.triangles.length; i += 6) ring(b.triangles.slice(i, i + 6), true, out);
       out.push('f');
     }
-    doc.addContent(out.join('\n'));
+    doc.addContent(contentBytes(out));
   };
   for (const b of p.batches) {
     inLayer(b.layer);
@@ -218,4 +240,40 @@ export async function renderPdf(f: Flattened, opts: PdfOptions & { paper?: PageC
   // the drawing with a 2 % border, so lines on its edge keep their full width
   const plan = planPage(framed(p.bounds), undefined, true, 4, { paper: opts.paper, margin: opts.margin });
   return writePdf([{ title: opts.title ?? 'drawing', flat: f, plan }], opts);
+}
+
+/**
+ * node's zlib for pdfkit, its streams deflated at `level`: pdfkit deflates at zlib's default (6), which took ~8 ms of
+ * a cold floor-plan PDF for 51.3 KB of streams; level 4 takes ~2 ms for 53.5 KB (+4 %).
+ */
+function deflatingAt(level: number): typeof zlib {
+  return { ...zlib, deflateSync: (data: InputType, o?: ZlibOptions) => zlib.deflateSync(data, { level, ...o }) } as typeof zlib;
+}
+
+/**
+ * `id` required with the modules it requires by a name in `instead` replaced by the value given there, and those by a
+ * name in `onUse` handed a stand-in that loads the module when first used (a property read, a call or `new`): node's
+ * module loader hook for the length of this one require. A module already loaded elsewhere comes from node's cache
+ * as usual.
+ */
+function requireLazily(id: string, onUse: Set<string>, instead: Record<string, unknown> = {}): unknown {
+  const M = Module as unknown as { _load(request: string, parent: unknown, isMain: boolean): unknown };
+  const load = M._load;
+  M._load = function (request, parent, isMain) {
+    if (request in instead) return instead[request];
+    if (!onUse.has(request)) return load.call(this, request, parent, isMain);
+    let real: object | undefined;
+    const get = () => (real ??= load.call(M, request, parent, isMain) as object);
+    return new Proxy(function stand() {}, {
+      get: (_, key) => Reflect.get(get(), key),
+      has: (_, key) => Reflect.has(get(), key),
+      apply: (_, self, args) => Reflect.apply(get() as (...a: unknown[]) => unknown, self, args),
+      construct: (_, args) => Reflect.construct(get() as new (...a: unknown[]) => object, args),
+    });
+  };
+  try {
+    return requireCached(id, import.meta.url);
+  } finally {
+    M._load = load;
+  }
 }

@@ -6,6 +6,8 @@ declare module 'pdfkit' {
     compress?: boolean;
     autoFirstPage?: boolean;
     info?: Record<string, string | Date>;
+    /** the default font, Helvetica unless given; null: none */
+    font?: string | null;
   }
   class PDFDocument {
     constructor(options?: PDFDocumentOptions);
@@ -38,7 +40,8 @@ declare module 'pdfkit' {
     text(s: string, x: number, y: number, opts?: { lineBreak?: boolean; baseline?: string }): this;
     addPage(opts?: { size?: [number, number] | string; margin?: number }): this;
     /** raw content-stream operators on the current page */
-    addContent(data: string): this;
+    /** a string gets a line end and is converted by pdfkit (in JavaScript, a character at a time); bytes are written as they are */
+    addContent(data: string | Uint8Array): this;
     /** a new indirect object, written when ended */
     ref(data?: Record<string, unknown>): { data: Record<string, unknown>; end(data?: unknown): void };
     outline: { addItem(title: string, opts?: { expanded?: boolean }): unknown };

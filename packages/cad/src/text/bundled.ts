@@ -31,13 +31,15 @@ export const LATIN_FALLBACK = 'Noto Sans';
 const HERSHEY_FILE = 'hersheytext/svg_fonts/HersheySans1.svg';
 const NOTO_DIR = '@fontsource/noto-sans-sc';
 
-// node's modules and each package's folder, found once per process (a drawing asks for a few files of each package)
-const loadNodeModules = () => Promise.all([import('node:module'), import('node:fs/promises'), import('node:path')]);
+// node's modules and each package's folder, found once per process (a drawing asks for a few files of each package).
+// Files are read synchronously: small font files, where fs/promises' open, stat, read and close each wait for the
+// thread pool (a cold PDF export waited ~10–30 ms for them on a busy machine)
+const loadNodeModules = () => Promise.all([import('node:module'), import('node:fs'), import('node:path')]);
 let nodeModules: ReturnType<typeof loadNodeModules> | undefined;
 const packageDirs = new Map<string, string>();
 
 export const nodeBundledFiles: BundledFontFiles = async (path) => {
-  const [{ createRequire }, { readFile }, { dirname, join }] = await (nodeModules ??= loadNodeModules());
+  const [{ createRequire }, { readFileSync }, { dirname, join }] = await (nodeModules ??= loadNodeModules());
   const [pkg, ...rest] = path.startsWith('@') ? [path.split('/').slice(0, 2).join('/'), ...path.split('/').slice(2)] : path.split('/');
   let dir = packageDirs.get(pkg);
   if (dir === undefined) {
@@ -53,7 +55,7 @@ export const nodeBundledFiles: BundledFontFiles = async (path) => {
     packageDirs.set(pkg, dir);
   }
   try {
-    return new Uint8Array(await readFile(join(dir, ...rest)));
+    return new Uint8Array(readFileSync(join(dir, ...rest)));
   } catch {
     return null;
   }
@@ -170,9 +172,42 @@ const parsedRanges = new WeakMap<Record<string, string>, SubsetRange[]>();
 function subsetRanges(map: Record<string, string>): SubsetRange[] {
   let ranges = parsedRanges.get(map);
   if (ranges) return ranges;
-  ranges = [];
+  const all: SubsetRange[] = [];
+  eachRange(map, (key, from, to) => all.push({ key, from, to }));
+  all.sort((a, b) => a.from - b.from);
+  parsedRanges.set(map, all);
+  return all;
+}
+
+/**
+ * Per code point, the keys of the subsets whose ranges name it, by the range's first code point (then list order),
+ * as subsetRanges orders them. A few characters (a drawing's usual case) are matched while the list is read, without
+ * its ~15,600 ranges made into objects and sorted (~10 ms of a cold PDF export); many go through subsetRanges.
+ */
+export function subsetsNaming(map: Record<string, string>, cps: number[]): string[][] {
+  if (cps.length > 48) {
+    const ranges = subsetRanges(map);
+    return cps.map((cp) => {
+      const keys: string[] = [];
+      for (const r of ranges) {
+        if (r.from > cp) break; // sorted by their first code point
+        if (cp <= r.to) keys.push(r.key);
+      }
+      return keys;
+    });
+  }
+  const hits: { from: number; n: number; key: string }[][] = cps.map(() => []);
+  let n = 0;
+  eachRange(map, (key, from, to) => {
+    for (let k = 0; k < cps.length; k++) if (cps[k] >= from && cps[k] <= to) hits[k].push({ from, n, key });
+    n++;
+  });
+  return hits.map((h) => h.sort((a, b) => a.from - b.from || a.n - b.n).map((x) => x.key));
+}
+
+/** Every range of a unicode.json in list order: "U+0-ff,U+131,U+152-153", hex numbers after U+, a range's end after a dash. */
+function eachRange(map: Record<string, string>, visit: (key: string, from: number, to: number) => void) {
   for (const key in map) {
-    // "U+0-ff,U+131,U+152-153": hex numbers after U+, a range's end after a dash
     const spec = map[key];
     let i = 0;
     while (i < spec.length) {
@@ -180,16 +215,27 @@ function subsetRanges(map: Record<string, string>): SubsetRange[] {
       if (plus < 0) break;
       let end = spec.indexOf(',', plus);
       if (end < 0) end = spec.length;
-      const dash = spec.indexOf('-', plus);
-      const from = parseInt(spec.slice(plus + 1, dash >= 0 && dash < end ? dash : end), 16);
-      const to = dash >= 0 && dash < end ? parseInt(spec.slice(dash + 1, end), 16) : from;
-      if (Number.isFinite(from) && Number.isFinite(to)) ranges.push({ key, from, to });
+      let j = plus + 1, from = 0, digits = 0, h: number;
+      while (j < end && (h = hexDigit(spec.charCodeAt(j))) >= 0) (from = from * 16 + h), j++, digits++;
+      let to = from;
+      if (spec.charCodeAt(j) === 45) {
+        to = 0;
+        let d = 0;
+        j++;
+        while (j < end && (h = hexDigit(spec.charCodeAt(j))) >= 0) (to = to * 16 + h), j++, d++;
+        if (!d) digits = 0;
+      }
+      if (digits) visit(key, from, to);
       i = end + 1;
     }
   }
-  ranges.sort((a, b) => a.from - b.from);
-  parsedRanges.set(map, ranges);
-  return ranges;
+}
+
+function hexDigit(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
 }
 
 /** A family split into unicode-range subsets (fontsource layout: unicode.json + files/<id>-<key>-<weight>-normal.woff). */
@@ -262,21 +308,17 @@ export class CjkFallback implements GlyphSource {
     let pending = [...new Set(chars)].filter((ch) => !this.has(ch));
     for (let family = 0; family < FAMILIES.length && pending.length; family++) {
       const map = this.lists[family];
-      const ranges = map ? subsetRanges(map) : [];
       // per character, the files of this family that name it
       const named = new Map<string, string[]>();
-      for (const ch of pending) {
-        const cp = ch.codePointAt(0)!;
+      const keysOf = map ? subsetsNaming(map, pending.map((ch) => ch.codePointAt(0)!)) : pending.map(() => []);
+      pending.forEach((ch, i) => {
         const files: string[] = [];
-        for (const r of ranges) {
-          if (r.from > cp) break; // sorted by their first code point
-          if (cp <= r.to) {
-            const file = this.file(family, r.key);
-            if (!files.includes(file)) files.push(file);
-          }
+        for (const key of keysOf[i]) {
+          const file = this.file(family, key);
+          if (!files.includes(file)) files.push(file);
         }
         named.set(ch, files);
-      }
+      });
       for (;;) {
         const untried = (ch: string) => named.get(ch)!.filter((f) => !this.reading.has(f));
         const count = new Map<string, number>();
@@ -332,6 +374,15 @@ export class CjkFallback implements GlyphSource {
   glyph(ch: string): Glyph | undefined {
     for (const s of this.sources) {
       const g = s?.glyph(ch);
+      if (g) return g;
+    }
+    return undefined;
+  }
+
+  /** the font file and advance `glyph` would give, without its outline flattened and triangulated (a PDF's invisible text) */
+  outlineOf(ch: string): Pick<Glyph, 'advance' | 'outline'> | undefined {
+    for (const s of this.sources) {
+      const g = s?.outlineOf(ch);
       if (g) return g;
     }
     return undefined;

@@ -1,7 +1,8 @@
 import type { Drawing, Entity } from '../model/drawing.ts';
 import { FieldIndex } from '../dxf/pair-store.ts';
 import type { Glyph, GlyphSource } from './glyph.ts';
-import { ShxGlyphSource } from './shx.ts';
+import type { ShxGlyphSource } from './shx.ts';
+import { collate } from '../collate.ts';
 import { collectionFaces, TtfGlyphSource } from './ttf.ts';
 import { bigFontCodePage } from './dbcs.ts';
 import { isGreekOrCyrillic } from './hershey-scripts.ts';
@@ -139,11 +140,17 @@ function entityText(e: Entity, fields: FieldIndex): string {
   return s;
 }
 
-function parseFont(name: string, bytes: Uint8Array, codePage: string, asBigFont: boolean, faceName?: string): GlyphSource | undefined {
+// the SHX reader (@mlightcad/shx-parser) loads with a drawing's first SHX file: most conversions find none (the
+// bundled stroke font stands in) and do not compile it
+let shx: typeof import('./shx.ts') | undefined;
+const SHX_MAGIC = 'AutoCAD-86';
+
+async function parseFont(name: string, bytes: Uint8Array, codePage: string, asBigFont: boolean, faceName?: string): Promise<GlyphSource | undefined> {
   try {
     const head = new TextDecoder('latin1').decode(bytes.subarray(0, 24));
-    if (head.startsWith('AutoCAD-86')) {
-      return new ShxGlyphSource(name, bytes, asBigFont || /bigfont/i.test(head) ? bigFontCodePage(name, codePage) : undefined);
+    if (head.startsWith(SHX_MAGIC)) {
+      shx ??= await import('./shx.ts');
+      return new shx.ShxGlyphSource(name, bytes, asBigFont || /bigfont/i.test(head) ? bigFontCodePage(name, codePage) : undefined);
     }
     return new TtfGlyphSource(name, [bytes], faceName);
   } catch {
@@ -207,7 +214,7 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
       } catch {
         bytes = null;
       }
-      const src = bytes ? parseFont(r.name, bytes, d.header.codePage, r.big) : undefined;
+      const src = bytes ? await parseFont(r.name, bytes, d.header.codePage, r.big) : undefined;
       if (src) {
         byName.set(key(r.name), src);
         byName.set(stripExt(r.name), src);
@@ -231,8 +238,8 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
     else report.substituted.push({ name: r.name, with: r.kind === 'ttf' || r.big ? CJK_FALLBACK : STROKE_FALLBACK });
   }
   report.requested.sort();
-  report.resolved.sort((a, b) => a.name.localeCompare(b.name));
-  report.substituted.sort((a, b) => a.name.localeCompare(b.name));
+  report.resolved.sort((a, b) => collate(a.name, b.name));
+  report.substituted.sort((a, b) => collate(a.name, b.name));
 
   // the bold / italic faces of the TrueType fonts read, where text asks for them and the library has them
   const faces = new Map<GlyphSource, Faces>();
@@ -250,7 +257,7 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
           } catch {
             bytes = null;
           }
-          const f = bytes ? parseFont(file, bytes, d.header.codePage, false) : undefined;
+          const f = bytes ? await parseFont(file, bytes, d.header.codePage, false) : undefined;
           if (f && isFace(f, face)) {
             got[face] = f;
             break;
@@ -294,7 +301,7 @@ export async function loadFonts(d: Drawing, provide: FontBytesProvider, opts: Lo
     const kind = TTF_EXT.test(st.font) ? 'ttf' : 'shx';
     const primary = st.font ? (byName.get(key(baseName(st.font))) ?? byName.get(stripExt(baseName(st.font)))) : undefined;
     const bigSrc = st.bigFont ? byName.get(key(baseName(st.bigFont))) : undefined;
-    styles.set(key(st.name), { primary, big: bigSrc instanceof ShxGlyphSource ? bigSrc : undefined, kind, bold: st.bold, italic: st.italic });
+    styles.set(key(st.name), { primary, big: shx && bigSrc instanceof shx.ShxGlyphSource ? bigSrc : undefined, kind, bold: st.bold, italic: st.italic });
   }
   return { report, styles, byName, stroke, cjk: usesCjk ? cjk : undefined, cjkBold, faces: faces.size ? faces : undefined };
 }

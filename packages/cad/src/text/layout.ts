@@ -228,6 +228,25 @@ function emitLine(out: Layout, l: Line, dx: number, dy: number) {
 // No closure is made per run in layout and placeText (helpers are module functions taking a context): tsx compiles
 // with esbuild's keepNames, so every named closure made costs a name definition, and these run for every text
 function layout(run: TextRun, d: Drawing, fonts: FontSet): Layout {
+  const cache = layoutCaches.get(fonts);
+  if (!cache) return layoutRun(run, d, fonts);
+  let L = cache.get(run);
+  if (!L) cache.set(run, (L = layoutRun(run, d, fonts)));
+  return L;
+}
+
+const layoutCaches = new WeakMap<FontSet, WeakMap<TextRun, Layout>>();
+
+/**
+ * Each run laid out once with these fonts, however many times it is measured and drawn (a PDF measures every text
+ * for the page's extents, then writes its glyphs). Only once the characters the runs use are loaded: a run laid out
+ * before a bundled font's subset arrives would keep its missing-glyph boxes.
+ */
+export function cacheLayouts(fonts: FontSet) {
+  if (!layoutCaches.has(fonts)) layoutCaches.set(fonts, new WeakMap());
+}
+
+function layoutRun(run: TextRun, d: Drawing, fonts: FontSet): Layout {
   const style = styleFonts(run, fonts);
   const st = textStyle(d, run.style);
   const mtext = run.kind === 'mtext';

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { requireCached } from '../require-cached.ts';
 import type OpenType from 'opentype.js';
 import type { Font, PathCommand } from 'opentype.js';
 import earcut from 'earcut';
@@ -6,7 +6,8 @@ import type { Glyph, GlyphSource, OutlineFace } from './glyph.ts';
 
 // required, not imported: opentype.js ships one CommonJS (UMD) file, which an ES import has node scan for its exports
 // first (cjs-module-lexer over ~500 KB) on every start of a conversion
-const opentype = createRequire(import.meta.url)('opentype.js') as typeof OpenType;
+// first (cjs-module-lexer over ~500 KB) on every start of a conversion; compiled from a code cache in the command line
+const opentype = requireCached('opentype.js', import.meta.url) as typeof OpenType;
 
 /** Curve flattening tolerance in cap heights: glyphs are cached once per font, so this is relative to text height. */
 const TOLERANCE = 0.004;
@@ -57,6 +58,18 @@ export class TtfGlyphSource implements GlyphSource {
     return this.fonts.some((f) => f.charToGlyphIndex(ch) > 0);
   }
 
+  /** the font file and advance of a character, without its outline (see CjkFallback.outlineOf) */
+  outlineOf(ch: string): Pick<Glyph, 'advance' | 'outline'> | undefined {
+    const cached = this.cache.get(ch);
+    if (cached !== undefined) return cached ?? undefined;
+    for (let k = 0; k < this.fonts.length; k++) {
+      const f = this.fonts[k];
+      const i = f.charToGlyphIndex(ch);
+      if (i > 0) return { advance: (f.glyphs.get(i).advanceWidth ?? f.unitsPerEm * 0.5) * this.scale, outline: { face: this.faces[k], ch } };
+    }
+    return undefined;
+  }
+
   glyph(ch: string): Glyph | undefined {
     let g = this.cache.get(ch);
     if (g === undefined) {
@@ -65,7 +78,7 @@ export class TtfGlyphSource implements GlyphSource {
         const f = this.fonts[k];
         const i = f.charToGlyphIndex(ch);
         if (i > 0) {
-          g = { ...outlineGlyph(f, i, this.scale), outline: { face: this.faces[k], ch } };
+          g = outlineGlyph(f, i, this.scale, { face: this.faces[k], ch });
           break;
         }
       }
@@ -120,11 +133,19 @@ function commandsOf(f: Font, index: number): PathCommand[] {
   return p.commands;
 }
 
-function outlineGlyph(f: Font, index: number, scale: number): Glyph {
+/**
+ * An outline glyph whose triangles and rings are made when first read: a PDF writes outline glyphs as text and
+ * never reads them (flattening and triangulating each character the text of a drawing uses took ~10 ms of a PDF).
+ * Own enumerable getters, so a copy (spread, structured clone) still has the values.
+ */
+function outlineGlyph(f: Font, index: number, scale: number, outline: Glyph['outline']): Glyph {
   const glyph = f.glyphs.get(index);
-  const rings = flattenCommands(commandsOf(f, index), scale);
-  const { triangles, outline } = triangulateWithOutline(rings);
-  return { advance: (glyph.advanceWidth ?? f.unitsPerEm * 0.5) * scale, triangles, rings: outline };
+  let shape: { triangles: number[]; outline: number[][] } | undefined;
+  const made = () => (shape ??= triangulateWithOutline(flattenCommands(commandsOf(f, index), scale)));
+  const g: Glyph = { advance: (glyph.advanceWidth ?? f.unitsPerEm * 0.5) * scale, outline };
+  Object.defineProperty(g, 'triangles', { get: () => made().triangles, enumerable: true, configurable: true });
+  Object.defineProperty(g, 'rings', { get: () => made().outline, enumerable: true, configurable: true });
+  return g;
 }
 
 /** Path commands (font units, y up) to closed rings in cap heights; curves subdivided to TOLERANCE. */
@@ -336,6 +357,8 @@ function inflateWoff(zlib: typeof import('node:zlib'), bytes: Uint8Array): Array
   const tables: { tag: number; sum: number; data: Uint8Array }[] = [];
   for (let i = 0; i < numTables; i++) {
     const e = 44 + 20 * i;
+    // the layout tables neither the text engine (parseOutlines) nor a PDF's subset uses: not inflated (GPOS is most of a bundled subset)
+    if (LAYOUT_TABLES.has(v.getUint32(e))) continue;
     const offset = v.getUint32(e + 4), compLength = v.getUint32(e + 8), origLength = v.getUint32(e + 12);
     let data = bytes.subarray(offset, offset + origLength);
     if (compLength < origLength) {
@@ -347,6 +370,6 @@ function inflateWoff(zlib: typeof import('node:zlib'), bytes: Uint8Array): Array
   const head = new Uint8Array(12);
   const h = new DataView(head.buffer);
   h.setUint32(0, v.getUint32(4)); // the flavour: 0x00010000 or 'OTTO'
-  h.setUint16(4, numTables);
+  h.setUint16(4, tables.length);
   return writeSfnt(head, tables);
 }
