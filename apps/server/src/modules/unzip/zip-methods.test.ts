@@ -2,14 +2,13 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import SevenZip from '7z-wasm';
-import { ArchiveError, type ArchiveReader } from './archive-reader.ts';
+import type { ArchiveReader } from './archive-reader.ts';
 import { readerFor } from './archive-readers.ts';
 import { createZipReader } from './zip-reader.ts';
 import { DEFAULT_UNZIP_LIMITS } from './unzip.config.ts';
-import { gbkEncode } from './test-archives.ts';
+import { gbkEncode, kindOf, readAll } from './test-archives.ts';
 
 /**
  * zip entries in methods zip.js cannot decode (issue 18 part 1: deflate64, bzip2, LZMA, xz, PPMd; with ZipCrypto or
@@ -56,12 +55,6 @@ const onDisk = (bytes: Uint8Array) => {
   return f;
 };
 
-async function readAll(r: Readable) {
-  const parts: Buffer[] = [];
-  for await (const c of r) parts.push(c as Buffer);
-  return Buffer.concat(parts);
-}
-
 async function extractAll(file: string, o: { password?: string; limits?: typeof DEFAULT_UNZIP_LIMITS; signal?: AbortSignal; r?: ArchiveReader } = {}) {
   const got: [string, Buffer][] = [];
   await (o.r ?? reader).extract(file, {
@@ -74,16 +67,6 @@ async function extractAll(file: string, o: { password?: string; limits?: typeof 
   });
   return got;
 }
-
-const kindOf = async (p: Promise<unknown>) => {
-  try {
-    await p;
-    return 'ok';
-  } catch (e) {
-    if (!(e instanceof ArchiveError)) throw e;
-    return e.kind;
-  }
-};
 
 /** The compression method of each central directory record, in order. */
 function methods(zip: Buffer): number[] {
@@ -158,6 +141,32 @@ describe('zip entries in methods zip.js cannot decode', () => {
       tempIsEmpty();
     }
   }, 60_000);
+
+  it('ZipCrypto + BZip2 with a data descriptor (flag 3, as streaming writers make it): the one-entry zip keeps it', async () => {
+    const data = Buffer.from('CIRCLE\n'.repeat(20_000));
+    const zip = await sevenZipZip([['c.dxf', data]], ['-mm=BZip2', '-mem=ZipCrypto', '-pright']);
+    const cd = zip.indexOf(Buffer.from([0x50, 0x4b, 1, 2]));
+    const crc = zip.readUInt32LE(14);
+    const csize = zip.readUInt32LE(18);
+    const dataEnd = 30 + zip.readUInt16LE(26) + zip.readUInt16LE(28) + csize;
+    // flag 3 in both headers; the password check byte is then the time's high byte, made to match the CRC's
+    for (const [flags, time] of [[6, 10], [cd + 8, cd + 12]]) {
+      zip.writeUInt16LE(zip.readUInt16LE(flags) | 8, flags);
+      zip[time + 1] = crc >>> 24;
+    }
+    const descriptor = Buffer.alloc(16);
+    descriptor.writeUInt32LE(0x08074b50, 0);
+    descriptor.writeUInt32LE(crc, 4);
+    descriptor.writeUInt32LE(csize, 8);
+    descriptor.writeUInt32LE(data.length, 12);
+    const withDescriptor = Buffer.concat([zip.subarray(0, dataEnd), descriptor, zip.subarray(dataEnd)]);
+    const end = withDescriptor.lastIndexOf(Buffer.from([0x50, 0x4b, 5, 6]));
+    withDescriptor.writeUInt32LE(cd + 16, end + 16);
+    const file = onDisk(withDescriptor);
+    expect(await extractAll(file, { password: 'right' })).toEqual([['c.dxf', data]]);
+    expect(await kindOf(extractAll(file, { password: 'wrong' }))).toBe('wrong-password');
+    expect(await reader.checkPassword(file, 'right')).toBe(true);
+  });
 
   it('a mixed zip (stored, deflate, bzip2) extracts byte for byte in order, through readerFor("zip") too', async () => {
     const files: [string, Buffer][] = [

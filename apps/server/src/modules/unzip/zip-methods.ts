@@ -70,31 +70,35 @@ export async function writeMiniZip(archive: string, entry: FileEntry, target: st
   const usize = entry.uncompressedSize;
   const zip64 = csize >= U32 || usize >= U32;
   const aes = keptExtra(extra);
-  const z64 = (withOffset: boolean) => {
-    if (!zip64) return Buffer.alloc(0);
-    const b = Buffer.alloc(4 + 16 + (withOffset ? 8 : 0));
-    b.writeUInt16LE(0x0001, 0);
-    b.writeUInt16LE(b.length - 4, 2);
-    b.writeBigUInt64LE(BigInt(usize), 4);
-    b.writeBigUInt64LE(BigInt(csize), 12);
-    if (withOffset) b.writeBigUInt64LE(0n, 20);
-    return b;
-  };
+  // zip64: both sizes in the extra field (the local header's offset, 0, fits the central record as it is)
+  const z64 = Buffer.alloc(zip64 ? 20 : 0);
+  if (zip64) {
+    z64.writeUInt16LE(0x0001, 0);
+    z64.writeUInt16LE(16, 2);
+    z64.writeBigUInt64LE(BigInt(usize), 4);
+    z64.writeBigUInt64LE(BigInt(csize), 12);
+  }
   const needed = Math.max(header.readUInt16LE(4), zip64 ? 45 : 20);
 
-  const localExtra = Buffer.concat([z64(false), aes]);
+  // the same extra fields in the local header and the central record
+  const extraField = Buffer.concat([z64, aes]);
+  /** the fields the local header (from byte 4) and the central record (from byte 6) share, in the same order */
+  const shared = (b: Buffer, at: number) => {
+    b.writeUInt16LE(needed, at);
+    b.writeUInt16LE(flags, at + 2);
+    b.writeUInt16LE(method, at + 4);
+    b.writeUInt16LE(time, at + 6);
+    b.writeUInt16LE(date, at + 8);
+    b.writeUInt32LE(crc >>> 0, at + 10);
+    b.writeUInt32LE(zip64 ? U32 : csize, at + 14);
+    b.writeUInt32LE(zip64 ? U32 : usize, at + 18);
+    b.writeUInt16LE(NAME.length, at + 22);
+    b.writeUInt16LE(extraField.length, at + 24);
+    return b;
+  };
   const local = Buffer.alloc(30);
   local.writeUInt32LE(LOCAL_SIG, 0);
-  local.writeUInt16LE(needed, 4);
-  local.writeUInt16LE(flags, 6);
-  local.writeUInt16LE(method, 8);
-  local.writeUInt16LE(time, 10);
-  local.writeUInt16LE(date, 12);
-  local.writeUInt32LE(crc >>> 0, 14);
-  local.writeUInt32LE(zip64 ? U32 : csize, 18);
-  local.writeUInt32LE(zip64 ? U32 : usize, 22);
-  local.writeUInt16LE(NAME.length, 26);
-  local.writeUInt16LE(localExtra.length, 28);
+  shared(local, 4);
 
   // bit 3: the sizes and CRC follow the data (ZipCrypto then checks its password byte against the time)
   let descriptor = Buffer.alloc(0);
@@ -111,26 +115,16 @@ export async function writeMiniZip(archive: string, entry: FileEntry, target: st
     }
   }
 
-  const centralExtra = Buffer.concat([z64(false), aes]);
   const central = Buffer.alloc(46);
   central.writeUInt32LE(0x02014b50, 0);
   central.writeUInt16LE(63, 4);
-  central.writeUInt16LE(needed, 6);
-  central.writeUInt16LE(flags, 8);
-  central.writeUInt16LE(method, 10);
-  central.writeUInt16LE(time, 12);
-  central.writeUInt16LE(date, 14);
-  central.writeUInt32LE(crc >>> 0, 16);
-  central.writeUInt32LE(zip64 ? U32 : csize, 20);
-  central.writeUInt32LE(zip64 ? U32 : usize, 24);
-  central.writeUInt16LE(NAME.length, 28);
-  central.writeUInt16LE(centralExtra.length, 30);
+  shared(central, 6);
   // comment, disk, attributes and the local header's offset: all 0
 
-  const cdOffset = local.length + NAME.length + localExtra.length + csize + descriptor.length;
+  const cdOffset = local.length + NAME.length + extraField.length + csize + descriptor.length;
   // 7-Zip in WebAssembly reads no archive of 2 GiB or more: the 32-bit end record always suffices
   if (cdOffset >= U32) throw new ArchiveError('unsupported', `${entry.filename} is too large for 7-Zip`);
-  const cd = Buffer.concat([central, NAME, centralExtra]);
+  const cd = Buffer.concat([central, NAME, extraField]);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
   end.writeUInt16LE(1, 8);
@@ -139,7 +133,7 @@ export async function writeMiniZip(archive: string, entry: FileEntry, target: st
   end.writeUInt32LE(cdOffset, 16);
 
   const out = createWriteStream(target);
-  const head = Buffer.concat([local, NAME, localExtra]);
+  const head = Buffer.concat([local, NAME, extraField]);
   const tail = Buffer.concat([descriptor, cd, end]);
   await pipeline(
     async function* () {
