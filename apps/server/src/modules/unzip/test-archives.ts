@@ -54,7 +54,9 @@ export function gbkEncode(text: string): Uint8Array {
 export async function makeZip(entries: TestEntry[], o: TestZipOptions = {}): Promise<Uint8Array> {
   const writer = new ZipWriter(new Uint8ArrayWriter(), {
     useWebWorkers: false,
-    ...(o.password ? { password: o.password, zipCrypto: !!o.zipCrypto, encryptionStrength: o.encryptionStrength ?? 3 } : {}),
+    // a ZipCrypto password as UTF-8 bytes, as 7-Zip and Info-ZIP write it (zip.js alone would take each UTF-16 unit's low byte)
+    ...(o.password && o.zipCrypto ? { rawPassword: new TextEncoder().encode(o.password), zipCrypto: true } : {}),
+    ...(o.password && !o.zipCrypto ? { password: o.password, encryptionStrength: o.encryptionStrength ?? 3 } : {}),
     ...(o.level !== undefined ? { level: o.level } : {}),
     ...(o.gbkNames ? { useUnicodeFileNames: false, encodeText: (t: string) => gbkEncode(t) } : {}),
     ...(o.zip64 ? { zip64: true } : {}),

@@ -8,7 +8,8 @@ import type { ArchiveReader } from './archive-reader.ts';
 import { readerFor } from './archive-readers.ts';
 import { createZipReader } from './zip-reader.ts';
 import { DEFAULT_UNZIP_LIMITS } from './unzip.config.ts';
-import { gbkEncode, kindOf, readAll } from './test-archives.ts';
+import { gbkEncode, kindOf, makeZip, readAll } from './test-archives.ts';
+import { sevenZipReader } from './sevenzip-reader.ts';
 
 /**
  * zip entries in methods zip.js cannot decode (issue 18 part 1: deflate64, bzip2, LZMA, xz, PPMd; with ZipCrypto or
@@ -166,6 +167,23 @@ describe('zip entries in methods zip.js cannot decode', () => {
     expect(await extractAll(file, { password: 'right' })).toEqual([['c.dxf', data]]);
     expect(await kindOf(extractAll(file, { password: 'wrong' }))).toBe('wrong-password');
     expect(await reader.checkPassword(file, 'right')).toBe(true);
+  });
+
+  it('a ZipCrypto password in Chinese: zip.js and 7-Zip key it with the same (UTF-8) bytes', async () => {
+    const data = new Uint8Array(Buffer.from('一层平面图\n'.repeat(3000)));
+    const file = onDisk(await makeZip([{ name: '图.txt', data }], { password: '密码pw', zipCrypto: true }));
+    const viaSevenZip: Buffer[] = [];
+    await sevenZipReader('zip', { tempDir: temp }).extract(file, {
+      password: '密码pw',
+      limits: DEFAULT_UNZIP_LIMITS,
+      signal: new AbortController().signal,
+      async onEntry(_e, d) {
+        viaSevenZip.push(await readAll(d));
+      },
+    });
+    expect(viaSevenZip).toEqual([Buffer.from(data)]);
+    expect(await extractAll(file, { password: '密码pw' })).toEqual([['图.txt', Buffer.from(data)]]);
+    expect(await reader.checkPassword(file, '密码pw')).toBe(true);
   });
 
   it('a mixed zip (stored, deflate, bzip2) extracts byte for byte in order, through readerFor("zip") too', async () => {

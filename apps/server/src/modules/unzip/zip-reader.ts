@@ -71,6 +71,16 @@ async function withZip<T>(file: string, fn: (zip: ZipReader<unknown>) => Promise
   }
 }
 
+/**
+ * The password as zip.js takes it: ZipCrypto's as UTF-8 bytes, as 7-Zip (which unpacks the other methods here) and
+ * Info-ZIP use them (zip.js by itself keys ZipCrypto with each UTF-16 unit's low byte: a Chinese password never opens);
+ * AES's zip.js encodes as UTF-8 itself.
+ */
+function passwordFor(entry: FileEntry, password: string | undefined): { password?: string; rawPassword?: Uint8Array } {
+  if (password === undefined || !entry.zipCrypto) return { password };
+  return { rawPassword: new TextEncoder().encode(password) };
+}
+
 /** What `onEntry` threw, kept apart from zip.js's errors so it reaches the caller unchanged. */
 class ConsumerFailure {
   constructor(readonly cause: unknown) {}
@@ -153,7 +163,7 @@ export function createZipReader(options: ZipReaderOptions = {}): ArchiveReader {
           if (!smallest) return true;
           if (needsSevenZip(smallest)) return await withMiniZip(file, smallest, options.tempDir, (mini) => sevenZip.checkPassword(mini, password));
           try {
-            await smallest.getData(new WritableStream(), { password, checkCrc32: true });
+            await smallest.getData(new WritableStream(), { ...passwordFor(smallest, password), checkCrc32: true });
             return true;
           } catch (e) {
             const msg = (e as Error).message;
@@ -210,7 +220,7 @@ export function createZipReader(options: ZipReaderOptions = {}): ArchiveReader {
               },
             });
             const inflating = entry
-              .getData(counted, { password: o.password, signal: stop.signal, checkCrc32: true, checkOverlappingEntry: true })
+              .getData(counted, { ...passwordFor(entry, o.password), signal: stop.signal, checkCrc32: true, checkOverlappingEntry: true })
               .catch((e) => {
                 const err = e instanceof ArchiveError ? e : zipError(stop.signal.aborted && stop.signal.reason instanceof ArchiveError ? stop.signal.reason : e, { encrypted: entry.encrypted });
                 out.destroy(err);
