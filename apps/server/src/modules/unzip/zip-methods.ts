@@ -19,7 +19,9 @@ const ZIPJS_METHODS = new Set([0, 8, 9]);
 
 export const needsSevenZip = (entry: FileEntry): boolean => !ZIPJS_METHODS.has(entry.compressionMethod ?? 0);
 
-const NAME = Buffer.from('entry.bin');
+/** the one entry's name in the one-entry zip (7-Zip's messages name it so) */
+export const MINI_ZIP_ENTRY = 'entry.bin';
+const NAME = Buffer.from(MINI_ZIP_ENTRY);
 const LOCAL_SIG = 0x04034b50;
 const U32 = 0xffffffff;
 

@@ -4,7 +4,7 @@ import { Reader, ZipReader, ERR_ABORTED, ERR_ENCRYPTED, ERR_EOCDR_NOT_FOUND, ERR
 import { ArchiveError, type ArchiveReader, type ExtractOptions } from './archive-reader.ts';
 import { sevenZipReader } from './sevenzip-reader.ts';
 import { classifyEntry, hasLegacyNames, listZip, type ListedEntry } from './zip-listing.ts';
-import { needsSevenZip, withMiniZip } from './zip-methods.ts';
+import { MINI_ZIP_ENTRY, needsSevenZip, withMiniZip } from './zip-methods.ts';
 
 /**
  * zip archives through zip.js (issue 18 part 1): stored, deflate, ZipCrypto and AES, zip64. The archive is a local
@@ -101,39 +101,47 @@ export function createZipReader(options: ZipReaderOptions = {}): ArchiveReader {
   /** One entry of a method zip.js cannot decode, through 7-Zip, handed on as zip.js's entries are: counted, cancellable. */
   async function extractWithSevenZip(file: string, entry: FileEntry, listed: ListedEntry, o: ExtractOptions, counter: { total: number }) {
     const declared = entry.uncompressedSize;
-    await withMiniZip(file, entry, options.tempDir, (mini) =>
-      sevenZip.extract(mini, {
-        password: o.password ?? '',
-        limits: o.limits,
-        signal: o.signal,
-        async onEntry(_inner, data) {
-          let seen = 0;
-          let over: ArchiveError | undefined;
-          const counted = new Transform({
-            highWaterMark: 1 << 20,
-            transform(chunk: Buffer, _enc, cb) {
-              seen += chunk.length;
-              counter.total += chunk.length;
-              if (seen > declared) over = new ArchiveError('limit', `entry ${listed.originalName} gives more than its ${declared} bytes`);
-              else if (counter.total > o.limits.maxTotalBytes) over = new ArchiveError('limit', 'archive over the total size limit', { kind: 'total-size', limit: o.limits.maxTotalBytes, actual: counter.total });
-              cb(over, over ? undefined : chunk);
-            },
-          });
-          data.once('error', (e) => counted.destroy(e));
-          data.pipe(counted);
-          try {
-            await o.onEntry(listed, counted);
-          } catch (e) {
-            throw over ?? new ConsumerFailure(e);
-          } finally {
-            data.unpipe(counted);
-            data.destroy();
-            counted.destroy();
-          }
-          if (over) throw over;
-        },
-      }),
-    );
+    try {
+      await withMiniZip(file, entry, options.tempDir, (mini) =>
+        sevenZip.extract(mini, {
+          password: o.password ?? '',
+          limits: o.limits,
+          signal: o.signal,
+          async onEntry(_inner, data) {
+            let seen = 0;
+            let over: ArchiveError | undefined;
+            const counted = new Transform({
+              highWaterMark: 1 << 20,
+              transform(chunk: Buffer, _enc, cb) {
+                seen += chunk.length;
+                counter.total += chunk.length;
+                if (seen > declared) over = new ArchiveError('limit', `entry ${listed.originalName} gives more than its ${declared} bytes`);
+                else if (counter.total > o.limits.maxTotalBytes) over = new ArchiveError('limit', 'archive over the total size limit', { kind: 'total-size', limit: o.limits.maxTotalBytes, actual: counter.total });
+                cb(over, over ? undefined : chunk);
+              },
+            });
+            data.once('error', (e) => counted.destroy(e));
+            data.pipe(counted);
+            try {
+              await o.onEntry(listed, counted);
+            } catch (e) {
+              throw over ?? new ConsumerFailure(e);
+            } finally {
+              data.unpipe(counted);
+              data.destroy();
+              counted.destroy();
+            }
+            if (over) throw over;
+          },
+        }),
+      );
+    } catch (e) {
+      // 7-Zip's messages name the entry as the one-entry zip does
+      if (e instanceof ArchiveError) throw new ArchiveError(e.kind, e.message.replaceAll(MINI_ZIP_ENTRY, listed.originalName), e.limit);
+      throw e;
+    }
+    // cancelled while the entry was handed on: the entry counts as not done, as a deflate entry's
+    if (o.signal.aborted) throw new ArchiveError('cancelled');
   }
 
   return {
