@@ -137,9 +137,13 @@ describe('zip entries in methods zip.js cannot decode', () => {
       expect(new Map(await extractAll(file, { password: 'right' }))).toEqual(new Map(FILES));
       expect(await kindOf(extractAll(file, { password: 'wrong' }))).toBe('wrong-password');
       expect(await kindOf(extractAll(file))).toMatch(/password-required|wrong-password/);
-      // the smallest encrypted entry is in LZMA / BZip2: checked by 7-Zip
       expect(await reader.checkPassword(file, 'right')).toBe(true);
       expect(await reader.checkPassword(file, 'wrong')).toBe(false);
+      // one entry, so the smallest encrypted entry is in LZMA / BZip2: checked by 7-Zip
+      const one = await sevenZipZip([['s.txt', Buffer.from('abc '.repeat(500))]], [`-mm=${method}`, `-mem=${enc}`, '-pright']);
+      expect(methods(one)).toEqual([enc === 'AES256' ? 99 : method === 'LZMA' ? 14 : 12]);
+      expect(await reader.checkPassword(onDisk(one), 'right')).toBe(true);
+      expect(await reader.checkPassword(onDisk(one), 'wrong')).toBe(false);
       tempIsEmpty();
     }
   }, 60_000);
@@ -169,6 +173,7 @@ describe('zip entries in methods zip.js cannot decode', () => {
     expect(await extractAll(file, { password: 'right' })).toEqual([['c.dxf', data]]);
     expect(await kindOf(extractAll(file, { password: 'wrong' }))).toBe('wrong-password');
     expect(await reader.checkPassword(file, 'right')).toBe(true);
+    expect(await reader.checkPassword(file, 'wrong')).toBe(false);
   });
 
   it('a ZipCrypto password in Chinese: zip.js and 7-Zip key it with the same (UTF-8) bytes', async () => {
