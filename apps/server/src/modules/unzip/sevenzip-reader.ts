@@ -44,7 +44,8 @@ export interface SevenZipReaderOptions {
   pollMs?: number;
 }
 
-export type SevenZipFormat = '7z' | 'rar' | 'tar';
+/** 'zip' only for one-entry zips of methods zip.js cannot decode (zip-methods.ts): 7-Zip garbles GBK names in zips */
+export type SevenZipFormat = '7z' | 'rar' | 'tar' | 'zip';
 
 const DEFAULTS: Required<Omit<SevenZipReaderOptions, 'tempDir'>> = {
   listTimeoutMs: 120_000,
@@ -187,7 +188,7 @@ interface Source {
   /** folder mounted at /in, and the archive's name in it */
   dir: string;
   name: string;
-  type: '7z' | 'rar' | 'rar5' | 'tar';
+  type: '7z' | 'rar' | 'rar5' | 'tar' | 'zip';
   /** size of the archive as stored (of the .gz for a tar.gz) */
   compressedSize: number;
   gzipped: boolean;

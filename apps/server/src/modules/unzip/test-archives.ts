@@ -1,5 +1,7 @@
 import { crc32 } from 'node:zlib';
+import type { Readable } from 'node:stream';
 import { Uint8ArrayReader, Uint8ArrayWriter, ZipWriter } from '@zip.js/zip.js';
+import { ArchiveError } from './archive-reader.ts';
 
 /**
  * Test helper: zips written in the test with zip.js's own writer (issue 18: archives generated in the test), and the
@@ -52,7 +54,9 @@ export function gbkEncode(text: string): Uint8Array {
 export async function makeZip(entries: TestEntry[], o: TestZipOptions = {}): Promise<Uint8Array> {
   const writer = new ZipWriter(new Uint8ArrayWriter(), {
     useWebWorkers: false,
-    ...(o.password ? { password: o.password, zipCrypto: !!o.zipCrypto, encryptionStrength: o.encryptionStrength ?? 3 } : {}),
+    // a ZipCrypto password as UTF-8 bytes, as 7-Zip and Info-ZIP write it (zip.js alone would take each UTF-16 unit's low byte)
+    ...(o.password && o.zipCrypto ? { rawPassword: new TextEncoder().encode(o.password), zipCrypto: true } : {}),
+    ...(o.password && !o.zipCrypto ? { password: o.password, encryptionStrength: o.encryptionStrength ?? 3 } : {}),
     ...(o.level !== undefined ? { level: o.level } : {}),
     ...(o.gbkNames ? { useUnicodeFileNames: false, encodeText: (t: string) => gbkEncode(t) } : {}),
     ...(o.zip64 ? { zip64: true } : {}),
@@ -174,4 +178,22 @@ export function overlapping(zip: Uint8Array, copies: number): Uint8Array {
   end.writeUInt16LE(copies + 1, 10);
   end.writeUInt32LE(newCd.length, 12);
   return new Uint8Array(Buffer.concat([b.subarray(0, cdOffset), newCd, end]));
+}
+
+/** All of an entry's bytes, as a reader hands them on. */
+export async function readAll(r: Readable): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const c of r) parts.push(c as Buffer);
+  return Buffer.concat(parts);
+}
+
+/** 'ok', or the kind of the ArchiveError a reader's call ended with. */
+export async function kindOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'ok';
+  } catch (e) {
+    if (!(e instanceof ArchiveError)) throw e;
+    return e.kind;
+  }
 }

@@ -3,11 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import { ArchiveError } from './archive-reader.ts';
 import { zipReader } from './zip-reader.ts';
 import { DEFAULT_UNZIP_LIMITS } from './unzip.config.ts';
-import { lieAboutSize, makeZip, type TestEntry, type TestZipOptions } from './test-archives.ts';
+import { kindOf, lieAboutSize, makeZip, readAll, type TestEntry, type TestZipOptions } from './test-archives.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-zipreader-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,12 +15,6 @@ const onDisk = (bytes: Uint8Array) => {
   writeFileSync(f, bytes);
   return f;
 };
-
-async function readAll(r: Readable) {
-  const parts: Buffer[] = [];
-  for await (const c of r) parts.push(c as Buffer);
-  return Buffer.concat(parts);
-}
 
 async function extractAll(file: string, o: { password?: string; limits?: typeof DEFAULT_UNZIP_LIMITS; signal?: AbortSignal } = {}) {
   const got = new Map<string, Buffer>();
@@ -36,16 +28,6 @@ async function extractAll(file: string, o: { password?: string; limits?: typeof 
   });
   return got;
 }
-
-const kindOf = async (p: Promise<unknown>) => {
-  try {
-    await p;
-    return 'ok';
-  } catch (e) {
-    if (!(e instanceof ArchiveError)) throw e;
-    return e.kind;
-  }
-};
 
 const SOURCE: TestEntry[] = [
   { name: '图纸/', data: null },

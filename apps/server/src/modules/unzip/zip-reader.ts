@@ -1,8 +1,10 @@
 import { promises as fsp, type promises } from 'node:fs';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Transform } from 'node:stream';
 import { Reader, ZipReader, ERR_ABORTED, ERR_ENCRYPTED, ERR_EOCDR_NOT_FOUND, ERR_INVALID_PASSWORD, ERR_INVALID_UNCOMPRESSED_SIZE, ERR_INVALID_CRC32, ERR_INVALID_COMPRESSED_DATA, ERR_INVALID_AUTHENTICATION_CODE, type Entry, type FileEntry } from '@zip.js/zip.js';
 import { ArchiveError, type ArchiveReader, type ExtractOptions } from './archive-reader.ts';
-import { classifyEntry, hasLegacyNames, listZip } from './zip-listing.ts';
+import { sevenZipReader } from './sevenzip-reader.ts';
+import { classifyEntry, hasLegacyNames, listZip, type ListedEntry } from './zip-listing.ts';
+import { MINI_ZIP_ENTRY, needsSevenZip, withMiniZip } from './zip-methods.ts';
 
 /**
  * zip archives through zip.js (issue 18 part 1): stored, deflate, ZipCrypto and AES, zip64. The archive is a local
@@ -69,6 +71,16 @@ async function withZip<T>(file: string, fn: (zip: ZipReader<unknown>) => Promise
   }
 }
 
+/**
+ * The password as zip.js takes it: ZipCrypto's as UTF-8 bytes, as 7-Zip (which unpacks the other methods here) and
+ * Info-ZIP use them (zip.js by itself keys ZipCrypto with each UTF-16 unit's low byte: a Chinese password never opens);
+ * AES's zip.js encodes as UTF-8 itself.
+ */
+function passwordFor(entry: FileEntry, password: string | undefined): { password?: string; rawPassword?: Uint8Array } {
+  if (password === undefined || !entry.zipCrypto) return { password };
+  return { rawPassword: new TextEncoder().encode(password) };
+}
+
 /** What `onEntry` threw, kept apart from zip.js's errors so it reaches the caller unchanged. */
 class ConsumerFailure {
   constructor(readonly cause: unknown) {}
@@ -76,120 +88,182 @@ class ConsumerFailure {
 
 const isFile = (e: Entry): e is FileEntry => !e.directory;
 
-export const zipReader: ArchiveReader = {
-  format: 'zip',
+export interface ZipReaderOptions {
+  /** where one-entry zips for 7-Zip and its unpacked files go; default the OS temp folder */
+  tempDir?: string;
+}
 
-  async list(file, o) {
-    const reader = new FileRangeReader(file);
-    try {
-      const listing = await listZip(reader, o.limits);
-      return { format: 'zip', ...listing };
-    } catch (e) {
-      throw zipError(e);
-    } finally {
-      await reader.close();
-    }
-  },
+export const zipReader: ArchiveReader = createZipReader();
 
-  async checkPassword(file, password) {
-    try {
-      return await withZip(file, async (zip) => {
-        // the smallest encrypted file: ZipCrypto's check byte lets a wrong password through 1 time in 256 (AES's
-        // verifier 1 in 65,536), so the entry is decrypted and inflated whole and its CRC checked
-        let smallest: FileEntry | undefined;
-        for await (const entry of zip.getEntriesGenerator()) {
-          if (isFile(entry) && entry.encrypted && (!smallest || entry.uncompressedSize < smallest.uncompressedSize)) smallest = entry;
-        }
-        if (!smallest) return true;
-        try {
-          await smallest.getData(new WritableStream(), { password, checkCrc32: true });
-          return true;
-        } catch (e) {
-          const msg = (e as Error).message;
-          if ([ERR_INVALID_PASSWORD, ERR_INVALID_CRC32, ERR_INVALID_COMPRESSED_DATA, ERR_INVALID_AUTHENTICATION_CODE, ERR_INVALID_UNCOMPRESSED_SIZE].includes(msg)) return false;
-          throw e;
-        }
-      });
-    } catch (e) {
-      throw zipError(e);
-    }
-  },
+export function createZipReader(options: ZipReaderOptions = {}): ArchiveReader {
+  const sevenZip = sevenZipReader('zip', { tempDir: options.tempDir });
 
-  async extract(file, o: ExtractOptions) {
-    let total = 0;
+  /** One entry of a method zip.js cannot decode, through 7-Zip, handed on as zip.js's entries are: counted, cancellable. */
+  async function extractWithSevenZip(file: string, entry: FileEntry, listed: ListedEntry, o: ExtractOptions, counter: { total: number }) {
+    const declared = entry.uncompressedSize;
     try {
-      await withZip(file, async (zip) => {
-        const legacy = await hasLegacyNames(zip, o.limits.maxEntries);
-        let count = 0;
-        for await (const entry of zip.getEntriesGenerator()) {
-          if (o.signal.aborted) throw new ArchiveError('cancelled');
-          if (++count > o.limits.maxEntries) throw new ArchiveError('limit', 'too many entries', { kind: 'entries', limit: o.limits.maxEntries, actual: count });
-          const c = classifyEntry(entry, legacy);
-          if ('refused' in c || !isFile(entry)) continue;
-          const listed = c.listed;
-          const declared = entry.uncompressedSize;
-          let seen = 0;
-          const out = new PassThrough({ highWaterMark: 1 << 20 });
-          // the failure reaches the caller through `inflating`; a consumer that already stopped reading has no listener left
-          out.on('error', () => undefined);
-          // stops the inflating when the consumer fails or the task is cancelled
-          const stop = new AbortController();
-          const onAbort = () => stop.abort(new ArchiveError('cancelled'));
-          o.signal.addEventListener('abort', onAbort, { once: true });
-          const counted = new WritableStream<Uint8Array>({
-            async write(chunk) {
-              seen += chunk.byteLength;
-              total += chunk.byteLength;
-              // a header that lies: no operator limit is named, the task calls the archive damaged
-              if (seen > declared) throw new ArchiveError('limit', `entry ${listed.originalName} gives more than its ${declared} bytes`);
-              if (total > o.limits.maxTotalBytes) throw new ArchiveError('limit', 'archive over the total size limit', { kind: 'total-size', limit: o.limits.maxTotalBytes, actual: total });
-              if (!out.write(chunk)) await new Promise<void>((resolve, reject) => {
-                const done = () => { out.off('drain', done); out.off('close', closed); resolve(); };
-                const closed = () => { out.off('drain', done); reject(new ArchiveError('cancelled', 'consumer closed')); };
-                out.once('drain', done);
-                out.once('close', closed);
-              });
-            },
-            close() {
-              out.end();
-            },
-          });
-          const inflating = entry
-            .getData(counted, { password: o.password, signal: stop.signal, checkCrc32: true, checkOverlappingEntry: true })
-            .catch((e) => {
-              const err = e instanceof ArchiveError ? e : zipError(stop.signal.aborted && stop.signal.reason instanceof ArchiveError ? stop.signal.reason : e, { encrypted: entry.encrypted });
-              out.destroy(err);
-              throw err;
+      await withMiniZip(file, entry, options.tempDir, (mini) =>
+        sevenZip.extract(mini, {
+          password: o.password ?? '',
+          limits: o.limits,
+          signal: o.signal,
+          async onEntry(_inner, data) {
+            let seen = 0;
+            let over: ArchiveError | undefined;
+            const counted = new Transform({
+              highWaterMark: 1 << 20,
+              transform(chunk: Buffer, _enc, cb) {
+                seen += chunk.length;
+                counter.total += chunk.length;
+                if (seen > declared) over = new ArchiveError('limit', `entry ${listed.originalName} gives more than its ${declared} bytes`);
+                else if (counter.total > o.limits.maxTotalBytes) over = new ArchiveError('limit', 'archive over the total size limit', { kind: 'total-size', limit: o.limits.maxTotalBytes, actual: counter.total });
+                cb(over, over ? undefined : chunk);
+              },
             });
-          let skipped = false;
-          const consuming = o.onEntry(listed, out).then(
-            () => {
-              // the caller left the bytes unread (a resumed task that stored this entry before): not inflated further
-              if (!out.readableEnded) {
-                skipped = true;
-                stop.abort(new ArchiveError('cancelled', 'skipped'));
-                out.destroy();
-              }
-            },
-            (e) => {
-              stop.abort(e);
-              throw new ConsumerFailure(e);
-            },
-          );
-          try {
-            const [a, b] = await Promise.allSettled([inflating, consuming]);
-            // the caller's own failure (storage, a database) goes back to it as it was
-            if (b.status === 'rejected') throw b.reason;
-            if (a.status === 'rejected' && !skipped) throw a.reason;
-          } finally {
-            o.signal.removeEventListener('abort', onAbort);
-          }
-        }
-      });
+            data.once('error', (e) => counted.destroy(e));
+            data.pipe(counted);
+            try {
+              await o.onEntry(listed, counted);
+            } catch (e) {
+              throw over ?? new ConsumerFailure(e);
+            } finally {
+              data.unpipe(counted);
+              data.destroy();
+              counted.destroy();
+            }
+            if (over) throw over;
+          },
+        }),
+      );
     } catch (e) {
-      if (e instanceof ConsumerFailure) throw e.cause;
-      if (o.signal.aborted) throw new ArchiveError('cancelled');
-      throw zipError(e);
+      // 7-Zip's messages name the entry as the one-entry zip does
+      if (e instanceof ArchiveError) throw new ArchiveError(e.kind, e.message.replaceAll(MINI_ZIP_ENTRY, listed.originalName), e.limit);
+      throw e;
     }
-  },
-};
+    // cancelled while the entry was handed on: the entry counts as not done, as a deflate entry's
+    if (o.signal.aborted) throw new ArchiveError('cancelled');
+  }
+
+  return {
+    format: 'zip',
+
+    async list(file, o) {
+      const reader = new FileRangeReader(file);
+      try {
+        const listing = await listZip(reader, o.limits);
+        return { format: 'zip', ...listing };
+      } catch (e) {
+        throw zipError(e);
+      } finally {
+        await reader.close();
+      }
+    },
+
+    async checkPassword(file, password) {
+      try {
+        return await withZip(file, async (zip) => {
+          // the smallest encrypted file: ZipCrypto's check byte lets a wrong password through 1 time in 256 (AES's
+          // verifier 1 in 65,536), so the entry is decrypted and inflated whole and its CRC checked
+          let smallest: FileEntry | undefined;
+          for await (const entry of zip.getEntriesGenerator()) {
+            if (isFile(entry) && entry.encrypted && (!smallest || entry.uncompressedSize < smallest.uncompressedSize)) smallest = entry;
+          }
+          if (!smallest) return true;
+          if (needsSevenZip(smallest)) return await withMiniZip(file, smallest, options.tempDir, (mini) => sevenZip.checkPassword(mini, password));
+          try {
+            await smallest.getData(new WritableStream(), { ...passwordFor(smallest, password), checkCrc32: true });
+            return true;
+          } catch (e) {
+            const msg = (e as Error).message;
+            if ([ERR_INVALID_PASSWORD, ERR_INVALID_CRC32, ERR_INVALID_COMPRESSED_DATA, ERR_INVALID_AUTHENTICATION_CODE, ERR_INVALID_UNCOMPRESSED_SIZE].includes(msg)) return false;
+            throw e;
+          }
+        });
+      } catch (e) {
+        throw zipError(e);
+      }
+    },
+
+    async extract(file, o: ExtractOptions) {
+      const counter = { total: 0 };
+      try {
+        await withZip(file, async (zip) => {
+          const legacy = await hasLegacyNames(zip, o.limits.maxEntries);
+          let count = 0;
+          for await (const entry of zip.getEntriesGenerator()) {
+            if (o.signal.aborted) throw new ArchiveError('cancelled');
+            if (++count > o.limits.maxEntries) throw new ArchiveError('limit', 'too many entries', { kind: 'entries', limit: o.limits.maxEntries, actual: count });
+            const c = classifyEntry(entry, legacy);
+            if ('refused' in c || !isFile(entry)) continue;
+            const listed = c.listed;
+            if (needsSevenZip(entry)) {
+              await extractWithSevenZip(file, entry, listed, o, counter);
+              continue;
+            }
+            const declared = entry.uncompressedSize;
+            let seen = 0;
+            const out = new PassThrough({ highWaterMark: 1 << 20 });
+            // the failure reaches the caller through `inflating`; a consumer that already stopped reading has no listener left
+            out.on('error', () => undefined);
+            // stops the inflating when the consumer fails or the task is cancelled
+            const stop = new AbortController();
+            const onAbort = () => stop.abort(new ArchiveError('cancelled'));
+            o.signal.addEventListener('abort', onAbort, { once: true });
+            const counted = new WritableStream<Uint8Array>({
+              async write(chunk) {
+                seen += chunk.byteLength;
+                counter.total += chunk.byteLength;
+                // a header that lies: no operator limit is named, the task calls the archive damaged
+                if (seen > declared) throw new ArchiveError('limit', `entry ${listed.originalName} gives more than its ${declared} bytes`);
+                if (counter.total > o.limits.maxTotalBytes) throw new ArchiveError('limit', 'archive over the total size limit', { kind: 'total-size', limit: o.limits.maxTotalBytes, actual: counter.total });
+                if (!out.write(chunk)) await new Promise<void>((resolve, reject) => {
+                  const done = () => { out.off('drain', done); out.off('close', closed); resolve(); };
+                  const closed = () => { out.off('drain', done); reject(new ArchiveError('cancelled', 'consumer closed')); };
+                  out.once('drain', done);
+                  out.once('close', closed);
+                });
+              },
+              close() {
+                out.end();
+              },
+            });
+            const inflating = entry
+              .getData(counted, { ...passwordFor(entry, o.password), signal: stop.signal, checkCrc32: true, checkOverlappingEntry: true })
+              .catch((e) => {
+                const err = e instanceof ArchiveError ? e : zipError(stop.signal.aborted && stop.signal.reason instanceof ArchiveError ? stop.signal.reason : e, { encrypted: entry.encrypted });
+                out.destroy(err);
+                throw err;
+              });
+            let skipped = false;
+            const consuming = o.onEntry(listed, out).then(
+              () => {
+                // the caller left the bytes unread (a resumed task that stored this entry before): not inflated further
+                if (!out.readableEnded) {
+                  skipped = true;
+                  stop.abort(new ArchiveError('cancelled', 'skipped'));
+                  out.destroy();
+                }
+              },
+              (e) => {
+                stop.abort(e);
+                throw new ConsumerFailure(e);
+              },
+            );
+            try {
+              const [a, b] = await Promise.allSettled([inflating, consuming]);
+              // the caller's own failure (storage, a database) goes back to it as it was
+              if (b.status === 'rejected') throw b.reason;
+              if (a.status === 'rejected' && !skipped) throw a.reason;
+            } finally {
+              o.signal.removeEventListener('abort', onAbort);
+            }
+          }
+        });
+      } catch (e) {
+        if (e instanceof ConsumerFailure) throw e.cause;
+        if (o.signal.aborted) throw new ArchiveError('cancelled');
+        throw zipError(e);
+      }
+    },
+  };
+}
