@@ -98,15 +98,16 @@ export async function liveInstanceLeases(dataDir: string, now = Date.now()): Pro
 /**
  * Removes the files of `dir` that nobody alive owns: a name with a dead (or no longer leased) instance, and,
  * through `orphan`, whatever else the caller knows to be unowned (an upload session's part without its session).
+ * Folders are removed only by their owner's name (a decompression's unpacked files: `mkdtemp(instanceTempName(…))`).
  */
 export async function sweepOrphanTemp(dir: string, live: Set<string>, orphan: (name: string, ageMs: number) => boolean): Promise<string[]> {
   const removed: string[] = [];
   for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
     const st = await fsp.stat(path.join(dir, name)).catch(() => null);
-    if (!st?.isFile()) continue;
+    if (!st) continue;
     const owner = ownerOfTempName(name);
-    if (owner ? live.has(owner) : !orphan(name, Date.now() - st.mtimeMs)) continue;
-    await fsp.rm(path.join(dir, name), { force: true });
+    if (st.isDirectory() ? !owner || live.has(owner) : !st.isFile() || (owner ? live.has(owner) : !orphan(name, Date.now() - st.mtimeMs))) continue;
+    await fsp.rm(path.join(dir, name), { force: true, recursive: st.isDirectory() });
     removed.push(name);
   }
   return removed;

@@ -2,6 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { lstat, mkdir, mkdtemp, open, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { instanceTempName } from '../../infra/instance.ts';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
@@ -217,7 +218,7 @@ async function withSource<T>(file: string, format: SevenZipFormat, tempDir: stri
     const type = format === 'rar' ? (head[6] === 1 ? 'rar5' : 'rar') : format;
     return body({ dir: path.dirname(path.resolve(file)), name: path.basename(file), type, compressedSize: st.size, gzipped: false });
   }
-  const dir = await mkdtemp(path.join(tempDir, 'cadcloud-untgz-'));
+  const dir = await mkdtemp(path.join(tempDir, instanceTempName('-', 'untgz')));
   try {
     // the tar is the files plus a 512-byte header (and padding) each: past this, the files are over the limit
     const most = limits.maxTotalBytes + Math.min(limits.maxEntries, 10_000_000) * 1024 + 1024 * 1024;
@@ -428,7 +429,7 @@ async function folderBytes(dir: string): Promise<number> {
 }
 
 async function extractSource(src: Source, password: string, listed: Listed, x: ExtractOptions, o: typeof DEFAULTS & { tempDir: string }): Promise<void> {
-  const jobDir = await mkdtemp(path.join(o.tempDir, 'cadcloud-un7z-'));
+  const jobDir = await mkdtemp(path.join(o.tempDir, instanceTempName('-', 'un7z')));
   const out = path.join(jobDir, 'out');
   await mkdir(out);
   // refused entries are not even written: 7-Zip would unpack "../a" as "a" and a link as a link

@@ -245,7 +245,7 @@ export function createUnzipService(deps: AppDeps) {
       let local: Awaited<ReturnType<typeof localCopy>> | undefined;
       try {
         local = await localCopy(row);
-        listing = await readerFor(format!).list(local.file, { limits: limits() });
+        listing = await readerFor(format!, { tempDir }).list(local.file, { limits: limits() });
         needPassword = listing.encrypted;
       } catch (e) {
         if (e instanceof TaskEnd) throw appError(e.code, e.args);
@@ -283,7 +283,7 @@ export function createUnzipService(deps: AppDeps) {
         throw e;
       });
       try {
-        return { correct: await readerFor(format!).checkPassword(local.file, password) };
+        return { correct: await readerFor(format!, { tempDir }).checkPassword(local.file, password) };
       } catch (e) {
         if (!(e instanceof ArchiveError)) throw e;
         const end = archiveEnd(e);
@@ -416,7 +416,7 @@ export function createUnzipService(deps: AppDeps) {
       let reader;
       let listing: ArchiveListing;
       try {
-        reader = readerFor(format);
+        reader = readerFor(format, { tempDir });
         listing = await reader.list(local.file, { password, limits: lim });
         if (listing.limitExceeded) throw limitError(listing.limitExceeded);
         if (listing.encrypted) {

@@ -2,6 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { instanceTempName } from '../../infra/instance.ts';
 import { pipeline } from 'node:stream/promises';
 import type { FileEntry } from '@zip.js/zip.js';
 import { ArchiveError } from './archive-reader.ts';
@@ -149,7 +150,7 @@ export async function writeMiniZip(archive: string, entry: FileEntry, target: st
 
 /** Runs `body` on the one-entry zip of `entry`, made in a folder of its own under `tempDir` and deleted after. */
 export async function withMiniZip<T>(archive: string, entry: FileEntry, tempDir: string | undefined, body: (file: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(path.join(tempDir ?? os.tmpdir(), 'cadcloud-unzip1-'));
+  const dir = await mkdtemp(path.join(tempDir ?? os.tmpdir(), instanceTempName('-', 'unzip1')));
   try {
     const file = path.join(dir, 'entry.zip');
     await writeMiniZip(archive, entry, file);
