@@ -53,6 +53,8 @@ export const TYPE_GROUPS = {
   font: ['ttf', 'ttc', 'shx'],
 } as const;
 export type TypeGroup = keyof typeof TYPE_GROUPS;
+/** Every extension of a type group: a file of any other type counts as 3D-viewable (spec section 5). */
+export const KNOWN_TYPES: readonly string[] = Object.values(TYPE_GROUPS).flat();
 
 export function typeGroupOf(ext: string): TypeGroup | 'other' {
   const e = ext.toLowerCase();

@@ -117,7 +117,8 @@ for (const driver of testDatabaseDrivers()) {
       expect((await t.fetchSigned(s.glbUrl, superUser.token)).status).toBe(200);
       await t.call('/cloud/v5/union/delete', { fileIds: [f.id], folderIds: [] }, superUser.token);
       const after = await t.fetchSigned(s.glbUrl, superUser.token);
-      expect(after.status === 200 && after.body.length > 100 && after.body.subarray(0, 4).toString() === 'glTF').toBe(false);
+      expect(after.body.subarray(0, 4).toString()).not.toBe('glTF');
+      expect(JSON.parse(after.body.toString()).bizData.code).toBe('download.linkExpired');
     });
 
     it('bad input ends in the spec\'s message: a 0-byte file, a truncated STEP; a Revit file is refused with the IFC advice', async () => {
@@ -194,9 +195,17 @@ for (const driver of testDatabaseDrivers()) {
     it('the 3D list (/yun/threeModel) shows the spec\'s 3D types and every format the converter reads', async () => {
       for (const exts of Object.values(MODEL3D_FORMATS)) for (const e of exts) expect(TYPE_GROUPS.threeD).toContain(e);
       const u = await t.createUser();
-      for (const name of ['a.rvt', 'b.3mf', 'c.ply', 'd.brep', 'e.off', 'f.dwg', 'g.png']) await t.upload(u.token, name, Buffer.from(`x ${name}`));
-      const list = (await t.call('/cloud/v5/file/listTypeFiles', { includeTypes: ['threeD'] }, u.token)).bizData.list.map((i: any) => i.name).sort();
-      expect(list).toEqual(['a.rvt', 'b.3mf', 'c.ply', 'd.brep', 'e.off']);
+      for (const name of ['a.rvt', 'b.3mf', 'c.ply', 'd.brep', 'e.off', 'f.dwg', 'g.png', 'h.pdf', 'i.zip', 'j.xyz', 'k.SLDPRT', 'README']) await t.upload(u.token, name, Buffer.from(`x ${name}`));
+      const names = async (o: object) => (await t.call('/cloud/v5/file/listTypeFiles', o, u.token)).bizData.list.map((i: any) => i.name).sort();
+      // the spec's 3D list and the converter's formats, and the types no group knows (spec section 5: they count as 3D-viewable)
+      const threeD = ['a.rvt', 'b.3mf', 'c.ply', 'd.brep', 'e.off', 'j.xyz', 'k.SLDPRT'];
+      expect(await names({ includeTypes: ['threeD'] })).toEqual(threeD);
+      expect(await names({ includeTypes: '3d' })).toEqual(threeD);
+      const listed = await t.call('/cloud/v5/file/listTypeFiles', { includeTypes: ['threeD'] }, u.token);
+      expect(listed.bizData.total).toBe(threeD.length);
+      // the other list (/yun/other: neither drawings, 3D nor pictures) keeps documents, archives and files without a type
+      expect(await names({ excludeTypes: ['drawing', 'threeD', 'image'] })).toEqual(['README', 'h.pdf', 'i.zip']);
+      expect(await names({ includeTypes: ['document'] })).toEqual(['h.pdf']);
     });
 
     it('documents the four 3D calls in the OpenAPI document', async () => {
