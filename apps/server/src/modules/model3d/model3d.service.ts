@@ -13,6 +13,7 @@ import { createFilesService } from '../files/files.service.ts';
 import type { ItemRow } from '../files/items.repository.ts';
 import { stemOf } from '../files/item-names.ts';
 import { thumbkeyOf, thumbnailStorageKey } from '../thumbnails/thumbnails.keys.ts';
+import { glbKey } from './model3d.keys.ts';
 import { createModel3dRepository, type Model3dRow } from './model3d.repository.ts';
 
 export const MODEL3D_RUN_JOB = 'model3d.run';
@@ -27,15 +28,6 @@ const THUMBNAIL_PX = 256;
 export interface Model3dActor {
   id: string;
   vip_type?: number;
-}
-
-/**
- * Where a source's GLB is kept: per content (md5), so a re-upload of the same bytes, or a copy, reuses it. A derived
- * cache like a drawing's scene or thumbnail: it is NOT counted in the user's storage (the converted drawings of
- * modules/conversions are files of the drive and are counted; a GLB is no file of the drive).
- */
-export function glbKey(md5: string): string {
-  return `model3d/v1/${md5.slice(0, 2)}/${md5}.glb`;
 }
 
 async function readAll(r: Readable): Promise<Buffer> {

@@ -3,7 +3,7 @@ import { getBounds } from '@gltf-transform/core';
 import sharp from 'sharp';
 import { gltfIO, MODEL3D_FORMATS } from '@cadcloud/model3d';
 import { TYPE_GROUPS, VipType } from '@cadcloud/contracts';
-import { asciiStl, obj } from '../../../../../packages/model3d/src/fixtures/mesh.ts';
+import { asciiStl, cube, obj } from '../../../../../packages/model3d/src/fixtures/mesh.ts';
 import { stepPart } from '../../../../../packages/model3d/src/fixtures/step.ts';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, type TestApp } from '../../test/fixtures.ts';
@@ -13,7 +13,8 @@ import { blobKey } from '../../infra/storage/storage-keys.ts';
 import { newId } from '../../infra/db/ids.ts';
 import { md5 } from '../../test/fixtures.ts';
 import { registerModel3dJobs } from './model3d.jobs.ts';
-import { createModel3dService, glbKey } from './model3d.service.ts';
+import { createModel3dService } from './model3d.service.ts';
+import { glbKey } from './model3d.keys.ts';
 
 const P = '/cloud/v5/file/task/';
 const STEP_CUBE = stepPart({ name: 'Block', min: [0, 0, 0], max: [20, 10, 5] });
@@ -59,7 +60,7 @@ for (const driver of testDatabaseDrivers()) {
     };
 
     beforeAll(async () => {
-      t = await createTestApp(driver, { FREE_3D_TRIALS: '2' });
+      t = await createTestApp(driver, { FREE_3D_TRIALS: '2', MODEL3D_MAX_TRIANGLES: '20' });
       registerModel3dJobs(t.deps.queue, t.deps);
       superUser = await t.createUser();
       await t.db.db.updateTable('users').set({ vip_type: VipType.SUPER }).where('id', '=', superUser.id).execute();
@@ -119,6 +120,10 @@ for (const driver of testDatabaseDrivers()) {
       const after = await t.fetchSigned(s.glbUrl, superUser.token);
       expect(after.body.subarray(0, 4).toString()).not.toBe('glTF');
       expect(JSON.parse(after.body.toString()).bizData.code).toBe('download.linkExpired');
+      // deleted for good: the GLB goes with the bytes
+      expect(await t.deps.storage.exists(glbKey(f.fileMD5))).toBe(true);
+      await t.call('/cloud/v5/union/delete', { deleteLevel: 1, fileIds: [f.id], folderIds: [] }, superUser.token);
+      await until(async () => !(await t.deps.storage.exists(glbKey(f.fileMD5))) || undefined, 10_000);
     });
 
     it('bad input ends in the spec\'s message: a 0-byte file, a truncated STEP; a Revit file is refused with the IFC advice', async () => {
@@ -137,6 +142,13 @@ for (const driver of testDatabaseDrivers()) {
       expect(zh.msg).toMatch(/IFC/);
       const txt = (await t.upload(superUser.token, 'notes.txt', Buffer.from('hello'))).bizData;
       expect((await convert(superUser.token, [txt.id])).bizData.code).toBe('model3d.notModel');
+      // over the operator's cap (MODEL3D_MAX_TRIANGLES 20 here): refused with a clear message, not run out of memory
+      const a = cube(10);
+      const b = cube(10, [20, 0, 0]);
+      const two = { vertices: [...a.vertices, ...b.vertices], triangles: [...a.triangles, ...b.triangles.map((tr) => tr.map((i) => i + a.vertices.length) as typeof tr)] };
+      const big = (await t.upload(superUser.token, 'two.stl', Buffer.from(asciiStl('two', two)))).bizData;
+      expect((await convert(superUser.token, [big.id])).rtnCode).toBe('0000000');
+      expect(await settled(superUser.token, big.id)).toMatchObject({ transformStatus: 2, code: 'model3d.tooLarge', msg: 'The 3D model is too large to convert' });
       // the server keeps serving
       expect((await t.call('/cloud/v5/union/list', { parentId: '0' }, superUser.token)).rtnCode).toBe('0000000');
     });
