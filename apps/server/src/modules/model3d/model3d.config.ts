@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { defineConfig, envInt } from '../../infra/config/config.ts';
+import { defineConfig, envCountOrUnlimited, envInt } from '../../infra/config/config.ts';
 
 /**
  * 3D conversion needs the super membership (spec section 1); everyone else gets FREE_3D_TRIALS conversions over the
@@ -9,11 +8,7 @@ import { defineConfig, envInt } from '../../infra/config/config.ts';
 export const model3dConfig = defineConfig({
   free3dTrials: {
     env: 'FREE_3D_TRIALS',
-    schema: z
-      .string()
-      .regex(/^(\d+|unlimited)$/, "must be a whole number or 'unlimited'")
-      .optional()
-      .transform((v): number | null => (v === undefined ? 3 : v === 'unlimited' ? null : Number(v))),
+    schema: envCountOrUnlimited(3),
     doc: "3D conversions an account without super membership may make in all (failed ones do not count); 'unlimited' makes 3D conversion free, 0 super members only",
   },
   model3dMaxInputMb: { env: 'MODEL3D_MAX_INPUT_MB', schema: envInt(200, 1, 4096), doc: 'largest 3D file converted (MB); STEP/IGES/IFC/3DM above 100 MB are refused by the reader itself' },

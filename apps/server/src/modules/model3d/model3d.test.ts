@@ -8,10 +8,7 @@ import { stepPart } from '../../../../../packages/model3d/src/fixtures/step.ts';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, type TestApp } from '../../test/fixtures.ts';
 import { until } from '../../test/until.ts';
-import { createBlobsService } from '../blobs/blobs.service.ts';
-import { blobKey } from '../../infra/storage/storage-keys.ts';
-import { newId } from '../../infra/db/ids.ts';
-import { md5 } from '../../test/fixtures.ts';
+import { placeDirectly } from '../../test/place-directly.ts';
 import { registerModel3dJobs } from './model3d.jobs.ts';
 import { createModel3dService } from './model3d.service.ts';
 import { glbKey } from './model3d.keys.ts';
@@ -41,23 +38,6 @@ for (const driver of testDatabaseDrivers()) {
     const remaining = async (token: string) => (await t.call(`${P}checkTransformSuplus3D`, {}, token)).bizData;
     const convert = (token: string, fileIds: string[]) => t.call(`${P}transformBatch3D`, { fileIds, isTransForm: true }, token);
 
-    /** A file put in the drive without the upload's checks (which refuse 0 bytes), as conversions.test.ts does. */
-    const placeDirectly = async (uid: string, name: string, body: Buffer) => {
-      const hash = md5(body);
-      const blobs = createBlobsService(t.deps);
-      if (!(await blobs.find(hash))) {
-        await t.deps.storage.put(blobKey(hash), body, { size: body.length, contentType: 'application/octet-stream' });
-        await blobs.register(hash, body.length);
-      }
-      await blobs.addRef(hash);
-      const now = Date.now();
-      const id = newId();
-      await t.db.db.insertInto('items').values({
-        id, uid, parent_id: '0', kind: 1, name, type: name.split('.').pop()!, size: body.length, blob_md5: hash, version: 1, descp: '', private_type: '1', freeze: 0, thumbkey: null,
-        transform_status: 3, browse_count: 0, like_count: 0, collection_count: 0, leave_message_count: 0, created_at: now, modified_at: now, deleted_at: null, trash_root: null, trash_parent_id: null,
-      }).execute();
-      return { id };
-    };
 
     beforeAll(async () => {
       t = await createTestApp(driver, { FREE_3D_TRIALS: '2', MODEL3D_MAX_TRIANGLES: '20' });
@@ -127,7 +107,7 @@ for (const driver of testDatabaseDrivers()) {
     });
 
     it('bad input ends in the spec\'s message: a 0-byte file, a truncated STEP; a Revit file is refused with the IFC advice', async () => {
-      const empty = await placeDirectly(superUser.id, 'empty.stl', Buffer.alloc(0));
+      const empty = await placeDirectly(t, superUser.id, '0', 'empty.stl', Buffer.alloc(0));
       const cut = (await t.upload(superUser.token, 'cut.step', Buffer.from(STEP_CUBE.slice(0, Math.floor(STEP_CUBE.length / 2))))).bizData;
       const started = await convert(superUser.token, [empty.id, cut.id]);
       expect(started.rtnCode, JSON.stringify(started)).toBe('0000000');
