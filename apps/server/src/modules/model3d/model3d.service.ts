@@ -127,19 +127,26 @@ export function createModel3dService(deps: AppDeps) {
     }
   }
 
+  /**
+   * The file's state first, then the conversion's: whoever sees the conversion ended finds the file free (a delete
+   * right after the status poll). A process dying between the two leaves the conversion running: its job ends it.
+   */
   async function fail(c: Model3dRow, code: ErrorCode, detail: string | null) {
-    if (!(await repo.finish(c.id, { state: 2, error: code, detail: detail?.slice(0, 500) ?? null }))) return { failed: code, ended: false };
+    const running = await repo.byId(c.id);
+    if (running?.state !== TransformStatus.IN_TRANSFORM) return { failed: code, ended: false };
     const src = await files.repo.findOne(c.uid, c.source_id);
     if (src) await files.repo.update(c.uid, src.id, { transform_status: TransformStatus.FAIL_TRANSFORM });
+    await repo.finish(c.id, { state: 2, error: code, detail: detail?.slice(0, 500) ?? null });
     return { failed: code, detail };
   }
 
   async function finishOk(c: Model3dRow, stats: unknown, thumbkey: string | null) {
-    if (await repo.finish(c.id, { state: 1, stats: JSON.stringify(stats) })) {
-      const src = await files.repo.findOne(c.uid, c.source_id);
-      // the thumbnail shows on the file while it keeps the converted bytes
-      if (src) await files.repo.update(c.uid, src.id, { transform_status: TransformStatus.SUCCESS_TRANSFORM, ...(thumbkey && src.blob_md5 === c.source_md5 ? { thumbkey } : {}) });
-    }
+    const running = await repo.byId(c.id);
+    if (running?.state !== TransformStatus.IN_TRANSFORM) return { done: c.id, stats, ended: false };
+    const src = await files.repo.findOne(c.uid, c.source_id);
+    // the thumbnail shows on the file while it keeps the converted bytes
+    if (src) await files.repo.update(c.uid, src.id, { transform_status: TransformStatus.SUCCESS_TRANSFORM, ...(thumbkey && src.blob_md5 === c.source_md5 ? { thumbkey } : {}) });
+    await repo.finish(c.id, { state: 1, stats: JSON.stringify(stats) });
     return { done: c.id, stats };
   }
 

@@ -96,7 +96,7 @@ for (const driver of testDatabaseDrivers()) {
       await convert(superUser.token, [f.id]);
       const s = await settled(superUser.token, f.id);
       expect((await t.fetchSigned(s.glbUrl, superUser.token)).status).toBe(200);
-      await t.call('/cloud/v5/union/delete', { fileIds: [f.id], folderIds: [] }, superUser.token);
+      expect((await t.call('/cloud/v5/union/delete', { fileIds: [f.id], folderIds: [] }, superUser.token)).rtnCode).toBe('0000000');
       const after = await t.fetchSigned(s.glbUrl, superUser.token);
       expect(after.body.subarray(0, 4).toString()).not.toBe('glTF');
       expect(JSON.parse(after.body.toString()).bizData.code).toBe('download.linkExpired');
