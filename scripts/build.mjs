@@ -162,19 +162,13 @@ async function buildNode(t) {
   const { build } = await import('esbuild');
   const outdir = path.join(root, t.outdir);
   rmSync(outdir, { recursive: true, force: true });
-  const { metafile } = await build({
+  // both builds of a target: node 20, node's own resolution, names kept
+  const common = {
     absWorkingDir: root,
     metafile: true,
-    entryPoints: t.entries,
     outdir,
-    outExtension: { '.js': '.mjs' },
     bundle: true,
-    // shared code in chunks beside the entries (the same folder: code finds its worker entries beside itself), and
-    // what a command imports only when it runs (the renderers of `cad render`) stays unloaded until then
-    splitting: true,
-    chunkNames: 'chunk-[hash]',
     platform: 'node',
-    format: 'esm',
     target: 'node20.19',
     // node's own resolution: no bundler-only `module` condition or field
     conditions: [],
@@ -182,8 +176,18 @@ async function buildNode(t) {
     // as tsx does: code and libraries that read a function's or class's name get the name it was written with
     keepNames: true,
     sourcemap: 'linked',
-    plugins: [registryPackagesOutside(outdir)],
     logLevel: 'warning',
+  };
+  const { metafile } = await build({
+    ...common,
+    entryPoints: t.entries,
+    outExtension: { '.js': '.mjs' },
+    // shared code in chunks beside the entries (the same folder: code finds its worker entries beside itself), and
+    // what a command imports only when it runs (the renderers of `cad render`) stays unloaded until then
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    format: 'esm',
+    plugins: [registryPackagesOutside(outdir)],
   });
   writeFileSync(path.join(outdir, METAFILE), JSON.stringify(metafile));
   const inputs = new Set(Object.keys(metafile.inputs));
@@ -191,23 +195,13 @@ async function buildNode(t) {
     // one file per entry (no chunks in CommonJS), everything it imports dynamically inlined behind esbuild's lazy
     // module wrappers; `import.meta` is the file's own place, as in the ES module build
     const cjs = await build({
-      absWorkingDir: root,
-      metafile: true,
+      ...common,
       entryPoints: t.cjsEntries,
-      outdir,
       outExtension: { '.js': '.cjs' },
-      bundle: true,
-      platform: 'node',
       format: 'cjs',
-      target: 'node20.19',
-      conditions: [],
-      mainFields: ['main'],
-      keepNames: true,
-      sourcemap: 'linked',
       banner: { js: 'var __import_meta_url = require("node:url").pathToFileURL(__filename).href, __esmi = (id) => (globalThis[Symbol.for("cadcloud.import")] ?? ((i) => import(i)))(id);' },
       define: { 'import.meta.url': '__import_meta_url', 'import.meta.dirname': '__dirname' },
       plugins: [registryPackagesOutside(outdir, true)],
-      logLevel: 'warning',
     });
     // import() of an ES module (pdfjs-dist, node's own modules) through the loader the ES module launcher installs
     // (require-cached.ts installEsmImport): a vm.Script's own import() needs node's experimental VM modules. Same
