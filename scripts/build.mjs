@@ -25,6 +25,9 @@ export const targets = [
     name: 'cad',
     outdir: 'packages/cad/dist',
     entries: { cad: 'packages/cad/src/cli/cad.cli.ts', ...dwgChild },
+    // the commands again as one CommonJS file, which `cad.mjs` compiles from a V8 code cache for `convert`
+    // (packages/cad/src/cli/cad.cli.ts; node has no compile cache for ES modules)
+    cjsEntries: { 'cad-main': 'packages/cad/src/cli/main.ts' },
     sources: ['packages/cad/src'],
   },
   {
@@ -72,7 +75,7 @@ function newestMtime(p) {
 }
 /** oldest output file of a target, 0 when one is missing (the web app's index.html is written last by Vite) */
 function builtAt(t) {
-  const files = t.entries ? Object.keys(t.entries).map((n) => `${n}.mjs`) : ['index.html'];
+  const files = t.entries ? [...Object.keys(t.entries).map((n) => `${n}.mjs`), ...Object.keys(t.cjsEntries ?? {}).map((n) => `${n}.cjs`)] : ['index.html'];
   let oldest = Infinity;
   for (const f of files) {
     const p = path.join(root, t.outdir, f);
@@ -107,6 +110,8 @@ function readInputs(t) {
 }
 /** beside a bundled target's output: the esbuild metafile (what each output holds and imports; read by tests) */
 export const METAFILE = 'meta.json';
+/** the same for its CommonJS entries (`cjsEntries`) */
+export const CJS_METAFILE = 'meta-cjs.json';
 /** and the workspace files its build read, for isStale */
 const INPUTS = 'inputs.json';
 
@@ -116,14 +121,19 @@ const INPUTS = 'inputs.json';
  * relative path where it would not (apps/sso's own node_modules, e.g. its oidc-provider, are not visible from
  * apps/server/dist).
  */
-function registryPackagesOutside(outdir) {
+function registryPackagesOutside(outdir, cjs = false) {
   return {
     name: 'registry-packages-outside',
     setup(b) {
       b.onResolve({ filter: /^[^./]/ }, async (a) => {
         if (a.pluginData?.inner || a.path.startsWith('@cadcloud/') || a.path.startsWith('node:')) return undefined;
-        const opts = { kind: a.kind, pluginData: { inner: true } };
+        // a CommonJS bundle require()s what the sources import statically: resolved as node's require() will
+        const kind = cjs && a.kind === 'import-statement' ? 'require-call' : a.kind;
+        const opts = { kind, pluginData: { inner: true } };
         const from = await b.resolve(a.path, { ...opts, resolveDir: a.resolveDir });
+        // and takes an ES-module-only package (earcut) inside: require() of an ES module is still experimental in
+        // node 20; one imported dynamically (pdfjs-dist) stays node's import()
+        if (kind !== a.kind && (from.errors.length || isEsmFile(from.path))) return undefined;
         if (from.errors.length || !from.path) return { path: a.path, external: true };
         // from the package folder above the output: the same node_modules walk as from the output folder, which does
         // not exist yet
@@ -137,23 +147,28 @@ function registryPackagesOutside(outdir) {
   };
 }
 
+/** whether node loads a file as an ES module (.mjs, or .js under a package.json of `"type": "module"`) */
+function isEsmFile(file) {
+  if (file.endsWith('.mjs')) return true;
+  if (!file.endsWith('.js')) return false;
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const pj = path.join(dir, 'package.json');
+    if (existsSync(pj)) return JSON.parse(readFileSync(pj, 'utf8')).type === 'module';
+  }
+  return false;
+}
+
 async function buildNode(t) {
   const { build } = await import('esbuild');
   const outdir = path.join(root, t.outdir);
   rmSync(outdir, { recursive: true, force: true });
-  const { metafile } = await build({
+  // both builds of a target: node 20, node's own resolution, names kept
+  const common = {
     absWorkingDir: root,
     metafile: true,
-    entryPoints: t.entries,
     outdir,
-    outExtension: { '.js': '.mjs' },
     bundle: true,
-    // shared code in chunks beside the entries (the same folder: code finds its worker entries beside itself), and
-    // what a command imports only when it runs (the renderers of `cad render`) stays unloaded until then
-    splitting: true,
-    chunkNames: 'chunk-[hash]',
     platform: 'node',
-    format: 'esm',
     target: 'node20.19',
     // node's own resolution: no bundler-only `module` condition or field
     conditions: [],
@@ -161,12 +176,45 @@ async function buildNode(t) {
     // as tsx does: code and libraries that read a function's or class's name get the name it was written with
     keepNames: true,
     sourcemap: 'linked',
-    plugins: [registryPackagesOutside(outdir)],
     logLevel: 'warning',
+  };
+  const { metafile } = await build({
+    ...common,
+    entryPoints: t.entries,
+    outExtension: { '.js': '.mjs' },
+    // shared code in chunks beside the entries (the same folder: code finds its worker entries beside itself), and
+    // what a command imports only when it runs (the renderers of `cad render`) stays unloaded until then
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    format: 'esm',
+    plugins: [registryPackagesOutside(outdir)],
   });
   writeFileSync(path.join(outdir, METAFILE), JSON.stringify(metafile));
+  const inputs = new Set(Object.keys(metafile.inputs));
+  if (t.cjsEntries) {
+    // one file per entry (no chunks in CommonJS), everything it imports dynamically inlined behind esbuild's lazy
+    // module wrappers; `import.meta` is the file's own place, as in the ES module build
+    const cjs = await build({
+      ...common,
+      entryPoints: t.cjsEntries,
+      outExtension: { '.js': '.cjs' },
+      format: 'cjs',
+      banner: { js: 'var __import_meta_url = require("node:url").pathToFileURL(__filename).href, __esmi = (id) => (globalThis[Symbol.for("cadcloud.import")] ?? ((i) => import(i)))(id);' },
+      define: { 'import.meta.url': '__import_meta_url', 'import.meta.dirname': '__dirname' },
+      plugins: [registryPackagesOutside(outdir, true)],
+    });
+    // import() of an ES module (pdfjs-dist, node's own modules) through the loader the ES module launcher installs
+    // (require-cached.ts installEsmImport): a vm.Script's own import() needs node's experimental VM modules. Same
+    // length, so the source map still holds.
+    for (const name of Object.keys(t.cjsEntries)) {
+      const file = path.join(outdir, `${name}.cjs`);
+      writeFileSync(file, readFileSync(file, 'utf8').replaceAll('import("', '__esmi("'));
+    }
+    writeFileSync(path.join(outdir, CJS_METAFILE), JSON.stringify(cjs.metafile));
+    for (const f of Object.keys(cjs.metafile.inputs)) inputs.add(f);
+  }
   // written last, so a build that failed half way leaves none and the next check walks the folders
-  writeFileSync(path.join(outdir, INPUTS), JSON.stringify(Object.keys(metafile.inputs).filter((f) => !f.includes('node_modules/'))));
+  writeFileSync(path.join(outdir, INPUTS), JSON.stringify([...inputs].filter((f) => !f.includes('node_modules/'))));
 }
 
 async function buildWeb() {

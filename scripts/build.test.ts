@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeAsciiDxf, type FixtureEntity } from '../packages/cad/src/testing/dxf-writer.ts';
@@ -155,16 +155,49 @@ describe('the compiled build (npm run build, npm start)', () => {
     expect(mods.filter((u) => u.includes('/node_modules/'))).toEqual([]);
     expect(mods).not.toContain('node:child_process');
 
-    // what the bundle says (esbuild's metafile): the chunks `cad.mjs` imports before it runs hold none of the
-    // engine's other parts, and import nothing but node's own modules; the DWG reader is a dynamic import
+    // what the bundle says (esbuild's metafile): the chunks `cad.mjs` imports before it runs, and those of the
+    // commands (cli/main.ts, which it imports for every command but a built `convert`), hold none of the engine's
+    // other parts, and import nothing but node's own modules; the DWG reader is a dynamic import
     const meta = JSON.parse(readFileSync(path.join(repoRoot, 'packages/cad/dist/meta.json'), 'utf8')) as Metafile;
-    const { inputs, external } = staticClosure(meta, 'packages/cad/dist/cad.mjs');
+    const launcher = staticClosure(meta, 'packages/cad/dist/cad.mjs');
+    expect(launcher.inputs.filter((f) => f.startsWith('packages/cad/src/') && !f.startsWith('packages/cad/src/cli/'))).toEqual([]);
+    const mainChunk = Object.keys(meta.outputs).find((o) => o.endsWith('.mjs') && meta.outputs[o].inputs['packages/cad/src/cli/main.ts']);
+    const commands = staticClosure(meta, mainChunk!);
+    const inputs = [...launcher.inputs, ...commands.inputs];
+    const external = [...launcher.external, ...commands.external];
     expect(inputs).toContain('packages/cad/src/dxf/reader.ts');
     expect(inputs.filter((f) => /^packages\/cad\/src\/(dwg|scene|render|text|compare|convert)\//.test(f) || !f.startsWith('packages/cad/src/'))).toEqual([]);
     // (node:v8: the command line's V8 flags, cli/v8-flags.ts)
     expect(external.filter((x) => !/^node:(fs|path|util|url|v8)$/.test(x))).toEqual([]);
     expect(Object.values(meta.outputs).some((o) => o.entryPoint === 'packages/cad/src/dwg/dwg-reader.ts')).toBe(true);
   });
+
+  it('`cad convert` from the build runs the commands\' CommonJS build from its V8 code cache: the same PDF as from the sources, and a PDF back to a drawing (pdfjs-dist through the launcher\'s import)', () => {
+    const file = path.join(dir, 'text.dxf');
+    const text: FixtureEntity = { type: 'TEXT', pairs: [[5, 'B1'], [8, 'Walls'], [10, 10], [20, 20], [30, 0], [40, 5], [1, 'Compiled convert']] };
+    writeFileSync(file, writeAsciiDxf({ layers: ['0', 'Walls'], entities: [line('A1', 0, 0, 100, 0), text] }));
+    const cacheDir = path.join(repoRoot, 'packages/cad/dist/.code-cache');
+    const run = (args: string[], out: string) => {
+      const r = spawnSync(process.execPath, [...args, 'convert', file, out], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toBe(''); // no warning of node's
+      return readFileSync(out, 'latin1').replace(/D:\d{14}Z/g, 'D:').replace(/\/ID \[<[0-9a-f]+> <[0-9a-f]+>\]/, '/ID');
+    };
+    const first = run(['packages/cad/dist/cad.mjs'], path.join(dir, 'built1.pdf'));
+    const cached = readdirSync(cacheDir).filter((f) => f.startsWith('cad-main.cjs-'));
+    expect(cached.length).toBeGreaterThan(0);
+    const second = run(['packages/cad/dist/cad.mjs'], path.join(dir, 'built2.pdf'));
+    // the cache was accepted (a rejected one is written again)
+    expect(readdirSync(cacheDir).filter((f) => f.startsWith('cad-main.cjs-')).map((f) => statSync(path.join(cacheDir, f)).mtimeMs)).toEqual(cached.map((f) => statSync(path.join(cacheDir, f)).mtimeMs));
+    const sources = run(['--import', 'tsx', 'packages/cad/src/cli/cad.cli.ts'], path.join(dir, 'sources.pdf'));
+    expect(first).toBe(sources);
+    expect(second).toBe(sources);
+    expect(first).toContain('/Type /Page');
+
+    const back = spawnSync(process.execPath, ['packages/cad/dist/cad.mjs', 'convert', path.join(dir, 'built2.pdf'), path.join(dir, 'back.dxf')], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+    expect(back.status, back.stderr).toBe(0);
+    expect(readFileSync(path.join(dir, 'back.dxf'), 'utf8')).toContain('Compiled convert');
+  }, 120_000);
 
   it('`npm run cad -- info` on a small DXF adds at most 60 ms to a bare node\'s start', () => {
     const file = path.join(dir, 'small.dxf');

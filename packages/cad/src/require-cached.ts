@@ -43,12 +43,21 @@ export function saveCodeCaches() {
   }
 }
 
+/**
+ * Where a script compiled here imports an ES module: `import()` in a `vm.Script` needs node's experimental VM
+ * modules, so scripts built for it (scripts/build.mjs, `cad-main.cjs`) call this instead, which node's own loader
+ * answers from the ES module that installed it (the same folder).
+ */
+export function installEsmImport(load: (id: string) => Promise<unknown>) {
+  (globalThis as Record<symbol, unknown>)[Symbol.for('cadcloud.import')] = load;
+}
+
 /** `require(id)` from the module at `parentUrl`, through the code cache when it is on (and `id` not loaded yet). */
 export function requireCached(id: string, parentUrl: string): unknown {
   const req = createRequire(parentUrl);
   if (!cacheDir) return req(id);
   const filename = req.resolve(id);
-  if (M._cache[filename] || !filename.endsWith('.js')) return req(id);
+  if (M._cache[filename] || !/\.c?js$/.test(filename)) return req(id);
   const source = readFileSync(filename, 'utf8');
   const st = statSync(filename);
   const file = path.join(cacheDir, `${path.basename(filename)}-${hash(filename)}-${st.size}-${Math.round(st.mtimeMs)}-${process.version}-${process.arch}.v8`);

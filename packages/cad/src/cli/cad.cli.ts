@@ -19,42 +19,18 @@
  */
 // first: V8's tiering for a short-lived process (v8-flags.ts)
 import './v8-flags.ts';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { CadError } from '../model/drawing.ts';
-import { CAD_OPTIONS, UsageError } from './usage.ts';
-import { info } from './info.command.ts';
-import { stopDwgReader } from '../read.ts';
 
-// `info` is timed from node's start (scripts/build.test.ts): on a DXF it loads the DXF reader, the model and the
-// flattening only, which are imported here (one chunk fewer to load than a dynamic import). The DWG readers load
-// with the first DWG (read.ts); the other commands and their renderers, text engine and compare, whose libraries took
-// most of a second to load, when one of them runs (esbuild splits each into chunks of its own).
-const { positionals, values } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: CAD_OPTIONS });
-const [command, file, out] = positionals;
-const usage = 'usage: npm run cad -- info <file.dxf|dwg> | convert <in> <out.pdf|png|jpg|bmp|dxf> [--version R12|2000|2004|2007|2010|2013|2018] [--layout NAME | --all-layouts] [--width PX] [--height PX] [--dpi N] [--paper A3] [--scale N] [--color monochrome] [--ctb FILE] [--background white|black|transparent] | render <file.dxf|dwg> <out.png|out.svg|out.pdf> [--layout NAME] [--width PX] [--dark] [--fonts DIR] [--images DIR] | compare <a> <b> [out.png|out.svg] [--layout NAME]';
-
-// the drawing commands: pdfkit and opentype.js compiled from V8 code caches beside the built bundle
-// (require-cached.ts; not when run from the sources, nor for `info`, which loads neither)
-const codeCache = command !== 'info' && import.meta.url.endsWith('.mjs') ? await import('../require-cached.ts') : undefined;
+// `convert` from the built CLI runs the commands' CommonJS build (cad-main.cjs, one file with the conversion's code
+// inlined) compiled from a V8 code cache beside it (require-cached.ts), as pdfkit and opentype.js are: ~24 ES module
+// files were compiled and linked in every process. The other commands, and runs from the sources, import main.ts.
+type Main = typeof import('./main.ts');
+const cjs = import.meta.url.endsWith('.mjs') && process.argv[2] === 'convert' ? fileURLToPath(new URL('./cad-main.cjs', import.meta.url)) : '';
+const codeCache = cjs && existsSync(cjs) ? await import('../require-cached.ts') : undefined;
 codeCache?.enableCodeCache(fileURLToPath(new URL('./.code-cache/', import.meta.url)));
-
-let code = 0;
-try {
-  if (command === 'info' && file) await info(file);
-  else if (command === 'render' && file && out) await (await import('./draw.commands.ts')).render(values, file, out);
-  else if (command === 'convert' && file && out) await (await import('./draw.commands.ts')).convert(values, file, out);
-  else if (command === 'compare' && file && out) await (await import('./draw.commands.ts')).compare(values, file, out, positionals[3]);
-  else throw new UsageError(usage);
-} catch (e) {
-  if (e instanceof UsageError) {
-    console.error(e.message);
-    code = 2;
-  } else {
-    console.error(e instanceof CadError ? `${e.message}${e.detail ? ` (${e.detail})` : ''}` : (e as Error).message);
-    code = 1;
-  }
-}
-await stopDwgReader();
+codeCache?.installEsmImport((id) => import(id));
+const commands = codeCache ? (codeCache.requireCached(cjs, import.meta.url) as Main) : await import('./main.ts');
+const code = await commands.main(process.argv.slice(2));
 codeCache?.saveCodeCaches();
 process.exit(code);
