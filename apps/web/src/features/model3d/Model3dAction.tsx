@@ -23,7 +23,7 @@ export interface Notify {
  * otherwise "added to the conversion list" and the list shows the conversion. The server's messages (trials used up,
  * membership needed) are shown as they are. True when a conversion started.
  */
-export async function convertOrOpen3d(files: File3d[], notify: Notify, t: (k: string) => string, openTab = (href: string) => window.open(href, '_blank')): Promise<boolean> {
+export async function convertOrOpen3d(files: File3d[], notify: Notify, t: (k: string) => string, openTab: (href: string) => unknown = (href) => window.open(href, '_blank')): Promise<boolean> {
   if (files.some((f) => f.transformStatus === TransformStatus.IN_TRANSFORM)) {
     notify.warning(t('model3d.busy'));
     return false;

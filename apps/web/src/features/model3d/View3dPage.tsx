@@ -150,7 +150,7 @@ function ModelView({ url, status }: { url: string; status: Model3dStatus }) {
           <Segmented size="small" value={section.axis} options={[{ value: 'off', label: t('model3d.section.off') }, { value: 'x', label: 'X' }, { value: 'y', label: 'Y' }, { value: 'z', label: 'Z' }]} onChange={(a) => setSection((s) => ({ ...s, axis: a as Axis | 'off' }))} data-testid="view3d-section" />
           {section.axis !== 'off' && (
             <>
-              <Slider style={{ width: 120, margin: '0 8px' }} min={0} max={100} value={Math.round(section.t * 100)} onChange={(v) => setSection((s) => ({ ...s, t: v / 100 }))} data-testid="view3d-section-slider" />
+              <span data-testid="view3d-section-slider" style={{ display: 'inline-block', width: 120, margin: '0 8px', verticalAlign: 'middle' }}><Slider min={0} max={100} value={Math.round(section.t * 100)} onChange={(v) => setSection((s) => ({ ...s, t: v / 100 }))} /></span>
               <Button size="small" icon={<SwapOutlined />} onClick={() => setSection((s) => ({ ...s, flip: !s.flip }))} data-testid="view3d-section-flip">{t('model3d.flip')}</Button>
             </>
           )}

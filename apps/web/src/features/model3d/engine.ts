@@ -321,12 +321,16 @@ export class Engine {
         const m = o as Mesh;
         if (!m.isMesh) return;
         restore.push([m, m.material]);
-        m.material = ([] as Material[]).concat(m.material).map((mat) => {
+        const lit = (mat: Material) => {
           const c = mat.clone() as MeshStandardMaterial;
-          c.emissive?.set(0x1677ff);
-          c.emissiveIntensity = 0.6;
+          // tinted towards the app's blue (an emissive glow washed light faces out to the background's colour)
+          c.color?.lerp(new Color(0x1677ff), 0.6);
+          c.emissive?.set(0x0b3d91);
+          c.emissiveIntensity = 0.2;
           return c;
-        });
+        };
+        // an array only where there was one: a mesh without groups draws nothing with an array of materials
+        m.material = Array.isArray(m.material) ? m.material.map(lit) : lit(m.material);
       });
       this.selected = { element, restore };
       this.setMode(this.mode);
