@@ -169,6 +169,17 @@ describe('/view3d in the browser', () => {
       await m.locator('[data-testid=view3d-canvas]').waitFor({ timeout: 60_000 });
       await m.waitForFunction(() => (window as any).__view3d?.model);
       expect(await drawn(m)).toBeGreaterThan(2000);
+      // fitted to the narrow canvas: the model's box is inside it (the fit once used the vertical angle only: cut off at the sides)
+      const inside = await m.evaluate(() => {
+        const v = (window as any).__view3d;
+        const b = v.modelBox();
+        const el = v.renderer.domElement;
+        return [0, 1, 2, 3, 4, 5, 6, 7].every((i) => {
+          const p = v.project([i & 1 ? b.max.x : b.min.x, i & 2 ? b.max.y : b.min.y, i & 4 ? b.max.z : b.min.z]);
+          return p && p[0] >= 0 && p[0] <= el.clientWidth && p[1] >= 0 && p[1] <= el.clientHeight;
+        });
+      });
+      expect(inside).toBe(true);
       expect(await phoneOverflow(m)).toBeLessThanOrEqual(0);
       await m.tap('[data-testid=view3d-tree-toggle]');
       await m.locator('.ant-drawer [data-testid=view3d-tree] .ant-tree-title').first().waitFor();

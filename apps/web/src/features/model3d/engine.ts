@@ -71,8 +71,8 @@ export class Engine {
     this.renderer.domElement.style.touchAction = 'none';
     this.renderer.domElement.dataset.testid = 'view3d-canvas';
     host.appendChild(this.renderer.domElement);
-    this.scene.add(new HemisphereLight(0xffffff, 0x8d8d8d, 1.6), new AmbientLight(0xffffff, 0.4));
-    const sun = new DirectionalLight(0xffffff, 1.8);
+    this.scene.add(new HemisphereLight(0xffffff, 0x8d8d8d, 1.0), new AmbientLight(0xffffff, 0.2));
+    const sun = new DirectionalLight(0xffffff, 1.2);
     sun.position.set(1, 2, 1.5);
     this.scene.add(sun, this.marks);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
@@ -154,7 +154,10 @@ export class Engine {
     const sphere = this.bounds().getBoundingSphere(new Sphere());
     const r = sphere.radius || 1;
     const dir = view ? new Vector3(...VIEW_DIRS[view]).normalize() : this.camera.position.clone().sub(this.controls.target).normalize();
-    const dist = r / Math.sin((this.perspective.fov * Math.PI) / 360);
+    // the narrower of the two angles of view (a phone's canvas is taller than wide)
+    const vfov = (this.perspective.fov * Math.PI) / 180;
+    const hfov = 2 * Math.atan(Math.tan(vfov / 2) * this.perspective.aspect);
+    const dist = r / Math.sin(Math.min(vfov, hfov) / 2);
     for (const cam of [this.perspective, this.ortho]) {
       cam.near = dist / 1000;
       cam.far = dist * 100;
