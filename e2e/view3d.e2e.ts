@@ -158,7 +158,7 @@ describe('/view3d in the browser', () => {
     }
   });
 
-  it('phone width: the model drawn, no sideways overflow, the tree in a drawer; a file not converted says so with Convert', async () => {
+  it('phone width: the model drawn and fitted, touch orbit and pinch, no sideways overflow, the tree in a drawer; a file not converted says so with Convert', async () => {
     const phone = await s.browser.newContext({ viewport: { width: 375, height: 740 }, userAgent: IPHONE_UA, isMobile: true, hasTouch: true, storageState: await s.page.context().storageState() });
     await serveWebAppFrom(phone, s.product.url, s.web);
     await mockServer(phone);
@@ -181,6 +181,24 @@ describe('/view3d in the browser', () => {
       });
       expect(inside).toBe(true);
       expect(await phoneOverflow(m)).toBeLessThanOrEqual(0);
+      // touch: one finger orbits, two fingers spread apart zoom in (OrbitControls' touch gestures)
+      const camAt = () => m.evaluate(() => { const v = (window as any).__view3d; return [...v.camera.position.toArray(), v.camera.position.distanceTo(v.controls.target)] as number[]; });
+      const cdp = await phone.newCDPSession(m);
+      const touch = async (type: string, points: [number, number][]) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
+      const c = (await m.locator('[data-testid=view3d-canvas]').boundingBox())!;
+      const [cx, cy] = [c.x + c.width / 2, c.y + 150];
+      const start = await camAt();
+      await touch('touchStart', [[cx, cy]]);
+      for (let i = 1; i <= 8; i++) await touch('touchMove', [[cx + i * 12, cy + i * 3]]);
+      await touch('touchEnd', []);
+      const orbited = await camAt();
+      expect(Math.hypot(orbited[0] - start[0], orbited[1] - start[1], orbited[2] - start[2])).toBeGreaterThan(1);
+      expect(Math.abs(orbited[3] - start[3]) / start[3]).toBeLessThan(0.05);
+      await touch('touchStart', [[cx - 20, cy], [cx + 20, cy]]);
+      for (let i = 1; i <= 8; i++) await touch('touchMove', [[cx - 20 - i * 10, cy], [cx + 20 + i * 10, cy]]);
+      await touch('touchEnd', []);
+      expect((await camAt())[3]).toBeLessThan(orbited[3] * 0.9);
+
       await m.tap('[data-testid=view3d-tree-toggle]');
       await m.locator('.ant-drawer [data-testid=view3d-tree] .ant-tree-title').first().waitFor();
 
