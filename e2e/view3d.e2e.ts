@@ -73,7 +73,7 @@ describe('/view3d in the browser', () => {
       return n;
     });
 
-  it('desktop: Convert to 3D from the drive (added to the conversion list), then Open 3D opens the viewer in a new tab: drawn, hide, section, measure a known edge', async () => {
+  it('desktop: Convert to 3D from the drive (added to the conversion list), then Open 3D opens the viewer in a new tab: drawn, orbit, hide, section, modes, properties, measure a known edge, screenshot', async () => {
     const { page } = s;
     try {
       await page.goto(`${s.product.url}/yun/index`);
@@ -127,6 +127,36 @@ describe('/view3d in the browser', () => {
       expect(await drawn(tab)).toBeGreaterThan(thin);
       await tab.locator('[data-testid=view3d-section]').getByText('Off').click();
       expect(await drawn(tab)).toBe(chosen);
+
+      // wireframe draws only the triangles' edges; edges mode draws dark feature edges over the shading
+      const dark = () => tab.evaluate(() => {
+        const c = document.querySelector('[data-testid=view3d-canvas]') as HTMLCanvasElement;
+        (window as any).__view3d.renderNow();
+        const tmp = document.createElement('canvas');
+        [tmp.width, tmp.height] = [c.width, c.height];
+        const g = tmp.getContext('2d')!;
+        g.drawImage(c, 0, 0);
+        const d = g.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 31) + Math.abs(d[i + 1] - 41) + Math.abs(d[i + 2] - 55) < 120) n++;
+        return n;
+      });
+      const shadedDark = await dark();
+      await tab.locator('[data-testid=view3d-mode]').getByText('Wireframe').click();
+      expect(await drawn(tab)).toBeLessThan(chosen * 0.2);
+      await tab.locator('[data-testid=view3d-mode]').getByText('Edges').click();
+      expect(await drawn(tab)).toBeGreaterThan(chosen * 0.9);
+      const edgesDark = await dark();
+      console.log(`view3d: pixels of the edge colour shaded ${shadedDark}, with edges ${edgesDark}`);
+      expect(edgesDark).toBeGreaterThan(shadedDark + 300);
+      await tab.locator('[data-testid=view3d-mode]').getByText('Shaded').click();
+      expect(await dark()).toBe(shadedDark);
+
+      // a click on the model selects it: its name in the properties panel
+      await tab.click('[data-testid=view3d-props-toggle]');
+      const cv = (await tab.locator('[data-testid=view3d-canvas]').boundingBox())!;
+      await tab.mouse.click(cv.x + cv.width / 2, cv.y + cv.height / 2);
+      await tab.locator('[data-testid=element-properties]').getByText('cuboid').waitFor();
 
       // measure the 40-unit edge: front view, orthographic; clicks 3 px inside the front face's top corners snap to them
       await tab.locator('[data-testid=view3d-projection]').getByText('Orthographic').click();
