@@ -102,7 +102,7 @@ function ModelView({ url, status }: { url: string; status: Model3dStatus }) {
       try {
         const [{ Engine, parseGlb }, res] = await Promise.all([import('./engine.ts'), fetch(url, { credentials: 'same-origin' })]);
         if (!res.ok) throw new Error(String(res.status));
-        const { model } = await parseGlb(await res.arrayBuffer());
+        const { model } = await parseGlb(await res.arrayBuffer(), status.stats?.upAxis);
         if (dead) return;
         made = new Engine(host.current!, {
           onSelect: (o) => setSelected(o),
@@ -120,7 +120,7 @@ function ModelView({ url, status }: { url: string; status: Model3dStatus }) {
       dead = true;
       made?.dispose();
     };
-  }, [url]);
+  }, [url, status.stats?.upAxis]);
 
   useEffect(() => engine?.setSection(section.axis === 'off' ? null : { axis: section.axis, t: section.t, flip: section.flip }), [engine, section]);
 

@@ -18,13 +18,14 @@ const VIEW_DIRS: Record<StandardView, [number, number, number]> = {
 };
 
 /** Loads a GLB (meshopt-compressed, quantized) into a three.js scene: the model under a wrapper that turns Z-up upright. */
-export async function parseGlb(data: ArrayBuffer): Promise<{ gltf: GLTF; model: Group }> {
+export async function parseGlb(data: ArrayBuffer, upAxis?: 'Y' | 'Z'): Promise<{ gltf: GLTF; model: Group }> {
   const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
   const gltf = await loader.parseAsync(data, '');
   const model = new Group();
   model.name = '';
   // the converter writes the source's up axis in the scene's extras: Z-up (CAD, IFC) is turned so that Z points up on screen
-  if (gltf.scene.userData?.upAxis === 'Z') model.rotation.x = -Math.PI / 2;
+  // (`upAxis`: the status's stats say it too, for a GLB whose scene extras were lost)
+  if ((gltf.scene.userData?.upAxis ?? upAxis) === 'Z') model.rotation.x = -Math.PI / 2;
   gltf.scene.userData.gltfScene = true; // the tree starts below it
   model.add(gltf.scene);
   model.updateMatrixWorld(true);
