@@ -214,7 +214,7 @@ describe('/view3d in the browser', () => {
       // touch: one finger orbits, two fingers spread apart zoom in (OrbitControls' touch gestures)
       const camAt = () => m.evaluate(() => { const v = (window as any).__view3d; return [...v.camera.position.toArray(), v.camera.position.distanceTo(v.controls.target)] as number[]; });
       const cdp = await phone.newCDPSession(m);
-      const touch = async (type: string, points: [number, number][]) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
+      const touch = async (type: 'touchStart' | 'touchMove' | 'touchEnd', points: [number, number][]) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
       const c = (await m.locator('[data-testid=view3d-canvas]').boundingBox())!;
       const [cx, cy] = [c.x + c.width / 2, c.y + 150];
       const start = await camAt();
