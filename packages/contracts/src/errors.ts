@@ -123,8 +123,19 @@ export const ERRORS = {
   'unzip.ratio': { rtnCode: '1016010', key: 'errors.unzip.ratio' },
   'unzip.failed': { rtnCode: '1016011', key: 'errors.unzip.failed' },
   'unzip.notRunning': { rtnCode: '1016012', key: 'errors.unzip.notRunning' },
+  // 3D models (modules/model3d, issue 21)
+  'model3d.converting': { rtnCode: '1017001', key: 'errors.model3d.converting' },
+  'model3d.notModel': { rtnCode: '1017002', key: 'errors.model3d.notModel' },
+  'model3d.revit': { rtnCode: '1017003', key: 'errors.model3d.revit' },
+  'model3d.trialsUsed': { rtnCode: '1017004', key: 'errors.model3d.trialsUsed' },
+  'model3d.failed': { rtnCode: '1017005', key: 'errors.model3d.failed' },
+  'model3d.openFailed': { rtnCode: '1017006', key: 'errors.model3d.openFailed' },
+  'model3d.tooLarge': { rtnCode: '1017007', key: 'errors.model3d.tooLarge' },
+  'model3d.timeout': { rtnCode: '1017008', key: 'errors.model3d.timeout' },
+  'model3d.empty': { rtnCode: '1017009', key: 'errors.model3d.empty' },
+  'model3d.notConverted': { rtnCode: '1017010', key: 'errors.model3d.notConverted' },
   // rtnCode ranges by area (append inside your range): shares 1010xxx, groups 1011xxx, public library 1012xxx,
-  // versions 1013xxx, compare 1014xxx, conversions 1015xxx, decompression 1016xxx
+  // versions 1013xxx, compare 1014xxx, conversions 1015xxx, decompression 1016xxx, 3D models 1017xxx
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -47,11 +47,14 @@ export const TYPE_GROUPS = {
   image: ['gif', 'jpg', 'png', 'bmp', 'jpeg'],
   drawing: ['ocf', 'dwg', 'dxf', 'dws', 'dwt', 'dwf'],
   document: ['txt', 'doc', 'docx', 'pdf', 'xls', 'xlsx', 'ppt', 'pptx'],
-  threeD: ['rvt', 'step', 'stp', 'iges', 'igs', 'ifc', '3dm', 'obj', 'stl', 'fbx', 'gltf', 'glb', 'skp', '3ds', 'dae'],
+  // the spec's rvt, plus every format @cadcloud/model3d reads (model3d.types.test.ts keeps them in step) and SketchUp
+  threeD: ['rvt', 'step', 'stp', 'iges', 'igs', 'brep', 'brp', 'ifc', '3dm', 'obj', 'stl', 'ply', 'off', 'fbx', 'gltf', 'glb', 'skp', '3ds', 'dae', '3mf'],
   archive: ['zip', 'rar', '7z'],
   font: ['ttf', 'ttc', 'shx'],
 } as const;
 export type TypeGroup = keyof typeof TYPE_GROUPS;
+/** Every extension of a type group: a file of any other type counts as 3D-viewable (spec section 5). */
+export const KNOWN_TYPES: readonly string[] = Object.values(TYPE_GROUPS).flat();
 
 export function typeGroupOf(ext: string): TypeGroup | 'other' {
   const e = ext.toLowerCase();
@@ -60,6 +63,13 @@ export function typeGroupOf(ext: string): TypeGroup | 'other' {
   }
   return 'other';
 }
+
+/**
+ * users.vip_type (set by the admin CLI `user vip --email E --type N` until the commerce issue lands): 0 free, 1 premium
+ * (VIP) member, 2 super member. Any membership (> 0) lifts the monthly conversion allowance; 3D conversion needs the
+ * super membership (spec section 1), others get the operator's free 3D trials.
+ */
+export const VipType = { FREE: 0, VIP: 1, SUPER: 2 } as const;
 
 /** Item kinds */
 export const ItemKind = { Folder: 0, File: 1 } as const;

@@ -30,7 +30,7 @@ const USAGE = `usage: npm run admin -- <command>
   user list
   user password --email E --password P   (ends every session of the account)
   user quota --email E --bytes N|500MB|5GB
-  user vip --email E --type N
+  user vip --email E --type N   (0 free, 1 member, 2 super member: 3D conversion without trials)
   user disable --email E      (ends every session; sign-in refused until enabled)
   user enable --email E
   user reset-password --email E [--password P]   (without --password: a random one, printed once; ends every session)

@@ -13,7 +13,7 @@ for (const driver of testDatabaseDrivers()) {
     let t: TestApp;
     let a: { id: string; token: string };
     let b: { id: string; token: string };
-    let ids: { folder: string; file: string; trashed: string; task: string; upload: string; conversion: string; archive: string; unzipTask: string };
+    let ids: { folder: string; file: string; trashed: string; task: string; upload: string; conversion: string; archive: string; unzipTask: string; model: string };
 
     async function snapshot() {
       const items = await t.db.db.selectFrom('items').selectAll().where('uid', '=', a.id).orderBy('id').execute();
@@ -21,7 +21,8 @@ for (const driver of testDatabaseDrivers()) {
       const uploads = await t.db.db.selectFrom('upload_sessions').select(['id', 'received']).where('uid', '=', a.id).execute();
       const user = await t.db.db.selectFrom('users').select(['storage_used']).where('id', '=', a.id).executeTakeFirst();
       const conversions = await t.db.db.selectFrom('conversions').selectAll().orderBy('id').execute();
-      return JSON.stringify({ items, tasks, uploads, user, conversions });
+      const model3d = await t.db.db.selectFrom('model3d_conversions').selectAll().orderBy('id').execute();
+      return JSON.stringify({ items, tasks, uploads, user, conversions, model3d });
     }
 
     beforeAll(async () => {
@@ -42,7 +43,10 @@ for (const driver of testDatabaseDrivers()) {
       // an archive of A's and its decompression waiting for a password (modules/unzip)
       const archive = (await t.upload(a.token, 'a.zip', Buffer.from(await makeZip([{ name: 'x.dwg', data: new Uint8Array(randomBytes(10)) }], { password: 'pw' })), { parentId: folder })).bizData.id;
       await t.db.db.insertInto('zip_tasks').values({ id: 'unzip-of-a', uid: a.id, task_type: 2, status: 6, request_key: `unzip:${archive}`, name: 'a.zip', progress: 0, result_key: null, result_size: null, error: 'unzip.passwordRequired', created_at: now, updated_at: now, archive_id: archive, format: 'zip' }).execute();
-      ids = { folder, file, trashed, task, upload, conversion: 'conv-of-a', archive, unzipTask: 'unzip-of-a' };
+      // a 3D model of A's, converted (modules/model3d): neither converted, reported nor linked for B
+      const model = (await t.upload(a.token, 'a.stl', Buffer.from('solid a\nendsolid a\n'), { parentId: folder })).bizData;
+      await t.db.db.insertInto('model3d_conversions').values({ id: 'm3d-of-a', uid: a.id, source_id: model.id, source_name: 'a.stl', source_md5: model.fileMD5, state: 1, progress: 100, stage: 'done', trial: 0, stats: '{"triangles":0}', error: null, detail: null, created_at: now, updated_at: now, finished_at: now }).execute();
+      ids = { folder, file, trashed, task, upload, conversion: 'conv-of-a', archive, unzipTask: 'unzip-of-a', model: model.id };
     });
     afterAll(async () => t?.close());
 
@@ -79,6 +83,10 @@ for (const driver of testDatabaseDrivers()) {
       ['/cloud/v5/file/task/transformBatch', () => ({ fileIds: [ids.file], target: 'pdf' })],
       ['/cloud/v5/file/task/checkTaskStatusBatch', () => ({ fileIds: [ids.file] })],
       ['/cloud/v5/file/task/transformRetry', () => ({ taskId: ids.conversion })],
+      // 3D models (modules/model3d): A's model is neither converted nor its status or GLB link told to B
+      ['/cloud/v5/file/task/transformBatch3D', () => ({ fileIds: [ids.model], isTransForm: true })],
+      ['/cloud/v5/file/task/checkTaskStatus3D', () => ({ fileId: ids.model })],
+      ['/cloud/v5/file/task/checkTaskStatusBatch3D', () => ({ fileIds: [ids.model] })],
       // decompression (modules/unzip): A's archive is neither checked, decompressed, password-tested nor its task seen
       ['/cloud/v5/file/detectUnzip', () => ({ fileId: ids.archive })],
       ['/cloud/v5/file/unzip', () => ({ fileId: ids.archive })],

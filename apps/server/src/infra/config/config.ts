@@ -48,6 +48,13 @@ export const envInt = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
     .pipe(z.number().int().min(min).max(max))
     .optional()
     .transform((v) => v ?? def);
+/** A count or 'unlimited' (null): free allowances an operator may lift. */
+export const envCountOrUnlimited = (def: number) =>
+  z
+    .string()
+    .regex(/^(\d+|unlimited)$/, "must be a whole number or 'unlimited'")
+    .optional()
+    .transform((v): number | null => (v === undefined ? def : v === 'unlimited' ? null : Number(v)));
 export const envString = (def: string) => z.string().optional().transform((v) => v ?? def);
 export const envOptionalString = () => z.string().optional();
 /** A switch with no default: undefined when unset, so the caller can derive it. */

@@ -15,6 +15,7 @@ import { httpConfig } from '../http/http.config.ts';
 import { DEFAULT_WORKER_MEMORY_LIMIT_MB, workersConfig } from '../workers/workers.config.ts';
 import { uploadsConfig } from '../../modules/uploads/uploads.config.ts';
 import { conversionsConfig } from '../../modules/conversions/conversions.config.ts';
+import { model3dConfig } from '../../modules/model3d/model3d.config.ts';
 import { unzipConfig } from '../../modules/unzip/unzip.config.ts';
 
 /** Every module's declarations; add a module's config here. */
@@ -34,6 +35,7 @@ export const configDefinitions = {
   ...sharesConfig,
   ...downloadsConfig,
   ...conversionsConfig,
+  ...model3dConfig,
   ...unzipConfig,
 };
 

@@ -39,6 +39,30 @@ export interface Database {
   file_locks: FileLocksTable;
   installation_secrets: InstallationSecretsTable;
   conversions: ConversionsTable;
+  model3d_conversions: Model3dConversionsTable;
+}
+
+/** A requested 3D conversion to GLB (migration 20261127T120000-model3d; modules/model3d). */
+export interface Model3dConversionsTable {
+  id: string;
+  uid: string;
+  source_id: string;
+  source_name: string;
+  /** the source's bytes when requested: the GLB is stored per md5 */
+  source_md5: string;
+  /** TRANSFORM_STATUS: 0 converting, 1 done, 2 failed */
+  state: number;
+  progress: Generated<number>;
+  stage: string;
+  /** 1 when it spends one of the user's free trials (not a super member); a failed one spends nothing */
+  trial: Generated<number>;
+  /** JSON of the model's ModelStats once converted */
+  stats: string | null;
+  error: string | null;
+  detail: string | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
 }
 
 /** A requested conversion (migration 20261127T090000-conversions; modules/conversions). */

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { defineConfig, envInt } from '../../infra/config/config.ts';
+import { defineConfig, envCountOrUnlimited, envInt } from '../../infra/config/config.ts';
 
 /**
  * Conversion is a premium feature (spec section 6); an operator says how many conversions a free account gets a month
@@ -8,11 +7,7 @@ import { defineConfig, envInt } from '../../infra/config/config.ts';
 export const conversionsConfig = defineConfig({
   freeConversionsPerMonth: {
     env: 'FREE_CONVERSIONS_PER_MONTH',
-    schema: z
-      .string()
-      .regex(/^(\d+|unlimited)$/, "must be a whole number or 'unlimited'")
-      .optional()
-      .transform((v): number | null => (v === undefined ? 5 : v === 'unlimited' ? null : Number(v))),
+    schema: envCountOrUnlimited(5),
     doc: "conversions a free (non-member) account may request per calendar month (UTC); 'unlimited' makes conversion free, 0 premium only",
   },
   conversionTimeoutMs: { env: 'CONVERSION_TIMEOUT_MS', schema: envInt(300_000, 1000, 3_600_000), doc: 'longest one conversion may take in its worker before it fails (ms)' },

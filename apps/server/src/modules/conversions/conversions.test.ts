@@ -4,15 +4,13 @@ import { fixtureImage, writeAsciiDxf } from '../../../../../packages/cad/src/tes
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, md5, type TestApp } from '../../test/fixtures.ts';
 import { until } from '../../test/until.ts';
+import { placeDirectly } from '../../test/place-directly.ts';
 import { extractWithProof } from '../../test/share-proof.ts';
 import { registerConversionJobs } from './conversions.jobs.ts';
 import { sampleDxf } from '../../test/dxf-fixtures.ts';
 import { createConversionsService } from './conversions.service.ts';
 import { sharedConversionRunner } from './conversion-runner.ts';
 import { drawingFonts } from '../drawings/drawing-fonts.ts';
-import { createBlobsService } from '../blobs/blobs.service.ts';
-import { blobKey } from '../../infra/storage/storage-keys.ts';
-import { newId } from '../../infra/db/ids.ts';
 
 /** A frame with a picture in it: the IMAGE names `C:\site\Aerial.JPG` (as in thumbnail-pictures.test.ts). */
 const PICTURE_IMAGE = fixtureImage({ handle: 'A1', defHandle: 'D1', file: 'C:\\site\\Aerial.JPG', pixels: [20, 10], insert: [10, 10], u: [9, 0], v: [0, 8] });
@@ -39,23 +37,6 @@ for (const driver of testDatabaseDrivers()) {
     }, 60_000);
     const itemOf = async (token: string, id: string) => (await t.call('/cloud/v5/file/getFileInfo', { fileId: id }, token)).bizData;
     const vip = (uid: string) => t.db.db.updateTable('users').set({ vip_type: 1 }).where('id', '=', uid).execute();
-    /** A file put in the drive without the upload's checks: bytes stored by md5, its blob counted, the item in the folder. */
-    const placeDirectly = async (uid: string, parentId: string, name: string, body: Buffer) => {
-      const hash = md5(body);
-      const blobs = createBlobsService(t.deps);
-      if (!(await blobs.find(hash))) {
-        await t.deps.storage.put(blobKey(hash), body, { size: body.length, contentType: 'application/octet-stream' });
-        await blobs.register(hash, body.length);
-      }
-      await blobs.addRef(hash);
-      const now = Date.now();
-      const id = newId();
-      await t.db.db.insertInto('items').values({
-        id, uid, parent_id: parentId, kind: 1, name, type: name.split('.').pop()!, size: body.length, blob_md5: hash, version: 1, descp: '', private_type: '1', freeze: 0, thumbkey: null,
-        transform_status: 3, browse_count: 0, like_count: 0, collection_count: 0, leave_message_count: 0, created_at: now, modified_at: now, deleted_at: null, trash_root: null, trash_parent_id: null,
-      }).execute();
-      return { id, version: 1 };
-    };
 
     beforeAll(async () => {
       t = await createTestApp(driver, { FREE_CONVERSIONS_PER_MONTH: '2' });
@@ -159,7 +140,7 @@ for (const driver of testDatabaseDrivers()) {
         // the drive refuses an empty upload; an empty drawing can still be there (a file stored before that check, or
         // put by an operator's import): placed as the upload would have placed it
         expect(up.bizData.code).toBe('upload.empty');
-        items.push(await placeDirectly(u.id, folder.id, s.name, s.body));
+        items.push(await placeDirectly(t, u.id, folder.id, s.name, s.body));
       }
       const before = { usage: await t.usage(u.id), names: await listing() };
       const sourceIntact = async (i: number) => {

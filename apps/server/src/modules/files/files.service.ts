@@ -1,4 +1,4 @@
-import { MAX_FOLDER_DEPTH, ROOT_FOLDER_ID, TransformStatus, TYPE_GROUPS, TRASH_RETENTION_DAYS, extensionOf } from '@cadcloud/contracts';
+import { KNOWN_TYPES, MAX_FOLDER_DEPTH, ROOT_FOLDER_ID, TransformStatus, TYPE_GROUPS, TRASH_RETENTION_DAYS, extensionOf } from '@cadcloud/contracts';
 import type { AppDeps } from '../../app.deps.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema.ts';
@@ -36,6 +36,9 @@ const GROUPS_BY_KEY: ReadonlyMap<string, readonly string[]> = new Map([
   ['3d', TYPE_GROUPS.threeD],
   ['picture', TYPE_GROUPS.image],
 ]);
+
+/** The names of the 3D group: listing it also lists the types no group knows. */
+const THREE_D_KEYS = new Set(['threed', '3d']);
 
 /** Resolves group names (`drawing`) and plain extensions (`dwg`) into one extension list. */
 export function expandTypes(types: string[] | string | undefined): string[] {
@@ -171,7 +174,10 @@ export function createFilesService(deps: AppDeps) {
       if (o.folderId !== undefined) await requireFolder(uid, o.folderId);
       const include = o.includeTypes && expandTypes(o.includeTypes).length ? expandTypes(o.includeTypes) : null;
       const exclude = expandTypes(o.excludeTypes);
-      const { rows, total } = await repo.listByTypes(uid, { include, exclude, offset: (o.pageNo - 1) * o.pageSize, limit: o.pageSize, folderId: o.folderId, q: o.q, sort: o.sort, desc: o.desc });
+      // spec section 5: types accepted by a folder but not in the known list count as 3D-viewable
+      const names3d = (types: string[] | string | undefined) => (Array.isArray(types) ? types : types ? String(types).split(',') : []).some((x) => THREE_D_KEYS.has(x.trim().toLowerCase()));
+      const unknown = { include: names3d(o.includeTypes), exclude: names3d(o.excludeTypes), known: KNOWN_TYPES };
+      const { rows, total } = await repo.listByTypes(uid, { include, exclude, unknown, offset: (o.pageNo - 1) * o.pageSize, limit: o.pageSize, folderId: o.folderId, q: o.q, sort: o.sort, desc: o.desc });
       return { files: rows.map((r) => presentItem(r, uid)), list: rows.map((r) => presentItem(r, uid)), total };
     },
 

@@ -7,6 +7,9 @@ export type ItemRow = Selectable<ItemsTable>;
 export type SortField = 'name' | 'time' | 'size';
 type Db = Kysely<Database> | Transaction<Database>;
 
+/** items.type of a file without an extension (uploads store 'file'; older rows may hold '') */
+const UNTYPED = ['', 'file'];
+
 /** The only place that queries the items table (files and folders of the drive). */
 export function createItemsRepository(db: Kysely<Database>) {
   /** Every write to a user's items moves their drive revision, which keys the list cache. */
@@ -50,10 +53,17 @@ export function createItemsRepository(db: Kysely<Database>) {
       return { rows, total: Number(total.n) };
     },
     /** Files by extension (type groups), newest first. `include` null = every type. */
-    async listByTypes(uid: string, o: { include: string[] | null; exclude: string[]; offset: number; limit: number; folderId?: string; q?: string; sort?: SortField; desc?: boolean }) {
+    /** `unknown`: the types (a file without an extension has none) outside `unknown.known` go with the included (or excluded) ones (the 3D group's rule). */
+    async listByTypes(uid: string, o: { include: string[] | null; exclude: string[]; unknown?: { include: boolean; exclude: boolean; known: readonly string[] }; offset: number; limit: number; folderId?: string; q?: string; sort?: SortField; desc?: boolean }) {
       let base = db.selectFrom('items').where('uid', '=', uid).where('deleted_at', 'is', null).where('kind', '=', 1);
-      if (o.include) base = base.where('type', 'in', o.include.length ? o.include : ['\u0000']);
+      const known = [...(o.unknown?.known ?? [])];
+      if (o.include) {
+        const list = o.include.length ? o.include : ['\u0000'];
+        base = o.unknown?.include ? base.where((eb) => eb.or([eb('type', 'in', list), eb('type', 'not in', [...known, ...UNTYPED])])) : base.where('type', 'in', list);
+      }
       if (o.exclude.length) base = base.where('type', 'not in', o.exclude);
+      // a file without an extension has no type: it is no 3D model
+      if (o.unknown?.exclude) base = base.where((eb) => eb('type', 'in', [...known, ...UNTYPED]));
       if (o.folderId !== undefined) base = base.where('parent_id', '=', o.folderId);
       if (o.q) base = base.where('name', 'like', `%${escapeLike(o.q)}%`);
       const sorted = o.sort ? orderItems(base.selectAll(), o.sort, o.desc) : base.selectAll().orderBy('modified_at', 'desc').orderBy('id');

@@ -1,0 +1,38 @@
+import * as c from '@cadcloud/contracts';
+import { requestLanguage } from '../../infra/http/error-handler.ts';
+import { defineEndpoint } from '../../infra/http/endpoint.ts';
+import type { RouteModule } from '../index.ts';
+import { createModel3dService } from './model3d.service.ts';
+
+/** 3D models (issue 21): the spec's four calls. Only the caller's own file ids are accepted (a share's 3D model: later). */
+export const model3dRoutes: RouteModule = async (app, { deps }) => {
+  const model3d = createModel3dService(deps);
+  model3d.registerGrants();
+  const tag = 'model3d';
+  const P = c.MODEL3D_PATHS;
+
+  defineEndpoint(app, {
+    path: P.transformBatch3D, tag, auth: 'user',
+    summary: "Convert own 3D files (STEP/STP, IGES/IGS, BREP, IFC, 3DM, OBJ, STL, PLY, OFF, 3MF, FBX, DAE, 3DS, glTF/GLB) to a GLB in the background, one job per file. Files converted already are not converted again (allDone: open the viewer). isTransForm false only answers the statuses. Refused: another user's or a missing id (item.notFound), not a 3D model (model3d.notModel), a Revit .rvt (model3d.revit: export IFC from Revit), a file already converting (model3d.converting), an account without super membership past its FREE_3D_TRIALS (model3d.trialsUsed)",
+    request: c.transformBatch3DRequest, response: c.transformBatch3DResult,
+    handler: (d, { user, req }) => model3d.transformBatch(user, d, requestLanguage(req)),
+  });
+  defineEndpoint(app, {
+    path: P.checkTransformSuplus3D, tag, auth: 'user',
+    summary: 'The 3D conversions the caller has left: null for super members or when the operator made 3D conversion free; failed conversions spend none',
+    request: c.checkTransformSuplus3DRequest, response: c.checkTransformSuplus3DResult,
+    handler: (_d, { user }) => model3d.remaining(user),
+  });
+  defineEndpoint(app, {
+    path: P.checkTaskStatus3D, tag, auth: 'user',
+    summary: "A file's latest 3D conversion: transformStatus (3 never, 0 converting, 1 done, 2 failed), progress and stage, the failure message, and once done the GLB's signed link (checked on use: the file still the caller's with the same bytes) and the model's numbers",
+    request: c.checkTaskStatus3DRequest, response: c.model3dStatusSchema,
+    handler: async (d, { user, req }) => (await model3d.statusBatch(user.id, [d.fileId], requestLanguage(req))).list[0],
+  });
+  defineEndpoint(app, {
+    path: P.checkTaskStatusBatch3D, tag, auth: 'user',
+    summary: 'checkTaskStatus3D for many files at once. Poll every 5 s',
+    request: c.checkTaskStatusBatch3DRequest, response: c.checkTaskStatusBatch3DResult,
+    handler: (d, { user, req }) => model3d.statusBatch(user.id, d.fileIds, requestLanguage(req)),
+  });
+};
