@@ -2,17 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { convertToGlb } from '../packages/model3d/src/index.ts';
+import type { Page } from 'playwright-core';
 import { shoot } from './harness.ts';
 import { IPHONE_UA, phoneOverflow, postApi, serveWebAppFrom, uploadToDrive } from './page-helpers.ts';
 import { signedInDesktop, type SignedIn } from './signed-in.ts';
 
 /**
- * The 3D viewer in a real browser (issue 21). The server's 3D calls are built in parallel (branch model3dserver): until
- * they are merged, their answers are given here with page routes (the contract's fields), and the GLB the viewer loads
- * is the real converter's (packages/model3d) output for the STL cuboid uploaded to the drive. Everything else is the
- * real product: sign-in, upload, the drive's list and the viewer's code, three.js drawing with WebGL2 (SwiftShader).
+ * The 3D viewer in a real browser against the real product (issue 21): an STL cuboid written here is uploaded, listed
+ * at /yun/threeModel, converted by the server's 3D job (a free trial of the new user), and opened at /view3d in a new
+ * tab, where three.js draws it with WebGL2 (SwiftShader in headless Chromium).
  */
 
 /** An ASCII STL cuboid 40 × 20 × 10 (x, y, z) from the origin: 12 triangles. */
@@ -24,37 +22,22 @@ function cuboidStl(): string {
   return `solid cuboid\n${facets.join('\n')}\nendsolid cuboid\n`;
 }
 
-const envelope = (bizData: unknown) => ({ status: 200, contentType: 'application/json', body: JSON.stringify({ rtnCode: '0000000', msg: 'success', bizData }) });
-
 describe('/view3d in the browser', () => {
   let s: SignedIn;
   let fileId = '';
-  let glb: Uint8Array;
-  let stats: any;
-  /** what the mocked server says about the file: 3 not converted, 0 converting, 1 converted */
-  let state = 3;
+  let otherId = '';
   const dir = mkdtempSync(path.join(os.tmpdir(), 'view3d-'));
-
-  const status = () => ({ fileId, transformStatus: state, progress: state === 0 ? 35 : state === 1 ? 100 : 0, stage: state === 1 ? 'done' : 'mesh', code: null, msg: null, glbUrl: state === 1 ? '/test-model3d/cuboid.glb' : null, stats: state === 1 ? stats : null, name: 'cuboid.stl' });
-
-  async function mockServer(ctx: BrowserContext) {
-    await ctx.route('**/cloud/v5/file/task/checkTaskStatus3D', (r) => r.fulfill(envelope(status())));
-    await ctx.route('**/cloud/v5/file/task/transformBatch3D', (r) => {
-      const done = state === 1;
-      if (!done) state = 0;
-      return r.fulfill(envelope({ list: [status()], allDone: done }));
-    });
-    await ctx.route('**/test-model3d/cuboid.glb', (r) => r.fulfill({ status: 200, contentType: 'model/gltf-binary', body: Buffer.from(glb) }));
-  }
+  const idOf = async (name: string) => (await postApi(s.page, `${s.product.url}/cloud/v5/union/list`, { parentId: '0' })).list.find((i: { name: string }) => i.name === name).id as string;
 
   beforeAll(async () => {
-    const file = path.join(dir, 'cuboid.stl');
-    writeFileSync(file, cuboidStl());
-    ({ glb, stats } = await convertToGlb(new TextEncoder().encode(cuboidStl()), 'cuboid.stl'));
+    writeFileSync(path.join(dir, 'cuboid.stl'), cuboidStl());
+    // a second model, never converted (other bytes: no instant upload of the first)
+    writeFileSync(path.join(dir, 'other.stl'), cuboidStl().replace('solid cuboid', 'solid other'));
     s = await signedInDesktop('view3d@example.com', 'View 3D');
-    await mockServer(s.page.context());
-    await uploadToDrive(s.page, s.product.url, file);
-    fileId = (await postApi(s.page, `${s.product.url}/cloud/v5/union/list`, { parentId: '0' })).list.find((i: { name: string }) => i.name === 'cuboid.stl').id;
+    await uploadToDrive(s.page, s.product.url, path.join(dir, 'cuboid.stl'));
+    await uploadToDrive(s.page, s.product.url, path.join(dir, 'other.stl'));
+    fileId = await idOf('cuboid.stl');
+    otherId = await idOf('other.stl');
   });
   afterAll(async () => s?.close());
 
@@ -73,17 +56,28 @@ describe('/view3d in the browser', () => {
       return n;
     });
 
-  it('desktop: Convert to 3D from the drive (added to the conversion list), then Open 3D opens the viewer in a new tab: drawn, orbit, hide, section, modes, properties, measure a known edge, screenshot', async () => {
+  it('desktop: Convert to 3D from /yun/threeModel (added to the conversion list, converted by the server), then Open 3D opens the viewer in a new tab: drawn, orbit, hide, section, modes, properties, measure a known edge, screenshot', async () => {
     const { page } = s;
     try {
-      await page.goto(`${s.product.url}/yun/index`);
+      // the 3D list shows both models; Convert to 3D on one: "added to the conversion list", the server converts it
+      await page.goto(`${s.product.url}/yun/threeModel`);
+      await page.locator('[data-testid="row-other.stl"]').waitFor({ timeout: 30_000 });
       await page.locator('[data-testid="row-cuboid.stl"] input[type=checkbox]').check();
       await page.click('[data-testid=btn-model3d]');
       await page.getByText('The file has been added to the conversion list and is being converted').waitFor({ timeout: 10_000 });
+      const t0 = Date.now();
+      let st: any;
+      do {
+        await new Promise((r) => setTimeout(r, 500));
+        st = await postApi(page, `${s.product.url}/cloud/v5/file/task/checkTaskStatus3D`, { fileId });
+      } while (st.transformStatus === 0 && Date.now() - t0 < 90_000);
+      expect(st).toMatchObject({ transformStatus: 1, stats: { triangles: 12 } });
+      console.log(`view3d: the cuboid converted in ${Date.now() - t0} ms (with polling every 500 ms)`);
 
-      // the list was loaded again and the selection cleared (this test's server keeps the file unconverted in the list)
-      state = 1;
+      // converted: the list says Open 3D, which opens the viewer in a new tab (the answer's allDone)
+      await page.reload();
       await page.locator('[data-testid="row-cuboid.stl"] input[type=checkbox]').check();
+      await page.locator('[data-testid=btn-model3d]').getByText('Open 3D').waitFor();
       const [tab] = await Promise.all([page.context().waitForEvent('page'), page.click('[data-testid=btn-model3d]')]);
       await tab.waitForURL(/\/view3d\?key=/);
       expect(new URL(tab.url()).searchParams.get('key')).toBe(fileId);
@@ -191,10 +185,8 @@ describe('/view3d in the browser', () => {
   it('phone width: the model drawn and fitted, touch orbit and pinch, no sideways overflow, the tree in a drawer; a file not converted says so with Convert', async () => {
     const phone = await s.browser.newContext({ viewport: { width: 375, height: 740 }, userAgent: IPHONE_UA, isMobile: true, hasTouch: true, storageState: await s.page.context().storageState() });
     await serveWebAppFrom(phone, s.product.url, s.web);
-    await mockServer(phone);
     const m = await phone.newPage();
     try {
-      state = 1;
       await m.goto(`${s.product.url}/view3d?key=${encodeURIComponent(fileId)}`);
       await m.locator('[data-testid=view3d-canvas]').waitFor({ timeout: 60_000 });
       await m.waitForFunction(() => (window as any).__view3d?.model);
@@ -232,8 +224,7 @@ describe('/view3d in the browser', () => {
       await m.tap('[data-testid=view3d-tree-toggle]');
       await m.locator('.ant-drawer [data-testid=view3d-tree] .ant-tree-title').first().waitFor();
 
-      state = 3;
-      await m.goto(`${s.product.url}/view3d?key=${encodeURIComponent(fileId)}`);
+      await m.goto(`${s.product.url}/view3d?key=${encodeURIComponent(otherId)}`);
       await m.getByText('This 3D model has not been converted and cannot be viewed on the web').waitFor();
       await m.locator('[data-testid=view3d-convert]').waitFor();
       expect(await phoneOverflow(m)).toBeLessThanOrEqual(0);
