@@ -1,8 +1,9 @@
-import { Button } from 'antd';
+import { useEffect, useState } from 'react';
+import { Button, Progress, Tooltip } from 'antd';
 import { BlockOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { TransformStatus, typeGroupOf, view3dHref } from '@cadcloud/contracts';
-import { model3dApi } from './api.ts';
+import { TransformStatus, typeGroupOf, view3dHref, type Model3dStatus } from '@cadcloud/contracts';
+import { model3dApi, MODEL3D_POLL_MS } from './api.ts';
 
 type File3d = { id: string; name: string; fileType: number; transformStatus?: number | null };
 
@@ -51,5 +52,36 @@ export function Model3dButton({ items, notify, onStarted, block }: { items: File
     <Button block={block} icon={<BlockOutlined />} data-testid="btn-model3d" onClick={async () => (await convertOrOpen3d(items, notify, t)) && onStarted()}>
       {done ? t('model3d.open') : t('model3d.convert')}
     </Button>
+  );
+}
+
+/**
+ * The conversions of the listed 3D files that are converting, asked for every 5 s (checkTaskStatusBatch3D), by file id:
+ * the drive shows each one's progress beside its name.
+ */
+export function useModel3dProgress(items: File3d[]): Map<string, Model3dStatus> {
+  const ids = items.filter((i) => is3d(i) && i.transformStatus === TransformStatus.IN_TRANSFORM).map((i) => i.id);
+  const key = ids.join(',');
+  const [byId, setById] = useState<Map<string, Model3dStatus>>(new Map());
+  useEffect(() => {
+    if (!key) return setById(new Map());
+    const look = () => model3dApi.statusBatch(key.split(',')).then((r) => setById(new Map(r.list.map((x) => [x.fileId, x]))), () => undefined);
+    void look();
+    const timer = setInterval(look, MODEL3D_POLL_MS);
+    return () => clearInterval(timer);
+  }, [key]);
+  return byId;
+}
+
+/** A converting 3D file's progress, beside its name in the list. */
+export function Model3dProgress({ status }: { status: Model3dStatus | undefined }) {
+  const { t } = useTranslation('model3d');
+  if (!status || status.transformStatus !== TransformStatus.IN_TRANSFORM) return null;
+  return (
+    <Tooltip title={t('model3d.converting', { progress: status.progress })}>
+      <span data-testid={`model3d-progress-${status.name}`} data-progress={status.progress} style={{ marginLeft: 6, display: 'inline-flex', verticalAlign: 'middle' }}>
+        <Progress type="circle" size={18} percent={status.progress} status="active" />
+      </span>
+    </Tooltip>
   );
 }

@@ -16,7 +16,7 @@ import { parseGlb } from './engine.ts';
 import { buildTree, elementOf, isShown, propertiesOf } from './scene-tree.ts';
 import { distance, formatDistance, snapToVertex, type Vec3 } from './measure3d.ts';
 import { keeps, sectionPlane, sectionPosition } from './section.ts';
-import { convertOrOpen3d, is3d } from './Model3dAction.tsx';
+import { convertOrOpen3d, is3d, Model3dProgress, useModel3dProgress } from './Model3dAction.tsx';
 
 const ok = (bizData: unknown) => new Response(JSON.stringify({ rtnCode: '0000000', msg: 'success', bizData }), { headers: { 'content-type': 'application/json' } });
 const fail = (rtnCode: string, msg: string) => new Response(JSON.stringify({ rtnCode, msg, bizData: { code: 'model3d.trials' } }), { headers: { 'content-type': 'application/json' } });
@@ -25,14 +25,18 @@ let statusAnswer: object = status({});
 let transformAnswer: Response | (() => Response) = ok({ list: [status({ transformStatus: 0, progress: 0 })], allDone: false });
 const calls: { url: string; body: any }[] = [];
 
+/** The server's answers to the 3D calls. */
+async function server(url: string, init: RequestInit) {
+  calls.push({ url, body: JSON.parse(String(init?.body ?? '{}')) });
+  if (url === '/cloud/v5/file/task/checkTaskStatus3D') return ok(statusAnswer);
+  if (url === '/cloud/v5/file/task/transformBatch3D') return typeof transformAnswer === 'function' ? transformAnswer() : transformAnswer;
+  if (url === '/cloud/v5/file/task/checkTaskStatusBatch3D') return ok({ list: [status({ fileId: 'm1', name: 'm1.ifc', transformStatus: 0, progress: 40 })] });
+  throw new TypeError(`unexpected ${url}`);
+}
+
 beforeAll(() => {
   stubBrowserApis();
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
-    calls.push({ url, body: JSON.parse(String(init?.body ?? '{}')) });
-    if (url === '/cloud/v5/file/task/checkTaskStatus3D') return ok(statusAnswer);
-    if (url === '/cloud/v5/file/task/transformBatch3D') return typeof transformAnswer === 'function' ? transformAnswer() : transformAnswer;
-    throw new TypeError(`unexpected ${url}`);
-  });
+  vi.stubGlobal('fetch', server);
   setLanguage('en');
 });
 afterEach(async () => {
@@ -124,12 +128,7 @@ describe('the /view3d page', () => {
     vi.stubGlobal('fetch', async () => fail('404', 'file does not exist'));
     page();
     expect(await screen.findByText('file does not exist')).toBeTruthy();
-    vi.unstubAllGlobals();
-    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
-      calls.push({ url, body: JSON.parse(String(init?.body ?? '{}')) });
-      if (url === '/cloud/v5/file/task/checkTaskStatus3D') return ok(statusAnswer);
-      return typeof transformAnswer === 'function' ? transformAnswer() : transformAnswer;
-    });
+    vi.stubGlobal('fetch', server);
   });
 });
 
@@ -230,5 +229,23 @@ describe("the drive's Convert to 3D / Open 3D", () => {
     expect(await convertOrOpen3d([{ id: 'f1', name: 'a.stl', fileType: 1 }], n, t)).toBe(false);
     expect(n.error).toHaveBeenCalledWith('Super membership is required for 3D conversion');
     transformAnswer = ok({ list: [status({ transformStatus: 0, progress: 0 })], allDone: false });
+  });
+});
+
+describe('the drive list: progress of converting 3D models', () => {
+  it('asks checkTaskStatusBatch3D for the converting 3D files only, and shows each one\'s progress by its name', async () => {
+    const items = [
+      { id: 'm1', name: 'm1.ifc', fileType: 1, transformStatus: 0 },
+      { id: 'm2', name: 'm2.ifc', fileType: 1, transformStatus: 1 },
+      { id: 'd1', name: 'plan.dwg', fileType: 1, transformStatus: 0 },
+    ];
+    function Rows() {
+      const progress = useModel3dProgress(items);
+      return <>{items.map((i) => <div key={i.id}>{i.name}<Model3dProgress status={progress.get(i.id)} /></div>)}</>;
+    }
+    render(<Rows />);
+    expect((await screen.findByTestId('model3d-progress-m1.ifc')).dataset.progress).toBe('40');
+    expect(screen.queryByTestId('model3d-progress-m2.ifc')).toBeNull();
+    expect(calls.filter((c) => c.url.endsWith('checkTaskStatusBatch3D')).map((c) => c.body.data)).toEqual([{ fileIds: ['m1'] }]);
   });
 });
