@@ -41,9 +41,12 @@ describe('/view3d in the browser', () => {
   });
   afterAll(async () => s?.close());
 
-  /** Pixels of the viewer's canvas that are not its background (#eef1f5). */
-  const drawn = (p: Page) =>
-    p.evaluate(() => {
+  /**
+   * Pixels of the viewer's canvas near a colour (`near`: within 120 of the edges' #1f2937) or, by default, off its
+   * background #eef1f5 (more than 30 away).
+   */
+  const drawn = (p: Page, near = false) =>
+    p.evaluate((near) => {
       const c = document.querySelector('[data-testid=view3d-canvas]') as HTMLCanvasElement;
       (window as any).__view3d.renderNow();
       const tmp = document.createElement('canvas');
@@ -51,10 +54,14 @@ describe('/view3d in the browser', () => {
       const g = tmp.getContext('2d')!;
       g.drawImage(c, 0, 0);
       const d = g.getImageData(0, 0, c.width, c.height).data;
+      const [r, gg, b] = near ? [31, 41, 55] : [238, 241, 245];
       let n = 0;
-      for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 238) + Math.abs(d[i + 1] - 241) + Math.abs(d[i + 2] - 245) > 30) n++;
+      for (let i = 0; i < d.length; i += 4) {
+        const dist = Math.abs(d[i] - r) + Math.abs(d[i + 1] - gg) + Math.abs(d[i + 2] - b);
+        if (near ? dist < 120 : dist > 30) n++;
+      }
       return n;
-    });
+    }, near);
 
   it('desktop: Convert to 3D from /yun/threeModel (added to the conversion list, converted by the server), then Open 3D opens the viewer in a new tab: drawn, orbit, hide, section, modes, properties, measure a known edge, screenshot', async () => {
     const { page } = s;
@@ -123,18 +130,7 @@ describe('/view3d in the browser', () => {
       expect(await drawn(tab)).toBe(chosen);
 
       // wireframe draws only the triangles' edges; edges mode draws dark feature edges over the shading
-      const dark = () => tab.evaluate(() => {
-        const c = document.querySelector('[data-testid=view3d-canvas]') as HTMLCanvasElement;
-        (window as any).__view3d.renderNow();
-        const tmp = document.createElement('canvas');
-        [tmp.width, tmp.height] = [c.width, c.height];
-        const g = tmp.getContext('2d')!;
-        g.drawImage(c, 0, 0);
-        const d = g.getImageData(0, 0, c.width, c.height).data;
-        let n = 0;
-        for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 31) + Math.abs(d[i + 1] - 41) + Math.abs(d[i + 2] - 55) < 120) n++;
-        return n;
-      });
+      const dark = () => drawn(tab, true);
       const shadedDark = await dark();
       await tab.locator('[data-testid=view3d-mode]').getByText('Wireframe').click();
       expect(await drawn(tab)).toBeLessThan(chosen * 0.2);
