@@ -30,6 +30,7 @@ const H5PublicDetail = lazyPage(() => import('./routes/h5/H5Public.tsx'), 'H5Pub
 const Shares = lazyPage(() => import('./routes/yun/Shares.tsx'), 'Shares');
 const ViewPage = lazyPage(() => import('./routes/yun/ViewPage.tsx'), 'ViewPage');
 const PreviewPage = lazyPage(() => import('./routes/yun/PreviewPage.tsx'), 'PreviewPage');
+const View3d = lazyPage(() => import('./features/model3d/View3dPage.tsx'), 'View3dPage');
 const Compare = lazyPage(() => import('./routes/yun/Compare.tsx'), 'Compare');
 const Transformer = lazyPage(() => import('./features/conversions/TransformerPage.tsx'), 'TransformerPage');
 const NotFound = lazyPage(() => import('./routes/NotFound.tsx'), 'NotFound');
@@ -60,6 +61,8 @@ const router = createBrowserRouter([
     children: [
       { path: '/yun/view/:fileId', element: <ViewPage /> },
       { path: '/yun/preview/:fileId', element: <PreviewPage /> },
+      // a converted 3D model in a new tab (spec section 2); three.js is in this page's chunk only
+      { path: '/view3d', element: <View3d /> },
       ...groupViewRoutes,
       { path: '/yun/version/:fileId/compare', element: <Compare /> },
       {

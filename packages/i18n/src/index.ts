@@ -10,6 +10,7 @@ import { versions } from './locales/versions.ts';
 import { groups } from './locales/groups.ts';
 import { conversions } from './locales/conversions.ts';
 import { unzip } from './locales/unzip.ts';
+import { model3d } from './locales/model3d.ts';
 
 export const LANGUAGES = ['zh', 'en', 'ko', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -41,6 +42,7 @@ export { versions };
 export { groups };
 export { conversions };
 export { unzip };
+export { model3d };
 
 /** Login-site text lookup. */
 export function ssoText(lang: Language, key: keyof (typeof sso)['en'], args?: readonly (string | number)[]): string {

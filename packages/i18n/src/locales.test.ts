@@ -5,9 +5,10 @@ import { versions } from './index.ts';
 import { conversions } from './index.ts';
 import { compare } from './index.ts';
 import { unzip } from './index.ts';
+import { model3d } from './index.ts';
 
 describe('locales', () => {
-  for (const [ns, table] of Object.entries({ errors, sso, web, viewer, fonts, versions, compare, conversions, unzip })) {
+  for (const [ns, table] of Object.entries({ errors, sso, web, viewer, fonts, versions, compare, conversions, unzip, model3d })) {
     it(`${ns}: every language has every key, none empty`, () => {
       const keys = Object.keys(table.en).sort();
       for (const lang of LANGUAGES) {

@@ -8,6 +8,7 @@ import { versions } from '@cadcloud/i18n';
 import { groups } from '@cadcloud/i18n';
 import { conversions } from '@cadcloud/i18n';
 import { unzip } from '@cadcloud/i18n';
+import { model3d } from '@cadcloud/i18n';
 
 const STORAGE_KEY = 'cadcloud.lang';
 
@@ -43,6 +44,9 @@ for (const l of LANGUAGES) i18n.addResourceBundle(l, 'conversions', conversions[
 
 // the decompression namespace (Decompress action, same-name and password dialogs, the task panel's unzip tab)
 for (const l of LANGUAGES) i18n.addResourceBundle(l, 'unzip', unzip[l]);
+
+// the 3D namespace (/view3d, the drive's Convert to 3D / Open 3D)
+for (const l of LANGUAGES) i18n.addResourceBundle(l, 'model3d', model3d[l]);
 
 // the drawing compare namespace (/yun/version/:fileId/compare)
 for (const l of LANGUAGES) i18n.addResourceBundle(l, 'compare', compare[l]);

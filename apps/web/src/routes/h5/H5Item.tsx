@@ -15,6 +15,7 @@ import { ShareButton } from '../../features/shares/ShareDialog.tsx';
 import { ConvertAction } from '../../features/conversions/ConvertAction.tsx';
 import { isConvertible } from '../../features/conversions/api.ts';
 import { DecompressButton } from '../../features/unzip/Decompress.tsx';
+import { Model3dButton } from '../../features/model3d/Model3dAction.tsx';
 import { UnzipRows } from '../../features/unzip/UnzipRows.tsx';
 import { useUnzipTasks } from '../../features/unzip/use-unzip-tasks.ts';
 import { isArchive } from '../../features/unzip/api.ts';
@@ -60,6 +61,7 @@ export function H5Item() {
         <VersionHistoryButton items={[item]} block phone />
         {isConvertible(item) && <ConvertAction file={item} layout={layout} block />}
         <DecompressButton items={[item]} block />
+        <Model3dButton items={[item]} notify={message} block onStarted={() => filesApi.getFileInfo(item.id).then(setItem, () => undefined)} />
         <Button block danger icon={<DeleteOutlined />} data-testid="h5-delete" onClick={() => Modal.confirm({
           title: t('toolbar.delete'), content: t('delete.confirm', { count: 1 }), okText: t('common.ok'), cancelText: t('common.cancel'), okButtonProps: { danger: true },
           onOk: async () => {

@@ -24,6 +24,7 @@ import { conversionEvents } from '../../features/conversions/conversion-events.t
 import { IN_TRANSFORM } from '../../features/conversions/api.ts';
 import { CONVERSION_POLL_MS } from '@cadcloud/contracts';
 import { DecompressButton, useDecompress } from '../../features/unzip/Decompress.tsx';
+import { convertOrOpen3d, is3d, Model3dButton, Model3dProgress, useModel3dProgress } from '../../features/model3d/Model3dAction.tsx';
 import { isArchive, unzipEvents } from '../../features/unzip/api.ts';
 
 export type ListKind = 'index' | 'recent' | 'drawing' | 'threeModel' | 'picture' | 'other';
@@ -115,6 +116,8 @@ export function FileList({ kind }: { kind: ListKind }) {
   // a decompression finished: the folder it made is next to its archive, so the list showing the archive looks again
   useEffect(() => unzipEvents.onExtracted((archiveId) => items.some((i) => i.id === archiveId) && void load()), [load, items]);
   const decompress = useDecompress(() => setSelected([]));
+  // a converting 3D model shows its progress beside its name (section 4)
+  const progress3d = useModel3dProgress(items);
   const ids = (list: Item[]) => ({ fileIds: list.filter((i) => i.fileType === 1).map((i) => i.id), folderIds: list.filter((i) => i.fileType === 0).map((i) => i.id) });
   const openFolder = (item: Item) => navigate(`/yun/index?folderId=${item.id}`); // leaves any search
   const open = (item: Item) => {
@@ -122,9 +125,11 @@ export function FileList({ kind }: { kind: ListKind }) {
     if (isViewable(item)) return navigate(`/yun/view/${item.id}`);
     // an archive does not open (section 8's message): decompressing it is offered instead
     if (isArchive(item)) return decompress.offer(item);
+    // a 3D model opens converted in the viewer's tab, or is converted first (section 4)
+    if (is3d(item)) return void convertOrOpen3d([item], message, (k) => t(k, { ns: 'model3d' })).then((started) => started && void load());
     if (previewKind(item)) navigate(`/yun/preview/${item.id}`);
   };
-  const opens = (item: Item) => item.fileType === 0 || isViewable(item) || !!previewKind(item);
+  const opens = (item: Item) => item.fileType === 0 || isViewable(item) || is3d(item) || !!previewKind(item);
   const done = async (text?: string) => {
     if (text) message.success(text);
     setDialog(null);
@@ -180,6 +185,7 @@ export function FileList({ kind }: { kind: ListKind }) {
           <ItemIcon type={item.type} />
           {opens(item) ? <a onClick={() => open(item)} data-testid={`open-${item.name}`}>{item.name}</a> : <span>{item.name}</span>}
           <PublicTag item={item} />
+          <Model3dProgress status={progress3d.get(item.id)} />
         </span>
       ),
     },
@@ -200,6 +206,7 @@ export function FileList({ kind }: { kind: ListKind }) {
           <VersionHistoryButton items={chosen} />
           <ConvertButton items={chosen} onStarted={() => setSelected([])} />
           <DecompressButton items={chosen} onStarted={() => setSelected([])} />
+          <Model3dButton items={chosen} notify={message} onStarted={() => void done()} />
           <PublishButton items={chosen} onDone={done} />
           <Button icon={<DeleteOutlined />} danger disabled={!chosen.length || converting} onClick={remove} data-testid="btn-delete">{t('toolbar.delete')}</Button>
           <Tooltip title={t('toolbar.refresh')}>

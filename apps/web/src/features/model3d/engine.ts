@@ -1,0 +1,358 @@
+import {
+  AmbientLight, Box3, BufferGeometry, Color, DirectionalLight, EdgesGeometry, Group, HemisphereLight, Line, LineBasicMaterial, LineSegments, Mesh, type Material,
+  MeshStandardMaterial, type Object3D, OrthographicCamera, PerspectiveCamera, Plane, Raycaster, Scene, Sphere, Vector2, Vector3, WebGLRenderer,
+} from 'three';
+import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { elementOf, isShown } from './scene-tree.ts';
+import { distance, snapToVertex, type Vec3 } from './measure3d.ts';
+import { keeps, sectionPlane, type Axis } from './section.ts';
+
+export type StandardView = 'top' | 'bottom' | 'front' | 'back' | 'left' | 'right' | 'iso';
+export type RenderMode = 'shaded' | 'wireframe' | 'edges';
+
+/** Where the camera looks from, in the displayed frame (Y up; a Z-up model is turned upright on load). */
+const VIEW_DIRS: Record<StandardView, [number, number, number]> = {
+  top: [0, 1, 0], bottom: [0, -1, 0], front: [0, 0, 1], back: [0, 0, -1], left: [-1, 0, 0], right: [1, 0, 0], iso: [1, 1, 1],
+};
+
+/** Loads a GLB (meshopt-compressed, quantized) into a three.js scene: the model under a wrapper that turns Z-up upright. */
+export async function parseGlb(data: ArrayBuffer, upAxis?: 'Y' | 'Z'): Promise<{ gltf: GLTF; model: Group }> {
+  const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
+  const gltf = await loader.parseAsync(data, '');
+  const model = new Group();
+  model.name = '';
+  // the converter writes the source's up axis in the scene's extras: Z-up (CAD, IFC) is turned so that Z points up on screen
+  // (`upAxis`: the status's stats say it too, for a GLB whose scene extras were lost)
+  if ((gltf.scene.userData?.upAxis ?? upAxis) === 'Z') model.rotation.x = -Math.PI / 2;
+  gltf.scene.userData.gltfScene = true; // the tree starts below it
+  model.add(gltf.scene);
+  model.updateMatrixWorld(true);
+  return { gltf, model };
+}
+
+export interface EngineEvents {
+  onSelect(element: Object3D | null): void;
+  onMeasure(points: Vec3[], distance: number | null): void;
+}
+
+/**
+ * The 3D viewer: renderer, perspective/orthographic cameras with OrbitControls (mouse and touch: orbit, pan, pinch),
+ * fit and standard views, shaded/wireframe/edges, a section plane, picking and measurement. Draws on demand.
+ */
+export class Engine {
+  readonly renderer: WebGLRenderer;
+  readonly scene = new Scene();
+  private perspective = new PerspectiveCamera(45, 1, 0.01, 1000);
+  private ortho = new OrthographicCamera(-1, 1, 1, -1, 0.01, 1000);
+  camera: PerspectiveCamera | OrthographicCamera = this.perspective;
+  controls: OrbitControls;
+  model: Group | null = null;
+  private dirty = true;
+  private radius = 1;
+  private mode: RenderMode = 'shaded';
+  private edges: LineSegments[] | null = null;
+  private selected: { element: Object3D; restore: [Mesh, Material | Material[]][] } | null = null;
+  private measuring = false;
+  private points: Vec3[] = [];
+  private marks = new Group();
+  private section: { axis: Axis; t: number; flip: boolean } | null = null;
+  private resize: ResizeObserver;
+  private down: { x: number; y: number } | null = null;
+
+  constructor(
+    private host: HTMLElement,
+    private events: EngineEvents,
+  ) {
+    // preserveDrawingBuffer: the screenshot reads the canvas after the frame
+    this.renderer = new WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    this.renderer.setClearColor(new Color('#eef1f5'));
+    this.renderer.domElement.style.touchAction = 'none';
+    this.renderer.domElement.dataset.testid = 'view3d-canvas';
+    host.appendChild(this.renderer.domElement);
+    this.scene.add(new HemisphereLight(0xffffff, 0x8d8d8d, 1.0), new AmbientLight(0xffffff, 0.2));
+    const sun = new DirectionalLight(0xffffff, 1.2);
+    sun.position.set(1, 2, 1.5);
+    this.scene.add(sun, this.marks);
+    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    this.controls.addEventListener('change', () => this.invalidate());
+    this.resize = new ResizeObserver(() => this.fitCanvas());
+    this.resize.observe(host);
+    this.fitCanvas();
+    const el = this.renderer.domElement;
+    el.addEventListener('pointerdown', this.onDown);
+    el.addEventListener('pointerup', this.onUp);
+    this.renderer.setAnimationLoop(() => {
+      if (!this.dirty) return;
+      this.dirty = false;
+      this.renderer.render(this.scene, this.camera);
+    });
+  }
+
+  dispose() {
+    this.renderer.setAnimationLoop(null);
+    this.resize.disconnect();
+    this.controls.dispose();
+    this.renderer.dispose();
+    this.renderer.domElement.remove();
+  }
+
+  invalidate() {
+    this.dirty = true;
+  }
+
+  /** Draws now (the screenshot and tests read the pixels right after). */
+  renderNow() {
+    this.renderer.render(this.scene, this.camera);
+    this.dirty = false;
+  }
+
+  setModel(model: Group) {
+    this.model = model;
+    this.scene.add(model);
+    this.radius = this.bounds().getBoundingSphere(new Sphere()).radius || 1;
+    this.fit('iso');
+  }
+
+  private bounds(): Box3 {
+    const box = new Box3();
+    if (!this.model) return box;
+    this.model.updateMatrixWorld(true);
+    this.model.traverse((o) => {
+      if ((o as Mesh).isMesh && isShown(o)) box.expandByObject(o, false);
+    });
+    return box.isEmpty() ? new Box3().setFromObject(this.model) : box;
+  }
+
+  /** The model's world box (all of it, shown or not): the section slider runs across it. */
+  modelBox(): Box3 {
+    return this.model ? new Box3().setFromObject(this.model) : new Box3();
+  }
+
+  private fitCanvas() {
+    const w = Math.max(1, this.host.clientWidth);
+    const h = Math.max(1, this.host.clientHeight);
+    this.renderer.setSize(w, h);
+    this.perspective.aspect = w / h;
+    this.perspective.updateProjectionMatrix();
+    this.updateOrtho();
+    this.invalidate();
+  }
+
+  private updateOrtho() {
+    const w = Math.max(1, this.host.clientWidth);
+    const h = Math.max(1, this.host.clientHeight);
+    const r = this.radius * 1.1;
+    const aspect = w / h;
+    Object.assign(this.ortho, aspect >= 1 ? { left: -r * aspect, right: r * aspect, top: r, bottom: -r } : { left: -r, right: r, top: r / aspect, bottom: -r / aspect });
+    this.ortho.updateProjectionMatrix();
+  }
+
+  /** Fits the shown part of the model, looking from `view` (the current direction when not given). */
+  fit(view?: StandardView) {
+    const sphere = this.bounds().getBoundingSphere(new Sphere());
+    const r = sphere.radius || 1;
+    const dir = view ? new Vector3(...VIEW_DIRS[view]).normalize() : this.camera.position.clone().sub(this.controls.target).normalize();
+    // the narrower of the two angles of view (a phone's canvas is taller than wide)
+    const vfov = (this.perspective.fov * Math.PI) / 180;
+    const hfov = 2 * Math.atan(Math.tan(vfov / 2) * this.perspective.aspect);
+    const dist = r / Math.sin(Math.min(vfov, hfov) / 2);
+    for (const cam of [this.perspective, this.ortho]) {
+      cam.near = dist / 1000;
+      cam.far = dist * 100;
+      cam.position.copy(sphere.center).addScaledVector(dir, dist);
+      // looking straight down or up: the screen's up is −Z (the model's front at the bottom)
+      cam.up.set(0, 1, 0);
+      if (Math.abs(dir.y) > 0.999) cam.up.set(0, 0, -Math.sign(dir.y));
+      cam.lookAt(sphere.center);
+      cam.updateProjectionMatrix();
+    }
+    this.radius = r;
+    this.ortho.zoom = 1;
+    this.updateOrtho();
+    this.controls.target.copy(sphere.center);
+    this.controls.update();
+    this.invalidate();
+  }
+
+  get orthographic() {
+    return this.camera === this.ortho;
+  }
+
+  setOrthographic(on: boolean) {
+    const from = this.camera;
+    const to = on ? this.ortho : this.perspective;
+    if (from === to) return;
+    to.position.copy(from.position);
+    to.up.copy(from.up);
+    to.lookAt(this.controls.target);
+    this.camera = to;
+    this.controls.object = to;
+    this.controls.update();
+    this.invalidate();
+  }
+
+  private meshes(): Mesh[] {
+    const list: Mesh[] = [];
+    this.model?.traverse((o) => (o as Mesh).isMesh && list.push(o as Mesh));
+    return list;
+  }
+
+  setMode(mode: RenderMode) {
+    this.mode = mode;
+    for (const m of this.meshes()) for (const mat of ([] as Material[]).concat(m.material)) (mat as MeshStandardMaterial).wireframe = mode === 'wireframe';
+    if (mode === 'edges' && !this.edges) {
+      this.edges = [];
+      const lineMat = new LineBasicMaterial({ color: 0x1f2937 });
+      for (const m of this.meshes()) {
+        const e = new LineSegments(new EdgesGeometry(m.geometry, 30), lineMat);
+        e.name = '';
+        e.userData.edges = true;
+        e.raycast = () => undefined;
+        m.add(e);
+        this.edges.push(e);
+      }
+    }
+    for (const e of this.edges ?? []) e.visible = mode === 'edges';
+    this.invalidate();
+  }
+
+  get renderMode() {
+    return this.mode;
+  }
+
+  /** The section plane across `axis` at `t` (0–1 of the model's box), or none. */
+  setSection(section: { axis: Axis; t: number; flip: boolean } | null) {
+    this.section = section;
+    if (!section) this.renderer.clippingPlanes = [];
+    else {
+      const b = this.modelBox();
+      const p = sectionPlane({ min: b.min.toArray(), max: b.max.toArray() }, section.axis, section.t, section.flip);
+      this.renderer.clippingPlanes = [new Plane(new Vector3(...p.normal), p.constant)];
+    }
+    this.invalidate();
+  }
+
+  setMeasuring(on: boolean) {
+    this.measuring = on;
+    this.points = [];
+    this.marks.clear();
+    this.events.onMeasure([], null);
+    this.invalidate();
+  }
+
+  /** The element under a canvas point (CSS pixels), skipping hidden and cut-away parts, with the hit. */
+  pick(x: number, y: number) {
+    if (!this.model) return null;
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    const ndc = new Vector2((x / rect.width) * 2 - 1, -(y / rect.height) * 2 + 1);
+    const ray = new Raycaster();
+    ray.setFromCamera(ndc, this.camera);
+    const plane = this.renderer.clippingPlanes[0];
+    for (const hit of ray.intersectObject(this.model, true)) {
+      if (!(hit.object as Mesh).isMesh || !isShown(hit.object)) continue;
+      if (plane && !keeps({ normal: plane.normal.toArray(), constant: plane.constant }, hit.point.toArray())) continue;
+      return hit;
+    }
+    return null;
+  }
+
+  /** A world point to CSS pixels of the canvas. */
+  project = (p: Vec3): [number, number] | null => {
+    const v = new Vector3(...p).project(this.camera);
+    if (v.z > 1 || v.z < -1) return null;
+    const el = this.renderer.domElement;
+    return [((v.x + 1) / 2) * el.clientWidth, ((1 - v.y) / 2) * el.clientHeight];
+  };
+
+  private onDown = (e: PointerEvent) => {
+    this.down = { x: e.clientX, y: e.clientY };
+  };
+
+  private onUp = (e: PointerEvent) => {
+    // a click, not the end of an orbit
+    if (!this.down || Math.hypot(e.clientX - this.down.x, e.clientY - this.down.y) > 4) return;
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    this.click(e.clientX - rect.left, e.clientY - rect.top);
+  };
+
+  /** A click at canvas CSS pixels: selects the element, or in measure mode places a (snapped) point. */
+  click(x: number, y: number) {
+    const hit = this.pick(x, y);
+    if (this.measuring) {
+      if (!hit) return;
+      const mesh = hit.object as Mesh;
+      const corners: Vec3[] = [];
+      if (hit.face) {
+        const pos = mesh.geometry.getAttribute('position');
+        for (const i of [hit.face.a, hit.face.b, hit.face.c]) corners.push(new Vector3().fromBufferAttribute(pos, i).applyMatrix4(mesh.matrixWorld).toArray());
+      }
+      const { point } = snapToVertex(hit.point.toArray(), corners, this.project);
+      this.addPoint(point);
+      return;
+    }
+    this.select(hit ? elementOf(hit.object, this.model!) : null);
+  }
+
+  private addPoint(p: Vec3) {
+    if (this.points.length >= 2) {
+      this.points = [];
+      this.marks.clear();
+    }
+    this.points.push(p);
+    const size = this.radius / 80;
+    const dot = new Mesh(new BufferGeometry().setFromPoints(boxPoints(size)), new MeshStandardMaterial({ color: 0xff4d4f }));
+    dot.geometry.computeVertexNormals();
+    dot.position.set(...p);
+    this.marks.add(dot);
+    if (this.points.length === 2) {
+      const line = new Line(new BufferGeometry().setFromPoints(this.points.map((q) => new Vector3(...q))), new LineBasicMaterial({ color: 0xff4d4f, depthTest: false }));
+      line.renderOrder = 10;
+      this.marks.add(line);
+    }
+    this.events.onMeasure([...this.points], this.points.length === 2 ? distance(this.points[0], this.points[1]) : null);
+    this.invalidate();
+  }
+
+  select(element: Object3D | null) {
+    if (this.selected) for (const [mesh, mat] of this.selected.restore) mesh.material = mat;
+    this.selected = null;
+    if (element) {
+      const restore: [Mesh, Material | Material[]][] = [];
+      element.traverse((o) => {
+        const m = o as Mesh;
+        if (!m.isMesh) return;
+        restore.push([m, m.material]);
+        const lit = (mat: Material) => {
+          const c = mat.clone() as MeshStandardMaterial;
+          // tinted towards the app's blue (an emissive glow washed light faces out to the background's colour)
+          c.color?.lerp(new Color(0x1677ff), 0.6);
+          c.emissive?.set(0x0b3d91);
+          c.emissiveIntensity = 0.2;
+          return c;
+        };
+        // an array only where there was one: a mesh without groups draws nothing with an array of materials
+        m.material = Array.isArray(m.material) ? m.material.map(lit) : lit(m.material);
+      });
+      this.selected = { element, restore };
+      this.setMode(this.mode);
+    }
+    this.events.onSelect(element);
+    this.invalidate();
+  }
+
+  /** The canvas as a PNG data URL. */
+  screenshot(): string {
+    this.renderNow();
+    return this.renderer.domElement.toDataURL('image/png');
+  }
+}
+
+/** A small octahedron around the origin (a measurement point's marker). */
+function boxPoints(s: number): Vector3[] {
+  const v = [new Vector3(s, 0, 0), new Vector3(-s, 0, 0), new Vector3(0, s, 0), new Vector3(0, -s, 0), new Vector3(0, 0, s), new Vector3(0, 0, -s)];
+  const faces = [[0, 2, 4], [2, 1, 4], [1, 3, 4], [3, 0, 4], [2, 0, 5], [1, 2, 5], [3, 1, 5], [0, 3, 5]];
+  return faces.flatMap((f) => f.map((i) => v[i]));
+}

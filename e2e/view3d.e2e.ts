@@ -1,0 +1,234 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { shoot } from './harness.ts';
+import { IPHONE_UA, phoneOverflow, postApi, serveWebAppFrom, uploadToDrive } from './page-helpers.ts';
+import { signedInDesktop, type SignedIn } from './signed-in.ts';
+
+/**
+ * The 3D viewer in a real browser against the real product (issue 21): an STL cuboid written here is uploaded, listed
+ * at /yun/threeModel, converted by the server's 3D job (a free trial of the new user), and opened at /view3d in a new
+ * tab, where three.js draws it with WebGL2 (SwiftShader in headless Chromium).
+ */
+
+/** An ASCII STL cuboid 40 × 20 × 10 (x, y, z) from the origin: 12 triangles. */
+function cuboidStl(): string {
+  const [X, Y, Z] = [40, 20, 10];
+  const v = (i: number): [number, number, number] => [i & 1 ? X : 0, i & 2 ? Y : 0, i & 4 ? Z : 0];
+  const quads = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
+  const facets = quads.flatMap(([a, b, c, d]) => [[a, b, c], [a, c, d]]).map((t) => `facet normal 0 0 0\nouter loop\n${t.map((i) => `vertex ${v(i).join(' ')}`).join('\n')}\nendloop\nendfacet`);
+  return `solid cuboid\n${facets.join('\n')}\nendsolid cuboid\n`;
+}
+
+describe('/view3d in the browser', () => {
+  let s: SignedIn;
+  let fileId = '';
+  let otherId = '';
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'view3d-'));
+  const idOf = async (name: string) => (await postApi(s.page, `${s.product.url}/cloud/v5/union/list`, { parentId: '0' })).list.find((i: { name: string }) => i.name === name).id as string;
+
+  beforeAll(async () => {
+    writeFileSync(path.join(dir, 'cuboid.stl'), cuboidStl());
+    // a second model, never converted (other bytes: no instant upload of the first)
+    writeFileSync(path.join(dir, 'other.stl'), cuboidStl().replace('solid cuboid', 'solid other'));
+    s = await signedInDesktop('view3d@example.com', 'View 3D');
+    await uploadToDrive(s.page, s.product.url, path.join(dir, 'cuboid.stl'));
+    await uploadToDrive(s.page, s.product.url, path.join(dir, 'other.stl'));
+    fileId = await idOf('cuboid.stl');
+    otherId = await idOf('other.stl');
+  });
+  afterAll(async () => s?.close());
+
+  /**
+   * Pixels of the viewer's canvas near a colour (`near`: within 120 of the edges' #1f2937) or, by default, off its
+   * background #eef1f5 (more than 30 away).
+   */
+  const drawn = (p: Page, near = false) =>
+    p.evaluate((near) => {
+      const c = document.querySelector('[data-testid=view3d-canvas]') as HTMLCanvasElement;
+      (window as any).__view3d.renderNow();
+      const tmp = document.createElement('canvas');
+      [tmp.width, tmp.height] = [c.width, c.height];
+      const g = tmp.getContext('2d')!;
+      g.drawImage(c, 0, 0);
+      const d = g.getImageData(0, 0, c.width, c.height).data;
+      const [r, gg, b] = near ? [31, 41, 55] : [238, 241, 245];
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        const dist = Math.abs(d[i] - r) + Math.abs(d[i + 1] - gg) + Math.abs(d[i + 2] - b);
+        if (near ? dist < 120 : dist > 30) n++;
+      }
+      return n;
+    }, near);
+
+  it('desktop: Convert to 3D from /yun/threeModel (added to the conversion list, converted by the server), then Open 3D opens the viewer in a new tab: drawn, orbit, hide, section, modes, properties, measure a known edge, screenshot', async () => {
+    const { page } = s;
+    try {
+      // the 3D list shows both models; Convert to 3D on one: "added to the conversion list", the server converts it
+      await page.goto(`${s.product.url}/yun/threeModel`);
+      await page.locator('[data-testid="row-other.stl"]').waitFor({ timeout: 30_000 });
+      await page.locator('[data-testid="row-cuboid.stl"] input[type=checkbox]').check();
+      await page.click('[data-testid=btn-model3d]');
+      await page.getByText('The file has been added to the conversion list and is being converted').waitFor({ timeout: 10_000 });
+      const t0 = Date.now();
+      let st: any;
+      do {
+        await new Promise((r) => setTimeout(r, 500));
+        st = await postApi(page, `${s.product.url}/cloud/v5/file/task/checkTaskStatus3D`, { fileId });
+      } while (st.transformStatus === 0 && Date.now() - t0 < 90_000);
+      expect(st).toMatchObject({ transformStatus: 1, stats: { triangles: 12 } });
+      console.log(`view3d: the cuboid converted in ${Date.now() - t0} ms (with polling every 500 ms)`);
+
+      // converted: the list says Open 3D, which opens the viewer in a new tab (the answer's allDone)
+      await page.reload();
+      await page.locator('[data-testid="row-cuboid.stl"] input[type=checkbox]').check();
+      await page.locator('[data-testid=btn-model3d]').getByText('Open 3D').waitFor();
+      const [tab] = await Promise.all([page.context().waitForEvent('page'), page.click('[data-testid=btn-model3d]')]);
+      await tab.waitForURL(/\/view3d\?key=/);
+      expect(new URL(tab.url()).searchParams.get('key')).toBe(fileId);
+      await tab.locator('[data-testid=view3d-canvas]').waitFor({ timeout: 60_000 });
+      await tab.waitForFunction(() => (window as any).__view3d?.model);
+      const full = await drawn(tab);
+      expect(full).toBeGreaterThan(5000);
+
+      // orbit: a drag turns the camera around the model, which stays drawn
+      const cam = () => tab.evaluate(() => (window as any).__view3d.camera.position.toArray() as number[]);
+      const before = await cam();
+      const c = (await tab.locator('[data-testid=view3d-canvas]').boundingBox())!;
+      await tab.mouse.move(c.x + c.width / 2, c.y + c.height / 2);
+      await tab.mouse.down();
+      await tab.mouse.move(c.x + c.width / 2 + 120, c.y + c.height / 2 + 40, { steps: 8 });
+      await tab.mouse.up();
+      expect(Math.hypot(...(await cam()).map((v, i) => v - before[i]))).toBeGreaterThan(1);
+      expect(await drawn(tab)).toBeGreaterThan(5000);
+      await tab.click('[data-testid=view3d-fit]');
+
+      // the model tree: the STL's node; hidden, nothing is drawn; show all brings it back
+      await tab.click('[data-testid=view3d-tree-toggle]');
+
+      await tab.locator('[data-testid=view3d-tree] .ant-tree-title').first().click();
+      // selected: drawn highlighted (before, the highlight made a one-material mesh's material an array: nothing drawn)
+      const chosen = await drawn(tab);
+      expect(chosen).toBeGreaterThan(full * 0.9);
+      await tab.click('[data-testid=tree-hide]');
+      expect(await drawn(tab)).toBeLessThan(full / 100);
+      await tab.click('[data-testid=tree-show-all]');
+      expect(await drawn(tab)).toBe(chosen);
+
+      // the section across X near its start keeps a thin slice; flipped, most of it
+      await tab.locator('[data-testid=view3d-section]').getByText('X', { exact: true }).click();
+      const slider = tab.locator('[data-testid=view3d-section-slider]');
+      const box = (await slider.boundingBox())!;
+      await tab.mouse.click(box.x + box.width * 0.1, box.y + box.height / 2);
+      const thin = await drawn(tab);
+      expect(thin).toBeLessThan(full * 0.5);
+      await tab.click('[data-testid=view3d-section-flip]');
+      expect(await drawn(tab)).toBeGreaterThan(thin);
+      await tab.locator('[data-testid=view3d-section]').getByText('Off').click();
+      expect(await drawn(tab)).toBe(chosen);
+
+      // wireframe draws only the triangles' edges; edges mode draws dark feature edges over the shading
+      const dark = () => drawn(tab, true);
+      const shadedDark = await dark();
+      await tab.locator('[data-testid=view3d-mode]').getByText('Wireframe').click();
+      expect(await drawn(tab)).toBeLessThan(chosen * 0.2);
+      await tab.locator('[data-testid=view3d-mode]').getByText('Edges').click();
+      expect(await drawn(tab)).toBeGreaterThan(chosen * 0.9);
+      const edgesDark = await dark();
+      console.log(`view3d: pixels of the edge colour shaded ${shadedDark}, with edges ${edgesDark}`);
+      expect(edgesDark).toBeGreaterThan(shadedDark + 300);
+      await tab.locator('[data-testid=view3d-mode]').getByText('Shaded').click();
+      expect(await dark()).toBe(shadedDark);
+
+      // a click on the model selects it: its name in the properties panel
+      await tab.click('[data-testid=view3d-props-toggle]');
+      const cv = (await tab.locator('[data-testid=view3d-canvas]').boundingBox())!;
+      await tab.mouse.click(cv.x + cv.width / 2, cv.y + cv.height / 2);
+      await tab.locator('[data-testid=element-properties]').getByText('cuboid').waitFor();
+
+      // measure the 40-unit edge: front view, orthographic; clicks 3 px inside the front face's top corners snap to them
+      await tab.locator('[data-testid=view3d-projection]').getByText('Orthographic').click();
+      await tab.locator('[data-testid=view3d-views]').getByText('Front').click();
+      await tab.click('[data-testid=view3d-measure]');
+      const [a, b] = await tab.evaluate(() => {
+        const v = (window as any).__view3d;
+        const bx = v.modelBox();
+        const canvas = v.renderer.domElement.getBoundingClientRect();
+        return [[bx.min.x, bx.max.y, bx.max.z], [bx.max.x, bx.max.y, bx.max.z]].map((p) => {
+          const [x, y] = v.project(p);
+          return [canvas.left + x, canvas.top + y];
+        });
+      });
+      await tab.mouse.click(a[0] + 3, a[1] + 3);
+      await tab.mouse.click(b[0] - 3, b[1] + 3);
+      const text = await tab.locator('[data-testid=view3d-distance]').innerText();
+      const d = Number(text.replace(/^[^\d]*/, ''));
+      console.log(`view3d: measured ${d} for the 40-unit edge`);
+      expect(Math.abs(d - 40) / 40).toBeLessThan(0.001);
+
+      // the screenshot is a PNG of the canvas
+      const [download] = await Promise.all([tab.waitForEvent('download'), tab.click('[data-testid=view3d-screenshot]')]);
+      expect(download.suggestedFilename()).toBe('cuboid.png');
+      await tab.close();
+    } catch (e) {
+      await shoot(page, 'view3d-desktop-failure');
+      throw e;
+    }
+  });
+
+  it('phone width: the model drawn and fitted, touch orbit and pinch, no sideways overflow, the tree in a drawer; a file not converted says so with Convert', async () => {
+    const phone = await s.browser.newContext({ viewport: { width: 375, height: 740 }, userAgent: IPHONE_UA, isMobile: true, hasTouch: true, storageState: await s.page.context().storageState() });
+    await serveWebAppFrom(phone, s.product.url, s.web);
+    const m = await phone.newPage();
+    try {
+      await m.goto(`${s.product.url}/view3d?key=${encodeURIComponent(fileId)}`);
+      await m.locator('[data-testid=view3d-canvas]').waitFor({ timeout: 60_000 });
+      await m.waitForFunction(() => (window as any).__view3d?.model);
+      expect(await drawn(m)).toBeGreaterThan(2000);
+      // fitted to the narrow canvas: the model's box is inside it (the fit once used the vertical angle only: cut off at the sides)
+      const inside = await m.evaluate(() => {
+        const v = (window as any).__view3d;
+        const b = v.modelBox();
+        const el = v.renderer.domElement;
+        return [0, 1, 2, 3, 4, 5, 6, 7].every((i) => {
+          const p = v.project([i & 1 ? b.max.x : b.min.x, i & 2 ? b.max.y : b.min.y, i & 4 ? b.max.z : b.min.z]);
+          return p && p[0] >= 0 && p[0] <= el.clientWidth && p[1] >= 0 && p[1] <= el.clientHeight;
+        });
+      });
+      expect(inside).toBe(true);
+      expect(await phoneOverflow(m)).toBeLessThanOrEqual(0);
+      // touch: one finger orbits, two fingers spread apart zoom in (OrbitControls' touch gestures)
+      const camAt = () => m.evaluate(() => { const v = (window as any).__view3d; return [...v.camera.position.toArray(), v.camera.position.distanceTo(v.controls.target)] as number[]; });
+      const cdp = await phone.newCDPSession(m);
+      const touch = async (type: 'touchStart' | 'touchMove' | 'touchEnd', points: [number, number][]) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
+      const c = (await m.locator('[data-testid=view3d-canvas]').boundingBox())!;
+      const [cx, cy] = [c.x + c.width / 2, c.y + 150];
+      const start = await camAt();
+      await touch('touchStart', [[cx, cy]]);
+      for (let i = 1; i <= 8; i++) await touch('touchMove', [[cx + i * 12, cy + i * 3]]);
+      await touch('touchEnd', []);
+      const orbited = await camAt();
+      expect(Math.hypot(orbited[0] - start[0], orbited[1] - start[1], orbited[2] - start[2])).toBeGreaterThan(1);
+      expect(Math.abs(orbited[3] - start[3]) / start[3]).toBeLessThan(0.05);
+      await touch('touchStart', [[cx - 20, cy], [cx + 20, cy]]);
+      for (let i = 1; i <= 8; i++) await touch('touchMove', [[cx - 20 - i * 10, cy], [cx + 20 + i * 10, cy]]);
+      await touch('touchEnd', []);
+      expect((await camAt())[3]).toBeLessThan(orbited[3] * 0.9);
+
+      await m.tap('[data-testid=view3d-tree-toggle]');
+      await m.locator('.ant-drawer [data-testid=view3d-tree] .ant-tree-title').first().waitFor();
+
+      await m.goto(`${s.product.url}/view3d?key=${encodeURIComponent(otherId)}`);
+      await m.getByText('This 3D model has not been converted and cannot be viewed on the web').waitFor();
+      await m.locator('[data-testid=view3d-convert]').waitFor();
+      expect(await phoneOverflow(m)).toBeLessThanOrEqual(0);
+    } catch (e) {
+      await shoot(m, 'view3d-phone-failure');
+      throw e;
+    } finally {
+      await phone.close();
+    }
+  });
+});
