@@ -123,6 +123,7 @@ export const ERRORS = {
   'unzip.ratio': { rtnCode: '1016010', key: 'errors.unzip.ratio' },
   'unzip.failed': { rtnCode: '1016011', key: 'errors.unzip.failed' },
   'unzip.notRunning': { rtnCode: '1016012', key: 'errors.unzip.notRunning' },
+  'unzip.membersOnly': { rtnCode: '1016013', key: 'errors.unzip.membersOnly' },
   // rtnCode ranges by area (append inside your range): shares 1010xxx, groups 1011xxx, public library 1012xxx,
   // versions 1013xxx, compare 1014xxx, conversions 1015xxx, decompression 1016xxx
 } as const;

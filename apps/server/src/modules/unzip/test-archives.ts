@@ -1,5 +1,9 @@
-import { crc32 } from 'node:zlib';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { crc32, gzipSync } from 'node:zlib';
 import { Uint8ArrayReader, Uint8ArrayWriter, ZipWriter } from '@zip.js/zip.js';
+import SevenZip from '7z-wasm';
 
 /**
  * Test helper: zips written in the test with zip.js's own writer (issue 18: archives generated in the test), and the
@@ -62,6 +66,46 @@ export async function makeZip(entries: TestEntry[], o: TestZipOptions = {}): Pro
     else await writer.add(e.name, new Uint8ArrayReader(e.data));
   }
   return writer.close();
+}
+
+/** 7-Zip's `a` (or any command) in WebAssembly, in `cwd` (or its folder `sub`). */
+export async function sevenZip(cwd: string, args: string[], sub?: string): Promise<void> {
+  let out = '';
+  const print = (c: number) => void (out += String.fromCharCode(c & 0xff));
+  const sz = await SevenZip({ stdout: print, stderr: print, stdin: (() => null) as unknown as () => number });
+  sz.FS.mkdir('/w');
+  sz.FS.mount(sz.NODEFS, { root: cwd }, '/w');
+  sz.FS.chdir(sub ? `/w/${sub}` : '/w');
+  const code = sz.callMain(args) as unknown as number;
+  if (code) throw new Error(`7-Zip ${args.join(' ')} exit ${code}: ${out}`);
+}
+
+/**
+ * An archive of `entries` made by 7-Zip itself from a tree written to a temp folder: a 7z (with a password, and
+ * encrypted headers: `-mhe`), a tar, or a tar.gz (the tar gzipped).
+ */
+export async function makeWith7Zip(entries: TestEntry[], type: '7z' | 'tar' | 'tar.gz', o: { password?: string; encryptHeaders?: boolean } = {}): Promise<Buffer> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-7z-'));
+  try {
+    const tree = path.join(dir, 'tree');
+    mkdirSync(tree);
+    for (const e of entries) {
+      const target = path.join(tree, ...e.name.replace(/\/$/, '').split('/'));
+      if (e.data === null) mkdirSync(target, { recursive: true });
+      else {
+        mkdirSync(path.dirname(target), { recursive: true });
+        writeFileSync(target, e.data);
+      }
+    }
+    const file = type === '7z' ? 'out.7z' : 'out.tar';
+    const secret = o.password ? [`-p${o.password}`, ...(o.encryptHeaders ? ['-mhe=on'] : [])] : [];
+    // from inside the tree: the entries' paths start below it
+    await sevenZip(dir, ['a', `-t${type === '7z' ? '7z' : 'tar'}`, ...secret, `../${file}`, '.'], 'tree');
+    const bytes = readFileSync(path.join(dir, file));
+    return type === 'tar.gz' ? gzipSync(bytes) : bytes;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Sets every header's uncompressed size of the entry named `name` (local and central) to `size`: a header that lies. */

@@ -2,7 +2,7 @@ import { promises as fsp, type promises } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { Reader, ZipReader, ERR_ABORTED, ERR_ENCRYPTED, ERR_EOCDR_NOT_FOUND, ERR_INVALID_PASSWORD, ERR_INVALID_UNCOMPRESSED_SIZE, ERR_INVALID_CRC32, ERR_INVALID_COMPRESSED_DATA, ERR_INVALID_AUTHENTICATION_CODE, type Entry, type FileEntry } from '@zip.js/zip.js';
 import { ArchiveError, type ArchiveReader, type ExtractOptions } from './archive-reader.ts';
-import { classifyEntry, hasLegacyNames, listZip } from './zip-listing.ts';
+import { archiveCodePage, classifyEntry, listZip } from './zip-listing.ts';
 
 /**
  * zip archives through zip.js (issue 18 part 1): stored, deflate, ZipCrypto and AES, zip64. The archive is a local
@@ -82,7 +82,7 @@ export const zipReader: ArchiveReader = {
   async list(file, o) {
     const reader = new FileRangeReader(file);
     try {
-      const listing = await listZip(reader, o.limits);
+      const listing = await listZip(reader, o.limits, o.language);
       return { format: 'zip', ...listing };
     } catch (e) {
       throw zipError(e);
@@ -119,12 +119,12 @@ export const zipReader: ArchiveReader = {
     let total = 0;
     try {
       await withZip(file, async (zip) => {
-        const legacy = await hasLegacyNames(zip, o.limits.maxEntries);
+        const codePage = await archiveCodePage(zip, o.limits.maxEntries, o.language);
         let count = 0;
         for await (const entry of zip.getEntriesGenerator()) {
           if (o.signal.aborted) throw new ArchiveError('cancelled');
           if (++count > o.limits.maxEntries) throw new ArchiveError('limit', 'too many entries', { kind: 'entries', limit: o.limits.maxEntries, actual: count });
-          const c = classifyEntry(entry, legacy);
+          const c = classifyEntry(entry, codePage);
           if ('refused' in c || !isFile(entry)) continue;
           const listed = c.listed;
           const declared = entry.uncompressedSize;
