@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { deflateRawSync } from 'node:zlib';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, md5, s3TestEnv, type TestApp } from '../../test/fixtures.ts';
 import { readdirSync } from 'node:fs';
@@ -12,7 +11,7 @@ import type { StorageDriver } from '../../infra/storage/storage.types.ts';
 import { registerUnzipJobs } from './unzip.jobs.ts';
 import { createBlobsService } from '../blobs/blobs.service.ts';
 import { createUnzipService, derivedId, UNZIP_ATTEMPTS } from './unzip.service.ts';
-import { lieAboutSize, makeWith7Zip, makeZip, overlapping, rawZip, type TestEntry } from './test-archives.ts';
+import { claiming, lieAboutSize, makeWith7Zip, makeZip, overlapping, rawZip, type TestEntry } from './test-archives.ts';
 import { readFileSync } from 'node:fs';
 
 type User = Awaited<ReturnType<TestApp['createUser']>>;
@@ -21,51 +20,6 @@ async function readAll(s: NodeJS.ReadableStream) {
   const parts: Buffer[] = [];
   for await (const c of s) parts.push(c as Buffer);
   return Buffer.concat(parts);
-}
-
-/**
- * A zip whose one entry says in both headers it unpacks to `claim` bytes: deflated zeros (a bomb), or `stored` bytes as
- * they are. Over 4 GiB the sizes go in zip64 extra fields, as a real 10 GB entry's would.
- */
-function claiming(claim: number, realBytes: number, stored?: Buffer): Uint8Array {
-  const data = stored ?? deflateRawSync(Buffer.alloc(realBytes));
-  const name = Buffer.from('zeros.bin');
-  const zip64 = claim > 0xfffffffe;
-  const localExtra = Buffer.alloc(zip64 ? 20 : 0);
-  const centralExtra = Buffer.alloc(zip64 ? 12 : 0);
-  if (zip64) {
-    localExtra.writeUInt16LE(1, 0);
-    localExtra.writeUInt16LE(16, 2);
-    localExtra.writeBigUInt64LE(BigInt(claim), 4);
-    localExtra.writeBigUInt64LE(BigInt(data.length), 12);
-    centralExtra.writeUInt16LE(1, 0);
-    centralExtra.writeUInt16LE(8, 2);
-    centralExtra.writeBigUInt64LE(BigInt(claim), 4);
-  }
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(zip64 ? 45 : 20, 4);
-  local.writeUInt16LE(stored ? 0 : 8, 8);
-  local.writeUInt32LE(zip64 ? 0xffffffff : data.length, 18);
-  local.writeUInt32LE(zip64 ? 0xffffffff : claim, 22);
-  local.writeUInt16LE(name.length, 26);
-  local.writeUInt16LE(localExtra.length, 28);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(45, 4);
-  central.writeUInt16LE(zip64 ? 45 : 20, 6);
-  central.writeUInt16LE(stored ? 0 : 8, 10);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(zip64 ? 0xffffffff : claim, 24);
-  central.writeUInt16LE(name.length, 28);
-  central.writeUInt16LE(centralExtra.length, 30);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(46 + name.length + centralExtra.length, 12);
-  end.writeUInt32LE(30 + name.length + localExtra.length + data.length, 16);
-  return new Uint8Array(Buffer.concat([local, name, localExtra, data, central, name, centralExtra, end]));
 }
 
 const SOURCE: TestEntry[] = [
