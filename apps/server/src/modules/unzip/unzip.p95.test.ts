@@ -46,7 +46,7 @@ describe('other users keep their normal p95 while hostile and large archives are
     (await fetch(`${server.url}${p}?utoken=${tokens[who]}`, { method: 'POST', body: JSON.stringify({ data, clientInfo: { language: 'en' } }), headers: { 'content-type': 'application/json' } })).json();
   const upload = async (who: string, name: string, bytes: Uint8Array) => {
     const form = new FormData();
-    form.set('filedata', new Blob([bytes]), name);
+    form.set('filedata', new Blob([new Uint8Array(bytes)]), name);
     return (await (await fetch(`${server.url}/cloud/v5/file/upload?utoken=${tokens[who]}`, { method: 'POST', body: form })).json()).bizData;
   };
   /** one drive listing of the other user, timed end to end (the answer read whole) */
