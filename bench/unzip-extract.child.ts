@@ -1,7 +1,7 @@
 /**
  * One extraction by our readers, in a process of its own so its peak RSS is the extraction's (unzip.bench.ts):
  * each entry is consumed as storage consumes it, hashed (md5) on its way into a file under the output folder.
- * Prints one JSON line: { ms, files, bytes, maxRssMb }.
+ * Prints one JSON line: { ms, files, bytes, maxRssMb, cpuMs } (cpuMs: user + system time of all threads during the extraction).
  *
  *   npx tsx bench/unzip-extract.child.ts <zip|7z> <archive> <out-dir> <temp-dir>
  */
@@ -17,8 +17,13 @@ const [format, archive, out, temp] = process.argv.slice(2);
 
 // the readers the decompression task uses (archive-readers.ts); the 7z one with the bench's temp folder
 const reader = format === 'zip' ? readerFor('zip') : sevenZipReader('7z', { tempDir: temp });
+const cpuMsSince = (before: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(before);
+  return Math.round((d.user + d.system) / 1000);
+};
 const limits = { maxEntries: 100_000, maxTotalBytes: 2 ** 31 - 1, maxRatio: 10_000 };
 const started = performance.now();
+const cpuBefore = process.cpuUsage();
 let files = 0;
 let bytes = 0;
 await reader.extract(archive, {
@@ -40,5 +45,5 @@ await reader.extract(archive, {
     files++;
   },
 });
-console.log(JSON.stringify({ ms: Math.round(performance.now() - started), files, bytes, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));
+console.log(JSON.stringify({ ms: Math.round(performance.now() - started), files, bytes, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024), cpuMs: cpuMsSince(cpuBefore) }));
 process.exit(0);
