@@ -9,12 +9,14 @@ import { createUnzipService } from './unzip.service.ts';
  * tasks are listed, polled and cancelled through the download tasks' calls with taskType 2 (downloads.routes.ts).
  */
 /**
- * The caller's language as sent (clientInfo.language, else Accept-Language), not narrowed to the UI's languages: a
- * Japanese user's "ja" decides how a zip's legacy names are read (archive-names.ts) though the UI answers in English.
+ * The language that decides how a zip's legacy names are read (archive-names.ts: ko → EUC-KR, ja → Shift-JIS), not
+ * narrowed to the UI's languages: clientInfo.language when it is Korean or Japanese, else the browser's first
+ * Accept-Language (the web app sends its UI language, "en" for a Japanese browser, the UI having no Japanese).
  */
 function namesLanguage(req: FastifyRequest): string | undefined {
-  const body = req.body as { clientInfo?: { language?: string } } | undefined;
-  return body?.clientInfo?.language || String(req.headers['accept-language'] ?? '').split(',')[0].split(';')[0].trim() || undefined;
+  const ui = (req.body as { clientInfo?: { language?: string } } | undefined)?.clientInfo?.language || undefined;
+  if (ui && /^(ja|ko)\b/i.test(ui)) return ui;
+  return String(req.headers['accept-language'] ?? '').split(',')[0].split(';')[0].trim() || ui;
 }
 
 export const unzipRoutes: RouteModule = async (app, { deps }) => {

@@ -246,6 +246,13 @@ for (const driver of testDatabaseDrivers()) {
         expect(done.status).toBe(2);
         expect([...(await tree(a.id, done.unzip.folderId)).keys()].filter((k) => !k.endsWith('/'))).toEqual([want]);
       }
+      // the web app sends its UI language ("en": it has no Japanese); the browser's Accept-Language still says ja
+      const zip = (await t.upload(a.token, 'ja-browser.zip', Buffer.from(japanese))).bizData;
+      const r = await t.app.inject({ method: 'POST', url: `/cloud/v5/file/unzip?utoken=${encodeURIComponent(a.token)}`, headers: { 'accept-language': 'ja-JP,ja;q=0.9,en;q=0.8' }, payload: { data: { fileId: zip.id }, clientInfo: { clientType: 'Web_PC', language: 'en' } } });
+      const task = r.json().bizData;
+      expect((await t.db.db.selectFrom('zip_tasks').select('names_language').where('id', '=', task.taskId).executeTakeFirstOrThrow()).names_language).toBe('ja-JP');
+      const done = await settled(a.token, task.taskId);
+      expect([...(await tree(a.id, done.unzip.folderId)).keys()]).toEqual(['図面ｶ.dxf']);
     });
 
     it('rights: open to every account by default; UNZIP_MEMBERS_ONLY=true refuses non-members (unzip.membersOnly) and lets members decompress', async () => {
