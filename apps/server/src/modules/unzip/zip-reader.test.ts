@@ -130,6 +130,23 @@ describe('zipReader', () => {
     expect(await kindOf(zipReader.list(onDisk(randomBytes(4096)), { limits: DEFAULT_UNZIP_LIMITS }))).toBe('not-archive');
   });
 
+  it('a deflated entry read straight through zlib is checked as zip.js checks it: a wrong CRC-32 or a broken deflate stream is damaged', async () => {
+    const text = new Uint8Array(Buffer.from('0\nLINE\n'.repeat(50_000)));
+    const good = Buffer.from(await makeZip([{ name: 'plan.dxf', data: text }, { name: 'b.txt', data: new Uint8Array([1]) }]));
+    expect(await extractAll(onDisk(good))).toEqual(new Map([['plan.dxf', Buffer.from(text)], ['b.txt', Buffer.from([1])]]));
+    // the CRC-32 of plan.dxf in both headers, off by one bit
+    const badCrc = Buffer.from(good);
+    for (let p = 0; p < badCrc.length - 4; p++) {
+      if (badCrc.readUInt32LE(p) === 0x04034b50) badCrc[p + 14] ^= 1;
+      if (badCrc.readUInt32LE(p) === 0x02014b50) badCrc[p + 16] ^= 1;
+    }
+    expect(await kindOf(extractAll(onDisk(badCrc)))).toBe('damaged');
+    // the deflate stream itself garbled (after the local header and name)
+    const garbled = Buffer.from(good);
+    garbled.fill(0xff, 30 + 'plan.dxf'.length + 10, 30 + 'plan.dxf'.length + 40);
+    expect(await kindOf(extractAll(onDisk(garbled)))).toBe('damaged');
+  });
+
   it('stops when the signal aborts (cancelled)', async () => {
     const file = onDisk(await makeZip([{ name: 'a', data: randomBytes(3_000_000) }, { name: 'b', data: randomBytes(10) }], { level: 0 }));
     const ac = new AbortController();
