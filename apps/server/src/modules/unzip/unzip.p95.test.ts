@@ -14,7 +14,7 @@ import { claiming, makeZip, rawZip, type TestEntry } from './test-archives.ts';
  * process over HTTP: another user's drive listing, 60 requests one after another, idle and then while a first user's
  * archives are processed (a 10 GB-of-zeros claim, 100,000 entries, a legit ~100 MB extraction). Extraction that
  * blocked the event loop (synchronous hashing in a busy loop, say) shows as a loaded p95 far above the idle one.
- * The bound, 2× idle + 25 ms, leaves room for the extraction's fair share of 2 busy cores (measured 2026-11-27: idle
+ * The bound, 2× idle (the worse p95 of before and after) + 25 ms, leaves room for the extraction's fair share of 2 busy cores (measured 2026-11-27: idle
  * p95 2–19 ms, loaded 9–17 ms). It was seen to fail with the zip reader hashing each chunk in a 40 ms busy loop
  * (loaded p95 45 ms against idle 2.4 ms); 3× idle + 50 ms, tried first, still passed with 60 ms stalls.
  */
@@ -96,17 +96,21 @@ describe('other users keep their normal p95 while hostile and large archives are
     const loaded: number[] = [];
     for (let i = 0; i < SAMPLES; i++) loaded.push(await listOnce());
     const during = await statusOf(bigTask);
-    const idleP95 = p95(idle);
-    const loadedP95 = p95(loaded);
-    console.log(`union/list p95 idle ${idleP95.toFixed(1)} ms, during extraction ${loadedP95.toFixed(1)} ms (max ${Math.max(...loaded).toFixed(1)} ms); the 100 MB extraction still running: ${during.status === 1}`);
     // otherwise the samples were not taken "meanwhile" and prove nothing
     expect(during.status).toBe(1);
-    expect(loadedP95).toBeLessThan(2 * idleP95 + 25);
 
     const end = await until(async () => {
       const all = await Promise.all(tasks.map(async (id) => (await api('a', '/cloud/v5/zip/task/taskStatus', { taskId: id })).bizData));
       return all.every((s) => s.status >= 2) ? all : undefined;
     }, 300_000);
+    // idle again once the archives are done: the machine's own load (other test files, other work) may have changed
+    // meanwhile, and the normal p95 is the worse of the two idle ones
+    const after: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) after.push(await listOnce());
+    const idleP95 = Math.max(p95(idle), p95(after));
+    const loadedP95 = p95(loaded);
+    console.log(`union/list p95 idle ${p95(idle).toFixed(1)} ms before, ${p95(after).toFixed(1)} ms after; during extraction ${loadedP95.toFixed(1)} ms (max ${Math.max(...loaded).toFixed(1)} ms)`);
+    expect(loadedP95).toBeLessThan(2 * idleP95 + 25);
     expect(end.map((s) => [s.status, s.response])).toEqual([
       [3, 'unzip.ratio'],
       [3, 'unzip.tooManyEntries'],
