@@ -27,6 +27,8 @@ const MB = 1024 * 1024;
 interface Run {
   ms: number;
   peakMb?: number;
+  /** our child's CPU time (user + system, all threads) during the extraction */
+  cpuMs?: number;
   skipped?: string;
   error?: string;
 }
@@ -95,7 +97,7 @@ function runOurs(format: 'zip' | '7z', archive: string, out: string, temp: strin
   const wall = Math.round(performance.now() - t);
   rmSync(out, { recursive: true, force: true });
   const line = (r.stdout ?? '').trim().split('\n').pop() ?? '';
-  let parsed: { ms?: number; maxRssMb?: number; skipped?: string } = {};
+  let parsed: { ms?: number; maxRssMb?: number; cpuMs?: number; skipped?: string } = {};
   try {
     parsed = JSON.parse(line);
   } catch {
@@ -103,7 +105,7 @@ function runOurs(format: 'zip' | '7z', archive: string, out: string, temp: strin
   }
   if (parsed.skipped) return { ms: 0, skipped: parsed.skipped };
   // the child's own clock: the extraction, without tsx and module loading (~1 s of start-up)
-  return { ms: parsed.ms ?? wall, peakMb: parsed.maxRssMb };
+  return { ms: parsed.ms ?? wall, peakMb: parsed.maxRssMb, cpuMs: parsed.cpuMs };
 }
 
 const median = (runs: Run[]): Run => [...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)];
@@ -135,7 +137,7 @@ export async function runUnzipBench() {
     const mbps = (r: Run) => (r.ms ? Math.round((bytes / MB / (r.ms / 1000)) * 10) / 10 : null);
     result[format] = {
       archiveMb: Math.round(statSync(archive).size / MB),
-      ours: { ms: o.ms, mbPerS: mbps(o), peakRssMb: o.peakMb, ...(o.error ? { error: o.error } : {}) },
+      ours: { ms: o.ms, mbPerS: mbps(o), peakRssMb: o.peakMb, cpuMs: o.cpuMs, ...(o.error ? { error: o.error } : {}) },
       sevenZip: { ms: b.ms, mbPerS: mbps(b), peakRssMb: b.peakMb, ...(b.error ? { error: b.error } : {}) },
       throughputRatio: o.ms && b.ms ? Math.round((b.ms / o.ms) * 100) / 100 : null,
       targets: { ratioAtLeast: 0.5, peakRssMbBelow: 300 },

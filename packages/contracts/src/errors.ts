@@ -123,6 +123,7 @@ export const ERRORS = {
   'unzip.ratio': { rtnCode: '1016010', key: 'errors.unzip.ratio' },
   'unzip.failed': { rtnCode: '1016011', key: 'errors.unzip.failed' },
   'unzip.notRunning': { rtnCode: '1016012', key: 'errors.unzip.notRunning' },
+  'unzip.membersOnly': { rtnCode: '1016013', key: 'errors.unzip.membersOnly' },
   // 3D models (modules/model3d, issue 21)
   'model3d.converting': { rtnCode: '1017001', key: 'errors.model3d.converting' },
   'model3d.notModel': { rtnCode: '1017002', key: 'errors.model3d.notModel' },

@@ -264,6 +264,8 @@ export interface ZipTasksTable {
   password_enc: ColumnType<string | null, string | null | undefined, string | null>;
   /** quota added to storage_used for the listed total before writing, settled when the task ends */
   reserved: ColumnType<number, number | undefined, number>;
+  /** the asking user's clientInfo.language ("ko-KR"): a zip's legacy names may be EUC-KR or Shift-JIS */
+  names_language: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface JobsTable {

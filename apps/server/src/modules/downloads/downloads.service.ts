@@ -16,7 +16,7 @@ import { addDownloadGrant, downloadLink } from './download-links.ts';
 export const ZIP_BUILD_JOB = 'zip.build';
 
 /** The decompression columns of a task that is not one (a download). */
-export const NOT_UNZIP = { archive_id: null, folder_id: null, unzip_mode: null, format: null, entries_done: 0, entries_total: 0, bytes_done: 0, bytes_total: 0, reports: null, password_enc: null, reserved: 0 };
+export const NOT_UNZIP = { archive_id: null, folder_id: null, unzip_mode: null, format: null, entries_done: 0, entries_total: 0, bytes_done: 0, bytes_total: 0, reports: null, password_enc: null, reserved: 0, names_language: null };
 
 /** A task as the task calls answer it; a decompression (taskType 2) carries `unzip` (contracts' unzipTaskSchema). */
 export function presentTask(t: ZipTaskRow): UnzipTask {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isValidItemName } from '@cadcloud/contracts';
-import { cleanNamePart, decodeEntryName } from './archive-names.ts';
+import { cleanNamePart, decodeEntryName, legacyCodePage } from './archive-names.ts';
 
 const bytes = (...b: number[]) => new Uint8Array(b);
 // "中文图纸.dwg" in GBK, as Chinese Windows writes it into a zip without the UTF-8 flag
@@ -59,5 +59,35 @@ describe('cleanNamePart', () => {
     expect(clean.name.length).toBe(255);
     expect(clean.name.endsWith('.dwg')).toBe(true);
     expect(clean.fixes).toEqual(['too-long']);
+  });
+});
+
+// '도면' in EUC-KR; '図面ｶ' in Shift-JIS (the half-width ｶ, B6, followed by '.', is no GBK pair); '中文图纸' in GBK
+const EUC_KR_NAME = bytes(0xb5, 0xb5, 0xb8, 0xe9, 0x2e, 0x64, 0x77, 0x67);
+const SJIS_NAME = bytes(0x90, 0x7d, 0x96, 0xca, 0xb6, 0x2e, 0x64, 0x78, 0x66);
+
+describe('legacyCodePage (issue 18 part 2: Shift-JIS / EUC-KR by the user\'s language)', () => {
+  it('GBK for everyone whose language suggests nothing else, and for Chinese names a Japanese user receives', () => {
+    expect(legacyCodePage([GBK_NAME], 'zh')).toBe('gbk');
+    expect(legacyCodePage([EUC_KR_NAME], 'en')).toBe('gbk');
+    expect(legacyCodePage([GBK_NAME], 'ja')).toBe('gbk');
+    expect(legacyCodePage([SJIS_NAME], undefined)).toBe('gbk');
+  });
+
+  it('Shift-JIS for a Japanese user when GBK does not decode every name cleanly', () => {
+    expect(legacyCodePage([SJIS_NAME], 'ja')).toBe('shift_jis');
+    expect(legacyCodePage([SJIS_NAME], 'ja-JP')).toBe('shift_jis');
+    expect(decodeEntryName(SJIS_NAME, false, 'shift_jis')).toEqual({ name: '図面ｶ.dxf', encoding: 'shift_jis' });
+    // without the language: GBK fails, CP437 is the last resort
+    expect(decodeEntryName(SJIS_NAME, false, legacyCodePage([SJIS_NAME], 'zh')).encoding).toBe('cp437');
+  });
+
+  it('EUC-KR for a Korean user when it decodes every name, even where GBK does too (the two overlap)', () => {
+    expect(new TextDecoder('gbk', { fatal: true }).decode(EUC_KR_NAME)).not.toBe('도면.dwg');
+    expect(legacyCodePage([EUC_KR_NAME], 'ko')).toBe('euc-kr');
+    expect(legacyCodePage([EUC_KR_NAME], 'ko-KR')).toBe('euc-kr');
+    expect(decodeEntryName(EUC_KR_NAME, false, 'euc-kr')).toEqual({ name: '도면.dwg', encoding: 'euc-kr' });
+    // a name EUC-KR cannot read (0xFF is no lead byte anywhere): not all names decode, GBK's rules stay
+    expect(legacyCodePage([EUC_KR_NAME, bytes(0xd6, 0xd0, 0xff)], 'ko')).toBe('gbk');
   });
 });

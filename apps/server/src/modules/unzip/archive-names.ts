@@ -9,7 +9,12 @@ import { FORBIDDEN_NAME_CHARS, MAX_NAME_LENGTH, isValidItemName, extensionOf } f
  * write UTF-8 anyway (macOS's Archive Utility, Linux `zip`) are caught by checking whether the bytes are valid
  * UTF-8: GBK and CP437 text with bytes above 0x7F is almost never valid UTF-8 by accident.
  */
-export type NameEncoding = 'utf-8' | 'gbk' | 'cp437';
+export type NameEncoding = 'utf-8' | LegacyCodePage | 'cp437';
+/**
+ * The code page an archive's unflagged, non-UTF-8 names are read in (`legacyCodePage`): GBK, unless the user's
+ * language is Japanese or Korean and the names say so (issue 18 part 2).
+ */
+export type LegacyCodePage = 'gbk' | 'shift_jis' | 'euc-kr';
 
 export interface DecodedName {
   name: string;
@@ -20,6 +25,10 @@ export interface DecodedName {
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 // Node's full ICU carries GBK (a superset of GB2312); no dependency needed
 const gbk = new TextDecoder('gbk', { fatal: true });
+// WHATWG's euc-kr is Windows-949 (UHC), what Korean Windows writes; shift_jis is Windows-31J
+const DECODERS: Record<LegacyCodePage, TextDecoder> = { gbk, shift_jis: new TextDecoder('shift_jis', { fatal: true }), 'euc-kr': new TextDecoder('euc-kr', { fatal: true }) };
+/** The code page a user's language (a clientInfo.language tag, "ko-KR") suggests besides GBK. */
+const BY_LANGUAGE: Record<string, LegacyCodePage> = { ja: 'shift_jis', ko: 'euc-kr' };
 /**
  * ICU's GBK does not throw on every bad byte even when fatal: 0xFF comes out as U+F8F5, and GBK's user-defined
  * areas map into the Private Use Area too. No real file name uses those, so such a result means "not GBK".
@@ -44,6 +53,28 @@ export function isLegacyName(raw: Uint8Array, utf8Flag: boolean): boolean {
   return !utf8Flag && tryDecode(utf8, raw) === undefined;
 }
 
+/** A clean decoding in a code page: every byte understood and nothing in the Private Use Area. */
+function decodeClean(codePage: LegacyCodePage, bytes: Uint8Array): string | undefined {
+  const text = tryDecode(DECODERS[codePage], bytes);
+  return text !== undefined && !PRIVATE_USE.test(text) ? text : undefined;
+}
+
+/**
+ * The code page of an archive whose names are not UTF-8 (`names`: those unflagged names that are not valid UTF-8),
+ * for a user of `language`. GBK is the rule (most such zips come from Chinese Windows). A Korean user's archive is
+ * read as EUC-KR when that decodes every name, even where GBK does too: the two share their byte ranges, and GBK reads
+ * Korean names as Chinese nonsense without failing. A Japanese user's is read as Shift-JIS only when GBK fails on a
+ * name: Shift-JIS reads almost any bytes (0xA1–0xDF are half-width katakana), so it proves nothing by decoding.
+ */
+export function legacyCodePage(names: Uint8Array[], language: string | undefined): LegacyCodePage {
+  const suggested = BY_LANGUAGE[(language ?? '').toLowerCase().split(/[-_]/)[0]];
+  const all = (cp: LegacyCodePage) => names.every((n) => decodeClean(cp, n) !== undefined);
+  if (suggested === 'euc-kr' && all('euc-kr')) return 'euc-kr';
+  if (all('gbk')) return 'gbk';
+  if (suggested && all(suggested)) return suggested;
+  return 'gbk';
+}
+
 function tryDecode(decoder: TextDecoder, bytes: Uint8Array): string | undefined {
   try {
     return decoder.decode(bytes);
@@ -53,24 +84,24 @@ function tryDecode(decoder: TextDecoder, bytes: Uint8Array): string | undefined 
 }
 
 /**
- * The entry's name as text: UTF-8 when flagged or valid, else GBK, else CP437. `legacyArchive`: another unflagged
- * name of the same archive is not UTF-8, so the archive was made in a code page: short GBK names can be valid UTF-8
- * by accident ("图纸" is CD BC D6 BD, which UTF-8 reads as "ͼֽ"), and then GBK is tried first.
+ * The entry's name as text: UTF-8 when flagged or valid, else GBK, else CP437. `codePage`: another unflagged name of
+ * the same archive is not UTF-8, so the archive was made in a code page (`legacyCodePage`), tried first: short GBK
+ * names can be valid UTF-8 by accident ("图纸" is CD BC D6 BD, which UTF-8 reads as "ͼֽ").
  */
-export function decodeEntryName(raw: Uint8Array, utf8Flag: boolean, legacyArchive = false): DecodedName {
+export function decodeEntryName(raw: Uint8Array, utf8Flag: boolean, codePage?: LegacyCodePage): DecodedName {
   if (utf8Flag) {
     // a flag that lies (bytes that are not UTF-8) falls through to the code pages rather than showing U+FFFD
     const flagged = tryDecode(utf8, raw);
     if (flagged !== undefined) return { name: flagged, encoding: 'utf-8' };
   }
-  if (legacyArchive) {
-    const asGbk = tryDecode(gbk, raw);
-    if (asGbk !== undefined && !PRIVATE_USE.test(asGbk)) return { name: asGbk, encoding: 'gbk' };
+  if (codePage) {
+    const inPage = decodeClean(codePage, raw);
+    if (inPage !== undefined) return { name: inPage, encoding: codePage };
   }
   const asUtf8 = tryDecode(utf8, raw);
   if (asUtf8 !== undefined) return { name: asUtf8, encoding: 'utf-8' };
-  const asGbk = tryDecode(gbk, raw);
-  if (asGbk !== undefined && !PRIVATE_USE.test(asGbk)) return { name: asGbk, encoding: 'gbk' };
+  const asGbk = decodeClean('gbk', raw);
+  if (asGbk !== undefined) return { name: asGbk, encoding: 'gbk' };
   return { name: decodeCp437(raw), encoding: 'cp437' };
 }
 

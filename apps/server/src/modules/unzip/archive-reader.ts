@@ -23,6 +23,8 @@ export interface ExtractOptions {
   /** always given to 7-Zip, empty included, so nothing ever waits for a password on stdin */
   password?: string;
   limits: UnzipLimits;
+  /** the user's language (clientInfo.language): a zip's legacy names may be Shift-JIS or EUC-KR (archive-names.ts) */
+  language?: string;
   signal: AbortSignal;
   /**
    * One file entry (directories are listed, not passed here). `data` must be consumed before the next entry comes,
@@ -36,7 +38,7 @@ export interface ExtractOptions {
 export interface ArchiveReader {
   readonly format: ArchiveFormat;
   /** Throws ArchiveError: 'password-required' only when the header itself is encrypted (7z -mhe) and none is given. */
-  list(file: string, o: { password?: string; limits: UnzipLimits }): Promise<ArchiveListing>;
+  list(file: string, o: { password?: string; limits: UnzipLimits; language?: string }): Promise<ArchiveListing>;
   /** True when the password opens the archive (its first encrypted entry decrypts and checks). */
   checkPassword(file: string, password: string): Promise<boolean>;
   extract(file: string, o: ExtractOptions): Promise<void>;

@@ -5,13 +5,13 @@ import { gzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import SevenZip from '7z-wasm';
 import { ArchiveError, type ArchiveReader } from './archive-reader.ts';
 import { dictionaryBytes, parseTechnicalListing, sevenZipReader, type SevenZipReaderOptions } from './sevenzip-reader.ts';
 import { DEFAULT_UNZIP_LIMITS } from './unzip.config.ts';
 import type { SevenZipJob, SevenZipMessage } from './sevenzip.worker.ts';
 import { workerEntry } from '../../infra/workers/worker-entry.ts';
 import type { UnzipLimits } from './zip-listing.ts';
+import { sevenZip } from './test-archives.ts';
 
 /**
  * 7z and tar archives are made here by 7-Zip itself (7z-wasm's `a`), hostile tars byte by byte; RAR cannot be written
@@ -29,17 +29,6 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** 7-Zip's `a` (or any command) in WebAssembly, in `cwd`. */
-async function sevenZip(cwd: string, args: string[]): Promise<void> {
-  let out = '';
-  const print = (c: number) => void (out += String.fromCharCode(c & 0xff));
-  const sz = await SevenZip({ stdout: print, stderr: print, stdin: (() => null) as unknown as () => number });
-  sz.FS.mkdir('/w');
-  sz.FS.mount(sz.NODEFS, { root: cwd }, '/w');
-  sz.FS.chdir('/w');
-  const code = sz.callMain(args) as unknown as number;
-  if (code) throw new Error(`7-Zip ${args.join(' ')} exit ${code}: ${out}`);
-}
 
 /** The files of a tree, by '/'-separated path. */
 function writeTree(dir: string, files: Record<string, Buffer>, emptyDirs: string[] = []) {

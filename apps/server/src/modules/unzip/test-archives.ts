@@ -1,6 +1,10 @@
-import { crc32 } from 'node:zlib';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
 import { Uint8ArrayReader, Uint8ArrayWriter, ZipWriter } from '@zip.js/zip.js';
+import SevenZip from '7z-wasm';
 import { ArchiveError } from './archive-reader.ts';
 
 /**
@@ -66,6 +70,46 @@ export async function makeZip(entries: TestEntry[], o: TestZipOptions = {}): Pro
     else await writer.add(e.name, new Uint8ArrayReader(e.data));
   }
   return writer.close();
+}
+
+/** 7-Zip's `a` (or any command) in WebAssembly, in `cwd` (or its folder `sub`). */
+export async function sevenZip(cwd: string, args: string[], sub?: string): Promise<void> {
+  let out = '';
+  const print = (c: number) => void (out += String.fromCharCode(c & 0xff));
+  const sz = await SevenZip({ stdout: print, stderr: print, stdin: (() => null) as unknown as () => number });
+  sz.FS.mkdir('/w');
+  sz.FS.mount(sz.NODEFS, { root: cwd }, '/w');
+  sz.FS.chdir(sub ? `/w/${sub}` : '/w');
+  const code = sz.callMain(args) as unknown as number;
+  if (code) throw new Error(`7-Zip ${args.join(' ')} exit ${code}: ${out}`);
+}
+
+/**
+ * An archive of `entries` made by 7-Zip itself from a tree written to a temp folder: a 7z (with a password, and
+ * encrypted headers: `-mhe`), a tar, or a tar.gz (the tar gzipped).
+ */
+export async function makeWith7Zip(entries: TestEntry[], type: '7z' | 'tar' | 'tar.gz', o: { password?: string; encryptHeaders?: boolean } = {}): Promise<Buffer> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-7z-'));
+  try {
+    const tree = path.join(dir, 'tree');
+    mkdirSync(tree);
+    for (const e of entries) {
+      const target = path.join(tree, ...e.name.replace(/\/$/, '').split('/'));
+      if (e.data === null) mkdirSync(target, { recursive: true });
+      else {
+        mkdirSync(path.dirname(target), { recursive: true });
+        writeFileSync(target, e.data);
+      }
+    }
+    const file = type === '7z' ? 'out.7z' : 'out.tar';
+    const secret = o.password ? [`-p${o.password}`, ...(o.encryptHeaders ? ['-mhe=on'] : [])] : [];
+    // from inside the tree: the entries' paths start below it
+    await sevenZip(dir, ['a', `-t${type === '7z' ? '7z' : 'tar'}`, ...secret, `../${file}`, '.'], 'tree');
+    const bytes = readFileSync(path.join(dir, file));
+    return type === 'tar.gz' ? gzipSync(bytes) : bytes;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Sets every header's uncompressed size of the entry named `name` (local and central) to `size`: a header that lies. */
@@ -196,4 +240,49 @@ export async function kindOf(p: Promise<unknown>): Promise<string> {
     if (!(e instanceof ArchiveError)) throw e;
     return e.kind;
   }
+}
+
+/**
+ * A zip whose one entry says in both headers it unpacks to `claim` bytes: deflated zeros (a bomb), or `stored` bytes as
+ * they are. Over 4 GiB the sizes go in zip64 extra fields, as a real 10 GB entry's would.
+ */
+export function claiming(claim: number, realBytes: number, stored?: Buffer): Uint8Array {
+  const data = stored ?? deflateRawSync(Buffer.alloc(realBytes));
+  const name = Buffer.from('zeros.bin');
+  const zip64 = claim > 0xfffffffe;
+  const localExtra = Buffer.alloc(zip64 ? 20 : 0);
+  const centralExtra = Buffer.alloc(zip64 ? 12 : 0);
+  if (zip64) {
+    localExtra.writeUInt16LE(1, 0);
+    localExtra.writeUInt16LE(16, 2);
+    localExtra.writeBigUInt64LE(BigInt(claim), 4);
+    localExtra.writeBigUInt64LE(BigInt(data.length), 12);
+    centralExtra.writeUInt16LE(1, 0);
+    centralExtra.writeUInt16LE(8, 2);
+    centralExtra.writeBigUInt64LE(BigInt(claim), 4);
+  }
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(zip64 ? 45 : 20, 4);
+  local.writeUInt16LE(stored ? 0 : 8, 8);
+  local.writeUInt32LE(zip64 ? 0xffffffff : data.length, 18);
+  local.writeUInt32LE(zip64 ? 0xffffffff : claim, 22);
+  local.writeUInt16LE(name.length, 26);
+  local.writeUInt16LE(localExtra.length, 28);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(45, 4);
+  central.writeUInt16LE(zip64 ? 45 : 20, 6);
+  central.writeUInt16LE(stored ? 0 : 8, 10);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(zip64 ? 0xffffffff : claim, 24);
+  central.writeUInt16LE(name.length, 28);
+  central.writeUInt16LE(centralExtra.length, 30);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(46 + name.length + centralExtra.length, 12);
+  end.writeUInt32LE(30 + name.length + localExtra.length + data.length, 16);
+  return new Uint8Array(Buffer.concat([local, name, localExtra, data, central, name, centralExtra, end]));
 }

@@ -9,6 +9,12 @@ describe('unzip limits config', () => {
     expect([set.unzipMaxEntries, set.unzipMaxTotalBytes, set.unzipMaxRatio]).toEqual([500, 1_000_000, 50]);
   });
 
+  it('opens decompression to everyone by default; UNZIP_MEMBERS_ONLY=true keeps it for members', () => {
+    expect(loadConfig({ DATA_DIR: '/tmp/x' }).unzipMembersOnly).toBe(false);
+    expect(loadConfig({ DATA_DIR: '/tmp/x', UNZIP_MEMBERS_ONLY: 'true' }).unzipMembersOnly).toBe(true);
+    expect(() => loadConfig({ DATA_DIR: '/tmp/x', UNZIP_MEMBERS_ONLY: 'members' })).toThrow(/UNZIP_MEMBERS_ONLY/);
+  });
+
   it('refuses a value that is not a whole number, naming the variable', () => {
     expect(() => loadConfig({ DATA_DIR: '/tmp/x', UNZIP_MAX_RATIO: 'lots' })).toThrow(/UNZIP_MAX_RATIO/);
   });

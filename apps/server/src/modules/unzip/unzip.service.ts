@@ -231,11 +231,22 @@ export function createUnzipService(deps: AppDeps) {
 
   const present = presentTask;
 
+  /**
+   * Rights (issue 18 part 5): with UNZIP_MEMBERS_ONLY the operator keeps decompression for members (vip), as
+   * conversion's allowance does (conversions.service.ts allowanceOf); by default everyone may decompress.
+   */
+  async function assertMayUnzip(uid: string) {
+    if (!deps.config.unzipMembersOnly) return;
+    const vip = (await deps.db.selectFrom('users').select('vip_type').where('id', '=', uid).executeTakeFirst())?.vip_type ?? 0;
+    if (vip <= 0) throw appError('unzip.membersOnly');
+  }
+
   const service = {
     present,
 
     /** detectUnzip: the archive's format, the same-name folder, whether a password is needed, entries and size. */
-    async detect(uid: string, fileId: string) {
+    async detect(uid: string, fileId: string, language?: string) {
+      await assertMayUnzip(uid);
       const { row, format } = await archiveOf(uid, fileId, true);
       const folderName = folderNameOf(row.name);
       const same = await sameNameFolder(uid, row.parent_id, folderName);
@@ -245,7 +256,7 @@ export function createUnzipService(deps: AppDeps) {
       let local: Awaited<ReturnType<typeof localCopy>> | undefined;
       try {
         local = await localCopy(row);
-        listing = await readerFor(format!, { tempDir }).list(local.file, { limits: limits() });
+        listing = await readerFor(format!, { tempDir }).list(local.file, { limits: limits(), language });
         needPassword = listing.encrypted;
       } catch (e) {
         if (e instanceof TaskEnd) throw appError(e.code, e.args);
@@ -277,6 +288,7 @@ export function createUnzipService(deps: AppDeps) {
 
     /** unzipHasPassword: whether the password opens the archive; nothing is extracted. */
     async hasPassword(uid: string, fileId: string, password: string) {
+      await assertMayUnzip(uid);
       const { row, format } = await archiveOf(uid, fileId, true);
       const local = await localCopy(row).catch((e) => {
         if (e instanceof TaskEnd) throw appError(e.code, e.args);
@@ -297,8 +309,9 @@ export function createUnzipService(deps: AppDeps) {
      * unzip: queues the decompression of the archive into a folder next to it, or gives the password to its task
      * waiting for one. One unfinished task per archive ('Already in the decompression queue').
      */
-    async request(actor: Actor, o: { fileId: string; password?: string; mode?: 'new' }) {
+    async request(actor: Actor, o: { fileId: string; password?: string; mode?: 'new' }, language?: string) {
       files.assertNotFrozen(actor);
+      await assertMayUnzip(actor.id);
       const { row, format } = await archiveOf(actor.id, o.fileId, false);
       const folderName = folderNameOf(row.name);
       const sealed = o.password !== undefined ? sealPassword(deps.config.dataDir, o.password) : null;
@@ -316,7 +329,7 @@ export function createUnzipService(deps: AppDeps) {
         const now = Date.now();
         const task: ZipTaskRow = {
           ...NOT_UNZIP, id: newId(), uid: actor.id, task_type: TaskType.UNZIP, status: TaskStatus.BEFORE, request_key: `unzip:${row.id}`, name: row.name, progress: 0, result_key: null, result_size: null, error: null, created_at: now, updated_at: now,
-          archive_id: row.id, unzip_mode: o.mode ?? null, format, password_enc: sealed,
+          archive_id: row.id, unzip_mode: o.mode ?? null, format, password_enc: sealed, names_language: language?.slice(0, 35) ?? null,
         };
         await tasks.insert(task, t);
         return { task, run: true };
@@ -417,7 +430,7 @@ export function createUnzipService(deps: AppDeps) {
       let listing: ArchiveListing;
       try {
         reader = readerFor(format, { tempDir });
-        listing = await reader.list(local.file, { password, limits: lim });
+        listing = await reader.list(local.file, { password, limits: lim, language: task.names_language ?? undefined });
         if (listing.limitExceeded) throw limitError(listing.limitExceeded);
         if (listing.encrypted) {
           if (password === undefined) throw new TaskEnd(TaskStatus.PASSWORD_LOADING, 'unzip.passwordRequired');
@@ -553,6 +566,7 @@ export function createUnzipService(deps: AppDeps) {
         await reader.extract(local.file, {
           password,
           limits: lim,
+          language: task.names_language ?? undefined,
           signal: abort.signal,
           onEntry: async (entry: ListedEntry, data: Readable) => {
             if (failure.hit) throw failure.e;

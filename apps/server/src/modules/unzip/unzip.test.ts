@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { deflateRawSync } from 'node:zlib';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, md5, s3TestEnv, type TestApp } from '../../test/fixtures.ts';
 import { readdirSync } from 'node:fs';
@@ -12,7 +11,8 @@ import type { StorageDriver } from '../../infra/storage/storage.types.ts';
 import { registerUnzipJobs } from './unzip.jobs.ts';
 import { createBlobsService } from '../blobs/blobs.service.ts';
 import { createUnzipService, derivedId, UNZIP_ATTEMPTS } from './unzip.service.ts';
-import { lieAboutSize, makeZip, overlapping, rawZip, type TestEntry } from './test-archives.ts';
+import { claiming, lieAboutSize, makeWith7Zip, makeZip, overlapping, rawZip, type TestEntry } from './test-archives.ts';
+import { readFileSync } from 'node:fs';
 
 type User = Awaited<ReturnType<TestApp['createUser']>>;
 
@@ -20,51 +20,6 @@ async function readAll(s: NodeJS.ReadableStream) {
   const parts: Buffer[] = [];
   for await (const c of s) parts.push(c as Buffer);
   return Buffer.concat(parts);
-}
-
-/**
- * A zip whose one entry says in both headers it unpacks to `claim` bytes: deflated zeros (a bomb), or `stored` bytes as
- * they are. Over 4 GiB the sizes go in zip64 extra fields, as a real 10 GB entry's would.
- */
-function claiming(claim: number, realBytes: number, stored?: Buffer): Uint8Array {
-  const data = stored ?? deflateRawSync(Buffer.alloc(realBytes));
-  const name = Buffer.from('zeros.bin');
-  const zip64 = claim > 0xfffffffe;
-  const localExtra = Buffer.alloc(zip64 ? 20 : 0);
-  const centralExtra = Buffer.alloc(zip64 ? 12 : 0);
-  if (zip64) {
-    localExtra.writeUInt16LE(1, 0);
-    localExtra.writeUInt16LE(16, 2);
-    localExtra.writeBigUInt64LE(BigInt(claim), 4);
-    localExtra.writeBigUInt64LE(BigInt(data.length), 12);
-    centralExtra.writeUInt16LE(1, 0);
-    centralExtra.writeUInt16LE(8, 2);
-    centralExtra.writeBigUInt64LE(BigInt(claim), 4);
-  }
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(zip64 ? 45 : 20, 4);
-  local.writeUInt16LE(stored ? 0 : 8, 8);
-  local.writeUInt32LE(zip64 ? 0xffffffff : data.length, 18);
-  local.writeUInt32LE(zip64 ? 0xffffffff : claim, 22);
-  local.writeUInt16LE(name.length, 26);
-  local.writeUInt16LE(localExtra.length, 28);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(45, 4);
-  central.writeUInt16LE(zip64 ? 45 : 20, 6);
-  central.writeUInt16LE(stored ? 0 : 8, 10);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(zip64 ? 0xffffffff : claim, 24);
-  central.writeUInt16LE(name.length, 28);
-  central.writeUInt16LE(centralExtra.length, 30);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(46 + name.length + centralExtra.length, 12);
-  end.writeUInt32LE(30 + name.length + localExtra.length + data.length, 16);
-  return new Uint8Array(Buffer.concat([local, name, localExtra, data, central, name, centralExtra, end]));
 }
 
 const SOURCE: TestEntry[] = [
@@ -216,6 +171,115 @@ for (const driver of testDatabaseDrivers()) {
       expect(await tree(a.id, done.unzip.folderId)).toEqual(expected([{ name: '机密/', data: null }, ...entries]));
       // erased when the task ended
       expect((await t.db.db.selectFrom('zip_tasks').select('password_enc').where('id', '=', task.taskId).executeTakeFirstOrThrow()).password_enc).toBeNull();
+    });
+
+    // 7z, rar and tar through the whole task (issue 18 part 1): detect, the password's statuses, the tree byte for byte
+    const RAR_ABCD: TestEntry[] = ['a.txt', 'b.txt', 'c.txt', 'd.txt'].map((n) => ({ name: n, data: new Uint8Array(Buffer.from(`This is from ${n}`)) }));
+    const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, 'fixtures', name));
+    it.each([
+      ['7z with encrypted headers', 'plans.7z', '7z', async () => makeWith7Zip(SOURCE, '7z', { password: '正确pw', encryptHeaders: true }), '正确pw', SOURCE],
+      ['RAR 5 with encrypted headers', 'abcd.rar', 'rar', async () => fixture('rar5-solid-encrypted-filenames.rar'), 'password', RAR_ABCD],
+      ['RAR 4 with a password', 'abcd4.rar', 'rar', async () => fixture('rar4-solid-encrypted.rar'), 'password', RAR_ABCD],
+    ] as const)('%s: detect needs the password, status 6 without it, 5 with a wrong one, then the right one extracts byte for byte', async (_l, name, format, make, password, entries) => {
+      runJobs();
+      const archive = (await t.upload(a.token, name, Buffer.from(await make()))).bizData;
+      const before = (await t.usage(a.id)).used;
+      expect((await call(a.token, '/cloud/v5/file/detectUnzip', { fileId: archive.id })).bizData).toMatchObject({ format, needPassword: true, hasRepeat: false });
+      expect((await call(a.token, '/cloud/v5/file/unzipHasPassword', { fileId: archive.id, password: 'nope' })).bizData).toEqual({ correct: false });
+      expect((await call(a.token, '/cloud/v5/file/unzipHasPassword', { fileId: archive.id, password })).bizData).toEqual({ correct: true });
+      const task = (await call(a.token, '/cloud/v5/file/unzip', { fileId: archive.id })).bizData;
+      expect(await settled(a.token, task.taskId)).toMatchObject({ status: 6, response: 'unzip.passwordRequired' });
+      await call(a.token, '/cloud/v5/file/unzip', { fileId: archive.id, password: 'wrong' });
+      expect(await settled(a.token, task.taskId)).toMatchObject({ status: 5, response: 'unzip.wrongPassword' });
+      expect((await t.usage(a.id)).used).toBe(before);
+      await call(a.token, '/cloud/v5/file/unzip', { fileId: archive.id, password });
+      const done = await settled(a.token, task.taskId);
+      const total = entries.reduce((s, e) => s + (e.data?.length ?? 0), 0);
+      expect(done).toMatchObject({ status: 2, response: null, unzip: { format, bytesDone: total } });
+      expect(await tree(a.id, done.unzip.folderId)).toEqual(expected(entries));
+      expect((await t.usage(a.id)).used).toBe(before + total);
+    });
+
+    it('RAR 4 without a password and a tar.gz (nested and empty folders, Chinese names, a 0-byte file) extract byte for byte', async () => {
+      runJobs();
+      const rar = (await t.upload(a.token, 'test4.rar', fixture('rar4.rar'))).bizData;
+      const task = (await call(a.token, '/cloud/v5/file/unzip', { fileId: rar.id })).bizData;
+      const done = await settled(a.token, task.taskId);
+      expect(done).toMatchObject({ status: 2, unzip: { format: 'rar' } });
+      const doc = Buffer.from('test text document\r\n');
+      // 7-Zip reads RAR 4's Unix link as a plain file holding its target's name: a file, never a link
+      expect(await tree(a.id, done.unzip.folderId)).toEqual(new Map<string, Buffer | null>([['test.txt', doc], ['testlink', Buffer.from('test.txt')], ['testdir/', null], ['testdir/test.txt', doc], ['testemptydir/', null]]));
+      const tgz = (await t.upload(a.token, '图纸集.tar.gz', await makeWith7Zip(SOURCE, 'tar.gz'))).bizData;
+      expect((await call(a.token, '/cloud/v5/file/detectUnzip', { fileId: tgz.id })).bizData).toMatchObject({ format: 'tar', folderName: '图纸集', needPassword: false });
+      const task2 = (await call(a.token, '/cloud/v5/file/unzip', { fileId: tgz.id })).bizData;
+      const done2 = await settled(a.token, task2.taskId);
+      expect(done2).toMatchObject({ status: 2, unzip: { format: 'tar' } });
+      expect((await t.db.db.selectFrom('items').select('name').where('id', '=', done2.unzip.folderId).executeTakeFirstOrThrow()).name).toBe('图纸集');
+      expect(await tree(a.id, done2.unzip.folderId)).toEqual(expected(SOURCE));
+    });
+
+    it('a 7z bomb fails on its ratio (unzip.ratio) and leaves storage and the drive as they were', async () => {
+      runJobs();
+      const u = await t.createUser({ quota: 500 * 1024 * 1024 });
+      const bomb = await makeWith7Zip([{ name: 'zeros.bin', data: new Uint8Array(64 << 20) }], '7z');
+      expect(bomb.length).toBeLessThan(1 << 20);
+      const archive = (await t.upload(u.token, 'bomb.7z', bomb)).bizData;
+      const before = { used: (await t.usage(u.id)).used, items: await itemCount(u.id) };
+      expect((await call(u.token, '/cloud/v5/file/detectUnzip', { fileId: archive.id })).bizData.code).toBe('unzip.ratio');
+      const task = (await call(u.token, '/cloud/v5/file/unzip', { fileId: archive.id })).bizData;
+      expect(await settled(u.token, task.taskId)).toMatchObject({ status: 3, response: 'unzip.ratio' });
+      expect((await t.usage(u.id)).used).toBe(before.used);
+      expect(await itemCount(u.id)).toBe(before.items);
+    });
+
+    it("reads a zip's legacy names as EUC-KR for a Korean user and Shift-JIS for a Japanese one (the task keeps the language)", async () => {
+      runJobs();
+      const b = (...x: number[]) => new Uint8Array(x);
+      // '도면/도면.dwg' in EUC-KR; '図面ｶ.dxf' in Shift-JIS (no UTF-8 flag, as Korean and Japanese Windows write them)
+      const korean = rawZip([{ name: b(0xb5, 0xb5, 0xb8, 0xe9, 0x2f, 0xb5, 0xb5, 0xb8, 0xe9, 0x2e, 0x64, 0x77, 0x67), data: b(1, 2, 3) }]);
+      const japanese = rawZip([{ name: b(0x90, 0x7d, 0x96, 0xca, 0xb6, 0x2e, 0x64, 0x78, 0x66), data: b(4) }]);
+      for (const [name, bytes, lang, want] of [['ko.zip', korean, 'ko-KR', '도면/도면.dwg'], ['ja.zip', japanese, 'ja', '図面ｶ.dxf']] as const) {
+        const zip = (await t.upload(a.token, name, Buffer.from(bytes))).bizData;
+        const task = (await t.call('/cloud/v5/file/unzip', { fileId: zip.id }, a.token, lang)).bizData;
+        expect((await t.db.db.selectFrom('zip_tasks').select('names_language').where('id', '=', task.taskId).executeTakeFirstOrThrow()).names_language).toBe(lang);
+        const done = await settled(a.token, task.taskId);
+        expect(done.status).toBe(2);
+        expect([...(await tree(a.id, done.unzip.folderId)).keys()].filter((k) => !k.endsWith('/'))).toEqual([want]);
+      }
+      // the web app sends its UI language ("en": it has no Japanese); the browser's Accept-Language still says ja
+      const zip = (await t.upload(a.token, 'ja-browser.zip', Buffer.from(japanese))).bizData;
+      const r = await t.app.inject({ method: 'POST', url: `/cloud/v5/file/unzip?utoken=${encodeURIComponent(a.token)}`, headers: { 'accept-language': 'ja-JP,ja;q=0.9,en;q=0.8' }, payload: { data: { fileId: zip.id }, clientInfo: { clientType: 'Web_PC', language: 'en' } } });
+      const task = r.json().bizData;
+      expect((await t.db.db.selectFrom('zip_tasks').select('names_language').where('id', '=', task.taskId).executeTakeFirstOrThrow()).names_language).toBe('ja-JP');
+      const done = await settled(a.token, task.taskId);
+      expect([...(await tree(a.id, done.unzip.folderId)).keys()]).toEqual(['図面ｶ.dxf']);
+    });
+
+    it('rights: open to every account by default; UNZIP_MEMBERS_ONLY=true refuses non-members (unzip.membersOnly) and lets members decompress', async () => {
+      expect((await t.db.db.selectFrom('users').select('vip_type').where('id', '=', a.id).executeTakeFirstOrThrow()).vip_type).toBe(0);
+      const open = (await t.upload(a.token, 'open.zip', Buffer.from(await makeZip([{ name: 'x.txt', data: new Uint8Array([1]) }])))).bizData;
+      expect((await call(a.token, '/cloud/v5/file/detectUnzip', { fileId: open.id })).rtnCode).toBe('0000000');
+      const m = await createTestApp(driver, { UNZIP_MEMBERS_ONLY: 'true' });
+      try {
+        registerUnzipJobs(m.deps.queue, m.deps);
+        const u = await m.createUser();
+        const zip = (await m.upload(u.token, 'm.zip', Buffer.from(await makeZip([{ name: 'x.txt', data: new Uint8Array([1]) }])))).bizData;
+        for (const p of ['/cloud/v5/file/detectUnzip', '/cloud/v5/file/unzip']) {
+          const r = await m.call(p, { fileId: zip.id }, u.token, 'de');
+          expect([p, r.rtnCode, r.bizData.code]).toEqual([p, '1016013', 'unzip.membersOnly']);
+          expect(r.msg).toContain('Mitgliedern');
+        }
+        expect(await m.db.db.selectFrom('zip_tasks').selectAll().where('uid', '=', u.id).execute()).toEqual([]);
+        await m.db.db.updateTable('users').set({ vip_type: 1 }).where('id', '=', u.id).execute();
+        const task = (await m.call('/cloud/v5/file/unzip', { fileId: zip.id }, u.token)).bizData;
+        const end = await until(async () => {
+          const s = (await m.call('/cloud/v5/zip/task/taskStatus', { taskId: task.taskId }, u.token)).bizData;
+          return s.status >= 2 ? s : undefined;
+        }, 60_000);
+        expect(end.status).toBe(2);
+      } finally {
+        await m.close();
+      }
     });
 
     it('hostile archives end with a clear status and message; nothing outside the folder, used storage unchanged', async () => {

@@ -1,5 +1,5 @@
 import { BlobReader, Uint8ArrayReader, ZipReader, type Entry, type Reader } from '@zip.js/zip.js';
-import { cleanNamePart, decodeEntryName, isLegacyName, type NameEncoding, type NameFix } from './archive-names.ts';
+import { cleanNamePart, decodeEntryName, isLegacyName, legacyCodePage, type LegacyCodePage, type NameEncoding, type NameFix } from './archive-names.ts';
 import { DEFAULT_UNZIP_LIMITS } from './unzip.config.ts';
 
 /**
@@ -81,9 +81,9 @@ export function checkEntryPath(name: string): { parts: string[] } | { refused: R
  * One central-directory entry as the drive will see it: its cleaned path, or why it is refused. The listing and the
  * extraction (zip-reader.ts) both go through here, so what is extracted is exactly what was listed.
  */
-export function classifyEntry(entry: Entry, legacyArchive = false): { listed: ListedEntry } | { refused: RefusedEntry } {
+export function classifyEntry(entry: Entry, codePage?: LegacyCodePage): { listed: ListedEntry } | { refused: RefusedEntry } {
   const unicodePath = entry.extraFieldUnicodePath?.valid ? entry.extraFieldUnicodePath.filename : undefined;
-  const decoded = unicodePath !== undefined ? { name: unicodePath, encoding: 'utf-8' as const } : decodeEntryName(entry.rawFilename, utf8Flagged(entry), legacyArchive);
+  const decoded = unicodePath !== undefined ? { name: unicodePath, encoding: 'utf-8' as const } : decodeEntryName(entry.rawFilename, utf8Flagged(entry), codePage);
   // never created: a link inside the target folder can point anywhere on the server
   if (isSymlink(entry)) return { refused: { originalName: decoded.name, reason: 'symlink' } };
   const where = checkEntryPath(decoded.name);
@@ -108,14 +108,18 @@ function utf8Flagged(entry: Entry): boolean {
   return entry.bitFlag?.languageEncodingFlag ?? entry.filenameUTF8;
 }
 
-/** Whether some unflagged name of the archive (within the first `maxEntries`) is not UTF-8: names are in a code page. */
-export async function hasLegacyNames(zip: ZipReader<unknown>, maxEntries: number): Promise<boolean> {
+/**
+ * The code page of the archive's names when some unflagged name (within the first `maxEntries`) is not UTF-8, for a
+ * user of `language` (`legacyCodePage`); undefined when the names are UTF-8.
+ */
+export async function archiveCodePage(zip: ZipReader<unknown>, maxEntries: number, language?: string): Promise<LegacyCodePage | undefined> {
+  const legacy: Uint8Array[] = [];
   let count = 0;
   for await (const entry of zip.getEntriesGenerator()) {
     if (++count > maxEntries) break;
-    if (isLegacyName(entry.rawFilename, utf8Flagged(entry))) return true;
+    if (isLegacyName(entry.rawFilename, utf8Flagged(entry))) legacy.push(entry.rawFilename);
   }
-  return false;
+  return legacy.length ? legacyCodePage(legacy, language) : undefined;
 }
 
 type ZipSource = Uint8Array | Blob | Reader<unknown>;
@@ -130,12 +134,12 @@ function readerOf(source: ZipSource): Reader<unknown> {
  * Lists a zip (bytes, a Blob, or any zip.js Reader, e.g. one doing ranged reads from storage). Throws zip.js's
  * errors for what is not a zip or is damaged; the caller turns them into the task's status.
  */
-export async function listZip(source: ZipSource, limits: UnzipLimits = DEFAULT_UNZIP_LIMITS): Promise<ZipListing> {
+export async function listZip(source: ZipSource, limits: UnzipLimits = DEFAULT_UNZIP_LIMITS, language?: string): Promise<ZipListing> {
   // tolerant: zip.js would refuse the whole archive on one unsafe name; we refuse that entry and report it
   const zip = new ZipReader(readerOf(source), { filenameValidation: 'tolerant', useWebWorkers: false });
   const listing: ZipListing = { entries: [], refused: [], encrypted: false, totalCompressed: 0, totalUncompressed: 0 };
   try {
-    const legacy = await hasLegacyNames(zip, limits.maxEntries);
+    const codePage = await archiveCodePage(zip, limits.maxEntries, language);
     let count = 0;
     for await (const entry of zip.getEntriesGenerator()) {
       count++;
@@ -146,7 +150,7 @@ export async function listZip(source: ZipSource, limits: UnzipLimits = DEFAULT_U
       }
       listing.totalCompressed += entry.compressedSize;
       listing.totalUncompressed += entry.uncompressedSize;
-      const c = classifyEntry(entry, legacy);
+      const c = classifyEntry(entry, codePage);
       if ('refused' in c) {
         listing.refused.push(c.refused);
         continue;

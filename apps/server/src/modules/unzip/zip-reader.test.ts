@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { zipReader } from './zip-reader.ts';
 import { DEFAULT_UNZIP_LIMITS } from './unzip.config.ts';
-import { kindOf, lieAboutSize, makeZip, readAll, type TestEntry, type TestZipOptions } from './test-archives.ts';
+import { kindOf, lieAboutSize, makeZip, rawZip, readAll, type TestEntry, type TestZipOptions } from './test-archives.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-zipreader-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -16,11 +16,12 @@ const onDisk = (bytes: Uint8Array) => {
   return f;
 };
 
-async function extractAll(file: string, o: { password?: string; limits?: typeof DEFAULT_UNZIP_LIMITS; signal?: AbortSignal } = {}) {
+async function extractAll(file: string, o: { password?: string; limits?: typeof DEFAULT_UNZIP_LIMITS; signal?: AbortSignal; language?: string } = {}) {
   const got = new Map<string, Buffer>();
   await zipReader.extract(file, {
     password: o.password,
     limits: o.limits ?? DEFAULT_UNZIP_LIMITS,
+    language: o.language,
     signal: o.signal ?? new AbortController().signal,
     async onEntry(entry, data) {
       got.set(entry.path.join('/'), await readAll(data));
@@ -39,6 +40,22 @@ const SOURCE: TestEntry[] = [
 const files = (entries: TestEntry[]) => new Map(entries.filter((e) => e.data !== null).map((e) => [e.name, Buffer.from(e.data!)]));
 
 describe('zipReader', () => {
+  it("reads a Korean user's EUC-KR names and a Japanese user's Shift-JIS names (no UTF-8 flag), in the listing and the extraction", async () => {
+    const b = (...x: number[]) => new Uint8Array(x);
+    // '도면/도면.dwg' in EUC-KR: GBK reads it too, as Chinese nonsense
+    const korean = onDisk(rawZip([{ name: b(0xb5, 0xb5, 0xb8, 0xe9, 0x2f, 0xb5, 0xb5, 0xb8, 0xe9, 0x2e, 0x64, 0x77, 0x67), data: b(1, 2) }]));
+    // '図面/図面ｶ.dxf' in Shift-JIS: the half-width ｶ before '.' is no GBK pair
+    const japanese = onDisk(rawZip([{ name: b(0x90, 0x7d, 0x96, 0xca, 0x2f, 0x90, 0x7d, 0x96, 0xca, 0xb6, 0x2e, 0x64, 0x78, 0x66), data: b(3) }]));
+    const names = async (file: string, language?: string) => (await zipReader.list(file, { limits: DEFAULT_UNZIP_LIMITS, language })).entries.map((e) => [e.path.join('/'), e.encoding]);
+    expect(await names(korean, 'ko')).toEqual([['도면/도면.dwg', 'euc-kr']]);
+    expect(await names(korean, 'ko-KR')).toEqual([['도면/도면.dwg', 'euc-kr']]);
+    expect((await names(korean, 'zh'))[0][1]).toBe('gbk');
+    expect(await names(japanese, 'ja')).toEqual([['図面/図面ｶ.dxf', 'shift_jis']]);
+    expect((await names(japanese, 'en'))[0][1]).toBe('cp437');
+    expect(await extractAll(korean, { language: 'ko' })).toEqual(new Map([['도면/도면.dwg', Buffer.from([1, 2])]]));
+    expect(await extractAll(japanese, { language: 'ja' })).toEqual(new Map([['図面/図面ｶ.dxf', Buffer.from([3])]]));
+  });
+
   it.each<[string, TestZipOptions]>([
     ['deflate, UTF-8 names', {}],
     ['stored', { level: 0 }],
@@ -93,6 +110,23 @@ describe('zipReader', () => {
     cut.fill(0, 40, 60_000);
     expect(await kindOf(extractAll(onDisk(cut)))).toBe('damaged');
     expect(await kindOf(zipReader.list(onDisk(randomBytes(4096)), { limits: DEFAULT_UNZIP_LIMITS }))).toBe('not-archive');
+  });
+
+  it('a deflated entry read straight through zlib is checked as zip.js checks it: a wrong CRC-32 or a broken deflate stream is damaged', async () => {
+    const text = new Uint8Array(Buffer.from('0\nLINE\n'.repeat(50_000)));
+    const good = Buffer.from(await makeZip([{ name: 'plan.dxf', data: text }, { name: 'b.txt', data: new Uint8Array([1]) }]));
+    expect(await extractAll(onDisk(good))).toEqual(new Map([['plan.dxf', Buffer.from(text)], ['b.txt', Buffer.from([1])]]));
+    // the CRC-32 of plan.dxf in both headers, off by one bit
+    const badCrc = Buffer.from(good);
+    for (let p = 0; p < badCrc.length - 4; p++) {
+      if (badCrc.readUInt32LE(p) === 0x04034b50) badCrc[p + 14] ^= 1;
+      if (badCrc.readUInt32LE(p) === 0x02014b50) badCrc[p + 16] ^= 1;
+    }
+    expect(await kindOf(extractAll(onDisk(badCrc)))).toBe('damaged');
+    // the deflate stream itself garbled (after the local header and name)
+    const garbled = Buffer.from(good);
+    garbled.fill(0xff, 30 + 'plan.dxf'.length + 10, 30 + 'plan.dxf'.length + 40);
+    expect(await kindOf(extractAll(onDisk(garbled)))).toBe('damaged');
   });
 
   it('stops when the signal aborts (cancelled)', async () => {

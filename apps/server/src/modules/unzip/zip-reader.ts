@@ -1,9 +1,11 @@
-import { promises as fsp, type promises } from 'node:fs';
-import { PassThrough, Transform } from 'node:stream';
+import { createReadStream, promises as fsp, type promises } from 'node:fs';
+import { PassThrough, Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import * as zlib from 'node:zlib';
 import { Reader, ZipReader, ERR_ABORTED, ERR_ENCRYPTED, ERR_EOCDR_NOT_FOUND, ERR_INVALID_PASSWORD, ERR_INVALID_UNCOMPRESSED_SIZE, ERR_INVALID_CRC32, ERR_INVALID_COMPRESSED_DATA, ERR_INVALID_AUTHENTICATION_CODE, type Entry, type FileEntry } from '@zip.js/zip.js';
 import { ArchiveError, type ArchiveReader, type ExtractOptions } from './archive-reader.ts';
 import { sevenZipReader } from './sevenzip-reader.ts';
-import { classifyEntry, hasLegacyNames, listZip, type ListedEntry } from './zip-listing.ts';
+import { archiveCodePage, classifyEntry, listZip, type ListedEntry } from './zip-listing.ts';
 import { MINI_ZIP_ENTRY, needsSevenZip, withMiniZip } from './zip-methods.ts';
 
 /**
@@ -88,6 +90,59 @@ class ConsumerFailure {
 
 const isFile = (e: Entry): e is FileEntry => !e.directory;
 
+/** zlib's CRC-32 (Node 20.15 and later); without it every entry goes through zip.js. */
+const crc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+const LOCAL_HEADER = 0x04034b50;
+
+/**
+ * Where each entry's local header starts, and the next one after it (or the end of the file): the bytes an entry may
+ * read. Undefined when two entries start at the same place or one's data cannot fit before the next (an
+ * overlapping zip bomb): then all go through zip.js, whose overlap check refuses them.
+ */
+async function entrySpans(zip: ZipReader<unknown>, fileSize: number, maxEntries: number): Promise<Map<number, number> | undefined> {
+  const starts: { offset: number; least: number }[] = [];
+  for await (const e of zip.getEntriesGenerator()) {
+    if (starts.length >= maxEntries) break;
+    starts.push({ offset: e.offset, least: e.offset + 30 + e.rawFilename.length + e.compressedSize });
+  }
+  starts.sort((a, b) => a.offset - b.offset);
+  const next = new Map<number, number>();
+  for (let i = 0; i < starts.length; i++) {
+    const end = i + 1 < starts.length ? starts[i + 1].offset : fileSize;
+    if (end === starts[i].offset || starts[i].least > end) return undefined;
+    next.set(starts[i].offset, end);
+  }
+  return next;
+}
+
+/**
+ * A stored or deflated entry without encryption, read straight from the file through zlib (issue 18 bench: zip.js's
+ * web streams cost twice the CPU of the inflating itself), its CRC-32 checked as zip.js would. The bytes go to `sink`
+ * (the same counting writer as zip.js's), so limits and a lying header stop it the same way.
+ */
+async function inflateDirect(file: string, fh: promises.FileHandle, entry: FileEntry, spanEnd: number, sink: WritableStream<Uint8Array>, signal: AbortSignal): Promise<void> {
+  const head = Buffer.alloc(30);
+  await fh.read(head, 0, 30, entry.offset);
+  if (head.readUInt32LE(0) !== LOCAL_HEADER) throw new ArchiveError('damaged', 'local header missing');
+  const start = entry.offset + 30 + head.readUInt16LE(26) + head.readUInt16LE(28);
+  if (start + entry.compressedSize > spanEnd) throw new ArchiveError('damaged', 'entry overlaps the next');
+  const writer = sink.getWriter();
+  let crc = 0;
+  let size = 0;
+  const source = entry.compressedSize ? createReadStream(file, { start, end: start + entry.compressedSize - 1, highWaterMark: 1 << 20 }) : Readable.from([]);
+  const consume = async function (chunks: AsyncIterable<Buffer>) {
+    for await (const chunk of chunks) {
+      crc = crc32!(chunk, crc);
+      size += chunk.length;
+      await writer.write(chunk);
+    }
+  };
+  if ((entry as { compressionMethod?: number }).compressionMethod === 8) await pipeline(source, zlib.createInflateRaw({ chunkSize: 1 << 20 }), consume, { signal });
+  else await pipeline(source, consume, { signal });
+  if (size !== entry.uncompressedSize || (entry.signature ?? 0) >>> 0 !== crc >>> 0) throw new ArchiveError('damaged', `entry ${entry.filename} does not check`);
+  await writer.close();
+}
+
 export interface ZipReaderOptions {
   /** where one-entry zips for 7-Zip and its unpacked files go; default the OS temp folder */
   tempDir?: string;
@@ -150,7 +205,7 @@ export function createZipReader(options: ZipReaderOptions = {}): ArchiveReader {
     async list(file, o) {
       const reader = new FileRangeReader(file);
       try {
-        const listing = await listZip(reader, o.limits);
+        const listing = await listZip(reader, o.limits, o.language);
         return { format: 'zip', ...listing };
       } catch (e) {
         throw zipError(e);
@@ -186,14 +241,16 @@ export function createZipReader(options: ZipReaderOptions = {}): ArchiveReader {
 
     async extract(file, o: ExtractOptions) {
       const counter = { total: 0 };
+      const fh = crc32 ? await fsp.open(file, 'r').catch(() => undefined) : undefined;
       try {
         await withZip(file, async (zip) => {
-          const legacy = await hasLegacyNames(zip, o.limits.maxEntries);
+          const codePage = await archiveCodePage(zip, o.limits.maxEntries, o.language);
+          const spans = fh ? await entrySpans(zip, (await fh.stat()).size, o.limits.maxEntries) : undefined;
           let count = 0;
           for await (const entry of zip.getEntriesGenerator()) {
             if (o.signal.aborted) throw new ArchiveError('cancelled');
             if (++count > o.limits.maxEntries) throw new ArchiveError('limit', 'too many entries', { kind: 'entries', limit: o.limits.maxEntries, actual: count });
-            const c = classifyEntry(entry, legacy);
+            const c = classifyEntry(entry, codePage);
             if ('refused' in c || !isFile(entry)) continue;
             const listed = c.listed;
             if (needsSevenZip(entry)) {
@@ -227,8 +284,10 @@ export function createZipReader(options: ZipReaderOptions = {}): ArchiveReader {
                 out.end();
               },
             });
-            const inflating = entry
-              .getData(counted, { ...passwordFor(entry, o.password), signal: stop.signal, checkCrc32: true, checkOverlappingEntry: true })
+            const method = (entry as { compressionMethod?: number }).compressionMethod;
+            const spanEnd = spans?.get(entry.offset);
+            const direct = fh && spanEnd !== undefined && !entry.encrypted && (method === 0 || method === 8);
+            const inflating = (direct ? inflateDirect(file, fh, entry, spanEnd, counted, stop.signal) : entry.getData(counted, { ...passwordFor(entry, o.password), signal: stop.signal, checkCrc32: true, checkOverlappingEntry: true }))
               .catch((e) => {
                 const err = e instanceof ArchiveError ? e : zipError(stop.signal.aborted && stop.signal.reason instanceof ArchiveError ? stop.signal.reason : e, { encrypted: entry.encrypted });
                 out.destroy(err);
@@ -263,6 +322,8 @@ export function createZipReader(options: ZipReaderOptions = {}): ArchiveReader {
         if (e instanceof ConsumerFailure) throw e.cause;
         if (o.signal.aborted) throw new ArchiveError('cancelled');
         throw zipError(e);
+      } finally {
+        await fh?.close();
       }
     },
   };

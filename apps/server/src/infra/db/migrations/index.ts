@@ -21,6 +21,7 @@ import * as installationSecrets from './20261127T063500-installation-secrets.ts'
 import * as conversions from './20261127T090000-conversions.ts';
 import * as unzipTasks from './20261127T110000-unzip-tasks.ts';
 import * as model3d from './20261127T120000-model3d.ts';
+import * as unzipLanguage from './20261127T163100-unzip-language.ts';
 
 /** Static map (not a folder scan) so migrations work the same under tsx, bundlers and tests. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '20261127T090000-conversions': conversions,
   '20261127T110000-unzip-tasks': unzipTasks,
   '20261127T120000-model3d': model3d,
+  '20261127T163100-unzip-language': unzipLanguage,
 };
