@@ -95,7 +95,7 @@ export function useDecompress(onStarted?: (archiveId: string) => void): { start:
   let dialogs: ReactNode = null;
   if (step?.kind === 'offer')
     dialogs = (
-      <Modal open title={step.item.name} onCancel={close} footer={[<Button key="c" onClick={close}>{t('common.cancel', { ns: 'web' })}</Button>, <Button key="d" type="primary" icon={<FileZipOutlined />} data-testid="unzip-offer" onClick={() => void start(step.item)}>{t('unzip.action')}</Button>]}>
+      <Modal open title={step.item.name} onCancel={close} footer={[<Button key="c" data-testid="unzip-offer-cancel" onClick={close}>{t('common.cancel', { ns: 'web' })}</Button>, <Button key="d" type="primary" icon={<FileZipOutlined />} data-testid="unzip-offer" onClick={() => void start(step.item)}>{t('unzip.action')}</Button>]}>
         <p data-testid="unzip-cannot-open">{errorText('unzip.cannotOpen')}</p>
       </Modal>
     );
