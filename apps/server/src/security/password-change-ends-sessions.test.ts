@@ -61,6 +61,8 @@ for (const driver of testDatabaseDrivers()) {
       expect(await t.clientToken('change@example.com', 'new password')).toBeTruthy();
     });
 
+    // once, on SQLite (skipped on PostgreSQL): this checks the CLI's wiring (`accounts.setPassword`); that sessions
+    // issued before a password change end on each driver is what the API cases above check on both
     it.runIf(driver.name === 'sqlite')('a password the operator sets (admin CLI)', async () => {
       await t.createAccount('admin-set@example.com', 'old password');
       const before = await signedInEverywhere('admin-set@example.com', 'old password');
