@@ -1,10 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { runAdmin } from '../../admin/admin.cli.ts';
-import { createDatabase } from '../../infra/db/db.ts';
-import { startServer, type ServerProcess } from '../../test/server-process.ts';
+import { crashTestServer } from '../../test/crash-server.ts';
 import { until } from '../../test/until.ts';
 
 /** A drawing big enough that its PDF takes a while: `n` lines in a fan. */
@@ -16,35 +11,14 @@ function bigDxf(n: number): Buffer {
 }
 
 describe('crash safety: a server killed (SIGKILL) in the middle of a conversion', () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-convcrash-'));
-  // a short lease: the job of the killed process is taken again within seconds
-  const env = { DATA_DIR: dataDir, DATABASE_URL: '', JOB_LEASE_MS: '2000' };
-  const db = createDatabase(`sqlite:${path.join(dataDir, 'cadcloud.sqlite')}`);
-  let server: ServerProcess;
-  let token: string;
-  const api = async (p: string, data: unknown) =>
-    (await fetch(`${server.url}${p}?utoken=${token}`, { method: 'POST', body: JSON.stringify({ data, clientInfo: { language: 'en' } }), headers: { 'content-type': 'application/json' } })).json();
+  const crash = crashTestServer('convcrash', { email: 'convcrash@example.com', vipType: 1 });
+  const { db, api, upload } = crash;
   const job = (taskId: string) => db.selectFrom('jobs').select(['state', 'attempts']).where('id', '=', `conversion-${taskId}`).executeTakeFirst();
   const conversion = (taskId: string) => db.selectFrom('conversions').select(['state', 'stage', 'error']).where('id', '=', taskId).executeTakeFirstOrThrow();
 
-  beforeAll(async () => {
-    await runAdmin(['user', 'create', '--email', 'convcrash@example.com', '--password', 'crash password'], env);
-    await runAdmin(['user', 'vip', '--email', 'convcrash@example.com', '--type', '1'], env);
-    server = await startServer(env);
-    const r = await (await fetch(`${server.url}/user/v5/sysuser/clientToken`, { method: 'POST', body: JSON.stringify({ data: { email: 'convcrash@example.com', password: 'crash password' } }), headers: { 'content-type': 'application/json' } })).json();
-    token = r.data.token;
-  }, 120_000);
-  afterAll(async () => {
-    await server?.kill();
-    await db.destroy();
-    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
-  });
+  beforeAll(() => crash.start(), 120_000);
+  afterAll(() => crash.stop());
 
-  async function upload(name: string, body: Buffer) {
-    const form = new FormData();
-    form.set('filedata', new Blob([new Uint8Array(body)]), name);
-    return (await (await fetch(`${server.url}/cloud/v5/file/upload?utoken=${token}`, { method: 'POST', body: form })).json()).bizData;
-  }
   /** kills the server once the job's attempt `attempt` is converting, and starts it again (a killed run on the last attempt: conversions.test.ts) */
   async function killDuring(taskId: string, attempt: number) {
     await until(async () => {
@@ -52,8 +26,7 @@ describe('crash safety: a server killed (SIGKILL) in the middle of a conversion'
       const c = await conversion(taskId);
       return j?.state === 'active' && j.attempts === attempt && c.stage !== 'queued' && c.state === 0;
     }, 120_000);
-    await server.kill('SIGKILL');
-    server = await startServer(env, server.port);
+    await crash.killAndRestart();
   }
 
   it('resumes the conversion after a restart: one result, the source no longer converting', async () => {

@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { binaryStl, cube } from '../../../../../packages/model3d/src/fixtures/mesh.ts';
-import { runAdmin } from '../../admin/admin.cli.ts';
-import { createDatabase } from '../../infra/db/db.ts';
-import { startServer, type ServerProcess } from '../../test/server-process.ts';
+import { crashTestServer } from '../../test/crash-server.ts';
 import { until } from '../../test/until.ts';
 
 /** A model big enough that its conversion takes a while: `n` cubes in a row (12 n triangles, a binary STL). */
@@ -22,32 +17,14 @@ function manyCubes(n: number): Buffer {
 }
 
 describe('crash safety: a server killed (SIGKILL) in the middle of a 3D conversion', () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-m3dcrash-'));
-  // a short lease: the job of the killed process is taken again within seconds
-  const env = { DATA_DIR: dataDir, DATABASE_URL: '', JOB_LEASE_MS: '2000' };
-  const db = createDatabase(`sqlite:${path.join(dataDir, 'cadcloud.sqlite')}`);
-  let server: ServerProcess;
-  let token: string;
-  const api = async (p: string, data: unknown) =>
-    (await fetch(`${server.url}${p}?utoken=${token}`, { method: 'POST', body: JSON.stringify({ data, clientInfo: { language: 'en' } }), headers: { 'content-type': 'application/json' } })).json();
+  const crash = crashTestServer('m3dcrash', { email: 'm3dcrash@example.com', vipType: 2 });
+  const { db, api, upload } = crash;
 
-  beforeAll(async () => {
-    await runAdmin(['user', 'create', '--email', 'm3dcrash@example.com', '--password', 'crash password'], env);
-    await runAdmin(['user', 'vip', '--email', 'm3dcrash@example.com', '--type', '2'], env);
-    server = await startServer(env);
-    const r = await (await fetch(`${server.url}/user/v5/sysuser/clientToken`, { method: 'POST', body: JSON.stringify({ data: { email: 'm3dcrash@example.com', password: 'crash password' } }), headers: { 'content-type': 'application/json' } })).json();
-    token = r.data.token;
-  }, 120_000);
-  afterAll(async () => {
-    await server?.kill();
-    await db.destroy();
-    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
-  });
+  beforeAll(() => crash.start(), 120_000);
+  afterAll(() => crash.stop());
 
   it('resumes the conversion after a restart: the GLB is there, the source no longer converting', async () => {
-    const form = new FormData();
-    form.set('filedata', new Blob([new Uint8Array(manyCubes(40_000))]), 'many.stl');
-    const src = (await (await fetch(`${server.url}/cloud/v5/file/upload?utoken=${token}`, { method: 'POST', body: form })).json()).bizData;
+    const src = await upload('many.stl', manyCubes(40_000));
     const r = await api('/cloud/v5/file/task/transformBatch3D', { fileIds: [src.id], isTransForm: true });
     expect(r.rtnCode).toBe('0000000');
     const row = await db.selectFrom('model3d_conversions').select('id').where('source_id', '=', src.id).executeTakeFirstOrThrow();
@@ -58,8 +35,7 @@ describe('crash safety: a server killed (SIGKILL) in the middle of a 3D conversi
       const c = await db.selectFrom('model3d_conversions').select(['state', 'stage']).where('id', '=', row.id).executeTakeFirstOrThrow();
       return j?.state === 'active' && j.attempts === 1 && c.stage === 'mesh' && c.state === 0;
     }, 120_000);
-    await server.kill('SIGKILL');
-    server = await startServer(env, server.port);
+    await crash.killAndRestart();
     const s = await until(async () => {
       const x = (await api('/cloud/v5/file/task/checkTaskStatus3D', { fileId: src.id })).bizData;
       return x.transformStatus !== 0 ? x : undefined;
