@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { ArchiveFormat } from '@cadcloud/contracts';
-import type { LimitExceeded, ListedEntry, RefusedEntry, UnzipLimits } from './zip-listing.ts';
+import type { LimitExceeded, ListedEntry, UnzipLimits, ZipListing } from './zip-listing.ts';
 
 /**
  * What every archive format gives the decompression task: a listing made before anything is written, a password
@@ -8,15 +8,8 @@ import type { LimitExceeded, ListedEntry, RefusedEntry, UnzipLimits } from './zi
  * zip goes through zip.js (`zip-reader.ts`); 7z, rar and tar through 7-Zip in WebAssembly in a worker thread
  * (`sevenzip-reader.ts`). The reader opens a local file: an archive kept on S3 is copied to local temp first.
  */
-export interface ArchiveListing {
+export interface ArchiveListing extends ZipListing {
   format: ArchiveFormat;
-  entries: ListedEntry[];
-  refused: RefusedEntry[];
-  /** an entry or the header is encrypted: a password is needed */
-  encrypted: boolean;
-  totalCompressed: number;
-  totalUncompressed: number;
-  limitExceeded?: LimitExceeded;
 }
 
 export interface ExtractOptions {

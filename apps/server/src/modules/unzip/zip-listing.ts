@@ -41,7 +41,7 @@ export type LimitExceeded =
 export interface ZipListing {
   entries: ListedEntry[];
   refused: RefusedEntry[];
-  /** any entry encrypted: extraction needs a password */
+  /** any entry (or, in a 7z, the header) encrypted: extraction needs a password */
   encrypted: boolean;
   totalCompressed: number;
   totalUncompressed: number;
