@@ -239,18 +239,21 @@ async function buildNode(t) {
 }
 
 /**
- * The node flags of a process started from the command line's snapshot, given both when it is built and when it is
- * started (V8 refuses a snapshot built under other flags): the interrupt budget is cli/v8-flags.ts's, which the
- * snapshot's code also sets, to the same value.
+ * The node flags of the command line's launcher, given both when its snapshot is built and when node is started
+ * from it (V8 refuses a snapshot built under other flags). The interrupt budget is cli/v8-flags.ts's, which the
+ * snapshot's code also sets, to the same value. `--single-threaded`: V8's garbage collection and compiles on the
+ * main thread, without helper threads: a cold floor-plan PDF blocked ~185 times waiting for them (a bare node start
+ * ~17), and on a loaded machine every wait is a trip to the back of the run queue; its CPU time was no higher.
  */
-export const SNAPSHOT_NODE_FLAGS = ['--interrupt-budget=1000000'];
+export const SNAPSHOT_NODE_FLAGS = ['--interrupt-budget=1000000', '--single-threaded'];
 
 /**
  * The command line's V8 start-up snapshot (packages/cad/src/cli/cad-snapshot.ts) built with this node, and its
  * launcher: a POSIX shell script (a shell starts in ~1 ms, a second node in ~50) that runs node from the snapshot,
  * or the plain bundle (`fallback`) when the blob is missing or older than the node binary or the bundle it was built
  * from (node refuses a snapshot of another version: a node upgraded since gets the plain bundle until the next
- * build). The snapshot holds this folder's absolute paths: a moved checkout builds again.
+ * build). The snapshot holds this folder's absolute paths: a moved checkout builds again. Either way without
+ * NODE_EXTRA_CA_CERTS, which only TLS connections need (the command line makes none; the server keeps it).
  */
 async function buildSnapshot(outdir, s) {
   const { spawnSync } = await import('node:child_process');
@@ -265,11 +268,14 @@ async function buildSnapshot(outdir, s) {
     `# ${s.launcher}: written by scripts/build.mjs. Starts node from the V8 start-up snapshot ${s.blob} (modules loaded, fonts`,
     `# read, code compiled), else runs ${s.fallback} when the snapshot is missing or older than node or ${s.bundle}.cjs.`,
     `node=${q(process.execPath)}`,
+    '# The command line opens no TLS connection: node 20 reads and parses NODE_EXTRA_CA_CERTS (where set; some hosts',
+    '# point it at the whole system bundle) and builds its root store at every start, ~20 % of a cold PDF export.',
+    'unset NODE_EXTRA_CA_CERTS',
     'case "$0" in */*) d="${0%/*}" ;; *) d=. ;; esac',
     `if [ -f "$d/${s.blob}" ] && [ ! "$node" -nt "$d/${s.blob}" ] && [ ! "$d/${s.bundle}.cjs" -nt "$d/${s.blob}" ]; then`,
     `  exec "$node" ${SNAPSHOT_NODE_FLAGS.join(' ')} --snapshot-blob "$d/${s.blob}" "$@"`,
     'fi',
-    `exec "$node" "$d/${s.fallback}" "$@"`,
+    `exec "$node" ${SNAPSHOT_NODE_FLAGS.join(' ')} "$d/${s.fallback}" "$@"`,
     '',
   ].join('\n');
   writeFileSync(path.join(outdir, s.launcher), launcher, { mode: 0o755 });
