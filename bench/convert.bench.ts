@@ -2,8 +2,9 @@
  * Conversion (issue 17): PDF export of the floor plan (all layouts) against Debian LibreCAD's `librecad dxf2pdf` on
  * the same DXF in the same run (ratio of wall times, PDF sizes), and a PNG export 4000 px wide. Each is a whole
  * command run as a user runs it (a cold process: start-up and reading included); peak memory from /usr/bin/time
- * when present, with its ratio to LibreCAD's. Ours is the built command line (`npm run cad` runs the same bundle,
- * built first when stale), not the TypeScript sources through tsx, whose compiling would be timed too. LibreCAD
+ * when present, with its ratio to LibreCAD's. Ours is the built command line, `packages/cad/dist/cad` (node started
+ * from the command line's V8 start-up snapshot; `npm run cad` runs the same commands, built first when stale), not the
+ * TypeScript sources through tsx, whose compiling would be timed too. LibreCAD
  * runs with `-a` (fit to page: without it it printed an empty page of every sample here), under xvfb-run when
  * installed (Debian `xvfb`), else Qt's offscreen platform. Files: the DXF floor plan, the SHX text drawing LibreCAD
  * bloats, and a generated ~10 MB drawing (gen-large-dxf.ts, the same bytes every run). `warm`: the same conversion
@@ -69,7 +70,8 @@ async function benchFile(file: string) {
     const dxfBytes = statSync(file).size;
     // small files three times each, ours and LibreCAD's taking turns, so both meet the same load; big ones once
     const repeat = Number(process.env.BENCH_CONVERT_REPEAT ?? (dxfBytes < 4_000_000 ? 3 : 1));
-    const cli = (args: string[]) => run(process.execPath, [path.join(root, 'packages/cad/dist/cad.mjs'), ...args], root);
+    // the built command line's launcher: node started from the command line's V8 snapshot (scripts/build.mjs)
+    const cli = (args: string[]) => run(path.join(root, 'packages/cad/dist/cad'), args, root);
     const oursPdf = path.join(dir, 'ours.pdf');
     const oursPng = path.join(dir, 'ours.png');
     const lcInstalled = existsSync('/usr/bin/librecad');

@@ -27,7 +27,9 @@ export const targets = [
     entries: { cad: 'packages/cad/src/cli/cad.cli.ts', ...dwgChild },
     // the commands again as one CommonJS file, which `cad.mjs` compiles from a V8 code cache for `convert`
     // (packages/cad/src/cli/cad.cli.ts; node has no compile cache for ES modules)
-    cjsEntries: { 'cad-main': 'packages/cad/src/cli/main.ts' },
+    cjsEntries: { 'cad-main': 'packages/cad/src/cli/main.ts', 'cad-snapshot': 'packages/cad/src/cli/cad-snapshot.ts' },
+    // `cad.blob`, a V8 start-up snapshot of `cad-snapshot.cjs`, and `cad`, the launcher that starts node from it
+    snapshot: { bundle: 'cad-snapshot', blob: 'cad.blob', launcher: 'cad', fallback: 'cad.mjs' },
     sources: ['packages/cad/src'],
   },
   {
@@ -75,7 +77,7 @@ function newestMtime(p) {
 }
 /** oldest output file of a target, 0 when one is missing (the web app's index.html is written last by Vite) */
 function builtAt(t) {
-  const files = t.entries ? [...Object.keys(t.entries).map((n) => `${n}.mjs`), ...Object.keys(t.cjsEntries ?? {}).map((n) => `${n}.cjs`)] : ['index.html'];
+  const files = t.entries ? [...Object.keys(t.entries).map((n) => `${n}.mjs`), ...Object.keys(t.cjsEntries ?? {}).map((n) => `${n}.cjs`), ...(t.snapshot ? [t.snapshot.blob, t.snapshot.launcher] : [])] : ['index.html'];
   let oldest = Infinity;
   for (const f of files) {
     const p = path.join(root, t.outdir, f);
@@ -158,6 +160,24 @@ function isEsmFile(file) {
   return false;
 }
 
+/**
+ * The top of a CommonJS bundle: where it is a start-up snapshot's entry (cad-snapshot), its `require` is node's
+ * snapshot builder's, which knows node's own modules only. The registry packages the bundle requires at run time
+ * (sharp, resvg, polygon-clipping: native addons and packages loaded only by some commands) are then required from
+ * the bundle's place by node's loader, in the process started from the snapshot; while the snapshot is built that is
+ * an error (user code run by node's loader there makes every process started from it fail its start-up checks).
+ * A module's own `require` (cad-main, through require-cached.ts) has `resolve` and is left as it is.
+ */
+const SNAPSHOT_REQUIRE = `if (typeof require.resolve !== "function") {
+  var __snapshotBuiltin = require;
+  require = (id) => {
+    const builtin = process.getBuiltinModule(id);
+    if (builtin) return builtin;
+    if (__snapshotBuiltin("node:v8").startupSnapshot.isBuildingSnapshot()) throw new Error(id + " cannot be required while the start-up snapshot is built");
+    return __snapshotBuiltin("node:module").createRequire(__filename)(id);
+  };
+}`;
+
 async function buildNode(t) {
   const { build } = await import('esbuild');
   const outdir = path.join(root, t.outdir);
@@ -199,7 +219,7 @@ async function buildNode(t) {
       entryPoints: t.cjsEntries,
       outExtension: { '.js': '.cjs' },
       format: 'cjs',
-      banner: { js: 'var __import_meta_url = require("node:url").pathToFileURL(__filename).href, __esmi = (id) => (globalThis[Symbol.for("cadcloud.import")] ?? ((i) => import(i)))(id);' },
+      banner: { js: `${SNAPSHOT_REQUIRE}\nvar __import_meta_url = require("node:url").pathToFileURL(__filename).href, __esmi = (id) => (globalThis[Symbol.for("cadcloud.import")] ?? ((i) => import(i)))(id);` },
       define: { 'import.meta.url': '__import_meta_url', 'import.meta.dirname': '__dirname' },
       plugins: [registryPackagesOutside(outdir, true)],
     });
@@ -213,8 +233,54 @@ async function buildNode(t) {
     writeFileSync(path.join(outdir, CJS_METAFILE), JSON.stringify(cjs.metafile));
     for (const f of Object.keys(cjs.metafile.inputs)) inputs.add(f);
   }
+  if (t.snapshot) await buildSnapshot(outdir, t.snapshot);
   // written last, so a build that failed half way leaves none and the next check walks the folders
   writeFileSync(path.join(outdir, INPUTS), JSON.stringify([...inputs].filter((f) => !f.includes('node_modules/'))));
+}
+
+/**
+ * The node flags of the command line's launcher, given both when its snapshot is built and when node is started
+ * from it (V8 refuses a snapshot built under other flags). The interrupt budget is cli/v8-flags.ts's, which the
+ * snapshot's code also sets, to the same value. `--single-threaded`: V8's garbage collection and compiles on the
+ * main thread, without helper threads: a cold floor-plan PDF blocked ~185 times waiting for them (a bare node start
+ * ~17), and on a loaded machine every wait is a trip to the back of the run queue; its CPU time was no higher.
+ * `--max-semi-space-size=2` (MB; V8 grows the young generation to 16): fewer fresh pages touched, each a page fault
+ * (~1,000 fewer of ~12,300 for the floor plan, ~6 % less CPU); the generated 10 MB drawing's CPU within noise.
+ */
+export const SNAPSHOT_NODE_FLAGS = ['--interrupt-budget=1000000', '--single-threaded', '--max-semi-space-size=2'];
+
+/**
+ * The command line's V8 start-up snapshot (packages/cad/src/cli/cad-snapshot.ts) built with this node, and its
+ * launcher: a POSIX shell script (a shell starts in ~1 ms, a second node in ~50) that runs node from the snapshot,
+ * or the plain bundle (`fallback`) when the blob is missing or older than the node binary or the bundle it was built
+ * from (node refuses a snapshot of another version: a node upgraded since gets the plain bundle until the next
+ * build). The snapshot holds this folder's absolute paths: a moved checkout builds again. Either way without
+ * NODE_EXTRA_CA_CERTS, which only TLS connections need (the command line makes none; the server keeps it).
+ */
+async function buildSnapshot(outdir, s) {
+  const { spawnSync } = await import('node:child_process');
+  const blob = path.join(outdir, s.blob);
+  const r = spawnSync(process.execPath, [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', blob, '--build-snapshot', path.join(outdir, `${s.bundle}.cjs`)], { cwd: outdir, encoding: 'utf8', timeout: 120_000 });
+  // (node warns on stderr about built-in modules it has not verified in snapshots: the test of the launcher runs the
+  // conversions it makes against the plain bundle's)
+  if (r.status !== 0) throw new Error(`building the start-up snapshot ${s.blob} failed (exit ${r.status ?? r.signal}): ${r.stderr}`);
+  const q = (x) => `'${x.replaceAll("'", "'\\''")}'`;
+  const launcher = [
+    '#!/bin/sh',
+    `# ${s.launcher}: written by scripts/build.mjs. Starts node from the V8 start-up snapshot ${s.blob} (modules loaded, fonts`,
+    `# read, code compiled), else runs ${s.fallback} when the snapshot is missing or older than node or ${s.bundle}.cjs.`,
+    `node=${q(process.execPath)}`,
+    '# The command line opens no TLS connection: node 20 reads and parses NODE_EXTRA_CA_CERTS (where set; some hosts',
+    '# point it at the whole system bundle) and builds its root store at every start, ~20 % of a cold PDF export.',
+    'unset NODE_EXTRA_CA_CERTS',
+    'case "$0" in */*) d="${0%/*}" ;; *) d=. ;; esac',
+    `if [ -f "$d/${s.blob}" ] && [ ! "$node" -nt "$d/${s.blob}" ] && [ ! "$d/${s.bundle}.cjs" -nt "$d/${s.blob}" ]; then`,
+    `  exec "$node" ${SNAPSHOT_NODE_FLAGS.join(' ')} --snapshot-blob "$d/${s.blob}" "$@"`,
+    'fi',
+    `exec "$node" ${SNAPSHOT_NODE_FLAGS.join(' ')} "$d/${s.fallback}" "$@"`,
+    '',
+  ].join('\n');
+  writeFileSync(path.join(outdir, s.launcher), launcher, { mode: 0o755 });
 }
 
 async function buildWeb() {

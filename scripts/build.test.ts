@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeAsciiDxf, type FixtureEntity } from '../packages/cad/src/testing/dxf-writer.ts';
@@ -198,6 +198,50 @@ describe('the compiled build (npm run build, npm start)', () => {
     expect(back.status, back.stderr).toBe(0);
     expect(readFileSync(path.join(dir, 'back.dxf'), 'utf8')).toContain('Compiled convert');
   }, 120_000);
+
+  it('`packages/cad/dist/cad` starts node from the command line\'s V8 snapshot: the same PDF as the plain bundle, a PDF back to a drawing; a missing or stale snapshot runs the plain bundle, and --if-stale builds it again', () => {
+    const dist = path.join(repoRoot, 'packages/cad/dist');
+    const blob = path.join(dist, 'cad.blob');
+    const file = path.join(dir, 'snapshot.dxf');
+    const text: FixtureEntity = { type: 'TEXT', pairs: [[5, 'B1'], [8, 'Walls'], [10, 10], [20, 20], [30, 0], [40, 5], [1, 'From the snapshot']] };
+    writeFileSync(file, writeAsciiDxf({ layers: ['0', 'Walls'], entities: [line('A1', 0, 0, 100, 0), text, { type: 'CIRCLE', pairs: [[5, 'A4'], [8, 'Walls'], [10, 50], [20, 150], [30, 0], [40, 10]] }] }));
+    // `sh -x`: the shell traces the command the launcher executes
+    const launch = (args: string[]) => {
+      const r = spawnSync('sh', ['-x', path.join(dist, 'cad'), ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+      expect(r.status, r.stderr).toBe(0);
+      const trace = r.stderr.split('\n').filter((l) => l.startsWith('+'));
+      // nothing else on stderr: no warning of node's (the snapshot's experimental import is its own business)
+      expect(r.stderr.split('\n').filter((l) => l && !l.startsWith('+'))).toEqual([]);
+      return trace.find((l) => l.startsWith('+ exec '))!;
+    };
+    const pdf = (out: string) => readFileSync(out, 'latin1').replace(/D:\d{14}Z/g, 'D:').replace(/\/ID \[<[0-9a-f]+> <[0-9a-f]+>\]/, '/ID');
+    const plain = spawnSync(process.execPath, ['packages/cad/dist/cad.mjs', 'convert', file, path.join(dir, 'plain.pdf'), '--all-layouts'], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+    expect(plain.status, plain.stderr).toBe(0);
+
+    expect(launch(['convert', file, path.join(dir, 'snap.pdf'), '--all-layouts'])).toMatch(/ --snapshot-blob \S*cad\.blob convert /);
+    expect(pdf(path.join(dir, 'snap.pdf'))).toBe(pdf(path.join(dir, 'plain.pdf')));
+    // pdfjs-dist, an ES module, imported from the snapshot's code
+    expect(launch(['convert', path.join(dir, 'snap.pdf'), path.join(dir, 'snap-back.dxf')])).toMatch(/--snapshot-blob/);
+    expect(readFileSync(path.join(dir, 'snap-back.dxf'), 'utf8')).toContain('From the snapshot');
+
+    // a blob older than the bundle it was built from (or than node): the plain bundle, the same PDF
+    const built = statSync(blob).mtime;
+    const past = new Date(Date.now() - 3_600_000);
+    utimesSync(blob, past, past);
+    try {
+      expect(launch(['convert', file, path.join(dir, 'stale.pdf'), '--all-layouts'])).toMatch(/ \S*cad\.mjs convert /);
+      expect(pdf(path.join(dir, 'stale.pdf'))).toBe(pdf(path.join(dir, 'plain.pdf')));
+      // and the build sees the target stale: --if-stale builds the snapshot again, which the launcher then uses
+      const b = spawnSync(process.execPath, ['scripts/build.mjs', 'cad', '--if-stale'], { cwd: repoRoot, encoding: 'utf8', timeout: 300_000 });
+      expect(b.status, b.stderr).toBe(0);
+      expect(b.stderr).toMatch(/\[build\] cad/);
+    } finally {
+      if (statSync(blob, { throwIfNoEntry: false })?.mtimeMs === past.getTime()) utimesSync(blob, built, built);
+    }
+    expect(statSync(blob).mtimeMs).toBeGreaterThan(past.getTime());
+    expect(launch(['convert', file, path.join(dir, 'rebuilt.pdf'), '--all-layouts'])).toMatch(/--snapshot-blob/);
+    expect(pdf(path.join(dir, 'rebuilt.pdf'))).toBe(pdf(path.join(dir, 'plain.pdf')));
+  }, 360_000);
 
   it('`npm run cad -- info` on a small DXF adds at most 60 ms to a bare node\'s start', () => {
     const file = path.join(dir, 'small.dxf');

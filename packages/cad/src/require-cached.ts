@@ -1,6 +1,8 @@
 import Module, { createRequire } from 'node:module';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startupSnapshot } from 'node:v8';
 import vm from 'node:vm';
 
 /**
@@ -52,8 +54,53 @@ export function installEsmImport(load: (id: string) => Promise<unknown>) {
   (globalThis as Record<symbol, unknown>)[Symbol.for('cadcloud.import')] = load;
 }
 
-/** `require(id)` from the module at `parentUrl`, through the code cache when it is on (and `id` not loaded yet). */
-export function requireCached(id: string, parentUrl: string): unknown {
+/**
+ * What a package's own requires get instead of the module named: `instead` a value given here, `onUse` a stand-in that
+ * loads the module when first used (a property read, a call or `new`). For the package required and the modules it
+ * requires in turn, each loaded here for the first time.
+ */
+export interface RequireHooks {
+  instead?: Record<string, unknown>;
+  onUse?: ReadonlySet<string>;
+}
+
+/**
+ * `require(id)` from the module at `parentUrl`, through the code cache when it is on (and `id` not loaded yet), with
+ * `hooks` for the requires of what it loads. While a start-up snapshot is built (the command line's, cad-snapshot.ts)
+ * node's module loader must not run user code (a process started from such a snapshot fails its start-up checks): the
+ * package is then loaded by snapshotRequire.
+ */
+export function requireCached(id: string, parentUrl: string, hooks: RequireHooks = {}): unknown {
+  if (startupSnapshot.isBuildingSnapshot()) return snapshotRequire(id, path.dirname(fileURLToPath(parentUrl)), hooks, new Map());
+  if (!hooks.instead && !hooks.onUse) return requireFromCache(id, parentUrl);
+  // node's module loader hook for the length of this one require
+  const M = Module as unknown as { _load(request: string, parent: unknown, isMain: boolean): unknown };
+  const load = M._load;
+  M._load = function (request, parent, isMain) {
+    if (hooks.instead && request in hooks.instead) return hooks.instead[request];
+    if (!hooks.onUse?.has(request)) return load.call(this, request, parent, isMain);
+    return standIn(() => load.call(M, request, parent, isMain) as object);
+  };
+  try {
+    return requireFromCache(id, parentUrl);
+  } finally {
+    M._load = load;
+  }
+}
+
+/** A stand-in for a module that `load`s it when first used (a property read, a call or `new`). */
+function standIn(load: () => object): unknown {
+  let real: object | undefined;
+  const get = () => (real ??= load());
+  return new Proxy(function stand() {}, {
+    get: (_, key) => Reflect.get(get(), key),
+    has: (_, key) => Reflect.has(get(), key),
+    apply: (_, self, args) => Reflect.apply(get() as (...a: unknown[]) => unknown, self, args),
+    construct: (_, args) => Reflect.construct(get() as new (...a: unknown[]) => object, args),
+  });
+}
+
+function requireFromCache(id: string, parentUrl: string): unknown {
   const req = createRequire(parentUrl);
   if (!cacheDir) return req(id);
   const filename = req.resolve(id);
@@ -81,6 +128,63 @@ export function requireCached(id: string, parentUrl: string): unknown {
   m.loaded = true;
   if (!cachedData || script.cachedDataRejected) toWrite.push({ script, file });
   return m.exports;
+}
+
+/**
+ * A CommonJS package loaded while a start-up snapshot is built, without node's module loader: its files compiled
+ * here, node's own modules from process.getBuiltinModule, and what `hooks` name as they say. What must wait for the
+ * snapshot's process is deferred to there: `onUse` modules are loaded by node's loader at their first use, and
+ * `createRequire` (of node:module, which pdfkit calls at its top for its standard fonts) hands out a require that
+ * starts node's loader at its first call. Anything else a package requires is an error here, at build time.
+ */
+function snapshotRequire(id: string, fromDir: string, hooks: RequireHooks, loaded: Map<string, unknown>): unknown {
+  if (hooks.instead && id in hooks.instead) return hooks.instead[id];
+  if (hooks.onUse?.has(id)) return standIn(() => createRequire(path.join(fromDir, 'noop.js'))(id) as object);
+  if (id === 'module' || id === 'node:module') return { ...Module, createRequire: (from: string | URL) => (request: string) => createRequire(from)(request) };
+  const builtin = process.getBuiltinModule(id);
+  if (builtin) return builtin;
+  const filename = resolvePackageFile(id, fromDir);
+  if (loaded.has(filename)) return (loaded.get(filename) as { exports: unknown }).exports;
+  if (filename.endsWith('.json')) return JSON.parse(readFileSync(filename, 'utf8'));
+  const m = { exports: {} as unknown };
+  loaded.set(filename, m);
+  const dir = path.dirname(filename);
+  const run = vm.compileFunction(readFileSync(filename, 'utf8'), ['exports', 'require', 'module', '__filename', '__dirname'], { filename });
+  run.call(m.exports, m.exports, (r: string) => snapshotRequire(r, dir, hooks, loaded), m, filename, dir);
+  return m.exports;
+}
+
+/** A relative file, or a package's CommonJS entry (its exports' `node`/`require` for ".", else its main), from `fromDir` up. */
+function resolvePackageFile(id: string, fromDir: string): string {
+  if (id.startsWith('./') || id.startsWith('../') || path.isAbsolute(id)) {
+    const base = path.resolve(fromDir, id);
+    const found = ['', '.js', '.json', '/index.js'].map((ext) => base + ext).find((f) => existsSync(f) && statSync(f).isFile());
+    if (found) return found;
+  } else {
+    for (let dir = fromDir; ; dir = path.dirname(dir)) {
+      const pkgDir = path.join(dir, 'node_modules', id);
+      if (existsSync(path.join(pkgDir, 'package.json'))) {
+        const pkg = JSON.parse(readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as { main?: string; exports?: unknown };
+        const dot = typeof pkg.exports === 'object' && pkg.exports ? ((pkg.exports as Record<string, unknown>)['.'] ?? pkg.exports) : pkg.exports;
+        const entry = typeof dot === 'string' ? dot : conditional(dot) ?? pkg.main ?? 'index.js';
+        return resolvePackageFile(`./${entry.replace(/^\.\//, '')}`, pkgDir);
+      }
+      if (dir === path.dirname(dir)) break;
+    }
+  }
+  throw new Error(`${id} (from ${fromDir}) cannot be loaded while the start-up snapshot is built`);
+}
+
+/** the CommonJS target of an exports condition object ({ node: { require } }, { require }, { default }) */
+function conditional(c: unknown): string | undefined {
+  if (typeof c === 'string') return c;
+  if (!c || typeof c !== 'object') return undefined;
+  const o = c as Record<string, unknown>;
+  for (const k of ['node', 'require', 'default']) {
+    const t = conditional(o[k]);
+    if (t && !t.endsWith('.mjs')) return t;
+  }
+  return undefined;
 }
 
 /** a short hash of the path (two installs of one version do not share a file) */

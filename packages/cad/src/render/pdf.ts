@@ -1,4 +1,3 @@
-import Module from 'node:module';
 import zlib, { type InputType, type ZlibOptions } from 'node:zlib';
 import { requireCached } from '../require-cached.ts';
 import type PDFKitDocument from 'pdfkit';
@@ -33,7 +32,7 @@ const PDFKIT_ON_USE = new Set(['fontkit', 'linebreak', 'png-js', '@noble/ciphers
 // pdfkit's CommonJS build, required: its ES module build imports fontkit, linebreak and their CommonJS dependencies as
 // ES modules, which node first scans for their exports (cjs-module-lexer over megabytes of tables): 40–60 ms more of
 // every command-line conversion's start-up. The same version and code either way.
-const PDFDocument = requireLazily('pdfkit', PDFKIT_ON_USE, { zlib: deflatingAt(4), '@noble/hashes/utils': NOBLE_UTILS }) as typeof PDFKitDocument;
+const PDFDocument = requireCached('pdfkit', import.meta.url, { onUse: PDFKIT_ON_USE, instead: { zlib: deflatingAt(4), '@noble/hashes/utils': NOBLE_UTILS } }) as typeof PDFKitDocument;
 const MM = 72 / 25.4;
 
 
@@ -248,32 +247,4 @@ export async function renderPdf(f: Flattened, opts: PdfOptions & { paper?: PageC
  */
 function deflatingAt(level: number): typeof zlib {
   return { ...zlib, deflateSync: (data: InputType, o?: ZlibOptions) => zlib.deflateSync(data, { level, ...o }) } as typeof zlib;
-}
-
-/**
- * `id` required with the modules it requires by a name in `instead` replaced by the value given there, and those by a
- * name in `onUse` handed a stand-in that loads the module when first used (a property read, a call or `new`): node's
- * module loader hook for the length of this one require. A module already loaded elsewhere comes from node's cache
- * as usual.
- */
-function requireLazily(id: string, onUse: Set<string>, instead: Record<string, unknown> = {}): unknown {
-  const M = Module as unknown as { _load(request: string, parent: unknown, isMain: boolean): unknown };
-  const load = M._load;
-  M._load = function (request, parent, isMain) {
-    if (request in instead) return instead[request];
-    if (!onUse.has(request)) return load.call(this, request, parent, isMain);
-    let real: object | undefined;
-    const get = () => (real ??= load.call(M, request, parent, isMain) as object);
-    return new Proxy(function stand() {}, {
-      get: (_, key) => Reflect.get(get(), key),
-      has: (_, key) => Reflect.has(get(), key),
-      apply: (_, self, args) => Reflect.apply(get() as (...a: unknown[]) => unknown, self, args),
-      construct: (_, args) => Reflect.construct(get() as new (...a: unknown[]) => object, args),
-    });
-  };
-  try {
-    return requireCached(id, import.meta.url);
-  } finally {
-    M._load = load;
-  }
 }
