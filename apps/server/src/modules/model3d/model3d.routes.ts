@@ -35,4 +35,10 @@ export const model3dRoutes: RouteModule = async (app, { deps }) => {
     request: c.checkTaskStatusBatch3DRequest, response: c.checkTaskStatusBatch3DResult,
     handler: (d, { user, req }) => model3d.statusBatch(user.id, d.fileIds, requestLanguage(req)),
   });
+  defineEndpoint(app, {
+    path: P.list3D, tag, auth: 'user',
+    summary: "The caller's own 3D conversions for the task panel's 3D tab: the latest of each source file, newest first, with state, progress and stage, the failure message, times, and whether the source is still there with the converted bytes (fileExists: open it at /view3d?key={fileId}, or convert it again with transformBatch3D). Poll every 5 s while one converts. Never another user's",
+    request: c.list3DRequest, response: c.list3DResult,
+    handler: (d, { user, req }) => model3d.list(user.id, d.page, d.pageSize, requestLanguage(req)),
+  });
 };

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { ERRORS, TransformStatus, VipType, extensionOf, type ErrorCode, type Model3dStatus } from '@cadcloud/contracts';
+import { ERRORS, TransformStatus, VipType, extensionOf, type ErrorCode, type Model3dStatus, type Model3dTask } from '@cadcloud/contracts';
 import { serverMessage, type Language } from '@cadcloud/i18n';
 import { convertInWorker, formatOf, Model3dError, type ConvertResult } from '@cadcloud/model3d';
 import type { AppDeps } from '../../app.deps.ts';
@@ -14,6 +14,7 @@ import type { ItemRow } from '../files/items.repository.ts';
 import { stemOf } from '../files/item-names.ts';
 import { thumbkeyOf, thumbnailStorageKey } from '../thumbnails/thumbnails.keys.ts';
 import { glbKey } from './model3d.keys.ts';
+import { throttledProgress } from './model3d.progress.ts';
 import { createModel3dRepository, type Model3dRow } from './model3d.repository.ts';
 
 export const MODEL3D_RUN_JOB = 'model3d.run';
@@ -21,6 +22,10 @@ export const MODEL3D_RUN_JOB = 'model3d.run';
 export const MODEL3D_SWEEP_JOB = 'model3d.sweep';
 /** A conversion whose process died runs once more; the queue's attempts. */
 export const MODEL3D_ATTEMPTS = 2;
+/** the part of the bar the worker's own stages fill (reading the source before, storing the GLB after) */
+const WORKER_SPAN = [10, 90] as const;
+/** at most one progress write per this many ms (a few a second) */
+const PROGRESS_WRITE_MS = 250;
 /** the thumbnail's size (pixels square) */
 const THUMBNAIL_PX = 256;
 
@@ -206,6 +211,21 @@ export function createModel3dService(deps: AppDeps) {
       return { list: ids.map((id) => present(id, live.get(id)?.name ?? latest.get(id)!.source_name, latest.get(id), live.get(id), lang)) };
     },
 
+    /** list3D: the caller's 3D conversions (the latest of each source), newest first, for the task panel's 3D tab. */
+    async list(uid: string, page: number, pageSize: number, lang: Language): Promise<{ list: Model3dTask[]; total: number }> {
+      const { rows, total } = await repo.latestOfUser(uid, (page - 1) * pageSize, pageSize);
+      const live = new Map((await files.repo.findOwned(uid, [...new Set(rows.map((r) => r.source_id))])).map((r) => [r.id, r]));
+      const list = rows.map((r) => {
+        const item = live.get(r.source_id);
+        return {
+          taskId: r.id, fileId: r.source_id, name: item?.name ?? r.source_name, transformStatus: r.state, progress: Number(r.progress), stage: r.stage,
+          code: r.error, msg: message(r.error, lang), fileExists: !!item && item.blob_md5 === r.source_md5,
+          createTimestamp: Number(r.created_at), finishTimestamp: r.finished_at === null ? null : Number(r.finished_at),
+        };
+      });
+      return { list, total };
+    },
+
     /** Conversions still "converting" whose job is gone or failed end as failed: a source is never blocked for good. */
     async sweepStranded(idleMs = 60_000): Promise<number> {
       let ended = 0;
@@ -237,8 +257,13 @@ export function createModel3dService(deps: AppDeps) {
       if (Number(src.size) > cfg.model3dMaxInputMb * 1024 * 1024) return fail(c, 'model3d.tooLarge', `${src.size} bytes, more than ${cfg.model3dMaxInputMb} MB`);
       await repo.setProgress(c.id, 5, 'read');
       const bytes = await readAll(await deps.storage.get(blobKey(c.source_md5)));
-      await repo.setProgress(c.id, 10, 'mesh');
-      await ctx.progress(10).catch(() => undefined);
+      // the worker's stages (parse, import, document, thumbnail, compress, write) fill 10–90 % of the bar, on the row the
+      // panel polls and on the job; written a few times a second at most
+      const progress = throttledProgress(async (percent, stage) => {
+        await repo.setProgress(c.id, percent, stage);
+        await ctx.progress(percent);
+      }, PROGRESS_WRITE_MS);
+      progress.report(WORKER_SPAN[0], 'parse');
       let out: ConvertResult;
       try {
         out = await convertInWorker(bytes, src.name, {
@@ -246,11 +271,14 @@ export function createModel3dService(deps: AppDeps) {
           thumbnail: THUMBNAIL_PX,
           maxOldGenerationSizeMb: cfg.model3dMaxHeapMb,
           timeoutMs: cfg.model3dTimeoutMs,
+          onProgress: (p) => progress.report(Math.round(WORKER_SPAN[0] + ((WORKER_SPAN[1] - WORKER_SPAN[0]) * p.percent) / 100), p.stage),
         });
       } catch (e) {
+        await progress.stop();
         const code = failureCode(e);
         return fail(c, code, e instanceof Error ? `${e instanceof Model3dError ? e.kind : e.name}: ${e.message}` : String(e));
       }
+      await progress.stop();
       await repo.setProgress(c.id, 90, 'store');
       // the drivers' put is atomic (a temp file renamed, or one S3 PUT): the viewer never reads half a GLB
       await deps.storage.put(key, Buffer.from(out.glb), { size: out.glb.byteLength, contentType: 'model/gltf-binary' });
