@@ -13,14 +13,16 @@ export const MODEL3D_PATHS = {
   checkTaskStatusBatch3D: '/cloud/v5/file/task/checkTaskStatusBatch3D',
   /** ours (the spec shows no list of 3D conversions): the task panel's 3D tab */
   list3D: '/cloud/v5/file/task/list3D',
+  /** ours: a shared 3D file's conversion, for whoever holds the share token (the viewer in share mode) */
+  shareStatus3D: '/cloud/v5/share/status3D',
 } as const;
 
 /** what a running 3D conversion does now, in order (model3d_conversions.stage): the web app names each one */
 export const MODEL3D_STAGES = ['queued', 'read', 'parse', 'import', 'document', 'thumbnail', 'compress', 'write', 'store', 'done', 'failed'] as const;
 
-/** The web route of the 3D viewer (spec section 2). */
-export function view3dHref(fileId: string): string {
-  return `/view3d?key=${encodeURIComponent(fileId)}`;
+/** The web route of the 3D viewer (spec section 2); with a share token, a shared model seen through its share. */
+export function view3dHref(fileId: string, shareToken?: string): string {
+  return `/view3d?key=${encodeURIComponent(fileId)}${shareToken ? `&shareToken=${encodeURIComponent(shareToken)}` : ''}`;
 }
 
 const id = z.string().min(1).max(64);
@@ -85,3 +87,4 @@ export const model3dTaskSchema = z.object({
 export type Model3dTask = z.infer<typeof model3dTaskSchema>;
 export const list3DRequest = z.object({ page: z.coerce.number().int().min(1).default(1), pageSize: z.coerce.number().int().min(1).max(200).default(50), ctoken: z.any().optional() });
 export const list3DResult = z.object({ list: z.array(model3dTaskSchema), total: z.number() });
+export const shareStatus3DRequest = z.object({ shareToken: z.string().optional().describe('or the x-share-token header'), fileId: id });

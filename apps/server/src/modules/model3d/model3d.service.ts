@@ -10,6 +10,7 @@ import { blobKey } from '../../infra/storage/storage-keys.ts';
 import type { JobContext } from '../../infra/queue/queue.types.ts';
 import { addDownloadGrant, downloadLink } from '../downloads/download-links.ts';
 import { createFilesService } from '../files/files.service.ts';
+import { createSharesService } from '../shares/shares.service.ts';
 import type { ItemRow } from '../files/items.repository.ts';
 import { stemOf } from '../files/item-names.ts';
 import { thumbkeyOf, thumbnailStorageKey } from '../thumbnails/thumbnails.keys.ts';
@@ -56,11 +57,12 @@ function failureCode(e: unknown): ErrorCode {
  * 3D models (issue 21): a user's own 3D files converted, one job per file, to a GLB the viewer (/view3d) opens, with a
  * PNG thumbnail shown on the file. Super members convert freely; others get the operator's free trials (a failed
  * conversion spends none). The source shows 0 converting, 1 done, 2 failed (spec section 4). Shares: a recipient
- * converts nothing of the sharer's (own file ids only); viewing a shared 3D model is left for later.
+ * converts nothing of the sharer's (own file ids only) but opens a model the sharer converted (sharedStatus).
  */
 export function createModel3dService(deps: AppDeps) {
   const repo = createModel3dRepository(deps.db);
   const files = createFilesService(deps);
+  const shares = createSharesService(deps);
   const cfg = deps.config;
 
   async function vipOf(actor: Model3dActor): Promise<number> {
@@ -79,11 +81,15 @@ export function createModel3dService(deps: AppDeps) {
     return e ? serverMessage(e.key, lang) : null;
   }
 
-  function present(fileId: string, name: string, r: Model3dRow | undefined, item: ItemRow | undefined, lang: Language): Model3dStatus {
+  /**
+   * A file's conversion as the API answers it. `link` makes the GLB's signed link, asked only once the conversion is
+   * done with the bytes the file has now (the owner's: file F of user U; a share's: file F through share S).
+   */
+  function present(fileId: string, name: string, r: Model3dRow | undefined, item: ItemRow | undefined, lang: Language, link: () => string = () => downloadLink(deps, { k: 'glb', u: r!.uid, f: item!.id, b: r!.source_md5 }).url): Model3dStatus {
     if (!r) return { fileId, name, transformStatus: TransformStatus.NO_TRANSFORM, progress: 0, stage: '', code: null, msg: null, glbUrl: null, stats: null };
     const done = r.state === TransformStatus.SUCCESS_TRANSFORM;
     // the link only while the file is still the user's with the bytes that were converted
-    const glbUrl = done && item && item.blob_md5 === r.source_md5 ? downloadLink(deps, { k: 'glb', u: r.uid, f: item.id, b: r.source_md5 }).url : null;
+    const glbUrl = done && item && item.blob_md5 === r.source_md5 ? link() : null;
     return {
       fileId, name: item?.name ?? r.source_name, transformStatus: r.state, progress: Number(r.progress), stage: r.stage,
       code: r.error, msg: message(r.error, lang), glbUrl, stats: done && r.stats ? JSON.parse(r.stats) : null,
@@ -155,9 +161,26 @@ export function createModel3dService(deps: AppDeps) {
     return { done: c.id, stats };
   }
 
+  /** The owner's conversion of a shared file, when it converted the bytes the file has now (undefined otherwise). */
+  async function convertedOfShared(ownerUid: string, row: ItemRow): Promise<Model3dRow | undefined> {
+    const r = (await repo.latestOfSources(ownerUid, [row.id])).get(row.id);
+    return r?.state === TransformStatus.SUCCESS_TRANSFORM && r.source_md5 === row.blob_md5 ? r : undefined;
+  }
+
   const service = {
     /** The download link's check, registered once per app (routes): the file still the user's, with the converted bytes. */
     registerGrants() {
+      // through a share: the share still active and reaching the file (a group's member still one), the owner's
+      // conversion of the file's present bytes done; the grant names the share and the file, no owner and no hash
+      addDownloadGrant(deps, 'glb-share', async (g, { uid }) => {
+        if (g.u !== undefined && g.u !== uid) throw appError('share.tokenInvalid');
+        const hit = await shares.sharedFileById(String(g.s), String(g.f), uid);
+        if (!hit || !(await convertedOfShared(hit.ownerUid, hit.row))) throw appError('download.linkExpired');
+        if (hit.row.freeze === 1) throw appError('file.frozen');
+        const key = glbKey(hit.row.blob_md5!);
+        if (!(await deps.storage.exists(key))) throw appError('download.linkExpired');
+        return { key, name: `${stemOf(hit.row.name, false)}.glb` };
+      });
       addDownloadGrant(deps, 'glb', async (g) => {
         const row = await files.repo.findOne(String(g.u), String(g.f));
         if (!row || row.kind !== 1 || row.blob_md5 !== String(g.b)) throw appError('download.linkExpired');
@@ -209,6 +232,20 @@ export function createModel3dService(deps: AppDeps) {
       // the caller's own sources (live, or converted before they were deleted); anything else is not told apart from missing
       if (ids.some((id) => !live.has(id) && !latest.has(id))) throw appError('item.notFound');
       return { list: ids.map((id) => present(id, live.get(id)?.name ?? latest.get(id)!.source_name, latest.get(id), live.get(id), lang)) };
+    },
+
+    /**
+     * A shared 3D file's conversion for whoever holds the share token (the viewer in share mode): the owner's latest
+     * conversion of it, its GLB through a link of the share (checked on use: a cancelled share stops it). Nothing of the
+     * owner's beyond the file the share reaches; the recipient converts nothing (never converted: status 3).
+     */
+    async sharedStatus(token: string | undefined, fileId: string, uid: string | undefined, lang: Language): Promise<Model3dStatus> {
+      const hit = await shares.sharedFile(token, fileId, uid);
+      if (!hit) throw appError('item.notFound');
+      if (hit.row.freeze === 1) throw appError('file.frozen');
+      const r = (await repo.latestOfSources(hit.ownerUid, [fileId])).get(fileId);
+      const link = () => downloadLink(deps, { k: 'glb-share', s: hit.shareId, f: fileId, ...(hit.group && uid ? { u: uid } : {}) }).url;
+      return present(fileId, hit.row.name, r, hit.row, lang, link);
     },
 
     /** list3D: the caller's 3D conversions (the latest of each source), newest first, for the task panel's 3D tab. */
