@@ -24,7 +24,8 @@ describe('3D conversions in the task panel', () => {
   const work = mkdtempSync(path.join(os.tmpdir(), 'model3d-tasks-'));
   const errors: string[] = [];
   const watch = (p: Page) => {
-    p.on('console', (m) => m.type() === 'error' && errors.push(`${p.url()}: ${m.text()}`));
+    // a visitor's share page asks "who am I" quietly: its 401 is logged by the browser, not by the page
+    p.on('console', (m) => m.type() === 'error' && !m.location().url.endsWith('/user/v5/sysuser/userInfo') && errors.push(`${p.url()}: ${m.text()} (${m.location().url})`));
     p.on('pageerror', (e) => errors.push(`${p.url()}: ${e.message}`));
   };
 
@@ -113,6 +114,42 @@ describe('3D conversions in the task panel', () => {
       throw e;
     } finally {
       await phone.close();
+    }
+  }, 120_000);
+
+  it('a share recipient opens the converted model from the share page in /view3d (through the share); the share cancelled, the model no longer opens', async () => {
+    const fileId = (await postApi(s.page, `${s.product.url}/cloud/v5/union/list`, { parentId: '0' })).list.find((i: { name: string }) => i.name === 'rack.step').id;
+    const share = await postApi(s.page, `${s.product.url}/cloud/v5/share/create`, { fileIds: [fileId], folderIds: [], kind: 'link', password: '' });
+    // a visitor who is not signed in, on a desktop
+    const ctx = await s.browser.newContext({ viewport: { width: 1280, height: 860 } });
+    await serveWebAppFrom(ctx, s.product.url, s.web);
+    await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
+    const v = await ctx.newPage();
+    watch(v);
+    try {
+      await v.goto(`${s.product.url}${new URL(share.url).pathname}`);
+      await v.fill('[data-testid=share-code-input]', share.code);
+      await v.click('[data-testid=share-extract-submit]');
+      const [tab] = await Promise.all([ctx.waitForEvent('page'), v.locator('[data-testid="share-open-rack.step"]').click()]);
+      watch(tab);
+      await tab.waitForLoadState();
+      const at = new URL(tab.url());
+      expect(at.pathname).toBe('/view3d');
+      expect(at.searchParams.get('key')).toBe(fileId);
+      expect(at.searchParams.get('shareToken')).toBeTruthy();
+      await tab.locator('[data-testid=view3d-canvas]').waitFor({ timeout: 60_000 });
+      await shoot(tab, 'model3d-tasks-share');
+      // cancelled by the sharer: opened again, the model is gone with the share's message
+      await postApi(s.page, `${s.product.url}/cloud/v5/share/cancel`, { shareIds: [share.shareId] });
+      await tab.reload();
+      await tab.locator('[data-testid=view3d-error]').waitFor({ timeout: 30_000 });
+      expect(await tab.locator('[data-testid=view3d-canvas]').count()).toBe(0);
+      expect(errors).toEqual([]);
+    } catch (e) {
+      await shoot(v, 'model3d-tasks-share-failure');
+      throw e;
+    } finally {
+      await ctx.close();
     }
   }, 120_000);
 });
