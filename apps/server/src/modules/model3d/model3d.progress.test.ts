@@ -27,6 +27,19 @@ describe('throttledProgress', () => {
     expect(writes.some((w) => w[0] === 501)).toBe(false);
   });
 
+  it('the same report again writes nothing', async () => {
+    const writes: string[] = [];
+    const p = throttledProgress(async (pct, stage) => void writes.push(`${pct} ${stage}`), 10);
+    p.report(10, 'parse');
+    await sleep(20);
+    p.report(10, 'parse');
+    await sleep(20);
+    p.report(12, 'parse');
+    await sleep(20);
+    await p.stop();
+    expect(writes).toEqual(['10 parse', '12 parse']);
+  });
+
   it('a failed write does not stop the next one', async () => {
     const writes: number[] = [];
     const p = throttledProgress(async (pct) => {

@@ -10,6 +10,7 @@ export function throttledProgress(write: (percent: number, stage: string) => Pro
   let timer: ReturnType<typeof setTimeout> | undefined;
   let chain: Promise<unknown> = Promise.resolve();
   let stopped = false;
+  let last = '';
   const flush = () => {
     timer = undefined;
     if (!pending || stopped) return;
@@ -21,7 +22,9 @@ export function throttledProgress(write: (percent: number, stage: string) => Pro
   };
   return {
     report(percent: number, stage: string) {
-      if (stopped) return;
+      // the same again (the server's first "parse" and the worker's own) is no news: no write
+      if (stopped || `${percent} ${stage}` === last) return;
+      last = `${percent} ${stage}`;
       pending = { percent, stage };
       if (timer) return;
       const wait = lastAt + minIntervalMs - Date.now();

@@ -29,6 +29,15 @@ describe('3D conversion progress (sqlite)', () => {
     // conversion's row each time the job's progress is reported (the rows as a poll sees them while it runs)
     expect((await t.call(`${P}transformBatch3D`, { fileIds: [f.id], isTransForm: true }, u.token)).bizData.list[0]).toMatchObject({ transformStatus: 0, stage: 'queued' });
     const row = await t.db.db.selectFrom('model3d_conversions').selectAll().where('source_id', '=', f.id).executeTakeFirstOrThrow();
+    // while it converts (transformStatus 0) the file is not renamed, moved or deleted, as a converting drawing
+    const box = (await t.call('/cloud/v5/folder/edit', { parentId: '0', name: 'box' }, u.token)).bizData;
+    for (const [path, data] of [
+      ['/cloud/v5/file/edit', { fileId: f.id, name: 'other.step' }],
+      ['/cloud/v5/union/move', { fileIds: [f.id], folderIds: [], moveToId: box.id }],
+      ['/cloud/v5/union/delete', { deleteLevel: 0, fileIds: [f.id] }],
+    ] as const) expect((await t.call(path, data, u.token)).bizData.code, path).toBe('conversion.inProgress');
+    // and a second conversion of it is the spec's 'There are 3D models being converting'
+    expect((await t.call(`${P}transformBatch3D`, { fileIds: [f.id], isTransForm: true }, u.token)).bizData.code).toBe('model3d.converting');
     const seen: Array<{ at: number; pct: number; progress: number; stage: string }> = [];
     const r = await createModel3dService(t.deps).run(row.id, {
       attempt: 1,
@@ -42,7 +51,11 @@ describe('3D conversion progress (sqlite)', () => {
     console.log('progress rows:', seen.map((s) => `${s.progress}% ${s.stage}`).join(', '));
     // the row and the job say the same, never back, within the worker's 10–90 %
     for (const s of seen) expect(s.progress).toBe(s.pct);
-    for (let i = 1; i < seen.length; i++) expect(seen[i].progress).toBeGreaterThanOrEqual(seen[i - 1].progress);
+    // rising: each write says something new (a higher percent or the next stage)
+    for (let i = 1; i < seen.length; i++) {
+      expect(seen[i].progress).toBeGreaterThanOrEqual(seen[i - 1].progress);
+      expect(`${seen[i].progress} ${seen[i].stage}`).not.toBe(`${seen[i - 1].progress} ${seen[i - 1].stage}`);
+    }
     expect(seen[0]).toMatchObject({ progress: 10, stage: 'parse' });
     expect(Math.max(...seen.map((s) => s.progress))).toBeGreaterThan(75);
     expect(Math.max(...seen.map((s) => s.progress))).toBeLessThanOrEqual(90);
