@@ -25,6 +25,17 @@ export function firstNonEmptyTab(counts: Partial<Record<TaskTab, number>>): Task
 
 const POLL_MS = 5000;
 
+/** Opens the panel the first time tasks of a kind are seen running while it is closed (once per page visit). */
+function useShowWhenRunning(running: boolean, open: boolean, show: () => void) {
+  const shown = useRef(false);
+  useEffect(() => {
+    if (running && !open && !shown.current) {
+      shown.current = true;
+      show();
+    }
+  }, [running]);
+}
+
 export function TaskPanel() {
   const { t } = useTranslation();
   const uploads = useSyncExternalStore(uploadQueue.subscribe, uploadQueue.getSnapshot);
@@ -87,31 +98,10 @@ export function TaskPanel() {
       setTab(firstNonEmptyTab({ upload: uploads.length, download: zips.length, unzip: unzips.list.length, convert: conversions.list.length, model3d: models.list.length }));
     }
   }, [uploads.length]);
-  // conversions still running from an earlier visit: show them
-  const shownRunning = useRef(false);
-  useEffect(() => {
-    if (conversions.running && !open && !shownRunning.current) {
-      shownRunning.current = true;
-      show(undefined, zipsRef.current);
-    }
-  }, [conversions.running]);
-  // decompressions still running from an earlier visit: show them
-  const shownUnzips = useRef(false);
-  useEffect(() => {
-    if (unzips.running && !open && !shownUnzips.current) {
-      shownUnzips.current = true;
-      show(undefined, zipsRef.current);
-    }
-  }, [unzips.running]);
-
-  // 3D conversions still running from an earlier visit: show them
-  const shownModels = useRef(false);
-  useEffect(() => {
-    if (models.running && !open && !shownModels.current) {
-      shownModels.current = true;
-      show(undefined, zipsRef.current);
-    }
-  }, [models.running]);
+  // conversions, decompressions and 3D conversions still running from an earlier visit: show them
+  useShowWhenRunning(conversions.running, open, () => show(undefined, zipsRef.current));
+  useShowWhenRunning(unzips.running, open, () => show(undefined, zipsRef.current));
+  useShowWhenRunning(models.running, open, () => show(undefined, zipsRef.current));
 
   // the open panel sits over the right of the page: the file list makes room for it (styles.css), so the size and
   // date columns stay visible
