@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, Navigate, Outlet, RouterProvider } from 'react-router';
+import { createBrowserRouter, Navigate, Outlet, RouterProvider, useSearchParams } from 'react-router';
 import { App as AntApp, ConfigProvider } from 'antd';
 import { useTranslation } from 'react-i18next';
 import zhCN from 'antd/locale/zh_CN';
@@ -43,6 +43,17 @@ const H5Item = lazyPage(() => import('./routes/h5/H5Item.tsx'), 'H5Item');
 // system UI fonts first; the shipped Noto fonts fill in CJK glyphs on machines without them
 const FONT_FAMILY = `-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, "PingFang SC", "Microsoft YaHei", "Apple SD Gothic Neo", "Malgun Gothic", "Noto Sans SC", "Noto Sans KR", sans-serif`;
 
+/** /view3d: one's own model signed in; a shared one (shareToken) also for a visitor who is not signed in */
+function View3dRoute() {
+  const [params] = useSearchParams();
+  if (params.get('shareToken')) return <View3d />;
+  return (
+    <UserProvider>
+      <View3d />
+    </UserProvider>
+  );
+}
+
 const ANTD_LOCALES = { zh: zhCN, en: enUS, ko: koKR, de: deDE } as const;
 
 /** The signed-in part of the app: the user is fetched here, so the 404 page needs no sign-in. */
@@ -61,8 +72,6 @@ const router = createBrowserRouter([
     children: [
       { path: '/yun/view/:fileId', element: <ViewPage /> },
       { path: '/yun/preview/:fileId', element: <PreviewPage /> },
-      // a converted 3D model in a new tab (spec section 2); three.js is in this page's chunk only
-      { path: '/view3d', element: <View3d /> },
       ...groupViewRoutes,
       { path: '/yun/version/:fileId/compare', element: <Compare /> },
       {
@@ -112,6 +121,8 @@ const router = createBrowserRouter([
   },
   // share pages: public (a visitor opens them), so outside SignedIn
   ...shareRoutes,
+  // a converted 3D model in a new tab (spec section 2); three.js is in this page's chunk only
+  { path: '/view3d', element: <View3dRoute /> },
   { path: '/404', element: <NotFound /> },
   { path: '*', element: <Navigate to="/404" replace /> },
 ]);

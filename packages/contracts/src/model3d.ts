@@ -11,11 +11,18 @@ export const MODEL3D_PATHS = {
   checkTransformSuplus3D: '/cloud/v5/file/task/checkTransformSuplus3D',
   checkTaskStatus3D: '/cloud/v5/file/task/checkTaskStatus3D',
   checkTaskStatusBatch3D: '/cloud/v5/file/task/checkTaskStatusBatch3D',
+  /** ours (the spec shows no list of 3D conversions): the task panel's 3D tab */
+  list3D: '/cloud/v5/file/task/list3D',
+  /** ours: a shared 3D file's conversion, for whoever holds the share token (the viewer in share mode) */
+  shareStatus3D: '/cloud/v5/share/status3D',
 } as const;
 
-/** The web route of the 3D viewer (spec section 2). */
-export function view3dHref(fileId: string): string {
-  return `/view3d?key=${encodeURIComponent(fileId)}`;
+/** what a running 3D conversion does now, in order (model3d_conversions.stage): the web app names each one */
+export const MODEL3D_STAGES = ['queued', 'read', 'parse', 'import', 'document', 'thumbnail', 'compress', 'write', 'store', 'done', 'failed'] as const;
+
+/** The web route of the 3D viewer (spec section 2); with a share token, a shared model seen through its share. */
+export function view3dHref(fileId: string, shareToken?: string): string {
+  return `/view3d?key=${encodeURIComponent(fileId)}${shareToken ? `&shareToken=${encodeURIComponent(shareToken)}` : ''}`;
 }
 
 const id = z.string().min(1).max(64);
@@ -32,7 +39,7 @@ export const model3dStatusSchema = z.object({
   fileId: z.string(),
   transformStatus: z.number().describe('3 never converted, 0 converting, 1 done, 2 failed (TransformStatus)'),
   progress: z.number().describe('percent 0–100'),
-  stage: z.string().describe('queued, read, mesh, write, store, done'),
+  stage: z.string().describe(`what the conversion does now: ${MODEL3D_STAGES.join(', ')}`),
   code: z.string().nullable().describe('error code of a failed conversion'),
   msg: z.string().nullable().describe("the spec's message of a failed conversion, in the caller's language"),
   /** a download link of the GLB (signed, short-lived, checked against the grant on use) once converted */
@@ -61,3 +68,23 @@ export const checkTransformSuplus3DResult = z.object({
 export const checkTaskStatus3DRequest = z.object({ fileId: id, hoops: z.any().optional(), ctoken: z.any().optional() });
 export const checkTaskStatusBatch3DRequest = z.object({ fileIds: z.array(id).min(1).max(500), ctoken: z.any().optional(), type: z.any().optional() });
 export const checkTaskStatusBatch3DResult = z.object({ list: z.array(model3dStatusSchema) });
+
+/** One 3D conversion as the task panel's 3D tab shows it: the latest of each source file of the caller's. */
+export const model3dTaskSchema = z.object({
+  taskId: z.string(),
+  fileId: z.string().describe('the source file'),
+  name: z.string().describe("the source's name (as it was converted, when the file is gone)"),
+  transformStatus: z.number().describe('0 converting, 1 done, 2 failed (TransformStatus)'),
+  progress: z.number().describe('percent 0–100'),
+  stage: z.string().describe(`what the conversion does now: ${MODEL3D_STAGES.join(', ')}`),
+  code: z.string().nullable().describe('error code of a failed conversion'),
+  msg: z.string().nullable().describe("the spec's message of a failed conversion, in the caller's language"),
+  /** true while the source is still the caller's with the converted bytes: the viewer opens it, a retry converts it */
+  fileExists: z.boolean(),
+  createTimestamp: z.number(),
+  finishTimestamp: z.number().nullable(),
+});
+export type Model3dTask = z.infer<typeof model3dTaskSchema>;
+export const list3DRequest = z.object({ page: z.coerce.number().int().min(1).default(1), pageSize: z.coerce.number().int().min(1).max(200).default(50), ctoken: z.any().optional() });
+export const list3DResult = z.object({ list: z.array(model3dTaskSchema), total: z.number() });
+export const shareStatus3DRequest = z.object({ shareToken: z.string().optional().describe('or the x-share-token header'), fileId: id });

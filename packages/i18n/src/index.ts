@@ -11,6 +11,7 @@ import { groups } from './locales/groups.ts';
 import { conversions } from './locales/conversions.ts';
 import { unzip } from './locales/unzip.ts';
 import { model3d } from './locales/model3d.ts';
+import { model3dTasks } from './locales/model3d-tasks.ts';
 
 export const LANGUAGES = ['zh', 'en', 'ko', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -43,6 +44,7 @@ export { groups };
 export { conversions };
 export { unzip };
 export { model3d };
+export { model3dTasks };
 
 /** Login-site text lookup. */
 export function ssoText(lang: Language, key: keyof (typeof sso)['en'], args?: readonly (string | number)[]): string {

@@ -6,9 +6,11 @@ import { conversions } from './index.ts';
 import { compare } from './index.ts';
 import { unzip } from './index.ts';
 import { model3d } from './index.ts';
+import { model3dTasks } from './index.ts';
+import { MODEL3D_STAGES } from '@cadcloud/contracts';
 
 describe('locales', () => {
-  for (const [ns, table] of Object.entries({ errors, sso, web, viewer, fonts, versions, compare, conversions, unzip, model3d })) {
+  for (const [ns, table] of Object.entries({ errors, sso, web, viewer, fonts, versions, compare, conversions, unzip, model3d, model3dTasks })) {
     it(`${ns}: every language has every key, none empty`, () => {
       const keys = Object.keys(table.en).sort();
       for (const lang of LANGUAGES) {
@@ -18,6 +20,9 @@ describe('locales', () => {
       }
     });
   }
+  it('model3dTasks names every stage a 3D conversion reports', () => {
+    for (const stage of MODEL3D_STAGES) expect((model3dTasks.en as Record<string, string>)[`stage.${stage}`], stage).toBeTruthy();
+  });
   it('every server error code has a message', () => {
     for (const { key } of Object.values(ERRORS)) expect((errors.en as Record<string, string>)[key.replace(/^errors\./, '')], key).toBeTruthy();
   });

@@ -3,6 +3,7 @@ import { asModel3dError, badInput, tooLarge, unsupported } from './errors.ts';
 import { sceneToDocument } from './glb/document.ts';
 import { finishGlb, type ModelNode, type ModelStats } from './glb/finish.ts';
 import { type Model3dLimits, withDefaults } from './limits.ts';
+import { type ImportProgress, type OnModel3dProgress, progressReporter } from './progress.ts';
 import { type Scene, TriangleBudget } from './scene.ts';
 
 /** the formats convertToGlb reads, by file extension */
@@ -39,6 +40,8 @@ export interface ConvertOptions {
   extraFiles?: Record<string, Uint8Array> | Map<string, Uint8Array>;
   /** a PNG thumbnail of this many pixels square (isometric, flat-shaded, transparent background) */
   thumbnail?: number;
+  /** told of each stage and the percent done (not passed into a worker thread: convertInWorker forwards its own) */
+  onProgress?: OnModel3dProgress;
 }
 
 export interface ConvertResult {
@@ -50,18 +53,18 @@ export interface ConvertResult {
 }
 
 /** Each importer is loaded with its first file: a thread converting an STL never loads OpenCascade or web-ifc. */
-async function importAny(format: Model3dFormat, input: Uint8Array, name: string, limits: Model3dLimits, extra: Map<string, Uint8Array>): Promise<Scene | Document> {
+async function importAny(format: Model3dFormat, input: Uint8Array, name: string, limits: Model3dLimits, extra: Map<string, Uint8Array>, parts: ImportProgress): Promise<Scene | Document> {
   const budget = new TriangleBudget(limits);
   const base = name.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || name;
   switch (format) {
     case 'step':
     case 'iges':
     case 'brep':
-      return (await import('./importers/occt.ts')).importOcct(input, format, base, budget);
+      return (await import('./importers/occt.ts')).importOcct(input, format, base, budget, parts);
     case 'ifc':
-      return (await import('./importers/ifc.ts')).importIfc(input, base, budget);
+      return (await import('./importers/ifc.ts')).importIfc(input, base, budget, parts);
     case '3dm':
-      return (await import('./importers/rhino.ts')).importRhino(input, base, budget);
+      return (await import('./importers/rhino.ts')).importRhino(input, base, budget, parts);
     case 'stl':
       return (await import('./importers/stl.ts')).importStl(input, base, limits, budget);
     case 'obj':
@@ -101,10 +104,13 @@ export async function convertToGlb(input: Uint8Array, name: string, o: ConvertOp
   const total = [...extra.values()].reduce((s, b) => s + b.length, input.length);
   if (total > limits.maxInputBytes) throw tooLarge(`${name} is ${total} bytes with the files beside it, more than ${limits.maxInputBytes}`);
   if (WASM_FORMATS.has(format) && input.length > limits.maxWasmInputBytes) throw tooLarge(`${name} is ${input.length} bytes, more than ${limits.maxWasmInputBytes} for ${format.toUpperCase()}`);
+  const progress = progressReporter(o.onProgress);
   try {
-    const imported = await importAny(format, input, name, limits, extra);
+    progress.stage('parse');
+    const imported = await importAny(format, input, name, limits, extra, progress.parts);
+    progress.stage('document');
     const doc = 'roots' in imported ? sceneToDocument(imported) : imported;
-    return { ...(await finishGlb(doc, limits, o.thumbnail)), format };
+    return { ...(await finishGlb(doc, limits, o.thumbnail, progress.stage)), format };
   } catch (e) {
     throw asModel3dError(e);
   }

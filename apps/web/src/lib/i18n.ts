@@ -8,7 +8,7 @@ import { versions } from '@cadcloud/i18n';
 import { groups } from '@cadcloud/i18n';
 import { conversions } from '@cadcloud/i18n';
 import { unzip } from '@cadcloud/i18n';
-import { model3d } from '@cadcloud/i18n';
+import { model3d, model3dTasks } from '@cadcloud/i18n';
 
 const STORAGE_KEY = 'cadcloud.lang';
 
@@ -47,6 +47,7 @@ for (const l of LANGUAGES) i18n.addResourceBundle(l, 'unzip', unzip[l]);
 
 // the 3D namespace (/view3d, the drive's Convert to 3D / Open 3D)
 for (const l of LANGUAGES) i18n.addResourceBundle(l, 'model3d', model3d[l]);
+for (const l of LANGUAGES) i18n.addResourceBundle(l, 'model3dTasks', model3dTasks[l]);
 
 // the drawing compare namespace (/yun/version/:fileId/compare)
 for (const l of LANGUAGES) i18n.addResourceBundle(l, 'compare', compare[l]);

@@ -4,6 +4,7 @@ import { meshopt, quantize, weldPrimitive } from '@gltf-transform/functions';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 import { tooLarge } from '../errors.ts';
 import type { Model3dLimits } from '../limits.ts';
+import type { Model3dStage } from '../progress.ts';
 import { renderThumbnail } from './thumbnail.ts';
 
 /** A node of the model tree the viewer lists: `node` is its index among the GLB's nodes. */
@@ -70,9 +71,10 @@ export function describe(doc: Document): { stats: ModelStats; tree: ModelNode[] 
  * Welds, quantizes and compresses (EXT_meshopt_compression) the document and writes it as GLB; with `thumbnail` (its
  * size in pixels) also a PNG of the model drawn before compression.
  */
-export async function finishGlb(doc: Document, limits: Model3dLimits, thumbnail?: number): Promise<{ glb: Uint8Array; stats: ModelStats; tree: ModelNode[]; thumbnail?: Uint8Array }> {
+export async function finishGlb(doc: Document, limits: Model3dLimits, thumbnail?: number, stage: (s: Model3dStage) => void = () => undefined): Promise<{ glb: Uint8Array; stats: ModelStats; tree: ModelNode[]; thumbnail?: Uint8Array }> {
   const { stats, tree } = describe(doc);
   if (stats.triangles > limits.maxTriangles) throw tooLarge(`${stats.triangles} triangles, more than ${limits.maxTriangles}`);
+  if (thumbnail) stage('thumbnail');
   const png = thumbnail ? renderThumbnail(doc, stats.upAxis, thumbnail) : undefined;
   const io = await gltfIO();
   doc.setLogger(quiet);
@@ -81,6 +83,7 @@ export async function finishGlb(doc: Document, limits: Model3dLimits, thumbnail?
   if (!root.getDefaultScene() && root.listScenes().length) root.setDefaultScene(root.listScenes()[0]);
   // welding only what has no indices (three's loaders, some glTF): indexed meshes (occt, web-ifc, rhino3dm) are welded
   // by their libraries, and welding 20 000 IFC elements again cost 4 s of a 17 s conversion
+  stage('compress');
   for (const mesh of root.listMeshes()) for (const p of mesh.listPrimitives()) if (!p.getIndices()) weldPrimitive(p);
   const prims = root.listMeshes().flatMap((m) => m.listPrimitives());
   const vertices = prims.reduce((n, p) => n + (p.getAttribute('POSITION')?.getCount() ?? 0), 0);
@@ -90,6 +93,7 @@ export async function finishGlb(doc: Document, limits: Model3dLimits, thumbnail?
     await doc.transform(quantize({ pattern: /.*/, patternTargets: /.*/ }));
     doc.createExtension(EXTMeshoptCompression).setRequired(true).setEncoderOptions({ method: EXTMeshoptCompression.EncoderMethod.QUANTIZE });
   } else await doc.transform(meshopt({ encoder: MeshoptEncoder, level: 'medium' }));
+  stage('write');
   const glb = await io.writeBinary(doc);
   return { glb, stats, tree, ...(png ? { thumbnail: png } : {}) };
 }

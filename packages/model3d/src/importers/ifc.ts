@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as WebIFC from 'web-ifc';
 import { badInput } from '../errors.ts';
+import type { ImportProgress } from '../progress.ts';
 import { node, type NodeProperties, type Scene, type SceneMesh, type SceneNode, type TriangleBudget } from '../scene.ts';
 
 const require = createRequire(import.meta.url);
@@ -55,7 +56,7 @@ function place(data: Float32Array, m: number[]): { positions: Float32Array; norm
   return { positions, normals };
 }
 
-export async function importIfc(input: Uint8Array, name: string, budget: TriangleBudget): Promise<Scene> {
+export async function importIfc(input: Uint8Array, name: string, budget: TriangleBudget, progress: ImportProgress = () => undefined): Promise<Scene> {
   const ifc = await load();
   const text = new TextDecoder('latin1').decode(input.subarray(0, 64));
   if (!/^\s*ISO-10303-21/.test(text)) throw badInput('IFC is not a STEP physical file (ISO-10303-21)');
@@ -119,7 +120,11 @@ export async function importIfc(input: Uint8Array, name: string, budget: Triangl
     // place it, as doors and windows of one type do), placed by its element's transformation
     const local = new Map<string, { data: Float32Array; indices: Uint32Array }>();
     const placed = new Map<number, Array<{ key: string; matrix: number[]; color: SceneMesh['color'] }>>();
+    // web-ifc does not say how many elements it will stream: the elements the spatial structure holds (and the parts
+    // aggregated into them) are the estimate; the reporter never lets the bar move back
+    const expected = [...children.values()].reduce((n, kids) => n + kids.length, 0);
     ifc.StreamAllMeshes(model, (flat) => {
+      progress(placed.size, Math.max(expected, placed.size + 1));
       const list = placed.get(flat.expressID) ?? [];
       for (let i = 0; i < flat.geometries.size(); i++) {
         const g = flat.geometries.get(i);

@@ -3,6 +3,7 @@
 // library gives positions already placed in the model's space, so nodes carry no matrix.
 import { badInput } from '../errors.ts';
 import { loadEmscripten } from './emscripten.ts';
+import type { ImportProgress } from '../progress.ts';
 import { node, type Scene, type SceneMesh, type SceneNode, type TriangleBudget } from '../scene.ts';
 
 type Rgb = [number, number, number];
@@ -65,7 +66,7 @@ function byColor(m: OcctMesh, label: string): SceneMesh[] {
   });
 }
 
-export async function importOcct(input: Uint8Array, format: OcctFormat, name: string, budget: TriangleBudget): Promise<Scene> {
+export async function importOcct(input: Uint8Array, format: OcctFormat, name: string, budget: TriangleBudget, progress: ImportProgress = () => undefined): Promise<Scene> {
   const lib = await loadEmscripten<Occt>('occt-import-js');
   const params = { linearUnit: 'millimeter', linearDeflectionType: 'bounding_box_ratio', linearDeflection: 0.001, angularDeflection: 0.5 };
   let r: OcctResult;
@@ -76,9 +77,15 @@ export async function importOcct(input: Uint8Array, format: OcctFormat, name: st
   }
   if (!r?.success) throw badInput(`${format.toUpperCase()} could not be read`);
   if (!r.meshes.length) throw badInput(`${format.toUpperCase()} holds no solids or surfaces`);
+  // reading and tessellating is one call into the library (no news from inside it); its meshes then count as parts
+  let done = 0;
   const walk = (n: OcctNode, fallback: string): SceneNode => {
     const label = n.name || fallback;
-    const meshes = n.meshes.flatMap((i) => byColor(r.meshes[i], label)).map((m) => budget.mesh(m));
+    const meshes = n.meshes.flatMap((i) => {
+      const own = byColor(r.meshes[i], label);
+      progress(++done, r.meshes.length);
+      return own;
+    }).map((m) => budget.mesh(m));
     const properties: Record<string, unknown> = { product: label };
     const color = n.meshes.map((i) => r.meshes[i].color).find(Boolean);
     if (color) properties.color = hex(color);

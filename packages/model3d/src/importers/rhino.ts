@@ -4,6 +4,7 @@
 // Colours: the object's own when it says so, else its layer's. Coordinates stay Z up, in the file's units.
 import { badInput } from '../errors.ts';
 import { loadEmscripten } from './emscripten.ts';
+import type { ImportProgress } from '../progress.ts';
 import { node, type NodeProperties, type Scene, type SceneMesh, type SceneNode, type TriangleBudget } from '../scene.ts';
 
 /** rhino3dm's embind objects (its typings disagree with the library in places: BrepFace.setMesh's order) */
@@ -21,7 +22,7 @@ const linear = (v: number) => {
 };
 const NO_PARENT = '00000000-0000-0000-0000-000000000000';
 
-export async function importRhino(input: Uint8Array, name: string, budget: TriangleBudget): Promise<Scene> {
+export async function importRhino(input: Uint8Array, name: string, budget: TriangleBudget, progress: ImportProgress = () => undefined): Promise<Scene> {
   const rhino = await loadEmscripten<Rhino>('rhino3dm');
   let doc: Rhino;
   try {
@@ -46,7 +47,9 @@ export async function importRhino(input: Uint8Array, name: string, budget: Trian
     return budget.mesh({ positions: Float32Array.from(b.position), normals: b.normal ? Float32Array.from(b.normal) : undefined, indices: Uint32Array.from(b.index), color: [linear(color.r), linear(color.g), linear(color.b)] });
   };
 
-  for (let i = 0; i < doc.objects().count; i++) {
+  const objects = doc.objects().count;
+  for (let i = 0; i < objects; i++) {
+    progress(i, objects);
     const o = doc.objects().get(i);
     const g = o.geometry();
     const a = o.attributes();

@@ -6,7 +6,8 @@ import { asModel3dError } from '../errors.ts';
 
 const job = workerData as { input: Uint8Array; name: string; options: Parameters<typeof convertToGlb>[2] };
 try {
-  const r = await convertToGlb(job.input, job.name, job.options);
+  // the stages and percents go out as they come (the reporter sends only changes): the caller shows them
+  const r = await convertToGlb(job.input, job.name, { ...job.options, onProgress: (progress) => parentPort!.postMessage({ progress }) });
   parentPort!.postMessage({ ok: true, result: r }, [r.glb.buffer as ArrayBuffer]);
 } catch (e) {
   const err = asModel3dError(e);

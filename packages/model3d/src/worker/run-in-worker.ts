@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ConvertOptions, ConvertResult } from '../convert.ts';
 import { Model3dError, type Model3dErrorKind, timedOut, tooLarge } from '../errors.ts';
+import type { Model3dProgress } from '../progress.ts';
 
 export interface WorkerLimits {
   /** aborting it ends the conversion at once (its thread terminated), rejecting with the signal's reason */
@@ -30,6 +31,7 @@ export function convertInWorker(input: Uint8Array, name: string, o: ConvertOptio
   const { maxOldGenerationSizeMb, timeoutMs } = { ...DEFAULT_WORKER_LIMITS, ...o };
   const signal = o.signal;
   if (signal?.aborted) return Promise.reject(signal.reason);
+  // onProgress stays here (a function does not cross into the thread): the thread's progress messages call it
   const options: ConvertOptions = { limits: o.limits, extraFiles: o.extraFiles, thumbnail: o.thumbnail };
   // a copy of its own (a Buffer's slice() is a view: transferring it would take the caller's bytes, or a shared pool)
   const copy = new Uint8Array(input);
@@ -53,7 +55,11 @@ export function convertInWorker(input: Uint8Array, name: string, o: ConvertOptio
     const timer = setTimeout(() => finish(timedOut(`${name}: conversion took longer than ${timeoutMs} ms`)), timeoutMs);
     const stop = () => finish(signal!.reason as Error);
     signal?.addEventListener('abort', stop, { once: true });
-    worker.on('message', (m: { ok: boolean; result?: ConvertResult; kind?: Model3dErrorKind; message?: string }) => {
+    worker.on('message', (m: { ok: boolean; result?: ConvertResult; kind?: Model3dErrorKind; message?: string; progress?: Model3dProgress }) => {
+      if (m.progress) {
+        if (!settled) o.onProgress?.(m.progress);
+        return;
+      }
       if (m.ok) finish(null, m.result);
       else finish(new Model3dError(m.kind ?? 'bad-input', m.message ?? 'conversion failed'));
     });

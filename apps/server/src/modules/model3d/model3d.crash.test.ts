@@ -29,11 +29,11 @@ describe('crash safety: a server killed (SIGKILL) in the middle of a 3D conversi
     expect(r.rtnCode).toBe('0000000');
     const row = await db.selectFrom('model3d_conversions').select('id').where('source_id', '=', src.id).executeTakeFirstOrThrow();
     const job = () => db.selectFrom('jobs').select(['state', 'attempts']).where('id', '=', `model3d-${row.id}`).executeTakeFirst();
-    // killed while the worker converts (stage mesh, first attempt)
+    // killed while the worker converts (one of the worker's stages, first attempt)
     await until(async () => {
       const j = await job();
       const c = await db.selectFrom('model3d_conversions').select(['state', 'stage']).where('id', '=', row.id).executeTakeFirstOrThrow();
-      return j?.state === 'active' && j.attempts === 1 && c.stage === 'mesh' && c.state === 0;
+      return j?.state === 'active' && j.attempts === 1 && ['parse', 'import', 'document', 'thumbnail', 'compress', 'write'].includes(c.stage) && c.state === 0;
     }, 120_000);
     await crash.killAndRestart();
     const s = await until(async () => {

@@ -26,6 +26,21 @@ export function createModel3dRepository(db: Kysely<Database>) {
       const r = await t.selectFrom('model3d_conversions').select((eb) => eb.fn.countAll<number>().as('n')).where('uid', '=', uid).where('trial', '=', 1).where('state', '!=', 2).executeTakeFirstOrThrow();
       return Number(r.n);
     },
+    /**
+     * The user's conversions, the latest of each source file (a retry replaces the failed one), newest first: a page
+     * and the count of all.
+     */
+    async latestOfUser(uid: string, offset: number, limit: number): Promise<{ rows: Model3dRow[]; total: number }> {
+      const latest = db
+        .selectFrom('model3d_conversions as c')
+        .where('c.uid', '=', uid)
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('model3d_conversions as n').select('n.id').whereRef('n.uid', '=', 'c.uid').whereRef('n.source_id', '=', 'c.source_id').where((eb) => eb.or([eb('n.created_at', '>', eb.ref('c.created_at')), eb.and([eb('n.created_at', '=', eb.ref('c.created_at')), eb('n.id', '>', eb.ref('c.id'))])])))),
+        );
+      const rows = await latest.selectAll('c').orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').offset(offset).limit(limit).execute();
+      const { n } = await latest.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return { rows, total: Number(n) };
+    },
     async runningOfSources(sourceIds: string[], t: Kysely<Database> = db): Promise<Model3dRow[]> {
       if (!sourceIds.length) return [];
       return t.selectFrom('model3d_conversions').selectAll().where('source_id', 'in', sourceIds).where('state', '=', 0).execute();

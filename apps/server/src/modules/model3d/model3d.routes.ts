@@ -4,7 +4,7 @@ import { defineEndpoint } from '../../infra/http/endpoint.ts';
 import type { RouteModule } from '../index.ts';
 import { createModel3dService } from './model3d.service.ts';
 
-/** 3D models (issue 21): the spec's four calls. Only the caller's own file ids are accepted (a share's 3D model: later). */
+/** 3D models (issue 21): the spec's four calls and our list; only the caller's own file ids, but shareStatus3D's share token. */
 export const model3dRoutes: RouteModule = async (app, { deps }) => {
   const model3d = createModel3dService(deps);
   model3d.registerGrants();
@@ -34,5 +34,20 @@ export const model3dRoutes: RouteModule = async (app, { deps }) => {
     summary: 'checkTaskStatus3D for many files at once. Poll every 5 s',
     request: c.checkTaskStatusBatch3DRequest, response: c.checkTaskStatusBatch3DResult,
     handler: (d, { user, req }) => model3d.statusBatch(user.id, d.fileIds, requestLanguage(req)),
+  });
+  defineEndpoint(app, {
+    path: P.shareStatus3D, tag, auth: 'none',
+    summary: "A shared 3D file's conversion for whoever holds the share token (body or x-share-token header; a group share's token only with its member's session): the sharer's latest conversion of it, and once converted the GLB's signed link through the share (checked on use: a cancelled or expired share, a file taken out of it or changed ends it). The recipient converts nothing: never converted answers 3. Outside the share: item.notFound",
+    request: c.shareStatus3DRequest, response: c.model3dStatusSchema,
+    handler: (d, { user, req }) => {
+      const h = req.headers['x-share-token'];
+      return model3d.sharedStatus(d.shareToken || (typeof h === 'string' && h ? h : undefined), d.fileId, user?.id, requestLanguage(req));
+    },
+  });
+  defineEndpoint(app, {
+    path: P.list3D, tag, auth: 'user',
+    summary: "The caller's own 3D conversions for the task panel's 3D tab: the latest of each source file, newest first, with state, progress and stage, the failure message, times, and whether the source is still there with the converted bytes (fileExists: open it at /view3d?key={fileId}, or convert it again with transformBatch3D). Poll every 5 s while one converts. Never another user's",
+    request: c.list3DRequest, response: c.list3DResult,
+    handler: (d, { user, req }) => model3d.list(user.id, d.page, d.pageSize, requestLanguage(req)),
   });
 };

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { ERRORS, TransformStatus, VipType, extensionOf, type ErrorCode, type Model3dStatus } from '@cadcloud/contracts';
+import { ERRORS, TransformStatus, VipType, extensionOf, type ErrorCode, type Model3dStatus, type Model3dTask } from '@cadcloud/contracts';
 import { serverMessage, type Language } from '@cadcloud/i18n';
 import { convertInWorker, formatOf, Model3dError, type ConvertResult } from '@cadcloud/model3d';
 import type { AppDeps } from '../../app.deps.ts';
@@ -10,10 +10,12 @@ import { blobKey } from '../../infra/storage/storage-keys.ts';
 import type { JobContext } from '../../infra/queue/queue.types.ts';
 import { addDownloadGrant, downloadLink } from '../downloads/download-links.ts';
 import { createFilesService } from '../files/files.service.ts';
+import { createSharesService } from '../shares/shares.service.ts';
 import type { ItemRow } from '../files/items.repository.ts';
 import { stemOf } from '../files/item-names.ts';
 import { thumbkeyOf, thumbnailStorageKey } from '../thumbnails/thumbnails.keys.ts';
 import { glbKey } from './model3d.keys.ts';
+import { throttledProgress } from './model3d.progress.ts';
 import { createModel3dRepository, type Model3dRow } from './model3d.repository.ts';
 
 export const MODEL3D_RUN_JOB = 'model3d.run';
@@ -21,6 +23,10 @@ export const MODEL3D_RUN_JOB = 'model3d.run';
 export const MODEL3D_SWEEP_JOB = 'model3d.sweep';
 /** A conversion whose process died runs once more; the queue's attempts. */
 export const MODEL3D_ATTEMPTS = 2;
+/** the part of the bar the worker's own stages fill (reading the source before, storing the GLB after) */
+const WORKER_SPAN = [10, 90] as const;
+/** at most one progress write per this many ms (a few a second) */
+const PROGRESS_WRITE_MS = 250;
 /** the thumbnail's size (pixels square) */
 const THUMBNAIL_PX = 256;
 
@@ -51,11 +57,12 @@ function failureCode(e: unknown): ErrorCode {
  * 3D models (issue 21): a user's own 3D files converted, one job per file, to a GLB the viewer (/view3d) opens, with a
  * PNG thumbnail shown on the file. Super members convert freely; others get the operator's free trials (a failed
  * conversion spends none). The source shows 0 converting, 1 done, 2 failed (spec section 4). Shares: a recipient
- * converts nothing of the sharer's (own file ids only); viewing a shared 3D model is left for later.
+ * converts nothing of the sharer's (own file ids only) but opens a model the sharer converted (sharedStatus).
  */
 export function createModel3dService(deps: AppDeps) {
   const repo = createModel3dRepository(deps.db);
   const files = createFilesService(deps);
+  const shares = createSharesService(deps);
   const cfg = deps.config;
 
   async function vipOf(actor: Model3dActor): Promise<number> {
@@ -74,11 +81,15 @@ export function createModel3dService(deps: AppDeps) {
     return e ? serverMessage(e.key, lang) : null;
   }
 
-  function present(fileId: string, name: string, r: Model3dRow | undefined, item: ItemRow | undefined, lang: Language): Model3dStatus {
+  /**
+   * A file's conversion as the API answers it. `link` makes the GLB's signed link, asked only once the conversion is
+   * done with the bytes the file has now (the owner's: file F of user U; a share's: file F through share S).
+   */
+  function present(fileId: string, name: string, r: Model3dRow | undefined, item: ItemRow | undefined, lang: Language, link: () => string = () => downloadLink(deps, { k: 'glb', u: r!.uid, f: item!.id, b: r!.source_md5 }).url): Model3dStatus {
     if (!r) return { fileId, name, transformStatus: TransformStatus.NO_TRANSFORM, progress: 0, stage: '', code: null, msg: null, glbUrl: null, stats: null };
     const done = r.state === TransformStatus.SUCCESS_TRANSFORM;
     // the link only while the file is still the user's with the bytes that were converted
-    const glbUrl = done && item && item.blob_md5 === r.source_md5 ? downloadLink(deps, { k: 'glb', u: r.uid, f: item.id, b: r.source_md5 }).url : null;
+    const glbUrl = done && item && item.blob_md5 === r.source_md5 ? link() : null;
     return {
       fileId, name: item?.name ?? r.source_name, transformStatus: r.state, progress: Number(r.progress), stage: r.stage,
       code: r.error, msg: message(r.error, lang), glbUrl, stats: done && r.stats ? JSON.parse(r.stats) : null,
@@ -150,9 +161,26 @@ export function createModel3dService(deps: AppDeps) {
     return { done: c.id, stats };
   }
 
+  /** The owner's conversion of a shared file, when it converted the bytes the file has now (undefined otherwise). */
+  async function convertedOfShared(ownerUid: string, row: ItemRow): Promise<Model3dRow | undefined> {
+    const r = (await repo.latestOfSources(ownerUid, [row.id])).get(row.id);
+    return r?.state === TransformStatus.SUCCESS_TRANSFORM && r.source_md5 === row.blob_md5 ? r : undefined;
+  }
+
   const service = {
     /** The download link's check, registered once per app (routes): the file still the user's, with the converted bytes. */
     registerGrants() {
+      // through a share: the share still active and reaching the file (a group's member still one), the owner's
+      // conversion of the file's present bytes done; the grant names the share and the file, no owner and no hash
+      addDownloadGrant(deps, 'glb-share', async (g, { uid }) => {
+        if (g.u !== undefined && g.u !== uid) throw appError('share.tokenInvalid');
+        const hit = await shares.sharedFileById(String(g.s), String(g.f), uid);
+        if (!hit || !(await convertedOfShared(hit.ownerUid, hit.row))) throw appError('download.linkExpired');
+        if (hit.row.freeze === 1) throw appError('file.frozen');
+        const key = glbKey(hit.row.blob_md5!);
+        if (!(await deps.storage.exists(key))) throw appError('download.linkExpired');
+        return { key, name: `${stemOf(hit.row.name, false)}.glb` };
+      });
       addDownloadGrant(deps, 'glb', async (g) => {
         const row = await files.repo.findOne(String(g.u), String(g.f));
         if (!row || row.kind !== 1 || row.blob_md5 !== String(g.b)) throw appError('download.linkExpired');
@@ -206,6 +234,35 @@ export function createModel3dService(deps: AppDeps) {
       return { list: ids.map((id) => present(id, live.get(id)?.name ?? latest.get(id)!.source_name, latest.get(id), live.get(id), lang)) };
     },
 
+    /**
+     * A shared 3D file's conversion for whoever holds the share token (the viewer in share mode): the owner's latest
+     * conversion of it, its GLB through a link of the share (checked on use: a cancelled share stops it). Nothing of the
+     * owner's beyond the file the share reaches; the recipient converts nothing (never converted: status 3).
+     */
+    async sharedStatus(token: string | undefined, fileId: string, uid: string | undefined, lang: Language): Promise<Model3dStatus> {
+      const hit = await shares.sharedFile(token, fileId, uid);
+      if (!hit) throw appError('item.notFound');
+      if (hit.row.freeze === 1) throw appError('file.frozen');
+      const r = (await repo.latestOfSources(hit.ownerUid, [fileId])).get(fileId);
+      const link = () => downloadLink(deps, { k: 'glb-share', s: hit.shareId, f: fileId, ...(hit.group && uid ? { u: uid } : {}) }).url;
+      return present(fileId, hit.row.name, r, hit.row, lang, link);
+    },
+
+    /** list3D: the caller's 3D conversions (the latest of each source), newest first, for the task panel's 3D tab. */
+    async list(uid: string, page: number, pageSize: number, lang: Language): Promise<{ list: Model3dTask[]; total: number }> {
+      const { rows, total } = await repo.latestOfUser(uid, (page - 1) * pageSize, pageSize);
+      const live = new Map((await files.repo.findOwned(uid, [...new Set(rows.map((r) => r.source_id))])).map((r) => [r.id, r]));
+      const list = rows.map((r) => {
+        const item = live.get(r.source_id);
+        return {
+          taskId: r.id, fileId: r.source_id, name: item?.name ?? r.source_name, transformStatus: r.state, progress: Number(r.progress), stage: r.stage,
+          code: r.error, msg: message(r.error, lang), fileExists: !!item && item.blob_md5 === r.source_md5,
+          createTimestamp: Number(r.created_at), finishTimestamp: r.finished_at === null ? null : Number(r.finished_at),
+        };
+      });
+      return { list, total };
+    },
+
     /** Conversions still "converting" whose job is gone or failed end as failed: a source is never blocked for good. */
     async sweepStranded(idleMs = 60_000): Promise<number> {
       let ended = 0;
@@ -237,8 +294,13 @@ export function createModel3dService(deps: AppDeps) {
       if (Number(src.size) > cfg.model3dMaxInputMb * 1024 * 1024) return fail(c, 'model3d.tooLarge', `${src.size} bytes, more than ${cfg.model3dMaxInputMb} MB`);
       await repo.setProgress(c.id, 5, 'read');
       const bytes = await readAll(await deps.storage.get(blobKey(c.source_md5)));
-      await repo.setProgress(c.id, 10, 'mesh');
-      await ctx.progress(10).catch(() => undefined);
+      // the worker's stages (parse, import, document, thumbnail, compress, write) fill 10–90 % of the bar, on the row the
+      // panel polls and on the job; written a few times a second at most
+      const progress = throttledProgress(async (percent, stage) => {
+        await repo.setProgress(c.id, percent, stage);
+        await ctx.progress(percent);
+      }, PROGRESS_WRITE_MS);
+      progress.report(WORKER_SPAN[0], 'parse');
       let out: ConvertResult;
       try {
         out = await convertInWorker(bytes, src.name, {
@@ -246,11 +308,14 @@ export function createModel3dService(deps: AppDeps) {
           thumbnail: THUMBNAIL_PX,
           maxOldGenerationSizeMb: cfg.model3dMaxHeapMb,
           timeoutMs: cfg.model3dTimeoutMs,
+          onProgress: (p) => progress.report(Math.round(WORKER_SPAN[0] + ((WORKER_SPAN[1] - WORKER_SPAN[0]) * p.percent) / 100), p.stage),
         });
       } catch (e) {
+        await progress.stop();
         const code = failureCode(e);
         return fail(c, code, e instanceof Error ? `${e instanceof Model3dError ? e.kind : e.name}: ${e.message}` : String(e));
       }
+      await progress.stop();
       await repo.setProgress(c.id, 90, 'store');
       // the drivers' put is atomic (a temp file renamed, or one S3 PUT): the viewer never reads half a GLB
       await deps.storage.put(key, Buffer.from(out.glb), { size: out.glb.byteLength, contentType: 'model/gltf-binary' });

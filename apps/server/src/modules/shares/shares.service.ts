@@ -625,6 +625,24 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
       return presentItem(pub, uid, { userName: await repo.ownerName(pub.uid) });
     },
 
+    /**
+     * A file a share token reaches, for a view made from its bytes (the 3D model's GLB): the share, its owner and the
+     * live row; undefined outside the share. A bad, stale or foreign token is refused with its reason.
+     */
+    async sharedFile(token: string | undefined, fileId: string, uid: string | undefined) {
+      const ctx = await fromToken(token, uid);
+      const hit = await reachable(ctx.share, ctx.live, fileId);
+      if (!hit || hit.row.kind !== 1 || !hit.row.blob_md5) return undefined;
+      return { shareId: ctx.share.id, ownerUid: ctx.share.uid, group: ctx.share.kind === 'group', row: hit.row };
+    },
+    /** The same when a link made from it is used: the share still active and reaching the file, a group's member still one. */
+    async sharedFileById(shareId: string, fileId: string, uid: string | undefined) {
+      const ctx = await requireAudience(await repo.findById(shareId), uid);
+      const hit = await reachable(ctx.share, ctx.live, fileId);
+      if (!hit || hit.row.kind !== 1 || !hit.row.blob_md5) return undefined;
+      return { ownerUid: ctx.share.uid, row: hit.row };
+    },
+
     /** Viewer access through a share token: a shared file, or a file inside a shared folder; the owner's fonts. */
     async drawingAccess(req: DrawingRequest): Promise<DrawingSource | undefined> {
       if (!req.shareToken) return undefined;

@@ -3,7 +3,9 @@ import { Button, Progress, Tooltip } from 'antd';
 import { BlockOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { TransformStatus, typeGroupOf, view3dHref, type Model3dStatus } from '@cadcloud/contracts';
+import { taskEvents } from '../tasks/task-events.ts';
 import { model3dApi, MODEL3D_POLL_MS } from './api.ts';
+import { model3dTaskEvents } from './use-model3d-tasks.ts';
 
 type File3d = { id: string; name: string; fileType: number; transformStatus?: number | null };
 
@@ -21,7 +23,7 @@ export interface Notify {
 /**
  * Converts or opens 3D files (spec section 4): while one of them converts, "There are 3D models being converting,
  * please select again"; when the answer says every one is converted, the first opens in the viewer in a new tab;
- * otherwise "added to the conversion list" and the list shows the conversion. The server's messages (trials used up,
+ * otherwise "added to the conversion list" and the task panel opens on its 3D tab showing the conversion. The server's messages (trials used up,
  * membership needed) are shown as they are. True when a conversion started.
  */
 export async function convertOrOpen3d(files: File3d[], notify: Notify, t: (k: string) => string, openTab: (href: string) => unknown = (href) => window.open(href, '_blank')): Promise<boolean> {
@@ -36,6 +38,9 @@ export async function convertOrOpen3d(files: File3d[], notify: Notify, t: (k: st
       return false;
     }
     notify.info(t('model3d.queued'));
+    // the conversion list shows it: the task panel on its 3D tab (the lists on /…/transformer look again)
+    model3dTaskEvents.changed();
+    taskEvents.open('model3d');
     return true;
   } catch (e) {
     notify.error((e as Error).message);

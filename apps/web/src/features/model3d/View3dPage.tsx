@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { Object3D } from 'three';
 import { TransformStatus, type Model3dStatus } from '@cadcloud/contracts';
 import { model3dApi, MODEL3D_POLL_MS } from './api.ts';
+import { sharesApi } from '../shares/api.ts';
 import { ElementProperties, ModelTree } from './ModelPanels.tsx';
 import { formatDistance, type Vec3 } from './measure3d.ts';
 import type { Axis } from './section.ts';
@@ -22,19 +23,21 @@ export function View3dPage() {
   const { message } = App.useApp();
   const [params] = useSearchParams();
   const key = params.get('key') ?? '';
+  // opened from a share: the sharer's conversion seen through the share token; a recipient converts nothing
+  const shareToken = params.get('shareToken') ?? '';
   const [status, setStatus] = useState<Model3dStatus | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'status' });
 
   const load = useCallback(async () => {
     try {
-      const s = await model3dApi.status(key);
+      const s = shareToken ? await sharesApi.status3D(shareToken, key) : await model3dApi.status(key);
       setStatus(s);
       document.title = s.name;
       if (s.transformStatus === TransformStatus.SUCCESS_TRANSFORM && s.glbUrl) setPhase({ kind: 'model', url: s.glbUrl });
     } catch (e) {
       setPhase({ kind: 'error', msg: (e as Error).message });
     }
-  }, [key]);
+  }, [key, shareToken]);
   useEffect(() => void load(), [load]);
   const converting = status?.transformStatus === TransformStatus.IN_TRANSFORM;
   useEffect(() => {
@@ -65,9 +68,9 @@ export function View3dPage() {
       {s === TransformStatus.IN_TRANSFORM ? (
         <Result icon={<Spin />} title={status.name} subTitle={t('model3d.converting', { progress: status.progress })} extra={<Progress percent={status.progress} data-testid="view3d-progress" />} />
       ) : s === TransformStatus.FAIL_TRANSFORM ? (
-        <Result status="error" title={t('model3d.failed')} subTitle={status.msg ?? ''} extra={<Button type="primary" onClick={convert} data-testid="view3d-convert">{t('model3d.retry')}</Button>} />
+        <Result status="error" title={t('model3d.failed')} subTitle={status.msg ?? ''} extra={!shareToken && <Button type="primary" onClick={convert} data-testid="view3d-convert">{t('model3d.retry')}</Button>} />
       ) : (
-        <Result status="info" title={status.name} subTitle={t('model3d.notViewable')} extra={<Button type="primary" onClick={convert} data-testid="view3d-convert">{t('model3d.convert')}</Button>} />
+        <Result status="info" title={status.name} subTitle={t('model3d.notViewable')} extra={!shareToken && <Button type="primary" onClick={convert} data-testid="view3d-convert">{t('model3d.convert')}</Button>} />
       )}
     </div>
   );

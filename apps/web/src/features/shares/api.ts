@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { GroupListResult, Item, Share, ShareCodeKind, ShareRights, sharePublicInfo, shareAccessResult, shareChallengeResult, shareFilesResult, shareDownloadResult } from '@cadcloud/contracts';
-import { RTN_SUCCESS } from '@cadcloud/contracts';
+import { MODEL3D_PATHS, RTN_SUCCESS, type Model3dStatus } from '@cadcloud/contracts';
 import { ApiError, call, clientInfo } from '../../lib/api.ts';
 import { clientType } from '../../lib/device.ts';
 import { currentLanguage } from '../../lib/i18n.ts';
@@ -86,6 +86,8 @@ export const sharesApi = {
   files: (shareToken: string, folderId?: string) => publicCall<ShareFiles>('/cloud/v5/share/files', { shareToken, ...(folderId ? { folderId } : {}) }),
   download: (shareToken: string, fileId: string) => publicCall<ShareDownload>('/cloud/v5/share/download', { shareToken, fileId }),
   item: (shareToken: string, fileId: string) => publicCall<Item>('/cloud/v5/file/getProductItemById', { shareToken, fileId }),
+  /** a shared 3D model's conversion by the sharer, with its GLB link through the share once converted (/view3d in share mode) */
+  status3D: (shareToken: string, fileId: string) => publicCall<Model3dStatus>(MODEL3D_PATHS.shareStatus3D, { shareToken, fileId }),
   /** signed in (checked by the caller first): a 101 here goes through the login site */
   copy: (shareToken: string, fileIds: string[], folderIds: string[], targetFolderId: string) => call<{ copied: number }>('/cloud/v5/file/share/copyFoldersAndFiles', { shareToken, fileIds, folderIds, targetFolderId }),
 };

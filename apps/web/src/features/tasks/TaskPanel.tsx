@@ -13,15 +13,28 @@ import { ConversionRows } from '../conversions/ConversionRows.tsx';
 import { useConversions } from '../conversions/use-conversions.ts';
 import { UnzipRows } from '../unzip/UnzipRows.tsx';
 import { useUnzipTasks } from '../unzip/use-unzip-tasks.ts';
+import { Model3dRows } from '../model3d/Model3dRows.tsx';
+import { useModel3dTasks } from '../model3d/use-model3d-tasks.ts';
 
-export type TaskTab = 'upload' | 'download' | 'unzip' | 'convert';
+export type TaskTab = 'upload' | 'download' | 'unzip' | 'convert' | 'model3d';
 
 /** The tab to show when the panel opens: the first one that has something in it. */
 export function firstNonEmptyTab(counts: Partial<Record<TaskTab, number>>): TaskTab {
-  return (['upload', 'download', 'unzip', 'convert'] as const).find((t) => (counts[t] ?? 0) > 0) ?? 'upload';
+  return (['upload', 'download', 'unzip', 'convert', 'model3d'] as const).find((t) => (counts[t] ?? 0) > 0) ?? 'upload';
 }
 
 const POLL_MS = 5000;
+
+/** Opens the panel the first time tasks of a kind are seen running while it is closed (once per page visit). */
+function useShowWhenRunning(running: boolean, open: boolean, show: () => void) {
+  const shown = useRef(false);
+  useEffect(() => {
+    if (running && !open && !shown.current) {
+      shown.current = true;
+      show();
+    }
+  }, [running]);
+}
 
 export function TaskPanel() {
   const { t } = useTranslation();
@@ -38,6 +51,10 @@ export function TaskPanel() {
   const unzips = useUnzipTasks();
   const unzipsRef = useRef(unzips.list);
   unzipsRef.current = unzips.list;
+  // 3D conversions (issue 21): polled every 5 s while one converts (use-model3d-tasks.ts)
+  const models = useModel3dTasks();
+  const modelsRef = useRef(models.list);
+  modelsRef.current = models.list;
 
   const refreshZips = () =>
     downloadsApi.list().then(
@@ -54,7 +71,7 @@ export function TaskPanel() {
   const show = (kind: TaskTab | undefined, zipList: ZipTask[]) => {
     setOpen(true);
     setExpanded(true);
-    setTab(kind ?? firstNonEmptyTab({ upload: uploadsRef.current.length, download: zipList.length, unzip: unzipsRef.current.length, convert: conversionsRef.current.length }));
+    setTab(kind ?? firstNonEmptyTab({ upload: uploadsRef.current.length, download: zipList.length, unzip: unzipsRef.current.length, convert: conversionsRef.current.length, model3d: modelsRef.current.length }));
   };
   useEffect(() => {
     // zips still being prepared from an earlier visit: show them
@@ -64,6 +81,7 @@ export function TaskPanel() {
     return taskEvents.subscribe((kind) => {
       if (kind === 'convert') void conversions.refresh().then(() => show(kind, zipsRef.current));
       else if (kind === 'unzip') void unzips.refresh().then(() => show(kind, zipsRef.current));
+      else if (kind === 'model3d') void models.refresh().then(() => show(kind, zipsRef.current));
       else if (kind === 'download' || !kind) void refreshZips().then((list) => show(kind, list));
       else show(kind, zipsRef.current);
     });
@@ -77,25 +95,13 @@ export function TaskPanel() {
   useEffect(() => {
     if (uploads.length && !open) {
       setOpen(true);
-      setTab(firstNonEmptyTab({ upload: uploads.length, download: zips.length, unzip: unzips.list.length, convert: conversions.list.length }));
+      setTab(firstNonEmptyTab({ upload: uploads.length, download: zips.length, unzip: unzips.list.length, convert: conversions.list.length, model3d: models.list.length }));
     }
   }, [uploads.length]);
-  // conversions still running from an earlier visit: show them
-  const shownRunning = useRef(false);
-  useEffect(() => {
-    if (conversions.running && !open && !shownRunning.current) {
-      shownRunning.current = true;
-      show(undefined, zipsRef.current);
-    }
-  }, [conversions.running]);
-  // decompressions still running from an earlier visit: show them
-  const shownUnzips = useRef(false);
-  useEffect(() => {
-    if (unzips.running && !open && !shownUnzips.current) {
-      shownUnzips.current = true;
-      show(undefined, zipsRef.current);
-    }
-  }, [unzips.running]);
+  // conversions, decompressions and 3D conversions still running from an earlier visit: show them
+  useShowWhenRunning(conversions.running, open, () => show(undefined, zipsRef.current));
+  useShowWhenRunning(unzips.running, open, () => show(undefined, zipsRef.current));
+  useShowWhenRunning(models.running, open, () => show(undefined, zipsRef.current));
 
   // the open panel sits over the right of the page: the file list makes room for it (styles.css), so the size and
   // date columns stay visible
@@ -183,6 +189,7 @@ export function TaskPanel() {
             },
             { key: 'unzip', label: <span data-testid="tab-unzip">{t('tasks.unzip')}</span>, children: <UnzipRows list={unzips.list} /> },
             { key: 'convert', label: <span data-testid="tab-convert">{t('tasks.convert', { ns: 'conversions' })}</span>, children: <ConversionRows list={conversions.list} onRetry={conversions.retry} /> },
+            { key: 'model3d', label: <span data-testid="tab-model3d">{t('tasks.tab', { ns: 'model3dTasks' })}</span>, children: <Model3dRows list={models.list} onRetry={models.retry} /> },
           ]}
         />
       )}

@@ -27,6 +27,8 @@ describe('task panel', () => {
     expect(firstNonEmptyTab({ upload: 1, download: 2, unzip: 0 })).toBe('upload');
     expect(firstNonEmptyTab({ upload: 0, download: 0, unzip: 3 })).toBe('unzip');
     expect(firstNonEmptyTab({ upload: 0, download: 0, unzip: 0 })).toBe('upload');
+    expect(firstNonEmptyTab({ upload: 0, download: 0, unzip: 0, convert: 0, model3d: 1 })).toBe('model3d');
+    expect(firstNonEmptyTab({ upload: 0, download: 0, unzip: 0, convert: 2, model3d: 1 })).toBe('convert');
   });
 
   it('opens by itself on the download tab for a zip in progress, and on the upload tab once uploads exist', async () => {

@@ -45,6 +45,7 @@ beforeAll(() => {
       case '/cloud/v5/file/unzip':
         return server.unzip?.() ?? ok(task({ taskId: 'new', status: 0 }));
       case '/cloud/v5/file/task/transformList':
+      case '/cloud/v5/file/task/list3D':
         return ok({ list: [], total: 0 });
       case '/cloud/v5/union/list':
         return ok({ list: server.items, total: server.items.length });

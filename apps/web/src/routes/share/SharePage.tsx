@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Alert, App, Breadcrumb, Button, Checkbox, Empty, Form, Input, Progress, Result, Space, Spin } from 'antd';
 import { CloudDownloadOutlined, DownloadOutlined, LockOutlined, SafetyOutlined, SaveOutlined, UserOutlined } from '@ant-design/icons';
 import { SHARE_CODE_LENGTH } from '@cadcloud/contracts/share-extraction';
+import { view3dHref } from '@cadcloud/contracts';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { extractShare, goneReason, retryAfter, shareSession, sharesApi, signInAndReturn, whoAmI, type ShareFiles, type SharePublicInfo, type ShareSession } from '../../features/shares/api.ts';
@@ -9,6 +10,7 @@ import { FolderPickDialog } from '../../features/shares/FolderPickDialog.tsx';
 import { ItemIcon } from '../../features/files/icons.tsx';
 import { saveUrl, type Item } from '../../features/files/api.ts';
 import { isViewable } from '../../features/viewer/viewable.ts';
+import { is3d } from '../../features/model3d/Model3dAction.tsx';
 import { formatSize, formatTime } from '../../lib/format.ts';
 import { isPhone } from '../../lib/device.ts';
 import { LanguageSwitcher } from '../yun/Shell.tsx';
@@ -196,6 +198,8 @@ function ShareFilesView({ base, session, user, onLost }: { base: string; session
   const open = (item: Item) => {
     if (item.fileType === 0) goFolder(item.id);
     else if (isViewable(item)) navigate(`${base}/view/${encodeURIComponent(item.id)}`);
+    // a 3D model opens in the 3D viewer's own tab (spec section 2), seen through the share
+    else if (is3d(item)) window.open(view3dHref(item.id, shareToken), '_blank');
   };
   const download = async (item: Item) => {
     try {
@@ -269,7 +273,7 @@ function ShareFilesView({ base, session, user, onLost }: { base: string; session
               {rights.canSave && <Checkbox checked={selected.includes(item.id)} onChange={(e) => setSelected((s) => (e.target.checked ? [...s, item.id] : s.filter((x) => x !== item.id)))} aria-label={item.name} />}
               <div className="sp-row-name">
                 <ItemIcon type={item.type} />
-                {item.fileType === 0 || isViewable(item) ? <a onClick={() => open(item)} title={item.name} data-testid={`share-open-${item.name}`}>{item.name}</a> : <span title={item.name}>{item.name}</span>}
+                {item.fileType === 0 || isViewable(item) || is3d(item) ? <a onClick={() => open(item)} title={item.name} data-testid={`share-open-${item.name}`}>{item.name}</a> : <span title={item.name}>{item.name}</span>}
               </div>
               <span className="sp-row-size">{item.fileType === 0 ? '' : formatSize(item.size)}</span>
               {rights.canDownload && item.fileType !== 0 && (
