@@ -238,3 +238,16 @@ export function toSab(records: Rec[]): Uint8Array {
   name('End-of-ACIS-data');
   return Uint8Array.from(out);
 }
+
+/** A generated DXF with an ACDSDATA section holding SAB bytes for entities by handle, as AutoCAD 2013 on writes it. */
+export function withAcdsData(dxf: Uint8Array, entries: [handle: string, sab: Uint8Array][]): Uint8Array {
+  const records = entries.flatMap(([handle, sab], k) => {
+    const hex = Buffer.from(sab).toString('hex').toUpperCase();
+    const chunks: string[] = [];
+    for (let i = 0; i < hex.length; i += 254) chunks.push('310', hex.slice(i, i + 254));
+    return ['  0', 'ACDSRECORD', ' 90', String(k), '  2', 'AcDbDs::ID', '280', '10', '320', handle, '  2', 'ASM_Data', '280', '15', ' 94', String(sab.length), ...chunks];
+  });
+  const section = ['  0', 'SECTION', '  2', 'ACDSDATA', ' 70', '2', ' 71', '2', '  0', 'ACDSSCHEMA', ' 90', '0', '  1', 'AcDb3DSolid_ASM_Data', ...records, '  0', 'ENDSEC', ''].join('\r\n');
+  const text = new TextDecoder().decode(dxf);
+  return new TextEncoder().encode(text.replace(/ {2}0\r\nEOF/, `${section}  0\r\nEOF`));
+}
