@@ -48,6 +48,12 @@ export function recordReader(model: AcisModel): RecordReader {
   return { rec, ref, nums, vertexPoint };
 }
 
+/**
+ * Whether a sense field says "reversed": a word in SAT ("reversed"), a logical in SAB ("#T"), and a number in the SAT
+ * of R13/R14 drawings as LibreDWG gives it (1).
+ */
+export const isReversed = (t: Token | undefined) => (t?.k === 'word' && (t.v === 'reversed' || t.v === '#T')) || (t?.k === 'num' && t.v === 1);
+
 /** An edge's vertices, parameters on its curve (ACIS 5 on) and curve. */
 export interface EdgeFields {
   start: Vec3;
@@ -70,7 +76,7 @@ export function edgeFields(r: AcisRecord, read: RecordReader): EdgeFields | null
     end,
     curve: read.rec(withParams ? f[5] : f[3]),
     params: withParams ? [(f[1] as { v: number }).v, (f[3] as { v: number }).v] : null,
-    reversed: senseTok?.k === 'word' && (senseTok.v === 'reversed' || senseTok.v === '#T'),
+    reversed: isReversed(senseTok),
   };
 }
 

@@ -94,6 +94,13 @@ describe('ACIS solids tessellated (planes, cones and cylinders, spheres, tori)',
     }
   });
 
+  it('reads senses written as numbers (the SAT of R13/R14 drawings as LibreDWG gives it)', () => {
+    const s = cylinderSolid([0, 0, 0], 2, 3);
+    const m = tessellateAcis(parseSat(toSat(s.records, { numericLogicals: true }))!);
+    expectClosed(m);
+    expect(Math.abs(volume(m) - s.volume) / s.volume).toBeLessThan(0.01);
+  });
+
   it("applies the body's transform (rotation, scale, translation)", () => {
     const s = boxSolid([0, 0, 0], [2, 1, 1]);
     // a quarter turn about z, scale 3, moved by (10, 0, 0): x' = -3y + 10, y' = 3x, z' = 3z

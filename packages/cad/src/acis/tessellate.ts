@@ -1,5 +1,5 @@
 import earcut from 'earcut';
-import { arcSteps, cross, dot, edgeFields, edgePolyline, norm, recordReader, type RecordReader, type Vec3 } from './curves.ts';
+import { arcSteps, cross, dot, edgeFields, edgePolyline, isReversed, norm, recordReader, type RecordReader, type Vec3 } from './curves.ts';
 import type { AcisModel, AcisRecord, Token } from './records.ts';
 
 /**
@@ -58,7 +58,6 @@ interface Param {
   planar: boolean;
 }
 
-const isReversed = (t: Token | undefined) => t?.k === 'word' && (t.v === 'reversed' || t.v === '#T');
 
 /** the numbers of a record, skipping words (SAT's "I" interval ends, SAB's logicals) between them */
 function numbersOf(r: AcisRecord): number[] {

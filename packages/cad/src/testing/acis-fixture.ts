@@ -173,8 +173,10 @@ export function sphereSolid(centre: [number, number, number], radius: number): A
 }
 
 /** The records as ACIS 7 SAT text (what R2004–2010 DXF holds, before DXF's character encoding). */
-export function toSat(records: Rec[]): string {
-  const field = (f: Field) => ('p' in f ? `$${f.p}` : 'i' in f ? String(f.i) : 'n' in f ? String(f.n) : 'w' in f ? f.w : f.sat);
+export function toSat(records: Rec[], o: { numericLogicals?: boolean } = {}): string {
+  // numericLogicals: senses and sides as 0 / 1, as the SAT of R13/R14 drawings comes out of LibreDWG
+  const logical = (f: { b: boolean; sat: string }) => (o.numericLogicals && !f.sat.endsWith('_v') ? (f.b ? '1' : '0') : f.sat);
+  const field = (f: Field) => ('p' in f ? `$${f.p}` : 'i' in f ? String(f.i) : 'n' in f ? String(f.n) : 'w' in f ? f.w : logical(f));
   const lines = ['700 0 1 0', '@7 unknown @12 ACIS 7.0 NT @24 Fri Nov 27 05:00:00 2026', '1 9.9999999999999995e-007 1e-010'];
   for (const r of records) lines.push(`${r.type} $-1 -1 $-1 ${r.fields.map(field).join(' ')} #`);
   lines.push('End-of-ACIS-data');
