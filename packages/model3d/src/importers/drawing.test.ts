@@ -1,30 +1,12 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { boxSolid, cylinderSolid, satDxfLines, toSab, toSat, withAcdsData, type AcisSolid } from '@cadcloud/cad/testing/acis';
-import { writeAsciiDxf, type FixtureEntity, type Pairs } from '@cadcloud/cad/testing/dxf';
+import { boxSolid, toSab, withAcdsData } from '@cadcloud/cad/testing/acis';
+import { writeAsciiDxf, type FixtureEntity } from '@cadcloud/cad/testing/dxf';
 import { describe, expect, it } from 'vitest';
 import { convertToGlb, formatOf } from '../convert.ts';
 import { Model3dError } from '../errors.ts';
+import { BOX, CYLINDER as CYL, SOLIDS_BBOX as BBOX, solidEntity, solidsDxf } from '../fixtures/drawing.ts';
 import { readBack } from '../fixtures/read-back.ts';
-
-/** SAT as AutoCAD's DXF holds it: one group 1 a line, its rest past 255 characters in groups 3 */
-function satGroups(sat: string): Pairs {
-  const pairs: Pairs = [];
-  for (const line of sat.split('\n')) {
-    for (let i = 0; i < line.length || i === 0; i += 255) pairs.push([i === 0 ? 1 : 3, satDxfLines(line.slice(i, i + 255))[0]]);
-  }
-  return pairs;
-}
-
-const solidEntity = (handle: string, s: AcisSolid | null, o: { layer?: string; color?: number } = {}): FixtureEntity => ({
-  type: '3DSOLID',
-  pairs: [[5, handle], [100, 'AcDbEntity'], [8, o.layer ?? '0'], ...(o.color !== undefined ? ([[62, o.color]] as Pairs) : []), [100, 'AcDbModelerGeometry'], [70, 1], ...(s ? satGroups(toSat(s.records)) : []), [100, 'AcDb3dSolid'], [350, 0]],
-});
-
-// a 10 × 20 × 5 box at the origin and a cylinder of radius 4, height 12 standing at (30, 10, 0)
-const BOX = boxSolid([0, 0, 0], [10, 20, 5]);
-const CYL = cylinderSolid([30, 10, 0], 4, 12);
-const BBOX = { min: [0, 0, 0], max: [34, 20, 12] };
 
 function expectBbox(bbox: { min: number[]; max: number[] }, want: { min: number[]; max: number[] }, tol: number) {
   for (let k = 0; k < 3; k++) {
@@ -39,8 +21,7 @@ describe('DWG/DXF 3D solids converted to GLB', () => {
   });
 
   it('an R2000 DXF with two 3DSOLIDs (SAT in groups 1 and 3): one node each, the right triangles and bounding box', async () => {
-    const dxf = writeAsciiDxf({ layers: ['0', 'PARTS'], layerColors: { PARTS: 1 }, entities: [solidEntity('A1', BOX, { layer: 'PARTS' }), solidEntity('A2', CYL, { color: 5 })] });
-    const r = await convertToGlb(dxf, 'solids.dxf');
+    const r = await convertToGlb(solidsDxf(), 'solids.dxf');
     expect(r.format).toBe('dxf');
     const back = await readBack(r.glb);
     // the box's 12 triangles and the cylinder's: two caps and a side at the default tolerance
