@@ -85,10 +85,10 @@ export function edgeFields(r: AcisRecord, read: RecordReader): EdgeFields | null
  * between its vertices when the curve is straight or one this reader does not know (helix, offset and blend curves
  * without a spline). `known` tells which.
  */
-export function edgePolyline(e: EdgeFields, read: RecordReader, tol: number): { points: number[]; known: boolean } {
+export function edgePolyline(e: EdgeFields, read: RecordReader, tol: number, maxAngle = Math.PI): { points: number[]; known: boolean } {
   const { curve, start, end, params, reversed } = e;
   let pts: number[] | null = null;
-  if (curve?.type === 'ellipse-curve') pts = ellipseEdge(read.nums(curve), start, end, params, tol);
+  if (curve?.type === 'ellipse-curve') pts = ellipseEdge(read.nums(curve), start, end, params, tol, maxAngle);
   else if (curve?.type === 'intcurve-curve') pts = splineEdge(curve, start, end, params, reversed, tol);
   if (pts && pts.every(Number.isFinite)) return { points: pts, known: true };
   return { points: [...start, ...end], known: curve?.type === 'straight-curve' };
@@ -113,9 +113,13 @@ export function sample3(at: (t: number) => number[], t0: number, t1: number, n: 
   return pts;
 }
 
-/** Chords enough for an arc of `radius` over `sweep` radians to stay within `tol` of it (4 to 512). */
-export function arcSteps(radius: number, sweep: number, tol: number, min = 4): number {
-  return Math.min(512, Math.max(min, Math.ceil(Math.abs(sweep) / (2 * Math.acos(Math.max(-1, 1 - tol / Math.max(radius, tol)))))));
+/**
+ * Chords enough for an arc of `radius` over `sweep` radians to stay within `tol` of it, each spanning at most
+ * `maxAngle` (4 to 512).
+ */
+export function arcSteps(radius: number, sweep: number, tol: number, min = 4, maxAngle = Math.PI): number {
+  const step = Math.min(maxAngle, 2 * Math.acos(Math.max(-1, 1 - tol / Math.max(radius, tol))));
+  return Math.min(512, Math.max(min, Math.ceil(Math.abs(sweep) / step)));
 }
 
 /**
@@ -124,7 +128,7 @@ export function arcSteps(radius: number, sweep: number, tol: number, min = 4): n
  * without parameters (old SAT) the angles of the vertices are taken, counter-clockwise about the normal. The ends
  * are the vertices exactly, so the faces meeting at the edge share its points.
  */
-function ellipseEdge(c: number[], start: Vec3, end: Vec3, params: [number, number] | null, tol: number): number[] | null {
+function ellipseEdge(c: number[], start: Vec3, end: Vec3, params: [number, number] | null, tol: number, maxAngle: number): number[] | null {
   if (c.length < 10) return null;
   const C = [c[0], c[1], c[2]], N = norm([c[3], c[4], c[5]]), M = [c[6], c[7], c[8]], ratio = c[9] || 1;
   const m = Math.hypot(M[0], M[1], M[2]);
@@ -146,7 +150,7 @@ function ellipseEdge(c: number[], start: Vec3, end: Vec3, params: [number, numbe
     t1 = paramOf(end);
     if (t1 <= t0) t1 += Math.PI * 2;
   }
-  const pts = sample3(at, t0, t1, arcSteps(m, t1 - t0, tol));
+  const pts = sample3(at, t0, t1, arcSteps(m, t1 - t0, tol, 4, maxAngle));
   pts.splice(0, 3, ...start);
   pts.splice(pts.length - 3, 3, ...end);
   return pts;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boxSolid, cylinderSolid, sphereSolid, toSab, toSat, type AcisSolid } from '../testing/acis-fixture.ts';
+import { boxSolid, coneSolid, cylinderSolid, sphereSolid, torusSolid, toSab, toSat, type AcisSolid } from '../testing/acis-fixture.ts';
 import { parseSab } from './sab.ts';
 import { parseSat } from './sat.ts';
 import { AcisTessellationLimit, tessellateAcis, type AcisMesh } from './tessellate.ts';
@@ -82,6 +82,15 @@ describe('ACIS solids tessellated (planes, cones and cylinders, spheres, tori)',
     expectBox(m, s, 0.01 * 2.5);
     expectClosed(m);
     expect(Math.abs(volume(m) - s.volume) / s.volume).toBeLessThan(0.01);
+  });
+
+  it('a cone as AutoCAD writes it (its apex a loop of one edge without a curve) and a whole torus: closed, outward, volume within 1 %', () => {
+    for (const s of [coneSolid([5, 5, 0], 5, 15), torusSolid([0, 0, 3], 10, 2)]) {
+      const m = tessellateAcis(satModel(s));
+      expectBox(m, s, 0.01 * 5);
+      expectClosed(m);
+      expect(Math.abs(volume(m) - s.volume) / s.volume).toBeLessThan(0.01);
+    }
   });
 
   it('reads the same solids from SAB (AutoCAD 2013 on) as from SAT', () => {

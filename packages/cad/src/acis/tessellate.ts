@@ -29,6 +29,8 @@ export interface TessellateOptions {
 /** the default chord tolerance: this part of the model's bounding-box diagonal (a 1 m solid: 0.5 mm) */
 export const TOLERANCE_OF_SIZE = 5e-4;
 export const DEFAULT_MAX_TRIANGLES = 2_000_000;
+/** no chord spans more than this angle of a circle, however large the tolerance (a small hole in a large part) */
+const MAX_ANGLE = Math.PI / 18;
 
 /** A model that would need more triangles than allowed: a clear refusal instead of running out of memory. */
 export class AcisTessellationLimit extends Error {
@@ -288,7 +290,7 @@ class FaceMesher {
     let pts = this.edges.get(i);
     if (!pts) {
       const e = edgeFields(this.read.rec({ k: 'ref', v: i })!, this.read);
-      pts = e ? edgePolyline(e, this.read, this.tol).points : [];
+      pts = e ? edgePolyline(e, this.read, this.tol, MAX_ANGLE).points : [];
       this.edges.set(i, pts);
     }
     return pts;
@@ -399,9 +401,9 @@ class FaceMesher {
   private between(a: UV[], b: UV[], param: Param): UV[][] {
     if (param.radiusV === null) return [];
     const dv = Math.max(...a.map((p) => Math.abs(p.v - vAt(b, p.u))), ...b.map((p) => Math.abs(p.v - vAt(a, p.u))));
-    const k = arcSteps(param.radiusV, dv, this.tol, 1);
+    const k = arcSteps(param.radiusV, dv, this.tol, 1, MAX_ANGLE);
     if (k <= 1) return [];
-    const m = arcSteps(param.radiusU, 2 * Math.PI, this.tol, 8);
+    const m = arcSteps(param.radiusU, 2 * Math.PI, this.tol, 8, MAX_ANGLE);
     this.budget(2 * k * m);
     const rows: UV[][] = [];
     for (let i = 1; i < k; i++) {
@@ -423,8 +425,8 @@ class FaceMesher {
   /** A whole sphere or torus: a grid of rows from pole to pole, or once around the tube. */
   private fullSurface(param: Param, tris: UV[][]) {
     const { v0, v1, periodicV } = param.full!;
-    const k = arcSteps(param.radiusV ?? param.radiusU, v1 - v0, this.tol, 4);
-    const m = arcSteps(param.radiusU, 2 * Math.PI, this.tol, 8);
+    const k = arcSteps(param.radiusV ?? param.radiusU, v1 - v0, this.tol, 4, MAX_ANGLE);
+    const m = arcSteps(param.radiusU, 2 * Math.PI, this.tol, 8, MAX_ANGLE);
     this.budget(2 * k * m);
     const rows: UV[][] = [];
     for (let i = 0; i <= k; i++) {

@@ -164,6 +164,38 @@ export function cylinderSolid(base: [number, number, number], radius: number, he
   return { records: solid(b, edges, faces), bbox: { min: [x - radius, y - radius, z], max: [x + radius, y + radius, z + height] }, volume: Math.PI * radius * radius * height };
 }
 
+/**
+ * A cone standing on `base` (its base centre) with `radius` and `height` along +z, as AutoCAD's CONE writes it: the
+ * side a cone surface whose radius shrinks along its axis (negative sine), bounded by the base circle and a loop of
+ * one edge without a curve at the apex.
+ */
+export function coneSolid(base: [number, number, number], radius: number, height: number): AcisSolid {
+  const b = start();
+  const [x, y, z] = base;
+  const v0 = b.vertex([x + radius, y, z]);
+  const apex = b.vertex([x, y, z + height]);
+  const circle = b.add('ellipse-curve', [...num(x, y, z, 0, 0, 1, radius, 0, 0, 1), word('I'), word('I')]);
+  const edges: EdgeSpec[] = [
+    { from: v0, to: v0, curve: circle, t0: 0, t1: 2 * Math.PI },
+    { from: apex, to: apex, curve: -1, t0: 0, t1: 0 },
+  ];
+  const slant = Math.hypot(radius, height);
+  const side = b.add('cone-surface', [...num(x, y, z, 0, 0, 1, radius, 0, 0, 1), word('I'), word('I'), ...num(-radius / slant, height / slant, radius), logical('forward', false), word('I'), word('I'), word('I'), word('I')]);
+  const faces: FaceSpec[] = [
+    { surface: plane(b, [x, y, z], [0, 0, 1], [1, 0, 0]), reversed: true, loops: [{ coedges: [{ edge: 0, reversed: true }] }] },
+    { surface: side, reversed: false, loops: [{ coedges: [{ edge: 0, reversed: false }] }, { coedges: [{ edge: 1, reversed: false }] }] },
+  ];
+  return { records: solid(b, edges, faces), bbox: { min: [x - radius, y - radius, z], max: [x + radius, y + radius, z + height] }, volume: (Math.PI * radius * radius * height) / 3 };
+}
+
+/** A whole torus about +z (one face without loops): major radius `R`, minor `r`. */
+export function torusSolid(centre: [number, number, number], R: number, r: number): AcisSolid {
+  const b = start();
+  const s = b.add('torus-surface', [...num(...centre, 0, 0, 1, R, r, 1, 0, 0), logical('forward_v', false), word('I'), word('I'), word('I'), word('I')]);
+  const [x, y, z] = centre;
+  return { records: solid(b, [], [{ surface: s, reversed: false, loops: [] }]), bbox: { min: [x - R - r, y - R - r, z - r], max: [x + R + r, y + R + r, z + r] }, volume: 2 * Math.PI * Math.PI * R * r * r };
+}
+
 /** A whole sphere: one face without loops, as AutoCAD's SPHERE writes it. */
 export function sphereSolid(centre: [number, number, number], radius: number): AcisSolid {
   const b = start();
