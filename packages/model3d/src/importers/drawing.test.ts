@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { boxSolid, toSab, withAcdsData } from '@cadcloud/cad/testing/acis';
+import { boxSolid, toSab, toSat, withAcdsData } from '@cadcloud/cad/testing/acis';
 import { writeAsciiDxf, type FixtureEntity } from '@cadcloud/cad/testing/dxf';
 import { describe, expect, it } from 'vitest';
 import { convertToGlb, formatOf } from '../convert.ts';
 import { Model3dError } from '../errors.ts';
-import { BOX, CYLINDER as CYL, SOLIDS_BBOX as BBOX, solidEntity, solidsDxf } from '../fixtures/drawing.ts';
+import { BOX, CYLINDER as CYL, SOLIDS_BBOX as BBOX, satGroups, solidEntity, solidsDxf } from '../fixtures/drawing.ts';
 import { readBack } from '../fixtures/read-back.ts';
 
 function expectBbox(bbox: { min: number[]; max: number[] }, want: { min: number[]; max: number[] }, tol: number) {
@@ -77,6 +77,20 @@ describe('DWG/DXF 3D solids converted to GLB', () => {
     const cube = back.doc.getRoot().listNodes().find((n) => n.getName() === 'INSERT C1 CUBE')!;
     const m = cube.getMatrix();
     expect([m[12], m[13], m[14]].map((x) => +x.toFixed(6))).toEqual([100, 0, 0]);
+  });
+
+  it('gives a face on a surface it does not mesh (a spline) as a LINES primitive of its edges', async () => {
+    const sat = toSat(BOX.records).replace('plane-surface $-1 -1 $-1 0 0 5 0 0 1 1 0 0', 'spline-surface $-1 -1 $-1 0 0 5 0 0 1 1 0 0');
+    expect(sat).toContain('spline-surface');
+    const entity: FixtureEntity = { type: '3DSOLID', pairs: [[5, 'S1'], [8, '0'], [100, 'AcDbModelerGeometry'], [70, 1], ...satGroups(sat)] };
+    const r = await convertToGlb(writeAsciiDxf({ entities: [entity] }), 'spline.dxf');
+    expect(r.stats.triangles).toBe(10);
+    expect(r.tree[0].children[0].properties).toMatchObject({ facesMeshed: 5, facesAsEdges: 1 });
+    const back = await readBack(r.glb);
+    const lines = back.doc.getRoot().listMeshes().flatMap((m) => m.listPrimitives()).filter((p) => p.getMode() === 1);
+    expect(lines).toHaveLength(1);
+    // the top's four sides, two indices each
+    expect(lines[0].getIndices()!.getCount()).toBe(8);
   });
 
   it('refuses a drawing without 3D content, and a solid past the triangle limit, with their kinds', async () => {
