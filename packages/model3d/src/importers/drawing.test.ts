@@ -105,6 +105,15 @@ describe('DWG/DXF 3D solids converted to GLB', () => {
   // the real corpus (LibreDWG's test drawings), where this machine has it: what a real AutoCAD solid gives
   const corpus = '/work/shared/corpus/libredwg';
   const withSolids = existsSync(corpus) ? readdirSync(corpus).filter((f) => /\.dxf$/i.test(f) && statSync(path.join(corpus, f)).size < 5_000_000 && readFileSync(path.join(corpus, f), 'latin1').includes('\n3DSOLID')).slice(0, 3) : [];
+  // AutoCAD's CONE (radius 5, height 15 at 10, 10) in a DWG 2000, read through LibreDWG
+  const cone = path.join(corpus, '2000', 'Cone.dwg');
+  it.skipIf(!existsSync(cone))('converts the corpus Cone.dwg to a cone of its bounds', { timeout: 180_000 }, async () => {
+    const r = await convertToGlb(readFileSync(cone), 'Cone.dwg');
+    expect(r.tree[0].children.map((n) => n.name)).toEqual(['3DSOLID 20B']);
+    expect(r.tree[0].children[0].properties).toMatchObject({ facesMeshed: 2, facesAsEdges: 0 });
+    expectBbox(r.stats.bbox, { min: [5, 5, 0], max: [15, 15, 15] }, 0.01 * 5);
+  });
+
   it.skipIf(!withSolids.length)('converts DXF files of the corpus holding 3DSOLIDs', async () => {
     for (const f of withSolids) {
       const r = await convertToGlb(readFileSync(path.join(corpus, f)), f).catch((e: unknown) => e as Model3dError);
