@@ -66,8 +66,7 @@ export function Model3dButton({ items, notify, onStarted, block }: { items: File
  * the drive shows each one's progress beside its name.
  */
 export function useModel3dProgress(items: File3d[]): Map<string, Model3dStatus> {
-  // a converting drawing may be converting to 2D formats: the answer then says no 3D conversion runs, nothing shows
-  const ids = items.filter((i) => (is3d(i) || isDrawing3d(i)) && i.transformStatus === TransformStatus.IN_TRANSFORM).map((i) => i.id);
+  const ids = items.filter((i) => is3d(i) && i.transformStatus === TransformStatus.IN_TRANSFORM).map((i) => i.id);
   const key = ids.join(',');
   const [byId, setById] = useState<Map<string, Model3dStatus>>(new Map());
   useEffect(() => {
