@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { boxSolid, coneSolid, cylinderSolid, sphereSolid, torusSolid, toSab, toSat, type AcisSolid } from '../testing/acis-fixture.ts';
 import { parseSab } from './sab.ts';
 import { parseSat } from './sat.ts';
+import type { AcisModel } from './records.ts';
 import { AcisTessellationLimit, tessellateAcis, type AcisMesh } from './tessellate.ts';
 
 const satModel = (s: AcisSolid) => parseSat(toSat(s.records))!;
@@ -132,6 +133,24 @@ describe('ACIS solids tessellated (planes, cones and cylinders, spheres, tori)',
     expect(t.indices.length / 3).toBe(10);
     expect(t.lines).toHaveLength(1);
     expect(t.lines[0].length).toBe(5 * 3);
+  });
+
+  it('never throws on damaged records (fields swapped, pointers to anything, numbers out of range) and never loops', () => {
+    const s = cylinderSolid([0, 0, 0], 1, 2);
+    const base = satModel(s);
+    const damages: ((d: AcisModel['records'][number]['data']) => AcisModel['records'][number]['data'])[] = [
+      (d) => [...d].reverse(),
+      (d) => d.map((t) => (t.k === 'ref' ? { k: 'ref', v: 0 } : t)),
+      (d) => d.map((t) => (t.k === 'ref' ? { k: 'ref', v: 10_000 } : t)),
+      (d) => d.map((t) => (t.k === 'num' ? { k: 'num', v: 1e300 } : t)),
+      (d) => d.map((t) => (t.k === 'num' ? { k: 'num', v: 0 } : t)),
+      (d) => d.slice(0, 2),
+    ];
+    for (let i = 0; i < base.records.length; i++)
+      for (const damage of damages) {
+        const records = base.records.map((r, k) => (k === i ? { ...r, data: damage(r.data) } : r));
+        expect(() => tessellateAcis({ ...base, records }, { maxTriangles: 200_000 })).not.toThrow();
+      }
   });
 
   it('refuses a solid past its triangle cap with a clear error instead of growing without bound', () => {
