@@ -93,6 +93,15 @@ describe('DWG/DXF 3D solids converted to GLB', () => {
     expect(lines[0].getIndices()!.getCount()).toBe(8);
   });
 
+  it('refuses blocks nested so deep and wide that their placements multiply past the node limit, without running out of memory', async () => {
+    // B0 holds a 3DFACE; each Bk places B(k-1) 30 times: 30^6 placements of the face
+    const face: FixtureEntity = { type: '3DFACE', pairs: [[8, '0'], [10, 0], [20, 0], [30, 0], [11, 1], [21, 0], [31, 0], [12, 1], [22, 1], [32, 0], [13, 1], [23, 1], [33, 0]] };
+    const insert = (name: string, x: number): FixtureEntity => ({ type: 'INSERT', pairs: [[8, '0'], [2, name], [10, x], [20, 0], [30, 0]] });
+    const blocks = [{ name: 'B0', entities: [face] }, ...[1, 2, 3, 4, 5, 6].map((k) => ({ name: `B${k}`, entities: Array.from({ length: 30 }, (_, i) => insert(`B${k - 1}`, i * 2)) }))];
+    const err = await convertToGlb(writeAsciiDxf({ blocks, entities: [insert('B6', 0)] }), 'nested.dxf').catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'too-large' });
+  });
+
   it('refuses a drawing without 3D content, and a solid past the triangle limit, with their kinds', async () => {
     const flat = writeAsciiDxf({ entities: [{ type: 'LINE', pairs: [[5, 'F1'], [8, '0'], [10, 0], [20, 0], [30, 0], [11, 1], [21, 1], [31, 0]] }, solidEntity('F2', null)] });
     await expect(convertToGlb(flat, 'flat.dxf')).rejects.toMatchObject({ kind: 'bad-input', message: expect.stringMatching(/no 3D solids/) });

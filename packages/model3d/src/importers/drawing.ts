@@ -15,8 +15,8 @@ import { node, type Scene, type SceneMesh, type SceneNode, type TriangleBudget }
 
 /** nesting deeper than this is a cycle or a hostile file (AutoCAD's own limit is far lower in practice) */
 const MAX_DEPTH = 16;
-/** INSERT nodes written at most (a block placed a million times would be a million nodes) */
-const MAX_INSERTS = 100_000;
+/** nodes written at most: a block nested in blocks, each placed many times, multiplies (a million nodes is a refusal) */
+const MAX_NODES = 200_000;
 
 type Mat = number[]; // column-major 4 × 4
 
@@ -76,7 +76,7 @@ interface Context {
   layers: Map<string, Drawing['layers'][number]>;
   /** a block's nodes, made once and placed by every INSERT of it */
   blockNodes: Map<string, SceneNode[]>;
-  inserts: number;
+  nodes: number;
   counts: Record<string, number>;
 }
 
@@ -218,7 +218,6 @@ function insertNode(e: Entity, ctx: Context, rgb: number | null, depth: number):
   const blockName = String(e.pairs.find((p) => p[0] === 2)?.[1] ?? '');
   const block = ctx.blocks.get(blockName.toUpperCase());
   if (!block || depth >= MAX_DEPTH) return null;
-  if (++ctx.inserts > MAX_INSERTS) throw tooLarge(`more than ${MAX_INSERTS} block inserts`);
   // entities of ByBlock colour take the insert's; a block is meshed once per colour it is shown in
   const key = `${block.name}\u0000${rgb ?? ''}`;
   let children = ctx.blockNodes.get(key);
@@ -230,7 +229,10 @@ function insertNode(e: Entity, ctx: Context, rgb: number | null, depth: number):
   if (!children.length) return null;
   const name = `INSERT${e.handle ? ` ${e.handle}` : ''} ${block.name}`;
   // the block's nodes are shared: each placement gets its own copies of the node objects, the meshes are reused
-  const copy = (n: SceneNode): SceneNode => ({ ...n, children: n.children.map(copy) });
+  const copy = (n: SceneNode): SceneNode => {
+    if (++ctx.nodes > MAX_NODES) throw tooLarge(`more than ${MAX_NODES} nodes of placed blocks`);
+    return { ...n, children: n.children.map(copy) };
+  };
   return node(name, { matrix: insertMatrix(e, block), children: children.map(copy), properties: { type: 'INSERT', ...(e.handle ? { handle: e.handle } : {}), block: block.name, layer: e.layer } });
 }
 
@@ -246,7 +248,7 @@ export async function importDrawing(input: Uint8Array, fileName: string, base: s
     drawing, budget, maxTriangles,
     blocks: new Map(drawing.blocks.map((b) => [b.name.toUpperCase(), b])),
     layers: new Map(drawing.layers.map((l) => [l.name, l])),
-    blockNodes: new Map(), inserts: 0, counts: {},
+    blockNodes: new Map(), nodes: 0, counts: {},
   };
   const children = drawing.entities.filter((e) => !e.paperSpace).map((e) => entityNode(e, ctx, null, 0)).filter((n): n is SceneNode => n !== null);
   if (!children.length) throw badInput(`${fileName} holds no 3D solids or meshes in model space`);
