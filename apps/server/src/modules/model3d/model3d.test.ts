@@ -217,7 +217,8 @@ for (const driver of testDatabaseDrivers()) {
     });
     afterAll(async () => t?.close());
 
-    it('a DXF with a 3DSOLID box and cylinder converts to a GLB of their bounds, one node each; its 2D thumbnail is left to the drawing', async () => {
+    // two conversions in worker threads that load the drawing engine: a loaded machine takes longer than the default 30 s
+    it('a DXF with a 3DSOLID box and cylinder converts to a GLB of their bounds, one node each; its 2D thumbnail is left to the drawing', { timeout: 120_000 }, async () => {
       const u = await t.createUser();
       const other = await t.createUser();
       const f = (await t.upload(u.token, 'solids.dxf', Buffer.from(solidsDxf()))).bizData;
