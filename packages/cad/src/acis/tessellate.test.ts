@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boxSolid, coneSolid, cylinderSolid, sphereSolid, torusSolid, toSab, toSat, type AcisSolid } from '../testing/acis-fixture.ts';
+import { boxSolid, coneSolid, cylinderSolid, halfCylinderSolid, sphereSolid, torusSolid, toSab, toSat, type AcisSolid } from '../testing/acis-fixture.ts';
 import { parseSab } from './sab.ts';
 import { parseSat } from './sat.ts';
 import type { AcisModel } from './records.ts';
@@ -92,6 +92,15 @@ describe('ACIS solids tessellated (planes, cones and cylinders, spheres, tori)',
       expectClosed(m);
       expect(Math.abs(volume(m) - s.volume) / s.volume).toBeLessThan(0.01);
     }
+  });
+
+  it('a curved face bounded by loops that do not go around its axis (half a cylinder, as a fillet is): closed, volume within 1 %', () => {
+    const s = halfCylinderSolid(3, 7);
+    const m = tessellateAcis(satModel(s));
+    expect(m.faces).toEqual({ meshed: 4, asEdges: 0 });
+    expectBox(m, s, 0.01 * 3);
+    expectClosed(m);
+    expect(Math.abs(volume(m) - s.volume) / s.volume).toBeLessThan(0.01);
   });
 
   it('reads the same solids from SAB (AutoCAD 2013 on) as from SAT', () => {

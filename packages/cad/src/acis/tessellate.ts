@@ -463,11 +463,15 @@ class FaceMesher {
       const shift = Math.round((mid(outer) - mid(h)) / (2 * Math.PI)) * 2 * Math.PI;
       return h.map((p) => ({ ...p, u: p.u + shift }));
     })];
-    const start = tris.length;
-    triangulate(placed, tris);
-    const mesh = tris.splice(start);
+    // lengths on the surface: u is an angle about the axis, v a length (cone) or an angle (sphere, torus)
+    const su = param.radiusU, sv = param.radiusV ?? 1;
+    let mesh = placed.length === 1 ? clipEars(outer, su, sv) : null;
+    if (!mesh) {
+      mesh = [];
+      triangulate(placed, mesh);
+    }
     refine(mesh, param, this.tol, (u, v) => this.id(param.at(u, v)), this.maxTriangles - this.indices.length / 3);
-    tris.push(...mesh);
+    for (const t of mesh) tris.push(t);
     return true;
   }
 }
@@ -583,7 +587,47 @@ function triangulate(rings: UV[][], tris: UV[][]) {
   for (const [a, b, c] of mesh) tris.push([pts[a], pts[b], pts[c]]);
 }
 
-/** Splits inner edges of a (u, v) mesh whose middle is farther than `tol` from the surface (at most `cap` triangles). */
+/** rings longer than this go to earcut (ear clipping here is quadratic in the ring's length) */
+const MAX_CLIPPED_RING = 400;
+
+/**
+ * A ring cut into triangles by clipping, each time, the ear whose new side is the shortest on the surface (u and v
+ * scaled by `su`, `sv`). Unlike earcut it keeps every point, also those on a straight run (a cylinder patch's arcs
+ * are straight in (u, v)), and along a strip it zigzags instead of fanning from one point, so the refinement after
+ * has little to do. Null when the ring is too long or not simple (no ear found): earcut takes it.
+ */
+function clipEars(ring: UV[], su: number, sv: number): UV[][] | null {
+  if (ring.length > MAX_CLIPPED_RING) return null;
+  const pts = ringArea(ring) < 0 ? [...ring].reverse() : [...ring];
+  const tris: UV[][] = [];
+  const cross = (a: UV, b: UV, c: UV) => (b.u - a.u) * (c.v - a.v) - (c.u - a.u) * (b.v - a.v);
+  // a point inside the triangle or on one of its sides (but not a corner) blocks the ear
+  const blocks = (p: UV, a: UV, b: UV, c: UV) => p !== a && p !== b && p !== c && !(p.u === a.u && p.v === a.v) && !(p.u === c.u && p.v === c.v) && cross(a, b, p) >= 0 && cross(b, c, p) >= 0 && cross(c, a, p) >= 0;
+  while (pts.length > 3) {
+    let best = -1, bestLen = Infinity;
+    for (let i = 0; i < pts.length; i++) {
+      const [a, b, c] = [pts[(i + pts.length - 1) % pts.length], pts[i], pts[(i + 1) % pts.length]];
+      const area = cross(a, b, c);
+      if (!(area > 1e-14 * (Math.abs(a.u) + Math.abs(a.v) + 1))) continue;
+      const len = Math.hypot((c.u - a.u) * su, (c.v - a.v) * sv);
+      if (len >= bestLen) continue;
+      if (pts.some((p) => blocks(p, a, b, c))) continue;
+      best = i;
+      bestLen = len;
+    }
+    if (best < 0) return null;
+    const n = pts.length;
+    tris.push([pts[(best + n - 1) % n], pts[best], pts[(best + 1) % n]]);
+    pts.splice(best, 1);
+  }
+  if (cross(pts[0], pts[1], pts[2]) !== 0) tris.push([pts[0], pts[1], pts[2]]);
+  return tris;
+}
+
+/**
+ * Splits inner edges of a (u, v) mesh whose middle is farther than `tol` from the surface: more than `cap` triangles
+ * throw; past 50 times its triangles (at least 20 000) the face stops refining, coarser but whole.
+ */
 function refine(mesh: UV[][], param: Param, tol: number, idAt: (u: number, v: number) => number, cap: number) {
   const key = (a: UV, b: UV) => (a.id < b.id ? `${a.id} ${b.id}` : `${b.id} ${a.id}`);
   const point = new Map<number, Vec3>();
@@ -592,6 +636,7 @@ function refine(mesh: UV[][], param: Param, tol: number, idAt: (u: number, v: nu
     if (!x) point.set(p.id, (x = param.at(p.u, p.v)));
     return x;
   };
+  const local = Math.max(20_000, mesh.length * 50);
   for (let pass = 0; pass < 32; pass++) {
     const owners = new Map<string, number[]>();
     mesh.forEach((t, i) => {
@@ -631,7 +676,10 @@ function refine(mesh: UV[][], param: Param, tol: number, idAt: (u: number, v: nu
         next.push([a, m, c], [m, b, c]);
       }
     }
-    mesh.splice(0, mesh.length, ...next);
-    if (mesh.length > cap) throw new AcisTessellationLimit(cap);
+    if (next.length > cap) throw new AcisTessellationLimit(cap);
+    mesh.length = 0;
+    for (const t of next) mesh.push(t);
+    // a face whose triangles keep multiplying (earcut's fans on a long patch) stays coarser rather than taking the model down
+    if (mesh.length > local) return;
   }
 }

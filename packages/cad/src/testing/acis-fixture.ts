@@ -188,6 +188,35 @@ export function coneSolid(base: [number, number, number], radius: number, height
   return { records: solid(b, edges, faces), bbox: { min: [x - radius, y - radius, z], max: [x + radius, y + radius, z + height] }, volume: (Math.PI * radius * radius * height) / 3 };
 }
 
+/**
+ * Half a cylinder (the side y ≥ 0 of one standing on the origin): its curved face is bounded by two arcs and two
+ * lines, a patch that does not go around the axis (as a fillet is).
+ */
+export function halfCylinderSolid(radius: number, height: number): AcisSolid {
+  const b = start();
+  const [r, h] = [radius, height];
+  const [A, B, C, D] = [b.vertex([r, 0, 0]), b.vertex([-r, 0, 0]), b.vertex([r, 0, h]), b.vertex([-r, 0, h])];
+  const arc = (z: number) => b.add('ellipse-curve', [...num(0, 0, z, 0, 0, 1, r, 0, 0, 1), word('I'), word('I')]);
+  const line = (p: number[], d: number[]) => b.add('straight-curve', [...num(...p, ...d), word('I'), word('I')]);
+  const edges: EdgeSpec[] = [
+    { from: A, to: B, curve: arc(0), t0: 0, t1: Math.PI },
+    { from: C, to: D, curve: arc(h), t0: 0, t1: Math.PI },
+    { from: B, to: A, curve: line([-r, 0, 0], [1, 0, 0]), t0: 0, t1: 2 * r },
+    { from: D, to: C, curve: line([-r, 0, h], [1, 0, 0]), t0: 0, t1: 2 * r },
+    { from: A, to: C, curve: line([r, 0, 0], [0, 0, 1]), t0: 0, t1: h },
+    { from: B, to: D, curve: line([-r, 0, 0], [0, 0, 1]), t0: 0, t1: h },
+  ];
+  const co = (edge: number, reversed = false) => ({ edge, reversed });
+  const side = b.add('cone-surface', [...num(0, 0, 0, 0, 0, 1, r, 0, 0, 1), word('I'), word('I'), ...num(0, 1, r), logical('forward', false), word('I'), word('I'), word('I'), word('I')]);
+  const faces: FaceSpec[] = [
+    { surface: plane(b, [0, 0, 0], [0, 0, 1], [1, 0, 0]), reversed: true, loops: [{ coedges: [co(2, true), co(0, true)] }] },
+    { surface: plane(b, [0, 0, h], [0, 0, 1], [1, 0, 0]), reversed: false, loops: [{ coedges: [co(1), co(3)] }] },
+    { surface: plane(b, [0, 0, 0], [0, -1, 0], [1, 0, 0]), reversed: false, loops: [{ coedges: [co(4), co(3, true), co(5, true), co(2)] }] },
+    { surface: side, reversed: false, loops: [{ coedges: [co(0), co(5), co(1, true), co(4, true)] }] },
+  ];
+  return { records: solid(b, edges, faces), bbox: { min: [-r, 0, 0], max: [r, r, h] }, volume: (Math.PI * r * r * h) / 2 };
+}
+
 /** A whole torus about +z (one face without loops): major radius `R`, minor `r`. */
 export function torusSolid(centre: [number, number, number], R: number, r: number): AcisSolid {
   const b = start();
