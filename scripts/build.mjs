@@ -35,8 +35,9 @@ export const targets = [
   {
     name: 'model3d',
     outdir: 'packages/model3d/dist',
-    entries: { model3d: 'packages/model3d/src/cli/model3d.cli.ts', 'model3d.worker': 'packages/model3d/src/worker/convert.worker.ts' },
-    sources: ['packages/model3d/src'],
+    // the DWG reader process beside the worker: a DWG's solids are read by the drawing engine (packages/cad)
+    entries: { model3d: 'packages/model3d/src/cli/model3d.cli.ts', 'model3d.worker': 'packages/model3d/src/worker/convert.worker.ts', ...dwgChild },
+    sources: ['packages/model3d/src', 'packages/cad/src'],
   },
   {
     name: 'server',

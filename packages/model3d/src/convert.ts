@@ -24,13 +24,21 @@ export const MODEL3D_FORMATS = {
   '3ds': ['3ds'],
   '3mf': ['3mf'],
 } as const;
-export type Model3dFormat = keyof typeof MODEL3D_FORMATS;
+/**
+ * Drawings converted to 3D only when the user asks for it (their solids, meshes and 3D faces; the 2D viewer stays
+ * theirs otherwise): not in the 3D type group, unlike MODEL3D_FORMATS.
+ */
+export const DRAWING_3D_FORMATS = {
+  dwg: ['dwg', 'dwt'],
+  dxf: ['dxf'],
+} as const;
+export type Model3dFormat = keyof typeof MODEL3D_FORMATS | keyof typeof DRAWING_3D_FORMATS;
 /** read by a WebAssembly library whose heap the worker's cap does not bound: their size limit is maxWasmInputBytes */
 const WASM_FORMATS = new Set<Model3dFormat>(['step', 'iges', 'brep', 'ifc', '3dm', 'fbx', 'dae', '3ds', '3mf']);
 
 export function formatOf(name: string): Model3dFormat | null {
   const ext = name.toLowerCase().split('.').pop() ?? '';
-  for (const [format, exts] of Object.entries(MODEL3D_FORMATS)) if ((exts as readonly string[]).includes(ext)) return format as Model3dFormat;
+  for (const [format, exts] of Object.entries({ ...MODEL3D_FORMATS, ...DRAWING_3D_FORMATS })) if ((exts as readonly string[]).includes(ext)) return format as Model3dFormat;
   return null;
 }
 
@@ -76,6 +84,9 @@ async function importAny(format: Model3dFormat, input: Uint8Array, name: string,
     case 'gltf':
     case 'glb':
       return (await import('./importers/gltf.ts')).importGltf(input, format === 'glb', extra);
+    case 'dwg':
+    case 'dxf':
+      return (await import('./importers/drawing.ts')).importDrawing(input, name.replace(/^.*[\\/]/, ''), base, budget, limits.maxTriangles);
     case 'fbx':
     case 'dae':
     case '3ds':

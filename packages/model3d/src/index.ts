@@ -1,4 +1,4 @@
-export { convertToGlb, formatOf, MODEL3D_FORMATS, type ConvertOptions, type ConvertResult, type Model3dFormat } from './convert.ts';
+export { convertToGlb, formatOf, MODEL3D_FORMATS, DRAWING_3D_FORMATS, type ConvertOptions, type ConvertResult, type Model3dFormat } from './convert.ts';
 export { Model3dError, type Model3dErrorKind } from './errors.ts';
 export { gltfIO, type ModelNode, type ModelStats } from './glb/finish.ts';
 export { DEFAULT_LIMITS, type Model3dLimits } from './limits.ts';

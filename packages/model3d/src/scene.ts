@@ -13,6 +13,8 @@ export interface SceneMesh {
   indices?: Uint32Array;
   /** linear RGB 0–1, and an opacity 0–1 */
   color?: [number, number, number] | [number, number, number, number];
+  /** line segments (pairs of indices) instead of triangles: a solid's faces on surfaces not meshed, drawn as their edges */
+  mode?: 'lines';
   /** a linear RGB colour per position (scans: PLY, coloured STL), multiplied with `color` */
   colors?: Float32Array;
 }
@@ -38,7 +40,7 @@ export interface Scene {
 
 export const node = (name: string, o: Partial<SceneNode> = {}): SceneNode => ({ name, meshes: [], children: [], ...o });
 
-export const triangleCount = (m: SceneMesh) => Math.floor((m.indices ? m.indices.length : m.positions.length / 3) / 3);
+export const triangleCount = (m: SceneMesh) => m.mode === 'lines' ? 0 : Math.floor((m.indices ? m.indices.length : m.positions.length / 3) / 3);
 
 /** Counts triangles while an importer reads, refusing the model once it passes the limit. */
 export class TriangleBudget {

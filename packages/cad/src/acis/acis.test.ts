@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDxf } from '../dxf/reader.ts';
 import { writeAsciiDxf, type FixtureEntity, type Pairs } from '../testing/dxf-writer.ts';
 import { flattenModelSpace } from '../geometry/flatten.ts';
+import { withAcdsData } from '../testing/acis-fixture.ts';
 import { parseSab } from './sab.ts';
 import { decodeDxfSat, parseSat } from './sat.ts';
 
@@ -101,16 +102,6 @@ function sabLine(): Uint8Array {
   return Uint8Array.from(b);
 }
 
-/** A generated DXF with an ACDSDATA section holding `sab` for the entity of handle `handle`, as AutoCAD 2013 writes it. */
-function withAcdsData(dxf: Uint8Array, handle: string, sab: Uint8Array): Uint8Array {
-  const hex = Buffer.from(sab).toString('hex').toUpperCase();
-  const chunks: string[] = [];
-  for (let i = 0; i < hex.length; i += 254) chunks.push(`310\r\n${hex.slice(i, i + 254)}`);
-  const section = ['  0', 'SECTION', '  2', 'ACDSDATA', ' 70', '2', ' 71', '2', '  0', 'ACDSSCHEMA', ' 90', '0', '  1', 'AcDb3DSolid_ASM_Data', '  0', 'ACDSRECORD', ' 90', '0', '  2', 'AcDbDs::ID', '280', '10', '320', handle, '  2', 'ASM_Data', '280', '15', ' 94', String(sab.length), ...chunks, '  0', 'ENDSEC', ''].join('\r\n');
-  const text = new TextDecoder().decode(dxf);
-  return new TextEncoder().encode(text.replace(/ {2}0\r\nEOF/, `${section}  0\r\nEOF`));
-}
-
 const segments = (points: number[]) => points.length / 2 - 1;
 
 describe('ACIS data drawn as a wireframe (REGION, 3DSOLID, BODY, surfaces)', () => {
@@ -166,7 +157,7 @@ End-of-ACIS-data`;
     const sab = sabLine();
     expect(parseSab(sab)?.records.map((r) => r.type)).toEqual(['body', 'edge', 'vertex', 'vertex', 'straight-curve', 'point', 'point', 'edge']);
     const solid: FixtureEntity = { type: '3DSOLID', pairs: [[5, '2E1'], [8, '0'], [100, 'AcDbEntity'], [100, 'AcDbModelerGeometry'], [290, 1], [2, '{00000000-0000-0000-0000-000000000000}'], [100, 'AcDb3dSolid'], [350, 0]] };
-    const d = parseDxf(withAcdsData(writeAsciiDxf({ version: 'AC1027', entities: [solid] }), '2E1', sab));
+    const d = parseDxf(withAcdsData(writeAsciiDxf({ version: 'AC1027', entities: [solid] }), [['2E1', sab]]));
     const f = flattenModelSpace(d);
     expect(f.skipped).toEqual({});
     // the zero-length edge draws nothing
@@ -182,7 +173,7 @@ End-of-ACIS-data`;
     expect(parseSab(cutSab)).toMatchObject({ complete: false });
     expect(parseSab(sab)).toMatchObject({ complete: true });
     const solid: FixtureEntity = { type: '3DSOLID', pairs: [[5, '2E1'], [8, '0'], [100, 'AcDbEntity'], [100, 'AcDbModelerGeometry'], [290, 1], [100, 'AcDb3dSolid'], [350, 0]] };
-    const d = parseDxf(withAcdsData(writeAsciiDxf({ version: 'AC1027', entities: [modeler('BODY', cutSat, 'A1'), solid] }), '2E1', cutSab));
+    const d = parseDxf(withAcdsData(writeAsciiDxf({ version: 'AC1027', entities: [modeler('BODY', cutSat, 'A1'), solid] }), [['2E1', cutSab]]));
     const f = flattenModelSpace(d);
     expect(f.polylines).toEqual([]);
     expect(f.skipped).toEqual({ BODY: 1, '3DSOLID': 1 });

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { Model3dError } from '../errors.ts';
 import { convertInWorker } from '../worker/run-in-worker.ts';
 
-const usage = 'usage: npm run model3d -- convert <in.step|stp|iges|igs|brep|ifc|3dm|stl|obj|ply|off|gltf|glb|fbx|dae|3ds|3mf> <out.glb> [--max-triangles N] [--max-input-mb N] [--heap-mb N] [--timeout-s N] [--with FILE]… [--thumbnail out.png [--thumbnail-size PX]]';
+const usage = 'usage: npm run model3d -- convert <in.step|stp|iges|igs|brep|ifc|3dm|stl|obj|ply|off|gltf|glb|fbx|dae|3ds|3mf|dwg|dxf> <out.glb> [--max-triangles N] [--max-input-mb N] [--heap-mb N] [--timeout-s N] [--with FILE]… [--thumbnail out.png [--thumbnail-size PX]]';
 const { positionals, values } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,

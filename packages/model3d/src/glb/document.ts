@@ -28,8 +28,9 @@ export function sceneToDocument(scene: Scene): Document {
   const primitive = (m: SceneMesh) => {
     const count = m.positions.length / 3;
     // triangles as given; unindexed ones (three's loaders) are indexed by welding at the finish
-    const positions = m.indices || count % 3 === 0 ? m.positions : m.positions.subarray(0, (count - (count % 3)) * 3);
+    const positions = m.indices || m.mode === 'lines' || count % 3 === 0 ? m.positions : m.positions.subarray(0, (count - (count % 3)) * 3);
     const p = doc.createPrimitive().setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(positions).setBuffer(buffer)).setMaterial(material(m.color));
+    if (m.mode === 'lines') p.setMode(1); // LINES
     if (m.indices) p.setIndices(doc.createAccessor().setType('SCALAR').setArray(count > 65535 ? m.indices : Uint16Array.from(m.indices)).setBuffer(buffer));
     if (m.colors && m.colors.length === m.positions.length) p.setAttribute('COLOR_0', doc.createAccessor().setType('VEC3').setArray(m.indices ? m.colors : m.colors.subarray(0, positions.length)).setBuffer(buffer));
     if (m.normals && m.normals.length === m.positions.length) p.setAttribute('NORMAL', doc.createAccessor().setType('VEC3').setArray(m.indices ? m.normals : m.normals.subarray(0, positions.length)).setBuffer(buffer));
@@ -40,7 +41,7 @@ export function sceneToDocument(scene: Scene): Document {
     const g = doc.createNode(n.name);
     if (n.matrix) g.setMatrix(n.matrix as Parameters<GltfNode['setMatrix']>[0]);
     if (n.properties && Object.keys(n.properties).length) g.setExtras({ properties: n.properties });
-    const meshes = n.meshes.filter((m) => m.positions.length >= 9);
+    const meshes = n.meshes.filter((m) => m.positions.length >= (m.mode === 'lines' ? 6 : 9));
     // a scene mesh that is a node's only one is written once, however many nodes place it (instances)
     const reused = meshes.length === 1 ? instances.get(meshes[0]) : undefined;
     if (reused) g.setMesh(reused);

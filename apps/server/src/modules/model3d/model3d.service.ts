@@ -13,7 +13,7 @@ import { createFilesService } from '../files/files.service.ts';
 import { createSharesService } from '../shares/shares.service.ts';
 import type { ItemRow } from '../files/items.repository.ts';
 import { stemOf } from '../files/item-names.ts';
-import { thumbkeyOf, thumbnailStorageKey } from '../thumbnails/thumbnails.keys.ts';
+import { DRAWING_TYPES, thumbkeyOf, thumbnailStorageKey } from '../thumbnails/thumbnails.keys.ts';
 import { glbKey } from './model3d.keys.ts';
 import { throttledProgress } from './model3d.progress.ts';
 import { createModel3dRepository, type Model3dRow } from './model3d.repository.ts';
@@ -44,6 +44,12 @@ async function readAll(r: Readable): Promise<Buffer> {
 
 /** Revit keeps its geometry in a closed format: no open reader exists, the user is told to export IFC. */
 const isRevit = (name: string) => extensionOf(name) === 'rvt';
+
+/**
+ * A drawing (DWG/DXF) converted to 3D for its solids keeps its 2D thumbnail: the drawing's own thumbnail job owns
+ * that key (the same `v1-<md5>.png`), and the 2D viewer stays the drawing's.
+ */
+const isDrawing = (name: string) => (DRAWING_TYPES as readonly string[]).includes(extensionOf(name));
 
 /** A conversion failure's code by how the converter failed (packages/model3d errors.ts kinds). */
 function failureCode(e: unknown): ErrorCode {
@@ -287,8 +293,9 @@ export function createModel3dService(deps: AppDeps) {
       const thumbkey = thumbkeyOf(c.source_md5, 'drawing');
       // the same bytes converted before (a re-upload, a copy, a killed process after the store): the GLB is reused
       const kept = await deps.db.selectFrom('model3d_conversions').select('stats').where('source_md5', '=', c.source_md5).where('state', '=', 1).where('stats', 'is not', null).limit(1).executeTakeFirst();
+      const drawing = isDrawing(src.name);
       if (kept?.stats && (await deps.storage.exists(key))) {
-        return finishOk(c, JSON.parse(kept.stats), (await deps.storage.exists(thumbnailStorageKey(thumbkey))) ? thumbkey : null);
+        return finishOk(c, JSON.parse(kept.stats), !drawing && (await deps.storage.exists(thumbnailStorageKey(thumbkey))) ? thumbkey : null);
       }
       if (Number(src.size) === 0) return fail(c, 'model3d.empty', '0 bytes');
       if (Number(src.size) > cfg.model3dMaxInputMb * 1024 * 1024) return fail(c, 'model3d.tooLarge', `${src.size} bytes, more than ${cfg.model3dMaxInputMb} MB`);
@@ -305,7 +312,7 @@ export function createModel3dService(deps: AppDeps) {
       try {
         out = await convertInWorker(bytes, src.name, {
           limits: { maxInputBytes: cfg.model3dMaxInputMb * 1024 * 1024, maxTriangles: cfg.model3dMaxTriangles },
-          thumbnail: THUMBNAIL_PX,
+          thumbnail: drawing ? undefined : THUMBNAIL_PX,
           maxOldGenerationSizeMb: cfg.model3dMaxHeapMb,
           timeoutMs: cfg.model3dTimeoutMs,
           onProgress: (p) => progress.report(Math.round(WORKER_SPAN[0] + ((WORKER_SPAN[1] - WORKER_SPAN[0]) * p.percent) / 100), p.stage),

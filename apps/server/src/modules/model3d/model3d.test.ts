@@ -5,6 +5,8 @@ import { gltfIO, MODEL3D_FORMATS } from '@cadcloud/model3d';
 import { TYPE_GROUPS, VipType } from '@cadcloud/contracts';
 import { asciiStl, cube, obj } from '../../../../../packages/model3d/src/fixtures/mesh.ts';
 import { stepPart } from '../../../../../packages/model3d/src/fixtures/step.ts';
+import { solidsDxf, SOLIDS_BBOX } from '../../../../../packages/model3d/src/fixtures/drawing.ts';
+import { writeAsciiDxf } from '@cadcloud/cad/testing/dxf';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, type TestApp } from '../../test/fixtures.ts';
 import { until } from '../../test/until.ts';
@@ -203,6 +205,48 @@ for (const driver of testDatabaseDrivers()) {
     it('documents the four 3D calls in the OpenAPI document', async () => {
       const doc = (await t.app.inject({ method: 'GET', url: '/api/docs' })).json();
       for (const p of ['transformBatch3D', 'checkTransformSuplus3D', 'checkTaskStatus3D', 'checkTaskStatusBatch3D']) expect(Object.keys(doc.paths)).toContain(`${P}${p}`);
+    });
+  });
+
+  // issue 21: a drawing's 3D solids, when the user asks for a 3D conversion (the operator's default triangle cap)
+  describe(`DWG/DXF solids through the 3D endpoints on ${driver.name}`, () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp(driver, { FREE_3D_TRIALS: '5' });
+      registerModel3dJobs(t.deps.queue, t.deps);
+    });
+    afterAll(async () => t?.close());
+
+    // two conversions in worker threads that load the drawing engine: a loaded machine takes longer than the default 30 s
+    it('a DXF with a 3DSOLID box and cylinder converts to a GLB of their bounds, one node each; its 2D thumbnail is left to the drawing', { timeout: 120_000 }, async () => {
+      const u = await t.createUser();
+      const other = await t.createUser();
+      const f = (await t.upload(u.token, 'solids.dxf', Buffer.from(solidsDxf()))).bizData;
+      const before = (await t.call('/cloud/v5/file/getFileInfo', { fileId: f.id }, u.token)).bizData.thumbkey;
+      // nobody converts or sees another user's drawing
+      expect((await t.call(`${P}transformBatch3D`, { fileIds: [f.id], isTransForm: true }, other.token)).rtnCode).not.toBe('0000000');
+      const r = await t.call(`${P}transformBatch3D`, { fileIds: [f.id], isTransForm: true }, u.token);
+      expect(r.rtnCode, JSON.stringify(r)).toBe('0000000');
+      const s = await until(async () => {
+        const x = (await t.call(`${P}checkTaskStatus3D`, { fileId: f.id }, u.token)).bizData;
+        return x.transformStatus !== 0 ? x : undefined;
+      }, 120_000);
+      expect(s).toMatchObject({ transformStatus: 1, code: null });
+      expect((await t.call(`${P}checkTaskStatus3D`, { fileId: f.id }, other.token)).rtnCode).not.toBe('0000000');
+      const back = await readGlb((await t.fetchSigned(s.glbUrl, u.token)).body);
+      expect(back.triangles).toBe(s.stats.triangles);
+      expect(back.triangles).toBeGreaterThan(12 + 100);
+      near(back.min, SOLIDS_BBOX.min);
+      near(back.max, SOLIDS_BBOX.max);
+      expect(back.names).toEqual(['solids', '3DSOLID A1', '3DSOLID A2']);
+      expect((await t.call('/cloud/v5/file/getFileInfo', { fileId: f.id }, u.token)).bizData.thumbkey).toBe(before);
+      // a drawing without solids ends with the conversion's failure message, and spends no trial
+      const flat = (await t.upload(u.token, 'flat.dxf', Buffer.from(writeAsciiDxf({ entities: [{ type: 'LINE', pairs: [[8, '0'], [10, 0], [20, 0], [11, 1], [21, 1]] }] })))).bizData;
+      expect((await t.call(`${P}transformBatch3D`, { fileIds: [flat.id], isTransForm: true }, u.token)).rtnCode).toBe('0000000');
+      expect(await until(async () => {
+        const x = (await t.call(`${P}checkTaskStatus3D`, { fileId: flat.id }, u.token)).bizData;
+        return x.transformStatus !== 0 ? x : undefined;
+      }, 120_000)).toMatchObject({ transformStatus: 2, code: 'model3d.openFailed' });
     });
   });
 }

@@ -12,6 +12,11 @@ type File3d = { id: string; name: string; fileType: number; transformStatus?: nu
 const ext = (name: string) => (name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : '');
 /** A file of the 3D group (spec section 5): converted to a GLB and opened at /view3d. */
 export const is3d = (i: { fileType: number; name: string }) => i.fileType === 1 && typeGroupOf(ext(i.name)) === 'threeD';
+/**
+ * A drawing whose 3D solids convert when the user asks (the toolbar's Convert to 3D); opening it still shows the 2D
+ * viewer.
+ */
+export const isDrawing3d = (i: { fileType: number; name: string }) => i.fileType === 1 && ['dwg', 'dwt', 'dxf'].includes(ext(i.name).toLowerCase());
 
 /** What the drive says after a 3D conversion request (the toasts go through antd's `message` of the caller). */
 export interface Notify {
@@ -48,11 +53,12 @@ export async function convertOrOpen3d(files: File3d[], notify: Notify, t: (k: st
   }
 }
 
-/** The drive's *Convert to 3D* / *Open 3D* button for the chosen files when they are all 3D models. */
+/** The drive's *Convert to 3D* / *Open 3D* button for the chosen files when they are all 3D models or drawings. */
 export function Model3dButton({ items, notify, onStarted, block }: { items: File3d[]; notify: Notify; onStarted(): void; block?: boolean }) {
   const { t } = useTranslation('model3d');
-  if (!items.length || !items.every(is3d)) return null;
-  const done = items.every((i) => i.transformStatus === TransformStatus.SUCCESS_TRANSFORM);
+  if (!items.length || !items.every((i) => is3d(i) || isDrawing3d(i))) return null;
+  // a drawing's status may be a 2D conversion's: the server answers whether its 3D model is there (allDone)
+  const done = items.every((i) => is3d(i) && i.transformStatus === TransformStatus.SUCCESS_TRANSFORM);
   return (
     <Button block={block} icon={<BlockOutlined />} data-testid="btn-model3d" onClick={async () => (await convertOrOpen3d(items, notify, t)) && onStarted()}>
       {done ? t('model3d.open') : t('model3d.convert')}
