@@ -4,3 +4,4 @@ export { gltfIO, type ModelNode, type ModelStats } from './glb/finish.ts';
 export { DEFAULT_LIMITS, type Model3dLimits } from './limits.ts';
 export type { Scene, SceneMesh, SceneNode } from './scene.ts';
 export { convertInWorker, DEFAULT_WORKER_LIMITS, type WorkerLimits } from './worker/run-in-worker.ts';
+export { companionNamesOf } from './companions.ts';
