@@ -44,7 +44,8 @@ async function signedIn(env: Record<string, string> = {}) {
   return { t, user, status, convert, glbOf, upload, folder };
 }
 
-describe('3D formats through the endpoints', () => {
+// each conversion starts a worker thread of its own: seconds each on these shared machines
+describe('3D formats through the endpoints', { timeout: 180_000 }, () => {
   let s: Awaited<ReturnType<typeof signedIn>>;
   beforeAll(async () => {
     s = await signedIn();
@@ -117,6 +118,66 @@ describe('3D formats through the endpoints', () => {
     // an OBJ whose MTL is not in the drive converts grey
     const bare = await s.upload('bare.obj', obj(undefined, '# bare\n'));
     expect(await s.convert(bare.id)).toMatchObject({ transformStatus: 1, stats: { triangles: 12 } });
+  });
+});
+
+describe('bad input through the pipeline ends in the spec\'s message; the server keeps serving', { timeout: 180_000 }, () => {
+  let s: Awaited<ReturnType<typeof signedIn>>;
+  beforeAll(async () => {
+    s = await signedIn();
+  });
+  afterAll(async () => s?.t.close());
+
+  it('a PLY whose header declares a billion faces: refused before allocating; an OBJ promising a billion faces converts what it holds', async () => {
+    const ply = 'ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nelement face 1000000000\nproperty list uchar int vertex_indices\nend_header\n';
+    const f = await s.upload('huge.ply', ply);
+    // the header promises more than the file holds: a broken file, refused before anything is allocated for it
+    expect(await s.convert(f.id)).toMatchObject({ transformStatus: 2, code: 'model3d.openFailed', msg: '3D model conversion failed and cannot be opened, please contact customer service' });
+    const o = await s.upload('promise.obj', obj(undefined, '# faces: 1000000000\n# element face 1000000000\n'));
+    expect(await s.convert(o.id)).toMatchObject({ transformStatus: 1, stats: { triangles: 12 } });
+  });
+
+  it('an IFC whose placements form a cycle (storey placed in the wall placed in the storey) ends: web-ifc breaks the loop', async () => {
+    const loop = ifcWallAndDoor().replace('#51=IFCLOCALPLACEMENT(#41,#21);', '#51=IFCLOCALPLACEMENT(#101,#21);');
+    const f = await s.upload('loop.ifc', loop);
+    expect(await s.convert(f.id)).toMatchObject({ transformStatus: 1, stats: { triangles: 24 } });
+    // and an aggregation cycle (the building aggregating its site)
+    const cyclic = await s.upload('cyclic.ifc', ifcWallAndDoor({ cyclic: true }));
+    expect(await s.convert(cyclic.id)).toMatchObject({ transformStatus: 1, stats: { triangles: 24 } });
+  });
+});
+
+describe('the worker\'s time cap (MODEL3D_TIMEOUT_MS lowered to 1 s)', () => {
+  let s: Awaited<ReturnType<typeof signedIn>>;
+  beforeAll(async () => {
+    s = await signedIn({ MODEL3D_TIMEOUT_MS: '1000' });
+  });
+  afterAll(async () => s?.t.close());
+
+  it('stops a runaway conversion and reports it; the server answers other requests meanwhile', async () => {
+    // 3000 objects: several seconds of work (1200 take ~4 s on these machines), far past the cap
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) lines.push(`o Part${i}`, `v ${i} 0 0`, `v ${i + 1} 0 0`, `v ${i} 1 1`, `f ${i * 3 + 1} ${i * 3 + 2} ${i * 3 + 3}`);
+    const f = await s.upload('slow.obj', lines.join('\n'));
+    const started = Date.now();
+    const r = await s.t.call(`${P}transformBatch3D`, { fileIds: [f.id], isTransForm: true }, s.user.token);
+    expect(r.rtnCode).toBe('0000000');
+    // while it runs, the server answers: each list call well within a second
+    const latencies: number[] = [];
+    let st = await s.status(f.id);
+    while (st.transformStatus === 0 && Date.now() - started < 60_000) {
+      const t0 = Date.now();
+      expect((await s.t.call('/cloud/v5/union/list', { parentId: '0' }, s.user.token)).rtnCode).toBe('0000000');
+      latencies.push(Date.now() - t0);
+      await new Promise((res) => setTimeout(res, 100));
+      st = await s.status(f.id);
+    }
+    expect(st).toMatchObject({ transformStatus: 2, code: 'model3d.timeout', msg: 'The 3D model conversion took too long', glbUrl: null });
+    expect(latencies.length).toBeGreaterThan(0);
+    expect(Math.max(...latencies)).toBeLessThan(1000);
+    console.log(`timeout after ${Date.now() - started} ms; ${latencies.length} list calls meanwhile, slowest ${Math.max(...latencies)} ms`);
+    // the file is free again, and converts with room (a cap the operator raises): not stuck
+    expect((await s.t.call('/cloud/v5/file/getFileInfo', { fileId: f.id }, s.user.token)).bizData.transformStatus).toBe(2);
   });
 });
 
