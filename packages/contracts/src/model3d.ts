@@ -11,6 +11,8 @@ export const MODEL3D_PATHS = {
   checkTransformSuplus3D: '/cloud/v5/file/task/checkTransformSuplus3D',
   checkTaskStatus3D: '/cloud/v5/file/task/checkTaskStatus3D',
   checkTaskStatusBatch3D: '/cloud/v5/file/task/checkTaskStatusBatch3D',
+  /** not in the spec: what a Revit .rvt tells without a reader of its geometry (its preview is the file's thumbnail) */
+  revitInfo3D: '/cloud/v5/file/task/revitInfo3D',
 } as const;
 
 /** The web route of the 3D viewer (spec section 2). */
@@ -61,3 +63,17 @@ export const checkTransformSuplus3DResult = z.object({
 export const checkTaskStatus3DRequest = z.object({ fileId: id, hoops: z.any().optional(), ctoken: z.any().optional() });
 export const checkTaskStatusBatch3DRequest = z.object({ fileIds: z.array(id).min(1).max(500), ctoken: z.any().optional(), type: z.any().optional() });
 export const checkTaskStatusBatch3DResult = z.object({ list: z.array(model3dStatusSchema) });
+
+export const revitInfo3DRequest = z.object({ fileId: id, ctoken: z.any().optional() });
+export const revitInfo3DResult = z.object({
+  version: z.string().nullable().describe('the Revit release that saved it, e.g. "2021"'),
+  build: z.string().nullable(),
+  title: z.string().nullable().describe("the project's (or family's) title"),
+  lastSavePath: z.string().nullable(),
+  centralModelPath: z.string().nullable(),
+  worksharing: z.string().nullable(),
+  details: z.record(z.string(), z.string()).describe("the file's other metadata lines (author, locale, product …) as written"),
+  /** the geometry needs an IFC export from Revit: this says so in the caller's language */
+  advice: z.string(),
+});
+export type RevitInfo3D = z.infer<typeof revitInfo3DResult>;

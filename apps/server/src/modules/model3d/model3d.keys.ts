@@ -8,3 +8,8 @@
 export function glbKey(md5: string, companions?: string | null): string {
   return `model3d/v1/${md5.slice(0, 2)}/${md5}${companions ? `-${companions}` : ''}.glb`;
 }
+
+/** A Revit file's metadata (revitInfo3D), read once per content. */
+export function revitInfoKey(md5: string): string {
+  return `model3d/revit/v1/${md5.slice(0, 2)}/${md5}.json`;
+}

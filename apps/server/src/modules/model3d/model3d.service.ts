@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { ERRORS, TransformStatus, VipType, extensionOf, type ErrorCode, type Model3dStatus } from '@cadcloud/contracts';
+import { ERRORS, TransformStatus, VipType, extensionOf, type ErrorCode, type Model3dStatus, type RevitInfo3D } from '@cadcloud/contracts';
 import { serverMessage, type Language } from '@cadcloud/i18n';
-import { companionNamesOf, convertInWorker, formatOf, Model3dError, type ConvertResult } from '@cadcloud/model3d';
+import { companionNamesOf, convertInWorker, formatOf, Model3dError, NotRevit, readRevitInfo, type ConvertResult, type RevitInfo } from '@cadcloud/model3d';
 import type { AppDeps } from '../../app.deps.ts';
 import { appError } from '../../infra/http/app-error.ts';
 import { isUniqueViolation } from '../../infra/db/db.ts';
@@ -14,7 +14,7 @@ import { createFilesService } from '../files/files.service.ts';
 import type { ItemRow } from '../files/items.repository.ts';
 import { stemOf } from '../files/item-names.ts';
 import { thumbkeyOf, thumbnailStorageKey } from '../thumbnails/thumbnails.keys.ts';
-import { glbKey } from './model3d.keys.ts';
+import { glbKey, revitInfoKey } from './model3d.keys.ts';
 import { createModel3dRepository, type Model3dRow } from './model3d.repository.ts';
 
 export const MODEL3D_RUN_JOB = 'model3d.run';
@@ -237,6 +237,30 @@ export function createModel3dService(deps: AppDeps) {
         }
       }
       return { list: ids.map((id) => present(id, byId.get(id)!.name, latest.get(id), byId.get(id), lang)), allDone: todo.length === 0 };
+    },
+
+    /**
+     * revitInfo3D: what the caller's own Revit file tells without its geometry (version, build, title, paths), read
+     * once per content and kept beside it, with the advice to export IFC. Files above REVIT_MAX_READ_MB are not read.
+     */
+    async revitInfo(uid: string, fileId: string, lang: Language): Promise<RevitInfo3D> {
+      const row = await files.repo.findOne(uid, fileId);
+      if (!row || row.kind !== 1 || !row.blob_md5) throw appError('item.notFound');
+      if (!isRevit(row.name)) throw appError('model3d.notModel');
+      const advice = serverMessage(ERRORS['model3d.revit'].key, lang);
+      const key = revitInfoKey(row.blob_md5);
+      if (await deps.storage.exists(key)) return { ...(JSON.parse((await readAll(await deps.storage.get(key))).toString()) as RevitInfo), advice };
+      if (Number(row.size) > cfg.revitMaxReadMb * 1024 * 1024) throw appError('model3d.tooLarge');
+      let info: RevitInfo;
+      try {
+        info = readRevitInfo(await readAll(await deps.storage.get(blobKey(row.blob_md5))));
+      } catch (e) {
+        if (e instanceof NotRevit) throw appError('model3d.openFailed');
+        throw e;
+      }
+      const json = Buffer.from(JSON.stringify(info));
+      await deps.storage.put(key, json, { size: json.length, contentType: 'application/json' });
+      return { ...info, advice };
     },
 
     /** checkTransformSuplus3D: how many conversions the caller has left. */
