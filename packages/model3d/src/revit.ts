@@ -3,6 +3,7 @@
 // PartAtom an Atom XML entry (title, product version, update time), and RevitPreview4.0 a header followed by a PNG
 // preview. The geometry needs an IFC export from Revit.
 import CFB from 'cfb';
+import { unescapeXml } from './xml-text.ts';
 
 export interface RevitInfo {
   /** the Revit release that saved it ("2021") */
@@ -57,8 +58,6 @@ function basicFileInfo(b: Uint8Array) {
     details,
   };
 }
-
-const unescapeXml = (s: string) => s.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e]!);
 
 /** PartAtom's entry title and its A:* fields (product, product-version, updated …) */
 function partAtom(b: Uint8Array): { title: string | null; fields: Record<string, string> } {

@@ -1,6 +1,7 @@
 // The object names assimp drops, read from the source itself: a 3MF's <object name> (assimp names its nodes
 // "Object_<id>") and a 3DS's named objects (without a keyframer section assimp names them "3DSMesh_<n>").
 import { unzipSync } from 'three/addons/libs/fflate.module.js';
+import { unescapeXml } from '../xml-text.ts';
 
 /** 3DS chunks: id (u16) then length (u32, with the 6-byte header) */
 function* chunks(b: Uint8Array, from: number, to: number): Generator<{ id: number; body: number; end: number }> {
@@ -49,8 +50,6 @@ function threeMfNames(b: Uint8Array): Map<string, string> {
   }
   return names;
 }
-
-const unescapeXml = (s: string) => s.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e]!);
 
 /** assimp's node name → the object's own name; empty when the source names none (or cannot be read: assimp says why) */
 export function sourceNames(input: Uint8Array, format: '3ds' | '3mf'): Map<string, string> {
