@@ -15,6 +15,8 @@ export const MODEL3D_PATHS = {
   list3D: '/cloud/v5/file/task/list3D',
   /** ours: a shared 3D file's conversion, for whoever holds the share token (the viewer in share mode) */
   shareStatus3D: '/cloud/v5/share/status3D',
+  /** not in the spec: what a Revit .rvt tells without a reader of its geometry (its preview is the file's thumbnail) */
+  revitInfo3D: '/cloud/v5/file/task/revitInfo3D',
 } as const;
 
 /** what a running 3D conversion does now, in order (model3d_conversions.stage): the web app names each one */
@@ -88,3 +90,16 @@ export type Model3dTask = z.infer<typeof model3dTaskSchema>;
 export const list3DRequest = z.object({ page: z.coerce.number().int().min(1).default(1), pageSize: z.coerce.number().int().min(1).max(200).default(50), ctoken: z.any().optional() });
 export const list3DResult = z.object({ list: z.array(model3dTaskSchema), total: z.number() });
 export const shareStatus3DRequest = z.object({ shareToken: z.string().optional().describe('or the x-share-token header'), fileId: id });
+export const revitInfo3DRequest = z.object({ fileId: id, ctoken: z.any().optional() });
+export const revitInfo3DResult = z.object({
+  version: z.string().nullable().describe('the Revit release that saved it, e.g. "2021"'),
+  build: z.string().nullable(),
+  title: z.string().nullable().describe("the project's (or family's) title"),
+  lastSavePath: z.string().nullable(),
+  centralModelPath: z.string().nullable(),
+  worksharing: z.string().nullable(),
+  details: z.record(z.string(), z.string()).describe("the file's other metadata lines (author, locale, product …) as written"),
+  /** the geometry needs an IFC export from Revit: this says so in the caller's language */
+  advice: z.string(),
+});
+export type RevitInfo3D = z.infer<typeof revitInfo3DResult>;

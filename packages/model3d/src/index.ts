@@ -5,3 +5,5 @@ export { DEFAULT_LIMITS, type Model3dLimits } from './limits.ts';
 export type { Scene, SceneMesh, SceneNode } from './scene.ts';
 export { convertInWorker, DEFAULT_WORKER_LIMITS, type WorkerLimits } from './worker/run-in-worker.ts';
 export { type Model3dProgress, type Model3dStage, type OnModel3dProgress } from './progress.ts';
+export { companionNamesOf } from './companions.ts';
+export { NotRevit, readRevitInfo, readRevitPreview, type RevitInfo } from './revit.ts';

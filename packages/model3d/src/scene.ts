@@ -17,6 +17,17 @@ export interface SceneMesh {
   mode?: 'lines';
   /** a linear RGB colour per position (scans: PLY, coloured STL), multiplied with `color` */
   colors?: Float32Array;
+  /** texture coordinates per position (glTF's: v down from the image's top) */
+  uvs?: Float32Array;
+  /** the base colour image (PNG or JPEG, embedded in the GLB), multiplied with `color`; needs `uvs` */
+  texture?: SceneTexture;
+}
+
+export interface SceneTexture {
+  /** the image file's name, as the model names it */
+  name: string;
+  image: Uint8Array;
+  mimeType: 'image/png' | 'image/jpeg';
 }
 
 /** A node of the neutral scene every importer returns. */

@@ -13,7 +13,7 @@ for (const driver of testDatabaseDrivers()) {
     let t: TestApp;
     let a: { id: string; token: string };
     let b: { id: string; token: string };
-    let ids: { folder: string; file: string; trashed: string; task: string; upload: string; conversion: string; archive: string; unzipTask: string; model: string };
+    let ids: { folder: string; file: string; trashed: string; task: string; upload: string; conversion: string; archive: string; unzipTask: string; model: string; revit: string };
 
     async function snapshot() {
       const items = await t.db.db.selectFrom('items').selectAll().where('uid', '=', a.id).orderBy('id').execute();
@@ -46,7 +46,8 @@ for (const driver of testDatabaseDrivers()) {
       // a 3D model of A's, converted (modules/model3d): neither converted, reported nor linked for B
       const model = (await t.upload(a.token, 'a.stl', Buffer.from('solid a\nendsolid a\n'), { parentId: folder })).bizData;
       await t.db.db.insertInto('model3d_conversions').values({ id: 'm3d-of-a', uid: a.id, source_id: model.id, source_name: 'a.stl', source_md5: model.fileMD5, state: 1, progress: 100, stage: 'done', trial: 0, stats: '{"triangles":0}', error: null, detail: null, created_at: now, updated_at: now, finished_at: now }).execute();
-      ids = { folder, file, trashed, task, upload, conversion: 'conv-of-a', archive, unzipTask: 'unzip-of-a', model: model.id };
+      const revit = (await t.upload(a.token, 'a.rvt', Buffer.from('an rvt of A'), { parentId: folder })).bizData;
+      ids = { folder, file, trashed, task, upload, conversion: 'conv-of-a', archive, unzipTask: 'unzip-of-a', model: model.id, revit: revit.id };
     });
     afterAll(async () => t?.close());
 
@@ -87,6 +88,7 @@ for (const driver of testDatabaseDrivers()) {
       ['/cloud/v5/file/task/transformBatch3D', () => ({ fileIds: [ids.model], isTransForm: true })],
       ['/cloud/v5/file/task/checkTaskStatus3D', () => ({ fileId: ids.model })],
       ['/cloud/v5/file/task/checkTaskStatusBatch3D', () => ({ fileIds: [ids.model] })],
+      ['/cloud/v5/file/task/revitInfo3D', () => ({ fileId: ids.revit })],
       // decompression (modules/unzip): A's archive is neither checked, decompressed, password-tested nor its task seen
       ['/cloud/v5/file/detectUnzip', () => ({ fileId: ids.archive })],
       ['/cloud/v5/file/unzip', () => ({ fileId: ids.archive })],

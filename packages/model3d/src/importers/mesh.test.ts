@@ -4,8 +4,9 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { convertToGlb } from '../convert.ts';
 import { gltfIO } from '../glb/finish.ts';
-import { asciiPly, asciiStl, binaryPly, binaryStl, cube, mtl, obj, off } from '../fixtures/mesh.ts';
-import { expectModel } from '../fixtures/read-back.ts';
+import sharp from 'sharp';
+import { asciiPly, asciiStl, binaryPly, binaryStl, cube, mtl, obj, off, texturedObj } from '../fixtures/mesh.ts';
+import { expectModel, readBack } from '../fixtures/read-back.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const draco3d = createRequire(import.meta.url)('draco3d') as { createEncoderModule(): Promise<unknown> };
@@ -25,13 +26,46 @@ describe('mesh formats', () => {
     }
   });
 
-  it('OBJ with its MTL given beside it: objects as named nodes, colours from the MTL (texture maps left out)', async () => {
+  it('OBJ with its MTL given beside it: objects as named nodes, colours from the MTL (a texture map not given leaves the colour)', async () => {
     const r = await timed('OBJ+MTL', () => convertToGlb(enc(obj()), 'box.obj', { extraFiles: { 'cube.mtl': enc(mtl) } }));
     const back = await expectModel(r, 12, [0, 0, 0], [10, 10, 10]);
     expect(r.tree[0].name).toBe('box');
     expect(r.tree[0].children.map((c) => [c.name, c.triangles])).toEqual([['Bottom', 2], ['Top', 10]]);
     const colors = back.doc.getRoot().listNodes().filter((n) => n.getMesh()).map((n) => n.getMesh()!.listPrimitives()[0].getMaterial()!.getBaseColorFactor().slice(0, 3));
     expect(colors).toEqual([[1, 0, 0], [0, 0, 1]]);
+  });
+
+  it('OBJ textures: a map_Kd given beside the OBJ is embedded (PNG, TEXCOORD_0 with v down); a missing one leaves the colour', async () => {
+    const { obj: text, mtl: lib } = texturedObj();
+    // a 2 × 2 PNG: top row red, bottom row blue
+    const png = new Uint8Array(await sharp(Buffer.from([255, 0, 0, 255, 0, 0, 0, 0, 255, 0, 0, 255]), { raw: { width: 2, height: 2, channels: 3 } }).png().toBuffer());
+    const r = await convertToGlb(enc(text), 'crate.obj', { extraFiles: { 'textured.mtl': enc(lib), 'wood.png': png } });
+    const back = await expectModel(r, 12, [0, 0, 0], [10, 10, 10]);
+    expect(r.tree[0].children.map((c) => c.name)).toEqual(['Top', 'Sides']);
+    const root = back.doc.getRoot();
+    expect(root.listTextures()).toHaveLength(1);
+    expect(root.listTextures()[0].getMimeType()).toBe('image/png');
+    expect(Buffer.from(root.listTextures()[0].getImage()!).equals(Buffer.from(png))).toBe(true);
+    const primOf = (name: string) => root.listNodes().find((n) => n.getName() === name)!.getMesh()!.listPrimitives()[0];
+    const top = primOf('Top');
+    expect(top.getMaterial()!.getBaseColorTexture()).toBe(root.listTextures()[0]);
+    const uv = top.getAttribute('TEXCOORD_0')!;
+    const pos = top.getAttribute('POSITION')!;
+    // the top's four corners: u grows with x; glTF's v runs down the image, so v falls as y (OBJ's v) grows
+    // (positions are quantized, scaled by the node: compared by order, not value)
+    const corners = Array.from({ length: uv.getCount() }, (_, i) => ({ p: pos.getElement(i, []), t: uv.getElement(i, []).map((c) => Math.round(c * 100) / 100) }));
+    expect(new Set(corners.map((c) => c.t.join(',')))).toEqual(new Set(['0,1', '1,1', '1,0', '0,0']));
+    for (const a of corners) for (const b of corners) {
+      if (a.p[0] < b.p[0]) expect(a.t[0]).toBeLessThan(b.t[0]);
+      if (a.p[1] < b.p[1]) expect(a.t[1]).toBeGreaterThan(b.t[1]);
+    }
+    // the image that is not there: the material's colour, no texture, and nothing else breaks
+    const sides = primOf('Sides');
+    expect(sides.getMaterial()!.getBaseColorTexture()).toBeNull();
+    expect(sides.getMaterial()!.getBaseColorFactor().slice(0, 3)).toEqual([0, 1, 0]);
+    // a map in a format glTF does not embed (BMP) is left out the same way
+    const bmp = await convertToGlb(enc(text), 'crate.obj', { extraFiles: { 'textured.mtl': enc(lib), 'wood.png': enc('BM not a png') } });
+    expect((await readBack(bmp.glb)).doc.getRoot().listTextures()).toHaveLength(0);
   });
 
   it('OBJ without its MTL still converts (grey)', async () => {

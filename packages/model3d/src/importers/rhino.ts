@@ -1,10 +1,12 @@
 // 3DM (Rhino) through rhino3dm (its WASM from node_modules). Layers become nodes (nested by their parent layer),
 // objects nodes under their layer: meshes as they are, breps and extrusions through the render meshes Rhino saved
-// with them (rhino3dm cannot mesh a brep itself: an object saved without render meshes is listed with no geometry).
+// with them; saved without them, their planar faces are triangulated from their edges (rhino-planar.ts: rhino3dm
+// cannot mesh a brep) and curved faces are left out (counted in the node's properties).
 // Colours: the object's own when it says so, else its layer's. Coordinates stay Z up, in the file's units.
 import { badInput } from '../errors.ts';
 import { loadEmscripten } from './emscripten.ts';
 import type { ImportProgress } from '../progress.ts';
+import { meshPlanarFaces } from './rhino-planar.ts';
 import { node, type NodeProperties, type Scene, type SceneMesh, type SceneNode, type TriangleBudget } from '../scene.ts';
 
 /** rhino3dm's embind objects (its typings disagree with the library in places: BrepFace.setMesh's order) */
@@ -68,13 +70,21 @@ export async function importRhino(input: Uint8Array, name: string, budget: Trian
       raw.push(g.getMesh(rhino.MeshType.Any));
     } else continue; // curves, points, annotations: not shown in 3D
     const meshes = raw.map((m) => meshOf(m, color)).filter((m): m is SceneMesh => m !== null);
-    if (!meshes.length) withoutMesh++;
     const properties: NodeProperties = { type, layer: layer ? layer.node.properties!.layer : undefined, color: hex(color) };
+    if (!meshes.length && type !== 'Mesh') {
+      // saved without render meshes: its planar faces are triangulated here (rhino3dm cannot mesh a brep)
+      const brep = type === 'Brep' ? g : g.toBrep?.(true);
+      const planar = brep ? meshPlanarFaces(rhino, brep) : null;
+      if (planar?.indices.length) meshes.push(budget.mesh({ positions: planar.positions, indices: planar.indices, color: [linear(color.r), linear(color.g), linear(color.b)] }));
+      if (planar) properties.meshedFromPlanarFaces = true;
+      if (planar?.curvedFaces) properties.curvedFacesWithoutMesh = planar.curvedFaces;
+    }
+    if (!meshes.length) withoutMesh++;
     const n = node(a.name || `${type} ${i + 1}`, { meshes, properties });
     if (layer) (layer.node.children.push(n), (layer.used = true));
     else root.children.push(n);
   }
-  if (!budget.count) throw badInput(withoutMesh ? `3DM holds ${withoutMesh} objects without render meshes (save them with render meshes in Rhino)` : '3DM holds no meshes, breps or extrusions');
+  if (!budget.count) throw badInput(withoutMesh ? `3DM holds ${withoutMesh} objects without render meshes (curved faces need render meshes: save them with render meshes in Rhino)` : '3DM holds no meshes, breps or extrusions');
 
   // a layer is kept when it or a sublayer holds objects; sublayers under their parent
   const keep = (l: (typeof layers)[number]): boolean => l.used || layers.some((c) => c.parent === l.id && keep(c));

@@ -1,6 +1,6 @@
 // three.js objects (what its STL/OBJ/PLY loaders return) as the neutral scene.
 import type { BufferGeometry, Material, Mesh, Object3D } from 'three';
-import { node, type SceneMesh, type SceneNode, type TriangleBudget } from '../scene.ts';
+import { node, type SceneMesh, type SceneNode, type SceneTexture, type TriangleBudget } from '../scene.ts';
 
 const colorOf = (m: Material | undefined): SceneMesh['color'] => {
   const c = (m as { color?: { r: number; g: number; b: number } } | undefined)?.color;
@@ -9,8 +9,18 @@ const colorOf = (m: Material | undefined): SceneMesh['color'] => {
   return opacity < 1 ? [c.r, c.g, c.b, opacity] : [c.r, c.g, c.b];
 };
 
+/** the image an importer attached to a three.js material (`userData.texture`), with the geometry's UVs */
+const textureOf = (m: Material | undefined): SceneTexture | undefined => m?.userData?.texture;
+
+/** three's UVs have v up from the image's bottom (its textures flip on upload); glTF's run down from the top */
+const gltfUvs = (uv: Float32Array) => uv.map((x, i) => (i % 2 ? 1 - x : x));
+
 /** the triangles of a geometry from `start` for `count` indices (or positions when it has none) */
-function part(g: BufferGeometry, start: number, count: number, name: string, color: SceneMesh['color'], normals: boolean): SceneMesh {
+function part(g: BufferGeometry, start: number, count: number, name: string, material: Material | undefined, normals: boolean): SceneMesh {
+  const color = colorOf(material);
+  const texture = textureOf(material);
+  const uv = texture ? (g.getAttribute('uv')?.array as Float32Array | undefined) : undefined;
+  const uvs = uv && gltfUvs(uv);
   const pos = g.getAttribute('position').array as Float32Array;
   const nor = normals ? (g.getAttribute('normal')?.array as Float32Array | undefined) : undefined;
   const col = g.getAttribute('color');
@@ -19,10 +29,10 @@ function part(g: BufferGeometry, start: number, count: number, name: string, col
   const index = g.getIndex()?.array;
   if (index) {
     const whole = start === 0 && count >= index.length;
-    return { name, positions: Float32Array.from(pos), normals: nor && Float32Array.from(nor), colors, indices: Uint32Array.from(whole ? index : index.subarray(start, start + count)), color };
+    return { name, positions: Float32Array.from(pos), normals: nor && Float32Array.from(nor), colors, indices: Uint32Array.from(whole ? index : index.subarray(start, start + count)), color, ...(uvs ? { uvs, texture } : {}) };
   }
   const end = Math.min(pos.length / 3, start + count);
-  return { name, positions: pos.slice(start * 3, end * 3), normals: nor?.slice(start * 3, end * 3), colors: colors?.slice(start * 3, end * 3), color };
+  return { name, positions: pos.slice(start * 3, end * 3), normals: nor?.slice(start * 3, end * 3), colors: colors?.slice(start * 3, end * 3), color, ...(uvs ? { uvs: uvs.slice(start * 2, end * 2), texture } : {}) };
 }
 
 /**
@@ -34,8 +44,8 @@ export function threeMesh(mesh: Mesh, name: string, budget: TriangleBudget, norm
   const total = g.getIndex()?.count ?? g.getAttribute('position')?.count ?? 0;
   if (!total) return [];
   const mats = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
-  if (!g.groups.length || mats.length === 1) return [budget.mesh(part(g, 0, total, name, colorOf(mats[0]), normals))];
-  return g.groups.map((gr) => budget.mesh(part(g, gr.start, gr.count, mats[gr.materialIndex ?? 0]?.name || name, colorOf(mats[gr.materialIndex ?? 0]), normals)));
+  if (!g.groups.length || mats.length === 1) return [budget.mesh(part(g, 0, total, name, mats[0], normals))];
+  return g.groups.map((gr) => budget.mesh(part(g, gr.start, gr.count, mats[gr.materialIndex ?? 0]?.name || name, mats[gr.materialIndex ?? 0], normals)));
 }
 
 /** a three.js object tree: each object a node with its name and matrix, its meshes on it */

@@ -63,6 +63,8 @@ export interface Model3dConversionsTable {
   created_at: number;
   updated_at: number;
   finished_at: number | null;
+  /** the digest of the files converted beside the model (an OBJ's MTL and textures …), null when none (migration 20261127T192000) */
+  companions: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A requested conversion (migration 20261127T090000-conversions; modules/conversions). */

@@ -2,7 +2,7 @@ import type { AppDeps } from '../../app.deps.ts';
 import { blobKey } from '../../infra/storage/storage-keys.ts';
 import { createBlobsRepository } from './blobs.repository.ts';
 import { thumbnailStorageKeysOf } from '../thumbnails/thumbnails.keys.ts';
-import { glbKey } from '../model3d/model3d.keys.ts';
+import { createModel3dGlbs } from '../model3d/model3d-glbs.ts';
 import { createThumbnailVariants } from '../thumbnails/thumbnail-variants.ts';
 
 /**
@@ -12,6 +12,7 @@ import { createThumbnailVariants } from '../thumbnails/thumbnail-variants.ts';
 export function createBlobsService(deps: Pick<AppDeps, 'db' | 'storage'>) {
   const repo = createBlobsRepository(deps.db);
   const variants = createThumbnailVariants(deps);
+  const glbs = createModel3dGlbs(deps);
   return {
     find: repo.find,
     keyOf: blobKey,
@@ -27,8 +28,8 @@ export function createBlobsService(deps: Pick<AppDeps, 'db' | 'storage'>) {
         await deps.storage.delete(o.storage_key).catch(() => undefined);
         // a thumbnail shows the same content: it goes with the bytes
         for (const k of thumbnailStorageKeysOf(o.md5)) await deps.storage.delete(k).catch(() => undefined);
-        // a 3D model's GLB too
-        await deps.storage.delete(glbKey(o.md5)).catch(() => undefined);
+        // a 3D model's GLBs too
+        await glbs.purgeBlob(o.md5);
         // and so do the ones drawn with owners' pictures, which only their notes name (storage has no listing)
         await variants.purgeBlob(o.md5);
       }

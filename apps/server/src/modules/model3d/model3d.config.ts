@@ -14,5 +14,6 @@ export const model3dConfig = defineConfig({
   model3dMaxInputMb: { env: 'MODEL3D_MAX_INPUT_MB', schema: envInt(200, 1, 4096), doc: 'largest 3D file converted (MB); STEP/IGES/IFC/3DM above 100 MB are refused by the reader itself' },
   model3dMaxTriangles: { env: 'MODEL3D_MAX_TRIANGLES', schema: envInt(10_000_000, 1, 200_000_000), doc: 'a 3D model with more triangles than this is refused' },
   model3dMaxHeapMb: { env: 'MODEL3D_MAX_HEAP_MB', schema: envInt(1536, 128, 65536), doc: 'heap cap of the worker thread converting one 3D model (MB)' },
+  revitMaxReadMb: { env: 'REVIT_MAX_READ_MB', schema: envInt(100, 1, 4096), doc: "a Revit .rvt larger than this shows no metadata (its streams are found by reading the whole file)" },
   model3dTimeoutMs: { env: 'MODEL3D_TIMEOUT_MS', schema: envInt(600_000, 1000, 3_600_000), doc: 'longest one 3D conversion may take before it fails (ms)' },
 });

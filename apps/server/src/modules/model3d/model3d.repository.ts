@@ -49,7 +49,7 @@ export function createModel3dRepository(db: Kysely<Database>) {
       await db.updateTable('model3d_conversions').set({ progress, stage, updated_at: Date.now() }).where('id', '=', id).where('state', '=', 0).execute();
     },
     /** Ends a running conversion; false when it was not running (already ended by another attempt). */
-    async finish(id: string, patch: { state: 1 | 2; stats?: string | null; error?: string | null; detail?: string | null }): Promise<boolean> {
+    async finish(id: string, patch: { state: 1 | 2; stats?: string | null; error?: string | null; detail?: string | null; companions?: string | null }): Promise<boolean> {
       const now = Date.now();
       const r = await db
         .updateTable('model3d_conversions')
@@ -58,6 +58,17 @@ export function createModel3dRepository(db: Kysely<Database>) {
         .where('state', '=', 0)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
+    },
+    /** The digests of files converted beside models of these bytes (their GLBs are kept apart, model3d.keys.ts). */
+    async companionDigestsOf(md5: string): Promise<string[]> {
+      const rows = await db.selectFrom('model3d_conversions').select('companions').distinct().where('source_md5', '=', md5).where('companions', 'is not', null).execute();
+      return rows.map((r) => r.companions!);
+    },
+    /** The stats of a finished conversion of these bytes with these files beside them (its GLB may be reused). */
+    async doneWith(md5: string, companions: string | null): Promise<string | null> {
+      let q = db.selectFrom('model3d_conversions').select('stats').where('source_md5', '=', md5).where('state', '=', 1).where('stats', 'is not', null);
+      q = companions ? q.where('companions', '=', companions) : q.where('companions', 'is', null);
+      return (await q.limit(1).executeTakeFirst())?.stats ?? null;
     },
     /** Running conversions without news since `before`. */
     async stranded(before: number): Promise<Model3dRow[]> {

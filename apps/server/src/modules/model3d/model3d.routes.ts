@@ -30,6 +30,12 @@ export const model3dRoutes: RouteModule = async (app, { deps }) => {
     handler: async (d, { user, req }) => (await model3d.statusBatch(user.id, [d.fileId], requestLanguage(req))).list[0],
   });
   defineEndpoint(app, {
+    path: P.revitInfo3D, tag, auth: 'user',
+    summary: "What the caller's own Revit .rvt tells without a reader of its geometry: the Revit version and build, the project's title, its save paths and other metadata lines, and the advice to export IFC from Revit (its embedded preview is the file's thumbnail). Refused: another user's or a missing id (item.notFound), not an .rvt (model3d.notModel), not readable as one (model3d.openFailed), above REVIT_MAX_READ_MB (model3d.tooLarge)",
+    request: c.revitInfo3DRequest, response: c.revitInfo3DResult,
+    handler: (d, { user, req }) => model3d.revitInfo(user.id, d.fileId, requestLanguage(req)),
+  });
+  defineEndpoint(app, {
     path: P.checkTaskStatusBatch3D, tag, auth: 'user',
     summary: 'checkTaskStatus3D for many files at once. Poll every 5 s',
     request: c.checkTaskStatusBatch3DRequest, response: c.checkTaskStatusBatch3DResult,

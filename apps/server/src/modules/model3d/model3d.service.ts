@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { ERRORS, TransformStatus, VipType, extensionOf, type ErrorCode, type Model3dStatus, type Model3dTask } from '@cadcloud/contracts';
+import { ERRORS, TransformStatus, VipType, extensionOf, type ErrorCode, type Model3dStatus, type Model3dTask, type RevitInfo3D } from '@cadcloud/contracts';
 import { serverMessage, type Language } from '@cadcloud/i18n';
-import { convertInWorker, formatOf, Model3dError, type ConvertResult } from '@cadcloud/model3d';
+import { companionNamesOf, convertInWorker, formatOf, Model3dError, NotRevit, readRevitInfo, type ConvertResult, type RevitInfo } from '@cadcloud/model3d';
 import type { AppDeps } from '../../app.deps.ts';
 import { appError } from '../../infra/http/app-error.ts';
 import { isUniqueViolation } from '../../infra/db/db.ts';
@@ -14,7 +15,7 @@ import { createSharesService } from '../shares/shares.service.ts';
 import type { ItemRow } from '../files/items.repository.ts';
 import { stemOf } from '../files/item-names.ts';
 import { DRAWING_TYPES, thumbkeyOf, thumbnailStorageKey } from '../thumbnails/thumbnails.keys.ts';
-import { glbKey } from './model3d.keys.ts';
+import { glbKey, revitInfoKey } from './model3d.keys.ts';
 import { throttledProgress } from './model3d.progress.ts';
 import { createModel3dRepository, type Model3dRow } from './model3d.repository.ts';
 
@@ -29,11 +30,21 @@ const WORKER_SPAN = [10, 90] as const;
 const PROGRESS_WRITE_MS = 250;
 /** the thumbnail's size (pixels square) */
 const THUMBNAIL_PX = 256;
+/** files read beside one model at most (an OBJ's MTLs and their images, a .gltf's buffers and images) */
+const MAX_COMPANIONS = 64;
 
 /** Who asks: the signed-in user (the super membership decides the trials). */
 export interface Model3dActor {
   id: string;
   vip_type?: number;
+}
+
+/** the files converted beside a model, as one digest (their names and bytes); null when none */
+function digestOf(files: Map<string, Uint8Array>): string | null {
+  if (!files.size) return null;
+  const h = createHash('sha256');
+  for (const [name, bytes] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) h.update(`${name}\0${bytes.length}\0`).update(bytes);
+  return h.digest('hex').slice(0, 32);
 }
 
 async function readAll(r: Readable): Promise<Buffer> {
@@ -130,7 +141,7 @@ export function createModel3dService(deps: AppDeps) {
         for (const src of rows) {
           const row: Model3dRow = {
             id: newId(), uid: actor.id, source_id: src.id, source_name: src.name, source_md5: src.blob_md5!, state: TransformStatus.IN_TRANSFORM, progress: 0, stage: 'queued',
-            trial: remaining === null ? 0 : 1, stats: null, error: null, detail: null, created_at: now, updated_at: now, finished_at: null,
+            trial: remaining === null ? 0 : 1, stats: null, error: null, detail: null, created_at: now, updated_at: now, finished_at: null, companions: null,
           };
           await repo.insert(row, t);
           await files.repo.update(actor.id, src.id, { transform_status: TransformStatus.IN_TRANSFORM }, t);
@@ -157,13 +168,13 @@ export function createModel3dService(deps: AppDeps) {
     return { failed: code, detail };
   }
 
-  async function finishOk(c: Model3dRow, stats: unknown, thumbkey: string | null) {
+  async function finishOk(c: Model3dRow, stats: unknown, thumbkey: string | null, companions: string | null) {
     const running = await repo.byId(c.id);
     if (running?.state !== TransformStatus.IN_TRANSFORM) return { done: c.id, stats, ended: false };
     const src = await files.repo.findOne(c.uid, c.source_id);
     // the thumbnail shows on the file while it keeps the converted bytes
     if (src) await files.repo.update(c.uid, src.id, { transform_status: TransformStatus.SUCCESS_TRANSFORM, ...(thumbkey && src.blob_md5 === c.source_md5 ? { thumbkey } : {}) });
-    await repo.finish(c.id, { state: 1, stats: JSON.stringify(stats) });
+    await repo.finish(c.id, { state: 1, stats: JSON.stringify(stats), companions });
     return { done: c.id, stats };
   }
 
@@ -171,6 +182,41 @@ export function createModel3dService(deps: AppDeps) {
   async function convertedOfShared(ownerUid: string, row: ItemRow): Promise<Model3dRow | undefined> {
     const r = (await repo.latestOfSources(ownerUid, [row.id])).get(row.id);
     return r?.state === TransformStatus.SUCCESS_TRANSFORM && r.source_md5 === row.blob_md5 ? r : undefined;
+  }
+
+  /**
+   * The files a model names beside itself, found in its folder by the path it writes (`textures/wood.png` in a
+   * subfolder `textures`, or else by the bare name in the model's own folder), and those they name in turn (an
+   * MTL's images): their bytes by the name as written. Missing ones are left out (the converter falls back, or says
+   * what is missing); their sizes count against the input cap with the model's.
+   */
+  async function companionsOf(src: ItemRow, bytes: Uint8Array, cap: number): Promise<Map<string, Uint8Array>> {
+    const found = new Map<string, Uint8Array>();
+    let total = bytes.length;
+    const find = async (written: string): Promise<ItemRow | undefined> => {
+      const parts = written.split(/[\\/]/).filter((p) => p && p !== '.');
+      if (parts.some((p) => p === '..')) return undefined;
+      let folder = src.parent_id;
+      for (const dir of parts.slice(0, -1)) {
+        const f = await files.repo.findByName(src.uid, folder, dir, 0);
+        if (!f) return files.repo.findByName(src.uid, src.parent_id, parts[parts.length - 1], 1);
+        folder = f.id;
+      }
+      return parts.length ? files.repo.findByName(src.uid, folder, parts[parts.length - 1], 1) : undefined;
+    };
+    const queue = companionNamesOf(src.name, bytes).map((n) => ({ n }));
+    while (queue.length && found.size < MAX_COMPANIONS) {
+      const { n } = queue.shift()!;
+      if (found.has(n)) continue;
+      const row = await find(n);
+      if (!row?.blob_md5 || row.id === src.id) continue;
+      total += Number(row.size);
+      if (total > cap) throw new Model3dError('too-large', `${src.name} with the files beside it is more than ${cap} bytes`);
+      const b = new Uint8Array(await readAll(await deps.storage.get(blobKey(row.blob_md5))));
+      found.set(n, b);
+      for (const m of companionNamesOf(row.name, b)) queue.push({ n: m });
+    }
+    return found;
   }
 
   const service = {
@@ -181,16 +227,17 @@ export function createModel3dService(deps: AppDeps) {
       addDownloadGrant(deps, 'glb-share', async (g, { uid }) => {
         if (g.u !== undefined && g.u !== uid) throw appError('share.tokenInvalid');
         const hit = await shares.sharedFileById(String(g.s), String(g.f), uid);
-        if (!hit || !(await convertedOfShared(hit.ownerUid, hit.row))) throw appError('download.linkExpired');
+        const converted = hit && (await convertedOfShared(hit.ownerUid, hit.row));
+        if (!hit || !converted) throw appError('download.linkExpired');
         if (hit.row.freeze === 1) throw appError('file.frozen');
-        const key = glbKey(hit.row.blob_md5!);
+        const key = glbKey(hit.row.blob_md5!, converted.companions);
         if (!(await deps.storage.exists(key))) throw appError('download.linkExpired');
         return { key, name: `${stemOf(hit.row.name, false)}.glb` };
       });
       addDownloadGrant(deps, 'glb', async (g) => {
         const row = await files.repo.findOne(String(g.u), String(g.f));
         if (!row || row.kind !== 1 || row.blob_md5 !== String(g.b)) throw appError('download.linkExpired');
-        const key = glbKey(row.blob_md5);
+        const key = glbKey(row.blob_md5, g.c ? String(g.c) : null);
         if (!(await deps.storage.exists(key))) throw appError('download.linkExpired');
         return { key, name: `${stemOf(row.name, false)}.glb` };
       });
@@ -207,7 +254,7 @@ export function createModel3dService(deps: AppDeps) {
       // converted already (same bytes, GLB kept): nothing to do
       const converted = async (r: ItemRow) => {
         const l = latest.get(r.id);
-        return !!l && l.state === TransformStatus.SUCCESS_TRANSFORM && l.source_md5 === r.blob_md5 && (await deps.storage.exists(glbKey(r.blob_md5!)));
+        return !!l && l.state === TransformStatus.SUCCESS_TRANSFORM && l.source_md5 === r.blob_md5 && (await deps.storage.exists(glbKey(r.blob_md5!, l.companions)));
       };
       const todo: string[] = [];
       for (const r of rows) if (!(await converted(r))) todo.push(r.id);
@@ -225,6 +272,30 @@ export function createModel3dService(deps: AppDeps) {
         }
       }
       return { list: ids.map((id) => present(id, byId.get(id)!.name, latest.get(id), byId.get(id), lang)), allDone: todo.length === 0 };
+    },
+
+    /**
+     * revitInfo3D: what the caller's own Revit file tells without its geometry (version, build, title, paths), read
+     * once per content and kept beside it, with the advice to export IFC. Files above REVIT_MAX_READ_MB are not read.
+     */
+    async revitInfo(uid: string, fileId: string, lang: Language): Promise<RevitInfo3D> {
+      const row = await files.repo.findOne(uid, fileId);
+      if (!row || row.kind !== 1 || !row.blob_md5) throw appError('item.notFound');
+      if (!isRevit(row.name)) throw appError('model3d.notModel');
+      const advice = serverMessage(ERRORS['model3d.revit'].key, lang);
+      const key = revitInfoKey(row.blob_md5);
+      if (await deps.storage.exists(key)) return { ...(JSON.parse((await readAll(await deps.storage.get(key))).toString()) as RevitInfo), advice };
+      if (Number(row.size) > cfg.revitMaxReadMb * 1024 * 1024) throw appError('model3d.tooLarge');
+      let info: RevitInfo;
+      try {
+        info = readRevitInfo(await readAll(await deps.storage.get(blobKey(row.blob_md5))));
+      } catch (e) {
+        if (e instanceof NotRevit) throw appError('model3d.openFailed');
+        throw e;
+      }
+      const json = Buffer.from(JSON.stringify(info));
+      await deps.storage.put(key, json, { size: json.length, contentType: 'application/json' });
+      return { ...info, advice };
     },
 
     /** checkTransformSuplus3D: how many conversions the caller has left. */
@@ -289,18 +360,26 @@ export function createModel3dService(deps: AppDeps) {
       if (ctx.attempt > MODEL3D_ATTEMPTS) return fail(c, 'model3d.failed', 'the conversion was interrupted twice');
       const src = await files.repo.findOne(c.uid, c.source_id);
       if (!src || src.blob_md5 !== c.source_md5) return fail(c, 'model3d.failed', 'the source file is gone or changed');
-      const key = glbKey(c.source_md5);
       const thumbkey = thumbkeyOf(c.source_md5, 'drawing');
-      // the same bytes converted before (a re-upload, a copy, a killed process after the store): the GLB is reused
-      const kept = await deps.db.selectFrom('model3d_conversions').select('stats').where('source_md5', '=', c.source_md5).where('state', '=', 1).where('stats', 'is not', null).limit(1).executeTakeFirst();
       const drawing = isDrawing(src.name);
-      if (kept?.stats && (await deps.storage.exists(key))) {
-        return finishOk(c, JSON.parse(kept.stats), !drawing && (await deps.storage.exists(thumbnailStorageKey(thumbkey))) ? thumbkey : null);
-      }
       if (Number(src.size) === 0) return fail(c, 'model3d.empty', '0 bytes');
       if (Number(src.size) > cfg.model3dMaxInputMb * 1024 * 1024) return fail(c, 'model3d.tooLarge', `${src.size} bytes, more than ${cfg.model3dMaxInputMb} MB`);
       await repo.setProgress(c.id, 5, 'read');
       const bytes = await readAll(await deps.storage.get(blobKey(c.source_md5)));
+      let extraFiles: Map<string, Uint8Array>;
+      try {
+        extraFiles = await companionsOf(src, bytes, cfg.model3dMaxInputMb * 1024 * 1024);
+      } catch (e) {
+        return fail(c, failureCode(e), e instanceof Error ? e.message : String(e));
+      }
+      const companions = digestOf(extraFiles);
+      const key = glbKey(c.source_md5, companions);
+      // the same bytes (with the same files beside them) converted before (a re-upload, a copy, a killed process
+      // after the store): the GLB is reused
+      const kept = await repo.doneWith(c.source_md5, companions);
+      if (kept && (await deps.storage.exists(key))) {
+        return finishOk(c, JSON.parse(kept), !drawing && (await deps.storage.exists(thumbnailStorageKey(thumbkey))) ? thumbkey : null, companions);
+      }
       // the worker's stages (parse, import, document, thumbnail, compress, write) fill 10–90 % of the bar, on the row the
       // panel polls and on the job; written a few times a second at most
       const progress = throttledProgress(async (percent, stage) => {
@@ -311,6 +390,7 @@ export function createModel3dService(deps: AppDeps) {
       let out: ConvertResult;
       try {
         out = await convertInWorker(bytes, src.name, {
+          extraFiles,
           limits: { maxInputBytes: cfg.model3dMaxInputMb * 1024 * 1024, maxTriangles: cfg.model3dMaxTriangles },
           thumbnail: drawing ? undefined : THUMBNAIL_PX,
           maxOldGenerationSizeMb: cfg.model3dMaxHeapMb,
@@ -331,7 +411,7 @@ export function createModel3dService(deps: AppDeps) {
         await deps.storage.put(thumbnailStorageKey(thumbkey), Buffer.from(out.thumbnail), { size: out.thumbnail.byteLength, contentType: 'image/png' });
         shown = thumbkey;
       }
-      return finishOk(c, out.stats, shown);
+      return finishOk(c, out.stats, shown, companions);
     },
   };
   return service;

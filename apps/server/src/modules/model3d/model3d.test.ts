@@ -91,7 +91,8 @@ for (const driver of testDatabaseDrivers()) {
       expect((await convert(superUser.token, [copy.id])).rtnCode).toBe('0000000');
       expect((await settled(superUser.token, copy.id)).stats.triangles).toBe(12);
       expect(await t.deps.storage.exists(glbKey(stl.fileMD5))).toBe(true);
-    });
+      // four conversions, each in a worker thread of its own: ~31 s at a load average of 26 on these shared machines
+    }, 120_000);
 
     it('the GLB link stops when the file changes or is deleted', async () => {
       const f = (await t.upload(superUser.token, 'gone.stl', Buffer.from(asciiStl('gone')))).bizData;

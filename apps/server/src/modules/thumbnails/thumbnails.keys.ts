@@ -19,7 +19,8 @@ export const DRAWING_TYPES = ['dwg', 'dxf', 'dws', 'dwt'] as const;
 export function thumbnailKindOf(type: string): ThumbnailKind | null {
   const t = type.toLowerCase();
   if ((DRAWING_TYPES as readonly string[]).includes(t)) return 'drawing';
-  if (typeGroupOf(t) === 'image') return 'picture';
+  // a Revit model shows the preview picture Revit embeds in it (its geometry has no open reader)
+  if (typeGroupOf(t) === 'image' || t === 'rvt') return 'picture';
   return null;
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { DRAWING_PICTURE_TYPES, extensionOf } from '@cadcloud/contracts';
+import { NotRevit, readRevitPreview } from '@cadcloud/model3d';
 import type { AppDeps } from '../../app.deps.ts';
 import { AppError } from '../../infra/http/app-error.ts';
 import { blobKey } from '../../infra/storage/storage-keys.ts';
@@ -52,6 +53,19 @@ interface NewItem {
   blob_md5: string | null;
 }
 
+/** the PNG preview embedded in a Revit file; none (or not a Revit file): no thumbnail */
+function revitPreview(bytes: Buffer): Uint8Array {
+  let png: Uint8Array | null;
+  try {
+    png = readRevitPreview(bytes);
+  } catch (e) {
+    if (e instanceof NotRevit) throw new ThumbnailSkipped(`not a Revit file: ${e.message}`);
+    throw e;
+  }
+  if (!png) throw new ThumbnailSkipped('the Revit file holds no preview image');
+  return png;
+}
+
 /** Whether a file of this name can be a drawing's picture: the types the finder takes (every image type among them). */
 function isPictureName(name: string): boolean {
   return (DRAWING_PICTURE_TYPES as readonly string[]).includes(extensionOf(name));
@@ -81,7 +95,8 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
     return Buffer.concat(parts);
   }
 
-  async function render(kind: ThumbnailKind, bytes: Buffer): Promise<{ image: Buffer; pictureNames: string[]; notDrawn?: Record<string, number> }> {
+  async function render(kind: ThumbnailKind, bytes: Buffer, type: string): Promise<{ image: Buffer; pictureNames: string[]; notDrawn?: Record<string, number> }> {
+    if (type.toLowerCase() === 'rvt') return { image: await renderPictureThumbnail(Buffer.from(revitPreview(bytes)), THUMBNAIL_SIZE), pictureNames: [] };
     if (kind === 'picture') return { image: await renderPictureThumbnail(bytes, THUMBNAIL_SIZE), pictureNames: [] };
     // a drawing's thumbnail is background work: it starts when no one waits for a drawing to open (or after a while,
     // so thumbnails still come while opens never stop), not beside an open on the same few cores, and an open that
@@ -215,7 +230,7 @@ export function createThumbnailsService(deps: Pick<AppDeps, 'db' | 'storage' | '
         let image: Buffer;
         try {
           if (Number(blob.size) > max) throw new ThumbnailSkipped(`${blob.size} bytes is over the limit of ${max}`);
-          const r = await render(kind, await readBlob(p.md5, max));
+          const r = await render(kind, await readBlob(p.md5, max), p.type);
           image = r.image;
           pictureNames = r.pictureNames;
           notDrawn = r.notDrawn;
