@@ -134,7 +134,7 @@ describe('feature edges', () => {
     const grid = new SegmentGrid(seg);
     for (let q = 0; q < 60; q++) {
       // random points, and the middles of long segments (kept in the grid's list for all queries)
-      const p: Vec3 = q % 3 ? [rand() * 100, rand() * 100, rand() * 10] : (grid.segment(q * 50).reduce((m, e) => m.map((v, k) => v + e[k] / 2), [0, 0, 0]) as unknown as Vec3);
+      const p: Vec3 = q % 3 ? [rand() * 100, rand() * 100, rand() * 10] : (grid.segment(q * 50).reduce<number[]>((m, e) => m.map((v, k) => v + e[k] / 2), [0, 0, 0]) as unknown as Vec3);
       const r = q % 10 === 0 ? 20 : 1.5;
       const found = new Set(grid.near(p, r));
       // fewer than all for a small radius: the grid does prune
