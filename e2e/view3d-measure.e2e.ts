@@ -218,7 +218,8 @@ describe('/view3d: measuring with snapping, at desktop and phone width', () => {
 
   it('desktop: orbit, hide, section moved and flipped, distance by edge snapping, 90° and 45° angles, no console errors', async () => {
     const errors = watchErrors(s.page.context());
-    const page = await s.page.context().newPage();
+    // the signed-in page itself (a new page of that context starts at about:blank, where its language script may not read localStorage)
+    const { page } = s;
     try {
       await measureEverything(
         page,
@@ -235,8 +236,6 @@ describe('/view3d: measuring with snapping, at desktop and phone width', () => {
     } catch (e) {
       await shoot(page, 'view3d-measure-desktop-failure');
       throw e;
-    } finally {
-      await page.close();
     }
   });
 
