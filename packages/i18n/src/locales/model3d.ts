@@ -10,6 +10,9 @@ export const model3d = {
     'model3d.perspective': '透视', 'model3d.orthographic': '正交', 'model3d.mode.shaded': '着色', 'model3d.mode.wireframe': '线框', 'model3d.mode.edges': '边线',
     'model3d.tree': '模型树', 'model3d.hide': '隐藏', 'model3d.isolate': '隔离', 'model3d.showAll': '全部显示', 'model3d.properties': '属性', 'model3d.name': '名称', 'model3d.noSelection': '点击一个构件查看其属性',
     'model3d.section': '剖切', 'model3d.section.off': '关闭', 'model3d.flip': '翻转', 'model3d.measure': '测量', 'model3d.measure.hint': '点击两个点测量距离', 'model3d.distance': '距离：{{value}}', 'model3d.screenshot': '截图', 'model3d.stats': '{{triangles}} 个三角形',
+    'model3d.measure.mode.distance': '距离', 'model3d.measure.mode.angle': '角度', 'model3d.measure.mode.faces': '面夹角',
+    'model3d.measure.hint.angle': '依次点击三个点，第二个点为角的顶点', 'model3d.measure.hint.faces': '点击两个面测量它们的夹角', 'model3d.angle': '角度：{{value}}', 'model3d.delta': 'ΔX {{x}}  ΔY {{y}}  ΔZ {{z}}',
+    'model3d.snap.vertex': '顶点', 'model3d.snap.edge': '边', 'model3d.snap.face': '面', 'model3d.measure.units': '模型单位',
   },
   en: {
     'model3d.convert': 'Convert to 3D', 'model3d.open': 'Open 3D', 'model3d.queued': 'The file has been added to the conversion list and is being converted', 'model3d.busy': 'There are 3D models being converting, please select again',
@@ -18,6 +21,9 @@ export const model3d = {
     'model3d.perspective': 'Perspective', 'model3d.orthographic': 'Orthographic', 'model3d.mode.shaded': 'Shaded', 'model3d.mode.wireframe': 'Wireframe', 'model3d.mode.edges': 'Edges',
     'model3d.tree': 'Model tree', 'model3d.hide': 'Hide', 'model3d.isolate': 'Isolate', 'model3d.showAll': 'Show all', 'model3d.properties': 'Properties', 'model3d.name': 'Name', 'model3d.noSelection': 'Click an element to see its properties',
     'model3d.section': 'Section', 'model3d.section.off': 'Off', 'model3d.flip': 'Flip', 'model3d.measure': 'Measure', 'model3d.measure.hint': 'Click two points to measure the distance', 'model3d.distance': 'Distance: {{value}}', 'model3d.screenshot': 'Screenshot', 'model3d.stats': '{{triangles}} triangles',
+    'model3d.measure.mode.distance': 'Distance', 'model3d.measure.mode.angle': 'Angle', 'model3d.measure.mode.faces': 'Face angle',
+    'model3d.measure.hint.angle': 'Click three points: the angle is at the second', 'model3d.measure.hint.faces': 'Click two faces to measure the angle between them', 'model3d.angle': 'Angle: {{value}}', 'model3d.delta': 'ΔX {{x}}  ΔY {{y}}  ΔZ {{z}}',
+    'model3d.snap.vertex': 'Vertex', 'model3d.snap.edge': 'Edge', 'model3d.snap.face': 'Face', 'model3d.measure.units': 'model units',
   },
   ko: {
     'model3d.convert': '3D로 변환', 'model3d.open': '3D 열기', 'model3d.queued': '파일이 변환 목록에 추가되어 변환 중입니다', 'model3d.busy': '변환 중인 3D 모델이 있습니다. 다시 선택하세요',
@@ -26,6 +32,9 @@ export const model3d = {
     'model3d.perspective': '원근', 'model3d.orthographic': '직교', 'model3d.mode.shaded': '음영', 'model3d.mode.wireframe': '와이어프레임', 'model3d.mode.edges': '모서리',
     'model3d.tree': '모델 트리', 'model3d.hide': '숨기기', 'model3d.isolate': '분리', 'model3d.showAll': '모두 표시', 'model3d.properties': '속성', 'model3d.name': '이름', 'model3d.noSelection': '요소를 클릭하면 속성이 표시됩니다',
     'model3d.section': '단면', 'model3d.section.off': '끄기', 'model3d.flip': '뒤집기', 'model3d.measure': '측정', 'model3d.measure.hint': '두 점을 클릭해 거리를 측정하세요', 'model3d.distance': '거리: {{value}}', 'model3d.screenshot': '스크린샷', 'model3d.stats': '삼각형 {{triangles}}개',
+    'model3d.measure.mode.distance': '거리', 'model3d.measure.mode.angle': '각도', 'model3d.measure.mode.faces': '면 사이 각도',
+    'model3d.measure.hint.angle': '세 점을 클릭하세요. 두 번째 점이 각의 꼭짓점입니다', 'model3d.measure.hint.faces': '두 면을 클릭해 사이 각도를 측정하세요', 'model3d.angle': '각도: {{value}}', 'model3d.delta': 'ΔX {{x}}  ΔY {{y}}  ΔZ {{z}}',
+    'model3d.snap.vertex': '꼭짓점', 'model3d.snap.edge': '모서리', 'model3d.snap.face': '면', 'model3d.measure.units': '모델 단위',
   },
   de: {
     'model3d.convert': 'In 3D umwandeln', 'model3d.open': '3D öffnen', 'model3d.queued': 'Die Datei wurde zur Umwandlungsliste hinzugefügt und wird umgewandelt', 'model3d.busy': 'Es werden gerade 3D-Modelle umgewandelt, bitte erneut auswählen',
@@ -34,5 +43,8 @@ export const model3d = {
     'model3d.perspective': 'Perspektive', 'model3d.orthographic': 'Orthogonal', 'model3d.mode.shaded': 'Schattiert', 'model3d.mode.wireframe': 'Drahtgitter', 'model3d.mode.edges': 'Kanten',
     'model3d.tree': 'Modellbaum', 'model3d.hide': 'Ausblenden', 'model3d.isolate': 'Isolieren', 'model3d.showAll': 'Alle zeigen', 'model3d.properties': 'Eigenschaften', 'model3d.name': 'Name', 'model3d.noSelection': 'Ein Element anklicken, um seine Eigenschaften zu sehen',
     'model3d.section': 'Schnitt', 'model3d.section.off': 'Aus', 'model3d.flip': 'Umkehren', 'model3d.measure': 'Messen', 'model3d.measure.hint': 'Zwei Punkte anklicken, um den Abstand zu messen', 'model3d.distance': 'Abstand: {{value}}', 'model3d.screenshot': 'Bildschirmfoto', 'model3d.stats': '{{triangles}} Dreiecke',
+    'model3d.measure.mode.distance': 'Abstand', 'model3d.measure.mode.angle': 'Winkel', 'model3d.measure.mode.faces': 'Flächenwinkel',
+    'model3d.measure.hint.angle': 'Drei Punkte anklicken: der Winkel liegt am zweiten', 'model3d.measure.hint.faces': 'Zwei Flächen anklicken, um den Winkel zwischen ihnen zu messen', 'model3d.angle': 'Winkel: {{value}}', 'model3d.delta': 'ΔX {{x}}  ΔY {{y}}  ΔZ {{z}}',
+    'model3d.snap.vertex': 'Eckpunkt', 'model3d.snap.edge': 'Kante', 'model3d.snap.face': 'Fläche', 'model3d.measure.units': 'Modelleinheiten',
   },
 } as const;

@@ -8,7 +8,8 @@ import { TransformStatus, type Model3dStatus } from '@cadcloud/contracts';
 import { model3dApi, MODEL3D_POLL_MS } from './api.ts';
 import { sharesApi } from '../shares/api.ts';
 import { ElementProperties, ModelTree } from './ModelPanels.tsx';
-import { formatDistance, type Vec3 } from './measure3d.ts';
+import { MeasurePanel } from './MeasurePanel.tsx';
+import type { MeasureResult } from './measure-tool.ts';
 import type { Axis } from './section.ts';
 import type { Engine, RenderMode, StandardView } from './engine.ts';
 
@@ -86,7 +87,7 @@ function ModelView({ url, status }: { url: string; status: Model3dStatus }) {
   const [failed, setFailed] = useState<string | null>(null);
   const [selected, setSelected] = useState<Object3D | null>(null);
   const [, setVersion] = useState(0);
-  const [measure, setMeasure] = useState<{ on: boolean; d: number | null; n: number }>({ on: false, d: null, n: 0 });
+  const [measure, setMeasure] = useState<MeasureResult | null>(null);
   const [section, setSection] = useState<{ axis: Axis | 'off'; t: number; flip: boolean }>({ axis: 'off', t: 0.5, flip: false });
   const [phone, setPhone] = useState(narrow());
   const [panel, setPanel] = useState<'tree' | 'props' | null>(null);
@@ -109,7 +110,7 @@ function ModelView({ url, status }: { url: string; status: Model3dStatus }) {
         if (dead) return;
         made = new Engine(host.current!, {
           onSelect: (o) => setSelected(o),
-          onMeasure: (p: Vec3[], d) => setMeasure((m) => ({ ...m, d, n: p.length })),
+          onMeasure: setMeasure,
         });
         made.setModel(model);
         setEngine(made);
@@ -157,8 +158,7 @@ function ModelView({ url, status }: { url: string; status: Model3dStatus }) {
               <Button size="small" icon={<SwapOutlined />} onClick={() => setSection((s) => ({ ...s, flip: !s.flip }))} data-testid="view3d-section-flip">{t('model3d.flip')}</Button>
             </>
           )}
-          <Button size="small" type={measure.on ? 'primary' : 'default'} icon={<ColumnWidthOutlined />} onClick={() => { engine?.setMeasuring(!measure.on); setMeasure({ on: !measure.on, d: null, n: 0 }); }} data-testid="view3d-measure">{t('model3d.measure')}</Button>
-          {measure.on && <span data-testid="view3d-distance">{measure.d !== null ? t('model3d.distance', { value: formatDistance(measure.d) }) : t('model3d.measure.hint')}</span>}
+          <Button size="small" type={measure ? 'primary' : 'default'} icon={<ColumnWidthOutlined />} onClick={() => engine?.measure.setMode(measure ? null : 'distance')} data-testid="view3d-measure">{t('model3d.measure')}</Button>
           <Tooltip title={t('model3d.screenshot')}><Button size="small" icon={<CameraOutlined />} onClick={shot} disabled={!engine} data-testid="view3d-screenshot" /></Tooltip>
           {status.stats && !phone && <span style={{ color: '#6b7280' }}><BorderOutlined /> {t('model3d.stats', { triangles: status.stats.triangles.toLocaleString() })}</span>}
         </Space>
@@ -166,6 +166,7 @@ function ModelView({ url, status }: { url: string; status: Model3dStatus }) {
       <div style={{ flex: 1, display: 'flex', minHeight: 0 }}>
         {!phone && panel === 'tree' && <aside style={{ width: 280, overflow: 'auto', padding: 8, borderRight: '1px solid #e5e7eb', background: '#fff' }} data-testid="view3d-tree">{tree}</aside>}
         <div ref={host} style={{ flex: 1, position: 'relative', minWidth: 0 }} data-testid="view3d-host">
+          {measure && <MeasurePanel result={measure} onMode={(m) => engine?.measure.setMode(m)} />}
           {!engine && <Spin tip={t('model3d.loading')} style={{ position: 'absolute', top: '40%', left: '50%' }}><div /></Spin>}
         </div>
         {!phone && panel === 'props' && <aside style={{ width: 300, overflow: 'auto', padding: 8, borderLeft: '1px solid #e5e7eb', background: '#fff' }}>{props}</aside>}

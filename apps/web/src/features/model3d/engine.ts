@@ -1,12 +1,14 @@
 import {
-  AmbientLight, Box3, BufferGeometry, Color, DirectionalLight, EdgesGeometry, Group, HemisphereLight, Line, LineBasicMaterial, LineSegments, Mesh, type Material,
-  MeshStandardMaterial, type Object3D, OrthographicCamera, PerspectiveCamera, Plane, Raycaster, Scene, Sphere, Vector2, Vector3, WebGLRenderer,
+  AmbientLight, Box3, Color, DirectionalLight, Group, HemisphereLight, LineBasicMaterial, LineSegments, type Mesh, type Material,
+  type MeshStandardMaterial, type Object3D, OrthographicCamera, PerspectiveCamera, Plane, Raycaster, Scene, Sphere, Vector2, Vector3, WebGLRenderer,
 } from 'three';
 import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { elementOf, isShown } from './scene-tree.ts';
-import { distance, snapToVertex, type Vec3 } from './measure3d.ts';
+import type { Vec3 } from './measure3d.ts';
+import { featureEdges } from './feature-edges.ts';
+import { MeasureTool, type MeasureResult } from './measure-tool.ts';
 import { keeps, sectionPlane, type Axis } from './section.ts';
 
 export type StandardView = 'top' | 'bottom' | 'front' | 'back' | 'left' | 'right' | 'iso';
@@ -34,7 +36,8 @@ export async function parseGlb(data: ArrayBuffer, upAxis?: 'Y' | 'Z'): Promise<{
 
 export interface EngineEvents {
   onSelect(element: Object3D | null): void;
-  onMeasure(points: Vec3[], distance: number | null): void;
+  /** the measurement so far; null when measuring stops */
+  onMeasure(result: MeasureResult | null): void;
 }
 
 /**
@@ -54,9 +57,8 @@ export class Engine {
   private mode: RenderMode = 'shaded';
   private edges: LineSegments[] | null = null;
   private selected: { element: Object3D; restore: [Mesh, Material | Material[]][] } | null = null;
-  private measuring = false;
-  private points: Vec3[] = [];
-  private marks = new Group();
+  /** distance and angle measurement (measure-tool.ts) */
+  readonly measure: MeasureTool;
   private section: { axis: Axis; t: number; flip: boolean } | null = null;
   private resize: ResizeObserver;
   private down: { x: number; y: number } | null = null;
@@ -75,7 +77,8 @@ export class Engine {
     this.scene.add(new HemisphereLight(0xffffff, 0x8d8d8d, 1.0), new AmbientLight(0xffffff, 0.2));
     const sun = new DirectionalLight(0xffffff, 1.2);
     sun.position.set(1, 2, 1.5);
-    this.scene.add(sun, this.marks);
+    this.scene.add(sun);
+    this.measure = new MeasureTool(this, host, this.scene, events.onMeasure);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.addEventListener('change', () => this.invalidate());
     this.resize = new ResizeObserver(() => this.fitCanvas());
@@ -84,15 +87,19 @@ export class Engine {
     const el = this.renderer.domElement;
     el.addEventListener('pointerdown', this.onDown);
     el.addEventListener('pointerup', this.onUp);
+    el.addEventListener('pointermove', this.onMove);
+    el.addEventListener('pointerleave', this.onLeave);
     this.renderer.setAnimationLoop(() => {
       if (!this.dirty) return;
       this.dirty = false;
       this.renderer.render(this.scene, this.camera);
+      this.measure.layout();
     });
   }
 
   dispose() {
     this.renderer.setAnimationLoop(null);
+    this.measure.dispose();
     this.resize.disconnect();
     this.controls.dispose();
     this.renderer.dispose();
@@ -207,7 +214,7 @@ export class Engine {
       this.edges = [];
       const lineMat = new LineBasicMaterial({ color: 0x1f2937 });
       for (const m of this.meshes()) {
-        const e = new LineSegments(new EdgesGeometry(m.geometry, 30), lineMat);
+        const e = new LineSegments(featureEdges(m.geometry).geometry, lineMat);
         e.name = '';
         e.userData.edges = true;
         e.raycast = () => undefined;
@@ -235,28 +242,30 @@ export class Engine {
     this.invalidate();
   }
 
-  setMeasuring(on: boolean) {
-    this.measuring = on;
-    this.points = [];
-    this.marks.clear();
-    this.events.onMeasure([], null);
-    this.invalidate();
+  /** Whether the section plane (if any) keeps a world point. */
+  kept(p: Vec3): boolean {
+    const plane = this.renderer.clippingPlanes[0];
+    return !plane || keeps({ normal: plane.normal.toArray(), constant: plane.constant }, p);
   }
 
-  /** The element under a canvas point (CSS pixels), skipping hidden and cut-away parts, with the hit. */
-  pick(x: number, y: number) {
+  /** The first shown, not cut-away surface under a canvas point (CSS pixels), and the pick ray. */
+  pickAt(x: number, y: number) {
     if (!this.model) return null;
     const rect = this.renderer.domElement.getBoundingClientRect();
     const ndc = new Vector2((x / rect.width) * 2 - 1, -(y / rect.height) * 2 + 1);
     const ray = new Raycaster();
     ray.setFromCamera(ndc, this.camera);
-    const plane = this.renderer.clippingPlanes[0];
     for (const hit of ray.intersectObject(this.model, true)) {
       if (!(hit.object as Mesh).isMesh || !isShown(hit.object)) continue;
-      if (plane && !keeps({ normal: plane.normal.toArray(), constant: plane.constant }, hit.point.toArray())) continue;
-      return hit;
+      if (!this.kept(hit.point.toArray())) continue;
+      return { hit, ray: ray.ray };
     }
     return null;
+  }
+
+  /** The element's hit under a canvas point (CSS pixels), skipping hidden and cut-away parts. */
+  pick(x: number, y: number) {
+    return this.pickAt(x, y)?.hit ?? null;
   }
 
   /** A world point to CSS pixels of the canvas. */
@@ -271,49 +280,30 @@ export class Engine {
     this.down = { x: e.clientX, y: e.clientY };
   };
 
+  private canvasPoint(e: PointerEvent): [number, number] {
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    return [e.clientX - rect.left, e.clientY - rect.top];
+  }
+
   private onUp = (e: PointerEvent) => {
     // a click, not the end of an orbit
     if (!this.down || Math.hypot(e.clientX - this.down.x, e.clientY - this.down.y) > 4) return;
-    const rect = this.renderer.domElement.getBoundingClientRect();
-    this.click(e.clientX - rect.left, e.clientY - rect.top);
+    this.click(...this.canvasPoint(e), e.pointerType === 'touch');
   };
 
-  /** A click at canvas CSS pixels: selects the element, or in measure mode places a (snapped) point. */
-  click(x: number, y: number) {
-    const hit = this.pick(x, y);
-    if (this.measuring) {
-      if (!hit) return;
-      const mesh = hit.object as Mesh;
-      const corners: Vec3[] = [];
-      if (hit.face) {
-        const pos = mesh.geometry.getAttribute('position');
-        for (const i of [hit.face.a, hit.face.b, hit.face.c]) corners.push(new Vector3().fromBufferAttribute(pos, i).applyMatrix4(mesh.matrixWorld).toArray());
-      }
-      const { point } = snapToVertex(hit.point.toArray(), corners, this.project);
-      this.addPoint(point);
-      return;
-    }
-    this.select(hit ? elementOf(hit.object, this.model!) : null);
-  }
+  private onMove = (e: PointerEvent) => {
+    // a mouse moving with no button down: the snap marker follows (a finger has no hover; a drag orbits)
+    if (e.pointerType !== 'mouse' || e.buttons) this.measure.unhover();
+    else this.measure.hover(...this.canvasPoint(e));
+  };
 
-  private addPoint(p: Vec3) {
-    if (this.points.length >= 2) {
-      this.points = [];
-      this.marks.clear();
-    }
-    this.points.push(p);
-    const size = this.radius / 80;
-    const dot = new Mesh(new BufferGeometry().setFromPoints(boxPoints(size)), new MeshStandardMaterial({ color: 0xff4d4f }));
-    dot.geometry.computeVertexNormals();
-    dot.position.set(...p);
-    this.marks.add(dot);
-    if (this.points.length === 2) {
-      const line = new Line(new BufferGeometry().setFromPoints(this.points.map((q) => new Vector3(...q))), new LineBasicMaterial({ color: 0xff4d4f, depthTest: false }));
-      line.renderOrder = 10;
-      this.marks.add(line);
-    }
-    this.events.onMeasure([...this.points], this.points.length === 2 ? distance(this.points[0], this.points[1]) : null);
-    this.invalidate();
+  private onLeave = () => this.measure.unhover();
+
+  /** A click at canvas CSS pixels: selects the element, or in measure mode places a (snapped) point. */
+  click(x: number, y: number, touch = false) {
+    if (this.measure.mode) return this.measure.click(x, y, touch);
+    const hit = this.pick(x, y);
+    this.select(hit ? elementOf(hit.object, this.model!) : null);
   }
 
   select(element: Object3D | null) {
@@ -348,11 +338,4 @@ export class Engine {
     this.renderNow();
     return this.renderer.domElement.toDataURL('image/png');
   }
-}
-
-/** A small octahedron around the origin (a measurement point's marker). */
-function boxPoints(s: number): Vector3[] {
-  const v = [new Vector3(s, 0, 0), new Vector3(-s, 0, 0), new Vector3(0, s, 0), new Vector3(0, -s, 0), new Vector3(0, 0, s), new Vector3(0, 0, -s)];
-  const faces = [[0, 2, 4], [2, 1, 4], [1, 3, 4], [3, 0, 4], [2, 0, 5], [1, 2, 5], [3, 1, 5], [0, 3, 5]];
-  return faces.flatMap((f) => f.map((i) => v[i]));
 }
