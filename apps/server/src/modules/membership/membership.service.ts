@@ -125,9 +125,9 @@ export function createMembershipService(deps: Pick<AppDeps, 'db' | 'config'>) {
     ensureCatalog,
     rightsOf,
     grant,
-    /** The one question every gated feature asks. */
-    async may(uid: string, right: Right, now = Date.now()): Promise<boolean> {
-      return (await rightsOf(uid, now)).rights[right];
+    /** The one question every gated feature asks; `t`: inside the caller's transaction (on SQLite a query outside it would wait for it). */
+    async may(uid: string, right: Right, now = Date.now(), t: Db = deps.db): Promise<boolean> {
+      return (await rightsOf(uid, now, t)).rights[right];
     },
 
     /** The registration trial (spec section 1): once per account, 7 days in Chinese and 30 otherwise (the catalog's rule). */

@@ -63,7 +63,7 @@ export function createModel3dService(deps: AppDeps) {
 
   /** How many trials remain: null when unlimited (super membership, or the operator made 3D conversion free). */
   async function remainingOf(actor: Model3dActor, t = deps.db): Promise<{ remaining: number | null; superMember: boolean }> {
-    const superMember = await membership.may(actor.id, 'model3d');
+    const superMember = await membership.may(actor.id, 'model3d', Date.now(), t);
     if (superMember || cfg.free3dTrials === null) return { remaining: null, superMember };
     return { remaining: Math.max(0, cfg.free3dTrials - (await repo.trialsUsed(actor.id, t))), superMember };
   }
