@@ -108,6 +108,10 @@ for (const driver of testDatabaseDrivers()) {
         expect((await m.grant(u.id, 'ML1', { source: 'order', sourceId: `ok-${u.id}`, now: T0, trx })).granted).toBe(true);
       });
       expect(await rows(u.id)).toHaveLength(1);
+      // several callers' transactions at once (orders paid together) still stack one after another
+      const c = await t.createUser();
+      await Promise.all(Array.from({ length: 4 }, (_, i) => t.db.db.transaction().execute((trx) => m.grant(c.id, 'ML1', { source: 'order', sourceId: `tx-${c.id}-${i}`, now: T0, trx }))));
+      expect((await rows(c.id)).map((r) => Number(r.starts_at))).toEqual([0, 1, 2, 3].map((i) => T0 + i * 30 * DAY));
     });
 
     it('the trial: once per account, 7 days in Chinese and 30 otherwise, premium rights without ads removed or storage; needs sign-in; touches nobody else', async () => {
