@@ -58,7 +58,7 @@ export const membershipStateSchema = z.object({
     serverEndTimeStamp: z.number().describe('when the membership (premium, super or trial) ends, epoch ms; 0 without one'),
   }),
   expiryWarning: z.boolean().describe('the membership ends within 7 days (never for ML4)'),
-  trialAvailable: z.boolean().describe('the registration trial can still be started'),
+  trialAvailable: z.boolean().describe('offer the registration trial: not used yet and no paid membership running'),
   rights: rightsSchema,
 });
 export type MembershipState = z.infer<typeof membershipStateSchema>;

@@ -39,6 +39,10 @@ describe('rights (pure, injected clock)', () => {
     expect(t).toMatchObject({ vipType: 1, storageBytes: 500, rights: { conversion: true, groups: true, adFree: false, model3d: false } });
     expect([trialDays(DEFAULT_CATALOG.TRIAL, 'zh'), trialDays(DEFAULT_CATALOG.TRIAL, 'zh-CN'), trialDays(DEFAULT_CATALOG.TRIAL, 'en'), trialDays(DEFAULT_CATALOG.TRIAL, 'de')]).toEqual([7, 7, 30, 30]);
     expect(computeRights({ ...base, periods: [], now: T0, trialUsed: true }).trialAvailable).toBe(false);
+    expect(at(T0).trialAvailable).toBe(true);
+    // paying members are not offered it; storage expansion alone does not count as paying for membership
+    expect(at(T0, period('ML1', T0, T0 + DAY)).trialAvailable).toBe(false);
+    expect(at(T0, period('SE10', T0, T0 + DAY)).trialAvailable).toBe(true);
   });
 
   it('warns when the end is within 7 days (604800000 ms), not a millisecond earlier; never for ML4', () => {

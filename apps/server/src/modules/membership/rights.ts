@@ -39,7 +39,8 @@ export function computeRights(i: RightsInput): UserRights {
     vipInfo: { goodsCodes: [...new Set(active.map((p) => p.plan.code))], serverEndTimeStamp: end },
     // spec section 6: warned when the end is within 7 days, except a plan exempt from it (ML4)
     expiryWarning: !!last && end > 0 && end - i.now <= EXPIRY_WARNING_MS && last.plan.expiryWarning,
-    trialAvailable: !i.trialUsed,
+    // spec section 6: paying members skip the trial offer (the trial endpoint itself only enforces once per account)
+    trialAvailable: !i.trialUsed && !active.some((p) => p.plan.kind === 'premium' || p.plan.kind === 'super'),
     rights,
     storageBytes: i.baseStorage + active.reduce((s, p) => s + p.row.storage_bytes, 0),
   };
