@@ -58,6 +58,7 @@ export const ERRORS = {
   'group.userNotFound': { rtnCode: '1011009', key: 'errors.group.userNotFound' },
   'group.alreadyMember': { rtnCode: '1011010', key: 'errors.group.alreadyMember' },
   'group.shareNotFound': { rtnCode: '1011011', key: 'errors.group.shareNotFound' },
+  'group.membersOnly': { rtnCode: '1011012', key: 'errors.group.membersOnly' },
   // shares (modules/shares): the three "no longer exists" codes carry bizData.reason (SHARE_GONE_REASONS)
   'share.notPrivate': { rtnCode: '1010001', key: 'errors.share.notPrivate' },
   'share.createFailed': { rtnCode: '1010002', key: 'errors.share.createFailed' },
@@ -135,8 +136,11 @@ export const ERRORS = {
   'model3d.timeout': { rtnCode: '1017008', key: 'errors.model3d.timeout' },
   'model3d.empty': { rtnCode: '1017009', key: 'errors.model3d.empty' },
   'model3d.notConverted': { rtnCode: '1017010', key: 'errors.model3d.notConverted' },
+  // membership (modules/membership, issue 22)
+  'membership.trialUsed': { rtnCode: '1018001', key: 'errors.membership.trialUsed' },
+  'membership.unknownPlan': { rtnCode: '1018002', key: 'errors.membership.unknownPlan' },
   // rtnCode ranges by area (append inside your range): shares 1010xxx, groups 1011xxx, public library 1012xxx,
-  // versions 1013xxx, compare 1014xxx, conversions 1015xxx, decompression 1016xxx, 3D models 1017xxx
+  // versions 1013xxx, compare 1014xxx, conversions 1015xxx, decompression 1016xxx, 3D models 1017xxx, membership 1018xxx
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -13,3 +13,4 @@ export * from './drawing-images.ts';
 export * from './conversions.ts';
 export * from './unzip.ts';
 export * from './model3d.ts';
+export * from './membership.ts';

@@ -1,7 +1,8 @@
 /**
  * Operator CLI: `npm run admin -- <command>`. Uses the same config (DATA_DIR, DATABASE_URL …) as the server.
  *   user create --email E --password P [--name N]   user list   user password --email E --password P
- *   user quota --email E --bytes N|5GB               user vip --email E --type N
+ *   user quota --email E --bytes N|5GB               user vip --email E --type N | --plan CODE [--periods N]
+ *   plan list                                        plan set CODE [--price-usd X] [--price-cny X] [--days N] …
  *   user disable|enable --email E                    user reset-password --email E [--password P]
  *   storage gc [--dry-run]                           jobs list [--state S] [--limit N]   jobs retry|cancel <id>
  *   stats                                            mail outbox [--limit N]
@@ -16,6 +17,8 @@ import { envBytes } from '../infra/config/config.ts';
 import { createDatabase, migrateToLatest, listOutbox } from '../infra/index.ts';
 import { createUsersService } from '../modules/users/users.service.ts';
 import { createQuotaService } from '../modules/quota/quota.service.ts';
+import { createMembershipService } from '../modules/membership/membership.service.ts';
+import { CURRENCIES } from '@cadcloud/contracts';
 import { createSessionsService } from '../modules/users/sessions.service.ts';
 import { randomBytes } from 'node:crypto';
 import { createStorage } from '../infra/storage/storage.factory.ts';
@@ -30,7 +33,14 @@ const USAGE = `usage: npm run admin -- <command>
   user list
   user password --email E --password P   (ends every session of the account)
   user quota --email E --bytes N|500MB|5GB
-  user vip --email E --type N   (0 free, 1 member, 2 super member: 3D conversion without trials)
+  user vip --email E --plan CODE [--periods N] [--ref R]
+                              (grants the plan's period, stacked after a running one of the same kind; the same
+                               --ref twice grants once)
+  user vip --email E --type N (1: ML1 premium, 2: ML3 super membership; 0 ends what the operator granted)
+  plan list                   (every plan's current version, prices in every currency)
+  plan set CODE [--price-usd X] [--price-cny X] [--price-krw X] [--price-eur X] [--days N] [--storage 5GB]
+              [--expiry-warning true|false]
+                              (a new version; entitlements granted before keep theirs)
   user disable --email E      (ends every session; sign-in refused until enabled)
   user enable --email E
   user reset-password --email E [--password P]   (without --password: a random one, printed once; ends every session)
@@ -49,7 +59,7 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
   const [area, action, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
-    options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' }, state: { type: 'string' }, 'dry-run': { type: 'boolean' }, objects: { type: 'boolean' }, force: { type: 'boolean' } },
+    options: { plan: { type: 'string' }, periods: { type: 'string' }, ref: { type: 'string' }, 'price-usd': { type: 'string' }, 'price-cny': { type: 'string' }, 'price-krw': { type: 'string' }, 'price-eur': { type: 'string' }, days: { type: 'string' }, storage: { type: 'string' }, 'expiry-warning': { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' }, state: { type: 'string' }, 'dry-run': { type: 'boolean' }, objects: { type: 'boolean' }, force: { type: 'boolean' } },
     allowPositionals: true,
     strict: true,
   });
@@ -72,7 +82,12 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
       if (!u) throw new UsageError(`no user with e-mail ${email}`);
       return u;
     };
-    const show = (u: Awaited<ReturnType<typeof userByEmail>>) => ({ id: u.id, email: u.email, name: u.name, vipType: u.vip_type, storage: `${formatSize(u.storage_used)} / ${formatSize(u.storage_quota)}`, frozen: u.freeze === 1, disabled: u.disabled_at != null });
+    const membership = createMembershipService({ db, config });
+    // vipType and the space as the product sees them: from the active entitlements (modules/membership)
+    const show = async (u: Awaited<ReturnType<typeof userByEmail>>) => {
+      const r = await membership.rightsOf(u.id);
+      return { id: u.id, email: u.email, name: u.name, vipType: r.vipType, goodsCodes: r.vipInfo.goodsCodes, membershipEnds: r.vipInfo.serverEndTimeStamp ? new Date(r.vipInfo.serverEndTimeStamp).toISOString() : null, storage: `${formatSize(u.storage_used)} / ${formatSize(r.storageBytes)}`, frozen: u.freeze === 1, disabled: u.disabled_at != null };
+    };
     /** the job queue of this configuration (its workers are not started: the CLI only looks and edits) */
     const withQueue = async <T>(fn: (q: JobQueue) => Promise<T>): Promise<T> => {
       const q = createQueue(config, db);
@@ -86,9 +101,9 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
 
     if (area === 'user' && action === 'create') {
       const account = await accounts.createAccount({ email: need(values.email, 'email'), password: need(values.password, 'password'), name: values.name });
-      return show(await users.findOrCreateBySso({ sub: account.id, email: account.email, name: account.name }));
+      return await show(await users.findOrCreateBySso({ sub: account.id, email: account.email, name: account.name }));
     }
-    if (area === 'user' && action === 'list') return (await users.repo.list()).map(show);
+    if (area === 'user' && action === 'list') return await Promise.all((await users.repo.list()).map(show));
     if (area === 'user' && action === 'password') {
       const account = await accounts.findByEmail(need(values.email, 'email'));
       if (!account) throw new UsageError(`no account with e-mail ${values.email}`);
@@ -100,15 +115,30 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
       if (!parsed.success) throw new UsageError('--bytes must be a size such as 524288000, 500MB or 5GB');
       const u = await userByEmail(need(values.email, 'email'));
       await createQuotaService({ db }).recalculate(u.id);
-      return show((await users.setQuota(u.id, parsed.data))!);
+      return await show((await users.setQuota(u.id, parsed.data))!);
     }
     if (area === 'user' && action === 'vip') {
-      const type = Number(need(values.type, 'type'));
-      if (!Number.isInteger(type) || type < 0) throw new UsageError('--type must be a whole number');
-      return show((await users.setVip((await userByEmail(need(values.email, 'email'))).id, type))!);
+      const u = await userByEmail(need(values.email, 'email'));
+      let plan = values.plan;
+      if (!plan) {
+        const type = Number(need(values.type, 'type (or --plan)'));
+        if (![0, 1, 2].includes(type)) throw new UsageError('--type must be 0, 1 or 2');
+        if (type === 0) {
+          // the level set before entitlements existed goes too
+          await membership.endAdminGrants(u.id);
+          return await show((await users.setVip(u.id, 0))!);
+        }
+        plan = type === 2 ? 'ML3' : 'ML1';
+      }
+      const periods = Number(values.periods ?? 1);
+      if (!Number.isInteger(periods) || periods < 1 || periods > 100) throw new UsageError('--periods must be a whole number 1-100');
+      await membership.ensureCatalog();
+      if (!(await membership.catalog()).some((p) => p.code === plan)) throw new UsageError(`no plan ${plan} (npm run admin -- plan list)`);
+      const r = await membership.grant(u.id, plan, { source: 'admin', sourceId: values.ref ?? randomBytes(12).toString('hex'), periods });
+      return { ...(await show(u)), granted: r.granted, period: { plan: r.entitlement.plan_code, version: r.entitlement.plan_version, startsAt: new Date(r.entitlement.starts_at).toISOString(), endsAt: new Date(r.entitlement.ends_at).toISOString() } };
     }
     if (area === 'user' && (action === 'disable' || action === 'enable')) {
-      return show((await users.setDisabled((await userByEmail(need(values.email, 'email'))).id, action === 'disable'))!);
+      return await show((await users.setDisabled((await userByEmail(need(values.email, 'email'))).id, action === 'disable'))!);
     }
     if (area === 'user' && action === 'reset-password') {
       const account = await accounts.findByEmail(need(values.email, 'email'));
@@ -116,6 +146,37 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
       const password = values.password ?? randomBytes(12).toString('base64url');
       await accounts.setPassword(account.id, password);
       return { email: account.email, password: values.password ? 'changed' : password, sessions: 'ended' };
+    }
+    if (area === 'plan' && action === 'list') return await membership.catalog();
+    if (area === 'plan' && action === 'set') {
+      const code = positionals[0];
+      if (!code) throw new UsageError('missing the plan code: npm run admin -- plan set CODE --price-usd 5.99');
+      if (!(await membership.catalog()).some((p) => p.code === code)) throw new UsageError(`no plan ${code} (npm run admin -- plan list)`);
+      const change: Parameters<typeof membership.editPlan>[1] = {};
+      const prices: Record<string, number> = {};
+      for (const cur of CURRENCIES) {
+        const v = values[`price-${cur.toLowerCase()}` as 'price-usd'];
+        if (v === undefined) continue;
+        if (!/^\d+(\.\d{1,2})?$/.test(v)) throw new UsageError(`--price-${cur.toLowerCase()} must be an amount such as 5.99`);
+        prices[cur] = Number(v);
+      }
+      if (Object.keys(prices).length) change.prices = prices;
+      if (values.days !== undefined) {
+        const d = Number(values.days);
+        if (!Number.isInteger(d) || d < 1 || d > 3660) throw new UsageError('--days must be a whole number 1-3660');
+        change.durationDays = d;
+      }
+      if (values.storage !== undefined) {
+        const parsed = envBytes(0).safeParse(values.storage);
+        if (!parsed.success) throw new UsageError('--storage must be a size such as 5GB');
+        change.storageBytes = parsed.data;
+      }
+      if (values['expiry-warning'] !== undefined) {
+        if (!['true', 'false'].includes(values['expiry-warning'])) throw new UsageError('--expiry-warning must be true or false');
+        change.expiryWarning = values['expiry-warning'] === 'true';
+      }
+      if (!Object.keys(change).length) throw new UsageError('nothing to change: give --price-usd, --price-cny, --price-krw, --price-eur, --days, --storage or --expiry-warning');
+      return await membership.editPlan(code, change);
     }
     if (area === 'storage' && action === 'gc') return await collectGarbage(db, createStorage(config), { dryRun: values['dry-run'] === true });
     if (area === 'jobs' && action === 'list') {

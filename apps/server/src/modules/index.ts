@@ -19,8 +19,9 @@ import { compareRoutes } from './compare/compare.routes.ts';
 import { conversionsRoutes } from './conversions/conversions.routes.ts';
 import { unzipRoutes } from './unzip/unzip.routes.ts';
 import { model3dRoutes } from './model3d/model3d.routes.ts';
+import { membershipRoutes } from './membership/membership.routes.ts';
 
 export type RouteModule = FastifyPluginAsync<{ deps: AppDeps }>;
 
 /** Every module's routes, registered by app.ts in this order. */
-export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes, drawingsRoutes, sharesRoutes, fontsRoutes, groupsRoutes, libraryRoutes, versionsRoutes, compareRoutes, conversionsRoutes, model3dRoutes, unzipRoutes, thumbnailsRoutes];
+export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes, drawingsRoutes, sharesRoutes, fontsRoutes, groupsRoutes, libraryRoutes, versionsRoutes, compareRoutes, conversionsRoutes, model3dRoutes, unzipRoutes, thumbnailsRoutes, membershipRoutes];

@@ -17,6 +17,8 @@ import { uploadsConfig } from '../../modules/uploads/uploads.config.ts';
 import { conversionsConfig } from '../../modules/conversions/conversions.config.ts';
 import { model3dConfig } from '../../modules/model3d/model3d.config.ts';
 import { unzipConfig } from '../../modules/unzip/unzip.config.ts';
+import { membershipConfig } from '../../modules/membership/membership.config.ts';
+import { groupsConfig } from '../../modules/groups/groups.config.ts';
 
 /** Every module's declarations; add a module's config here. */
 export const configDefinitions = {
@@ -37,6 +39,8 @@ export const configDefinitions = {
   ...conversionsConfig,
   ...model3dConfig,
   ...unzipConfig,
+  ...membershipConfig,
+  ...groupsConfig,
 };
 
 export type AppConfig = ConfigValues<typeof configDefinitions> & {

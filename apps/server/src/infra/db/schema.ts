@@ -40,6 +40,34 @@ export interface Database {
   installation_secrets: InstallationSecretsTable;
   conversions: ConversionsTable;
   model3d_conversions: Model3dConversionsTable;
+  membership_plans: MembershipPlansTable;
+  entitlements: EntitlementsTable;
+}
+
+/** One version of a catalog plan (migration 20261127T193000-membership; modules/membership). Never updated: an edit adds a version. */
+export interface MembershipPlansTable {
+  code: string;
+  version: number;
+  kind: string;
+  /** JSON of membership.catalog.ts PlanDefinition */
+  definition: string;
+  created_at: number;
+}
+
+/** One granted period of a plan (modules/membership entitlements.repository.ts): active while starts_at <= now < ends_at. */
+export interface EntitlementsTable {
+  id: string;
+  uid: string;
+  plan_code: string;
+  plan_version: number;
+  kind: string;
+  storage_bytes: number;
+  starts_at: number;
+  ends_at: number;
+  /** 'trial' | 'admin' | 'order' | 'code'; with source_id unique: a grant is applied once */
+  source: string;
+  source_id: string;
+  created_at: number;
 }
 
 /** A requested 3D conversion to GLB (migration 20261127T120000-model3d; modules/model3d). */

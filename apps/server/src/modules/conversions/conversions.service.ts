@@ -13,6 +13,7 @@ import { createFilesService } from '../files/files.service.ts';
 import type { ItemRow } from '../files/items.repository.ts';
 import { stemOf } from '../files/item-names.ts';
 import { createQuotaService } from '../quota/quota.service.ts';
+import { createMembershipService } from '../membership/membership.service.ts';
 import { createBlobsService } from '../blobs/blobs.service.ts';
 import { createThumbnailsService } from '../thumbnails/thumbnails.service.ts';
 import { prewarmAfterUpload } from '../drawings/drawings.jobs.ts';
@@ -92,6 +93,7 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
   const repo = createConversionsRepository(deps.db);
   const files = createFilesService(deps);
   const quota = createQuotaService(deps);
+  const membership = createMembershipService(deps);
   const blobs = createBlobsService(deps);
   const thumbnails = createThumbnailsService(deps);
   const pictureFinder = createPictureFinder(deps);
@@ -124,8 +126,7 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
 
   /** How many conversions a month the user may request: null when there is no limit (members, or the operator made it free). */
   async function allowanceOf(actor: ConversionActor): Promise<number | null> {
-    const vip = actor.vip_type ?? (await deps.db.selectFrom('users').select('vip_type').where('id', '=', actor.id).executeTakeFirst())?.vip_type ?? 0;
-    return vip > 0 ? null : deps.config.freeConversionsPerMonth;
+    return (await membership.may(actor.id, 'conversion')) ? null : deps.config.freeConversionsPerMonth;
   }
 
   /** The spec's message, and for a PDF the precise reason (encrypted, empty, not a PDF, only pictures) after it. */
@@ -238,7 +239,7 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
   const service = {
     /** The targets this server writes (the dialog offers only these) and the caller's allowance. */
     async targets(actor: ConversionActor) {
-      const vip = (await deps.db.selectFrom('users').select('vip_type').where('id', '=', actor.id).executeTakeFirst())?.vip_type ?? 0;
+      const premium = await membership.may(actor.id, 'conversion');
       const free = deps.config.freeConversionsPerMonth;
       return {
         targets: writableTargets(),
@@ -248,7 +249,7 @@ export function createConversionsService(deps: AppDeps, runner: ConversionRunner
         pdfTargets: pdfTargets(),
         freePerMonth: free,
         usedThisMonth: await repo.countSince(actor.id, monthStart()),
-        premium: vip > 0,
+        premium,
       };
     },
 

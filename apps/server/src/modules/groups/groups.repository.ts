@@ -29,6 +29,10 @@ export function createGroupsRepository(db: Kysely<Database>) {
     async transaction<T>(fn: (trx: Transaction<Database>) => Promise<T>) {
       return db.transaction().execute(fn);
     },
+    async countOwned(uid: string, t: Db = db): Promise<number> {
+      const r = await t.selectFrom('groups').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_uid', '=', uid).executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
     async insertGroup(row: GroupRow, t: Db = db) {
       await t.insertInto('groups').values(row).execute();
     },

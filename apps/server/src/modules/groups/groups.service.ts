@@ -4,6 +4,7 @@ import type { AppDeps } from '../../app.deps.ts';
 import { appError } from '../../infra/http/app-error.ts';
 import { newId } from '../../infra/db/ids.ts';
 import { createUsersService } from '../users/users.service.ts';
+import { createMembershipService } from '../membership/membership.service.ts';
 import { createGroupsRepository } from './groups.repository.ts';
 
 const INVITE_MS = GROUP_INVITE_DAYS * 24 * 3600 * 1000;
@@ -32,6 +33,7 @@ function presentGroup(r: GroupMetaRow): Group {
 export function createGroupsService(deps: AppDeps) {
   const repo = createGroupsRepository(deps.db);
   const users = createUsersService(deps);
+  const membership = createMembershipService(deps);
 
   /** The group as `uid` sees it; refuses a non-member (or a missing group). */
   async function requireMember(uid: string, groupId: string) {
@@ -69,7 +71,10 @@ export function createGroupsService(deps: AppDeps) {
       return { list: rows.map(presentGroup), total: rows.length };
     },
 
+    /** A free account owns up to FREE_GROUPS groups (unlimited by default); the 'groups' right lifts it. */
     async create(uid: string, o: { name: string; introduction: string }) {
+      const limit = deps.config.freeGroups;
+      if (limit !== null && (await repo.countOwned(uid)) >= limit && !(await membership.may(uid, 'groups'))) throw appError('group.membersOnly', [limit]);
       const now = Date.now();
       const id = newId();
       await repo.transaction(async (trx) => {

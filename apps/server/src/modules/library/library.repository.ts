@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, ItemsPublicationColumns, ItemsTable } from '../../infra/db/schema.ts';
 import type { PublicSort } from '@cadcloud/contracts';
 import type { ItemRow } from '../files/items.repository.ts';
+import { storageTotalSql } from '../../infra/db/storage-total.ts';
 
 /** The schema with items' publication column (only this module reads or writes it). */
 export type LibraryDatabase = Omit<Database, 'items'> & { items: ItemsTable & ItemsPublicationColumns };
@@ -92,13 +93,14 @@ export function createLibraryRepository(appDb: Kysely<Database>) {
         .execute();
       await t
         .updateTable('users')
-        .set({ freeze: sql`case when storage_used > storage_quota then 1 else 0 end` })
+        .set({ freeze: sql`case when storage_used > ${storageTotalSql(Date.now())} then 1 else 0 end` })
         .where('id', '=', uid)
         .execute();
     },
 
     async usage(uid: string, t: Db = db) {
-      return t.selectFrom('users').select(['storage_used', 'storage_quota', 'freeze']).where('id', '=', uid).executeTakeFirstOrThrow();
+      // storage_quota here is the whole space: the base plus the active entitlements' storage
+      return t.selectFrom('users').select(['storage_used', storageTotalSql(Date.now()).as('storage_quota'), 'freeze']).where('id', '=', uid).executeTakeFirstOrThrow();
     },
 
     /** Everyone's public drawings. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { ERRORS, TransformStatus, VipType, extensionOf, type ErrorCode, type Model3dStatus, type Model3dTask, type RevitInfo3D } from '@cadcloud/contracts';
+import { ERRORS, TransformStatus, extensionOf, type ErrorCode, type Model3dStatus, type Model3dTask, type RevitInfo3D } from '@cadcloud/contracts';
 import { serverMessage, type Language } from '@cadcloud/i18n';
 import { companionNamesOf, convertInWorker, formatOf, Model3dError, NotRevit, readRevitInfo, type ConvertResult, type RevitInfo } from '@cadcloud/model3d';
 import type { AppDeps } from '../../app.deps.ts';
@@ -10,6 +10,7 @@ import { newId } from '../../infra/db/ids.ts';
 import { blobKey } from '../../infra/storage/storage-keys.ts';
 import type { JobContext } from '../../infra/queue/queue.types.ts';
 import { addDownloadGrant, downloadLink } from '../downloads/download-links.ts';
+import { createMembershipService } from '../membership/membership.service.ts';
 import { createFilesService } from '../files/files.service.ts';
 import { createSharesService } from '../shares/shares.service.ts';
 import type { ItemRow } from '../files/items.repository.ts';
@@ -82,13 +83,11 @@ export function createModel3dService(deps: AppDeps) {
   const shares = createSharesService(deps);
   const cfg = deps.config;
 
-  async function vipOf(actor: Model3dActor): Promise<number> {
-    return actor.vip_type ?? (await deps.db.selectFrom('users').select('vip_type').where('id', '=', actor.id).executeTakeFirst())?.vip_type ?? 0;
-  }
+  const membership = createMembershipService(deps);
 
   /** How many trials remain: null when unlimited (super membership, or the operator made 3D conversion free). */
   async function remainingOf(actor: Model3dActor, t = deps.db): Promise<{ remaining: number | null; superMember: boolean }> {
-    const superMember = (await vipOf(actor)) >= VipType.SUPER;
+    const superMember = await membership.may(actor.id, 'model3d', Date.now(), t);
     if (superMember || cfg.free3dTrials === null) return { remaining: null, superMember };
     return { remaining: Math.max(0, cfg.free3dTrials - (await repo.trialsUsed(actor.id, t))), superMember };
   }

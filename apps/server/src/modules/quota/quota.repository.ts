@@ -1,7 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema.ts';
+import { storageTotalSql } from '../../infra/db/storage-total.ts';
 
-export function createQuotaRepository(db: Kysely<Database>) {
+/** `clock`: the instant whose active entitlements count towards the space (issue 22: base + entitlements). */
+export function createQuotaRepository(db: Kysely<Database>, clock: () => number = Date.now) {
   return {
     /**
      * Atomic: adds `bytes` only while the total stays within the quota. One UPDATE, so no race can overshoot.
@@ -12,7 +14,7 @@ export function createQuotaRepository(db: Kysely<Database>) {
         .updateTable('users')
         .set({ storage_used: sql`storage_used + ${bytes}` })
         .where('id', '=', uid)
-        .where(sql<boolean>`storage_used + storage_reserved + ${bytes} <= storage_quota`)
+        .where(sql<boolean>`storage_used + storage_reserved + ${bytes} <= ${storageTotalSql(clock())}`)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
@@ -25,7 +27,7 @@ export function createQuotaRepository(db: Kysely<Database>) {
         .updateTable('users')
         .set({ storage_reserved: sql`storage_reserved + ${bytes}` })
         .where('id', '=', uid)
-        .where(sql<boolean>`storage_used + storage_reserved + ${bytes} <= storage_quota`)
+        .where(sql<boolean>`storage_used + storage_reserved + ${bytes} <= ${storageTotalSql(clock())}`)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
@@ -42,7 +44,7 @@ export function createQuotaRepository(db: Kysely<Database>) {
         .updateTable('users')
         .set({ storage_reserved: sql`storage_reserved - ${held}`, storage_used: sql`storage_used + ${bytes}` })
         .where('id', '=', uid)
-        .where(sql<boolean>`storage_reserved >= ${held} and storage_used + storage_reserved - ${held} + ${bytes} <= storage_quota`)
+        .where(sql<boolean>`storage_reserved >= ${held} and storage_used + storage_reserved - ${held} + ${bytes} <= ${storageTotalSql(clock())}`)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
@@ -54,7 +56,7 @@ export function createQuotaRepository(db: Kysely<Database>) {
         .execute();
     },
     async usage(uid: string) {
-      return db.selectFrom('users').select(['storage_used', 'storage_reserved', 'storage_quota', 'freeze']).where('id', '=', uid).executeTakeFirst();
+      return db.selectFrom('users').select(['storage_used', 'storage_reserved', storageTotalSql(clock()).as('storage_total'), 'freeze']).where('id', '=', uid).executeTakeFirst();
     },
     async sumPrivateFiles(uid: string): Promise<number> {
       const r = await db

@@ -5,10 +5,11 @@ import { createQuotaRepository } from './quota.repository.ts';
 
 /**
  * Storage accounting. Used storage counts private files that are not in the recycle bin (public drawings
- * and trash do not count, so restoring can be refused for lack of space, as the spec says).
+ * and trash do not count, so restoring can be refused for lack of space, as the spec says). The space is the base
+ * (users.storage_quota) plus what the active entitlements add (modules/membership).
  */
-export function createQuotaService(deps: Pick<AppDeps, 'db'>) {
-  const repo = createQuotaRepository(deps.db);
+export function createQuotaService(deps: Pick<AppDeps, 'db'>, clock: () => number = Date.now) {
+  const repo = createQuotaRepository(deps.db, clock);
   return {
     async reserve(uid: string, bytes: number, error: ErrorCode = 'upload.noSpace') {
       if (bytes <= 0) return;
@@ -20,7 +21,7 @@ export function createQuotaService(deps: Pick<AppDeps, 'db'>) {
     async usage(uid: string) {
       const u = await repo.usage(uid);
       // reserved: what unfinished uploads hold (not shown as used, but not free either)
-      return { used: u?.storage_used ?? 0, reserved: Number(u?.storage_reserved ?? 0), total: u?.storage_quota ?? 0, freeze: u?.freeze ?? 0 };
+      return { used: u?.storage_used ?? 0, reserved: Number(u?.storage_reserved ?? 0), total: Number(u?.storage_total ?? 0), freeze: u?.freeze ?? 0 };
     },
     /** Recomputes used storage from the items (operator repair; after quota changes). */
     async recalculate(uid: string) {

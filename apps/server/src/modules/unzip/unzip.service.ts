@@ -16,6 +16,7 @@ import { createFilesService, type Actor } from '../files/files.service.ts';
 import type { ItemRow } from '../files/items.repository.ts';
 import { nextFreeName } from '../files/item-names.ts';
 import { createQuotaRepository } from '../quota/quota.repository.ts';
+import { createMembershipService } from '../membership/membership.service.ts';
 import { createBlobsService } from '../blobs/blobs.service.ts';
 import { createThumbnailsService } from '../thumbnails/thumbnails.service.ts';
 import { prewarmAfterUpload } from '../drawings/drawings.jobs.ts';
@@ -123,6 +124,7 @@ const REFUSAL: Record<RefusedEntry['reason'], Report['reason']> = { 'parent-path
  */
 export function createUnzipService(deps: AppDeps) {
   const files = createFilesService(deps);
+  const membership = createMembershipService(deps);
   const tasks = createZipTasksRepository(deps.db);
   const blobs = createBlobsService(deps);
   const thumbnails = createThumbnailsService(deps);
@@ -236,9 +238,8 @@ export function createUnzipService(deps: AppDeps) {
    * conversion's allowance does (conversions.service.ts allowanceOf); by default everyone may decompress.
    */
   async function assertMayUnzip(uid: string) {
-    if (!deps.config.unzipMembersOnly) return;
-    const vip = (await deps.db.selectFrom('users').select('vip_type').where('id', '=', uid).executeTakeFirst())?.vip_type ?? 0;
-    if (vip <= 0) throw appError('unzip.membersOnly');
+    // the rights model answers: open unless UNZIP_MEMBERS_ONLY, else a membership (or RIGHTS_OPEN_TO_ALL=unzip)
+    if (!(await membership.may(uid, 'unzip'))) throw appError('unzip.membersOnly');
   }
 
   const service = {

@@ -1,36 +1,41 @@
 import { z } from 'zod';
 import { createAccountsService, createAttemptLimiter, loginAttemptKey, type SsoDb } from '@cadcloud/sso';
 import { defineEndpoint, documentEndpoint } from '../../infra/http/endpoint.ts';
-import { ERRORS } from '@cadcloud/contracts';
+import { ERRORS, membershipStateSchema } from '@cadcloud/contracts';
 import { serverMessage } from '@cadcloud/i18n';
 import { requestLanguage } from '../../infra/http/error-handler.ts';
 import type { RouteModule } from '../index.ts';
 import { cookieOptions, createSessionsService, TICKET_COOKIE } from './sessions.service.ts';
 import { createUsersService } from './users.service.ts';
+import { createMembershipService } from '../membership/membership.service.ts';
 
 export const usersRoutes: RouteModule = async (app, { deps }) => {
   const sessions = createSessionsService(deps);
   const users = createUsersService(deps);
+  const membership = createMembershipService(deps);
   const accounts = createAccountsService(deps.db as unknown as SsoDb);
   // the login site's count: a password guessed here and on the login form is one lockout
   const limiter = createAttemptLimiter(deps.db as unknown as SsoDb, { max: 10, windowMs: 15 * 60_000 });
   const tag = 'users';
 
   defineEndpoint(app, {
-    path: '/user/v5/sysuser/userInfo', tag, auth: 'user', summary: 'The signed-in user',
+    path: '/user/v5/sysuser/userInfo', tag, auth: 'user',
+    summary: "The signed-in user (spec section 3 user state): vipType and vipInfo {goodsCodes, serverEndTimeStamp} from the active entitlements, expiryWarning when the membership ends within 7 days (never for ML4), trialAvailable, the rights the server grants (groups, annotation, viewerTools, conversion, model3d, adFree, unzip), storage total = base + active entitlements' storage",
     request: z.object({}).passthrough(),
-    response: z.object({ id: z.string(), name: z.string(), email: z.string(), favicon: z.string(), vipType: z.number(), storage: z.object({ used: z.number(), total: z.number() }), freeze: z.number() }).passthrough(),
-    handler: async (_d, { user }) => ({
-      id: user.id,
-      name: user.name,
-      email: user.email,
-      favicon: '',
-      vipType: user.vip_type,
-      storage: { used: user.storage_used, total: user.storage_quota },
-      freeze: user.freeze,
-      vipInfo: { goodsCodes: [], serverEndTimeStamp: 0 },
-      company: null,
-    }),
+    response: z.object({ id: z.string(), name: z.string(), email: z.string(), favicon: z.string(), storage: z.object({ used: z.number(), total: z.number() }), freeze: z.number() }).merge(membershipStateSchema).passthrough(),
+    handler: async (_d, { user }) => {
+      const { storageBytes, ...state } = await membership.rightsOf(user.id);
+      return {
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        favicon: '',
+        ...state,
+        storage: { used: user.storage_used, total: storageBytes },
+        freeze: user.freeze,
+        company: null,
+      };
+    },
   });
 
   defineEndpoint(app, {

@@ -1,6 +1,8 @@
 import type { AppDeps } from '../../app.deps.ts';
 import { newId } from '../../infra/db/ids.ts';
+import { sql } from 'kysely';
 import { isUniqueViolation } from '../../infra/db/db.ts';
+import { storageTotalSql } from '../../infra/db/storage-total.ts';
 import { createUsersRepository } from './users.repository.ts';
 
 /** Product accounts, linked to login-site accounts by the OpenID subject. */
@@ -28,7 +30,9 @@ export function createUsersService(deps: Pick<AppDeps, 'db' | 'config'>) {
     async setQuota(userId: string, bytes: number) {
       const u = await repo.findById(userId);
       if (!u) throw new Error('no such user');
-      await repo.update(userId, { storage_quota: bytes, freeze: u.storage_used > bytes ? 1 : 0 });
+      await repo.update(userId, { storage_quota: bytes });
+      // the space is this base plus what active entitlements add (modules/membership)
+      await deps.db.updateTable('users').set({ freeze: sql`case when storage_used > ${storageTotalSql(Date.now())} then 1 else 0 end` }).where('id', '=', userId).execute();
       return repo.findById(userId);
     },
     /** Disables (ends every session, refuses new ones) or enables an account; its drive is untouched. */

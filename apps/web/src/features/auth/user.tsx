@@ -1,13 +1,14 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import type { MembershipState } from '@cadcloud/contracts';
 import { call } from '../../lib/api.ts';
 import { clientType } from '../../lib/device.ts';
 import { filesApi } from '../files/api.ts';
 
-export interface UserInfo {
+/** The user state (spec section 3): with the membership part the server decides (vipType, vipInfo, expiryWarning, rights). */
+export interface UserInfo extends MembershipState {
   id: string;
   name: string;
   email: string;
-  vipType: number;
   storage: { used: number; total: number };
   freeze: number;
 }

@@ -23,6 +23,7 @@ import * as unzipTasks from './20261127T110000-unzip-tasks.ts';
 import * as model3d from './20261127T120000-model3d.ts';
 import * as unzipLanguage from './20261127T163100-unzip-language.ts';
 import * as model3dCompanions from './20261127T192000-model3d-companions.ts';
+import * as membership from './20261127T193000-membership.ts';
 
 /** Static map (not a folder scan) so migrations work the same under tsx, bundlers and tests. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '20261127T120000-model3d': model3d,
   '20261127T163100-unzip-language': unzipLanguage,
   '20261127T192000-model3d-companions': model3dCompanions,
+  '20261127T193000-membership': membership,
 };
