@@ -135,6 +135,9 @@ export const ERRORS = {
   'model3d.timeout': { rtnCode: '1017008', key: 'errors.model3d.timeout' },
   'model3d.empty': { rtnCode: '1017009', key: 'errors.model3d.empty' },
   'model3d.notConverted': { rtnCode: '1017010', key: 'errors.model3d.notConverted' },
+  // over the operator's MODEL3D_MAX_TRIANGLES / MODEL3D_MAX_VERTICES: the count found and the limit ({0}, {1})
+  'model3d.tooManyTriangles': { rtnCode: '1017011', key: 'errors.model3d.tooManyTriangles' },
+  'model3d.tooManyVertices': { rtnCode: '1017012', key: 'errors.model3d.tooManyVertices' },
   // rtnCode ranges by area (append inside your range): shares 1010xxx, groups 1011xxx, public library 1012xxx,
   // versions 1013xxx, compare 1014xxx, conversions 1015xxx, decompression 1016xxx, 3D models 1017xxx
 } as const;

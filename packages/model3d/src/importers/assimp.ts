@@ -3,6 +3,7 @@
 // parts) are handed to assimp from the files given beside it. assimp turns a 3DS's Z up into glTF's Y up.
 import type { Document } from '@gltf-transform/core';
 import { badInput } from '../errors.ts';
+import type { Model3dLimits } from '../limits.ts';
 import { loadEmscripten } from './emscripten.ts';
 import { importGltf } from './gltf.ts';
 
@@ -17,7 +18,7 @@ interface Assimp {
   ConvertFileList(files: InstanceType<Assimp['FileList']>, format: string): AssimpResult;
 }
 
-export async function importAssimp(input: Uint8Array, fileName: string, extraFiles: Map<string, Uint8Array>): Promise<Document> {
+export async function importAssimp(input: Uint8Array, fileName: string, extraFiles: Map<string, Uint8Array>, limits: Model3dLimits): Promise<Document> {
   const ajs = await loadEmscripten<Assimp>('assimpjs');
   const files = new ajs.FileList();
   files.AddFile(fileName, input);
@@ -29,7 +30,7 @@ export async function importAssimp(input: Uint8Array, fileName: string, extraFil
     throw badInput(`${fileName} could not be read: ${e instanceof Error ? e.message : String(e)}`);
   }
   if (!r.IsSuccess() || !r.FileCount()) throw badInput(`${fileName} could not be read (${r.GetErrorCode()})`);
-  const doc = await importGltf(r.GetFile(0).GetContent().slice(), true, new Map());
+  const doc = await importGltf(r.GetFile(0).GetContent().slice(), true, new Map(), limits);
   if (!doc.getRoot().listMeshes().length) throw badInput(`${fileName} holds no meshes`);
   return doc;
 }

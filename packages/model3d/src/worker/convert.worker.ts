@@ -7,8 +7,8 @@ import { asModel3dError } from '../errors.ts';
 const job = workerData as { input: Uint8Array; name: string; options: Parameters<typeof convertToGlb>[2] };
 try {
   const r = await convertToGlb(job.input, job.name, job.options);
-  parentPort!.postMessage({ ok: true, result: r }, [r.glb.buffer as ArrayBuffer]);
+  parentPort!.postMessage({ ok: true, result: r }, [r.glb.buffer as ArrayBuffer, ...(r.lod ? [r.lod.buffer as ArrayBuffer] : [])]);
 } catch (e) {
   const err = asModel3dError(e);
-  parentPort!.postMessage({ ok: false, kind: err.kind, message: err.message });
+  parentPort!.postMessage({ ok: false, kind: err.kind, message: err.message, overLimit: err.overLimit });
 }

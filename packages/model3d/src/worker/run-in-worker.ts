@@ -2,7 +2,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ConvertOptions, ConvertResult } from '../convert.ts';
-import { Model3dError, type Model3dErrorKind, timedOut, tooLarge } from '../errors.ts';
+import { Model3dError, type Model3dErrorKind, type Model3dOverLimit, timedOut, tooLarge } from '../errors.ts';
 
 export interface WorkerLimits {
   /** aborting it ends the conversion at once (its thread terminated), rejecting with the signal's reason */
@@ -53,9 +53,9 @@ export function convertInWorker(input: Uint8Array, name: string, o: ConvertOptio
     const timer = setTimeout(() => finish(timedOut(`${name}: conversion took longer than ${timeoutMs} ms`)), timeoutMs);
     const stop = () => finish(signal!.reason as Error);
     signal?.addEventListener('abort', stop, { once: true });
-    worker.on('message', (m: { ok: boolean; result?: ConvertResult; kind?: Model3dErrorKind; message?: string }) => {
+    worker.on('message', (m: { ok: boolean; result?: ConvertResult; kind?: Model3dErrorKind; message?: string; overLimit?: Model3dOverLimit }) => {
       if (m.ok) finish(null, m.result);
-      else finish(new Model3dError(m.kind ?? 'bad-input', m.message ?? 'conversion failed'));
+      else finish(new Model3dError(m.kind ?? 'bad-input', m.message ?? 'conversion failed', m.overLimit));
     });
     worker.on('error', (err: Error & { code?: string }) => {
       if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') finish(tooLarge(`${name}: conversion needed more than ${maxOldGenerationSizeMb} MB`));

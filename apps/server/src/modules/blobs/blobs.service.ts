@@ -2,7 +2,7 @@ import type { AppDeps } from '../../app.deps.ts';
 import { blobKey } from '../../infra/storage/storage-keys.ts';
 import { createBlobsRepository } from './blobs.repository.ts';
 import { thumbnailStorageKeysOf } from '../thumbnails/thumbnails.keys.ts';
-import { glbKey } from '../model3d/model3d.keys.ts';
+import { glbKey, lodKey } from '../model3d/model3d.keys.ts';
 import { createThumbnailVariants } from '../thumbnails/thumbnail-variants.ts';
 
 /**
@@ -27,8 +27,8 @@ export function createBlobsService(deps: Pick<AppDeps, 'db' | 'storage'>) {
         await deps.storage.delete(o.storage_key).catch(() => undefined);
         // a thumbnail shows the same content: it goes with the bytes
         for (const k of thumbnailStorageKeysOf(o.md5)) await deps.storage.delete(k).catch(() => undefined);
-        // a 3D model's GLB too
-        await deps.storage.delete(glbKey(o.md5)).catch(() => undefined);
+        // a 3D model's GLB and its coarse level too
+        for (const k of [glbKey(o.md5), lodKey(o.md5)]) await deps.storage.delete(k).catch(() => undefined);
         // and so do the ones drawn with owners' pictures, which only their notes name (storage has no listing)
         await variants.purgeBlob(o.md5);
       }

@@ -6,3 +6,8 @@
 export function glbKey(md5: string): string {
   return `model3d/v1/${md5.slice(0, 2)}/${md5}.glb`;
 }
+
+/** A big model's coarse level of detail (packages/model3d glb/lod.ts), beside its GLB and going with it. */
+export function lodKey(md5: string): string {
+  return `model3d/v1/${md5.slice(0, 2)}/${md5}.lod.glb`;
+}
