@@ -133,7 +133,9 @@ function ModelView({ url, lodUrl, status }: { url: string; lodUrl: string | null
         const { Engine: E, parseGlb } = await engineModule;
         if (lodUrl) {
           // the coarse level first; should it fail, the full model still comes
-          const coarse = await fetchWithProgress(lodUrl, () => undefined, stop.signal).then((b) => parseGlb(b, upAxis)).catch(() => null);
+          const coarse = await fetchWithProgress(lodUrl, () => undefined, stop.signal)
+            .then((b) => parseGlb(b, upAxis))
+            .catch((e) => (console.warn(`the coarse level did not load: ${(e as Error).message}`), null));
           if (dead) return;
           if (coarse) start(coarse.model, true, E);
         }
