@@ -53,21 +53,20 @@ describe('/view3d of a big model', () => {
       if (grant.k === 'glb' && !grant.l) await Promise.race([held, new Promise((r) => setTimeout(r, 60_000))]);
       await route.fallback();
     });
-    // whether the byte count was ever on screen (the full GLB of this model is small: it may show only briefly)
-    await p.addInitScript(() => {
-      new MutationObserver(() => {
-        if (document.querySelector('[data-testid=view3d-bytes]')) (window as any).__bytesSeen = true;
-      }).observe(document, { subtree: true, childList: true });
-    });
+    // a slow line (≈ 400 KB/s): the full GLB's bytes arrive over a few seconds, counted on screen meanwhile
+    const cdp = await p.context().newCDPSession(p);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 400 * 1024, uploadThroughput: -1 });
     await p.goto(`${s.product.url}/view3d?key=${encodeURIComponent(fileId)}`);
     // the coarse level drawn while the full model is still on its way, its bytes counted
     await p.locator('[data-testid=view3d-coarse]').waitFor({ timeout: 60_000 });
     expect(await p.evaluate(() => (window as any).__view3d.level)).toBe('coarse');
     const coarseDrawn = await p.evaluate(() => ((window as any).__view3d.renderNow(), (window as any).__view3d.renderer.info.render.triangles as number));
     release();
+    await p.locator('[data-testid=view3d-bytes]').waitFor({ timeout: 10_000 });
+    expect(await p.locator('[data-testid=view3d-bytes]').innerText()).toMatch(/Loading full detail… [\d.]+[KM]?B of [\d.]+[KM]?B/);
     await p.waitForFunction(() => (window as any).__view3d?.level === 'full', null, { timeout: 60_000 });
     await p.locator('[data-testid=view3d-bytes]').waitFor({ state: 'detached' });
-    expect(await p.evaluate(() => (window as any).__bytesSeen)).toBe(true);
     const fullDrawn = await p.evaluate(() => ((window as any).__view3d.renderNow(), (window as any).__view3d.renderer.info.render.triangles as number));
     expect(await p.evaluate(() => (window as any).__view3dLevels)).toEqual(['coarse', 'full']);
     console.log(`view3d-large: triangles drawn coarse ${coarseDrawn}, full ${fullDrawn}`);
