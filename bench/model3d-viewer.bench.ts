@@ -45,7 +45,8 @@ function serve(files: Map<string, Uint8Array | string>): Promise<{ url: string; 
   const server = http.createServer((req, res) => {
     const body = files.get(new URL(req.url!, 'http://x').pathname);
     if (body === undefined) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': req.url!.endsWith('.js') ? 'text/javascript' : req.url!.endsWith('.html') ? 'text/html' : 'model/gltf-binary' }).end(body);
+    const type = typeof body === 'string' ? (req.url!.endsWith('.js') ? 'text/javascript' : 'text/html') : 'model/gltf-binary';
+    res.writeHead(200, { 'content-type': type }).end(body);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() })));
 }

@@ -7,7 +7,7 @@ import { convertInWorker } from '../worker/run-in-worker.ts';
 
 describe('a big model', () => {
   it('gets a coarse level of detail: the same nodes, names and properties, a fraction of the triangles', async () => {
-    const input = await spheresGlb(16, 40); // 16 × 6240 = 99 840 triangles
+    const input = await spheresGlb(16, 40, 0.01); // 16 × 6240 = 99 840 triangles, slightly rough (as scans are)
     const r = await convertToGlb(input, 'spheres.glb', { limits: { lodAboveTriangles: 50_000, lodTargetTriangles: 10_000 } });
     expect(r.stats.triangles).toBe(16 * sphereTriangles(40));
     expect(r.lod).toBeInstanceOf(Uint8Array);
@@ -19,7 +19,7 @@ describe('a big model', () => {
     expect(coarse.triangles).toBeLessThan(20_000);
     expect(coarse.triangles).toBeGreaterThan(2_000);
     expect(r.stats.lod).toEqual({ triangles: coarse.triangles, bytes: r.lod!.byteLength });
-    expect(r.lod!.byteLength).toBeLessThan(r.glb.byteLength / 4);
+    expect(r.lod!.byteLength).toBeLessThan(r.glb.byteLength / 2);
     // node for node the same model: the tree's node numbers name the same nodes in both, with their properties
     expect(coarse.names).toEqual(full.names);
     const props = (glb: Awaited<ReturnType<typeof readBack>>) => glb.doc.getRoot().listNodes().map((n) => JSON.stringify(n.getExtras()));
