@@ -136,6 +136,9 @@ export const ERRORS = {
   'model3d.timeout': { rtnCode: '1017008', key: 'errors.model3d.timeout' },
   'model3d.empty': { rtnCode: '1017009', key: 'errors.model3d.empty' },
   'model3d.notConverted': { rtnCode: '1017010', key: 'errors.model3d.notConverted' },
+  // over the operator's MODEL3D_MAX_TRIANGLES / MODEL3D_MAX_VERTICES: the count found and the limit ({0}, {1})
+  'model3d.tooManyTriangles': { rtnCode: '1017011', key: 'errors.model3d.tooManyTriangles' },
+  'model3d.tooManyVertices': { rtnCode: '1017012', key: 'errors.model3d.tooManyVertices' },
   // membership (modules/membership, issue 22)
   'membership.trialUsed': { rtnCode: '1018001', key: 'errors.membership.trialUsed' },
   'membership.unknownPlan': { rtnCode: '1018002', key: 'errors.membership.unknownPlan' },

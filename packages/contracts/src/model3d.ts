@@ -46,9 +46,18 @@ export const model3dStatusSchema = z.object({
   msg: z.string().nullable().describe("the spec's message of a failed conversion, in the caller's language"),
   /** a download link of the GLB (signed, short-lived, checked against the grant on use) once converted */
   glbUrl: z.string().nullable(),
+  /**
+   * a big model's coarse level of detail (a small GLB of the same nodes, simplified meshes): the viewer shows it first
+   * while the full GLB arrives, and while the camera moves. Signed and checked like glbUrl; null when there is none
+   */
+  lodUrl: z.string().nullable(),
   /** the converted model's numbers, once converted */
   stats: z
-    .object({ triangles: z.number(), nodes: z.number(), bbox: z.object({ min: z.array(z.number()), max: z.array(z.number()) }), upAxis: z.enum(['Y', 'Z']) })
+    .object({
+      triangles: z.number(), nodes: z.number(), bbox: z.object({ min: z.array(z.number()), max: z.array(z.number()) }), upAxis: z.enum(['Y', 'Z']),
+      vertices: z.number().optional(),
+      lod: z.object({ triangles: z.number(), bytes: z.number() }).optional().describe('the coarse level: its triangles and bytes'),
+    })
     .nullable(),
   name: z.string().describe("the source file's name"),
 });

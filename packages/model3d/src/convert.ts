@@ -54,6 +54,8 @@ export interface ConvertOptions {
 
 export interface ConvertResult {
   glb: Uint8Array;
+  /** a big model's coarse level of detail: a small GLB of the same nodes with simplified meshes (ModelStats.lod) */
+  lod?: Uint8Array;
   stats: ModelStats;
   tree: ModelNode[];
   format: Model3dFormat;
@@ -83,7 +85,7 @@ async function importAny(format: Model3dFormat, input: Uint8Array, name: string,
       return (await import('./importers/off.ts')).importOff(input, base, limits, budget);
     case 'gltf':
     case 'glb':
-      return (await import('./importers/gltf.ts')).importGltf(input, format === 'glb', extra);
+      return (await import('./importers/gltf.ts')).importGltf(input, format === 'glb', extra, limits);
     case 'dwg':
     case 'dxf':
       return (await import('./importers/drawing.ts')).importDrawing(input, name.replace(/^.*[\\/]/, ''), base, budget, limits.maxTriangles);
@@ -91,7 +93,7 @@ async function importAny(format: Model3dFormat, input: Uint8Array, name: string,
     case 'dae':
     case '3ds':
     case '3mf': {
-      const doc = await (await import('./importers/assimp.ts')).importAssimp(input, name.replace(/^.*[\\/]/, ''), extra);
+      const doc = await (await import('./importers/assimp.ts')).importAssimp(input, name.replace(/^.*[\\/]/, ''), extra, limits);
       // assimp's root ("RootNode", "<3DSDummyRoot>", "Scene" …) takes the file's name
       const roots = doc.getRoot().getDefaultScene()?.listChildren() ?? [];
       if (roots.length === 1) roots[0].setName(base);

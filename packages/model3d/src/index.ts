@@ -1,5 +1,5 @@
 export { convertToGlb, formatOf, MODEL3D_FORMATS, DRAWING_3D_FORMATS, type ConvertOptions, type ConvertResult, type Model3dFormat } from './convert.ts';
-export { Model3dError, type Model3dErrorKind } from './errors.ts';
+export { Model3dError, type Model3dErrorKind, type Model3dOverLimit } from './errors.ts';
 export { gltfIO, type ModelNode, type ModelStats } from './glb/finish.ts';
 export { DEFAULT_LIMITS, type Model3dLimits } from './limits.ts';
 export type { Scene, SceneMesh, SceneNode } from './scene.ts';

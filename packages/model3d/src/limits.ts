@@ -10,6 +10,15 @@ export interface Model3dLimits {
   maxWasmInputBytes: number;
   /** a model with more triangles than this is refused (counted while reading where the format allows) */
   maxTriangles: number;
+  /** a model with more vertices than this is refused (counted as meshes are read, as triangles are) */
+  maxVertices: number;
+  /**
+   * a model with more triangles than this also gets a coarse level of detail (a second, small GLB with the same nodes):
+   * the viewer shows it first while the full GLB streams in, and while the camera moves
+   */
+  lodAboveTriangles: number;
+  /** about how many triangles the coarse level keeps (meshoptimizer's simplifier stops earlier where it must keep the shape) */
+  lodTargetTriangles: number;
 }
 
 export const DEFAULT_LIMITS: Model3dLimits = {
@@ -17,6 +26,9 @@ export const DEFAULT_LIMITS: Model3dLimits = {
   // occt-import-js fails above ~100 MB of STEP (its 2 GiB WASM heap, STACK.md)
   maxWasmInputBytes: 100 * 1024 * 1024,
   maxTriangles: 20_000_000,
+  maxVertices: 20_000_000,
+  lodAboveTriangles: 1_000_000,
+  lodTargetTriangles: 250_000,
 };
 
 export function withDefaults(limits?: Partial<Model3dLimits>): Model3dLimits {

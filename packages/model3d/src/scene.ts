@@ -1,4 +1,4 @@
-import { tooLarge } from './errors.ts';
+import { overLimit } from './errors.ts';
 import type { Model3dLimits } from './limits.ts';
 
 /** Properties shown for a node in the viewer: IFC property sets, STEP product names, layer and colour … */
@@ -53,16 +53,27 @@ export const node = (name: string, o: Partial<SceneNode> = {}): SceneNode => ({ 
 
 export const triangleCount = (m: SceneMesh) => m.mode === 'lines' ? 0 : Math.floor((m.indices ? m.indices.length : m.positions.length / 3) / 3);
 
-/** Counts triangles while an importer reads, refusing the model once it passes the limit. */
+/**
+ * Counts triangles and vertices while an importer reads, refusing the model as soon as it passes a limit: a model
+ * far over it stops at its first meshes past the limit, before the rest is read or anything is written.
+ */
 export class TriangleBudget {
   count = 0;
+  vertices = 0;
   constructor(private readonly limits: Model3dLimits) {}
-  add(n: number) {
-    this.count += n;
-    if (this.count > this.limits.maxTriangles) throw tooLarge(`more than ${this.limits.maxTriangles} triangles`);
+  add(triangles: number, vertices = 0) {
+    this.count += triangles;
+    this.vertices += vertices;
+    checkCounts(this.limits, this.count, this.vertices);
   }
   mesh(m: SceneMesh): SceneMesh {
-    this.add(triangleCount(m));
+    this.add(triangleCount(m), m.positions.length / 3);
     return m;
   }
+}
+
+/** throws the over-limit error when the counts pass the limits (triangles first: the number users know) */
+export function checkCounts(limits: Model3dLimits, triangles: number, vertices: number) {
+  if (triangles > limits.maxTriangles) throw overLimit('triangles', triangles, limits.maxTriangles);
+  if (vertices > limits.maxVertices) throw overLimit('vertices', vertices, limits.maxVertices);
 }

@@ -5,7 +5,7 @@
 export const model3d = {
   zh: {
     'model3d.convert': '转换为3D', 'model3d.open': '打开3D', 'model3d.queued': '文件已加入转换列表，正在转换中', 'model3d.busy': '有3D模型正在转换中，请重新选择',
-    'model3d.notViewable': '此3D模型尚未转换，无法在网页中查看', 'model3d.converting': '正在转换… {{progress}}%', 'model3d.failed': '转换失败', 'model3d.retry': '重新转换', 'model3d.loading': '正在加载模型…', 'model3d.loadFailed': '无法加载此模型',
+    'model3d.notViewable': '此3D模型尚未转换，无法在网页中查看', 'model3d.converting': '正在转换… {{progress}}%', 'model3d.failed': '转换失败', 'model3d.retry': '重新转换', 'model3d.loading': '正在加载模型…', 'model3d.loadingDetail': '正在加载完整细节… {{loaded}} / {{total}}', 'model3d.coarse': '简化显示', 'model3d.loadFailed': '无法加载此模型',
     'model3d.fit': '适合窗口', 'model3d.view.top': '俯视', 'model3d.view.bottom': '仰视', 'model3d.view.front': '前视', 'model3d.view.back': '后视', 'model3d.view.left': '左视', 'model3d.view.right': '右视', 'model3d.view.iso': '等轴测',
     'model3d.perspective': '透视', 'model3d.orthographic': '正交', 'model3d.mode.shaded': '着色', 'model3d.mode.wireframe': '线框', 'model3d.mode.edges': '边线',
     'model3d.tree': '模型树', 'model3d.hide': '隐藏', 'model3d.isolate': '隔离', 'model3d.showAll': '全部显示', 'model3d.properties': '属性', 'model3d.name': '名称', 'model3d.noSelection': '点击一个构件查看其属性',
@@ -16,7 +16,7 @@ export const model3d = {
   },
   en: {
     'model3d.convert': 'Convert to 3D', 'model3d.open': 'Open 3D', 'model3d.queued': 'The file has been added to the conversion list and is being converted', 'model3d.busy': 'There are 3D models being converting, please select again',
-    'model3d.notViewable': 'This 3D model has not been converted and cannot be viewed on the web', 'model3d.converting': 'Converting… {{progress}}%', 'model3d.failed': 'Conversion failed', 'model3d.retry': 'Convert again', 'model3d.loading': 'Loading the model…', 'model3d.loadFailed': 'Failed to load this model',
+    'model3d.notViewable': 'This 3D model has not been converted and cannot be viewed on the web', 'model3d.converting': 'Converting… {{progress}}%', 'model3d.failed': 'Conversion failed', 'model3d.retry': 'Convert again', 'model3d.loading': 'Loading the model…', 'model3d.loadingDetail': 'Loading full detail… {{loaded}} of {{total}}', 'model3d.coarse': 'Simplified view', 'model3d.loadFailed': 'Failed to load this model',
     'model3d.fit': 'Fit', 'model3d.view.top': 'Top', 'model3d.view.bottom': 'Bottom', 'model3d.view.front': 'Front', 'model3d.view.back': 'Back', 'model3d.view.left': 'Left', 'model3d.view.right': 'Right', 'model3d.view.iso': 'Iso',
     'model3d.perspective': 'Perspective', 'model3d.orthographic': 'Orthographic', 'model3d.mode.shaded': 'Shaded', 'model3d.mode.wireframe': 'Wireframe', 'model3d.mode.edges': 'Edges',
     'model3d.tree': 'Model tree', 'model3d.hide': 'Hide', 'model3d.isolate': 'Isolate', 'model3d.showAll': 'Show all', 'model3d.properties': 'Properties', 'model3d.name': 'Name', 'model3d.noSelection': 'Click an element to see its properties',
@@ -27,7 +27,7 @@ export const model3d = {
   },
   ko: {
     'model3d.convert': '3D로 변환', 'model3d.open': '3D 열기', 'model3d.queued': '파일이 변환 목록에 추가되어 변환 중입니다', 'model3d.busy': '변환 중인 3D 모델이 있습니다. 다시 선택하세요',
-    'model3d.notViewable': '이 3D 모델은 변환되지 않아 웹에서 볼 수 없습니다', 'model3d.converting': '변환 중… {{progress}}%', 'model3d.failed': '변환 실패', 'model3d.retry': '다시 변환', 'model3d.loading': '모델을 불러오는 중…', 'model3d.loadFailed': '이 모델을 불러오지 못했습니다',
+    'model3d.notViewable': '이 3D 모델은 변환되지 않아 웹에서 볼 수 없습니다', 'model3d.converting': '변환 중… {{progress}}%', 'model3d.failed': '변환 실패', 'model3d.retry': '다시 변환', 'model3d.loading': '모델을 불러오는 중…', 'model3d.loadingDetail': '전체 디테일을 불러오는 중… {{loaded}} / {{total}}', 'model3d.coarse': '간략 표시', 'model3d.loadFailed': '이 모델을 불러오지 못했습니다',
     'model3d.fit': '화면 맞춤', 'model3d.view.top': '위', 'model3d.view.bottom': '아래', 'model3d.view.front': '앞', 'model3d.view.back': '뒤', 'model3d.view.left': '왼쪽', 'model3d.view.right': '오른쪽', 'model3d.view.iso': '등각',
     'model3d.perspective': '원근', 'model3d.orthographic': '직교', 'model3d.mode.shaded': '음영', 'model3d.mode.wireframe': '와이어프레임', 'model3d.mode.edges': '모서리',
     'model3d.tree': '모델 트리', 'model3d.hide': '숨기기', 'model3d.isolate': '분리', 'model3d.showAll': '모두 표시', 'model3d.properties': '속성', 'model3d.name': '이름', 'model3d.noSelection': '요소를 클릭하면 속성이 표시됩니다',
@@ -38,7 +38,7 @@ export const model3d = {
   },
   de: {
     'model3d.convert': 'In 3D umwandeln', 'model3d.open': '3D öffnen', 'model3d.queued': 'Die Datei wurde zur Umwandlungsliste hinzugefügt und wird umgewandelt', 'model3d.busy': 'Es werden gerade 3D-Modelle umgewandelt, bitte erneut auswählen',
-    'model3d.notViewable': 'Dieses 3D-Modell ist nicht umgewandelt und kann im Web nicht angezeigt werden', 'model3d.converting': 'Wird umgewandelt… {{progress}} %', 'model3d.failed': 'Umwandlung fehlgeschlagen', 'model3d.retry': 'Erneut umwandeln', 'model3d.loading': 'Modell wird geladen…', 'model3d.loadFailed': 'Das Modell konnte nicht geladen werden',
+    'model3d.notViewable': 'Dieses 3D-Modell ist nicht umgewandelt und kann im Web nicht angezeigt werden', 'model3d.converting': 'Wird umgewandelt… {{progress}} %', 'model3d.failed': 'Umwandlung fehlgeschlagen', 'model3d.retry': 'Erneut umwandeln', 'model3d.loading': 'Modell wird geladen…', 'model3d.loadingDetail': 'Volle Detailstufe wird geladen… {{loaded}} von {{total}}', 'model3d.coarse': 'Vereinfachte Ansicht', 'model3d.loadFailed': 'Das Modell konnte nicht geladen werden',
     'model3d.fit': 'Einpassen', 'model3d.view.top': 'Oben', 'model3d.view.bottom': 'Unten', 'model3d.view.front': 'Vorne', 'model3d.view.back': 'Hinten', 'model3d.view.left': 'Links', 'model3d.view.right': 'Rechts', 'model3d.view.iso': 'Isometrisch',
     'model3d.perspective': 'Perspektive', 'model3d.orthographic': 'Orthogonal', 'model3d.mode.shaded': 'Schattiert', 'model3d.mode.wireframe': 'Drahtgitter', 'model3d.mode.edges': 'Kanten',
     'model3d.tree': 'Modellbaum', 'model3d.hide': 'Ausblenden', 'model3d.isolate': 'Isolieren', 'model3d.showAll': 'Alle zeigen', 'model3d.properties': 'Eigenschaften', 'model3d.name': 'Name', 'model3d.noSelection': 'Ein Element anklicken, um seine Eigenschaften zu sehen',

@@ -2,9 +2,10 @@ import { type Document, getBounds, Logger, type Node as GltfNode, NodeIO } from 
 import { ALL_EXTENSIONS, EXTMeshoptCompression } from '@gltf-transform/extensions';
 import { meshopt, quantize, weldPrimitive } from '@gltf-transform/functions';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
-import { tooLarge } from '../errors.ts';
 import type { Model3dLimits } from '../limits.ts';
 import type { Model3dStage } from '../progress.ts';
+import { checkCounts } from '../scene.ts';
+import { coarseLevel } from './lod.ts';
 import { renderThumbnail } from './thumbnail.ts';
 
 /** A node of the model tree the viewer lists: `node` is its index among the GLB's nodes. */
@@ -22,6 +23,10 @@ export interface ModelStats {
   bbox: { min: [number, number, number]; max: [number, number, number] };
   /** the up axis of the coordinates (also in the GLB's scene extras): glTF's own is Y */
   upAxis: 'Y' | 'Z';
+  /** vertices of the meshes (each mesh once, as stored) */
+  vertices: number;
+  /** the coarse level of detail written beside the GLB (big models only): its triangles and bytes */
+  lod?: { triangles: number; bytes: number };
 }
 
 const quiet = new Logger(Logger.Verbosity.ERROR);
@@ -48,6 +53,8 @@ function meshTriangles(n: GltfNode): number {
 /** the tree and counts of a document (before compression: the counts do not change, the accessors are plain) */
 export function describe(doc: Document): { stats: ModelStats; tree: ModelNode[] } {
   const root = doc.getRoot();
+  let vertices = 0;
+  for (const m of root.listMeshes()) for (const p of m.listPrimitives()) vertices += p.getAttribute('POSITION')?.getCount() ?? 0;
   const index = new Map(root.listNodes().map((n, i) => [n, i]));
   let triangles = 0;
   const walk = (n: GltfNode): ModelNode => {
@@ -62,29 +69,14 @@ export function describe(doc: Document): { stats: ModelStats; tree: ModelNode[] 
   const tree = scene ? scene.listChildren().map(walk) : [];
   const b = scene && triangles ? getBounds(scene) : { min: [0, 0, 0], max: [0, 0, 0] };
   return {
-    stats: { triangles, nodes: root.listNodes().length, upAxis: (scene?.getExtras() as { upAxis?: 'Z' })?.upAxis === 'Z' ? 'Z' : 'Y', bbox: { min: [...b.min] as [number, number, number], max: [...b.max] as [number, number, number] } },
+    stats: { triangles, vertices, nodes: root.listNodes().length, upAxis: (scene?.getExtras() as { upAxis?: 'Z' })?.upAxis === 'Z' ? 'Z' : 'Y', bbox: { min: [...b.min] as [number, number, number], max: [...b.max] as [number, number, number] } },
     tree,
   };
 }
 
-/**
- * Welds, quantizes and compresses (EXT_meshopt_compression) the document and writes it as GLB; with `thumbnail` (its
- * size in pixels) also a PNG of the model drawn before compression.
- */
-export async function finishGlb(doc: Document, limits: Model3dLimits, thumbnail?: number, stage: (s: Model3dStage) => void = () => undefined): Promise<{ glb: Uint8Array; stats: ModelStats; tree: ModelNode[]; thumbnail?: Uint8Array }> {
-  const { stats, tree } = describe(doc);
-  if (stats.triangles > limits.maxTriangles) throw tooLarge(`${stats.triangles} triangles, more than ${limits.maxTriangles}`);
-  if (thumbnail) stage('thumbnail');
-  const png = thumbnail ? renderThumbnail(doc, stats.upAxis, thumbnail) : undefined;
-  const io = await gltfIO();
-  doc.setLogger(quiet);
-  // a glTF without a default scene shows nothing in some viewers: its first scene becomes the default
+/** quantizes and compresses (EXT_meshopt_compression) a welded document and writes it as GLB (`writing` once compressed) */
+async function compress(doc: Document, io: NodeIO, writing: () => void = () => undefined): Promise<Uint8Array> {
   const root = doc.getRoot();
-  if (!root.getDefaultScene() && root.listScenes().length) root.setDefaultScene(root.listScenes()[0]);
-  // welding only what has no indices (three's loaders, some glTF): indexed meshes (occt, web-ifc, rhino3dm) are welded
-  // by their libraries, and welding 20 000 IFC elements again cost 4 s of a 17 s conversion
-  stage('compress');
-  for (const mesh of root.listMeshes()) for (const p of mesh.listPrimitives()) if (!p.getIndices()) weldPrimitive(p);
   const prims = root.listMeshes().flatMap((m) => m.listPrimitives());
   const vertices = prims.reduce((n, p) => n + (p.getAttribute('POSITION')?.getCount() ?? 0), 0);
   if (prims.length > MANY_PRIMITIVES && vertices / prims.length < SMALL_PRIMITIVE) {
@@ -93,7 +85,34 @@ export async function finishGlb(doc: Document, limits: Model3dLimits, thumbnail?
     await doc.transform(quantize({ pattern: /.*/, patternTargets: /.*/ }));
     doc.createExtension(EXTMeshoptCompression).setRequired(true).setEncoderOptions({ method: EXTMeshoptCompression.EncoderMethod.QUANTIZE });
   } else await doc.transform(meshopt({ encoder: MeshoptEncoder, level: 'medium' }));
-  stage('write');
-  const glb = await io.writeBinary(doc);
-  return { glb, stats, tree, ...(png ? { thumbnail: png } : {}) };
+  writing();
+  return io.writeBinary(doc);
+}
+
+/**
+ * Welds, quantizes and compresses (EXT_meshopt_compression) the document and writes it as GLB; with `thumbnail` (its
+ * size in pixels) also a PNG of the model drawn before compression. A model of more than `lodAboveTriangles` also
+ * gets its coarse level (`lod`, a GLB of the same nodes with simplified meshes: lod.ts says why).
+ */
+export async function finishGlb(
+  doc: Document, limits: Model3dLimits, thumbnail?: number, stage: (s: Model3dStage) => void = () => undefined,
+): Promise<{ glb: Uint8Array; lod?: Uint8Array; stats: ModelStats; tree: ModelNode[]; thumbnail?: Uint8Array }> {
+  const { stats, tree } = describe(doc);
+  checkCounts(limits, stats.triangles, stats.vertices);
+  const io = await gltfIO();
+  doc.setLogger(quiet);
+  // a glTF without a default scene shows nothing in some viewers: its first scene becomes the default
+  const root = doc.getRoot();
+  if (!root.getDefaultScene() && root.listScenes().length) root.setDefaultScene(root.listScenes()[0]);
+  // welding only what has no indices (three's loaders, some glTF): indexed meshes (occt, web-ifc, rhino3dm) are welded
+  // by their libraries, and welding 20 000 IFC elements again cost 4 s of a 17 s conversion
+  for (const mesh of root.listMeshes()) for (const p of mesh.listPrimitives()) if (!p.getIndices()) weldPrimitive(p);
+  const coarse = stats.triangles > limits.lodAboveTriangles ? await coarseLevel(doc, stats.triangles, limits.lodTargetTriangles) : null;
+  // a big model's thumbnail is drawn from its coarse level: the same look at a fraction of the time
+  if (thumbnail) stage('thumbnail');
+  const png = thumbnail ? renderThumbnail(coarse?.doc ?? doc, stats.upAxis, thumbnail) : undefined;
+  stage('compress');
+  const lod = coarse ? await compress(coarse.doc.setLogger(quiet), io) : undefined;
+  const glb = await compress(doc, io, () => stage('write'));
+  return { glb, stats: { ...stats, ...(coarse && lod ? { lod: { triangles: coarse.triangles, bytes: lod.byteLength } } : {}) }, tree, ...(lod ? { lod } : {}), ...(png ? { thumbnail: png } : {}) };
 }

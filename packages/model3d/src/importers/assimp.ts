@@ -4,6 +4,7 @@
 // names it drops (3MF, 3DS without keyframes) are read from the source (source-names.ts).
 import type { Document } from '@gltf-transform/core';
 import { badInput } from '../errors.ts';
+import type { Model3dLimits } from '../limits.ts';
 import { loadEmscripten } from './emscripten.ts';
 import { importGltf } from './gltf.ts';
 import { sourceNames } from './source-names.ts';
@@ -19,7 +20,7 @@ interface Assimp {
   ConvertFileList(files: InstanceType<Assimp['FileList']>, format: string): AssimpResult;
 }
 
-export async function importAssimp(input: Uint8Array, fileName: string, extraFiles: Map<string, Uint8Array>): Promise<Document> {
+export async function importAssimp(input: Uint8Array, fileName: string, extraFiles: Map<string, Uint8Array>, limits: Model3dLimits): Promise<Document> {
   const ajs = await loadEmscripten<Assimp>('assimpjs');
   const files = new ajs.FileList();
   files.AddFile(fileName, input);
@@ -31,7 +32,7 @@ export async function importAssimp(input: Uint8Array, fileName: string, extraFil
     throw badInput(`${fileName} could not be read: ${e instanceof Error ? e.message : String(e)}`);
   }
   if (!r.IsSuccess() || !r.FileCount()) throw badInput(`${fileName} could not be read (${r.GetErrorCode()})`);
-  const doc = await importGltf(r.GetFile(0).GetContent().slice(), true, new Map());
+  const doc = await importGltf(r.GetFile(0).GetContent().slice(), true, new Map(), limits);
   if (!doc.getRoot().listMeshes().length) throw badInput(`${fileName} holds no meshes`);
   const ext = fileName.toLowerCase().split('.').pop();
   if (ext === '3ds' || ext === '3mf') {

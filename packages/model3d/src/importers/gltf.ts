@@ -3,6 +3,8 @@
 import type { Document } from '@gltf-transform/core';
 import { createRequire } from 'node:module';
 import { badInput, unsupported } from '../errors.ts';
+import type { Model3dLimits } from '../limits.ts';
+import { checkCounts } from '../scene.ts';
 import { gltfIO } from '../glb/finish.ts';
 
 const require = createRequire(import.meta.url);
@@ -16,7 +18,32 @@ function jsonText(input: Uint8Array, binary: boolean): string {
   return new TextDecoder().decode(input.subarray(20, 20 + Math.min(length, input.length - 20)));
 }
 
-export async function importGltf(input: Uint8Array, binary: boolean, extraFiles: Map<string, Uint8Array>): Promise<Document> {
+/**
+ * The triangles and vertices the glTF's JSON states for its meshes (each mesh once, however many nodes place it):
+ * checked against the limits before any buffer is decoded.
+ */
+function statedCounts(text: string): { triangles: number; vertices: number } {
+  let json: { accessors?: { count?: number }[]; meshes?: { primitives?: { mode?: number; indices?: number; attributes?: { POSITION?: number } }[] }[] };
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { triangles: 0, vertices: 0 }; // the reader says what is wrong with it
+  }
+  const count = (i: number | undefined) => (i === undefined ? 0 : Number(json.accessors?.[i]?.count) || 0);
+  let triangles = 0;
+  let vertices = 0;
+  for (const m of json.meshes ?? [])
+    for (const p of m.primitives ?? []) {
+      const v = count(p.attributes?.POSITION);
+      vertices += v;
+      if ((p.mode ?? 4) === 4) triangles += Math.floor((p.indices === undefined ? v : count(p.indices)) / 3);
+    }
+  return { triangles, vertices };
+}
+
+export async function importGltf(input: Uint8Array, binary: boolean, extraFiles: Map<string, Uint8Array>, limits: Model3dLimits): Promise<Document> {
+  const stated = statedCounts(jsonText(input, binary));
+  checkCounts(limits, stated.triangles, stated.vertices);
   const io = await gltfIO();
   // Draco's decoder (draco3d, its WASM from node_modules) is started only for a file that needs it
   if (jsonText(input, binary).includes('KHR_draco_mesh_compression')) {

@@ -136,9 +136,10 @@ export async function importIfc(input: Uint8Array, name: string, budget: Triangl
           geo.delete();
           local.set(key, { data, indices });
         }
-        const { indices } = local.get(key)!;
+        const { data, indices } = local.get(key)!;
         if (!indices.length) continue;
-        budget.add(indices.length / 3);
+        // web-ifc's vertex data: position and normal, six floats a vertex
+        budget.add(indices.length / 3, data.length / 6);
         list.push({ key, matrix: [...g.flatTransformation], color: [g.color.x, g.color.y, g.color.z, g.color.w] });
       }
       placed.set(flat.expressID, list);

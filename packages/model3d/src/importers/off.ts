@@ -1,7 +1,7 @@
 // OFF (Object File Format: "OFF", vertex and face counts, vertices, faces as a count and indices), read here: a
 // header's counts are checked against the file's length and the triangle limit before anything is allocated.
 // Faces are fanned into triangles; COFF/NOFF extras (colours, normals) after the coordinates are skipped.
-import { badInput, tooLarge } from '../errors.ts';
+import { badInput, overLimit } from '../errors.ts';
 import type { Model3dLimits } from '../limits.ts';
 import { node, type Scene, type TriangleBudget } from '../scene.ts';
 
@@ -17,7 +17,8 @@ export function importOff(input: Uint8Array, name: string, limits: Model3dLimits
   const [nv, nf] = counts;
   if (!Number.isSafeInteger(nv) || !Number.isSafeInteger(nf) || nv < 0 || nf < 0) throw badInput('OFF counts are not valid');
   if (lines.length - at < nv + nf) throw badInput(`OFF states ${nv} vertices and ${nf} faces but holds ${lines.length - at} lines`);
-  if (nf > limits.maxTriangles) throw tooLarge(`OFF holds ${nf} faces, more than ${limits.maxTriangles}`);
+  if (nf > limits.maxTriangles) throw overLimit('triangles', nf, limits.maxTriangles);
+  if (nv > limits.maxVertices) throw overLimit('vertices', nv, limits.maxVertices);
   const positions = new Float32Array(nv * 3);
   for (let i = 0; i < nv; i++) {
     const t = lines[at + i].split(/\s+/);

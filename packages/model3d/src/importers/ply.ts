@@ -2,7 +2,7 @@
 // length and the triangle limit: a header promising a billion faces is refused before anything is allocated.
 import { Mesh } from 'three';
 import { PLYLoader } from 'three/addons/loaders/PLYLoader.js';
-import { badInput, tooLarge } from '../errors.ts';
+import { badInput, overLimit } from '../errors.ts';
 import type { Model3dLimits } from '../limits.ts';
 import { node, type Scene, type TriangleBudget } from '../scene.ts';
 import { threeMesh } from './three-mesh.ts';
@@ -35,7 +35,9 @@ function checkHeader(input: Uint8Array, limits: Model3dLimits) {
   const body = input.length - (end + head.slice(end).indexOf('\n') + 1);
   if (need > body) throw badInput(`PLY header states more elements than the file holds (${need} bytes needed, ${body} there)`);
   const faces = elements.find((e) => e.name === 'face')?.count ?? 0;
-  if (faces > limits.maxTriangles) throw tooLarge(`PLY holds ${faces} faces, more than ${limits.maxTriangles}`);
+  if (faces > limits.maxTriangles) throw overLimit('triangles', faces, limits.maxTriangles);
+  const vertices = elements.find((e) => e.name === 'vertex')?.count ?? 0;
+  if (vertices > limits.maxVertices) throw overLimit('vertices', vertices, limits.maxVertices);
 }
 
 export function importPly(input: Uint8Array, name: string, limits: Model3dLimits, budget: TriangleBudget): Scene {

@@ -2,7 +2,7 @@
 // and the limit first: STLLoader allocates for the count its header states.
 import { Mesh } from 'three';
 import { STLLoader } from 'three/addons/loaders/STLLoader.js';
-import { badInput, tooLarge } from '../errors.ts';
+import { badInput, overLimit } from '../errors.ts';
 import type { Model3dLimits } from '../limits.ts';
 import { node, type Scene, type TriangleBudget } from '../scene.ts';
 import { threeMesh } from './three-mesh.ts';
@@ -15,7 +15,7 @@ export function importStl(input: Uint8Array, name: string, limits: Model3dLimits
   const binary = count >= 0 && (84 + count * 50 === input.length || !isAsciiStart(input));
   if (binary) {
     if (84 + count * 50 > input.length) throw badInput(`STL states ${count} triangles but holds ${Math.max(0, Math.floor((input.length - 84) / 50))}`);
-    if (count > limits.maxTriangles) throw tooLarge(`STL holds ${count} triangles, more than ${limits.maxTriangles}`);
+    if (count > limits.maxTriangles) throw overLimit('triangles', count, limits.maxTriangles);
   } else if (!/facet/i.test(new TextDecoder().decode(input.subarray(0, 4096)))) {
     throw badInput('STL holds no facets');
   }

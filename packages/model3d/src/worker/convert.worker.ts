@@ -8,8 +8,8 @@ const job = workerData as { input: Uint8Array; name: string; options: Parameters
 try {
   // the stages and percents go out as they come (the reporter sends only changes): the caller shows them
   const r = await convertToGlb(job.input, job.name, { ...job.options, onProgress: (progress) => parentPort!.postMessage({ progress }) });
-  parentPort!.postMessage({ ok: true, result: r }, [r.glb.buffer as ArrayBuffer]);
+  parentPort!.postMessage({ ok: true, result: r }, [r.glb.buffer as ArrayBuffer, ...(r.lod ? [r.lod.buffer as ArrayBuffer] : [])]);
 } catch (e) {
   const err = asModel3dError(e);
-  parentPort!.postMessage({ ok: false, kind: err.kind, message: err.message });
+  parentPort!.postMessage({ ok: false, kind: err.kind, message: err.message, overLimit: err.overLimit });
 }

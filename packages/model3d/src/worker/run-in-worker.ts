@@ -2,7 +2,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ConvertOptions, ConvertResult } from '../convert.ts';
-import { Model3dError, type Model3dErrorKind, timedOut, tooLarge } from '../errors.ts';
+import { Model3dError, type Model3dErrorKind, type Model3dOverLimit, timedOut, tooLarge } from '../errors.ts';
 import type { Model3dProgress } from '../progress.ts';
 
 export interface WorkerLimits {
@@ -55,13 +55,13 @@ export function convertInWorker(input: Uint8Array, name: string, o: ConvertOptio
     const timer = setTimeout(() => finish(timedOut(`${name}: conversion took longer than ${timeoutMs} ms`)), timeoutMs);
     const stop = () => finish(signal!.reason as Error);
     signal?.addEventListener('abort', stop, { once: true });
-    worker.on('message', (m: { ok: boolean; result?: ConvertResult; kind?: Model3dErrorKind; message?: string; progress?: Model3dProgress }) => {
+    worker.on('message', (m: { ok: boolean; result?: ConvertResult; kind?: Model3dErrorKind; message?: string; overLimit?: Model3dOverLimit; progress?: Model3dProgress }) => {
       if (m.progress) {
         if (!settled) o.onProgress?.(m.progress);
         return;
       }
       if (m.ok) finish(null, m.result);
-      else finish(new Model3dError(m.kind ?? 'bad-input', m.message ?? 'conversion failed'));
+      else finish(new Model3dError(m.kind ?? 'bad-input', m.message ?? 'conversion failed', m.overLimit));
     });
     worker.on('error', (err: Error & { code?: string }) => {
       if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') finish(tooLarge(`${name}: conversion needed more than ${maxOldGenerationSizeMb} MB`));

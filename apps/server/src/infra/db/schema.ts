@@ -87,6 +87,8 @@ export interface Model3dConversionsTable {
   /** JSON of the model's ModelStats once converted */
   stats: string | null;
   error: string | null;
+  /** JSON array of the error message's numbers (migration 20261127T192000-model3d-error-args) */
+  error_args: string | null;
   detail: string | null;
   created_at: number;
   updated_at: number;

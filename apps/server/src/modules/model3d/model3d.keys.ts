@@ -13,3 +13,8 @@ export function glbKey(md5: string, companions?: string | null): string {
 export function revitInfoKey(md5: string): string {
   return `model3d/revit/v1/${md5.slice(0, 2)}/${md5}.json`;
 }
+
+/** A big model's coarse level of detail (packages/model3d glb/lod.ts), beside its GLB and going with it. */
+export function lodKey(md5: string, companions?: string | null): string {
+  return `model3d/v1/${md5.slice(0, 2)}/${md5}${companions ? `-${companions}` : ''}.lod.glb`;
+}

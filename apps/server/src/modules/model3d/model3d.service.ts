@@ -16,7 +16,7 @@ import { createSharesService } from '../shares/shares.service.ts';
 import type { ItemRow } from '../files/items.repository.ts';
 import { stemOf } from '../files/item-names.ts';
 import { DRAWING_TYPES, thumbkeyOf, thumbnailStorageKey } from '../thumbnails/thumbnails.keys.ts';
-import { glbKey, revitInfoKey } from './model3d.keys.ts';
+import { glbKey, lodKey, revitInfoKey } from './model3d.keys.ts';
 import { throttledProgress } from './model3d.progress.ts';
 import { createModel3dRepository, type Model3dRow } from './model3d.repository.ts';
 
@@ -63,12 +63,13 @@ const isRevit = (name: string) => extensionOf(name) === 'rvt';
  */
 const isDrawing = (name: string) => (DRAWING_TYPES as readonly string[]).includes(extensionOf(name));
 
-/** A conversion failure's code by how the converter failed (packages/model3d errors.ts kinds). */
-function failureCode(e: unknown): ErrorCode {
-  if (!(e instanceof Model3dError)) return 'model3d.failed';
-  if (e.kind === 'too-large') return 'model3d.tooLarge';
-  if (e.kind === 'timeout') return 'model3d.timeout';
-  return 'model3d.openFailed';
+/** A conversion failure's code (and its message's numbers) by how the converter failed (packages/model3d errors.ts kinds). */
+function failureOf(e: unknown): { code: ErrorCode; args?: number[] } {
+  if (!(e instanceof Model3dError)) return { code: 'model3d.failed' };
+  if (e.overLimit) return { code: e.overLimit.what === 'triangles' ? 'model3d.tooManyTriangles' : 'model3d.tooManyVertices', args: [e.overLimit.count, e.overLimit.limit] };
+  if (e.kind === 'too-large') return { code: 'model3d.tooLarge' };
+  if (e.kind === 'timeout') return { code: 'model3d.timeout' };
+  return { code: 'model3d.openFailed' };
 }
 
 /**
@@ -92,23 +93,33 @@ export function createModel3dService(deps: AppDeps) {
     return { remaining: Math.max(0, cfg.free3dTrials - (await repo.trialsUsed(actor.id, t))), superMember };
   }
 
-  function message(code: string | null, lang: Language): string | null {
+  /** the failure's message in the caller's language, its numbers written as that language writes them */
+  function message(code: string | null, args: string | null | undefined, lang: Language): string | null {
     const e = code ? ERRORS[code as ErrorCode] : undefined;
-    return e ? serverMessage(e.key, lang) : null;
+    const nums = args ? (JSON.parse(args) as number[]).map((n) => n.toLocaleString(lang)) : undefined;
+    return e ? serverMessage(e.key, lang, nums) : null;
   }
 
   /**
-   * A file's conversion as the API answers it. `link` makes the GLB's signed link, asked only once the conversion is
-   * done with the bytes the file has now (the owner's: file F of user U; a share's: file F through share S).
+   * A file's conversion as the API answers it. `link` makes the GLB's signed link (`lod`: its coarse level's), asked
+   * only once the conversion is done with the bytes the file has now (the owner's: file F of user U; a share's: file F
+   * through share S).
    */
-  function present(fileId: string, name: string, r: Model3dRow | undefined, item: ItemRow | undefined, lang: Language, link: () => string = () => downloadLink(deps, { k: 'glb', u: r!.uid, f: item!.id, b: r!.source_md5 }).url): Model3dStatus {
-    if (!r) return { fileId, name, transformStatus: TransformStatus.NO_TRANSFORM, progress: 0, stage: '', code: null, msg: null, glbUrl: null, stats: null };
+  function present(
+    fileId: string, name: string, r: Model3dRow | undefined, item: ItemRow | undefined, lang: Language,
+    link: (lod: boolean) => string = (lod) => downloadLink(deps, { k: 'glb', u: r!.uid, f: item!.id, b: r!.source_md5, ...(r!.companions ? { c: r!.companions } : {}), ...(lod ? { l: 1 } : {}) }).url,
+  ): Model3dStatus {
+    if (!r) return { fileId, name, transformStatus: TransformStatus.NO_TRANSFORM, progress: 0, stage: '', code: null, msg: null, glbUrl: null, lodUrl: null, stats: null };
     const done = r.state === TransformStatus.SUCCESS_TRANSFORM;
     // the link only while the file is still the user's with the bytes that were converted
-    const glbUrl = done && item && item.blob_md5 === r.source_md5 ? link() : null;
+    const linked = done && item && item.blob_md5 === r.source_md5;
+    const stats = done && r.stats ? JSON.parse(r.stats) : null;
+    const glbUrl = linked ? link(false) : null;
+    // the coarse level's link is the GLB's grant with `l`: the same check, the other key
+    const lodUrl = linked && stats?.lod ? link(true) : null;
     return {
       fileId, name: item?.name ?? r.source_name, transformStatus: r.state, progress: Number(r.progress), stage: r.stage,
-      code: r.error, msg: message(r.error, lang), glbUrl, stats: done && r.stats ? JSON.parse(r.stats) : null,
+      code: r.error, msg: message(r.error, r.error_args, lang), glbUrl, lodUrl, stats,
     };
   }
 
@@ -140,7 +151,7 @@ export function createModel3dService(deps: AppDeps) {
         for (const src of rows) {
           const row: Model3dRow = {
             id: newId(), uid: actor.id, source_id: src.id, source_name: src.name, source_md5: src.blob_md5!, state: TransformStatus.IN_TRANSFORM, progress: 0, stage: 'queued',
-            trial: remaining === null ? 0 : 1, stats: null, error: null, detail: null, created_at: now, updated_at: now, finished_at: null, companions: null,
+            trial: remaining === null ? 0 : 1, stats: null, error: null, error_args: null, detail: null, created_at: now, updated_at: now, finished_at: null, companions: null,
           };
           await repo.insert(row, t);
           await files.repo.update(actor.id, src.id, { transform_status: TransformStatus.IN_TRANSFORM }, t);
@@ -158,12 +169,12 @@ export function createModel3dService(deps: AppDeps) {
    * The file's state first, then the conversion's: whoever sees the conversion ended finds the file free (a delete
    * right after the status poll). A process dying between the two leaves the conversion running: its job ends it.
    */
-  async function fail(c: Model3dRow, code: ErrorCode, detail: string | null) {
+  async function fail(c: Model3dRow, code: ErrorCode, detail: string | null, args?: number[]) {
     const running = await repo.byId(c.id);
     if (running?.state !== TransformStatus.IN_TRANSFORM) return { failed: code, ended: false };
     const src = await files.repo.findOne(c.uid, c.source_id);
     if (src) await files.repo.update(c.uid, src.id, { transform_status: TransformStatus.FAIL_TRANSFORM });
-    await repo.finish(c.id, { state: 2, error: code, detail: detail?.slice(0, 500) ?? null });
+    await repo.finish(c.id, { state: 2, error: code, error_args: args ? JSON.stringify(args) : null, detail: detail?.slice(0, 500) ?? null });
     return { failed: code, detail };
   }
 
@@ -229,16 +240,18 @@ export function createModel3dService(deps: AppDeps) {
         const converted = hit && (await convertedOfShared(hit.ownerUid, hit.row));
         if (!hit || !converted) throw appError('download.linkExpired');
         if (hit.row.freeze === 1) throw appError('file.frozen');
-        const key = glbKey(hit.row.blob_md5!, converted.companions);
+        const key = g.l === 1 ? lodKey(hit.row.blob_md5!, converted.companions) : glbKey(hit.row.blob_md5!, converted.companions);
         if (!(await deps.storage.exists(key))) throw appError('download.linkExpired');
         return { key, name: `${stemOf(hit.row.name, false)}.glb` };
       });
       addDownloadGrant(deps, 'glb', async (g) => {
         const row = await files.repo.findOne(String(g.u), String(g.f));
         if (!row || row.kind !== 1 || row.blob_md5 !== String(g.b)) throw appError('download.linkExpired');
-        const key = glbKey(row.blob_md5, g.c ? String(g.c) : null);
+        const lod = g.l === 1;
+        const companions = g.c ? String(g.c) : null;
+        const key = lod ? lodKey(row.blob_md5, companions) : glbKey(row.blob_md5, companions);
         if (!(await deps.storage.exists(key))) throw appError('download.linkExpired');
-        return { key, name: `${stemOf(row.name, false)}.glb` };
+        return { key, name: `${stemOf(row.name, false)}${lod ? '.lod' : ''}.glb` };
       });
     },
 
@@ -320,7 +333,7 @@ export function createModel3dService(deps: AppDeps) {
       if (!hit) throw appError('item.notFound');
       if (hit.row.freeze === 1) throw appError('file.frozen');
       const r = (await repo.latestOfSources(hit.ownerUid, [fileId])).get(fileId);
-      const link = () => downloadLink(deps, { k: 'glb-share', s: hit.shareId, f: fileId, ...(hit.group && uid ? { u: uid } : {}) }).url;
+      const link = (lod: boolean) => downloadLink(deps, { k: 'glb-share', s: hit.shareId, f: fileId, ...(hit.group && uid ? { u: uid } : {}), ...(lod ? { l: 1 } : {}) }).url;
       return present(fileId, hit.row.name, r, hit.row, lang, link);
     },
 
@@ -369,14 +382,16 @@ export function createModel3dService(deps: AppDeps) {
       try {
         extraFiles = await companionsOf(src, bytes, cfg.model3dMaxInputMb * 1024 * 1024);
       } catch (e) {
-        return fail(c, failureCode(e), e instanceof Error ? e.message : String(e));
+        const { code, args } = failureOf(e);
+        return fail(c, code, e instanceof Error ? e.message : String(e), args);
       }
       const companions = digestOf(extraFiles);
       const key = glbKey(c.source_md5, companions);
       // the same bytes (with the same files beside them) converted before (a re-upload, a copy, a killed process
       // after the store): the GLB is reused
       const kept = await repo.doneWith(c.source_md5, companions);
-      if (kept && (await deps.storage.exists(key))) {
+      const keptLod = kept ? !!(JSON.parse(kept) as { lod?: unknown }).lod : false;
+      if (kept && (await deps.storage.exists(key)) && (!keptLod || (await deps.storage.exists(lodKey(c.source_md5, companions))))) {
         return finishOk(c, JSON.parse(kept), !drawing && (await deps.storage.exists(thumbnailStorageKey(thumbkey))) ? thumbkey : null, companions);
       }
       // the worker's stages (parse, import, document, thumbnail, compress, write) fill 10–90 % of the bar, on the row the
@@ -390,7 +405,10 @@ export function createModel3dService(deps: AppDeps) {
       try {
         out = await convertInWorker(bytes, src.name, {
           extraFiles,
-          limits: { maxInputBytes: cfg.model3dMaxInputMb * 1024 * 1024, maxTriangles: cfg.model3dMaxTriangles },
+          limits: {
+            maxInputBytes: cfg.model3dMaxInputMb * 1024 * 1024, maxTriangles: cfg.model3dMaxTriangles, maxVertices: cfg.model3dMaxVertices,
+            lodAboveTriangles: cfg.model3dLodAboveTriangles, lodTargetTriangles: cfg.model3dLodTargetTriangles,
+          },
           thumbnail: drawing ? undefined : THUMBNAIL_PX,
           maxOldGenerationSizeMb: cfg.model3dMaxHeapMb,
           timeoutMs: cfg.model3dTimeoutMs,
@@ -398,12 +416,14 @@ export function createModel3dService(deps: AppDeps) {
         });
       } catch (e) {
         await progress.stop();
-        const code = failureCode(e);
-        return fail(c, code, e instanceof Error ? `${e instanceof Model3dError ? e.kind : e.name}: ${e.message}` : String(e));
+        const { code, args } = failureOf(e);
+        return fail(c, code, e instanceof Error ? `${e instanceof Model3dError ? e.kind : e.name}: ${e.message}` : String(e), args);
       }
       await progress.stop();
       await repo.setProgress(c.id, 90, 'store');
       // the drivers' put is atomic (a temp file renamed, or one S3 PUT): the viewer never reads half a GLB
+      // the coarse level first: a GLB stored is a model the viewer may open, and then its coarse level is there too
+      if (out.lod) await deps.storage.put(lodKey(c.source_md5, companions), Buffer.from(out.lod), { size: out.lod.byteLength, contentType: 'model/gltf-binary' });
       await deps.storage.put(key, Buffer.from(out.glb), { size: out.glb.byteLength, contentType: 'model/gltf-binary' });
       let shown: string | null = null;
       if (out.thumbnail) {

@@ -3,17 +3,18 @@ import { getBounds } from '@gltf-transform/core';
 import sharp from 'sharp';
 import { gltfIO, MODEL3D_FORMATS } from '@cadcloud/model3d';
 import { TYPE_GROUPS, VipType } from '@cadcloud/contracts';
-import { asciiStl, cube, obj } from '../../../../../packages/model3d/src/fixtures/mesh.ts';
+import { asciiStl, obj } from '../../../../../packages/model3d/src/fixtures/mesh.ts';
 import { stepPart } from '../../../../../packages/model3d/src/fixtures/step.ts';
 import { solidsDxf, SOLIDS_BBOX } from '../../../../../packages/model3d/src/fixtures/drawing.ts';
 import { writeAsciiDxf } from '@cadcloud/cad/testing/dxf';
+import { sphereTriangles, spheresGlb } from '../../../../../packages/model3d/src/fixtures/spheres.ts';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, type TestApp } from '../../test/fixtures.ts';
 import { until } from '../../test/until.ts';
 import { placeDirectly } from '../../test/place-directly.ts';
 import { registerModel3dJobs } from './model3d.jobs.ts';
 import { createModel3dService } from './model3d.service.ts';
-import { glbKey } from './model3d.keys.ts';
+import { glbKey, lodKey } from './model3d.keys.ts';
 
 const P = '/cloud/v5/file/task/';
 const STEP_CUBE = stepPart({ name: 'Block', min: [0, 0, 0], max: [20, 10, 5] });
@@ -42,7 +43,8 @@ for (const driver of testDatabaseDrivers()) {
 
 
     beforeAll(async () => {
-      t = await createTestApp(driver, { FREE_3D_TRIALS: '2', MODEL3D_MAX_TRIANGLES: '20' });
+      // limits low enough for small generated models: refused above 50 000 triangles, a coarse level above 20 000
+      t = await createTestApp(driver, { FREE_3D_TRIALS: '2', MODEL3D_MAX_TRIANGLES: '50000', MODEL3D_LOD_ABOVE_TRIANGLES: '20000', MODEL3D_LOD_TARGET_TRIANGLES: '2000' });
       registerModel3dJobs(t.deps.queue, t.deps);
       superUser = await t.createUser();
       await t.db.db.updateTable('users').set({ vip_type: VipType.SUPER }).where('id', '=', superUser.id).execute();
@@ -125,15 +127,57 @@ for (const driver of testDatabaseDrivers()) {
       expect(zh.msg).toMatch(/IFC/);
       const txt = (await t.upload(superUser.token, 'notes.txt', Buffer.from('hello'))).bizData;
       expect((await convert(superUser.token, [txt.id])).bizData.code).toBe('model3d.notModel');
-      // over the operator's cap (MODEL3D_MAX_TRIANGLES 20 here): refused with a clear message, not run out of memory
-      const a = cube(10);
-      const b = cube(10, [20, 0, 0]);
-      const two = { vertices: [...a.vertices, ...b.vertices], triangles: [...a.triangles, ...b.triangles.map((tr) => tr.map((i) => i + a.vertices.length) as typeof tr)] };
-      const big = (await t.upload(superUser.token, 'two.stl', Buffer.from(asciiStl('two', two)))).bizData;
+      // over the operator's cap (MODEL3D_MAX_TRIANGLES 50 000 here): refused with both numbers, not run out of memory
+      const big = (await t.upload(superUser.token, 'big.glb', Buffer.from(await spheresGlb(16, 40)))).bizData;
       expect((await convert(superUser.token, [big.id])).rtnCode).toBe('0000000');
-      expect(await settled(superUser.token, big.id)).toMatchObject({ transformStatus: 2, code: 'model3d.tooLarge', msg: 'The 3D model is too large to convert' });
+      const refused = await settled(superUser.token, big.id);
+      expect(refused).toMatchObject({ transformStatus: 2, code: 'model3d.tooManyTriangles', msg: 'This model is too large to convert (at least 99,840 triangles; the limit is 50,000)', glbUrl: null, lodUrl: null });
+      expect((await t.call(`${P}checkTaskStatus3D`, { fileId: big.id }, superUser.token, 'de')).bizData.msg).toBe('Dieses Modell ist zu groß für die Konvertierung (mindestens 99.840 Dreiecke; die Grenze ist 50.000)');
+      expect((await t.call(`${P}checkTaskStatus3D`, { fileId: big.id }, superUser.token, 'zh')).bizData.msg).toMatch(/99,840.*50,000/);
+      expect((await t.call('/cloud/v5/file/getFileInfo', { fileId: big.id }, superUser.token)).bizData.transformStatus).toBe(2);
+      // the source is untouched: the same bytes as uploaded
+      expect((await t.call('/cloud/v5/file/getFileInfo', { fileId: big.id }, superUser.token)).bizData.fileMD5).toBe(big.fileMD5);
+      expect(await t.deps.storage.exists(glbKey(big.fileMD5))).toBe(false);
       // the server keeps serving
       expect((await t.call('/cloud/v5/union/list', { parentId: '0' }, superUser.token)).rtnCode).toBe('0000000');
+    });
+
+    it('a model above MODEL3D_LOD_ABOVE_TRIANGLES also gets a coarse level: its lodUrl is checked like the GLB\'s, and goes with it', async () => {
+      const f = (await t.upload(superUser.token, 'spheres.glb', Buffer.from(await spheresGlb(4, 40)))).bizData;
+      expect((await convert(superUser.token, [f.id])).rtnCode).toBe('0000000');
+      const s = await settled(superUser.token, f.id);
+      expect(s).toMatchObject({ transformStatus: 1, stats: { triangles: 4 * sphereTriangles(40) } });
+      expect(s.lodUrl).toMatch(/download\/object/);
+      const full = await readGlb((await t.fetchSigned(s.glbUrl, superUser.token)).body);
+      const lod = await t.fetchSigned(s.lodUrl, superUser.token);
+      expect(lod.status).toBe(200);
+      const coarse = await readGlb(lod.body);
+      expect(coarse.triangles).toBe(s.stats.lod.triangles);
+      expect(coarse.triangles).toBeLessThan(full.triangles / 4);
+      expect(coarse.names).toEqual(full.names);
+      // a byte range of it (the viewer's streaming reads either file as it comes)
+      const part = await t.app.inject({ method: 'GET', url: new URL(s.lodUrl).pathname + new URL(s.lodUrl).search, headers: { range: 'bytes=0-3' } });
+      expect(part.statusCode).toBe(206);
+      expect(part.rawPayload.toString()).toBe('glTF');
+      // a small model has none
+      const small = (await t.upload(superUser.token, 'small.stl', Buffer.from(asciiStl('small')))).bizData;
+      await convert(superUser.token, [small.id]);
+      expect(await settled(superUser.token, small.id)).toMatchObject({ transformStatus: 1, lodUrl: null });
+      // another user gets no link (their status call does not know the file), and cannot make one: the grant is signed
+      const other = await t.createUser();
+      expect((await t.call(`${P}checkTaskStatus3D`, { fileId: f.id }, other.token)).bizData.code).toBe('item.notFound');
+      const [body] = new URL(s.glbUrl).searchParams.get('g')!.split('.');
+      const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), l: 1 })).toString('base64url');
+      const glbMac = new URL(s.glbUrl).searchParams.get('g')!.split('.')[1];
+      expect((await t.fetchSigned(`/cloud/v5/download/object?g=${forged}.${glbMac}`, other.token)).status).toBe(403);
+      // the file deleted: the coarse level's link stops with the GLB's; deleted for good, both go with the bytes
+      expect((await t.call('/cloud/v5/union/delete', { fileIds: [f.id], folderIds: [] }, superUser.token)).rtnCode).toBe('0000000');
+      const after = await t.fetchSigned(s.lodUrl, superUser.token);
+      expect(after.status).toBe(403);
+      expect(JSON.parse(after.body.toString()).bizData.code).toBe('download.linkExpired');
+      expect(await t.deps.storage.exists(lodKey(f.fileMD5))).toBe(true);
+      await t.call('/cloud/v5/union/delete', { deleteLevel: 1, fileIds: [f.id], folderIds: [] }, superUser.token);
+      await until(async () => (!(await t.deps.storage.exists(lodKey(f.fileMD5))) && !(await t.deps.storage.exists(glbKey(f.fileMD5)))) || undefined, 10_000);
     });
 
     it('a free user gets FREE_3D_TRIALS conversions, then the message; a failed conversion spends none', async () => {

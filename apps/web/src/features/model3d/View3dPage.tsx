@@ -11,9 +11,11 @@ import { ElementProperties, ModelTree } from './ModelPanels.tsx';
 import { MeasurePanel } from './MeasurePanel.tsx';
 import type { MeasureResult } from './measure-tool.ts';
 import type { Axis } from './section.ts';
-import type { Engine, RenderMode, StandardView } from './engine.ts';
+import type { DrawnLevel, Engine, RenderMode, StandardView } from './engine.ts';
+import { fetchWithProgress, type Received } from './fetch-progress.ts';
+import { formatSize } from '../../lib/format.ts';
 
-type Phase = { kind: 'status' } | { kind: 'error'; msg: string } | { kind: 'model'; url: string };
+type Phase = { kind: 'status' } | { kind: 'error'; msg: string } | { kind: 'model'; url: string; lodUrl: string | null };
 
 /**
  * /view3d?key={file id} (spec section 2): a converted 3D model in its own tab. Not converted: the spec's "not viewable
@@ -34,7 +36,7 @@ export function View3dPage() {
       const s = shareToken ? await sharesApi.status3D(shareToken, key) : await model3dApi.status(key);
       setStatus(s);
       document.title = s.name;
-      if (s.transformStatus === TransformStatus.SUCCESS_TRANSFORM && s.glbUrl) setPhase({ kind: 'model', url: s.glbUrl });
+      if (s.transformStatus === TransformStatus.SUCCESS_TRANSFORM && s.glbUrl) setPhase({ kind: 'model', url: s.glbUrl, lodUrl: s.lodUrl ?? null });
     } catch (e) {
       setPhase({ kind: 'error', msg: (e as Error).message });
     }
@@ -60,7 +62,7 @@ export function View3dPage() {
     }
   };
 
-  if (phase.kind === 'model') return <ModelView url={phase.url} status={status!} />;
+  if (phase.kind === 'model') return <ModelView url={phase.url} lodUrl={phase.lodUrl} status={status!} />;
   if (phase.kind === 'error') return <Result status="warning" title={phase.msg} data-testid="view3d-error" />;
   if (!status) return <Spin style={{ display: 'block', margin: '20vh auto' }} />;
   const s = status.transformStatus;
@@ -80,7 +82,12 @@ export function View3dPage() {
 const narrow = () => window.innerWidth < 768;
 
 /** The loaded model: the three.js engine (a chunk of its own) and the toolbar and panels around it. */
-function ModelView({ url, status }: { url: string; status: Model3dStatus }) {
+/**
+ * A big model comes as two GLBs (the converter's coarse level, a few MB, and the full model): both are fetched at once,
+ * the coarse one is shown as soon as it is there and the full one, its bytes counted on screen, takes its place when
+ * it has arrived; afterwards the coarse one is drawn while the camera moves (engine.ts).
+ */
+function ModelView({ url, lodUrl, status }: { url: string; lodUrl: string | null; status: Model3dStatus }) {
   const { t } = useTranslation('model3d');
   const host = useRef<HTMLDivElement>(null);
   const [engine, setEngine] = useState<Engine | null>(null);
@@ -91,6 +98,8 @@ function ModelView({ url, status }: { url: string; status: Model3dStatus }) {
   const [section, setSection] = useState<{ axis: Axis | 'off'; t: number; flip: boolean }>({ axis: 'off', t: 0.5, flip: false });
   const [phone, setPhone] = useState(narrow());
   const [panel, setPanel] = useState<'tree' | 'props' | null>(null);
+  const [received, setReceived] = useState<Received | null>(null);
+  const [level, setLevel] = useState<DrawnLevel | null>(null);
   const bump = () => setVersion((v) => v + 1);
 
   useEffect(() => {
@@ -101,30 +110,55 @@ function ModelView({ url, status }: { url: string; status: Model3dStatus }) {
 
   useEffect(() => {
     let dead = false;
-    let made: Engine | null = null;
+    // held in an object: the closures below set it, and TypeScript would narrow a plain `let` to null
+    const made: { engine: Engine | null } = { engine: null };
+    const stop = new AbortController();
+    const upAxis = status.stats?.upAxis;
     (async () => {
       try {
-        const [{ Engine, parseGlb }, res] = await Promise.all([import('./engine.ts'), fetch(url, { credentials: 'same-origin' })]);
-        if (!res.ok) throw new Error(String(res.status));
-        const { model } = await parseGlb(await res.arrayBuffer(), status.stats?.upAxis);
+        const engineModule = import('./engine.ts');
+        const full = fetchWithProgress(url, setReceived, stop.signal);
+        const start = (model: Parameters<Engine['setModel']>[0], coarse: boolean, E: typeof Engine) => {
+          const created = new E(host.current!, {
+            onSelect: (o) => setSelected(o),
+            onMeasure: setMeasure,
+            onLevel: (l) => {
+              setLevel(l);
+              // the browser test reads the order the levels came in
+              ((window as unknown as { __view3dLevels?: DrawnLevel[] }).__view3dLevels ??= []).push(l);
+            },
+          });
+          made.engine = created;
+          created.setModel(model, coarse);
+          setEngine(created);
+          // the browser test and the bench read the engine (pixels, projection, levels) through this
+          (window as unknown as { __view3d?: Engine }).__view3d = created;
+        };
+        const { Engine: E, parseGlb } = await engineModule;
+        if (lodUrl) {
+          // the coarse level first; should it fail, the full model still comes
+          const coarse = await fetchWithProgress(lodUrl, () => undefined, stop.signal)
+            .then((b) => parseGlb(b, upAxis))
+            .catch((e) => (console.warn(`the coarse level did not load: ${(e as Error).message}`), null));
+          if (dead) return;
+          if (coarse) start(coarse.model, true, E);
+        }
+        const { model } = await parseGlb(await full, upAxis);
         if (dead) return;
-        made = new Engine(host.current!, {
-          onSelect: (o) => setSelected(o),
-          onMeasure: setMeasure,
-        });
-        made.setModel(model);
-        setEngine(made);
-        // the browser test reads the engine (pixels, projection) through this
-        (window as unknown as { __view3d?: Engine }).__view3d = made;
+        if (made.engine) made.engine.setFullModel(model);
+        else start(model, false, E);
+        setReceived(null);
+        bump();
       } catch (e) {
         if (!dead) setFailed((e as Error).message);
       }
     })();
     return () => {
       dead = true;
-      made?.dispose();
+      stop.abort();
+      made.engine?.dispose();
     };
-  }, [url, status.stats?.upAxis]);
+  }, [url, lodUrl, status.stats?.upAxis]);
 
   useEffect(() => engine?.setSection(section.axis === 'off' ? null : { axis: section.axis, t: section.t, flip: section.flip }), [engine, section]);
 
@@ -168,6 +202,13 @@ function ModelView({ url, status }: { url: string; status: Model3dStatus }) {
         <div ref={host} style={{ flex: 1, position: 'relative', minWidth: 0 }} data-testid="view3d-host">
           {measure && <MeasurePanel result={measure} onMode={(m) => engine?.measure.setMode(m)} />}
           {!engine && <Spin tip={t('model3d.loading')} style={{ position: 'absolute', top: '40%', left: '50%' }}><div /></Spin>}
+          {received && (
+            <div data-testid="view3d-bytes" style={{ position: 'absolute', left: 8, right: 8, bottom: 8, maxWidth: 360, padding: '4px 8px', background: 'rgba(255,255,255,0.85)', borderRadius: 4, fontSize: 12 }}>
+              {t('model3d.loadingDetail', { loaded: formatSize(received.loaded), total: received.total ? formatSize(received.total) : '…' })}
+              {received.total ? <Progress size="small" showInfo={false} percent={Math.round((100 * received.loaded) / received.total)} /> : null}
+            </div>
+          )}
+          {engine && level === 'coarse' && <span data-testid="view3d-coarse" style={{ position: 'absolute', top: 8, right: 8, fontSize: 12, color: '#6b7280' }}>{t('model3d.coarse')}</span>}
         </div>
         {!phone && panel === 'props' && <aside style={{ width: 300, overflow: 'auto', padding: 8, borderLeft: '1px solid #e5e7eb', background: '#fff' }}>{props}</aside>}
       </div>

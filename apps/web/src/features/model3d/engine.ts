@@ -29,6 +29,8 @@ export async function parseGlb(data: ArrayBuffer, upAxis?: 'Y' | 'Z'): Promise<{
   // (`upAxis`: the status's stats say it too, for a GLB whose scene extras were lost)
   if ((gltf.scene.userData?.upAxis ?? upAxis) === 'Z') model.rotation.x = -Math.PI / 2;
   gltf.scene.userData.gltfScene = true; // the tree starts below it
+  // each object's glTF node number: a big model's coarse level and full model pair up by it (same nodes)
+  for (const [o, a] of gltf.parser.associations) if (a?.nodes !== undefined && 'isObject3D' in o) (o as Object3D).userData.gltfNode = a.nodes;
   model.add(gltf.scene);
   model.updateMatrixWorld(true);
   return { gltf, model };
@@ -38,7 +40,14 @@ export interface EngineEvents {
   onSelect(element: Object3D | null): void;
   /** the measurement so far; null when measuring stops */
   onMeasure(result: MeasureResult | null): void;
+  /** which level is drawn: the coarse one (before the full model arrived, or while the camera moves) or the full */
+  onLevel?(level: DrawnLevel): void;
 }
+
+export type DrawnLevel = 'coarse' | 'full';
+
+/** the camera at rest this long after the last move draws the full model again */
+const REST_MS = 250;
 
 /**
  * The 3D viewer: renderer, perspective/orthographic cameras with OrbitControls (mouse and touch: orbit, pan, pinch),
@@ -62,6 +71,16 @@ export class Engine {
   private section: { axis: Axis; t: number; flip: boolean } | null = null;
   private resize: ResizeObserver;
   private down: { x: number; y: number } | null = null;
+  /** a big model's coarse level (lod.ts of the converter: the same nodes) once the full model replaced it */
+  private coarse: Group | null = null;
+  /** the model first shown was the coarse level: the full one is still coming */
+  private awaitingFull = false;
+  private moving = false;
+  private restTimer: ReturnType<typeof setTimeout> | undefined;
+  /** draw the coarse level while the camera moves (the bench turns it off to compare) */
+  lodWhileMoving = true;
+  private drawn: DrawnLevel = 'full';
+  private levelTold = false;
 
   constructor(
     private host: HTMLElement,
@@ -81,6 +100,9 @@ export class Engine {
     this.measure = new MeasureTool(this, host, this.scene, events.onMeasure);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.addEventListener('change', () => this.invalidate());
+    // orbit, pan, zoom and pinch: the coarse level while they last, the full model once the camera rests
+    this.controls.addEventListener('start', () => this.beginMove());
+    this.controls.addEventListener('end', () => this.endMove());
     this.resize = new ResizeObserver(() => this.fitCanvas());
     this.resize.observe(host);
     this.fitCanvas();
@@ -98,6 +120,7 @@ export class Engine {
   }
 
   dispose() {
+    clearTimeout(this.restTimer);
     this.renderer.setAnimationLoop(null);
     this.measure.dispose();
     this.resize.disconnect();
@@ -116,11 +139,86 @@ export class Engine {
     this.dirty = false;
   }
 
-  setModel(model: Group) {
+  /** The model to show; `coarse`: it is a big model's coarse level, and setFullModel follows with the full one. */
+  setModel(model: Group, coarse = false) {
     this.model = model;
+    this.awaitingFull = coarse;
     this.scene.add(model);
     this.radius = this.bounds().getBoundingSphere(new Sphere()).radius || 1;
     this.fit('iso');
+    this.showLevel(coarse ? 'coarse' : 'full');
+  }
+
+  /**
+   * The full model arrived: it takes the coarse level's place (the view, the section and the mode stay); the coarse
+   * level is kept, out of the scene, to be drawn while the camera moves.
+   */
+  setFullModel(full: Group) {
+    const coarse = this.awaitingFull ? this.model : null;
+    if (!coarse) return this.setModel(full);
+    this.select(null);
+    // the coarse level's edges go: drawn while moving they would cost what the coarse level saves
+    for (const e of this.edges ?? []) e.removeFromParent();
+    this.edges = null;
+    this.scene.remove(coarse);
+    this.coarse = coarse;
+    this.awaitingFull = false;
+    this.model = full;
+    this.scene.add(full);
+    this.setMode(this.mode);
+    if (this.moving && this.lodWhileMoving) this.showLevel('coarse');
+    else this.showLevel('full');
+  }
+
+  get level(): DrawnLevel {
+    return this.drawn;
+  }
+
+  /** The camera starts moving: the coarse level is drawn instead of the full model (when there is one). */
+  beginMove() {
+    clearTimeout(this.restTimer);
+    this.moving = true;
+    if (this.coarse && this.lodWhileMoving) this.showLevel('coarse');
+  }
+
+  /** The camera stopped: the full model again once it has rested REST_MS (a wheel zoom is many short moves). */
+  endMove() {
+    clearTimeout(this.restTimer);
+    this.restTimer = setTimeout(() => {
+      this.moving = false;
+      if (this.coarse) this.showLevel('full');
+    }, REST_MS);
+  }
+
+  /**
+   * Puts the level into the scene. Hidden and isolated elements stay hidden on the coarse level: its nodes are the
+   * full model's (same glTF node numbers), their visibility is copied over before it is drawn.
+   */
+  private showLevel(level: DrawnLevel) {
+    if (this.coarse && this.model) {
+      const full = this.model;
+      const coarse = this.coarse;
+      if (level === 'coarse') {
+        const shown = new Map<number, boolean>();
+        full.traverse((o) => o.userData.gltfNode !== undefined && shown.set(o.userData.gltfNode as number, o.visible));
+        coarse.traverse((o) => {
+          const v = shown.get(o.userData.gltfNode as number);
+          if (v !== undefined) o.visible = v;
+        });
+        this.scene.remove(full);
+        this.scene.add(coarse);
+      } else {
+        this.scene.remove(coarse);
+        this.scene.add(full);
+      }
+    }
+    this.renderer.domElement.dataset.level = level;
+    if (this.drawn !== level || !this.levelTold) {
+      this.drawn = level;
+      this.levelTold = true;
+      this.events.onLevel?.(level);
+    }
+    this.invalidate();
   }
 
   private bounds(): Box3 {
@@ -209,7 +307,9 @@ export class Engine {
 
   setMode(mode: RenderMode) {
     this.mode = mode;
-    for (const m of this.meshes()) for (const mat of ([] as Material[]).concat(m.material)) (mat as MeshStandardMaterial).wireframe = mode === 'wireframe';
+    const coarse: Mesh[] = [];
+    this.coarse?.traverse((o) => (o as Mesh).isMesh && coarse.push(o as Mesh));
+    for (const m of [...this.meshes(), ...coarse]) for (const mat of ([] as Material[]).concat(m.material)) (mat as MeshStandardMaterial).wireframe = mode === 'wireframe';
     if (mode === 'edges' && !this.edges) {
       this.edges = [];
       const lineMat = new LineBasicMaterial({ color: 0x1f2937 });

@@ -22,6 +22,7 @@ import * as conversions from './20261127T090000-conversions.ts';
 import * as unzipTasks from './20261127T110000-unzip-tasks.ts';
 import * as model3d from './20261127T120000-model3d.ts';
 import * as unzipLanguage from './20261127T163100-unzip-language.ts';
+import * as model3dErrorArgs from './20261127T192000-model3d-error-args.ts';
 import * as model3dCompanions from './20261127T192000-model3d-companions.ts';
 import * as membership from './20261127T193000-membership.ts';
 
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   '20261127T110000-unzip-tasks': unzipTasks,
   '20261127T120000-model3d': model3d,
   '20261127T163100-unzip-language': unzipLanguage,
+  '20261127T192000-model3d-error-args': model3dErrorArgs,
   '20261127T192000-model3d-companions': model3dCompanions,
   '20261127T193000-membership': membership,
 };
