@@ -1,6 +1,7 @@
 import type { Document } from '@gltf-transform/core';
 import { asModel3dError, badInput, tooLarge, unsupported } from './errors.ts';
 import { sceneToDocument } from './glb/document.ts';
+import { BATCH_ABOVE, meshNodeCount, sceneToBatchedDocument } from './glb/batch.ts';
 import { finishGlb, type ModelNode, type ModelStats } from './glb/finish.ts';
 import { type Model3dLimits, withDefaults } from './limits.ts';
 import { type Scene, TriangleBudget } from './scene.ts';
@@ -39,6 +40,8 @@ export interface ConvertOptions {
   extraFiles?: Record<string, Uint8Array> | Map<string, Uint8Array>;
   /** a PNG thumbnail of this many pixels square (isometric, flat-shaded, transparent background) */
   thumbnail?: number;
+  /** a scene with more nodes holding meshes than this is merged into few primitives (glb/batch.ts); default BATCH_ABOVE */
+  batchAbove?: number;
 }
 
 export interface ConvertResult {
@@ -103,7 +106,8 @@ export async function convertToGlb(input: Uint8Array, name: string, o: ConvertOp
   if (WASM_FORMATS.has(format) && input.length > limits.maxWasmInputBytes) throw tooLarge(`${name} is ${input.length} bytes, more than ${limits.maxWasmInputBytes} for ${format.toUpperCase()}`);
   try {
     const imported = await importAny(format, input, name, limits, extra);
-    const doc = 'roots' in imported ? sceneToDocument(imported) : imported;
+    // many elements are merged into few primitives (their identity kept as triangle ranges), few keep a mesh each
+    const doc = !('roots' in imported) ? imported : meshNodeCount(imported) > (o.batchAbove ?? BATCH_ABOVE) ? sceneToBatchedDocument(imported) : sceneToDocument(imported);
     return { ...(await finishGlb(doc, limits, o.thumbnail)), format };
   } catch (e) {
     throw asModel3dError(e);

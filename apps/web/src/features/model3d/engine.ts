@@ -6,6 +6,7 @@ import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { elementOf, isShown } from './scene-tree.ts';
+import { BatchedElements } from './batches.ts';
 import { distance, snapToVertex, type Vec3 } from './measure3d.ts';
 import { keeps, sectionPlane, type Axis } from './section.ts';
 
@@ -54,6 +55,8 @@ export class Engine {
   private mode: RenderMode = 'shaded';
   private edges: LineSegments[] | null = null;
   private selected: { element: Object3D; restore: [Mesh, Material | Material[]][] } | null = null;
+  /** the merged meshes of a batched model and its elements' triangle ranges (null: a mesh per element) */
+  private batches: BatchedElements | null = null;
   private measuring = false;
   private points: Vec3[] = [];
   private marks = new Group();
@@ -111,6 +114,7 @@ export class Engine {
 
   setModel(model: Group) {
     this.model = model;
+    this.batches = BatchedElements.of(model, highlighted);
     this.scene.add(model);
     this.radius = this.bounds().getBoundingSphere(new Sphere()).radius || 1;
     this.fit('iso');
@@ -121,8 +125,9 @@ export class Engine {
     if (!this.model) return box;
     this.model.updateMatrixWorld(true);
     this.model.traverse((o) => {
-      if ((o as Mesh).isMesh && isShown(o)) box.expandByObject(o, false);
+      if ((o as Mesh).isMesh && isShown(o) && !this.batches?.isBatch(o)) box.expandByObject(o, false);
     });
+    if (this.batches) box.union(this.batches.shownBox());
     return box.isEmpty() ? new Box3().setFromObject(this.model) : box;
   }
 
@@ -207,7 +212,8 @@ export class Engine {
       this.edges = [];
       const lineMat = new LineBasicMaterial({ color: 0x1f2937 });
       for (const m of this.meshes()) {
-        const e = new LineSegments(new EdgesGeometry(m.geometry, 30), lineMat);
+        // a merged mesh: the edges of its shown elements only
+        const e = new LineSegments(new EdgesGeometry(this.batches?.isBatch(m) ? this.batches.shownGeometry(m) : m.geometry, 30), lineMat);
         e.name = '';
         e.userData.edges = true;
         e.raycast = () => undefined;
@@ -217,6 +223,26 @@ export class Engine {
     }
     for (const e of this.edges ?? []) e.visible = mode === 'edges';
     this.invalidate();
+  }
+
+  /** After the tree hid, isolated or showed elements: a batched model's draw groups (and edges) follow. */
+  visibilityChanged() {
+    if (this.batches) {
+      this.batches.refresh(this.selected?.element ?? null);
+      if (this.edges) {
+        for (const e of this.edges) (e.geometry.dispose(), e.removeFromParent());
+        this.edges = null;
+        this.setMode(this.mode);
+      }
+    }
+    this.invalidate();
+  }
+
+  /** The element a hit belongs to: a merged mesh's triangle names it, otherwise the nearest named node. */
+  private elementOfHit(hit: { object: Object3D; faceIndex?: number | null }): Object3D {
+    const mesh = hit.object as Mesh;
+    if (this.batches?.isBatch(mesh) && hit.faceIndex != null) return this.batches.elementAt(mesh, hit.faceIndex) ?? mesh;
+    return elementOf(hit.object, this.model!);
   }
 
   get renderMode() {
@@ -253,6 +279,7 @@ export class Engine {
     const plane = this.renderer.clippingPlanes[0];
     for (const hit of ray.intersectObject(this.model, true)) {
       if (!(hit.object as Mesh).isMesh || !isShown(hit.object)) continue;
+      if (this.batches?.isBatch(hit.object) && !isShown(this.elementOfHit(hit))) continue;
       if (plane && !keeps({ normal: plane.normal.toArray(), constant: plane.constant }, hit.point.toArray())) continue;
       return hit;
     }
@@ -293,7 +320,7 @@ export class Engine {
       this.addPoint(point);
       return;
     }
-    this.select(hit ? elementOf(hit.object, this.model!) : null);
+    this.select(hit ? this.elementOfHit(hit) : null);
   }
 
   private addPoint(p: Vec3) {
@@ -324,21 +351,15 @@ export class Engine {
       element.traverse((o) => {
         const m = o as Mesh;
         if (!m.isMesh) return;
+        if (this.batches?.isBatch(m)) return; // a merged mesh highlights the element's triangles by its groups
         restore.push([m, m.material]);
-        const lit = (mat: Material) => {
-          const c = mat.clone() as MeshStandardMaterial;
-          // tinted towards the app's blue (an emissive glow washed light faces out to the background's colour)
-          c.color?.lerp(new Color(0x1677ff), 0.6);
-          c.emissive?.set(0x0b3d91);
-          c.emissiveIntensity = 0.2;
-          return c;
-        };
         // an array only where there was one: a mesh without groups draws nothing with an array of materials
-        m.material = Array.isArray(m.material) ? m.material.map(lit) : lit(m.material);
+        m.material = Array.isArray(m.material) ? m.material.map(highlighted) : highlighted(m.material);
       });
       this.selected = { element, restore };
       this.setMode(this.mode);
     }
+    this.batches?.refresh(element);
     this.events.onSelect(element);
     this.invalidate();
   }
@@ -348,6 +369,15 @@ export class Engine {
     this.renderNow();
     return this.renderer.domElement.toDataURL('image/png');
   }
+}
+
+/** A selected element's material: tinted towards the app's blue (an emissive glow washed light faces out to the background's colour). */
+function highlighted(mat: Material): Material {
+  const c = mat.clone() as MeshStandardMaterial;
+  c.color?.lerp(new Color(0x1677ff), 0.6);
+  c.emissive?.set(0x0b3d91);
+  c.emissiveIntensity = 0.2;
+  return c;
 }
 
 /** A small octahedron around the origin (a measurement point's marker). */
