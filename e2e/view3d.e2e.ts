@@ -203,9 +203,10 @@ describe('/view3d in the browser', () => {
       const full = await drawn(tab);
       expect(full).toBeGreaterThan(5000);
       await tab.click('[data-testid=view3d-tree-toggle]');
-      await tab.locator('[data-testid="tree-Window 0-24"]').waitFor();
+      // three's loader writes node names with underscores for spaces
+      await tab.locator('[data-testid="tree-Window_0-24"]').waitFor();
       // isolated: one wall of a hundred elements, fitted it fills the view again
-      await tab.click('[data-testid="tree-Wall 0-0"]');
+      await tab.click('[data-testid="tree-Wall_0-0"]');
       await tab.click('[data-testid=tree-isolate]');
       const alone = await drawn(tab);
       expect(alone).toBeLessThan(full * 0.2);
@@ -216,7 +217,7 @@ describe('/view3d in the browser', () => {
       await tab.click('[data-testid=view3d-props-toggle]');
       const cv = (await tab.locator('[data-testid=view3d-canvas]').boundingBox())!;
       await tab.mouse.click(cv.x + cv.width / 2, cv.y + cv.height / 2);
-      await tab.locator('[data-testid=element-properties]').getByText('Wall 0-0').waitFor();
+      await tab.locator('[data-testid=element-properties]').getByText('Wall_0-0').waitFor();
       await tab.locator('[data-testid=element-properties]').getByText('W-0-0', { exact: false }).waitFor();
       // show all: every element drawn again; the section across X keeps a slice
       await tab.click('[data-testid=view3d-tree-toggle]');
