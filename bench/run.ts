@@ -9,6 +9,7 @@ import { runConvertBench } from './convert.bench.ts';
 import { runPdfImportBench } from './pdf-import.bench.ts';
 import { runUnzipBench } from './unzip.bench.ts';
 import { runModel3dViewerBench } from './model3d-viewer.bench.ts';
+import { runModel3dBench } from './model3d.bench.ts';
 
 const out: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length, node: process.version }, at: new Date().toISOString() };
 const only = process.argv.slice(2);
@@ -21,6 +22,7 @@ if (want('convert')) out.convert = await runConvertBench();
 if (want('pdf-import')) out.pdfImport = await runPdfImportBench();
 if (want('unzip')) out.unzip = await runUnzipBench();
 if (want('model3d-viewer')) out.model3dViewer = await runModel3dViewerBench();
+if (want('model3d')) out.model3d = await runModel3dBench();
 console.log(JSON.stringify(out, null, 2));
 const dir = path.join(import.meta.dirname, 'results');
 mkdirSync(dir, { recursive: true });

@@ -1,6 +1,7 @@
 import type { Document } from '@gltf-transform/core';
 import { asModel3dError, badInput, tooLarge, unsupported } from './errors.ts';
 import { sceneToDocument } from './glb/document.ts';
+import { BATCH_ABOVE, meshNodeCount, sceneToBatchedDocument } from './glb/batch.ts';
 import { finishGlb, type ModelNode, type ModelStats } from './glb/finish.ts';
 import { type Model3dLimits, withDefaults } from './limits.ts';
 import { type ImportProgress, type OnModel3dProgress, progressReporter } from './progress.ts';
@@ -50,6 +51,8 @@ export interface ConvertOptions {
   thumbnail?: number;
   /** told of each stage and the percent done (not passed into a worker thread: convertInWorker forwards its own) */
   onProgress?: OnModel3dProgress;
+  /** a scene with more nodes holding meshes than this is merged into few primitives (glb/batch.ts); default BATCH_ABOVE */
+  batchAbove?: number;
 }
 
 export interface ConvertResult {
@@ -122,7 +125,8 @@ export async function convertToGlb(input: Uint8Array, name: string, o: ConvertOp
     progress.stage('parse');
     const imported = await importAny(format, input, name, limits, extra, progress.parts);
     progress.stage('document');
-    const doc = 'roots' in imported ? sceneToDocument(imported) : imported;
+    // many elements are merged into few primitives (their identity kept as triangle ranges), few keep a mesh each
+    const doc = !('roots' in imported) ? imported : meshNodeCount(imported) > (o.batchAbove ?? BATCH_ABOVE) ? sceneToBatchedDocument(imported) : sceneToDocument(imported);
     return { ...(await finishGlb(doc, limits, o.thumbnail, progress.stage)), format };
   } catch (e) {
     throw asModel3dError(e);

@@ -6,6 +6,7 @@ import type { Model3dLimits } from '../limits.ts';
 import type { Model3dStage } from '../progress.ts';
 import { checkCounts } from '../scene.ts';
 import { coarseLevel } from './lod.ts';
+import { BATCHES_EXTRAS, rangeTriangles } from './batch.ts';
 import { renderThumbnail } from './thumbnail.ts';
 
 /** A node of the model tree the viewer lists: `node` is its index among the GLB's nodes. */
@@ -40,6 +41,8 @@ export async function gltfIO(): Promise<NodeIO> {
   return new NodeIO().setLogger(quiet).registerExtensions(ALL_EXTENSIONS).registerDependencies({ 'meshopt.decoder': MeshoptDecoder, 'meshopt.encoder': MeshoptEncoder });
 }
 
+const isBatches = (n: GltfNode) => (n.getExtras() as Record<string, unknown>)[BATCHES_EXTRAS] === true;
+
 function meshTriangles(n: GltfNode): number {
   let t = 0;
   for (const p of n.getMesh()?.listPrimitives() ?? []) {
@@ -58,7 +61,8 @@ export function describe(doc: Document): { stats: ModelStats; tree: ModelNode[] 
   const index = new Map(root.listNodes().map((n, i) => [n, i]));
   let triangles = 0;
   const walk = (n: GltfNode): ModelNode => {
-    const own = meshTriangles(n);
+    // a batched element's triangles are its ranges in the merged primitives (glb/batch.ts)
+    const own = meshTriangles(n) + rangeTriangles(n.getExtras().batches);
     triangles += own;
     const children = n.listChildren().map(walk);
     const props = (n.getExtras() as { properties?: Record<string, unknown> }).properties;
@@ -66,7 +70,8 @@ export function describe(doc: Document): { stats: ModelStats; tree: ModelNode[] 
     return { name: n.getName(), node: index.get(n)!, triangles: sum, ...(props ? { properties: props } : {}), children };
   };
   const scene = root.getDefaultScene() ?? root.listScenes()[0];
-  const tree = scene ? scene.listChildren().map(walk) : [];
+  const holder = scene?.listChildren().find(isBatches);
+  const tree = scene ? scene.listChildren().filter((n) => n !== holder).map(walk) : [];
   const b = scene && triangles ? getBounds(scene) : { min: [0, 0, 0], max: [0, 0, 0] };
   return {
     stats: { triangles, vertices, nodes: root.listNodes().length, upAxis: (scene?.getExtras() as { upAxis?: 'Z' })?.upAxis === 'Z' ? 'Z' : 'Y', bbox: { min: [...b.min] as [number, number, number], max: [...b.max] as [number, number, number] } },
@@ -78,8 +83,14 @@ export function describe(doc: Document): { stats: ModelStats; tree: ModelNode[] 
 async function compress(doc: Document, io: NodeIO, writing: () => void = () => undefined): Promise<Uint8Array> {
   const root = doc.getRoot();
   const prims = root.listMeshes().flatMap((m) => m.listPrimitives());
+  const batched = root.listNodes().some(isBatches);
   const vertices = prims.reduce((n, p) => n + (p.getAttribute('POSITION')?.getCount() ?? 0), 0);
-  if (prims.length > MANY_PRIMITIVES && vertices / prims.length < SMALL_PRIMITIVE) {
+  if (batched) {
+    // merged primitives: meshopt's reordering would move the triangles out of the elements' ranges, so quantized (16
+    // bits: a batch spans the whole model, 14 bits left 6 mm steps across a 100 m building) and compressed as they are
+    await doc.transform(quantize({ pattern: /.*/, patternTargets: /.*/, quantizePosition: 16 }));
+    doc.createExtension(EXTMeshoptCompression).setRequired(true).setEncoderOptions({ method: EXTMeshoptCompression.EncoderMethod.QUANTIZE });
+  } else if (prims.length > MANY_PRIMITIVES && vertices / prims.length < SMALL_PRIMITIVE) {
     // many small meshes (a building's elements): meshopt's reordering is left out, it took half of the time (11 of 19 s
     // for 20 000 IFC walls) and saved nothing on meshes of a few dozen vertices; quantized as meshopt() does
     await doc.transform(quantize({ pattern: /.*/, patternTargets: /.*/ }));

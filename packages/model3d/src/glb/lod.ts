@@ -7,6 +7,7 @@
 import type { Document } from '@gltf-transform/core';
 import { cloneDocument, simplify } from '@gltf-transform/functions';
 import { MeshoptSimplifier } from 'meshoptimizer';
+import { BATCHES_EXTRAS } from './batch.ts';
 
 /**
  * Each mesh's own error bound as a fraction of its radius: 2 % keeps a box a box and a wall a wall (small elements
@@ -27,5 +28,12 @@ export async function coarseLevel(doc: Document, triangles: number, target: numb
   const coarse = cloneDocument(doc);
   const ratio = Math.min(1, target / Math.max(1, triangles));
   await coarse.transform(simplify({ simplifier: MeshoptSimplifier, ratio, error: LOD_ERROR }));
+  // a batched model's element ranges (batch.ts) count the full model's triangles: after simplifying they would point at
+  // the wrong ones, so the coarse level carries none; while it is drawn (loading, orbiting) its elements are not told
+  // apart, and hidden ones show until the full model is back
+  for (const n of coarse.getRoot().listNodes()) {
+    const { [BATCHES_EXTRAS]: ranges, ...rest } = (n.getExtras() ?? {}) as Record<string, unknown>;
+    if (ranges !== undefined) n.setExtras(rest);
+  }
   return { doc: coarse, triangles: drawnTriangles(coarse) };
 }

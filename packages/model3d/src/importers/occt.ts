@@ -66,9 +66,12 @@ function byColor(m: OcctMesh, label: string): SceneMesh[] {
   });
 }
 
+/** the tessellation asked of occt-import-js (the bench calls the library alone with the same) */
+export const OCCT_PARAMS = { linearUnit: 'millimeter', linearDeflectionType: 'bounding_box_ratio', linearDeflection: 0.001, angularDeflection: 0.5 };
+
 export async function importOcct(input: Uint8Array, format: OcctFormat, name: string, budget: TriangleBudget, progress: ImportProgress = () => undefined): Promise<Scene> {
   const lib = await loadEmscripten<Occt>('occt-import-js');
-  const params = { linearUnit: 'millimeter', linearDeflectionType: 'bounding_box_ratio', linearDeflection: 0.001, angularDeflection: 0.5 };
+  const params = OCCT_PARAMS;
   let r: OcctResult;
   try {
     r = format === 'step' ? lib.ReadStepFile(input, params) : format === 'iges' ? lib.ReadIgesFile(input, params) : lib.ReadBrepFile(input, params);

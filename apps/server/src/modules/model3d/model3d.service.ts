@@ -345,7 +345,7 @@ export function createModel3dService(deps: AppDeps) {
         const item = live.get(r.source_id);
         return {
           taskId: r.id, fileId: r.source_id, name: item?.name ?? r.source_name, transformStatus: r.state, progress: Number(r.progress), stage: r.stage,
-          code: r.error, msg: message(r.error, lang), fileExists: !!item && item.blob_md5 === r.source_md5,
+          code: r.error, msg: message(r.error, r.error_args, lang), fileExists: !!item && item.blob_md5 === r.source_md5,
           createTimestamp: Number(r.created_at), finishTimestamp: r.finished_at === null ? null : Number(r.finished_at),
         };
       });

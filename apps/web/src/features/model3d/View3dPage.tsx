@@ -171,7 +171,7 @@ function ModelView({ url, lodUrl, status }: { url: string; lodUrl: string | null
 
   if (failed) return <Result status="error" title={t('model3d.loadFailed')} subTitle={failed} data-testid="view3d-load-failed" />;
   const views: StandardView[] = ['iso', 'top', 'front', 'right', 'left', 'back', 'bottom'];
-  const tree = engine?.model && <ModelTree model={engine.model} selected={selected} onSelect={(o) => engine.select(o)} onChange={() => (engine.invalidate(), bump())} />;
+  const tree = engine?.model && <ModelTree model={engine.model} selected={selected} onSelect={(o) => engine.select(o)} onChange={() => (engine.visibilityChanged(), bump())} />;
   const props = <ElementProperties element={selected} />;
   return (
     <div className="view3d" style={{ position: 'fixed', inset: 0, display: 'flex', flexDirection: 'column' }}>

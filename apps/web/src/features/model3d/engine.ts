@@ -9,6 +9,7 @@ import { elementOf, isShown } from './scene-tree.ts';
 import type { Vec3 } from './measure3d.ts';
 import { featureEdges } from './feature-edges.ts';
 import { MeasureTool, type MeasureResult } from './measure-tool.ts';
+import { BatchedElements } from './batches.ts';
 import { keeps, sectionPlane, type Axis } from './section.ts';
 
 export type StandardView = 'top' | 'bottom' | 'front' | 'back' | 'left' | 'right' | 'iso';
@@ -68,6 +69,8 @@ export class Engine {
   private selected: { element: Object3D; restore: [Mesh, Material | Material[]][] } | null = null;
   /** distance and angle measurement (measure-tool.ts) */
   readonly measure: MeasureTool;
+  /** the merged meshes of a batched model and its elements' triangle ranges (null: a mesh per element) */
+  private batches: BatchedElements | null = null;
   private section: { axis: Axis; t: number; flip: boolean } | null = null;
   private resize: ResizeObserver;
   private down: { x: number; y: number } | null = null;
@@ -143,6 +146,7 @@ export class Engine {
   setModel(model: Group, coarse = false) {
     this.model = model;
     this.awaitingFull = coarse;
+    this.batches = BatchedElements.of(model, highlighted);
     this.scene.add(model);
     this.radius = this.bounds().getBoundingSphere(new Sphere()).radius || 1;
     this.fit('iso');
@@ -164,6 +168,7 @@ export class Engine {
     this.coarse = coarse;
     this.awaitingFull = false;
     this.model = full;
+    this.batches = BatchedElements.of(full, highlighted);
     this.scene.add(full);
     this.setMode(this.mode);
     if (this.moving && this.lodWhileMoving) this.showLevel('coarse');
@@ -226,8 +231,9 @@ export class Engine {
     if (!this.model) return box;
     this.model.updateMatrixWorld(true);
     this.model.traverse((o) => {
-      if ((o as Mesh).isMesh && isShown(o)) box.expandByObject(o, false);
+      if ((o as Mesh).isMesh && isShown(o) && !this.batches?.isBatch(o)) box.expandByObject(o, false);
     });
+    if (this.batches) box.union(this.batches.shownBox());
     return box.isEmpty() ? new Box3().setFromObject(this.model) : box;
   }
 
@@ -314,7 +320,8 @@ export class Engine {
       this.edges = [];
       const lineMat = new LineBasicMaterial({ color: 0x1f2937 });
       for (const m of this.meshes()) {
-        const e = new LineSegments(featureEdges(m.geometry).geometry, lineMat);
+        // a merged mesh: the edges of its shown elements only
+        const e = new LineSegments(featureEdges(this.batches?.isBatch(m) ? this.batches.shownGeometry(m) : m.geometry).geometry, lineMat);
         e.name = '';
         e.userData.edges = true;
         e.raycast = () => undefined;
@@ -324,6 +331,26 @@ export class Engine {
     }
     for (const e of this.edges ?? []) e.visible = mode === 'edges';
     this.invalidate();
+  }
+
+  /** After the tree hid, isolated or showed elements: a batched model's draw groups (and edges) follow. */
+  visibilityChanged() {
+    if (this.batches) {
+      this.batches.refresh(this.selected?.element ?? null);
+      if (this.edges) {
+        for (const e of this.edges) (e.geometry.dispose(), e.removeFromParent());
+        this.edges = null;
+        this.setMode(this.mode);
+      }
+    }
+    this.invalidate();
+  }
+
+  /** The element a hit belongs to: a merged mesh's triangle names it, otherwise the nearest named node. */
+  private elementOfHit(hit: { object: Object3D; faceIndex?: number | null }): Object3D {
+    const mesh = hit.object as Mesh;
+    if (this.batches?.isBatch(mesh) && hit.faceIndex != null) return this.batches.elementAt(mesh, hit.faceIndex) ?? mesh;
+    return elementOf(hit.object, this.model!);
   }
 
   get renderMode() {
@@ -357,6 +384,7 @@ export class Engine {
     ray.setFromCamera(ndc, this.camera);
     for (const hit of ray.intersectObject(this.model, true)) {
       if (!(hit.object as Mesh).isMesh || !isShown(hit.object)) continue;
+      if (this.batches?.isBatch(hit.object) && !isShown(this.elementOfHit(hit))) continue;
       if (!this.kept(hit.point.toArray())) continue;
       return { hit, ray: ray.ray };
     }
@@ -403,7 +431,7 @@ export class Engine {
   click(x: number, y: number, touch = false) {
     if (this.measure.mode) return this.measure.click(x, y, touch);
     const hit = this.pick(x, y);
-    this.select(hit ? elementOf(hit.object, this.model!) : null);
+    this.select(hit ? this.elementOfHit(hit) : null);
   }
 
   select(element: Object3D | null) {
@@ -414,21 +442,15 @@ export class Engine {
       element.traverse((o) => {
         const m = o as Mesh;
         if (!m.isMesh) return;
+        if (this.batches?.isBatch(m)) return; // a merged mesh highlights the element's triangles by its groups
         restore.push([m, m.material]);
-        const lit = (mat: Material) => {
-          const c = mat.clone() as MeshStandardMaterial;
-          // tinted towards the app's blue (an emissive glow washed light faces out to the background's colour)
-          c.color?.lerp(new Color(0x1677ff), 0.6);
-          c.emissive?.set(0x0b3d91);
-          c.emissiveIntensity = 0.2;
-          return c;
-        };
         // an array only where there was one: a mesh without groups draws nothing with an array of materials
-        m.material = Array.isArray(m.material) ? m.material.map(lit) : lit(m.material);
+        m.material = Array.isArray(m.material) ? m.material.map(highlighted) : highlighted(m.material);
       });
       this.selected = { element, restore };
       this.setMode(this.mode);
     }
+    this.batches?.refresh(element);
     this.events.onSelect(element);
     this.invalidate();
   }
@@ -438,4 +460,13 @@ export class Engine {
     this.renderNow();
     return this.renderer.domElement.toDataURL('image/png');
   }
+}
+
+/** A selected element's material: tinted towards the app's blue (an emissive glow washed light faces out to the background's colour). */
+function highlighted(mat: Material): Material {
+  const c = mat.clone() as MeshStandardMaterial;
+  c.color?.lerp(new Color(0x1677ff), 0.6);
+  c.emissive?.set(0x0b3d91);
+  c.emissiveIntensity = 0.2;
+  return c;
 }

@@ -4,16 +4,17 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { App as AntApp, message } from 'antd';
 import { Document, NodeIO } from '@gltf-transform/core';
-import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
-import { meshopt } from '@gltf-transform/functions';
+import { ALL_EXTENSIONS, EXTMeshoptCompression } from '@gltf-transform/extensions';
+import { meshopt, quantize } from '@gltf-transform/functions';
 import { MeshoptEncoder } from 'meshoptimizer';
-import type { Object3D } from 'three';
+import { type Mesh, type Object3D, Raycaster, Vector3 } from 'three';
 import { setLanguage } from '../../lib/i18n.ts';
 import { stubBrowserApis } from '../../testing/jsdom.ts';
 import { View3dPage } from './View3dPage.tsx';
 import { ElementProperties, ModelTree } from './ModelPanels.tsx';
 import { parseGlb } from './engine.ts';
-import { buildTree, elementOf, isShown, propertiesOf } from './scene-tree.ts';
+import { buildTree, elementOf, hide, isolate, isShown, propertiesOf, showAll } from './scene-tree.ts';
+import { BatchedElements } from './batches.ts';
 import { distance, formatDistance, snapToVertex, type Vec3 } from './measure3d.ts';
 import { keeps, sectionPlane, sectionPosition } from './section.ts';
 import { convertOrOpen3d, is3d, Model3dProgress, useModel3dProgress } from './Model3dAction.tsx';
@@ -83,6 +84,39 @@ async function smallGlb(): Promise<ArrayBuffer> {
   const glb = await io.writeBinary(doc);
   expect(doc.getRoot().listExtensionsUsed().map((e) => e.extensionName)).toContain('EXT_meshopt_compression');
   return glb.slice().buffer;
+}
+
+/**
+ * A batched GLB as the converter writes one for many elements (packages/model3d glb/batch.ts): a wall (x 0–4), a door
+ * (x 5–6) and a window (x 8–9) merged into one primitive, each element a node without a mesh holding its properties
+ * and its triangles [batch, first, count]; the merged mesh under a node marked `batches: true`; quantized and
+ * meshopt-compressed without reordering.
+ */
+async function batchedGlb(): Promise<ArrayBuffer> {
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  const scene = doc.createScene('model').setExtras({ upAxis: 'Z' });
+  doc.getRoot().setDefaultScene(scene);
+  const pos: number[] = [];
+  const idx: number[] = [];
+  const box = (x0: number, x1: number, h: number) => {
+    const base = pos.length / 3;
+    for (const z of [0, h]) for (const y of [0, 0.2]) for (const x of [x0, x1]) pos.push(x, y, z);
+    idx.push(...[0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5].map((i) => base + i));
+  };
+  box(0, 4, 3);
+  box(5, 6, 2);
+  box(8, 9, 1.5);
+  const prim = doc.createPrimitive().setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(new Float32Array(pos)).setBuffer(buffer)).setIndices(doc.createAccessor().setType('SCALAR').setArray(new Uint16Array(idx)).setBuffer(buffer));
+  const site = doc.createNode('Site');
+  [['Wall', 'IfcWall'], ['Door', 'IfcDoor'], ['Window', 'IfcWindow']].forEach(([name, type], i) => site.addChild(doc.createNode(name).setExtras({ properties: { type }, batches: [0, i * 12, 12] })));
+  const holder = doc.createNode('').setExtras({ batches: true }).addChild(doc.createNode('batch 0').setMesh(doc.createMesh('batch 0').addPrimitive(prim)));
+  scene.addChild(site).addChild(holder);
+  await MeshoptEncoder.ready;
+  await doc.transform(quantize({ quantizePosition: 16 }));
+  doc.createExtension(EXTMeshoptCompression).setRequired(true).setEncoderOptions({ method: EXTMeshoptCompression.EncoderMethod.QUANTIZE });
+  const io = new NodeIO().registerExtensions(ALL_EXTENSIONS).registerDependencies({ 'meshopt.encoder': MeshoptEncoder });
+  return (await io.writeBinary(doc)).slice().buffer;
 }
 
 const named = (root: Object3D, name: string) => root.getObjectByName(name)!;
@@ -167,6 +201,55 @@ describe('the model from a GLB (no WebGL needed)', () => {
     render(<ElementProperties element={element} />);
     expect(screen.getByText('IfcWall')).toBeTruthy();
     expect(screen.getByText('Wall')).toBeTruthy();
+  });
+});
+
+describe('a batched model (elements as triangle ranges of merged meshes)', () => {
+  it('the tree lists the elements (not the merged mesh); a ray picks the element owning the triangle; hide, isolate and the selection become draw groups; fit uses the shown elements', async () => {
+    const { model } = await parseGlb(await batchedGlb());
+    model.updateMatrixWorld(true);
+    expect(buildTree(model).map((n) => [n.title, n.children.map((c) => c.title)])).toEqual([['Site', ['Wall', 'Door', 'Window']]]);
+    const batches = BatchedElements.of(model, (m) => m.clone())!;
+    expect(batches.meshes).toHaveLength(1);
+    const mesh = batches.meshes[0];
+    const groups = () => mesh.geometry.groups.map((g) => [g.start / 3, g.count / 3, g.materialIndex]);
+    expect(groups()).toEqual([[0, 36, 0]]);
+    expect(batches.elementAt(mesh, 13)!.name).toBe('Door');
+    expect(batches.elementAt(mesh, 35)!.name).toBe('Window');
+
+    // a ray down onto the door (model x 5.5, y 0.1; Z up turned to Y up: from above is +Y) hits the door's triangles
+    const down = (x: number) => {
+      const ray = new Raycaster(new Vector3(x, 10, -0.1), new Vector3(0, -1, 0));
+      const hit = ray.intersectObject(model, true)[0];
+      return hit && batches.elementAt(hit.object as Mesh, hit.faceIndex!)?.name;
+    };
+    expect([down(2), down(5.5), down(8.5), down(7)]).toEqual(['Wall', 'Door', 'Window', undefined]);
+    expect(propertiesOf(named(model, 'Door'))).toEqual([['type', 'IfcDoor']]);
+
+    // hidden: its triangles are not drawn and not picked; the shown box ends before it
+    hide([named(model, 'Window')]);
+    batches.refresh(null);
+    expect(groups()).toEqual([[0, 24, 0]]);
+    expect(down(8.5)).toBeUndefined();
+    expect(batches.shownBox().max.x).toBeCloseTo(6, 3);
+    // isolated: the door alone, the merged mesh itself still visible
+    isolate(model, named(model, 'Door'));
+    batches.refresh(null);
+    expect(groups()).toEqual([[12, 12, 0]]);
+    expect(isShown(mesh)).toBe(true);
+    expect(batches.shownBox().min.x).toBeCloseTo(5, 3);
+    // shown again with the door selected: its triangles drawn with the highlight (material 1)
+    showAll(model);
+    batches.refresh(named(model, 'Door'));
+    expect(groups()).toEqual([[0, 12, 0], [12, 12, 1], [24, 12, 0]]);
+    expect((mesh.material as unknown[]).length).toBe(2);
+    // selecting the site highlights all of its elements
+    batches.refresh(named(model, 'Site'));
+    expect(groups()).toEqual([[0, 36, 1]]);
+    // the edges of the shown triangles only
+    hide([named(model, 'Wall')]);
+    batches.refresh(null);
+    expect(batches.shownGeometry(mesh).getIndex()!.count).toBe(72);
   });
 });
 

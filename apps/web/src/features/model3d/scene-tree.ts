@@ -17,10 +17,12 @@ export function nodeName(o: Object3D): string {
 
 /** The tree of `root`'s children: the glTF scene (marked `userData.gltfScene`) and unnamed single wrappers are skipped. */
 export function buildTree(root: Object3D): TreeNode[] {
-  const walk = (o: Object3D): TreeNode => ({ key: o.uuid, title: nodeName(o), children: o.children.map(walk) });
+  // a batched model's merged meshes (userData.batches === true) are drawing, not elements: left out
+  const kids = (o: Object3D) => o.children.filter((c) => c.userData?.batches !== true);
+  const walk = (o: Object3D): TreeNode => ({ key: o.uuid, title: nodeName(o), children: kids(o).map(walk) });
   let top = root;
-  while (top.children.length === 1 && (!top.children[0].name || top.children[0].userData.gltfScene) && top.children[0].children.length) top = top.children[0];
-  return top.children.map(walk);
+  while (kids(top).length === 1 && (!kids(top)[0].name || kids(top)[0].userData.gltfScene) && kids(top)[0].children.length) top = kids(top)[0];
+  return kids(top).map(walk);
 }
 
 /** Objects by the tree's keys. */
