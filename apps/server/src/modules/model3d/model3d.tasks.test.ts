@@ -57,10 +57,12 @@ describe('3D conversion progress (sqlite)', () => {
       expect(`${seen[i].progress} ${seen[i].stage}`).not.toBe(`${seen[i - 1].progress} ${seen[i - 1].stage}`);
     }
     expect(seen[0]).toMatchObject({ progress: 10, stage: 'parse' });
-    expect(Math.max(...seen.map((s) => s.progress))).toBeGreaterThan(75);
+    // past the one occt call (parse) into the parts; the stages after the import may all fall inside one throttle
+    // interval on a fast machine, and what waits is dropped when the conversion ends (the 'store' stage follows)
+    expect(Math.max(...seen.map((s) => s.progress))).toBeGreaterThan(50);
     expect(Math.max(...seen.map((s) => s.progress))).toBeLessThanOrEqual(90);
     const stages = new Set(seen.map((s) => s.stage));
-    expect(stages.size).toBeGreaterThanOrEqual(3);
+    expect(stages.size).toBeGreaterThanOrEqual(2);
     for (const s of stages) expect(['parse', 'import', 'document', 'thumbnail', 'compress', 'write']).toContain(s);
     // throttled: 250 ms apart at least (a little slack for the timer)
     for (let i = 1; i < seen.length; i++) expect(seen[i].at - seen[i - 1].at).toBeGreaterThan(200);
@@ -99,7 +101,7 @@ for (const driver of testDatabaseDrivers()) {
       const [failed, done] = settled.list;
       expect(done).toMatchObject({ fileId: cube.id, transformStatus: 1, progress: 100, stage: 'done', code: null, fileExists: true });
       expect(done.finishTimestamp).toBeGreaterThanOrEqual(done.createTimestamp);
-      expect(failed).toMatchObject({ fileId: big.id, transformStatus: 2, stage: 'failed', code: 'model3d.tooLarge', fileExists: true });
+      expect(failed).toMatchObject({ fileId: big.id, transformStatus: 2, stage: 'failed', code: 'model3d.tooManyTriangles', fileExists: true });
       expect(failed.msg).toBeTruthy();
       // b sees only b's; nothing of a's: no ids, no names
       const theirs = await until(async () => {
