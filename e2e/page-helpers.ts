@@ -163,3 +163,18 @@ export async function uploadToDrive(page: Page, productUrl: string, file: string
   await page.locator(`[data-testid="row-${path.basename(file)}"]`).waitFor({ timeout: 60_000 });
   await page.keyboard.press('Escape');
 }
+
+/**
+ * Polls a file's 3D conversion (checkTaskStatus3D every 500 ms) until it is no longer converting or `timeoutMs`
+ * passed, and answers its last status; `start` first asks for the conversion (transformBatch3D) through the API.
+ */
+export async function waitFor3d(page: Page, productUrl: string, fileId: string, o: { start?: boolean; timeoutMs?: number } = {}) {
+  if (o.start) await postApi(page, `${productUrl}/cloud/v5/file/task/transformBatch3D`, { fileIds: [fileId], isTransForm: true });
+  const t0 = Date.now();
+  let st: any;
+  do {
+    await new Promise((r) => setTimeout(r, 500));
+    st = await postApi(page, `${productUrl}/cloud/v5/file/task/checkTaskStatus3D`, { fileId });
+  } while (st.transformStatus === 0 && Date.now() - t0 < (o.timeoutMs ?? 90_000));
+  return st;
+}

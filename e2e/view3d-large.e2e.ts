@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { sphereTriangles, spheresGlb } from '../packages/model3d/src/fixtures/spheres.ts';
 import { shoot } from './harness.ts';
-import { IPHONE_UA, phoneOverflow, postApi, serveWebAppFrom, uploadToDrive } from './page-helpers.ts';
+import { IPHONE_UA, phoneOverflow, postApi, serveWebAppFrom, uploadToDrive, waitFor3d } from './page-helpers.ts';
 import { signedInDesktop, type SignedIn } from './signed-in.ts';
 
 /**
@@ -28,13 +28,8 @@ describe('/view3d of a big model', () => {
     s = await signedInDesktop('view3d-large@example.com', 'Large 3D', { MODEL3D_LOD_ABOVE_TRIANGLES: '50000', MODEL3D_LOD_TARGET_TRIANGLES: '10000', FREE_3D_TRIALS: 'unlimited' });
     await uploadToDrive(s.page, s.product.url, path.join(dir, 'spheres.glb'));
     fileId = (await postApi(s.page, `${s.product.url}/cloud/v5/union/list`, { parentId: '0' })).list.find((i: { name: string }) => i.name === 'spheres.glb').id;
-    await postApi(s.page, `${s.product.url}/cloud/v5/file/task/transformBatch3D`, { fileIds: [fileId], isTransForm: true });
     const t0 = Date.now();
-    let st: any;
-    do {
-      await new Promise((r) => setTimeout(r, 500));
-      st = await postApi(s.page, `${s.product.url}/cloud/v5/file/task/checkTaskStatus3D`, { fileId });
-    } while (st.transformStatus === 0 && Date.now() - t0 < 120_000);
+    const st = await waitFor3d(s.page, s.product.url, fileId, { start: true, timeoutMs: 120_000 });
     expect(st).toMatchObject({ transformStatus: 1, stats: { triangles: COUNT * sphereTriangles(RINGS) } });
     expect(st.lodUrl).toBeTruthy();
     console.log(`view3d-large: ${st.stats.triangles} triangles converted in ${Date.now() - t0} ms; coarse level ${st.stats.lod.triangles} triangles, ${st.stats.lod.bytes} bytes`);

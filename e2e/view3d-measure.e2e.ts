@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { shoot } from './harness.ts';
-import { IPHONE_UA, postApi, serveWebAppFrom, uploadToDrive } from './page-helpers.ts';
+import { IPHONE_UA, postApi, serveWebAppFrom, uploadToDrive, waitFor3d } from './page-helpers.ts';
 import { signedInDesktop, type SignedIn } from './signed-in.ts';
 
 /**
@@ -55,13 +55,7 @@ describe('/view3d: measuring with snapping, at desktop and phone width', () => {
     s = await signedInDesktop('view3d-measure@example.com', 'Measure 3D');
     await uploadToDrive(s.page, s.product.url, path.join(dir, 'box-wedge.obj'));
     fileId = (await postApi(s.page, `${s.product.url}/cloud/v5/union/list`, { parentId: '0' })).list.find((i: { name: string }) => i.name === 'box-wedge.obj').id;
-    await postApi(s.page, `${s.product.url}/cloud/v5/file/task/transformBatch3D`, { fileIds: [fileId], isTransForm: true });
-    const t0 = Date.now();
-    let st: any;
-    do {
-      await new Promise((r) => setTimeout(r, 500));
-      st = await postApi(s.page, `${s.product.url}/cloud/v5/file/task/checkTaskStatus3D`, { fileId });
-    } while (st.transformStatus === 0 && Date.now() - t0 < 90_000);
+    const st = await waitFor3d(s.page, s.product.url, fileId, { start: true });
     expect(st).toMatchObject({ transformStatus: 1, stats: { triangles: 12 + 8 } });
   });
   afterAll(async () => s?.close());

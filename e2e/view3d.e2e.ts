@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { shoot } from './harness.ts';
-import { IPHONE_UA, phoneOverflow, postApi, serveWebAppFrom, uploadToDrive } from './page-helpers.ts';
+import { IPHONE_UA, phoneOverflow, postApi, serveWebAppFrom, uploadToDrive, waitFor3d } from './page-helpers.ts';
 import { signedInDesktop, type SignedIn } from './signed-in.ts';
 import { ifcBuilding } from '../packages/model3d/src/fixtures/ifc.ts';
 
@@ -80,11 +80,7 @@ describe('/view3d in the browser', () => {
       await page.click('[data-testid=btn-model3d]');
       await page.getByText('The file has been added to the conversion list and is being converted').waitFor({ timeout: 10_000 });
       const t0 = Date.now();
-      let st: any;
-      do {
-        await new Promise((r) => setTimeout(r, 500));
-        st = await postApi(page, `${s.product.url}/cloud/v5/file/task/checkTaskStatus3D`, { fileId });
-      } while (st.transformStatus === 0 && Date.now() - t0 < 90_000);
+      const st = await waitFor3d(page, s.product.url, fileId);
       expect(st).toMatchObject({ transformStatus: 1, stats: { triangles: 12 } });
       console.log(`view3d: the cuboid converted in ${Date.now() - t0} ms (with polling every 500 ms)`);
 
@@ -187,13 +183,7 @@ describe('/view3d in the browser', () => {
 
   it('a batched IFC of 100 elements: the tree lists them, isolate and show all, fit the isolated wall, a click names it with its properties, the section cuts', async () => {
     const { page } = s;
-    await postApi(page, `${s.product.url}/cloud/v5/file/task/transformBatch3D`, { fileIds: [towerId], isTransForm: true });
-    const t0 = Date.now();
-    let st: any;
-    do {
-      await new Promise((r) => setTimeout(r, 500));
-      st = await postApi(page, `${s.product.url}/cloud/v5/file/task/checkTaskStatus3D`, { fileId: towerId });
-    } while (st.transformStatus === 0 && Date.now() - t0 < 90_000);
+    const st = await waitFor3d(page, s.product.url, towerId, { start: true });
     expect(st).toMatchObject({ transformStatus: 1, stats: { triangles: 1200 } });
     const tab = await page.context().newPage();
     try {
