@@ -138,13 +138,14 @@ describe('the /view3d page', () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     statusAnswer = status({ transformStatus: 0, progress: 40, stage: 'mesh' });
     page();
-    expect(await screen.findByText('Converting… 40%')).toBeTruthy();
+    expect(await screen.findByText('Converting… 40%', undefined, { timeout: 5000 })).toBeTruthy();
     const asked = calls.length;
     statusAnswer = status({ transformStatus: 0, progress: 80, stage: 'write' });
     await act(async () => void vi.advanceTimersByTime(4900));
     expect(calls.length).toBe(asked);
     await act(async () => void vi.advanceTimersByTime(200));
-    expect(await screen.findByText('Converting… 80%')).toBeTruthy();
+    // the poll's answer renders once the fetch resolves: more than findBy's default 1 s among the suite's parallel files
+    expect(await screen.findByText('Converting… 80%', undefined, { timeout: 5000 })).toBeTruthy();
   });
 
   it("failed: the server's message and a way to convert again; a refusal (trials used up) is shown as it is", async () => {
