@@ -9,7 +9,6 @@ export { parseSat, decodeDxfSat } from './sat.ts';
 export { isComplete } from './records.ts';
 export { parseSab } from './sab.ts';
 export { acisEdges } from './wireframe.ts';
-export { tessellateAcis, AcisTessellationLimit, TOLERANCE_OF_SIZE, type AcisMesh, type TessellateOptions } from './tessellate.ts';
 
 /** The entities whose shape is ACIS data (AcDbModelerGeometry and the AutoCAD surfaces built on it). */
 export const ACIS_TYPES = new Set(['REGION', '3DSOLID', 'BODY', 'SURFACE', 'PLANESURFACE', 'EXTRUDEDSURFACE', 'LOFTEDSURFACE', 'REVOLVEDSURFACE', 'SWEPTSURFACE', 'NURBSURFACE']);
