@@ -11,7 +11,8 @@ export const artifacts = path.join(root, 'e2e/artifacts');
 
 async function freePort(): Promise<number> {
   for (;;) {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    // below Linux's ephemeral range (32768–60999), where outgoing connections could take the port before it is bound
+    const port = 10000 + Math.floor(Math.random() * 22000);
     const ok = await Promise.all([port, port + 1].map((p) => new Promise<boolean>((r) => {
       const s = net.createServer().once('error', () => r(false)).once('listening', () => s.close(() => r(true)));
       s.listen(p, '127.0.0.1');

@@ -7,7 +7,9 @@ export const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 
 export async function freePortPair(): Promise<number> {
   for (;;) {
-    const p = 30000 + Math.floor(Math.random() * 20000);
+    // below Linux's ephemeral range (32768–60999): a port found free there could be taken, before the server binds it,
+    // by an outgoing connection of another test (PostgreSQL, Redis, fetch), which failed a CI run with EADDRINUSE
+    const p = 10000 + Math.floor(Math.random() * 22000);
     const ok = await Promise.all([p, p + 1].map((port) => new Promise<boolean>((r) => {
       const s = net.createServer().once('error', () => r(false)).once('listening', () => s.close(() => r(true)));
       s.listen(port, '127.0.0.1');
