@@ -14,3 +14,4 @@ export * from './conversions.ts';
 export * from './unzip.ts';
 export * from './model3d.ts';
 export * from './membership.ts';
+export * from './orders.ts';
