@@ -30,17 +30,18 @@ export function createWechatProvider(options: WechatOptions, deps: { now?: () =>
   // the client and its paths are Proxies that answer every property, `then` included: awaiting one would send a
   // request, so the client is kept inside a plain holder and only axios responses are awaited
   let api: Promise<{ wx: Wechatpay }> | undefined;
-  const library = () => (lib ??= import('wechatpay-axios-plugin').then((m) => ((m as { default?: typeof m }).default ?? m)));
+  const library = () => (lib ??= import('wechatpay-axios-plugin').then((m) => ((m as unknown as { default?: typeof m }).default ?? m)));
   const client = () =>
     (api ??= library().then(({ Wechatpay }) => ({
       wx: new Wechatpay({
         mchid: options.mchId,
         serial: options.merchantSerial,
+        // its typings say string | Buffer for keys; the library takes KeyObjects too (Rsa.isKeyObject)
         privateKey: options.privateKey,
         certs: { [options.publicKeyId]: options.publicKey },
         baseURL: options.gateway,
         timeout: 10_000,
-      } as ConstructorParameters<typeof Wechatpay>[0]),
+      } as unknown as ConstructorParameters<typeof Wechatpay>[0]),
     })));
   /** One signed APIv3 call; the library verifies the answer's signature with WeChat Pay's public key. */
   async function v3(method: 'get' | 'post', path: string, data: object | undefined, config: object = {}): Promise<{ data: any }> {
