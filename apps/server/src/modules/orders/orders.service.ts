@@ -34,6 +34,9 @@ export function statusName(status: number, lang: Language): string {
   return (orderTexts[lang] as Record<string, string>)[`status.${status}`] ?? String(status);
 }
 
+/** What orders need of the app: the database, the config and the queue (the sandbox's deliveries). */
+export type OrdersDeps = Pick<AppDeps, 'db' | 'config' | 'queue'>;
+
 export interface OrdersServiceOptions {
   providers?: ProviderRegistry;
   membership?: MembershipService;
@@ -49,7 +52,7 @@ export interface OrdersServiceOptions {
  * an advisory lock on PostgreSQL plus the row lock, BEGIN IMMEDIATE on SQLite), so several server processes and any
  * number of concurrent deliveries apply each event once.
  */
-export function createOrdersService(deps: AppDeps, o: OrdersServiceOptions = {}) {
+export function createOrdersService(deps: OrdersDeps, o: OrdersServiceOptions = {}) {
   const repo = createOrdersRepository(deps.db);
   const membership = o.membership ?? createMembershipService(deps);
   const providers = o.providers ?? createProviderRegistry(deps);
