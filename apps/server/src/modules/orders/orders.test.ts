@@ -6,6 +6,7 @@ import { createMembershipService, type MembershipService } from '../membership/m
 import { deliverSandboxNotification, type NotificationSender } from './orders.jobs.ts';
 import { createOrdersService, type OrdersService } from './orders.service.ts';
 import { SANDBOX_NOTIFY_JOB, SANDBOX_SIGNATURE_HEADER, signSandbox, type SandboxNotifyJob } from './providers/sandbox.provider.ts';
+import { deliverQueued as deliverFromQueue, injectSender } from './test-delivery.ts';
 
 const DAY = 86_400_000;
 const MIN = 60_000;
@@ -30,26 +31,13 @@ for (const driver of testDatabaseDrivers()) {
     });
     afterAll(async () => t?.close());
 
-    /** Our notify endpoint in process (what the sandbox's job posts to). */
-    const inject: NotificationSender = async (url, rawBody, headers) => {
-      const r = await t.app.inject({ method: 'POST', url: new URL(url).pathname, payload: rawBody, headers });
-      return { status: r.statusCode, body: r.body };
-    };
+    const inject: NotificationSender = (...a) => injectSender(t)(...a);
     /** A notification signed as the sandbox signs, posted to /order/v5/notify/sandbox. */
     const post = (body: object, signature?: string) => {
       const raw = JSON.stringify(body);
       return inject('http://x/order/v5/notify/sandbox', raw, { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature ?? signSandbox(t.deps.config.dataDir, raw) });
     };
-    /** The queued sandbox deliveries, run now (the job handler) and removed from the queue. */
-    async function deliverQueued(send: NotificationSender = inject) {
-      const jobs = await t.db.db.selectFrom('jobs').selectAll().where('name', '=', SANDBOX_NOTIFY_JOB).where('state', '=', 'waiting').execute();
-      const out = [];
-      for (const j of jobs) {
-        await t.db.db.deleteFrom('jobs').where('id', '=', j.id).execute();
-        out.push(await deliverSandboxNotification(t.deps, JSON.parse(j.payload) as SandboxNotifyJob, send));
-      }
-      return out;
-    }
+    const deliverQueued = (send?: NotificationSender) => deliverFromQueue(t, send);
     const row = (id: string) => t.db.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     const grants = (orderId: string) => t.db.db.selectFrom('entitlements').selectAll().where('source', '=', 'order').where('source_id', '=', orderId).execute();
     const paidEvent = (orderId: string, over: Record<string, unknown> = {}) => ({ eventId: `e-${Math.random()}`, orderId, tradeId: 'tr-1', kind: 'paid', amountMinor: 499, currency: 'USD', at: T0, ...over });
