@@ -174,10 +174,18 @@ for (const driver of testDatabaseDrivers()) {
       expect([...(await grants(a.order.orderId)), ...(await grants(b.order.orderId))]).toHaveLength(0);
     });
 
+    it('the sandbox refuses to take money after the payment\'s expiry: an approve then closes it (→ 7)', async () => {
+      const { order } = await newOrder('ML1', Date.now() - 31 * MIN);
+      await orders.providers.sandbox().play(order.orderId, 'approve');
+      await deliverQueued();
+      expect((await row(order.orderId)).status).toBe(S.TIMED_OUT);
+      expect(await grants(order.orderId)).toHaveLength(0);
+    });
+
     it('our time-out: an unpaid order past ORDER_PAY_MINUTES → 7 and its payment closed; one paid meanwhile (notification lost) → paid', async () => {
       const a = await newOrder();
       const b = await newOrder();
-      await orders.providers.sandbox().play(b.order.orderId, 'approve');
+      await orders.providers.sandbox().play(b.order.orderId, 'approve', T0 + MIN);
       await t.db.db.deleteFrom('jobs').where('name', '=', SANDBOX_NOTIFY_JOB).execute(); // the notification is lost
       expect(await orders.sweepTimeouts(T0 + 29 * MIN)).toBe(0);
       expect((await row(a.order.orderId)).status).toBe(S.UNPAID);
@@ -199,7 +207,7 @@ for (const driver of testDatabaseDrivers()) {
 
     it('status poll: a lost notification is found by asking the provider, at most every ORDER_QUERY_SECONDS', async () => {
       const a = await newOrder();
-      await orders.providers.sandbox().play(a.order.orderId, 'approve');
+      await orders.providers.sandbox().play(a.order.orderId, 'approve', T0 + MIN);
       await t.db.db.deleteFrom('jobs').where('name', '=', SANDBOX_NOTIFY_JOB).execute();
       const now = Date.now();
       await t.db.db.updateTable('orders').set({ queried_at: now - 1000 }).where('id', '=', a.order.orderId).execute();
@@ -210,7 +218,7 @@ for (const driver of testDatabaseDrivers()) {
 
     it('10 parallel deliveries of one paid notification grant exactly once', async () => {
       const { u, order } = await newOrder();
-      await orders.providers.sandbox().play(order.orderId, 'approve');
+      await orders.providers.sandbox().play(order.orderId, 'approve', T0 + MIN);
       const [job] = await t.db.db.selectFrom('jobs').selectAll().where('name', '=', SANDBOX_NOTIFY_JOB).where('state', '=', 'waiting').execute();
       await t.db.db.deleteFrom('jobs').where('id', '=', job.id).execute();
       const payload = JSON.parse(job.payload) as SandboxNotifyJob;
@@ -270,7 +278,7 @@ for (const driver of testDatabaseDrivers()) {
 
     it('a notification not acknowledged is retried on the schedule (4 s first), by predictable job ids', async () => {
       const { order } = await newOrder();
-      await orders.providers.sandbox().play(order.orderId, 'approve');
+      await orders.providers.sandbox().play(order.orderId, 'approve', T0 + MIN);
       const down: NotificationSender = async () => ({ status: 500, body: 'oops' });
       expect((await deliverQueued(down))[0]).toMatchObject({ acknowledged: false, nextInMs: 4000 });
       const [next] = await t.db.db.selectFrom('jobs').selectAll().where('name', '=', SANDBOX_NOTIFY_JOB).where('state', '=', 'waiting').execute();
