@@ -21,6 +21,8 @@ export interface GrantOptions {
   now?: number;
   /** the caller's transaction (an order's paid state and its entitlement commit together) */
   trx?: Db;
+  /** the plan version bought (an order made before an operator's edit); default the latest */
+  version?: number;
   /** periods granted at once, stacked (default 1) */
   periods?: number;
   /** this many days instead of the plan's duration (the trial's length by language) */
@@ -101,7 +103,7 @@ export function createMembershipService(deps: Pick<AppDeps, 'db' | 'config'>) {
    */
   async function grant(uid: string, planCode: string, o: GrantOptions): Promise<GrantResult> {
     const now = o.now ?? Date.now();
-    const plan = await latestPlan(planCode, o.trx);
+    const plan = o.version !== undefined ? await planVersion(planCode, o.version, o.trx ?? deps.db) : await latestPlan(planCode, o.trx);
     if (o.trx) return grantIn(o.trx, uid, plan, o, now);
     return serializedTransaction(deps.db, `entitlements:${uid}`, (t) => grantIn(t, uid, plan, o, now));
   }
@@ -146,7 +148,20 @@ export function createMembershipService(deps: Pick<AppDeps, 'db' | 'config'>) {
       });
     },
 
-    entitlementsOf: (uid: string) => entitlements.ofUser(uid),
+    /**
+     * Ends the period one grant gave (a refunded order), now or before it begins; periods stacked after it keep their
+     * dates. In the caller's transaction when `trx` is given.
+     */
+    async endGrant(uid: string, source: GrantSource, sourceId: string, o: { now?: number; trx?: Db } = {}): Promise<number> {
+      const now = o.now ?? Date.now();
+      const run = async (t: Db) => {
+        await lockUser(t, uid);
+        return entitlements.endOne(source, sourceId, now, t);
+      };
+      return o.trx ? run(o.trx) : serializedTransaction(deps.db, `entitlements:${uid}`, run);
+    },
+
+    entitlementsOf: (uid: string, t?: Db) => entitlements.ofUser(uid, t),
 
     /** The catalog's current versions, priced in one currency (the request language's by default). */
     async listPlans(o: { currency?: Currency; language?: string; onSale?: boolean } = {}): Promise<PlanInfo[]> {
