@@ -20,6 +20,7 @@ import { unzipConfig } from '../../modules/unzip/unzip.config.ts';
 import { membershipConfig } from '../../modules/membership/membership.config.ts';
 import { groupsConfig } from '../../modules/groups/groups.config.ts';
 import { ordersConfig } from '../../modules/orders/orders.config.ts';
+import { providersConfig } from '../../modules/orders/providers/providers.config.ts';
 
 /** Every module's declarations; add a module's config here. */
 export const configDefinitions = {
@@ -43,6 +44,7 @@ export const configDefinitions = {
   ...membershipConfig,
   ...groupsConfig,
   ...ordersConfig,
+  ...providersConfig,
 };
 
 export type AppConfig = ConfigValues<typeof configDefinitions> & {

@@ -1,3 +1,4 @@
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderStatus as S } from '@cadcloud/contracts';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
@@ -100,9 +101,13 @@ for (const driver of testDatabaseDrivers()) {
 }
 
 describe('sandbox switched off', () => {
-  it('with no pay way on the sandbox its pages and payer actions are 404, and an order with a provider this build lacks fails to be created', async () => {
+  it('with no pay way on the sandbox its pages and payer actions are 404, and an order the provider cannot start fails to be created', async () => {
     const [driver] = testDatabaseDrivers();
-    const t = await createTestApp(driver, { PAY_ALIPAY_PROVIDER: 'alipay', PAY_WECHAT_PROVIDER: 'wechat' });
+    // Alipay behind both pay ways, its gateway unreachable (nothing listens on port 9)
+    const key = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = (k: KeyObject, type: 'pkcs8' | 'spki') => k.export({ format: 'pem', type }).toString();
+    const alipay = { ALIPAY_APP_ID: '2021000000000001', ALIPAY_PRIVATE_KEY: pem(key().privateKey, 'pkcs8'), ALIPAY_PUBLIC_KEY: pem(key().publicKey, 'spki'), ALIPAY_GATEWAY: 'http://127.0.0.1:9/gateway.do' };
+    const t = await createTestApp(driver, { PAY_ALIPAY_PROVIDER: 'alipay', PAY_WECHAT_PROVIDER: 'alipay', ...alipay });
     try {
       const u = await t.createUser();
       const r = await t.call('/order/v5/create', { planCode: 'ML1', payWay: 2, clientType: 11 }, u.token, 'en');

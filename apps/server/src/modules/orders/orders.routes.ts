@@ -15,7 +15,7 @@ export const ordersRoutes: RouteModule = async (app, { deps }) => {
     path: P.create, tag, auth: 'user',
     summary: "Makes an order for a plan on sale (status 0 unpaid) and starts its payment at the provider serving the pay way (2 Alipay-type, 3 WeChat-type; the built-in sandbox unless the operator configured a real provider): mode qr answers qrPayload (the text of the QR code to scan), mode redirect a redirectUrl. Currency: the given one, else the request language's. The order times out (status 7) after ORDER_PAY_MINUTES unpaid. Errors: order.payWayRequired, membership.unknownPlan, order.notOnSale, order.createFailed ('Failed to create order')",
     request: c.orderCreateRequest, response: c.orderCreateResult,
-    handler: (d, { user, req }) => orders.create(user.id, d, { language: requestLanguage(req) }),
+    handler: (d, { user, req }) => orders.create(user.id, d, { language: requestLanguage(req), ip: req.ip }),
   });
   defineEndpoint(app, {
     path: P.list, tag, auth: 'user',

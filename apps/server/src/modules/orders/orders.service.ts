@@ -1,8 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { CURRENCY_OF_LANGUAGE, OrderStatus, OrderType, PayStatus, PAY_WAYS, type Currency, type OrderInfo, type PayMode } from '@cadcloud/contracts';
 import { orders as orderTexts, type Language } from '@cadcloud/i18n';
 import type { AppDeps } from '../../app.deps.ts';
-import { newId } from '../../infra/db/ids.ts';
+
+/**
+ * An order's id is also its out_trade_no at the provider: Alipay accepts only letters, digits and underscores (up to
+ * 64) and WeChat Pay 6–32 of [A-Za-z0-9_-|*], so 32 hex digits (128 random bits) suit both.
+ */
+function newOrderId(): string {
+  return randomBytes(16).toString('hex');
+}
 import type { Database } from '../../infra/db/schema.ts';
 import { serializedTransaction } from '../../infra/db/serialized-transaction.ts';
 import { appError } from '../../infra/http/app-error.ts';
@@ -167,7 +175,7 @@ export function createOrdersService(deps: OrdersDeps, o: OrdersServiceOptions = 
     applyEvent,
     present,
 
-    async create(uid: string, r: { planCode: string; payWay: number; clientType: number; mode: PayMode; currency?: Currency }, o: { language?: string; now?: number } = {}) {
+    async create(uid: string, r: { planCode: string; payWay: number; clientType: number; mode: PayMode; currency?: Currency }, o: { language?: string; now?: number; ip?: string } = {}) {
       const now = o.now ?? Date.now();
       if (!(PAY_WAYS as readonly number[]).includes(r.payWay)) throw appError('order.payWayRequired');
       const currency = r.currency ?? CURRENCY_OF_LANGUAGE[(o.language ?? 'zh').slice(0, 2)] ?? 'USD';
@@ -184,7 +192,7 @@ export function createOrdersService(deps: OrdersDeps, o: OrdersServiceOptions = 
       // a renewal: the user has, or had, a period of this kind (spec section 3 order types)
       const renewal = (await membership.entitlementsOf(uid)).some((e) => e.kind === plan.kind);
       const row: OrderRow = {
-        id: newId(),
+        id: newOrderId(),
         uid,
         plan_code: plan.code,
         plan_version: plan.version,
@@ -218,6 +226,7 @@ export function createOrdersService(deps: OrdersDeps, o: OrdersServiceOptions = 
           publicBaseUrl: deps.config.publicUrl,
           returnUrl: `${deps.config.publicUrl}/yun/order?paid=${encodeURIComponent(row.id)}`,
           expiresAt: row.expires_at,
+          payerIp: o.ip,
         });
         return { order: await present(row, now), ...pay };
       } catch (e) {

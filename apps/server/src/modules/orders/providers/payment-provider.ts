@@ -44,6 +44,8 @@ export interface CreatePaymentInput {
   returnUrl: string;
   /** the payment is closed by the provider after this instant (epoch ms) */
   expiresAt: number;
+  /** the payer's IP as our HTTP layer sees it (WeChat Pay's H5 payment requires it) */
+  payerIp?: string;
 }
 
 export interface CreatePaymentResult {

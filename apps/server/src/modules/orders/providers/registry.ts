@@ -3,6 +3,10 @@ import type { AppDeps } from '../../../app.deps.ts';
 import type { ProviderName } from '../orders.config.ts';
 import type { PaymentProvider } from './payment-provider.ts';
 import { createSandboxProvider, SANDBOX, type SandboxProvider } from './sandbox.provider.ts';
+import { createAlipayProvider } from './alipay.provider.ts';
+import { createWechatProvider } from './wechat.provider.ts';
+import { alipayOptionsFrom, wechatOptionsFrom } from './providers.config.ts';
+import { ConfigError } from '../../../infra/config/config.ts';
 
 export type ProviderFactory = (deps: Pick<AppDeps, 'db' | 'config' | 'queue'>) => PaymentProvider;
 
@@ -12,7 +16,13 @@ export type ProviderFactory = (deps: Pick<AppDeps, 'db' | 'config' | 'queue'>) =
  */
 export const PROVIDER_FACTORIES: Partial<Record<ProviderName, ProviderFactory>> = {
   sandbox: createSandboxProvider,
+  alipay: (deps) => createAlipayProvider(alipayOptionsFrom(deps.config) ?? notConfigured('PAY_ALIPAY_PROVIDER=alipay', 'ALIPAY_APP_ID')),
+  wechat: (deps) => createWechatProvider(wechatOptionsFrom(deps.config) ?? notConfigured('PAY_WECHAT_PROVIDER=wechat', 'WECHAT_PAY_MCHID')),
 };
+
+function notConfigured(choice: string, env: string): never {
+  throw new ConfigError([{ env, message: `${choice} needs the provider's keys (see apps/server/src/modules/orders/providers/README.md)` }]);
+}
 
 /** Which provider serves each pay way (the operator's config), one instance of each per process. */
 export function createProviderRegistry(deps: Pick<AppDeps, 'db' | 'config' | 'queue'>, factories: Partial<Record<ProviderName, ProviderFactory>> = PROVIDER_FACTORIES) {
@@ -30,6 +40,9 @@ export function createProviderRegistry(deps: Pick<AppDeps, 'db' | 'config' | 'qu
     }
     return p;
   }
+
+  // the providers the pay ways use are made now: an operator's missing or unreadable key stops the start, not a payment
+  for (const name of active()) byName(name);
 
   return {
     nameOf,

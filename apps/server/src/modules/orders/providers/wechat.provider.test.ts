@@ -232,7 +232,7 @@ describe('wechat pay API calls', () => {
   it("creates an H5 (redirect) payment with the payer's IP and the way back", async () => {
     calls.length = 0;
     answer = () => ({ status: 200, body: { h5_url: 'https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=wx2016&package=2150917749' } });
-    const h5: WechatCreatePaymentInput = { ...order, mode: 'redirect', payerClientIp: '203.0.113.7' };
+    const h5: WechatCreatePaymentInput = { ...order, mode: 'redirect', payerIp: '203.0.113.7' };
     const res = await provider().createPayment(h5);
     expect(res.redirectUrl).toBe(`https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=wx2016&package=2150917749&redirect_url=${encodeURIComponent(order.returnUrl)}`);
     expect(calls[0]).toMatchObject({ path: '/v3/pay/transactions/h5', signedByMerchant: true, body: { amount: { total: 1500 }, scene_info: { payer_client_ip: '203.0.113.7', h5_info: { type: 'Wap' } } } });

@@ -17,7 +17,7 @@ export const WECHAT_MAX_CLOCK_SKEW_S = 300;
  * H5 pay must name the payer's IP (WeChat compares it with the device that opens h5_url); the orders service passes it
  * when it has it. Without it a redirect payment is refused here rather than failing at WeChat.
  */
-export type WechatCreatePaymentInput = CreatePaymentInput & { payerClientIp?: string };
+export type WechatCreatePaymentInput = CreatePaymentInput;
 
 /**
  * WeChat Pay APIv3 through wechatpay-axios-plugin in public-key mode: requests are signed with the merchant key, and
@@ -95,8 +95,8 @@ export function createWechatProvider(options: WechatOptions, deps: { now?: () =>
         if (typeof data?.code_url !== 'string') throw new Error('WeChat Pay native answered without code_url');
         return { qrPayload: data.code_url };
       }
-      if (!p.payerClientIp) throw new Error("WeChat Pay H5 needs the payer's IP (payerClientIp)");
-      const { data } = await v3('post', 'v3/pay/transactions/h5', { ...order, scene_info: { payer_client_ip: p.payerClientIp, h5_info: { type: 'Wap' } } });
+      if (!p.payerIp) throw new Error("WeChat Pay H5 needs the payer's IP (payerIp)");
+      const { data } = await v3('post', 'v3/pay/transactions/h5', { ...order, scene_info: { payer_client_ip: p.payerIp, h5_info: { type: 'Wap' } } });
       if (typeof data?.h5_url !== 'string') throw new Error('WeChat Pay H5 answered without h5_url');
       // WeChat sends the payer back to redirect_url after the cashier (documented for H5 pay)
       return { redirectUrl: `${data.h5_url}&redirect_url=${encodeURIComponent(p.returnUrl)}` };
