@@ -110,7 +110,7 @@ describe('sandbox switched off', () => {
     const t = await createTestApp(driver, { PAY_ALIPAY_PROVIDER: 'alipay', PAY_WECHAT_PROVIDER: 'alipay', ...alipay });
     try {
       const u = await t.createUser();
-      const r = await t.call('/order/v5/create', { planCode: 'ML1', payWay: 2, clientType: 11 }, u.token, 'en');
+      const r = await t.call('/order/v5/create', { planCode: 'ML1', payWay: 2, clientType: 11, currency: 'CNY' }, u.token, 'en');
       expect(r).toMatchObject({ bizData: { code: 'order.createFailed' }, msg: 'Failed to create order' });
       expect((await t.app.inject({ method: 'POST', url: '/pay/sandbox/approve', payload: { orderId: 'x' } })).statusCode).toBe(404);
       expect((await t.app.inject({ method: 'GET', url: '/pay/sandbox/order/x' })).statusCode).toBe(404);
