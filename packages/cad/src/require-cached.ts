@@ -162,7 +162,9 @@ function snapshotRequire(id: string, fromDir: string, hooks: RequireHooks, loade
  * to its bundles.
  */
 function latin1Source(source: string): string {
-  return source.replace(/(?<!\\)[^\0-\xff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const escaped = source.replace(/(?<!\\)[^\0-\xff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // made again from its bytes: a string cut from a two-byte one stays two-byte in V8 whatever it holds
+  return Buffer.from(escaped, 'latin1').toString('latin1');
 }
 
 /** A relative file, or a package's CommonJS entry (its exports' `node`/`require` for ".", else its main), from `fromDir` up. */
