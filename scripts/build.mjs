@@ -9,7 +9,7 @@
 // are bundled under the names the code that starts them looks for beside its own bundle (infra/workers/worker-entry.ts,
 // packages/cad/src/isolation/entry-file.ts). `--if-stale` builds only what is missing or older than its sources
 // (`npm start`, `npm run cad`, `npm run admin`); `--node` leaves the web app out.
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -227,9 +227,12 @@ async function buildNode(t) {
     // import() of an ES module (pdfjs-dist, node's own modules) through the loader the ES module launcher installs
     // (require-cached.ts installEsmImport): a vm.Script's own import() needs node's experimental VM modules. Same
     // length, so the source map still holds.
+    // Characters beyond Latin-1 (esbuild leaves them in comments and regular expressions: − … →) as \u escapes,
+    // the same code: V8 keeps a source without any as one byte a character, else two, and the source stays in the
+    // heap (in the snapshot's, 1.5 MB instead of 0.75).
     for (const name of Object.keys(t.cjsEntries)) {
       const file = path.join(outdir, `${name}.cjs`);
-      writeFileSync(file, readFileSync(file, 'utf8').replaceAll('import("', '__esmi("'));
+      writeFileSync(file, latin1Source(readFileSync(file, 'utf8').replaceAll('import("', '__esmi("')));
     }
     writeFileSync(path.join(outdir, CJS_METAFILE), JSON.stringify(cjs.metafile));
     for (const f of Object.keys(cjs.metafile.inputs)) inputs.add(f);
@@ -240,6 +243,16 @@ async function buildNode(t) {
 }
 
 /**
+ * `source` with its characters beyond Latin-1 written as \u escapes (UTF-16 units), which mean the same in strings,
+ * template literals (but String.raw), regular expressions, identifiers and comments; none follows a backslash in
+ * the bundles (an escaped one is left as it is). packages/cad/src/require-cached.ts does the same to the packages
+ * the snapshot loads.
+ */
+function latin1Source(source) {
+  return source.replace(/(?<!\\)[^\0-\xff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
  * The node flags of the command line's launcher, given both when its snapshot is built and when node is started
  * from it (V8 refuses a snapshot built under other flags). The interrupt budget is cli/v8-flags.ts's, which the
  * snapshot's code also sets, to the same value. `--single-threaded`: V8's garbage collection and compiles on the
@@ -247,8 +260,12 @@ async function buildNode(t) {
  * ~17), and on a loaded machine every wait is a trip to the back of the run queue; its CPU time was no higher.
  * `--max-semi-space-size=2` (MB; V8 grows the young generation to 16): fewer fresh pages touched, each a page fault
  * (~1,000 fewer of ~12,300 for the floor plan, ~6 % less CPU); the generated 10 MB drawing's CPU within noise.
+ * `--v8-pool-size=1`: node still starts V8's worker threads (4 by default) under `--single-threaded`, which then get
+ * nothing to do, and its main thread waits for each to have started: 3 threads fewer, the main thread's waits at
+ * start 2.4 → 0.8 ms (strace, `--help`), ~6 fewer voluntary context switches a run (each a wait for a core on a busy
+ * machine). Not a V8 flag: a snapshot built without it would start as well.
  */
-export const SNAPSHOT_NODE_FLAGS = ['--interrupt-budget=1000000', '--single-threaded', '--max-semi-space-size=2'];
+export const SNAPSHOT_NODE_FLAGS = ['--interrupt-budget=1000000', '--single-threaded', '--max-semi-space-size=2', '--v8-pool-size=1'];
 
 /**
  * The command line's V8 start-up snapshot (packages/cad/src/cli/cad-snapshot.ts) built with this node, and its
@@ -265,6 +282,7 @@ async function buildSnapshot(outdir, s) {
   // (node warns on stderr about built-in modules it has not verified in snapshots: the test of the launcher runs the
   // conversions it makes against the plain bundle's)
   if (r.status !== 0) throw new Error(`building the start-up snapshot ${s.blob} failed (exit ${r.status ?? r.signal}): ${r.stderr}`);
+  trimBuiltinCodeCache(blob, spawnSync);
   const q = (x) => `'${x.replaceAll("'", "'\\''")}'`;
   const launcher = [
     '#!/bin/sh',
@@ -282,6 +300,79 @@ async function buildSnapshot(outdir, s) {
     '',
   ].join('\n');
   writeFileSync(path.join(outdir, s.launcher), launcher, { mode: 0o755 });
+}
+
+/**
+ * Node's own modules a process started from the command line's snapshot compiles after its start (not in the
+ * snapshot's heap): found with NODE_DEBUG_NATIVE=CODE_CACHE on `convert` to PDF, PNG and from a PDF to DXF, with
+ * stdout a pipe and a terminal. Their compiled code stays in the blob; a module not named here still loads, compiled
+ * from its source.
+ */
+export const SNAPSHOT_BUILTIN_CACHE = new Set([
+  'net', 'tty', 'internal/tty', 'diagnostics_channel', 'internal/util/colors', 'internal/fs/sync_write_stream', 'internal/process/report',
+  'child_process', 'internal/child_process', 'internal/socket_list', 'dgram', 'internal/dgram', 'internal/streams/lazy_transform',
+  'crypto', ...['certificate', 'cipher', 'diffiehellman', 'hash', 'hashnames', 'hkdf', 'keygen', 'keys', 'pbkdf2', 'random', 'scrypt', 'sig', 'util', 'x509'].map((m) => `internal/crypto/${m}`),
+  // a PDF read back (pdfjs-dist, an ES module, and what it imports)
+  ...['initialize_import_meta', 'load', 'module_job', 'module_map', 'translators'].map((m) => `internal/modules/esm/${m}`),
+  ...['adapters', 'compression', 'readablestream', 'writablestream'].map((m) => `internal/webstreams/${m}`),
+  'internal/deps/undici/undici', 'http', 'http2', 'internal/http', 'internal/http2/compat', 'internal/http2/core', 'internal/http2/util',
+  '_http_agent', '_http_client', '_http_common', '_http_incoming', '_http_outgoing', '_http_server', 'tls', '_tls_common', '_tls_wrap',
+  'internal/tls/secure-context', 'internal/tls/secure-pair', 'internal/js_stream_socket', 'internal/freelist', 'internal/file',
+  'worker_threads', 'internal/worker', 'internal/worker/io', 'internal/worker/messaging', 'internal/error_serdes', 'util/types',
+  'assert', 'internal/assert/assertion_error', 'internal/assert/calltracker', 'internal/assert/utils',
+]);
+
+/**
+ * Drops from a snapshot blob the compiled code of node's own modules (2.8 of its 9.1 MB) but for
+ * SNAPSHOT_BUILTIN_CACHE's. Node 20's snapshot builder compiles every one of its ~320 modules into the blob, though
+ * the modules a conversion runs are already in the snapshot's heap. Each byte of the blob costs three fresh pages'
+ * worth at every start (node reads the file into a zeroed buffer and copies each part out of it), and on this
+ * machine clearing fresh pages was ~30 % of a cold PDF export's CPU (perf: clear_page_erms): the floor plan's page
+ * faults 11,550 → 10,160. The blob's layout (node 20's src/node_snapshotable.cc) ends with that list: a count, then
+ * per module its id and its code, each a 64-bit length and the bytes. The list is found as the one that ends exactly
+ * at the file's end and checked by starting node from the new blob; a blob this does not recognise (another node)
+ * is kept whole.
+ */
+function trimBuiltinCodeCache(blob, spawnSync) {
+  const b = readFileSync(blob);
+  const u64 = (at) => (at + 8 <= b.length ? Number(b.readBigUInt64LE(at)) : -1);
+  /** the list's entries when one starts at `at` and ends at the file's end */
+  const listAt = (at) => {
+    const count = u64(at);
+    if (count < 1 || count > 10_000) return undefined;
+    const entries = [];
+    for (let i = 0, p = at + 8; i < count; i++) {
+      const idLength = u64(p);
+      if (idLength < 1 || idLength > 200) return undefined;
+      const id = b.toString('latin1', p + 8, p + 8 + idLength);
+      if (!/^[\w/.:-]+$/.test(id)) return undefined;
+      const codeLength = u64(p + 8 + idLength);
+      if (codeLength < 0 || p + 16 + idLength + codeLength > b.length) return undefined;
+      entries.push({ id, start: p, end: p + 16 + idLength + codeLength });
+      p += 16 + idLength + codeLength;
+      if (i === count - 1 && p !== b.length) return undefined;
+    }
+    return entries;
+  };
+  // the metadata (magic, type, node's version, arch and platform, V8's cache tag and the flags), then V8's blob (a
+  // 32-bit size and the bytes), node's isolate and environment records (small), then the list
+  let p = 5;
+  for (let i = 0; i < 3; i++) p += 8 + Math.max(0, u64(p));
+  const v8Size = p + 12 <= b.length ? b.readInt32LE(p + 8) : -1;
+  let found;
+  for (let at = p + 12 + v8Size; v8Size > 0 && at < Math.min(b.length, p + 12 + v8Size + 1_000_000) && !found; at++) found = listAt(at) && at;
+  const entries = found ? listAt(found) : undefined;
+  if (!entries) return process.stderr.write(`\n[build] ${path.basename(blob)}: node's code cache list not found, the blob kept whole\n`);
+  const kept = entries.filter((e) => SNAPSHOT_BUILTIN_CACHE.has(e.id));
+  const count = Buffer.alloc(8);
+  count.writeBigUInt64LE(BigInt(kept.length));
+  const trimmed = `${blob}.trimmed`;
+  writeFileSync(trimmed, Buffer.concat([b.subarray(0, found), count, ...kept.map((e) => b.subarray(e.start, e.end))]));
+  // started from it with no command: the usage, exit 2 (a blob node cannot read ends otherwise)
+  const r = spawnSync(process.execPath, [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', trimmed], { encoding: 'utf8', timeout: 60_000 });
+  if (r.status === 2 && r.stderr.includes('usage')) return renameSync(trimmed, blob);
+  rmSync(trimmed, { force: true });
+  process.stderr.write(`\n[build] ${path.basename(blob)}: node did not start from the trimmed blob (exit ${r.status ?? r.signal}), the blob kept whole\n`);
 }
 
 async function buildWeb() {

@@ -243,6 +243,27 @@ describe('the compiled build (npm run build, npm start)', () => {
     expect(pdf(path.join(dir, 'rebuilt.pdf'))).toBe(pdf(path.join(dir, 'plain.pdf')));
   }, 360_000);
 
+  it('the snapshot blob keeps the compiled code of only those of node\'s modules a conversion compiles after start, and its bundle is one byte a character', async () => {
+    const { SNAPSHOT_BUILTIN_CACHE } = (await import('./build.mjs' as string)) as { SNAPSHOT_BUILTIN_CACHE: ReadonlySet<string> };
+    const dist = path.join(repoRoot, 'packages/cad/dist');
+    const file = path.join(dir, 'trimmed.dxf');
+    writeFileSync(file, v1);
+    const run = (args: string[]) => {
+      const r = spawnSync(path.join(dist, 'cad'), args, { cwd: repoRoot, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_DEBUG_NATIVE: 'CODE_CACHE' } });
+      expect(r.status, r.stderr).toBe(0);
+      return r.stderr;
+    };
+    for (const log of [run(['convert', file, path.join(dir, 'trimmed.pdf'), '--all-layouts']), run(['convert', path.join(dir, 'trimmed.pdf'), path.join(dir, 'trimmed-back.dxf')])]) {
+      // node 20 puts all its ~320 modules' code in a snapshot it builds (scripts/build.mjs trimBuiltinCodeCache)
+      expect(Number(/snapshot contains (\d+) code cache/.exec(log)?.[1])).toBe(SNAPSHOT_BUILTIN_CACHE.size);
+      // and each module these conversions compile after the start finds its code there
+      expect(log).toMatch(/Compiling \S+ with code cache/);
+      expect(log.match(/Compiling \S+ without code cache/g) ?? []).toEqual([]);
+    }
+    // characters beyond Latin-1 escaped (a two-byte source doubles its share of the snapshot's heap)
+    expect(readFileSync(path.join(dist, 'cad-snapshot.cjs'), 'utf8').match(/[^\0-\xff]/g) ?? []).toEqual([]);
+  }, 120_000);
+
   it('`npm run cad -- info` on a small DXF adds at most 60 ms to a bare node\'s start', () => {
     const file = path.join(dir, 'small.dxf');
     writeFileSync(file, v1);
