@@ -141,7 +141,7 @@ for (const driver of testDatabaseDrivers()) {
       expect((await t.call('/cloud/v5/folder/capacity', {})).rtnCode).toBe('101');
       expect((await t.call('/cloud/v5/union/list', {}, 'forged-token')).rtnCode).toBe('101');
       // call styles (issue 23): the session secret, the customer and company of the session
-      for (const path of ['/global/v5/common/getRsaKey', '/user/v5/customer/getInfo', '/company/v5/member/getCompanyInfoByToken']) expect((await t.call(path, {}, undefined)).rtnCode, path).toBe('101');
+      for (const path of ['/global/v5/common/getRsaKey', '/user/v5/customer/getInfo', '/company/v5/member/getCompanyInfoByToken', '/user/v5/sysuser/assistantToken']) expect((await t.call(path, {}, undefined)).rtnCode, path).toBe('101');
       // the signed twins answer the signed API's "log out" code without a session
       for (const path of ['/secure/cloud/v5/font/list', '/secure/cloud/v5/font/rename', '/secure/cloud/v5/font/download']) expect((await t.app.inject({ method: 'POST', url: path, payload: { sign: 'x', key: 'y' } })).json().rtnCode, path).toBe('1000005');
     });

@@ -150,6 +150,7 @@ for (const driver of testDatabaseDrivers()) {
       const conf = await t.call('/global/v5/common/getConfParamsByType', { type: 2 });
       expect(conf.bizData.aiAssistant).toBe(false);
       expect(conf.bizData.aiAssistantScriptUrl).toBeUndefined();
+      expect((await t.call('/user/v5/sysuser/assistantToken', {}, a.token)).bizData.code).toBe('request.invalid');
     });
 
     it('the OpenAPI document lists the new calls, the secure twins and the form bodies', async () => {
@@ -183,5 +184,11 @@ describe('getIpAddress behind a trusted proxy', () => {
     const r = await t.app.inject({ method: 'POST', url: '/global/v5/common/getConfParamsByType', payload: { data: { type: 2 } } });
     expect(r.json().bizData).toMatchObject({ aiAssistant: true, aiAssistantScriptUrl: 'https://assistant.example.com/widget.js' });
     expect(r.headers['content-security-policy']).toMatch(/script-src 'self' https:\/\/assistant\.example\.com/);
+    // the assistant's user token is a session of its own, not the browser's ticket
+    const u = await t.createUser();
+    const tok = (await t.call('/user/v5/sysuser/assistantToken', {}, u.token)).bizData.token;
+    expect(tok).toBeTruthy();
+    expect(tok).not.toBe(u.token);
+    expect((await t.call('/user/v5/customer/getInfo', {}, tok)).bizData.id).toBe(u.id);
   });
 });

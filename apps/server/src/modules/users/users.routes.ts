@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createAccountsService, createAttemptLimiter, loginAttemptKey, type SsoDb } from '@cadcloud/sso';
 import { defineEndpoint, documentEndpoint } from '../../infra/http/endpoint.ts';
+import { appError } from '../../infra/http/app-error.ts';
 import { customerInfoResult, ERRORS, membershipStateSchema } from '@cadcloud/contracts';
 import { serverMessage } from '@cadcloud/i18n';
 import { requestLanguage } from '../../infra/http/error-handler.ts';
@@ -53,6 +54,16 @@ export const usersRoutes: RouteModule = async (app, { deps }) => {
     summary: "The signed-in customer's profile (spec section 7 customer/getInfo): id, name, e-mail, avatar, the client type of the call, registration time",
     request: z.object({}).passthrough(), response: customerInfoResult,
     handler: async (_d, { req, user }) => ({ id: user.id, name: user.name, email: user.email, avatar: '', clientType: req.clientType, createdAt: Number(user.created_at) }),
+  });
+
+  defineEndpoint(app, {
+    path: '/user/v5/sysuser/assistantToken', tag, auth: 'user',
+    summary: "The user token handed to the operator's AI assistant (spec section 7): a session of its own (client type AI_Assistant), so the browser's ticket never leaves its cookie; refused while the assistant is off",
+    request: z.object({}).passthrough(), response: z.object({ token: z.string() }),
+    handler: async (_d, { user }) => {
+      if (!deps.config.aiAssistantScriptUrl) throw appError('request.invalid');
+      return { token: (await sessions.createSession(user.id, 'AI_Assistant')).ticket };
+    },
   });
 
   // Answered `{code, data: {token, id}}` as the spec's API clients expect (not the rtnCode envelope).
