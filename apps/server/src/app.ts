@@ -13,6 +13,8 @@ import { routeModules } from './modules/index.ts';
 import { createProxyTrust } from './infra/http/proxy-trust.ts';
 import { registerRequestGuards } from './infra/http/request-guards.ts';
 import { registerSecurityHeaders } from './infra/http/security-headers.ts';
+import { registerFormStyle } from './infra/http/form-style.ts';
+import { createCallSecrets } from './infra/http/signed-style.ts';
 import { observabilityRoutes, registerRequestMetrics } from './infra/observability/observability.routes.ts';
 
 export interface BuildAppOptions {
@@ -53,6 +55,7 @@ export async function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): Promi
     trustProxy: config.trustedProxies.length ? createProxyTrust(config.trustedProxies) : false,
   });
   app.decorate('apiRegistry', []);
+  app.decorate('callSecrets', createCallSecrets(deps));
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
@@ -69,6 +72,7 @@ export async function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): Promi
     // (request-guards answers whatever still stalls).
     fileHwm: 128 * 1024,
   });
+  registerFormStyle(app);
   // raw bodies for chunk uploads
   app.addContentTypeParser('application/octet-stream', (_req, payload, done) => done(null, payload));
   registerAuthHook(app, createSessionsService(deps));

@@ -50,5 +50,12 @@ export const deleteRequest = z.object({ deleteLevel: z.coerce.number().int().min
 export const restoreRequest = z.object({ fileIds: ids, folderIds: ids });
 export const emptyRequest = z.object({ ctoken: z.any().optional() }).passthrough();
 export const confParamsRequest = z.object({ type: z.coerce.number().optional() });
-export const confParamsResult = z.object({ miniOpenFileSize: z.number(), miniUploadFileSize: z.number(), webOpenFileSize: z.number(), webUploadFileSize: z.number(), aiAssistant: z.boolean() });
+/** aiAssistant: the AI feedback assistant is enabled (operator config, off by default); its script's address then */
+export const confParamsResult = z.object({ miniOpenFileSize: z.number(), miniUploadFileSize: z.number(), webOpenFileSize: z.number(), webUploadFileSize: z.number(), aiAssistant: z.boolean(), aiAssistantScriptUrl: z.string().optional() });
+/** call style 4: the session's secret for call style 3 (base64url of 32 bytes); the same for the whole session */
+export const rsaKeyResult = z.object({ aesSecretKey: z.string() });
+/** the caller's address as the server sees it (X-Forwarded-For only from TRUSTED_PROXIES) */
+export const ipAddressResult = z.object({ ip: z.string() });
+export const customerInfoResult = z.object({ id: z.string(), name: z.string(), email: z.string(), avatar: z.string(), clientType: z.string(), createdAt: z.number() });
+export const companyInfoResult = z.object({ company: z.object({ id: z.string(), name: z.string(), role: z.string() }).nullable() });
 export const capacityResult = z.object({ used: z.number(), total: z.number(), freeze: z.number() }).passthrough();

@@ -151,9 +151,17 @@ export const ERRORS = {
   'order.payWayRequired': { rtnCode: '1019005', key: 'errors.order.payWayRequired' },
   'order.providerFailed': { rtnCode: '1019006', key: 'errors.order.providerFailed' },
   'order.notPayable': { rtnCode: '1019007', key: 'errors.order.notPayable' },
+  // call style 3, the signed API (infra/http/signed-style.ts). 1000005 and 1000008 are the spec's signed-API codes that
+  // log the user out (section 8); the others are ours
+  'sign.notSignedIn': { rtnCode: '1000005', key: 'errors.sign.notSignedIn' },
+  'sign.noSecret': { rtnCode: '1000008', key: 'errors.sign.noSecret' },
+  'sign.failed': { rtnCode: '1000006', key: 'errors.sign.failed' },
+  'sign.expired': { rtnCode: '1000007', key: 'errors.sign.expired' },
+  'sign.replayed': { rtnCode: '1000009', key: 'errors.sign.replayed' },
+  'sign.badKey': { rtnCode: '1000010', key: 'errors.sign.badKey' },
   // rtnCode ranges by area (append inside your range): shares 1010xxx, groups 1011xxx, public library 1012xxx,
   // versions 1013xxx, compare 1014xxx, conversions 1015xxx, decompression 1016xxx, 3D models 1017xxx, membership 1018xxx,
-  // orders 1019xxx
+  // orders 1019xxx, exchange codes 1020xxx, freeze 1021xxx, companies and invoices 1022xxx, feedback 1023xxx
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { testDatabaseDrivers } from '../infra/db/test-databases.ts';
 import { createTestApp, type TestApp } from '../test/fixtures.ts';
 import { makeZip } from './unzip/test-archives.ts';
+import { deriveSaltKeys, openResponse, randomSalt, sealRequest, SIGNED_HEADERS, SIGNED_REQUEST_ID } from '@cadcloud/contracts/signed-call';
 
 /**
  * For every endpoint that names an item, a task or an upload: user B's token on user A's ids gets an error,
@@ -149,6 +150,31 @@ for (const driver of testDatabaseDrivers()) {
       expect((await t.call('/user/v5/sysuser/userInfo', {})).rtnCode).toBe('101');
       expect((await t.call('/cloud/v5/folder/capacity', {})).rtnCode).toBe('101');
       expect((await t.call('/cloud/v5/union/list', {}, 'forged-token')).rtnCode).toBe('101');
+      // call styles (issue 23): the session secret, the customer and company of the session
+      for (const path of ['/global/v5/common/getRsaKey', '/user/v5/customer/getInfo', '/company/v5/member/getCompanyInfoByToken', '/user/v5/sysuser/assistantToken']) expect((await t.call(path, {}, undefined)).rtnCode, path).toBe('101');
+      // the signed twins answer the signed API's "log out" code without a session
+      for (const path of ['/secure/cloud/v5/font/list', '/secure/cloud/v5/font/rename', '/secure/cloud/v5/font/download']) expect((await t.app.inject({ method: 'POST', url: path, payload: { sign: 'x', key: 'y' } })).json().rtnCode, path).toBe('1000005');
+    });
+
+    it("B's signed (call style 3) font calls on A's font get an error, A's font unchanged", async () => {
+      const boundary = '----authz-font';
+      const font = Buffer.concat([Buffer.from('0001000000010010000300000000', 'hex'), Buffer.from('head'), Buffer.alloc(12), randomBytes(8)]);
+      const payload = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="filedata"; filename="a-font.ttf"\r\nContent-Type: application/octet-stream\r\n\r\n`), font, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+      const up = await t.app.inject({ method: 'POST', url: `/cloud/v5/font/upload?utoken=${a.token}`, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+      const fontId = up.json().bizData.id as string;
+      expect(fontId).toBeTruthy();
+      const before = JSON.stringify(await t.db.db.selectFrom('fonts').selectAll().where('id', '=', fontId).execute());
+      const secretB = (await t.call('/global/v5/common/getRsaKey', {}, b.token)).bizData.aesSecretKey as string;
+      for (const [path, data] of [['/cloud/v5/font/rename', { id: fontId, name: 'stolen.ttf' }], ['/cloud/v5/font/edit', { id: fontId, name: 'stolen.ttf', codepage: 1, bold: false, italic: false }], ['/cloud/v5/font/public', { id: fontId, ispublic: 1 }], ['/cloud/v5/font/download', { id: fontId }]] as const) {
+        const salt = randomSalt();
+        const date = String(Date.now());
+        const keys = await deriveSaltKeys(secretB, salt);
+        const r = await t.app.inject({ method: 'POST', url: `/secure${path}?utoken=${b.token}`, headers: { [SIGNED_HEADERS.date]: date, [SIGNED_HEADERS.salt]: salt, [SIGNED_HEADERS.requestId]: SIGNED_REQUEST_ID }, payload: await sealRequest(keys, date, salt, { data, clientInfo: { clientType: 'Web_PC' } }) });
+        const answer = await openResponse<{ rtnCode: string; bizData: { code: string } }>(keys, date, salt, r.json());
+        expect(answer.rtnCode, path).not.toBe('0000000');
+        expect(answer.bizData.code, path).toBe('item.notFound');
+      }
+      expect(JSON.stringify(await t.db.db.selectFrom('fonts').selectAll().where('id', '=', fontId).execute())).toBe(before);
     });
   });
 }

@@ -2,15 +2,25 @@ import { RTN_SUCCESS, RTN_NOT_SIGNED_IN } from '@cadcloud/contracts';
 import { currentLanguage } from './i18n.ts';
 import { clientType } from './device.ts';
 
-/** A non-success answer: `msg` is the server's localized text, shown as an error toast by callers. */
+/**
+ * A non-success answer: `msg` is the server's localized text, shown as an error toast by callers (`errorToast`).
+ * `silent`: the spec says no toast for it (the signed API's log-out and silent codes, section 8).
+ */
 export class ApiError extends Error {
   constructor(
     readonly rtnCode: string,
     message: string,
     readonly code?: string,
+    readonly silent = false,
   ) {
     super(message);
   }
+}
+
+/** Toasts a failed call's message, unless the answer is one the spec keeps silent (signed API, section 8). */
+export function toastFailure(message: { error(text: string): unknown }, e: unknown): void {
+  if (e instanceof ApiError && e.silent) return;
+  message.error((e as Error)?.message ?? String(e));
 }
 
 export function clientInfo() {

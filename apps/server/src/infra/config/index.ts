@@ -21,6 +21,7 @@ import { membershipConfig } from '../../modules/membership/membership.config.ts'
 import { groupsConfig } from '../../modules/groups/groups.config.ts';
 import { ordersConfig } from '../../modules/orders/orders.config.ts';
 import { providersConfig } from '../../modules/orders/providers/providers.config.ts';
+import { commonConfig } from '../../modules/common/common.config.ts';
 
 /** Every module's declarations; add a module's config here. */
 export const configDefinitions = {
@@ -45,6 +46,7 @@ export const configDefinitions = {
   ...groupsConfig,
   ...ordersConfig,
   ...providersConfig,
+  ...commonConfig,
 };
 
 export type AppConfig = ConfigValues<typeof configDefinitions> & {

@@ -8,6 +8,8 @@ import type { ColumnType, Generated } from 'kysely';
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  call_secrets: CallSecretsTable;
+  signed_nonces: SignedNoncesTable;
   blobs: BlobsTable;
   items: ItemsTable;
   upload_sessions: UploadSessionsTable;
@@ -228,6 +230,20 @@ export interface SessionsTable {
   user_id: string;
   client_type: string;
   created_at: number;
+  expires_at: number;
+}
+
+/** Call style 4's secret of a session (20261127T230600-call-styles), encrypted with the installation's key. */
+export interface CallSecretsTable {
+  ticket_hash: string;
+  secret_enc: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** Signed requests (call style 3) already seen: a replay within the date window is refused. */
+export interface SignedNoncesTable {
+  nonce: string;
   expires_at: number;
 }
 

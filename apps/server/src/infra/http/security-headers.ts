@@ -10,6 +10,8 @@ declare module 'fastify' {
 export interface SecurityHeaders {
   /** The inline scripts the served index.html carries, allowed by their hashes (web-static.ts). */
   allowInlineScripts(sources: string[]): void;
+  /** Another origin the app may load a script from (the operator's AI assistant, modules/common). */
+  allowScriptOrigin(origin: string): void;
   /** The Content-Security-Policy every answer carries now. */
   policy(): string;
 }
@@ -28,14 +30,15 @@ export function inlineScripts(html: string): string[] {
  */
 export function registerSecurityHeaders(app: FastifyInstance) {
   let scriptHashes: string[] = [];
+  const scriptOrigins: string[] = [];
   const policy = () =>
     [
       "default-src 'self'",
-      `script-src 'self'${scriptHashes.map((h) => ` '${h}'`).join('')}`,
+      `script-src 'self'${scriptOrigins.map((o) => ` ${o}`).join('')}${scriptHashes.map((h) => ` '${h}'`).join('')}`,
       "style-src 'self' 'unsafe-inline'",
       "img-src 'self' data: blob:",
       "font-src 'self' data:",
-      "connect-src 'self'",
+      `connect-src 'self'${scriptOrigins.map((o) => ` ${o}`).join('')}`,
       "worker-src 'self' blob:",
       "media-src 'self' blob:",
       "object-src 'none'",
@@ -47,6 +50,10 @@ export function registerSecurityHeaders(app: FastifyInstance) {
   const api: SecurityHeaders = {
     allowInlineScripts(sources) {
       scriptHashes = sources.map((s) => `sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}`);
+      header = policy();
+    },
+    allowScriptOrigin(origin) {
+      if (!scriptOrigins.includes(origin)) scriptOrigins.push(origin);
       header = policy();
     },
     policy: () => header,

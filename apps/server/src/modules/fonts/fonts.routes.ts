@@ -18,6 +18,7 @@ export const fontsRoutes: RouteModule = async (app, { deps }) => {
   defineEndpoint(app, {
     path: '/cloud/v5/font/list', tag, auth: 'user', summary: 'The user\'s fonts, newest first, paged by startIndex/maxCount (max 100000); delete=1 lists the font recycle bin',
     request: c.fontListRequest, response: c.fontListResult,
+    signed: true,
     handler: (d, { user }) => fonts.list(user.id, d),
   });
 
@@ -43,26 +44,31 @@ export const fontsRoutes: RouteModule = async (app, { deps }) => {
   defineEndpoint(app, {
     path: '/cloud/v5/font/public', tag, auth: 'user', summary: 'Publish a font (every user\'s drawings may then use it) or unpublish it: ispublic 1/0, omitted toggles',
     request: c.fontPublicRequest, response: c.fontSchema,
+    signed: true,
     handler: (d, { user }) => fonts.setPublic(user, d),
   });
   defineEndpoint(app, {
     path: '/cloud/v5/font/rename', tag, auth: 'user', summary: 'Rename a font (the extension is kept; a taken name is refused)',
     request: c.fontRenameRequest, response: c.fontSchema,
+    signed: true,
     handler: (d, { user }) => fonts.rename(user, d),
   });
   defineEndpoint(app, {
     path: '/cloud/v5/font/edit', tag, auth: 'user', summary: 'Edit name (required), code page (1, 38, 39, 40, 41, 42, 1200), bold, italic',
     request: c.fontEditRequest, response: c.fontSchema,
+    signed: true,
     handler: (d, { user }) => fonts.edit(user, d),
   });
   defineEndpoint(app, {
     path: '/cloud/v5/font/download', tag, auth: 'user', summary: 'Signed URL of one of the user\'s fonts',
     request: c.fontIdRequest, response: c.fontDownloadResult,
+    signed: true,
     handler: (d, { user }) => fonts.download(user.id, d.id),
   });
   defineEndpoint(app, {
     path: '/cloud/v5/font/restore', tag, auth: 'user', summary: 'Restore fonts from the font recycle bin (refused when over storage)',
     request: c.fontIdsRequest, response: z.object({ restored: z.number() }),
+    signed: true,
     handler: (d, { user }) => fonts.restore(user, d.ids),
   });
 

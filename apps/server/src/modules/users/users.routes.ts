@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { createAccountsService, createAttemptLimiter, loginAttemptKey, type SsoDb } from '@cadcloud/sso';
 import { defineEndpoint, documentEndpoint } from '../../infra/http/endpoint.ts';
-import { ERRORS, membershipStateSchema } from '@cadcloud/contracts';
+import { appError } from '../../infra/http/app-error.ts';
+import { customerInfoResult, ERRORS, membershipStateSchema } from '@cadcloud/contracts';
 import { serverMessage } from '@cadcloud/i18n';
 import { requestLanguage } from '../../infra/http/error-handler.ts';
 import type { RouteModule } from '../index.ts';
@@ -19,7 +20,7 @@ export const usersRoutes: RouteModule = async (app, { deps }) => {
   const tag = 'users';
 
   defineEndpoint(app, {
-    path: '/user/v5/sysuser/userInfo', tag, auth: 'user',
+    path: '/user/v5/sysuser/userInfo', tag, auth: 'user', formStyle: true,
     summary: "The signed-in user (spec section 3 user state): vipType and vipInfo {goodsCodes, serverEndTimeStamp} from the active entitlements, expiryWarning when the membership ends within 7 days (never for ML4), trialAvailable, the rights the server grants (groups, annotation, viewerTools, conversion, model3d, adFree, unzip), storage total = base + active entitlements' storage",
     request: z.object({}).passthrough(),
     response: z.object({ id: z.string(), name: z.string(), email: z.string(), favicon: z.string(), storage: z.object({ used: z.number(), total: z.number() }), freeze: z.number() }).merge(membershipStateSchema).passthrough(),
@@ -39,12 +40,29 @@ export const usersRoutes: RouteModule = async (app, { deps }) => {
   });
 
   defineEndpoint(app, {
-    path: '/user/v5/sysuser/logout', tag, auth: 'optional', summary: 'End this session and clear the ticket cookie',
+    path: '/user/v5/sysuser/logout', tag, auth: 'optional', formStyle: true, summary: 'End this session and clear the ticket cookie',
     request: z.object({}).passthrough(), response: z.object({ loggedOut: z.boolean() }),
     handler: async (_d, { req, reply }) => {
       if (req.ticket) await sessions.endSession(req.ticket);
       reply.clearCookie(TICKET_COOKIE, cookieOptions(deps.config));
       return { loggedOut: true };
+    },
+  });
+
+  defineEndpoint(app, {
+    path: '/user/v5/customer/getInfo', tag, auth: 'user', formStyle: true,
+    summary: "The signed-in customer's profile (spec section 7 customer/getInfo): id, name, e-mail, avatar, the client type of the call, registration time",
+    request: z.object({}).passthrough(), response: customerInfoResult,
+    handler: async (_d, { req, user }) => ({ id: user.id, name: user.name, email: user.email, avatar: '', clientType: req.clientType, createdAt: Number(user.created_at) }),
+  });
+
+  defineEndpoint(app, {
+    path: '/user/v5/sysuser/assistantToken', tag, auth: 'user',
+    summary: "The user token handed to the operator's AI assistant (spec section 7): a session of its own (client type AI_Assistant), so the browser's ticket never leaves its cookie; refused while the assistant is off",
+    request: z.object({}).passthrough(), response: z.object({ token: z.string() }),
+    handler: async (_d, { user }) => {
+      if (!deps.config.aiAssistantScriptUrl) throw appError('request.invalid');
+      return { token: (await sessions.createSession(user.id, 'AI_Assistant')).ticket };
     },
   });
 

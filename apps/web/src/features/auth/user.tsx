@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useState, type React
 import type { MembershipState } from '@cadcloud/contracts';
 import { call } from '../../lib/api.ts';
 import { clientType } from '../../lib/device.ts';
+import { loadAssistant } from '../assistant/assistant.ts';
 import { filesApi } from '../files/api.ts';
 
 /** The user state (spec section 3): with the membership part the server decides (vipType, vipInfo, expiryWarning, rights). */
@@ -37,6 +38,8 @@ export function UserProvider({ children }: { children: ReactNode }) {
     const [u, c] = await Promise.all([call<UserInfo>('/user/v5/sysuser/userInfo', {}), filesApi.capacity()]);
     setUser(u);
     setCapacity(c);
+    // the AI assistant, when the operator turned it on (nothing is loaded otherwise)
+    void filesApi.config().then((conf) => loadAssistant(u, conf), () => undefined);
   }, []);
   useEffect(() => {
     void refresh().catch(() => undefined);

@@ -27,7 +27,7 @@ export const filesApi = {
   trashFolders: () => call<Page>('/cloud/v5/trash/folder/list', {}),
   restore: (fileIds: string[], folderIds: string[]) => call('/cloud/v5/trash/restore', { fileIds, folderIds }),
   download: (fileId: string) => call<{ signedUrl: string; name: string }>('/cloud/v5/file/download', { fileId }),
-  config: () => call<{ webUploadFileSize: number; webOpenFileSize: number }>('/global/v5/common/getConfParamsByType', { type: 2 }),
+  config: () => call<{ webUploadFileSize: number; webOpenFileSize: number; aiAssistant: boolean; aiAssistantScriptUrl?: string }>('/global/v5/common/getConfParamsByType', { type: 2 }),
 };
 
 /** Same-origin file save through a temporary link (the signed URL carries Content-Disposition). */

@@ -3,6 +3,7 @@ import { App, Checkbox, Form, Input, Modal, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { FONT_CODEPAGES, extensionOf, isValidItemName } from '@cadcloud/contracts';
 import { fontsApi, type Font } from './api.ts';
+import { toastFailure } from '../../lib/api.ts';
 
 /** The name as the server will store it (the font's extension added unless typed) passes the name rules. */
 function isValidFontName(stem: string, f: Font): boolean {
@@ -32,7 +33,7 @@ export function RenameFontDialog({ font, onClose, onDone }: { font: Font | null;
       message.success(t('fonts.saved'));
       onDone();
     } catch (e) {
-      message.error((e as Error).message);
+      toastFailure(message, e);
     } finally {
       setBusy(false);
     }
@@ -70,7 +71,7 @@ export function EditFontDialog({ font, onClose, onDone }: { font: Font | null; o
       message.success(t('fonts.saved'));
       onDone();
     } catch (e) {
-      message.error((e as Error).message);
+      toastFailure(message, e);
     } finally {
       setBusy(false);
     }

@@ -8,6 +8,7 @@ import { EditFontDialog, RenameFontDialog } from '../../features/fonts/FontDialo
 import { useUser } from '../../features/auth/user.tsx';
 import { saveUrl } from '../../features/files/api.ts';
 import { formatSize, formatTime } from '../../lib/format.ts';
+import { toastFailure } from '../../lib/api.ts';
 
 type View = 'library' | 'bin';
 
@@ -41,7 +42,7 @@ export function Fonts() {
       // spec section 7: on a non-success code the font list is empty with total 0
       setFonts([]);
       setTotal(0);
-      message.error((e as Error).message);
+      toastFailure(message, e);
     } finally {
       setSelected([]);
       setLoading(false);
@@ -56,7 +57,7 @@ export function Fonts() {
       await fn();
       if (ok) message.success(ok);
     } catch (e) {
-      message.error((e as Error).message);
+      toastFailure(message, e);
     }
     await load();
     await refreshUser();
@@ -78,7 +79,7 @@ export function Fonts() {
         await fontsApi.upload(file, (pct) => setUploading({ name: file.name, pct }));
         message.success(t('fonts.uploaded', { name: file.name }));
       } catch (e) {
-        message.error((e as Error).message);
+        toastFailure(message, e);
       }
     }
     setUploading(null);
@@ -97,7 +98,7 @@ export function Fonts() {
       const d = await fontsApi.download(f.id);
       saveUrl(d.signedUrl, d.name);
     } catch (e) {
-      message.error((e as Error).message);
+      toastFailure(message, e);
     }
   };
   const togglePublic = (f: Font, on: boolean) => run(() => fontsApi.setPublic(f.id, on), on ? t('fonts.published') : t('fonts.unpublished'));
@@ -168,7 +169,7 @@ export function Fonts() {
                 <Button type="primary" icon={<CloudUploadOutlined />} loading={!!uploading} onClick={() => input.current?.click()} data-testid="font-upload">{t('fonts.upload')}</Button>
               </Tooltip>
               <input ref={input} type="file" accept=".ttf,.ttc,.shx" multiple hidden onChange={(e) => void uploadFiles(e.target.files)} data-testid="font-upload-input" />
-              <Button icon={<DownloadOutlined />} disabled={!chosen.length} onClick={() => void fontsApi.downloadBatch(chosen).catch((e) => message.error((e as Error).message))} data-testid="font-batch-download">{t('fonts.action.batchDownload')}</Button>
+              <Button icon={<DownloadOutlined />} disabled={!chosen.length} onClick={() => void fontsApi.downloadBatch(chosen).catch((e) => toastFailure(message, e))} data-testid="font-batch-download">{t('fonts.action.batchDownload')}</Button>
               <Button danger icon={<DeleteOutlined />} disabled={!chosen.length} onClick={() => removeFonts(chosen)} data-testid="font-delete">{t('fonts.action.delete')}</Button>
             </>
           ) : (
