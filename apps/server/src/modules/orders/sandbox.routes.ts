@@ -52,9 +52,10 @@ ${open ? `<div>${button(ORDER_PATHS.sandboxApprove, 'sandbox.approve', 'sandbox-
   });
   documentEndpoint(app, { method: 'get', path: `${ORDER_PATHS.sandboxPage}/{orderId}`, tag: 'orders', auth: 'none', envelope: 'none', summary: "The sandbox provider's pay page (HTML; where its QR code and redirect lead): the plan, the amount, and Approve / Decline / Time out. Only while some pay way uses the sandbox" });
 
-  // the page's forms post urlencoded; tests and operators post JSON
+  // the page's forms post urlencoded; tests and operators post JSON. The app parses forms already (call style 1,
+  // infra/http/form-style.ts) where it is built whole; this parser serves the module registered on its own.
   await app.register(async (forms) => {
-    forms.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))));
+    if (!forms.hasContentTypeParser('application/x-www-form-urlencoded')) forms.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))));
     for (const [path, action] of Object.entries(ACTIONS)) {
       forms.post(path, async (req: FastifyRequest, reply) => {
         if (!providers.sandboxActive()) return notFound(reply);
