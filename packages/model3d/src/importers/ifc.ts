@@ -153,8 +153,9 @@ export async function importIfc(input: Uint8Array, name: string, budget: Triangl
         const key = String(g.geometryExpressID);
         if (!local.has(key)) {
           const geo = ifc.GetGeometry(model, g.geometryExpressID);
-          const data = Float32Array.from(ifc.GetVertexArray(geo.GetVertexData(), geo.GetVertexDataSize()));
-          const indices = Uint32Array.from(ifc.GetIndexArray(geo.GetIndexData(), geo.GetIndexDataSize()));
+          // web-ifc returns copies out of its heap already (a second copy with from() walked an iterator per value)
+          const data = ifc.GetVertexArray(geo.GetVertexData(), geo.GetVertexDataSize());
+          const indices = ifc.GetIndexArray(geo.GetIndexData(), geo.GetIndexDataSize());
           geo.delete();
           local.set(key, { data, indices });
         }
