@@ -6,6 +6,7 @@ import type { Model3dLimits } from '../limits.ts';
 import type { Model3dStage } from '../progress.ts';
 import { checkCounts } from '../scene.ts';
 import { coarseLevel } from './lod.ts';
+import { quantizeMerged } from './quantize.ts';
 import { BATCHES_EXTRAS, rangeTriangles } from './batch.ts';
 import { renderThumbnail } from './thumbnail.ts';
 
@@ -88,7 +89,7 @@ async function compress(doc: Document, io: NodeIO, writing: () => void = () => u
   if (batched) {
     // merged primitives: meshopt's reordering would move the triangles out of the elements' ranges, so quantized (16
     // bits: a batch spans the whole model, 14 bits left 6 mm steps across a 100 m building) and compressed as they are
-    await doc.transform(quantize({ pattern: /.*/, patternTargets: /.*/, quantizePosition: 16 }));
+    await quantizeMerged(doc, 16);
     doc.createExtension(EXTMeshoptCompression).setRequired(true).setEncoderOptions({ method: EXTMeshoptCompression.EncoderMethod.QUANTIZE });
   } else if (prims.length > MANY_PRIMITIVES && vertices / prims.length < SMALL_PRIMITIVE) {
     // many small meshes (a building's elements): meshopt's reordering is left out, it took half of the time (11 of 19 s
