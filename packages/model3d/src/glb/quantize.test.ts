@@ -2,7 +2,7 @@ import { Logger } from '@gltf-transform/core';
 import { quantize } from '@gltf-transform/functions';
 import { describe, expect, it } from 'vitest';
 import { node, type Scene } from '../scene.ts';
-import { sceneToBatchedDocument } from './batch.ts';
+import { sceneToBatches } from './batch.ts';
 import { gltfIO } from './finish.ts';
 import { quantizeMerged } from './quantize.ts';
 
@@ -22,9 +22,9 @@ describe('quantizeMerged: gltf-transform quantize() in typed arrays', () => {
   for (const colours of [false, true])
     it(`writes the same GLB as quantize() for merged primitives${colours ? ' with vertex colours' : ''}`, async () => {
       const io = await gltfIO();
-      const theirs = sceneToBatchedDocument(boxes(300, colours)).setLogger(new Logger(Logger.Verbosity.ERROR));
+      const theirs = sceneToBatches(boxes(300, colours)).doc.setLogger(new Logger(Logger.Verbosity.ERROR));
       await theirs.transform(quantize({ pattern: /.*/, patternTargets: /.*/, quantizePosition: 16 }));
-      const ours = sceneToBatchedDocument(boxes(300, colours));
+      const ours = sceneToBatches(boxes(300, colours)).doc;
       await quantizeMerged(ours, 16);
       const [a, b] = [await io.writeBinary(theirs), await io.writeBinary(ours)];
       expect(b.length).toBe(a.length);
