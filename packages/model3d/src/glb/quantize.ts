@@ -111,7 +111,8 @@ export async function quantizeMerged(doc: Document, positionBits: number): Promi
             values[i + 2] = (m[2] * x + m[6] * y + m[10] * z + m[14]) / w;
           }
         }
-        const dst = src.clone().setArray(quantizeValues(values, ctor, bits)).setNormalized(true).setSparse(false);
+        // src.clone() with its array replaced (clone() would copy the float array first, to be thrown away)
+        const dst = doc.createAccessor(src.getName()).setType(src.getType()).setBuffer(src.getBuffer()).setExtras(src.getExtras()).setArray(quantizeValues(values, ctor, bits)).setNormalized(true);
         prim.setAttribute(semantic, dst);
         replaced.push(src);
       }
