@@ -62,6 +62,17 @@ describe('our STEP line reader (step-lines.ts)', () => {
     expect(lines.get(2)).toEqual([1]);
   });
 
+  it("the DATA section is the statement's, not the word in a header string; edition 3's several DATA sections are all read", () => {
+    const text = [
+      'ISO-10303-21;', 'HEADER;', "FILE_DESCRIPTION(('see DATA; below'),'2;1');", "FILE_NAME('DATA','',(''),(''),'','','');", 'ENDSEC;',
+      "DATA('one',('IFC4'));", "#1=IFCA('x');", 'ENDSEC;', 'DATA ;', '#2=IFCB(#1);', 'ENDSEC;', 'END-ISO-10303-21;',
+    ].join('\n');
+    const lines = new StepLines(enc(text));
+    expect(lines.size).toBe(2);
+    expect(lines.get(1)).toEqual(['x']);
+    expect(lines.get(2)).toEqual([{ ref: 1 }]);
+  });
+
   it('sparse ids (far apart) are found as well as dense ones', () => {
     const lines = new StepLines(file('#5=IFCA(1);', '#900000000=IFCB(#5);'));
     expect(lines.get(900000000)).toEqual([{ ref: 5 }]);

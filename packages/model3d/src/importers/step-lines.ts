@@ -129,10 +129,8 @@ export class StepLines {
   private scan() {
     const b = this.bytes;
     const n = b.length;
-    // the DATA section: after the header's "DATA;" (the header's own strings hold no such text in practice)
-    let pos = findAscii(b, 'DATA;', 0);
+    let pos = dataSection(b, 0);
     if (pos < 0) throw new StepSyntaxError('no DATA section', 0);
-    pos += 5;
     // type names interned by a hash of their bytes, checked against the stored name (no string made per line)
     const typesByHash = new Map<number, number[]>();
     let maxId = 0;
@@ -141,7 +139,13 @@ export class StepLines {
       pos = skipSpaceAndComments(b, pos);
       if (pos >= n) throw new StepSyntaxError('the DATA section has no ENDSEC', pos);
       if (b[pos] !== HASH) {
-        if (startsWithAscii(b, pos, 'ENDSEC')) break;
+        if (startsWithAscii(b, pos, 'ENDSEC')) {
+          // another DATA section may follow (ISO 10303-21 edition 3)
+          const next = dataSection(b, pos + 6);
+          if (next < 0) break;
+          pos = next;
+          continue;
+        }
         throw new StepSyntaxError(`expected '#' at the start of an instance, found '${String.fromCharCode(b[pos])}'`, pos);
       }
       const lineStart = pos;
@@ -202,6 +206,27 @@ export class StepLines {
       this.sparseIndex = sparse;
     }
   }
+}
+
+/**
+ * the offset after the next `DATA;` (or edition 3's `DATA('name',(schemas));`) statement from `from`, -1 if none: a
+ * DATA that starts a statement (after a ';'), so a header string holding the word is passed over
+ */
+function dataSection(b: Uint8Array, from: number): number {
+  for (let at = findAscii(b, 'DATA', from); at >= 0; at = findAscii(b, 'DATA', at + 4)) {
+    let before = at - 1;
+    while (before >= 0 && isSpace(b[before])) before--;
+    if (before >= 0 && b[before] !== SEMI) continue;
+    const after = skipSpaceAndComments(b, at + 4);
+    if (b[after] === SEMI) return after + 1;
+    if (b[after] === LP) {
+      // its parameters, to the ';' outside their strings
+      let k = after;
+      while (k >= 0 && k < b.length && b[k] !== SEMI) k = b[k] === QUOTE ? b.indexOf(QUOTE, k + 1) + 1 || -1 : k + 1;
+      if (k >= 0 && k < b.length) return k + 1;
+    }
+  }
+  return -1;
 }
 
 /** the offset of the next `c` from `from`, or Infinity */
