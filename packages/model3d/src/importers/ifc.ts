@@ -1,4 +1,5 @@
-// IFC through web-ifc (MPL-2.0; its WASM loaded from node_modules). The node tree is the spatial structure read from
+// IFC: geometry through web-ifc (MPL-2.0; its WASM loaded from node_modules), the lines of the tree and the property
+// sets through our own reader (step-lines.ts says why). The node tree is the spatial structure read from
 // the relations themselves (IfcRelAggregates, IfcRelContainedInSpatialStructure), walked once per entity so a cyclic
 // file cannot loop; each element's property sets and quantities (IfcRelDefinesByProperties) go in its properties.
 // web-ifc places geometry Y-up in metres of the model; an element of one representation item carries its placement as
