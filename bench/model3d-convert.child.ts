@@ -6,8 +6,9 @@
  *   npx tsx bench/model3d-convert.child.ts occt <file.stp>          occt-import-js ReadStepFile, our importer's options
  *   npx tsx bench/model3d-convert.child.ts web-ifc <file.ifc>       OpenModel + StreamAllMeshes + each geometry's vertices and indices once
  *   npx tsx bench/model3d-convert.child.ts web-ifc-stream <file>    OpenModel + StreamAllMeshes only (nothing read from the meshes)
- *   npx tsx bench/model3d-convert.child.ts web-ifc-props <file>     web-ifc + the lines our importer reads through web-ifc (relations,
- *                                                                   property sets and their values, the elements' own lines), by GetLines in batches of 10,000
+ *   npx tsx bench/model3d-convert.child.ts web-ifc-props <file>     web-ifc + the lines our importer reads (relations, property sets and
+ *                                                                   their values, the elements' own lines) read through web-ifc's GetLines in batches of 10,000
+ *                                                                   (our importer reads them with its own reader, importers/step-lines.ts)
  *   npx tsx bench/model3d-convert.child.ts ours <file> <out.glb>    convertToGlb: import, batch, quantize, meshopt, GLB
  *   npx tsx bench/model3d-convert.child.ts plain <in.glb>           the size of the same GLB without quantization and meshopt
  */

@@ -4,8 +4,9 @@
  * occt-import-js `ReadStepFile` (our importer's options), web-ifc `OpenModel` + `StreamAllMeshes` reading each
  * geometry's vertices and indices once (and, for reference, `StreamAllMeshes` touching nothing). Every run is a child
  * process of its own (model3d-convert.child.ts): wall time from the bytes in memory (the library's WASM start-up
- * included on both sides), CPU time, peak RSS. `web-ifc-props` adds the lines our importer reads through web-ifc for the
- * tree and the property sets (what the GLB carries besides geometry). Target: ours ≤ 1.3 × the library's time. Also the GLB's size against
+ * included on both sides), CPU time, peak RSS. `web-ifc-props` adds reading, through web-ifc's GetLines, the lines our
+ * importer reads for the tree and the property sets (what the GLB carries besides geometry; our importer reads them with
+ * its own line reader, importers/step-lines.ts). Target: ours ≤ 1.3 × the library's time. Also the GLB's size against
  * the same GLB without quantization and meshopt.
  *
  *   npm run bench -- model3d

@@ -1,7 +1,7 @@
 import type { Document } from '@gltf-transform/core';
 import { asModel3dError, badInput, tooLarge, unsupported } from './errors.ts';
 import { sceneToDocument } from './glb/document.ts';
-import { BATCH_ABOVE, meshNodeCount, sceneToBatchedDocument } from './glb/batch.ts';
+import { BATCH_ABOVE, meshNodeCount, sceneToBatches } from './glb/batch.ts';
 import { finishGlb, type ModelNode, type ModelStats } from './glb/finish.ts';
 import { type Model3dLimits, withDefaults } from './limits.ts';
 import { type ImportProgress, type OnModel3dProgress, progressReporter } from './progress.ts';
@@ -126,8 +126,8 @@ export async function convertToGlb(input: Uint8Array, name: string, o: ConvertOp
     const imported = await importAny(format, input, name, limits, extra, progress.parts);
     progress.stage('document');
     // many elements are merged into few primitives (their identity kept as triangle ranges), few keep a mesh each
-    const doc = !('roots' in imported) ? imported : meshNodeCount(imported) > (o.batchAbove ?? BATCH_ABOVE) ? sceneToBatchedDocument(imported) : sceneToDocument(imported);
-    return { ...(await finishGlb(doc, limits, o.thumbnail, progress.stage)), format };
+    const { doc, elements } = !('roots' in imported) ? { doc: imported } : meshNodeCount(imported) > (o.batchAbove ?? BATCH_ABOVE) ? sceneToBatches(imported) : { doc: sceneToDocument(imported) };
+    return { ...(await finishGlb(doc, limits, o.thumbnail, progress.stage, elements)), format };
   } catch (e) {
     throw asModel3dError(e);
   }

@@ -3,8 +3,11 @@
 // keeps a glTF node of its own (name, hierarchy, properties), now without a mesh: its `extras.batches` lists the
 // triangle ranges it owns in the merged primitives, which the viewer uses to pick, hide, isolate and highlight it.
 // Built with typed arrays, never a gltf-transform pass per element: with 20 000 elements those passes were 90 % of a
-// conversion.
-import { Document, type Material, type Node as GltfNode } from '@gltf-transform/core';
+// conversion. The element nodes are not gltf-transform nodes either (creating, parenting and copying the extras of
+// 55 000 of them was a fifth of a 50 MB IFC's conversion): they are plain glTF JSON, put before the document's own
+// nodes when the GLB is written (withElements), so the GLB is the one a document holding them would write.
+import { Document, type Material } from '@gltf-transform/core';
+import type { NodeProperties } from '../scene.ts';
 import type { Scene, SceneMesh, SceneNode } from '../scene.ts';
 
 /** a scene with more nodes holding meshes than this is batched; fewer keep one glTF mesh per node */
@@ -129,12 +132,58 @@ function merge(b: Batch) {
   return { positions, normals, colors, indices };
 }
 
+/** one scene node as a glTF node of the batched model (children: indices among the element nodes) */
+export interface ElementNode {
+  name: string;
+  properties?: NodeProperties;
+  /** its triangle ranges in the merged primitives (TriangleRanges) */
+  batches: TriangleRanges;
+  children: number[];
+}
+/** the element nodes, in the GLB's order (each before its children: the indices the model tree gives), and the roots */
+export interface BatchedElements {
+  nodes: ElementNode[];
+  roots: number[];
+}
+
+/** an element node as glTF JSON, keys in the order gltf-transform writes them; ranges left out for the coarse level */
+function elementDef(e: ElementNode, ranges: boolean): Record<string, unknown> {
+  const def: Record<string, unknown> = {};
+  if (e.name) def.name = e.name;
+  const extras: Record<string, unknown> = {};
+  if (e.properties && Object.keys(e.properties).length) extras.properties = e.properties;
+  if (ranges && e.batches.length) extras.batches = e.batches;
+  if (Object.keys(extras).length) def.extras = extras;
+  if (e.children.length) def.children = e.children;
+  return def;
+}
+
+interface GltfJson {
+  nodes?: Array<{ children?: number[] }>;
+  scenes?: Array<{ nodes?: number[] }>;
+  scene?: number;
+}
+
 /**
- * The neutral scene as a glTF document of merged primitives: one node per scene node (name, properties, and the
- * triangle ranges of its own meshes in `extras.batches`), the merged meshes under one last root node marked
- * `extras.batches = true`, in the model's space.
+ * The glTF JSON of a batched document (gltf-transform's writeJSON) with the element nodes put first: the document's
+ * own nodes (the holder of the merged meshes, its batches) move up by their count; the default scene lists the
+ * element roots, then its own nodes. `ranges`: false for the coarse level of detail (lod.ts says why).
  */
-export function sceneToBatchedDocument(scene: Scene): Document {
+export function withElements(json: GltfJson, elements: BatchedElements, ranges = true): void {
+  const n = elements.nodes.length;
+  const own = json.nodes ?? [];
+  for (const node of own) if (node.children) node.children = node.children.map((c) => c + n);
+  const scene = json.scenes?.[json.scene ?? 0];
+  if (scene) scene.nodes = [...elements.roots, ...(scene.nodes ?? []).map((c) => c + n)];
+  json.nodes = [...elements.nodes.map((e) => elementDef(e, ranges)), ...own];
+}
+
+/**
+ * The neutral scene as merged primitives: a glTF document holding them (under one root node marked
+ * `extras.batches = true`, in the model's space), and one element node per scene node (name, properties, and the
+ * triangle ranges of its own meshes in `extras.batches`) written with it (withElements).
+ */
+export function sceneToBatches(scene: Scene): { doc: Document; elements: BatchedElements } {
   const doc = new Document();
   const buffer = doc.createBuffer();
   const gltfScene = doc.createScene('model').setExtras({ upAxis: scene.upAxis });
@@ -170,21 +219,17 @@ export function sceneToBatchedDocument(scene: Scene): Document {
     b.triangles += tris;
   };
 
-  const nodes: GltfNode[] = [];
-  const build = (n: SceneNode, parent: Mat4): GltfNode => {
+  const nodes: ElementNode[] = [];
+  const build = (n: SceneNode, parent: Mat4): number => {
     const world = n.matrix ? multiply(parent, n.matrix) : parent;
-    const g = doc.createNode(n.name);
-    if (n.properties && Object.keys(n.properties).length) g.setExtras({ properties: n.properties });
-    const element = nodes.push(g) - 1;
-    ranges.push([]);
+    const r: TriangleRanges = [];
+    const element = nodes.push({ name: n.name, ...(n.properties ? { properties: n.properties } : {}), batches: r, children: [] }) - 1;
+    ranges.push(r);
     for (const m of n.meshes) if (m.positions.length >= 9) add(m, world, element);
-    for (const c of n.children) g.addChild(build(c, world));
-    return g;
+    for (const c of n.children) nodes[element].children.push(build(c, world));
+    return element;
   };
-  for (const r of scene.roots) gltfScene.addChild(build(r, IDENTITY));
-  nodes.forEach((g, i) => {
-    if (ranges[i].length) g.setExtras({ ...g.getExtras(), batches: ranges[i] });
-  });
+  const roots = scene.roots.map((r) => build(r, IDENTITY));
 
   const materials = new Map<string, Material>();
   const material = (rgba: Batch['color'], vertexColors: boolean): Material => {
@@ -208,5 +253,5 @@ export function sceneToBatchedDocument(scene: Scene): Document {
     b.parts.length = 0; // the sources can go before the GLB is written
   });
   gltfScene.addChild(holder);
-  return doc;
+  return { doc, elements: { nodes, roots } };
 }

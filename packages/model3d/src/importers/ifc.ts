@@ -1,4 +1,5 @@
-// IFC through web-ifc (MPL-2.0; its WASM loaded from node_modules). The node tree is the spatial structure read from
+// IFC: geometry through web-ifc (MPL-2.0; its WASM loaded from node_modules), the lines of the tree and the property
+// sets through our own reader (step-lines.ts says why). The node tree is the spatial structure read from
 // the relations themselves (IfcRelAggregates, IfcRelContainedInSpatialStructure), walked once per entity so a cyclic
 // file cannot loop; each element's property sets and quantities (IfcRelDefinesByProperties) go in its properties.
 // web-ifc places geometry Y-up in metres of the model; an element of one representation item carries its placement as
@@ -7,6 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as WebIFC from 'web-ifc';
 import { badInput } from '../errors.ts';
+import { StepLines, type StepValue } from './step-lines.ts';
 import type { ImportProgress } from '../progress.ts';
 import { node, type NodeProperties, type Scene, type SceneMesh, type SceneNode, type TriangleBudget } from '../scene.ts';
 
@@ -22,18 +24,28 @@ function load(): Promise<WebIFC.IfcAPI> {
   return api;
 }
 
-interface IfcValue {
-  value?: unknown;
+/** an attribute as the tree and the property panel show it: a typed value's value, IFCBOOLEAN/IFCLOGICAL as true/false
+ * (unknown: null), other enumerations by name */
+function plain(v: StepValue | undefined): unknown {
+  if (v === null || v === undefined || typeof v !== 'object' || Array.isArray(v)) return v ?? null;
+  if ('type' in v) return plain(v.value);
+  if ('enum' in v) return v.enum === 'T' ? true : v.enum === 'F' ? false : v.enum === 'U' ? null : v.enum;
+  return v.ref;
 }
-const valueOf = (v: unknown): unknown => (v && typeof v === 'object' && 'value' in v ? (v as IfcValue).value : v);
-const ref = (v: unknown): number | null => {
-  const x = valueOf(v);
-  return typeof x === 'number' ? x : null;
-};
-const refs = (v: unknown): number[] => (Array.isArray(v) ? v.map(ref).filter((x): x is number => x !== null) : []);
+const ref = (v: StepValue | undefined): number | null => (v && typeof v === 'object' && 'ref' in v ? v.ref : null);
+const refs = (v: StepValue | undefined): number[] => (Array.isArray(v) ? v.map(ref).filter((x): x is number => x !== null) : []);
+
+// attribute positions (the same in IFC2X3 and IFC4): IfcRoot's GlobalId 0 and Name 2; the relations' two sides
+const GLOBAL_ID = 0, NAME = 2;
+const RELATIONS = { IFCRELAGGREGATES: { parent: 4, kids: 5 }, IFCRELCONTAINEDINSPATIALSTRUCTURE: { parent: 5, kids: 4 } } as const;
+/** IfcRelDefinesByProperties: RelatedObjects, RelatingPropertyDefinition */
+const DEFINED = 4, DEFINITION = 5;
+/** where a property definition lists its properties: IfcPropertySet's HasProperties, IfcElementQuantity's Quantities */
+const PROPERTY_LISTS: Record<string, number> = { IFCPROPERTYSET: 4, IFCELEMENTQUANTITY: 5 };
+/** IfcPropertySingleValue's NominalValue and the simple quantities' value (Name is 0 in every IfcProperty/IfcPhysicalQuantity) */
+const VALUE_AT: Record<string, number> = { IFCPROPERTYSINGLEVALUE: 2, IFCQUANTITYLENGTH: 3, IFCQUANTITYAREA: 3, IFCQUANTITYVOLUME: 3, IFCQUANTITYCOUNT: 3, IFCQUANTITYWEIGHT: 3, IFCQUANTITYTIME: 3 };
 
 const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-const QUANTITY_VALUES = ['LengthValue', 'AreaValue', 'VolumeValue', 'CountValue', 'WeightValue', 'TimeValue'];
 
 /** applies a column-major 4×4 to interleaved position+normal data (6 floats a vertex) */
 function place(data: Float32Array, m: number[]): { positions: Float32Array; normals: Float32Array } {
@@ -69,33 +81,19 @@ export async function importIfc(input: Uint8Array, name: string, budget: Triangl
   }
   if (model < 0) throw badInput('IFC could not be read');
   try {
-    const line = (id: number) => {
+    let lines: StepLines;
+    try {
+      lines = new StepLines(input);
+    } catch (e) {
+      throw badInput(`IFC could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    // the lines of the tree and the property sets are ours to read (step-lines.ts says why); a malformed one is bad input
+    const line = (id: number): StepValue[] | null => {
       try {
-        return ifc.GetLine(model, id) as Record<string, unknown> | null;
-      } catch {
-        return null;
+        return lines.get(id);
+      } catch (e) {
+        throw badInput(`IFC could not be read: ${e instanceof Error ? e.message : String(e)}`);
       }
-    };
-    // lines asked for many at a time: web-ifc's GetLines costs a third of as many GetLine calls (40 000 property lines:
-    // 0.3 s against 1.2 s); a batch holding a line it cannot read is read one line at a time
-    const lineMap = (list: Iterable<number>) => {
-      const unique = [...new Set(list)];
-      const map = new Map<number, Record<string, unknown> | null>();
-      for (let i = 0; i < unique.length; i += 10_000) {
-        const chunk = unique.slice(i, i + 10_000);
-        let got: Array<Record<string, unknown> | null>;
-        try {
-          got = ifc.GetLines(model, chunk) as Array<Record<string, unknown> | null>;
-        } catch {
-          got = chunk.map(line);
-        }
-        chunk.forEach((id, k) => map.set(id, got[k] ?? null));
-      }
-      return map;
-    };
-    const ids = (type: number) => {
-      const v = ifc.GetLineIDsWithType(model, type);
-      return Array.from({ length: v.size() }, (_, i) => v.get(i));
     };
 
     // the spatial structure: parent → children, from the relations
@@ -106,28 +104,39 @@ export async function importIfc(input: Uint8Array, name: string, budget: Triangl
       for (const k of kids) if (k !== parent) list.push(k);
       children.set(parent, list);
     };
-    for (const l of lineMap(ids(WebIFC.IFCRELAGGREGATES)).values()) if (l) relate(ref(l.RelatingObject), refs(l.RelatedObjects));
-    for (const l of lineMap(ids(WebIFC.IFCRELCONTAINEDINSPATIALSTRUCTURE)).values()) if (l) relate(ref(l.RelatingStructure), refs(l.RelatedElements));
-
-    // property sets by element
-    const psets = new Map<number, NodeProperties>();
-    const rels = [...lineMap(ids(WebIFC.IFCRELDEFINESBYPROPERTIES)).values()];
-    const defs = lineMap(rels.map((l) => (l && ref(l.RelatingPropertyDefinition)) ?? -1).filter((x) => x >= 0));
-    const propLines = lineMap([...defs.values()].flatMap((def) => (def ? [...refs(def.HasProperties), ...refs(def.Quantities)] : [])));
-    for (const l of rels) {
-      const set = l && ref(l.RelatingPropertyDefinition);
-      const def = set !== null && set !== undefined ? defs.get(set) : null;
-      if (!l || !def) continue;
-      // a property set's single values, or an element quantity's lengths, areas, volumes, counts, weights
-      const values: Record<string, unknown> = {};
-      for (const p of [...refs(def.HasProperties), ...refs(def.Quantities)]) {
-        const prop = propLines.get(p);
-        if (!prop) continue;
-        const value = prop.NominalValue ?? QUANTITY_VALUES.map((k) => prop[k]).find((v) => v !== undefined && v !== null);
-        values[String(valueOf(prop.Name) ?? p)] = valueOf(value) ?? null;
+    for (const [type, at] of Object.entries(RELATIONS))
+      for (const id of lines.ids(type)) {
+        const l = line(id);
+        if (l) relate(ref(l[at.parent]), refs(l[at.kids]));
       }
-      const setName = String(valueOf(def.Name) ?? `#${set}`);
-      for (const e of refs(l.RelatedObjects)) (psets.get(e) ?? psets.set(e, {}).get(e)!)[setName] = values;
+
+    // property sets by element: a property set's single values, or an element quantity's lengths, areas, volumes …
+    const psets = new Map<number, NodeProperties>();
+    const sets = new Map<number, { name: string; values: Record<string, unknown> } | null>();
+    const propertySet = (set: number) => {
+      if (sets.has(set)) return sets.get(set)!;
+      const def = line(set);
+      const type = lines.type(set) ?? '';
+      let result: { name: string; values: Record<string, unknown> } | null = null;
+      if (def) {
+        const values: Record<string, unknown> = {};
+        for (const p of type in PROPERTY_LISTS ? refs(def[PROPERTY_LISTS[type]]) : []) {
+          const prop = line(p);
+          if (!prop) continue;
+          const at = VALUE_AT[lines.type(p) ?? ''];
+          values[String(plain(prop[0]) ?? p)] = at === undefined ? null : plain(prop[at]);
+        }
+        result = { name: String(plain(def[NAME]) ?? `#${set}`), values };
+      }
+      sets.set(set, result);
+      return result;
+    };
+    for (const id of lines.ids('IFCRELDEFINESBYPROPERTIES')) {
+      const l = line(id);
+      const set = l && ref(l[DEFINITION]);
+      const def = set !== null && set !== undefined ? propertySet(set) : null;
+      if (!l || !def) continue;
+      for (const e of refs(l[DEFINED])) (psets.get(e) ?? psets.set(e, {}).get(e)!)[def.name] = def.values;
     }
 
     // geometry by element: each representation item read once (its mesh in its own space, shared by the elements that
@@ -145,8 +154,9 @@ export async function importIfc(input: Uint8Array, name: string, budget: Triangl
         const key = String(g.geometryExpressID);
         if (!local.has(key)) {
           const geo = ifc.GetGeometry(model, g.geometryExpressID);
-          const data = Float32Array.from(ifc.GetVertexArray(geo.GetVertexData(), geo.GetVertexDataSize()));
-          const indices = Uint32Array.from(ifc.GetIndexArray(geo.GetIndexData(), geo.GetIndexDataSize()));
+          // web-ifc returns copies out of its heap already (a second copy with from() walked an iterator per value)
+          const data = ifc.GetVertexArray(geo.GetVertexData(), geo.GetVertexDataSize());
+          const indices = ifc.GetIndexArray(geo.GetIndexData(), geo.GetIndexDataSize());
           geo.delete();
           local.set(key, { data, indices });
         }
@@ -172,18 +182,29 @@ export async function importIfc(input: Uint8Array, name: string, budget: Triangl
     };
 
     const seen = new Set<number>();
-    const projects = ids(WebIFC.IFCPROJECT);
-    const objects = lineMap([...projects, ...[...children.values()].flat(), ...placed.keys()]);
-    const typeNames = new Map<number, string>();
-    const typeName = (code: number) => typeNames.get(code) ?? typeNames.set(code, ifc.GetNameFromTypeCode(code)).get(code)!;
+    const projects = lines.ids('IFCPROJECT');
+    // web-ifc's names of the types (IfcWallStandardCase, as the schema spells it), asked once a type
+    const typeNames = new Map<string, string>();
+    const typeName = (upper: string) => typeNames.get(upper) ?? typeNames.set(upper, ifc.GetNameFromTypeCode(ifc.GetTypeCodeFromName(upper)) || upper).get(upper)!;
+    const longName = (id: number): unknown => {
+      try {
+        return (ifc.GetLine(model, id) as { LongName?: { value?: unknown } } | null)?.LongName?.value;
+      } catch {
+        return undefined;
+      }
+    };
     const build = (id: number): SceneNode | null => {
       if (seen.has(id)) return null;
       seen.add(id);
-      const l = objects.get(id) ?? line(id);
-      const type = typeName(typeof l?.type === 'number' ? l.type : ifc.GetLineType(model, id));
-      const label = String(valueOf(l?.Name) ?? valueOf(l?.LongName) ?? '') || `${type} #${id}`;
+      const l = line(id);
+      const upper = lines.type(id);
+      const type = upper ? typeName(upper) : ifc.GetNameFromTypeCode(ifc.GetLineType(model, id));
+      // no Name: a spatial element's or project's LongName (where it sits differs by type: web-ifc knows, and is asked)
+      let named = plain(l?.[NAME]);
+      if ((named === null || named === undefined) && l) named = longName(id);
+      const label = String(named ?? '') || `${type} #${id}`;
       const properties: NodeProperties = { type, expressID: id };
-      const guid = valueOf(l?.GlobalId);
+      const guid = plain(l?.[GLOBAL_ID]);
       if (guid) properties.GlobalId = guid;
       Object.assign(properties, psets.get(id));
       const kids = (children.get(id) ?? []).map(build).filter((n): n is SceneNode => n !== null);
