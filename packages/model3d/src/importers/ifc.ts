@@ -1,7 +1,8 @@
 // IFC: geometry through web-ifc (MPL-2.0; its WASM loaded from node_modules), the lines of the tree and the property
 // sets through our own reader (step-lines.ts says why). The node tree is the spatial structure read from
-// the relations themselves (IfcRelAggregates, IfcRelContainedInSpatialStructure), walked once per entity so a cyclic
-// file cannot loop; each element's property sets and quantities (IfcRelDefinesByProperties) go in its properties.
+// the relations themselves (IfcRelAggregates, IfcRelContainedInSpatialStructure), walked once per entity; an entity
+// that contains itself, directly or through others, is invalid IFC and ends the conversion as bad input (issue 21
+// names "an IFC with a cyclic reference" among the inputs that end in the spec's message, not in a guessed tree); each element's property sets and quantities (IfcRelDefinesByProperties) go in its properties.
 // web-ifc places geometry Y-up in metres of the model; an element of one representation item carries its placement as
 // its node's matrix and shares the item's mesh with the other elements placing it.
 import { createRequire } from 'node:module';
@@ -193,9 +194,21 @@ export async function importIfc(input: Uint8Array, name: string, budget: Triangl
         return undefined;
       }
     };
+    // the entities being built, from the root down to the current one: meeting one again is a cycle
+    const path = new Set<number>();
     const build = (id: number): SceneNode | null => {
+      if (path.has(id)) throw badInput(`the spatial structure is cyclic: #${id} contains itself`);
+      // reached before through another relation (an element in two containers): shown once, where first met
       if (seen.has(id)) return null;
       seen.add(id);
+      path.add(id);
+      try {
+        return buildNode(id);
+      } finally {
+        path.delete(id);
+      }
+    };
+    const buildNode = (id: number): SceneNode => {
       const l = line(id);
       const upper = lines.type(id);
       const type = upper ? typeName(upper) : ifc.GetNameFromTypeCode(ifc.GetLineType(model, id));
@@ -216,7 +229,7 @@ export async function importIfc(input: Uint8Array, name: string, budget: Triangl
       return node(label, { meshes, children: kids, properties });
     };
     const roots = projects.map(build).filter((n): n is SceneNode => n !== null);
-    // elements with geometry the structure does not reach (or reached only through a cycle) still show
+    // elements with geometry the structure does not reach still show
     const loose = [...placed.keys()].filter((id) => !seen.has(id) && placed.get(id)!.length);
     if (loose.length) roots.push(node('Not in the spatial structure', { children: loose.map(build).filter((n): n is SceneNode => n !== null) }));
     if (!budget.count) throw badInput('IFC holds no geometry');

@@ -141,9 +141,10 @@ describe('bad input through the pipeline ends in the spec\'s message; the server
     const loop = ifcWallAndDoor().replace('#51=IFCLOCALPLACEMENT(#41,#21);', '#51=IFCLOCALPLACEMENT(#101,#21);');
     const f = await s.upload('loop.ifc', loop);
     expect(await s.convert(f.id)).toMatchObject({ transformStatus: 1, stats: { triangles: 24 } });
-    // and an aggregation cycle (the building aggregating its site)
+    // an aggregation cycle (the building aggregating its site) is invalid IFC: the spec's message, the server serving on
     const cyclic = await s.upload('cyclic.ifc', ifcWallAndDoor({ cyclic: true }));
-    expect(await s.convert(cyclic.id)).toMatchObject({ transformStatus: 1, stats: { triangles: 24 } });
+    expect(await s.convert(cyclic.id)).toMatchObject({ transformStatus: 2, code: 'model3d.openFailed', msg: '3D model conversion failed and cannot be opened, please contact customer service' });
+    expect(await s.convert(f.id)).toMatchObject({ transformStatus: 1 });
   });
 });
 
