@@ -138,6 +138,8 @@ describe('/view3d in the browser', () => {
       await tab.locator('[data-testid=view3d-mode]').getByText('Wireframe').click();
       expect(await drawn(tab)).toBeLessThan(chosen * 0.2);
       await tab.locator('[data-testid=view3d-mode]').getByText('Edges').click();
+      // the edges come from the worker, drawn as they arrive
+      await tab.evaluate(() => (window as any).__view3d.edgesDrawn);
       expect(await drawn(tab)).toBeGreaterThan(chosen * 0.9);
       const edgesDark = await dark();
       console.log(`view3d: pixels of the edge colour shaded ${shadedDark}, with edges ${edgesDark}`);
@@ -166,6 +168,7 @@ describe('/view3d in the browser', () => {
       });
       await tab.mouse.click(a[0] + 3, a[1] + 3);
       await tab.mouse.click(b[0] - 3, b[1] + 3);
+      await tab.evaluate(() => (window as any).__view3d.measure.settled());
       const text = await tab.locator('[data-testid=view3d-distance]').innerText();
       const d = Number(text.replace(/^[^\d]*/, ''));
       console.log(`view3d: measured ${d} for the 40-unit edge`);

@@ -7,9 +7,10 @@ import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.j
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { elementOf, isShown } from './scene-tree.ts';
 import type { Vec3 } from './measure3d.ts';
-import { featureEdges } from './feature-edges.ts';
+import { EdgesService } from './edges-service.ts';
 import { MeasureTool, type MeasureResult } from './measure-tool.ts';
 import { BatchedElements } from './batches.ts';
+import { chunkBatches } from './chunks.ts';
 import { keeps, sectionPlane, type Axis } from './section.ts';
 
 export type StandardView = 'top' | 'bottom' | 'front' | 'back' | 'left' | 'right' | 'iso';
@@ -65,10 +66,14 @@ export class Engine {
   private dirty = true;
   private radius = 1;
   private mode: RenderMode = 'shaded';
-  private edges: LineSegments[] | null = null;
+  private edgeLines: LineSegments[] | null = null;
+  /** resolves once the edges mode's lines asked last are all drawn (tests wait for it) */
+  edgesDrawn: Promise<void> = Promise.resolve();
   private selected: { element: Object3D; restore: [Mesh, Material | Material[]][] } | null = null;
   /** distance and angle measurement (measure-tool.ts) */
   readonly measure: MeasureTool;
+  /** feature edges found in a worker (snapping, the edges mode) */
+  readonly edges = new EdgesService();
   /** the merged meshes of a batched model and its elements' triangle ranges (null: a mesh per element) */
   private batches: BatchedElements | null = null;
   private section: { axis: Axis; t: number; flip: boolean } | null = null;
@@ -82,6 +87,8 @@ export class Engine {
   private restTimer: ReturnType<typeof setTimeout> | undefined;
   /** draw the coarse level while the camera moves (the bench turns it off to compare) */
   lodWhileMoving = true;
+  /** split a batched model's merged meshes into spatial chunks the camera culls (chunks.ts; the bench turns it off to compare) */
+  chunking = true;
   private drawn: DrawnLevel = 'full';
   private levelTold = false;
 
@@ -126,6 +133,7 @@ export class Engine {
     clearTimeout(this.restTimer);
     this.renderer.setAnimationLoop(null);
     this.measure.dispose();
+    this.edges.dispose();
     this.resize.disconnect();
     this.controls.dispose();
     this.renderer.dispose();
@@ -146,7 +154,7 @@ export class Engine {
   setModel(model: Group, coarse = false) {
     this.model = model;
     this.awaitingFull = coarse;
-    this.batches = BatchedElements.of(model, highlighted);
+    this.batches = this.batchesOf(model);
     this.scene.add(model);
     this.radius = this.bounds().getBoundingSphere(new Sphere()).radius || 1;
     this.fit('iso');
@@ -162,17 +170,22 @@ export class Engine {
     if (!coarse) return this.setModel(full);
     this.select(null);
     // the coarse level's edges go: drawn while moving they would cost what the coarse level saves
-    for (const e of this.edges ?? []) e.removeFromParent();
-    this.edges = null;
+    for (const e of this.edgeLines ?? []) e.removeFromParent();
+    this.edgeLines = null;
     this.scene.remove(coarse);
     this.coarse = coarse;
     this.awaitingFull = false;
     this.model = full;
-    this.batches = BatchedElements.of(full, highlighted);
+    this.batches = this.batchesOf(full);
     this.scene.add(full);
     this.setMode(this.mode);
     if (this.moving && this.lodWhileMoving) this.showLevel('coarse');
     else this.showLevel('full');
+  }
+
+  private batchesOf(model: Group): BatchedElements | null {
+    if (this.chunking) chunkBatches(model);
+    return BatchedElements.of(model, highlighted);
   }
 
   get level(): DrawnLevel {
@@ -316,20 +329,26 @@ export class Engine {
     const coarse: Mesh[] = [];
     this.coarse?.traverse((o) => (o as Mesh).isMesh && coarse.push(o as Mesh));
     for (const m of [...this.meshes(), ...coarse]) for (const mat of ([] as Material[]).concat(m.material)) (mat as MeshStandardMaterial).wireframe = mode === 'wireframe';
-    if (mode === 'edges' && !this.edges) {
-      this.edges = [];
+    if (mode === 'edges' && !this.edgeLines) {
+      const lines: LineSegments[] = (this.edgeLines = []);
       const lineMat = new LineBasicMaterial({ color: 0x1f2937 });
-      for (const m of this.meshes()) {
+      // each mesh's edges come from the worker and are drawn as they arrive (the page stays responsive meanwhile)
+      const asked = this.meshes().map(async (m) => {
         // a merged mesh: the edges of its shown elements only
-        const e = new LineSegments(featureEdges(this.batches?.isBatch(m) ? this.batches.shownGeometry(m) : m.geometry).geometry, lineMat);
+        const found = await this.edges.request(this.batches?.isBatch(m) ? this.batches.shownGeometry(m) : m.geometry);
+        if (this.edgeLines !== lines) return; // visibility changed meanwhile: a newer set is being made
+        const e = new LineSegments(found.geometry, lineMat);
         e.name = '';
         e.userData.edges = true;
         e.raycast = () => undefined;
+        e.visible = this.mode === 'edges';
         m.add(e);
-        this.edges.push(e);
-      }
+        lines.push(e);
+        this.invalidate();
+      });
+      this.edgesDrawn = Promise.all(asked).then(() => undefined, () => undefined);
     }
-    for (const e of this.edges ?? []) e.visible = mode === 'edges';
+    for (const e of this.edgeLines ?? []) e.visible = mode === 'edges';
     this.invalidate();
   }
 
@@ -337,9 +356,9 @@ export class Engine {
   visibilityChanged() {
     if (this.batches) {
       this.batches.refresh(this.selected?.element ?? null);
-      if (this.edges) {
-        for (const e of this.edges) (e.geometry.dispose(), e.removeFromParent());
-        this.edges = null;
+      if (this.edgeLines) {
+        for (const e of this.edgeLines) (e.geometry.dispose(), e.removeFromParent());
+        this.edgeLines = null;
         this.setMode(this.mode);
       }
     }
