@@ -12,6 +12,9 @@
  *      then the full GLB from a loopback server, like /view3d does; time until each was drawn.
  *   4. The camera orbits once around the model in BENCH_3D_FRAMES steps (default 60) while "moving": each frame's time
  *      is the render call plus a 1-pixel readPixels (so the rasterising is in it); median and p95, LOD on vs off.
+ *   5. Still views, the full model drawn: fitted (all on screen) and moved sideways so that half the model is off
+ *      screen; with the viewer's spatial chunks (culled by the camera) vs a second page that keeps the converter's
+ *      merged meshes (chunking off), BENCH_3D_STILL_FRAMES each (default 20).
  *
  *   npm run bench -- model3d-viewer
  *   BENCH_3D_SIZES=2,5   millions of triangles (default 2,5)
@@ -29,6 +32,8 @@ import { launchBrowser } from '../e2e/harness.ts';
 const RINGS = 71; // 19 880 triangles a sphere
 const FRAMES = Number(process.env.BENCH_3D_FRAMES ?? 60);
 const SIZES = (process.env.BENCH_3D_SIZES ?? '2,5').split(',').map(Number);
+/** frames of each still view (half the model off screen; all of it on screen) */
+const STILL_FRAMES = Number(process.env.BENCH_3D_STILL_FRAMES ?? 20);
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -79,14 +84,26 @@ export async function runModel3dViewerBench() {
       await page.evaluate((n) => (window as any).orbit(n, false), 4);
       const off = await page.evaluate((n) => (window as any).orbit(n, false), FRAMES);
       const on = await page.evaluate((n) => (window as any).orbit(n, true), FRAMES);
+      // a still view with half the model off screen, the full model drawn: spatial chunks culled vs the merged meshes
+      const chunked = await page.evaluate((n) => (window as any).halfView(n), STILL_FRAMES);
       await page.close();
+      const plain = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+      plain.on('pageerror', (e) => errors.push(String(e)));
+      await plain.goto(`${url}/`);
+      await plain.evaluate(([f]) => (window as any).openModel(f, null, false), [`/${millions}.glb`] as const);
+      await plain.evaluate(() => (window as any).halfView(3));
+      const merged = await plain.evaluate((n) => (window as any).halfView(n), STILL_FRAMES);
+      await plain.close();
       if (errors.length) throw new Error(errors.join('\n'));
+      const still = (x: { times: number[]; triangles: number; calls: number }) => ({ drawnTriangles: x.triangles, drawCalls: x.calls, medianMs: pct(x.times, 50), p95Ms: pct(x.times, 95) });
       const figure = {
         triangles: r.stats.triangles, nodes: r.stats.nodes, inputMb: +(input.length / 1e6).toFixed(1), convertMs,
         glbMb: +(r.glb.length / 1e6).toFixed(2), lodMb: r.lod ? +(r.lod.length / 1e6).toFixed(2) : null, lodTriangles: r.stats.lod?.triangles ?? null,
         openMs,
         lodOff: { drawnTriangles: off.triangles, medianMs: pct(off.times, 50), p95Ms: pct(off.times, 95) },
         lodOn: { drawnTriangles: on.triangles, medianMs: pct(on.times, 50), p95Ms: pct(on.times, 95) },
+        halfOffScreen: { merged: still(merged.half), chunked: still(chunked.half) },
+        allOnScreen: { merged: still(merged.whole), chunked: still(chunked.whole) },
       };
       console.log(`model3d-viewer ${millions}M: ${JSON.stringify(figure)}`);
       out[`${millions}M`] = figure;

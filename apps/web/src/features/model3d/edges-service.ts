@@ -17,6 +17,8 @@ export class EdgesService {
   private waiting = new Map<number, { resolve: (e: FeatureEdges) => void; reject: (e: Error) => void }>();
   private found = new WeakMap<BufferGeometry, FeatureEdges>();
   private asked = new WeakMap<BufferGeometry, Promise<FeatureEdges>>();
+  /** answers that came from the worker (the browser tests check the page did not do the work) */
+  workerAnswers = 0;
   /** the page's own cache where there are no workers (tests in jsdom) */
   private local = new Map<number, Float32Array>();
 
@@ -53,7 +55,7 @@ export class EdgesService {
     }
     if (!this.worker && this.makeWorker) {
       this.worker = this.makeWorker();
-      this.worker.onmessage = (e: MessageEvent<EdgesAnswer>) => this.answered(e.data);
+      this.worker.onmessage = (e: MessageEvent<EdgesAnswer>) => (this.workerAnswers++, this.answered(e.data));
     }
     return new Promise<FeatureEdges>((resolve, reject) => {
       this.waiting.set(req.id, { resolve, reject });

@@ -12,6 +12,7 @@ import { MeasureTool, type MeasureResult } from './measure-tool.ts';
 import { BatchedElements } from './batches.ts';
 import { chunkBatches } from './chunks.ts';
 import { keeps, sectionPlane, type Axis } from './section.ts';
+import { SectionCaps } from './section-caps.ts';
 
 export type StandardView = 'top' | 'bottom' | 'front' | 'back' | 'left' | 'right' | 'iso';
 export type RenderMode = 'shaded' | 'wireframe' | 'edges';
@@ -77,6 +78,9 @@ export class Engine {
   /** the merged meshes of a batched model and its elements' triangle ranges (null: a mesh per element) */
   private batches: BatchedElements | null = null;
   private section: { axis: Axis; t: number; flip: boolean } | null = null;
+  /** the cut faces of closed solids while the section is on (section-caps.ts) */
+  private caps = new SectionCaps();
+  private capsOn = true;
   private resize: ResizeObserver;
   private down: { x: number; y: number } | null = null;
   /** a big model's coarse level (lod.ts of the converter: the same nodes) once the full model replaced it */
@@ -96,8 +100,8 @@ export class Engine {
     private host: HTMLElement,
     private events: EngineEvents,
   ) {
-    // preserveDrawingBuffer: the screenshot reads the canvas after the frame
-    this.renderer = new WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    // preserveDrawingBuffer: the screenshot reads the canvas after the frame; stencil: the section's caps
+    this.renderer = new WebGLRenderer({ antialias: true, preserveDrawingBuffer: true, stencil: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     this.renderer.setClearColor(new Color('#eef1f5'));
     this.renderer.domElement.style.touchAction = 'none';
@@ -106,7 +110,7 @@ export class Engine {
     this.scene.add(new HemisphereLight(0xffffff, 0x8d8d8d, 1.0), new AmbientLight(0xffffff, 0.2));
     const sun = new DirectionalLight(0xffffff, 1.2);
     sun.position.set(1, 2, 1.5);
-    this.scene.add(sun);
+    this.scene.add(sun, this.caps.group);
     this.measure = new MeasureTool(this, host, this.scene, events.onMeasure);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.addEventListener('change', () => this.invalidate());
@@ -134,6 +138,7 @@ export class Engine {
     this.renderer.setAnimationLoop(null);
     this.measure.dispose();
     this.edges.dispose();
+    this.caps.dispose();
     this.resize.disconnect();
     this.controls.dispose();
     this.renderer.dispose();
@@ -230,6 +235,7 @@ export class Engine {
         this.scene.add(full);
       }
     }
+    this.updateCaps();
     this.renderer.domElement.dataset.level = level;
     if (this.drawn !== level || !this.levelTold) {
       this.drawn = level;
@@ -354,6 +360,7 @@ export class Engine {
 
   /** After the tree hid, isolated or showed elements: a batched model's draw groups (and edges) follow. */
   visibilityChanged() {
+    this.updateCaps();
     if (this.batches) {
       this.batches.refresh(this.selected?.element ?? null);
       if (this.edgeLines) {
@@ -385,7 +392,27 @@ export class Engine {
       const p = sectionPlane({ min: b.min.toArray(), max: b.max.toArray() }, section.axis, section.t, section.flip);
       this.renderer.clippingPlanes = [new Plane(new Vector3(...p.normal), p.constant)];
     }
+    this.updateCaps();
     this.invalidate();
+  }
+
+  /** Whether the section draws the cut faces of closed solids (on by default). */
+  setSectionCaps(on: boolean) {
+    this.capsOn = on;
+    this.updateCaps();
+    this.invalidate();
+  }
+
+  get sectionCaps() {
+    return this.capsOn;
+  }
+
+  /** The caps follow the plane, the level drawn and what is shown. */
+  private updateCaps() {
+    const drawn = this.coarse?.parent ? this.coarse : this.model; // the level in the scene now
+    const plane = this.capsOn ? (this.renderer.clippingPlanes[0] ?? null) : null;
+    const sphere = this.modelBox().getBoundingSphere(new Sphere());
+    this.caps.update(drawn, plane, sphere.center, sphere.radius || 1);
   }
 
   /** Whether the section plane (if any) keeps a world point. */
