@@ -18,8 +18,8 @@ interface Range {
  * three.js frustum-culls (and the raycaster skips) the parts off screen: a merged mesh holds elements from anywhere in
  * the model (the converter fills them in element order), so its sphere is the whole model's and it is never culled.
  *
- * Each merged mesh's elements are put in a grid over that mesh's box by the centre of their triangles (about
- * CHUNK_TRIANGLES a cell); a cell's elements become one chunk: a new index listing their triangles, sharing the merged
+ * The elements are put in one grid over the model by the centre of their triangles (cells of about CHUNK_TRIANGLES);
+ * a merged mesh's elements in one cell become one chunk: a new index listing their triangles, sharing the merged
  * mesh's vertex attributes (one GPU buffer still). An element's triangle ranges are rewritten to name its chunk and
  * its first triangle there (batches.ts picks, hides, isolates and highlights by them), so every element keeps all its
  * triangles, whole and in one chunk per range. Triangles no element owns are not drawn today either; they are left out.
@@ -41,29 +41,37 @@ export function chunkBatches(model: Object3D, target = CHUNK_TRIANGLES): number 
   const chunks: Mesh[] = [];
   const rewritten: [Range, number, number][] = [];
   const v = new Vector3();
+  const box = new Box3();
+  // the centre of each range's triangles (its box's), and the box of all centres
+  const centres = ranges.map(() => [] as Vector3[]);
+  const all = new Box3();
+  let total = 0;
+  meshes.forEach((mesh, b) => {
+    const pos = mesh.geometry.getAttribute('position');
+    const index = mesh.geometry.getIndex();
+    for (const r of ranges[b]) {
+      box.makeEmpty();
+      for (let i = r.first * 3; i < (r.first + r.count) * 3; i++) box.expandByPoint(v.fromBufferAttribute(pos, index ? index.getX(i) : i));
+      const c = box.getCenter(new Vector3());
+      centres[b].push(c);
+      all.expandByPoint(c);
+      total += r.count;
+    }
+  });
+  // one grid over the whole model, cubic cells holding about `target` triangles if the model were evenly filled: a merged
+  // mesh is cut wherever its elements lie (spread over the model, or already together in one place: then it stays whole)
+  const size = all.getSize(new Vector3());
+  const cell = Math.max(size.x, size.y, size.z, 1e-9) / Math.max(1, Math.round(Math.cbrt(total / target)));
+  const along = [size.x, size.y, size.z].map((e) => Math.floor(e / cell) + 1);
   meshes.forEach((mesh, b) => {
     const g = mesh.geometry;
-    const pos = g.getAttribute('position');
     const index = g.getIndex();
     const vertexOf = (i: number) => (index ? index.getX(i) : i);
     const list = ranges[b];
-    const triangles = list.reduce((n, r) => n + r.count, 0);
-    // the centre of each range's triangles (its box's), and the box of those centres
-    const centres = new Float64Array(list.length * 3);
-    const all = new Box3();
-    const box = new Box3();
-    list.forEach((r, k) => {
-      box.makeEmpty();
-      for (let i = r.first * 3; i < (r.first + r.count) * 3; i++) box.expandByPoint(v.fromBufferAttribute(pos, vertexOf(i)));
-      box.getCenter(v);
-      v.toArray(centres, k * 3);
-      all.expandByPoint(v);
-    });
-    const k = Math.max(1, Math.round(Math.cbrt(triangles / target)));
-    const size = all.getSize(new Vector3());
     list.forEach((r, i) => {
-      const c = [0, 1, 2].map((a) => Math.min(k - 1, Math.floor(((centres[i * 3 + a] - all.min.getComponent(a)) / (size.getComponent(a) || 1)) * k)));
-      r.cell = (c[0] * k + c[1]) * k + c[2];
+      const c = centres[b][i];
+      const [x, y, z] = [c.x - all.min.x, c.y - all.min.y, c.z - all.min.z].map((d, a) => Math.min(along[a] - 1, Math.floor(d / cell)));
+      r.cell = (x * along[1] + y) * along[2] + z;
     });
     const cells = new Map<number, Range[]>();
     for (const r of list) (cells.get(r.cell) ?? cells.set(r.cell, []).get(r.cell)!).push(r);

@@ -113,10 +113,20 @@ export class Engine {
     this.scene.add(sun, this.caps.group);
     this.measure = new MeasureTool(this, host, this.scene, events.onMeasure);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
-    this.controls.addEventListener('change', () => this.invalidate());
-    // orbit, pan, zoom and pinch: the coarse level while they last, the full model once the camera rests
-    this.controls.addEventListener('start', () => this.beginMove());
-    this.controls.addEventListener('end', () => this.endMove());
+    // orbit, pan, zoom and pinch: the coarse level while they last, the full model once the camera rests. A press
+    // that does not move the camera (a click that selects or places a measuring point) keeps the full model: the
+    // level changes at the first change of the camera after the press, not at the press
+    let pressed = false;
+    let moved = false;
+    this.controls.addEventListener('start', () => ((pressed = true), (moved = false)));
+    this.controls.addEventListener('change', () => {
+      if (pressed && !moved) (moved = true), this.beginMove();
+      this.invalidate();
+    });
+    this.controls.addEventListener('end', () => {
+      if (moved) this.endMove();
+      pressed = moved = false;
+    });
     this.resize = new ResizeObserver(() => this.fitCanvas());
     this.resize.observe(host);
     this.fitCanvas();
