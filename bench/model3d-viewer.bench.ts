@@ -12,10 +12,15 @@
  *      then the full GLB from a loopback server, like /view3d does; time until each was drawn.
  *   4. The camera orbits once around the model in BENCH_3D_FRAMES steps (default 60) while "moving": each frame's time
  *      is the render call plus a 1-pixel readPixels (so the rasterising is in it); median and p95, LOD on vs off.
+ *   5. A batched model (BENCH_3D_BATCHED millions of triangles, default 1: an OBJ of sphere objects, which the converter
+ *      merges into batches as it does a building's elements; a GLB passes through unbatched): still views, fitted (all
+ *      on screen) and moved sideways so that half the model is off screen, the viewer's spatial chunks (culled by the
+ *      camera) vs a page that keeps the converter's merged meshes (chunking off); BENCH_3D_STILL_FRAMES each (20).
  *
  *   npm run bench -- model3d-viewer
  *   BENCH_3D_SIZES=2,5   millions of triangles (default 2,5)
  *   BENCH_3D_FRAMES=60   frames per orbit
+ *   BENCH_3D_BATCHED=1   millions of triangles of the batched model (0: skip)
  */
 import http from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,12 +28,16 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { convertInWorker } from '../packages/model3d/src/index.ts';
-import { sphereTriangles, spheresGlb } from '../packages/model3d/src/fixtures/spheres.ts';
+import { sphereTriangles, spheresGlb, spheresObj } from '../packages/model3d/src/fixtures/spheres.ts';
 import { launchBrowser } from '../e2e/harness.ts';
 
 const RINGS = 71; // 19 880 triangles a sphere
 const FRAMES = Number(process.env.BENCH_3D_FRAMES ?? 60);
-const SIZES = (process.env.BENCH_3D_SIZES ?? '2,5').split(',').map(Number);
+const SIZES = (process.env.BENCH_3D_SIZES ?? '2,5').split(',').map(Number).filter((n) => n > 0);
+/** millions of triangles of the batched model for the chunking comparison (0: none) */
+const BATCHED = (process.env.BENCH_3D_BATCHED ?? '1').split(',').map(Number).filter((n) => n > 0);
+/** frames of each still view (half the model off screen; all of it on screen) */
+const STILL_FRAMES = Number(process.env.BENCH_3D_STILL_FRAMES ?? 20);
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -90,6 +99,36 @@ export async function runModel3dViewerBench() {
       };
       console.log(`model3d-viewer ${millions}M: ${JSON.stringify(figure)}`);
       out[`${millions}M`] = figure;
+    }
+    // a batched model (an OBJ of sphere objects: merged by the converter like a building's elements), still views with
+    // half of it off screen: the viewer's spatial chunks vs the converter's merged meshes as they are, same GLB, same run
+    // (the spheres listed in grid order: each merged mesh holds neighbours; shuffled: each holds spheres from all over)
+    for (const [millions, shuffled] of BATCHED.flatMap((m) => [[m, false], [m, true]] as const)) {
+      const rings = 25;
+      const count = Math.round((millions * 1e6) / sphereTriangles(rings));
+      const input = spheresObj(count, rings, 0.01, shuffled);
+      const t = performance.now();
+      const r = await convertInWorker(input, `spheres-${millions}m.obj`, { maxOldGenerationSizeMb: 4096, timeoutMs: 30 * 60_000 });
+      const convertMs = Math.round(performance.now() - t);
+      files.set(`/b${millions}.glb`, r.glb);
+      const still = (x: { times: number[]; triangles: number; calls: number }) => ({ drawnTriangles: x.triangles, drawCalls: x.calls, medianMs: pct(x.times, 50), p95Ms: pct(x.times, 95) });
+      const views: Record<string, unknown> = {};
+      for (const chunking of [false, true]) {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+        const errors: string[] = [];
+        page.on('pageerror', (e) => errors.push(String(e)));
+        await page.goto(`${url}/`);
+        await page.evaluate(([f, c]) => (window as any).openModel(f, null, c), [`/b${millions}.glb`, chunking] as const);
+        await page.evaluate(() => (window as any).halfView(2)); // warm-up
+        const v = await page.evaluate((n) => (window as any).halfView(n), STILL_FRAMES);
+        await page.close();
+        if (errors.length) throw new Error(errors.join('\n'));
+        views[chunking ? 'chunked' : 'merged'] = { allOnScreen: still(v.whole), halfOffScreen: still(v.half) };
+      }
+      const figure = { triangles: r.stats.triangles, nodes: r.stats.nodes, convertMs, glbMb: +(r.glb.length / 1e6).toFixed(2), ...views };
+      const key = `batched ${millions}M${shuffled ? ' shuffled' : ''}`;
+      console.log(`model3d-viewer ${key}: ${JSON.stringify(figure)}`);
+      out[key] = figure;
     }
   } finally {
     close();

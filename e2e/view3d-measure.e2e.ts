@@ -102,6 +102,8 @@ describe('/view3d: measuring with snapping, at desktop and phone width', () => {
     });
 
   const result = async (page: Page) => {
+    // a click snaps once the worker found the hit mesh's edges: wait for the clicks placed so far
+    await page.evaluate(() => (window as any).__view3d.measure.settled());
     const r = await page.evaluate(() => (window as any).__view3d.measure.result() as { points: { model: V3; kind: string }[]; distance: number | null; angle: number | null });
     return { ...r, points: r.points.map((p) => ({ ...p, model: fromObj(p.model) })) };
   };

@@ -5,8 +5,10 @@ import { Engine, parseGlb } from '../../apps/web/src/features/model3d/engine.ts'
 const host = document.getElementById('host')!;
 const w = window as unknown as Record<string, unknown>;
 
-w.openModel = async (full: string, lod: string | null) => {
+w.openModel = async (full: string, lod: string | null, chunking = true) => {
   const engine = new Engine(host, { onSelect: () => undefined, onMeasure: () => undefined });
+  // spatial chunks the camera culls (chunks.ts), or the converter's merged meshes as they are (to compare)
+  engine.chunking = chunking;
   const get = async (u: string) => (await fetch(u)).arrayBuffer();
   if (lod) engine.setModel((await parseGlb(await get(lod))).model, true);
   const { model } = await parseGlb(await get(full));
@@ -46,4 +48,40 @@ w.orbit = async (frames: number, lod: boolean) => {
   }
   engine.endMove();
   return { times, triangles: triangles[0], level: engine.level };
+};
+
+/**
+ * Frame times of a still view with half the model off screen: the iso view moved sideways by the model's radius
+ * (its centre at the canvas' left edge), the full model drawn (not moving); and the same view fitted, all of it on
+ * screen. Each frame: the render call and a 1-pixel readPixels. Answers the triangles drawn too (culled ones are not).
+ */
+w.halfView = async (frames: number) => {
+  const engine = w.engine as Engine;
+  engine.fit('iso');
+  const gl = engine.renderer.getContext();
+  const px = new Uint8Array(4);
+  const measure = async () => {
+    const times: number[] = [];
+    for (let i = 0; i < frames; i++) {
+      const t = performance.now();
+      engine.renderNow();
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      times.push(performance.now() - t);
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+    return { times, triangles: engine.renderer.info.render.triangles, calls: engine.renderer.info.render.calls };
+  };
+  const whole = await measure();
+  const cam = engine.camera;
+  const right = cam.position.clone().setFromMatrixColumn(cam.matrixWorld, 0);
+  // the visible half-width at the target, for either camera: from the projection of a point one unit to the right
+  const target = engine.controls.target.clone();
+  const a = target.clone().project(cam);
+  const b = target.clone().add(right).project(cam);
+  const shift = 1 / Math.max(1e-9, b.x - a.x); // one NDC unit (half the canvas' width) in world units
+  cam.position.addScaledVector(right, shift);
+  engine.controls.target.addScaledVector(right, shift);
+  cam.updateMatrixWorld();
+  const half = await measure();
+  return { whole, half };
 };

@@ -36,7 +36,7 @@ export function Model3dRows({ list, onRetry, openTab = (href) => window.open(hre
         >
           <div style={{ width: '100%', minWidth: 0 }}>
             <div className="ellipsis" title={c.name}>{c.name}</div>
-            <Progress percent={c.progress} size="small" status={c.transformStatus === TransformStatus.FAIL_TRANSFORM ? 'exception' : c.transformStatus === TransformStatus.SUCCESS_TRANSFORM ? 'success' : 'active'} data-testid="model3d-progress" />
+            <Progress percent={barPercent(c)} size="small" status={barStatus(c)} data-testid="model3d-progress" />
             <small data-testid="model3d-stage" data-stage={c.stage}>
               {c.transformStatus === TransformStatus.IN_TRANSFORM ? t(`stage.${c.stage}`, { defaultValue: t('state.0') }) : t(`state.${c.transformStatus}`)}
               {` · ${formatTime(c.createTimestamp, i18n.language)}`}
@@ -51,4 +51,18 @@ export function Model3dRows({ list, onRetry, openTab = (href) => window.open(hre
       )}
     />
   );
+}
+
+/**
+ * The bar's fill: a converted model is done (100 %) whatever the last progress the worker reported (its last report
+ * comes before the GLB is stored, so the task ends with e.g. 95); only a converting one animates.
+ */
+export function barPercent(c: Pick<Model3dTask, 'transformStatus' | 'progress'>): number {
+  return c.transformStatus === TransformStatus.SUCCESS_TRANSFORM ? 100 : c.progress;
+}
+
+function barStatus(c: Pick<Model3dTask, 'transformStatus'>): 'exception' | 'success' | 'active' | 'normal' {
+  if (c.transformStatus === TransformStatus.FAIL_TRANSFORM) return 'exception';
+  if (c.transformStatus === TransformStatus.SUCCESS_TRANSFORM) return 'success';
+  return c.transformStatus === TransformStatus.IN_TRANSFORM ? 'active' : 'normal';
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { App, Button, Drawer, Progress, Result, Segmented, Slider, Space, Spin, Tooltip } from 'antd';
+import { App, Button, Checkbox, Drawer, Progress, Result, Segmented, Slider, Space, Spin, Tooltip } from 'antd';
 import { BorderOutlined, CameraOutlined, ColumnWidthOutlined, ExpandOutlined, PartitionOutlined, ProfileOutlined, ScissorOutlined, SwapOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Object3D } from 'three';
@@ -95,7 +95,7 @@ function ModelView({ url, lodUrl, status }: { url: string; lodUrl: string | null
   const [selected, setSelected] = useState<Object3D | null>(null);
   const [, setVersion] = useState(0);
   const [measure, setMeasure] = useState<MeasureResult | null>(null);
-  const [section, setSection] = useState<{ axis: Axis | 'off'; t: number; flip: boolean }>({ axis: 'off', t: 0.5, flip: false });
+  const [section, setSection] = useState<{ axis: Axis | 'off'; t: number; flip: boolean; caps: boolean }>({ axis: 'off', t: 0.5, flip: false, caps: true });
   const [phone, setPhone] = useState(narrow());
   const [panel, setPanel] = useState<'tree' | 'props' | null>(null);
   const [received, setReceived] = useState<Received | null>(null);
@@ -160,7 +160,10 @@ function ModelView({ url, lodUrl, status }: { url: string; lodUrl: string | null
     };
   }, [url, lodUrl, status.stats?.upAxis]);
 
-  useEffect(() => engine?.setSection(section.axis === 'off' ? null : { axis: section.axis, t: section.t, flip: section.flip }), [engine, section]);
+  useEffect(() => {
+    engine?.setSectionCaps(section.caps);
+    engine?.setSection(section.axis === 'off' ? null : { axis: section.axis, t: section.t, flip: section.flip });
+  }, [engine, section]);
 
   const shot = () => {
     const a = document.createElement('a');
@@ -190,6 +193,7 @@ function ModelView({ url, lodUrl, status }: { url: string; lodUrl: string | null
             <>
               <span data-testid="view3d-section-slider" style={{ display: 'inline-block', width: 120, margin: '0 8px', verticalAlign: 'middle' }}><Slider min={0} max={100} value={Math.round(section.t * 100)} onChange={(v) => setSection((s) => ({ ...s, t: v / 100 }))} /></span>
               <Button size="small" icon={<SwapOutlined />} onClick={() => setSection((s) => ({ ...s, flip: !s.flip }))} data-testid="view3d-section-flip">{t('model3d.flip')}</Button>
+              <span data-testid="view3d-section-caps"><Checkbox checked={section.caps} onChange={(e) => setSection((s) => ({ ...s, caps: e.target.checked }))}>{t('model3d.section.caps')}</Checkbox></span>
             </>
           )}
           <Button size="small" type={measure ? 'primary' : 'default'} icon={<ColumnWidthOutlined />} onClick={() => engine?.measure.setMode(measure ? null : 'distance')} data-testid="view3d-measure">{t('model3d.measure')}</Button>

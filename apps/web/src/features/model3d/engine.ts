@@ -7,10 +7,12 @@ import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.j
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { elementOf, isShown } from './scene-tree.ts';
 import type { Vec3 } from './measure3d.ts';
-import { featureEdges } from './feature-edges.ts';
+import { EdgesService } from './edges-service.ts';
 import { MeasureTool, type MeasureResult } from './measure-tool.ts';
 import { BatchedElements } from './batches.ts';
+import { chunkBatches } from './chunks.ts';
 import { keeps, sectionPlane, type Axis } from './section.ts';
+import { SectionCaps } from './section-caps.ts';
 
 export type StandardView = 'top' | 'bottom' | 'front' | 'back' | 'left' | 'right' | 'iso';
 export type RenderMode = 'shaded' | 'wireframe' | 'edges';
@@ -65,13 +67,20 @@ export class Engine {
   private dirty = true;
   private radius = 1;
   private mode: RenderMode = 'shaded';
-  private edges: LineSegments[] | null = null;
+  private edgeLines: LineSegments[] | null = null;
+  /** resolves once the edges mode's lines asked last are all drawn (tests wait for it) */
+  edgesDrawn: Promise<void> = Promise.resolve();
   private selected: { element: Object3D; restore: [Mesh, Material | Material[]][] } | null = null;
   /** distance and angle measurement (measure-tool.ts) */
   readonly measure: MeasureTool;
+  /** feature edges found in a worker (snapping, the edges mode) */
+  readonly edges = new EdgesService();
   /** the merged meshes of a batched model and its elements' triangle ranges (null: a mesh per element) */
   private batches: BatchedElements | null = null;
   private section: { axis: Axis; t: number; flip: boolean } | null = null;
+  /** the cut faces of closed solids while the section is on (section-caps.ts) */
+  private caps = new SectionCaps();
+  private capsOn = true;
   private resize: ResizeObserver;
   private down: { x: number; y: number } | null = null;
   /** a big model's coarse level (lod.ts of the converter: the same nodes) once the full model replaced it */
@@ -82,6 +91,8 @@ export class Engine {
   private restTimer: ReturnType<typeof setTimeout> | undefined;
   /** draw the coarse level while the camera moves (the bench turns it off to compare) */
   lodWhileMoving = true;
+  /** split a batched model's merged meshes into spatial chunks the camera culls (chunks.ts; the bench turns it off to compare) */
+  chunking = true;
   private drawn: DrawnLevel = 'full';
   private levelTold = false;
 
@@ -89,8 +100,8 @@ export class Engine {
     private host: HTMLElement,
     private events: EngineEvents,
   ) {
-    // preserveDrawingBuffer: the screenshot reads the canvas after the frame
-    this.renderer = new WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    // preserveDrawingBuffer: the screenshot reads the canvas after the frame; stencil: the section's caps
+    this.renderer = new WebGLRenderer({ antialias: true, preserveDrawingBuffer: true, stencil: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     this.renderer.setClearColor(new Color('#eef1f5'));
     this.renderer.domElement.style.touchAction = 'none';
@@ -99,13 +110,23 @@ export class Engine {
     this.scene.add(new HemisphereLight(0xffffff, 0x8d8d8d, 1.0), new AmbientLight(0xffffff, 0.2));
     const sun = new DirectionalLight(0xffffff, 1.2);
     sun.position.set(1, 2, 1.5);
-    this.scene.add(sun);
+    this.scene.add(sun, this.caps.group);
     this.measure = new MeasureTool(this, host, this.scene, events.onMeasure);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
-    this.controls.addEventListener('change', () => this.invalidate());
-    // orbit, pan, zoom and pinch: the coarse level while they last, the full model once the camera rests
-    this.controls.addEventListener('start', () => this.beginMove());
-    this.controls.addEventListener('end', () => this.endMove());
+    // orbit, pan, zoom and pinch: the coarse level while they last, the full model once the camera rests. A press
+    // that does not move the camera (a click that selects or places a measuring point) keeps the full model: the
+    // level changes at the first change of the camera after the press, not at the press
+    let pressed = false;
+    let moved = false;
+    this.controls.addEventListener('start', () => ((pressed = true), (moved = false)));
+    this.controls.addEventListener('change', () => {
+      if (pressed && !moved) (moved = true), this.beginMove();
+      this.invalidate();
+    });
+    this.controls.addEventListener('end', () => {
+      if (moved) this.endMove();
+      pressed = moved = false;
+    });
     this.resize = new ResizeObserver(() => this.fitCanvas());
     this.resize.observe(host);
     this.fitCanvas();
@@ -126,6 +147,8 @@ export class Engine {
     clearTimeout(this.restTimer);
     this.renderer.setAnimationLoop(null);
     this.measure.dispose();
+    this.edges.dispose();
+    this.caps.dispose();
     this.resize.disconnect();
     this.controls.dispose();
     this.renderer.dispose();
@@ -146,7 +169,7 @@ export class Engine {
   setModel(model: Group, coarse = false) {
     this.model = model;
     this.awaitingFull = coarse;
-    this.batches = BatchedElements.of(model, highlighted);
+    this.batches = this.batchesOf(model);
     this.scene.add(model);
     this.radius = this.bounds().getBoundingSphere(new Sphere()).radius || 1;
     this.fit('iso');
@@ -162,17 +185,22 @@ export class Engine {
     if (!coarse) return this.setModel(full);
     this.select(null);
     // the coarse level's edges go: drawn while moving they would cost what the coarse level saves
-    for (const e of this.edges ?? []) e.removeFromParent();
-    this.edges = null;
+    for (const e of this.edgeLines ?? []) e.removeFromParent();
+    this.edgeLines = null;
     this.scene.remove(coarse);
     this.coarse = coarse;
     this.awaitingFull = false;
     this.model = full;
-    this.batches = BatchedElements.of(full, highlighted);
+    this.batches = this.batchesOf(full);
     this.scene.add(full);
     this.setMode(this.mode);
     if (this.moving && this.lodWhileMoving) this.showLevel('coarse');
     else this.showLevel('full');
+  }
+
+  private batchesOf(model: Group): BatchedElements | null {
+    if (this.chunking) chunkBatches(model);
+    return BatchedElements.of(model, highlighted);
   }
 
   get level(): DrawnLevel {
@@ -217,6 +245,7 @@ export class Engine {
         this.scene.add(full);
       }
     }
+    this.updateCaps();
     this.renderer.domElement.dataset.level = level;
     if (this.drawn !== level || !this.levelTold) {
       this.drawn = level;
@@ -316,30 +345,37 @@ export class Engine {
     const coarse: Mesh[] = [];
     this.coarse?.traverse((o) => (o as Mesh).isMesh && coarse.push(o as Mesh));
     for (const m of [...this.meshes(), ...coarse]) for (const mat of ([] as Material[]).concat(m.material)) (mat as MeshStandardMaterial).wireframe = mode === 'wireframe';
-    if (mode === 'edges' && !this.edges) {
-      this.edges = [];
+    if (mode === 'edges' && !this.edgeLines) {
+      const lines: LineSegments[] = (this.edgeLines = []);
       const lineMat = new LineBasicMaterial({ color: 0x1f2937 });
-      for (const m of this.meshes()) {
+      // each mesh's edges come from the worker and are drawn as they arrive (the page stays responsive meanwhile)
+      const asked = this.meshes().map(async (m) => {
         // a merged mesh: the edges of its shown elements only
-        const e = new LineSegments(featureEdges(this.batches?.isBatch(m) ? this.batches.shownGeometry(m) : m.geometry).geometry, lineMat);
+        const found = await this.edges.request(this.batches?.isBatch(m) ? this.batches.shownGeometry(m) : m.geometry);
+        if (this.edgeLines !== lines) return; // visibility changed meanwhile: a newer set is being made
+        const e = new LineSegments(found.geometry, lineMat);
         e.name = '';
         e.userData.edges = true;
         e.raycast = () => undefined;
+        e.visible = this.mode === 'edges';
         m.add(e);
-        this.edges.push(e);
-      }
+        lines.push(e);
+        this.invalidate();
+      });
+      this.edgesDrawn = Promise.all(asked).then(() => undefined, () => undefined);
     }
-    for (const e of this.edges ?? []) e.visible = mode === 'edges';
+    for (const e of this.edgeLines ?? []) e.visible = mode === 'edges';
     this.invalidate();
   }
 
   /** After the tree hid, isolated or showed elements: a batched model's draw groups (and edges) follow. */
   visibilityChanged() {
+    this.updateCaps();
     if (this.batches) {
       this.batches.refresh(this.selected?.element ?? null);
-      if (this.edges) {
-        for (const e of this.edges) (e.geometry.dispose(), e.removeFromParent());
-        this.edges = null;
+      if (this.edgeLines) {
+        for (const e of this.edgeLines) (e.geometry.dispose(), e.removeFromParent());
+        this.edgeLines = null;
         this.setMode(this.mode);
       }
     }
@@ -366,7 +402,27 @@ export class Engine {
       const p = sectionPlane({ min: b.min.toArray(), max: b.max.toArray() }, section.axis, section.t, section.flip);
       this.renderer.clippingPlanes = [new Plane(new Vector3(...p.normal), p.constant)];
     }
+    this.updateCaps();
     this.invalidate();
+  }
+
+  /** Whether the section draws the cut faces of closed solids (on by default). */
+  setSectionCaps(on: boolean) {
+    this.capsOn = on;
+    this.updateCaps();
+    this.invalidate();
+  }
+
+  get sectionCaps() {
+    return this.capsOn;
+  }
+
+  /** The caps follow the plane, the level drawn and what is shown. */
+  private updateCaps() {
+    const drawn = this.coarse?.parent ? this.coarse : this.model; // the level in the scene now
+    const plane = this.capsOn ? (this.renderer.clippingPlanes[0] ?? null) : null;
+    const sphere = this.modelBox().getBoundingSphere(new Sphere());
+    this.caps.update(drawn, plane, sphere.center, sphere.radius || 1);
   }
 
   /** Whether the section plane (if any) keeps a world point. */

@@ -129,21 +129,51 @@ const SMALL = 256;
 /** A segment spanning more cells than this is kept in a list every query looks at (a few long edges of a big face). */
 const MAX_CELLS_PER_SEGMENT = 64;
 
+/** A grid as plain arrays: built in the edges worker, sent to the page without copying (edges-worker-protocol.ts). */
+export interface SegmentGridData {
+  segments: Float32Array;
+  /** the occupied cells' keys, ascending */
+  keys: Float64Array;
+  /** cell i's segments are items[offsets[i]] … items[offsets[i + 1] − 1] */
+  offsets: Int32Array;
+  items: Int32Array;
+  /** segments spanning too many cells: every query looks at them */
+  always: Int32Array;
+  /** cell size, cells along y and z, the grid's corner */
+  size: number;
+  ny: number;
+  nz: number;
+  min: Vec3;
+}
+
 /**
  * Segments (x0 y0 z0 x1 y1 z1 …) in a uniform grid of cubic cells, about one segment per cell on average: `near`
- * answers the segments whose bounding box reaches within `r` of a point (a superset of those within `r`).
+ * answers the segments whose bounding box reaches within `r` of a point (a superset of those within `r`). The cells
+ * are kept as sorted keys with offsets into one list (not a Map): the grid is built in a worker and handed over as
+ * typed arrays, the page only searches it.
  */
 export class SegmentGrid {
-  private cells = new Map<number, number[]>();
   /** cells along y and z: a cell's key is (x · ny + y) · nz + z, a number (string keys made the grid slow to build) */
   private ny = 1;
   private nz = 1;
-  private always: number[] = [];
+  private keys = new Float64Array(0);
+  private offsets = new Int32Array(1);
+  private items = new Int32Array(0);
+  private always = new Int32Array(0);
   private size = 1;
   private min: Vec3 = [0, 0, 0];
   readonly count: number;
+  private segments: Float32Array;
 
-  constructor(private segments: Float32Array) {
+  constructor(segments: Float32Array | SegmentGridData) {
+    if (!(segments instanceof Float32Array)) {
+      const d = segments;
+      this.segments = d.segments;
+      this.count = d.segments.length / 6;
+      Object.assign(this, { keys: d.keys, offsets: d.offsets, items: d.items, always: d.always, size: d.size, ny: d.ny, nz: d.nz, min: d.min });
+      return;
+    }
+    this.segments = segments;
     this.count = segments.length / 6;
     if (this.count <= SMALL) return;
     const lo = [Infinity, Infinity, Infinity];
@@ -156,20 +186,39 @@ export class SegmentGrid {
     // one spare cell each side: a query's box may reach past the segments' own
     this.ny = Math.floor((hi[1] - lo[1]) / this.size) + 3;
     this.nz = Math.floor((hi[2] - lo[2]) / this.size) + 3;
+    const cells = new Map<number, number[]>();
+    const always: number[] = [];
     for (let s = 0; s < this.count; s++) {
       const [a, b] = this.cellRange(s);
-      const cells = (b[0] - a[0] + 1) * (b[1] - a[1] + 1) * (b[2] - a[2] + 1);
-      if (cells > MAX_CELLS_PER_SEGMENT) {
-        this.always.push(s);
+      const n = (b[0] - a[0] + 1) * (b[1] - a[1] + 1) * (b[2] - a[2] + 1);
+      if (n > MAX_CELLS_PER_SEGMENT) {
+        always.push(s);
         continue;
       }
       for (let x = a[0]; x <= b[0]; x++) for (let y = a[1]; y <= b[1]; y++) for (let z = a[2]; z <= b[2]; z++) {
         const key = this.key(x, y, z);
-        const list = this.cells.get(key);
+        const list = cells.get(key);
         if (list) list.push(s);
-        else this.cells.set(key, [s]);
+        else cells.set(key, [s]);
       }
     }
+    this.keys = Float64Array.from(cells.keys()).sort();
+    this.offsets = new Int32Array(this.keys.length + 1);
+    let total = 0;
+    this.keys.forEach((k, i) => ((this.offsets[i] = total), (total += cells.get(k)!.length)));
+    this.offsets[this.keys.length] = total;
+    this.items = new Int32Array(total);
+    this.keys.forEach((k, i) => this.items.set(cells.get(k)!, this.offsets[i]));
+    this.always = Int32Array.from(always);
+  }
+
+  /** The grid as typed arrays (for postMessage: list `transferables` to move them instead of copying). */
+  data(): SegmentGridData {
+    return { segments: this.segments, keys: this.keys, offsets: this.offsets, items: this.items, always: this.always, size: this.size, ny: this.ny, nz: this.nz, min: this.min };
+  }
+
+  static transferables(d: SegmentGridData): ArrayBuffer[] {
+    return [d.segments, d.keys, d.offsets, d.items, d.always].map((a) => a.buffer as ArrayBuffer);
   }
 
   private key(x: number, y: number, z: number) {
@@ -188,6 +237,19 @@ export class SegmentGrid {
     return [a, b];
   }
 
+  /** the position of `key` among the occupied cells, or −1 */
+  private find(key: number): number {
+    let lo = 0;
+    let hi = this.keys.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.keys[mid] < key) lo = mid + 1;
+      else if (this.keys[mid] > key) hi = mid - 1;
+      else return mid;
+    }
+    return -1;
+  }
+
   /** Indices of the segments that may pass within `r` of `p`. */
   near(p: Vec3, r: number): number[] {
     if (this.count <= SMALL) return Array.from({ length: this.count }, (_, i) => i);
@@ -199,7 +261,8 @@ export class SegmentGrid {
     for (let x = a[0]; x <= b[0]; x++) for (let y = a[1]; y <= b[1]; y++) for (let z = a[2]; z <= b[2]; z++) {
       // outside the grid along y or z the key would name another cell: nothing is there
       if (y < 0 || z < 0 || y >= this.ny || z >= this.nz) continue;
-      for (const s of this.cells.get(this.key(x, y, z)) ?? []) found.add(s);
+      const c = this.find(this.key(x, y, z));
+      if (c >= 0) for (let i = this.offsets[c]; i < this.offsets[c + 1]; i++) found.add(this.items[i]);
     }
     return [...found];
   }

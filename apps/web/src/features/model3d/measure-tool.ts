@@ -1,5 +1,6 @@
 import { BufferGeometry, Group, Line, LineBasicMaterial, Matrix3, type Mesh, type Object3D, type Intersection, type Ray, Vector3 } from 'three';
-import { featureEdges } from './feature-edges.ts';
+import type { FeatureEdges } from './feature-edges.ts';
+import type { EdgesService } from './edges-service.ts';
 import { angleAt, distance, faceAngle, formatAngle, formatDistance, type Project, SNAP_PX, SNAP_PX_TOUCH, snapPoint, type SnapKind, type Vec3 } from './measure3d.ts';
 
 export type MeasureMode = 'distance' | 'angle' | 'faces';
@@ -25,7 +26,11 @@ export interface MeasureHost {
   /** false for a point the section plane cuts away */
   kept(p: Vec3): boolean;
   invalidate(): void;
+  /** feature edges per geometry, found in a worker */
+  edges: EdgesService;
 }
+
+type Picked = NonNullable<ReturnType<MeasureHost['pickAt']>>;
 
 const POINTS: Record<MeasureMode, number> = { distance: 2, angle: 3, faces: 2 };
 const COLOR = '#ff4d4f';
@@ -46,6 +51,7 @@ export class MeasureTool {
   private pending: [number, number] | null = null;
   /** a model so big that one pick takes longer than a frame: snap on click only, not while the pointer moves */
   private hoverTooSlow = false;
+  private clicks: Promise<void> = Promise.resolve();
 
   constructor(
     private host: MeasureHost,
@@ -86,11 +92,29 @@ export class MeasureTool {
     this.host.invalidate();
   }
 
-  /** The snapped point under canvas CSS pixel (x, y), with the face's normal (world). */
-  snapAt(x: number, y: number, touch = false): { at: Vec3; kind: SnapKind; normal: Vec3 | null } | null {
+  /**
+   * The snapped point under canvas CSS pixel (x, y), with the face's normal (world). Snaps to the hit mesh's feature
+   * edges once the worker found them; until then to the hit triangle's corners (and asks the worker).
+   */
+  snapAt(x: number, y: number, touch = false, onEdges?: () => void): { at: Vec3; kind: SnapKind; normal: Vec3 | null } | null {
     const picked = this.host.pickAt(x, y);
     if (!picked) return null;
-    const { hit, ray } = picked;
+    const geometry = (picked.hit.object as Mesh).geometry;
+    const edges = this.host.edges.ready(geometry);
+    if (!edges && this.mode !== 'faces') this.host.edges.request(geometry).then(onEdges, () => undefined);
+    return this.snapHit(picked, x, y, touch, edges);
+  }
+
+  /** The same, waiting for the hit mesh's edges (a click: the point placed is the exact snap, never a provisional one). */
+  async snapAtExact(x: number, y: number, touch = false): Promise<{ at: Vec3; kind: SnapKind; normal: Vec3 | null } | null> {
+    const picked = this.host.pickAt(x, y);
+    if (!picked) return null;
+    const geometry = (picked.hit.object as Mesh).geometry;
+    const edges = this.mode === 'faces' ? null : (this.host.edges.ready(geometry) ?? (await this.host.edges.request(geometry)));
+    return this.snapHit(picked, x, y, touch, edges);
+  }
+
+  private snapHit({ hit, ray }: Picked, x: number, y: number, touch: boolean, edgesOfMesh: FeatureEdges | null): { at: Vec3; kind: SnapKind; normal: Vec3 | null } {
     const mesh = hit.object as Mesh;
     const normal = hit.face ? (hit.face.normal.clone().applyMatrix3(new Matrix3().getNormalMatrix(mesh.matrixWorld)).normalize().toArray() as Vec3) : null;
     if (this.mode === 'faces') return { at: hit.point.toArray(), kind: 'face', normal };
@@ -103,8 +127,8 @@ export class MeasureTool {
     const local = mesh.worldToLocal(hit.point.clone()).toArray();
     const rLocal = (1.5 * px * perPx) / (mesh.matrixWorld.getMaxScaleOnAxis() || 1);
     const toWorld = (p: Vec3): Vec3 => new Vector3(...p).applyMatrix4(mesh.matrixWorld).toArray();
-    const { grid } = featureEdges(mesh.geometry);
-    const edges = grid.near(local, rLocal).map((s) => grid.segment(s).map(toWorld) as [Vec3, Vec3]);
+    const grid = edgesOfMesh?.grid;
+    const edges = grid ? grid.near(local, rLocal).map((s) => grid.segment(s).map(toWorld) as [Vec3, Vec3]) : [];
     const vertices: Vec3[] = edges.flat();
     if (hit.face) {
       const pos = mesh.geometry.getAttribute('position');
@@ -125,7 +149,8 @@ export class MeasureTool {
       const [px, py] = this.pending;
       this.pending = null;
       const t0 = performance.now();
-      this.hovered = this.snapAt(px, py);
+      // the mesh's edges arrived from the worker: snap again where the pointer rests
+      this.hovered = this.snapAt(px, py, false, () => this.hovered && !this.pending && this.hover(px, py));
       if (performance.now() - t0 > 30) this.hoverTooSlow = true;
       this.layout();
     });
@@ -139,10 +164,22 @@ export class MeasureTool {
   }
 
   /** A click (or tap) at canvas CSS pixels places the next point; after a full measurement it starts a new one. */
-  click(x: number, y: number, touch = false) {
+  click(x: number, y: number, touch = false): Promise<void> {
+    // one click after the other: a second click must not overtake a first still waiting for its mesh's edges
+    this.clicks = this.clicks.then(() => this.place(x, y, touch)).catch(() => undefined);
+    return this.clicks;
+  }
+
+  /** Resolves once every click so far has placed its point (tests wait for it). */
+  settled(): Promise<void> {
+    return this.clicks;
+  }
+
+  private async place(x: number, y: number, touch: boolean) {
     if (!this.mode) return;
-    const p = this.snapAt(x, y, touch);
-    if (!p) return;
+    const mode = this.mode;
+    const p = await this.snapAtExact(x, y, touch);
+    if (!p || this.mode !== mode) return;
     if (this.points.length >= POINTS[this.mode]) this.clear();
     this.points.push(p);
     const dot = el('div', markerStyle(p.kind, true));

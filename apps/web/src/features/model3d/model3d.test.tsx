@@ -18,6 +18,8 @@ import { BatchedElements } from './batches.ts';
 import { distance, formatDistance, snapToVertex, type Vec3 } from './measure3d.ts';
 import { keeps, sectionPlane, sectionPosition } from './section.ts';
 import { convertOrOpen3d, is3d, Model3dProgress, useModel3dProgress } from './Model3dAction.tsx';
+import { barPercent, Model3dRows } from './Model3dRows.tsx';
+import type { Model3dTask } from '@cadcloud/contracts';
 
 const ok = (bizData: unknown) => new Response(JSON.stringify({ rtnCode: '0000000', msg: 'success', bizData }), { headers: { 'content-type': 'application/json' } });
 const fail = (rtnCode: string, msg: string) => new Response(JSON.stringify({ rtnCode, msg, bizData: { code: 'model3d.trials' } }), { headers: { 'content-type': 'application/json' } });
@@ -331,5 +333,25 @@ describe('the drive list: progress of converting 3D models', () => {
     expect((await screen.findByTestId('model3d-progress-m1.ifc')).dataset.progress).toBe('40');
     expect(screen.queryByTestId('model3d-progress-m2.ifc')).toBeNull();
     expect(calls.filter((c) => c.url.endsWith('checkTaskStatusBatch3D')).map((c) => c.body.data)).toEqual([{ fileIds: ['m1'] }]);
+  });
+});
+
+describe("the task panel's 3D tab", () => {
+  const task = (o: Partial<Model3dTask>): Model3dTask => ({ taskId: 't', fileId: 'f', name: 'a.step', transformStatus: 0, progress: 40, stage: 'mesh', code: null, msg: null, fileExists: true, createTimestamp: 0, finishTimestamp: null, ...o });
+  const bar = (row: HTMLElement) => ({
+    width: (row.querySelector('.ant-progress-track') as HTMLElement | null)?.style.width,
+    active: !!row.querySelector('.ant-progress-status-active'),
+    success: !!row.querySelector('.ant-progress-status-success'),
+  });
+  it('a converted model shows a full bar, not animated, even when its last reported progress was lower; a converting one animates at its progress', () => {
+    render(
+      <AntApp>
+        <Model3dRows list={[task({ taskId: 'a', name: 'done.step', transformStatus: 1, progress: 40, stage: 'done' }), task({ taskId: 'b', name: 'busy.step' })]} onRetry={async () => undefined} />
+      </AntApp>,
+    );
+    const [done, busy] = screen.getAllByTestId('model3d-row');
+    expect(bar(done)).toEqual({ width: '100%', active: false, success: true });
+    expect(bar(busy)).toEqual({ width: '40%', active: true, success: false });
+    expect(barPercent({ transformStatus: 1, progress: 0 })).toBe(100);
   });
 });
