@@ -12,6 +12,7 @@ import { conversions } from './locales/conversions.ts';
 import { unzip } from './locales/unzip.ts';
 import { model3d } from './locales/model3d.ts';
 import { model3dTasks } from './locales/model3d-tasks.ts';
+import { pay } from './locales/pay.ts';
 
 export const LANGUAGES = ['zh', 'en', 'ko', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -45,6 +46,7 @@ export { conversions };
 export { unzip };
 export { model3d };
 export { model3dTasks };
+export { pay };
 
 /** Login-site text lookup. */
 export function ssoText(lang: Language, key: keyof (typeof sso)['en'], args?: readonly (string | number)[]): string {

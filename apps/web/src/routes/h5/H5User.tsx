@@ -1,6 +1,8 @@
 import { Avatar, Button, List, Segmented } from 'antd';
 import { UserOutlined, LogoutOutlined, DesktopOutlined, FontSizeOutlined } from '@ant-design/icons';
 import { CompassOutlined, FileSyncOutlined } from '@ant-design/icons';
+import { ShoppingOutlined, GiftOutlined, CrownOutlined, IdcardOutlined } from '@ant-design/icons';
+import { AdSlot } from '../../features/pay/AdSlot.tsx';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LANGUAGES, type Language } from '@cadcloud/i18n';
@@ -28,6 +30,18 @@ export function H5User() {
           <Segmented size="small" data-testid="h5-lang" value={i18n.language} onChange={(v) => setLanguage(v as Language)} options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))} />
         </List.Item>
         <List.Item>
+          <Button type="link" icon={<IdcardOutlined />} onClick={() => navigate('/webH5/products')} data-testid="h5-products">{t('pay:nav.products')}</Button>
+        </List.Item>
+        <List.Item>
+          <Button type="link" icon={<CrownOutlined />} onClick={() => navigate('/webH5/upgrade')} data-testid="h5-upgrade">{t('pay:nav.upgrade')}</Button>
+        </List.Item>
+        <List.Item>
+          <Button type="link" icon={<ShoppingOutlined />} onClick={() => navigate('/webH5/order')} data-testid="h5-order">{t('pay:nav.order')}</Button>
+        </List.Item>
+        <List.Item>
+          <Button type="link" icon={<GiftOutlined />} onClick={() => navigate('/webH5/coupon')} data-testid="h5-coupon">{t('pay:nav.coupon')}</Button>
+        </List.Item>
+        <List.Item>
           <Button type="link" icon={<FontSizeOutlined />} onClick={() => navigate('/webH5/font')} data-testid="h5-fonts">{t('fonts:fonts.title')}</Button>
         </List.Item>
         <List.Item>
@@ -40,6 +54,7 @@ export function H5User() {
           <Button type="link" icon={<DesktopOutlined />} onClick={() => { sessionStorage.setItem('cadcloud.forceDesktop', '1'); navigate('/yun/recent'); }}>{t('h5.desktop')}</Button>
         </List.Item>
       </List>
+      <AdSlot slot="h5-user" />
       <Button block danger icon={<LogoutOutlined />} onClick={logout}>{t('user.logout')}</Button>
     </div>
   );
