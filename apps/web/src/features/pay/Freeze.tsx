@@ -18,7 +18,7 @@ export function FreezeBanner() {
   const { t } = useTranslation('pay');
   const base = payBase(useLocation().pathname);
   if (!useFrozen()) return null;
-  return <Alert type="error" showIcon banner message={t('freeze.banner')} action={<Link to={base.freeze} data-testid="freeze-more">{t('freeze.more')}</Link>} data-testid="freeze-banner" style={{ marginBottom: 12 }} />;
+  return <Alert type="error" showIcon banner title={t('freeze.banner')} action={<Link to={base.freeze} data-testid="freeze-more">{t('freeze.more')}</Link>} data-testid="freeze-banner" style={{ marginBottom: 12 }} />;
 }
 
 /** The one-time free unfreeze (accounts registered before October 2017): an e-mail, required and valid; the server mails a link. */
@@ -52,7 +52,7 @@ export function FreeUnfreezeDialog({ onClose }: { onClose(): void }) {
           <Input data-testid="free-unfreeze-email" />
         </Form.Item>
       </Form>
-      {error && <Alert type="error" showIcon message={error} data-testid="free-unfreeze-error" />}
+      {error && <Alert type="error" showIcon title={error} data-testid="free-unfreeze-error" />}
       </div>
     </Modal>
   );

@@ -94,7 +94,7 @@ export function PayDialog({ kind, plans, planCode, onClose }: { kind: PayKind; p
     <Modal open title={t(kind === 'storage' ? 'pay.title.storage' : 'pay.title.account')} onCancel={onClose} footer={null} destroyOnHidden width={460} wrapClassName="pay-dialog">
       <div data-testid="pay-dialog">
       {phase.at === 'choose' && (
-        <Space direction="vertical" style={{ width: '100%' }} size="middle">
+        <Space orientation="vertical" style={{ width: '100%' }} size="middle">
           <div>
             <div className="pay-label">{t(kind === 'storage' ? 'pay.field.size' : 'pay.field.type')}</div>
             <Radio.Group value={type} onChange={(e) => { setType(e.target.value); setCode(undefined); }} data-testid="pay-type">
@@ -117,7 +117,7 @@ export function PayDialog({ kind, plans, planCode, onClose }: { kind: PayKind; p
             </Radio.Group>
           </div>
           {price && <div data-testid="pay-amount">{t('pay.amount')}: <b>{price}</b></div>}
-          {error && <Alert type="error" showIcon message={error} data-testid="pay-error" />}
+          {error && <Alert type="error" showIcon title={error} data-testid="pay-error" />}
           <Space wrap>
             <Button type="primary" loading={busy} onClick={() => void pay('qr')} data-testid="pay-qr-button">{t('pay.qr')}</Button>
             <Button loading={busy} onClick={() => void pay('redirect')} data-testid="pay-web-button">{t('pay.web')}</Button>
@@ -128,7 +128,7 @@ export function PayDialog({ kind, plans, planCode, onClose }: { kind: PayKind; p
         <div className="pay-scan">
           <div className="pay-qr" data-testid="pay-qr" data-payload={phase.created.qrPayload} dangerouslySetInnerHTML={{ __html: phase.svg }} />
           <p>{t('pay.scan', { way: t(`pay.way.${payWay}`), amount: formatMoney(phase.created.order.amount, phase.created.order.currency) })}</p>
-          <p className="muted"><Spin size="small" /> {t('pay.waiting')}</p>
+          <div className="muted"><Spin size="small" /> {t('pay.waiting')}</div>
         </div>
       )}
       {phase.at === 'paid' && <Result status="success" title={t('pay.success')} subTitle={t('pay.closing')} data-testid="pay-success" />}

@@ -24,7 +24,7 @@ export function ProductsPage() {
       <h2 className="page-title">{t('products.title')}</h2>
       <FreezeBanner />
       {/* the server decides the warning: 7 days before the end, never for ML4 */}
-      {user.expiryWarning && <Alert type="warning" showIcon style={{ marginBottom: 12 }} message={t('products.expiry', { date: formatTime(end, i18n.language) })} data-testid="expiry-warning" />}
+      {user.expiryWarning && <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={t('products.expiry', { date: formatTime(end, i18n.language) })} data-testid="expiry-warning" />}
       <Descriptions column={1} bordered size="small">
         <Descriptions.Item label={t('products.membership')}><span data-testid="products-membership">{membership}</span></Descriptions.Item>
         <Descriptions.Item label={t('products.endDate')}><span data-testid="products-end">{end ? formatTime(end, i18n.language) : t('products.none')}</span></Descriptions.Item>

@@ -74,7 +74,7 @@ export function UpgradePage() {
       <h2 className="page-title">{t('upgrade.title')}</h2>
       {user?.trialAvailable && (
         <Alert type="info" showIcon style={{ marginBottom: 16 }} data-testid="trial"
-          message={t('upgrade.trial.text', { days: trialDays(i18n.language) })}
+          title={t('upgrade.trial.text', { days: trialDays(i18n.language) })}
           action={<Button size="small" type="primary" onClick={() => void startTrial()} data-testid="trial-start">{t('upgrade.trial.button')}</Button>} />
       )}
       <div className="plan-grid">

@@ -1,0 +1,192 @@
+// @vitest-environment jsdom
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { App } from 'antd';
+import { PAY_POLL_MS, PAY_SUCCESS_CLOSE_MS, type PlanInfo } from '@cadcloud/contracts';
+import { setLanguage } from '../../lib/i18n.ts';
+import { stubBrowserApis } from '../../testing/jsdom.ts';
+import { PayDialog } from './PayDialog.tsx';
+import { OrderStatusTag } from './OrdersPage.tsx';
+import { CouponPage } from './CouponPage.tsx';
+import { FreeUnfreezeDialog } from './Freeze.tsx';
+import { savingOf } from './UpgradePage.tsx';
+import { formatMoney } from './api.ts';
+import { payPathIn } from './plans.ts';
+
+const ok = (bizData: unknown) => new Response(JSON.stringify({ rtnCode: '0000000', msg: 'success', bizData }), { headers: { 'content-type': 'application/json' } });
+const refuse = (msg: string) => new Response(JSON.stringify({ rtnCode: '2000001', msg, bizData: null }), { headers: { 'content-type': 'application/json' } });
+const GB = 1024 ** 3;
+const plan = (code: string, kind: PlanInfo['kind'], durationDays: number, amount: number, currency: 'USD' | 'CNY' = 'USD'): PlanInfo => ({ code, version: 1, kind, durationDays, storageBytes: 5 * GB, rights: [], expiryWarning: true, price: { currency, amount } });
+const PLANS = [plan('ML1', 'premium', 30, 4.99), plan('ML2', 'premium', 365, 47.99), plan('ML3', 'super', 30, 9.99), plan('ML4', 'premium', 30, 4.99), plan('SE10', 'storage', 30, 1.49)];
+const order = { orderId: 'o1', planCode: 'ML1', planKind: 'premium', status: 0, payStatus: 0, orderType: 1, payWay: 2, currency: 'USD', amount: 4.99, payAmount: 0, createdAt: 1, paidAt: null, serviceEndsAt: null, exchangeCodes: [] };
+
+let calls: { url: string; data: any }[] = [];
+let answer: (url: string, data: any) => Response;
+
+beforeAll(() => {
+  stubBrowserApis();
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+    const data = JSON.parse(String(init?.body ?? '{}')).data;
+    calls.push({ url, data });
+    return answer(url, data);
+  });
+  setLanguage('en');
+});
+beforeEach(() => {
+  calls = [];
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+afterAll(() => vi.unstubAllGlobals());
+
+function Where() {
+  return <span data-testid="where">{useLocation().pathname}</span>;
+}
+function renderDialog(onClose = () => undefined) {
+  return render(
+    <MemoryRouter initialEntries={['/upgrade']}>
+      <App>
+        <Routes>
+          <Route path="/upgrade" element={<PayDialog kind="account" plans={PLANS} onClose={onClose} />} />
+          <Route path="*" element={<Where />} />
+        </Routes>
+      </App>
+    </MemoryRouter>,
+  );
+}
+const flush = (ms = 0) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+describe('the pay dialog', () => {
+  it('refuses to create an order until account type, duration and payment method are all chosen', async () => {
+    answer = () => ok({ order, qrPayload: 'http://x/pay/sandbox/order/o1' });
+    renderDialog();
+    fireEvent.click(screen.getByTestId('pay-qr-button'));
+    expect((await screen.findByTestId('pay-error')).textContent).toBe('Account type, duration and payment method must be chosen');
+    fireEvent.click(screen.getByText('Premium'));
+    fireEvent.click(screen.getByText(/1 month/));
+    fireEvent.click(screen.getByTestId('pay-web-button'));
+    expect(screen.getByTestId('pay-error').textContent).toBe('Account type, duration and payment method must be chosen');
+    expect(calls.filter((c) => c.url === '/order/v5/create')).toEqual([]);
+    // the auto-renewing ML4 is not offered beside ML1 (same type and duration); the super membership is
+    expect(screen.getAllByText(/1 month/)).toHaveLength(1);
+    screen.getByText('Super membership');
+  });
+
+  it("shows the spec's 'Failed to create order' when the server refuses", async () => {
+    answer = () => refuse('internal');
+    renderDialog();
+    fireEvent.click(screen.getByText('Premium'));
+    fireEvent.click(screen.getByText(/1 year/));
+    fireEvent.click(screen.getByText('WeChat Pay'));
+    fireEvent.click(screen.getByTestId('pay-qr-button'));
+    expect((await screen.findByTestId('pay-error')).textContent).toBe('Failed to create order');
+    expect(calls.find((c) => c.url === '/order/v5/create')?.data).toEqual({ planCode: 'ML2', payWay: 3, mode: 'qr', clientType: 11 });
+  });
+
+  it('scan to pay: the QR code of the payload, a status poll every PAY_POLL_MS, success, closed exactly 3 s later on My Orders', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    let paid = false;
+    answer = (url) => {
+      if (url === '/order/v5/create') return ok({ order, qrPayload: 'http://127.0.0.1/pay/sandbox/order/o1' });
+      if (url === '/order/v5/status') return ok({ orderId: 'o1', status: paid ? 1 : 0, payStatus: paid ? 1 : 0 });
+      throw new TypeError(`unexpected ${url}`);
+    };
+    const onClose = vi.fn();
+    renderDialog(onClose);
+    fireEvent.click(screen.getByText('Premium'));
+    fireEvent.click(screen.getByText(/1 month/));
+    fireEvent.click(screen.getByText('Alipay'));
+    fireEvent.click(screen.getByTestId('pay-qr-button'));
+    await flush();
+    const qr = screen.getByTestId('pay-qr');
+    expect(qr.dataset.payload).toBe('http://127.0.0.1/pay/sandbox/order/o1');
+    expect(qr.querySelector('svg path')).not.toBeNull();
+    screen.getByText('Scan with Alipay to pay $4.99');
+    const polls = () => calls.filter((c) => c.url === '/order/v5/status').length;
+    await flush(PAY_POLL_MS - 1);
+    expect(polls()).toBe(0);
+    await flush(1);
+    expect(polls()).toBe(1);
+    expect(screen.queryByTestId('pay-success')).toBeNull();
+    paid = true;
+    await flush(PAY_POLL_MS);
+    expect(polls()).toBe(2);
+    screen.getByText('Payment successful');
+    await flush(PAY_SUCCESS_CLOSE_MS - 1);
+    expect(onClose).not.toHaveBeenCalled();
+    expect(screen.queryByTestId('where')).toBeNull();
+    await flush(1);
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(screen.getByTestId('where').textContent).toBe('/yun/order');
+    // no more polling once paid
+    await flush(PAY_POLL_MS * 3);
+    expect(polls()).toBe(2);
+  });
+});
+
+describe('orders and codes', () => {
+  it("names every order status of spec section 4 (0–7)", () => {
+    const names = [0, 1, 2, 3, 4, 5, 6, 7].map((s) => {
+      const { container, unmount } = render(<OrderStatusTag status={s} />);
+      const text = container.textContent;
+      unmount();
+      return text;
+    });
+    expect(names).toEqual(['Unpaid', 'Paid', 'Cancelled', 'Service expired', 'Payment failed', 'Refunded', 'Confirming payment', 'Timed out']);
+    setLanguage('zh');
+    const { container } = render(<OrderStatusTag status={7} />);
+    expect(container.textContent).toBe('已超时');
+    setLanguage('en');
+  });
+
+  it('the exchange code must not be empty; a code is sent trimmed and the records show its state', async () => {
+    answer = (url) => {
+      if (url === '/order/v5/list') return ok({ total: 1, orders: [{ ...order, payWay: null, status: 1, exchangeCodes: [{ index: 1, code: '****K7QP', status: 1 }] }] });
+      if (url === '/order/v5/exchange') return ok({ planCode: 'ML1', startsAt: 0, endsAt: Date.UTC(2027, 0, 1) });
+      throw new TypeError(`unexpected ${url}`);
+    };
+    render(<MemoryRouter><App><CouponPage /></App></MemoryRouter>);
+    expect((await screen.findAllByTestId('code-status'))[0].textContent).toBe('Exchanged');
+    fireEvent.change(screen.getByTestId('coupon-input'), { target: { value: '   ' } });
+    fireEvent.click(screen.getByTestId('coupon-redeem'));
+    expect(screen.getByTestId('coupon-error').textContent).toBe('The exchange code cannot be empty');
+    expect(calls.filter((c) => c.url === '/order/v5/exchange')).toEqual([]);
+    fireEvent.change(screen.getByTestId('coupon-input'), { target: { value: ' ABCD-EFGH ' } });
+    fireEvent.click(screen.getByTestId('coupon-redeem'));
+    await vi.waitFor(() => expect(calls.find((c) => c.url === '/order/v5/exchange')?.data).toEqual({ code: 'ABCD-EFGH' }));
+  });
+
+  it('free unfreeze: the e-mail is required and must be valid', async () => {
+    answer = () => ok({ sent: true });
+    render(<MemoryRouter><App><FreeUnfreezeDialog onClose={() => undefined} /></App></MemoryRouter>);
+    fireEvent.change(screen.getByTestId('free-unfreeze-email'), { target: { value: 'not-an-address' } });
+    fireEvent.click(screen.getByText('Free unfreeze', { selector: 'button span' }));
+    await screen.findByText('E-mail format is incorrect');
+    fireEvent.change(screen.getByTestId('free-unfreeze-email'), { target: { value: '' } });
+    await screen.findByText('Please enter your e-mail');
+    expect(calls.filter((c) => c.url === '/user/v5/sysuser/freeUnfreeze')).toEqual([]);
+  });
+});
+
+describe('prices and addresses', () => {
+  it("writes the spec's prices and savings: en $4.99/month (save $6), $47.99/year (save $90); zh ¥15 and ¥158 (save ¥22)", () => {
+    expect(formatMoney(4.99, 'USD')).toBe('$4.99');
+    expect(formatMoney(1730, 'KRW')).toBe('₩1,730');
+    expect(formatMoney(15, 'CNY')).toBe('¥15');
+    expect(savingOf(PLANS[0], PLANS)).toBe('$6');
+    expect(savingOf(PLANS[1], PLANS)).toBe('$90');
+    const zh = [plan('ML1', 'premium', 30, 15, 'CNY'), plan('ML2', 'premium', 365, 158, 'CNY')];
+    expect(savingOf(zh[1], zh)).toBe('¥22');
+    expect(savingOf(zh[0], zh)).toBeNull();
+  });
+
+  it('a payment page opened in the other layout keeps its place', () => {
+    expect(payPathIn('/webH5', '/yun/order?paid=o1')).toBe('/webH5/order?paid=o1');
+    expect(payPathIn('/yun', '/webH5/products')).toBe('/secure/products');
+    expect(payPathIn('/webH5', '/upgrade')).toBe('/webH5/upgrade');
+    expect(payPathIn('/webH5', '/yun/index')).toBeNull();
+  });
+});
