@@ -142,8 +142,18 @@ export const ERRORS = {
   // membership (modules/membership, issue 22)
   'membership.trialUsed': { rtnCode: '1018001', key: 'errors.membership.trialUsed' },
   'membership.unknownPlan': { rtnCode: '1018002', key: 'errors.membership.unknownPlan' },
+  // orders and payments (modules/orders, issue 22 part 3)
+  'order.createFailed': { rtnCode: '1019001', key: 'errors.order.createFailed' },
+  // {0}: the order's status name in the caller's language
+  'order.cannotCancel': { rtnCode: '1019002', key: 'errors.order.cannotCancel' },
+  'order.notFound': { rtnCode: '1019003', key: 'errors.order.notFound' },
+  'order.notOnSale': { rtnCode: '1019004', key: 'errors.order.notOnSale' },
+  'order.payWayRequired': { rtnCode: '1019005', key: 'errors.order.payWayRequired' },
+  'order.providerFailed': { rtnCode: '1019006', key: 'errors.order.providerFailed' },
+  'order.notPayable': { rtnCode: '1019007', key: 'errors.order.notPayable' },
   // rtnCode ranges by area (append inside your range): shares 1010xxx, groups 1011xxx, public library 1012xxx,
-  // versions 1013xxx, compare 1014xxx, conversions 1015xxx, decompression 1016xxx, 3D models 1017xxx, membership 1018xxx
+  // versions 1013xxx, compare 1014xxx, conversions 1015xxx, decompression 1016xxx, 3D models 1017xxx, membership 1018xxx,
+  // orders 1019xxx
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

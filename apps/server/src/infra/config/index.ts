@@ -19,6 +19,7 @@ import { model3dConfig } from '../../modules/model3d/model3d.config.ts';
 import { unzipConfig } from '../../modules/unzip/unzip.config.ts';
 import { membershipConfig } from '../../modules/membership/membership.config.ts';
 import { groupsConfig } from '../../modules/groups/groups.config.ts';
+import { ordersConfig } from '../../modules/orders/orders.config.ts';
 
 /** Every module's declarations; add a module's config here. */
 export const configDefinitions = {
@@ -41,6 +42,7 @@ export const configDefinitions = {
   ...unzipConfig,
   ...membershipConfig,
   ...groupsConfig,
+  ...ordersConfig,
 };
 
 export type AppConfig = ConfigValues<typeof configDefinitions> & {

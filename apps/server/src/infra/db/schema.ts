@@ -42,6 +42,9 @@ export interface Database {
   model3d_conversions: Model3dConversionsTable;
   membership_plans: MembershipPlansTable;
   entitlements: EntitlementsTable;
+  orders: OrdersTable;
+  payment_events: PaymentEventsTable;
+  sandbox_payments: SandboxPaymentsTable;
 }
 
 /** One version of a catalog plan (migration 20261127T193000-membership; modules/membership). Never updated: an edit adds a version. */
@@ -52,6 +55,64 @@ export interface MembershipPlansTable {
   /** JSON of membership.catalog.ts PlanDefinition */
   definition: string;
   created_at: number;
+}
+
+/** One purchase (migration 20261127T230100-orders; modules/orders). Status 0–7 (spec section 4) moves only through order-state.ts. */
+export interface OrdersTable {
+  id: string;
+  uid: string;
+  plan_code: string;
+  plan_version: number;
+  plan_kind: string;
+  status: number;
+  pay_status: number;
+  /** OrderType: 1 first, 3 renewal (the user has or had an entitlement of the plan's kind) */
+  order_type: number;
+  pay_way: number | null;
+  /** the provider serving the pay way when the order was made: sandbox | alipay | wechat */
+  provider: string;
+  /** qr | redirect */
+  mode: string;
+  currency: string;
+  amount_minor: number;
+  pay_amount_minor: number;
+  provider_trade_id: string | null;
+  client_type: number;
+  created_at: number;
+  paid_at: number | null;
+  /** an unpaid order times out here (status 7) */
+  expires_at: number;
+  service_ends_at: number | null;
+  queried_at: number | null;
+  note: string | null;
+}
+
+/** A provider event applied once (unique provider + event_id), in the transaction of the status change it caused. */
+export interface PaymentEventsTable {
+  provider: string;
+  event_id: string;
+  order_id: string;
+  kind: string;
+  amount_minor: number;
+  currency: string;
+  outcome: string;
+  received_at: number;
+}
+
+/** The sandbox provider's own ledger (what a real provider keeps on its side). */
+export interface SandboxPaymentsTable {
+  order_id: string;
+  amount_minor: number;
+  currency: string;
+  subject: string;
+  mode: string;
+  /** open | paid | declined | closed | refunded */
+  state: string;
+  trade_id: string;
+  return_url: string;
+  expires_at: number;
+  created_at: number;
+  updated_at: number;
 }
 
 /** One granted period of a plan (modules/membership entitlements.repository.ts): active while starts_at <= now < ends_at. */

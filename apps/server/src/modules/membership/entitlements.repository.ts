@@ -32,6 +32,17 @@ export function createEntitlementsRepository(db: Db) {
       const rows = await t.selectFrom('entitlements').selectAll().where('uid', '=', uid).orderBy('starts_at').execute();
       return rows.map(numeric);
     },
+    /** Ends the one period of this (source, source id) now, or before it begins when it has not started (a refunded order). */
+    async endOne(source: string, sourceId: string, now: number, t: Db = db): Promise<number> {
+      const r = await t
+        .updateTable('entitlements')
+        .set((eb) => ({ ends_at: eb.case().when('starts_at', '>', now).then(eb.ref('starts_at')).else(now).end() }))
+        .where('source', '=', source)
+        .where('source_id', '=', sourceId)
+        .where('ends_at', '>', now)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
     /** Ends the user's periods from this source now (those not started yet end before they begin). */
     async endNow(uid: string, source: string, now: number, t: Db = db): Promise<number> {
       const started = await t.updateTable('entitlements').set({ ends_at: now }).where('uid', '=', uid).where('source', '=', source).where('ends_at', '>', now).where('starts_at', '<=', now).executeTakeFirst();

@@ -146,7 +146,20 @@ export function createMembershipService(deps: Pick<AppDeps, 'db' | 'config'>) {
       });
     },
 
-    entitlementsOf: (uid: string) => entitlements.ofUser(uid),
+    /**
+     * Ends the period one grant gave (a refunded order), now or before it begins; periods stacked after it keep their
+     * dates. In the caller's transaction when `trx` is given.
+     */
+    async endGrant(uid: string, source: GrantSource, sourceId: string, o: { now?: number; trx?: Db } = {}): Promise<number> {
+      const now = o.now ?? Date.now();
+      const run = async (t: Db) => {
+        await lockUser(t, uid);
+        return entitlements.endOne(source, sourceId, now, t);
+      };
+      return o.trx ? run(o.trx) : serializedTransaction(deps.db, `entitlements:${uid}`, run);
+    },
+
+    entitlementsOf: (uid: string, t?: Db) => entitlements.ofUser(uid, t),
 
     /** The catalog's current versions, priced in one currency (the request language's by default). */
     async listPlans(o: { currency?: Currency; language?: string; onSale?: boolean } = {}): Promise<PlanInfo[]> {
