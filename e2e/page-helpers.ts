@@ -128,7 +128,7 @@ export async function snapshotWebApp(): Promise<string> {
   throw new Error('apps/web/dist never became whole');
 }
 
-const API_PREFIXES = ['/api/', '/cloud/', '/user/', '/global/', '/order/', '/invoice/', '/company/', '/ad/'];
+const API_PREFIXES = ['/api/', '/cloud/', '/user/', '/global/', '/order/', '/invoice/', '/company/', '/ad/', '/pay/'];
 /** The context gets the app's pages and assets from `dir` (see snapshotWebApp); every API call still goes to the real server. */
 export async function serveWebAppFrom(ctx: BrowserContext, productUrl: string, dir: string) {
   await ctx.route((u) => u.origin === productUrl && !API_PREFIXES.some((p) => u.pathname.startsWith(p)), async (route) => {

@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { formatSize } from '@cadcloud/contracts';
+import { shoot } from './harness.ts';
+import { confirmOk } from './harness.ts';
+import { IPHONE_UA, phoneOverflow, postApi, serveWebAppFrom } from './page-helpers.ts';
+import { signedInDesktop, type SignedIn } from './signed-in.ts';
+
+const GB = 1024 ** 3;
+
+/**
+ * Buying in a real browser against the real server and its built-in sandbox provider (issue 22): premium by QR code
+ * (the code's payload opened in a second page, as a phone would, and approved there) and by web payment (redirected
+ * to the provider's page and back to My Orders), the order paid in /yun/order, storage and rights raised in
+ * /secure/products; an unpaid order cancelled; an exchange code redeemed; the phone pages at 390 px in Chinese.
+ */
+describe('payments in a real browser', () => {
+  let s: SignedIn;
+  let page: Page;
+  beforeAll(async () => {
+    s = await signedInDesktop('payer@example.com', 'Payer');
+    page = s.page;
+  }, 120_000);
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  async function step<T>(name: string, fn: () => Promise<T>, p: Page = page): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      await shoot(p, `payments-${name}`);
+      throw e;
+    }
+  }
+  const user = (p: Page = page) => postApi<{ storage: { used: number; total: number }; rights: Record<string, boolean>; vipInfo: { goodsCodes: string[] } }>(p, `${s.product.url}/user/v5/sysuser/userInfo`, {});
+
+  /** Opens the account pay dialog for `plan` on /upgrade and chooses `way` (Alipay 2, WeChat 3). */
+  async function openDialog(p: Page, base: string, plan: string, way: 2 | 3) {
+    await p.goto(`${s.product.url}${base}`);
+    await p.getByTestId(`buy-${plan}`).click();
+    const dialog = p.getByTestId('pay-dialog');
+    await dialog.waitFor();
+    // the plan's type and duration come chosen from its card; the payment method is the payer's
+    await dialog.getByTestId('pay-way').getByText(way === 2 ? /Alipay|支付宝/ : /WeChat|微信/).click();
+    return dialog;
+  }
+
+  it('shows the plans in dollars with the spec\'s savings, and refuses to pay without a payment method', async () => {
+    await step('plans', async () => {
+      await page.goto(`${s.product.url}/upgrade`);
+      await expect.poll(() => page.getByTestId('plan-ML1').getByTestId('plan-price').textContent()).toBe('$4.99');
+      expect(await page.getByTestId('plan-ML1').getByTestId('plan-save').textContent()).toContain('save $6');
+      expect(await page.getByTestId('plan-ML2').getByTestId('plan-price').textContent()).toBe('$47.99');
+      expect(await page.getByTestId('plan-ML2').getByTestId('plan-save').textContent()).toContain('save $90');
+      for (const code of ['ML3', 'SE10', 'SE50']) await page.getByTestId(`plan-${code}`).waitFor();
+      await page.getByTestId('buy-ML1').click();
+      await page.getByTestId('pay-qr-button').click();
+      expect(await page.getByTestId('pay-error').textContent()).toBe('Account type, duration and payment method must be chosen');
+      await page.keyboard.press('Escape');
+      await page.getByTestId('pay-dialog').waitFor({ state: 'hidden' });
+    });
+  });
+
+  it('buys premium by QR code: approved on the provider page the code leads to, the dialog closes 3 s after success on My Orders', async () => {
+    const before = await user();
+    expect(before.rights.viewerTools).toBe(false);
+    await step('qr', async () => {
+      const dialog = await openDialog(page, '/upgrade', 'ML1', 2);
+      await dialog.getByTestId('pay-qr-button').click();
+      const qr = dialog.getByTestId('pay-qr');
+      await qr.locator('svg').waitFor();
+      const payload = (await qr.getAttribute('data-payload'))!;
+      expect(payload).toContain('/pay/sandbox/order/');
+      // the payer's phone: the page behind the QR code
+      const phone = await page.context().newPage();
+      await phone.goto(payload);
+      await phone.getByTestId('sandbox-approve').click();
+      await phone.close();
+      await page.getByTestId('pay-success').waitFor({ timeout: 30_000 });
+      const shown = Date.now();
+      await page.waitForURL(/\/yun\/order$/, { timeout: 10_000 });
+      // closes PAY_SUCCESS_CLOSE_MS (3 s) after success: allow the poll's and the browser's slack, not a second close
+      expect(Date.now() - shown).toBeGreaterThan(2_000);
+      await page.getByTestId('pay-dialog').waitFor({ state: 'detached' });
+      const row = page.getByTestId('orders-table').locator('tbody tr[data-row-key]').first();
+      await expect.poll(() => row.getByTestId('order-status').textContent()).toBe('Paid');
+      expect(await row.getByTestId('order-amount').textContent()).toBe('$4.99');
+      expect(await row.textContent()).toContain('Alipay');
+    });
+    await step('products', async () => {
+      await page.goto(`${s.product.url}/secure/products`);
+      const after = await user();
+      expect(after.storage.total - before.storage.total).toBe(5 * GB);
+      expect(await page.getByTestId('products-storage').textContent()).toBe(`${formatSize(after.storage.used)} / ${formatSize(after.storage.total)}`);
+      expect(await page.getByTestId('products-membership').textContent()).toBe('Premium (monthly)');
+      expect(await page.getByTestId('right-viewerTools').getAttribute('data-on')).toBe('1');
+      expect(await page.getByTestId('right-model3d').getAttribute('data-on')).toBe('0');
+    });
+  });
+
+  it('buys by web payment: redirected to the provider, approved, back on My Orders with the success state', async () => {
+    await step('redirect', async () => {
+      const dialog = await openDialog(page, '/upgrade', 'ML2', 3);
+      await dialog.getByTestId('pay-web-button').click();
+      await page.waitForURL(/\/pay\/sandbox\/order\//);
+      await page.getByTestId('sandbox-approve').click();
+      await page.waitForURL(/\/yun\/order\?paid=/);
+      await page.getByTestId('paid-result').waitFor({ timeout: 30_000 });
+      const row = page.getByTestId('orders-table').locator('tbody tr[data-row-key]').first();
+      await expect.poll(() => row.getByTestId('order-status').textContent()).toBe('Paid');
+      expect(await row.getByTestId('order-amount').textContent()).toBe('$47.99');
+      expect(await row.textContent()).toContain('WeChat Pay');
+    });
+  });
+
+  it('cancels an unpaid order, and the detail shows it', async () => {
+    await step('cancel', async () => {
+      const dialog = await openDialog(page, '/upgrade', 'ML3', 2);
+      await dialog.getByTestId('pay-qr-button').click();
+      await dialog.getByTestId('pay-qr').locator('svg').waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByTestId('nav-order').click();
+      const row = page.getByTestId('orders-table').locator('tbody tr[data-row-key]').first();
+      await expect.poll(() => row.getByTestId('order-status').textContent()).toBe('Unpaid');
+      await row.getByTestId('order-cancel').click();
+      await confirmOk(page, 'OK');
+      await expect.poll(() => row.getByTestId('order-status').textContent()).toBe('Cancelled');
+      expect(await row.getByTestId('order-cancel').count()).toBe(0);
+      await row.getByTestId('order-detail-button').click();
+      const detail = page.getByTestId('order-detail');
+      await detail.getByText('Super membership').waitFor();
+      expect(await detail.getByTestId('order-status').textContent()).toBe('Cancelled');
+      await page.keyboard.press('Escape');
+    });
+  });
+
+  it('redeems an exchange code made by the operator; an empty one is refused', async () => {
+    const { runAdmin } = await import('../apps/server/src/admin/admin.cli.ts');
+    const printed = JSON.stringify(await runAdmin(['code', 'create', '--plan', 'SE10', '--count', '1'], { ...process.env, DATA_DIR: s.product.dataDir }));
+    const code = /[A-Z0-9]{4,}(?:-[A-Z0-9]{4,})+|[A-Z0-9]{10,}/.exec(printed)?.[0];
+    expect(code, printed).toBeTruthy();
+    const before = await user();
+    await step('coupon', async () => {
+      await page.goto(`${s.product.url}/yun/coupon`);
+      await page.getByTestId('coupon-redeem').click();
+      expect(await page.getByTestId('coupon-error').textContent()).toBe('The exchange code cannot be empty');
+      await page.getByTestId('coupon-input').fill(code!);
+      await page.getByTestId('coupon-redeem').click();
+      await page.getByText(/^Exchanged: 10G expansion until/).waitFor();
+      await expect.poll(() => page.getByTestId('coupon-records').getByTestId('code-status').first().textContent()).toBe('Exchanged');
+    });
+    expect((await user()).storage.total - before.storage.total).toBe(10 * GB);
+  });
+
+  it('the phone pages at 390 px, in Chinese: buy by QR code, see it paid in My Orders', async () => {
+    const ctx: BrowserContext = await s.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, userAgent: IPHONE_UA, storageState: await page.context().storageState() });
+    await serveWebAppFrom(ctx, s.product.url, s.web);
+    await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'zh'));
+    const phone = await ctx.newPage();
+    await step('phone', async () => {
+      await phone.goto(`${s.product.url}/webH5/upgrade`);
+      await expect.poll(() => phone.getByTestId('plan-ML1').getByTestId('plan-price').textContent()).toBe('¥15');
+      expect(await phone.getByTestId('plan-ML2').getByTestId('plan-price').textContent()).toBe('¥158');
+      expect(await phoneOverflow(phone)).toBeLessThanOrEqual(15);
+      const dialog = await openDialog(phone, '/webH5/upgrade', 'SE50', 3);
+      await dialog.getByTestId('pay-qr-button').click();
+      const payload = (await dialog.getByTestId('pay-qr').getAttribute('data-payload'))!;
+      // the payer approves through the sandbox's JSON endpoint this time (the tester's way without a browser)
+      const approved = await phone.request.post(`${s.product.url}/pay/sandbox/approve`, { data: { orderId: payload.split('/').pop() } });
+      expect(approved.ok(), await approved.text()).toBe(true);
+      await phone.getByText('支付成功').first().waitFor({ timeout: 30_000 });
+      await phone.waitForURL(/\/webH5\/order$/, { timeout: 10_000 });
+      const row = phone.getByTestId('orders-table').locator('tbody tr[data-row-key]').first();
+      await expect.poll(() => row.getByTestId('order-status').textContent()).toBe('支付成功');
+      expect(await row.getByTestId('order-amount').textContent()).toBe('¥40');
+      for (const path of ['/webH5/order', '/webH5/coupon', '/webH5/products', '/webH5/freeze', '/webH5/upgrade']) {
+        await phone.goto(`${s.product.url}${path}`);
+        await phone.locator('.page-title').waitFor();
+        expect(await phoneOverflow(phone), path).toBeLessThanOrEqual(15);
+      }
+    }, phone);
+    await ctx.close();
+  });
+});
