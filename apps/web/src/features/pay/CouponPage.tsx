@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { isExchangeCodeEmpty } from '@cadcloud/contracts';
 import { App, Button, Input, Space, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../lib/format.ts';
@@ -11,14 +12,10 @@ interface CodeRecord {
   code: string;
   status: number;
   planCode: string;
-  at: number;
+  at: number | null;
 }
 
-/** The user's code records: the exchange codes of their orders (an order paid by a code carries its record). */
-async function loadRecords(): Promise<CodeRecord[]> {
-  const { orders } = await payApi.list(1, 100);
-  return orders.flatMap((o) => o.exchangeCodes.map((c) => ({ key: `${o.orderId}/${c.index}`, code: c.code, status: c.status, planCode: o.planCode, at: o.paidAt ?? o.createdAt })));
-}
+const PAGE_SIZE = 20;
 
 /** /yun/coupon, /webH5/coupon: redeem an exchange code (not empty, spec section 5) and see the codes redeemed. */
 export function CouponPage() {
@@ -28,14 +25,18 @@ export function CouponPage() {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [records, setRecords] = useState<CodeRecord[] | null>(null);
-  const reload = useCallback(() => loadRecords().then(setRecords, () => setRecords([])), []);
+  const [records, setRecords] = useState<{ total: number; list: CodeRecord[] } | null>(null);
+  const [page, setPage] = useState(1);
+  const reload = useCallback(
+    () => payApi.exchangeList(page, PAGE_SIZE).then((r) => setRecords({ total: r.total, list: r.list.map((c, i) => ({ key: `${page}/${i}`, code: c.code, status: c.status, planCode: c.planCode, at: c.redeemedAt })) }), () => setRecords({ total: 0, list: [] })),
+    [page],
+  );
   useEffect(() => {
     void reload();
   }, [reload]);
 
   async function redeem() {
-    if (!code.trim()) {
+    if (isExchangeCodeEmpty(code)) {
       setError(t('coupon.empty'));
       return;
     }
@@ -63,12 +64,12 @@ export function CouponPage() {
       </Space.Compact>
       {error && <div className="ant-form-item-explain-error" role="alert" data-testid="coupon-error">{error}</div>}
       <h3 style={{ marginTop: 24 }}>{t('coupon.records')}</h3>
-      <Table size="small" rowKey="key" pagination={false} loading={!records} dataSource={records ?? []} locale={{ emptyText: t('coupon.none') }} scroll={{ x: 'max-content' }} data-testid="coupon-records"
+      <Table size="small" rowKey="key" loading={!records} dataSource={records?.list ?? []} pagination={{ current: page, pageSize: PAGE_SIZE, total: records?.total ?? 0, onChange: setPage, hideOnSinglePage: true, showSizeChanger: false }} locale={{ emptyText: t('coupon.none') }} scroll={{ x: 'max-content' }} data-testid="coupon-records"
         columns={[
           { title: t('code.code'), dataIndex: 'code' },
           { title: t('order.service'), key: 'plan', render: (_, r) => t(`plan.${r.planCode}`, { defaultValue: r.planCode }) },
           { title: t('code.status'), dataIndex: 'status', render: (s: number) => <CodeStatusTag status={s} /> },
-          { title: t('order.time'), key: 'at', render: (_, r) => formatTime(r.at, i18n.language) },
+          { title: t('coupon.redeemedAt'), key: 'at', render: (_, r) => (r.at ? formatTime(r.at, i18n.language) : '—') },
         ]} />
     </div>
   );

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { formatTime } from '../../lib/format.ts';
 import { Alert, App, Button, Card, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -60,9 +61,13 @@ export function FreeUnfreezeDialog({ onClose }: { onClose(): void }) {
 
 /** /yun/freeze, /webH5/freeze: what is blocked, the 3-month purge, and the ways out (spec sections 2 and 4). */
 export function FreezePage() {
-  const { t } = useTranslation('pay');
+  const { t, i18n } = useTranslation('pay');
   const navigate = useNavigate();
   const { pathname } = useLocation();
+  const [state, setState] = useState<Awaited<ReturnType<typeof payApi.freezeState>> | null>(null);
+  useEffect(() => {
+    void payApi.freezeState().then(setState, () => undefined);
+  }, []);
   const base = payBase(pathname);
   const phone = pathname.startsWith('/webH5');
   const [free, setFree] = useState(false);
@@ -73,6 +78,7 @@ export function FreezePage() {
       <Card>
         <p>{t('freeze.blocked')}</p>
         <p><b>{t('freeze.purge')}</b></p>
+        {state?.purgeAt && <p data-testid="freeze-purge-at">{t('freeze.purgeAt', { date: formatTime(state.purgeAt, i18n.language) })}</p>}
         <p>{t('freeze.how')}</p>
         <ul className="freeze-ways">
           <li><Button type="link" onClick={() => navigate(base.upgrade)}>{t('freeze.renew')}</Button></li>
@@ -80,9 +86,14 @@ export function FreezePage() {
           <li><Button type="link" onClick={() => navigate(phone ? '/webH5/cloud' : '/yun/index')}>{t('freeze.cleanUp')}</Button></li>
           <li><Button type="link" onClick={() => navigate(phone ? '/webH5/info/publicplatform' : '/yun/myPublic')}>{t('freeze.publish')}</Button></li>
         </ul>
-        <h3>{t('freeze.free.title')}</h3>
-        <p>{t('freeze.free.text')}</p>
-        <Button onClick={() => setFree(true)} data-testid="free-unfreeze-open">{t('freeze.free.button')}</Button>
+        {/* the one-time free unfreeze: offered by the server to accounts registered before October 2017 that have not used it */}
+        {state?.freeUnfreezeAvailable && (
+          <>
+            <h3>{t('freeze.free.title')}</h3>
+            <p>{t('freeze.free.text')}</p>
+            <Button onClick={() => setFree(true)} data-testid="free-unfreeze-open">{t('freeze.free.button')}</Button>
+          </>
+        )}
       </Card>
       {free && <FreeUnfreezeDialog onClose={() => setFree(false)} />}
     </div>

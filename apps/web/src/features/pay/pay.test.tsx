@@ -144,13 +144,13 @@ describe('orders and codes', () => {
 
   it('the exchange code must not be empty; a code is sent trimmed and the records show its state', async () => {
     answer = (url) => {
-      if (url === '/order/v5/list') return ok({ total: 1, orders: [{ ...order, payWay: null, status: 1, exchangeCodes: [{ index: 1, code: '****K7QP', status: 1 }] }] });
+      if (url === '/order/v5/exchange/list') return ok({ total: 1, list: [{ code: '****-****-****-K7QP', planCode: 'ML1', periods: 1, status: 1, redeemedAt: 5 }] });
       if (url === '/order/v5/exchange') return ok({ planCode: 'ML1', startsAt: 0, endsAt: Date.UTC(2027, 0, 1) });
       throw new TypeError(`unexpected ${url}`);
     };
     render(<MemoryRouter><App><CouponPage /></App></MemoryRouter>);
     expect((await screen.findAllByTestId('code-status'))[0].textContent).toBe('Exchanged');
-    fireEvent.change(screen.getByTestId('coupon-input'), { target: { value: '   ' } });
+    fireEvent.change(screen.getByTestId('coupon-input'), { target: { value: ' - ' } });
     fireEvent.click(screen.getByTestId('coupon-redeem'));
     expect(screen.getByTestId('coupon-error').textContent).toBe('The exchange code cannot be empty');
     expect(calls.filter((c) => c.url === '/order/v5/exchange')).toEqual([]);
