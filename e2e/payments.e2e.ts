@@ -1,12 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
 import type { BrowserContext, Page } from 'playwright-core';
 import { formatSize } from '@cadcloud/contracts';
 import { shoot } from './harness.ts';
 import { confirmOk } from './harness.ts';
-import { IPHONE_UA, phoneOverflow, postApi, serveWebAppFrom } from './page-helpers.ts';
+import { IPHONE_UA, phoneOverflow, postApi, serveWebAppFrom, uploadToDrive } from './page-helpers.ts';
 import { signedInDesktop, type SignedIn } from './signed-in.ts';
 
 const GB = 1024 ** 3;
+const work = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-e2e-pay-'));
+writeFileSync(path.join(work, 'room.dxf'), writeAsciiDxf({ layers: ['0', 'Walls'], entities: [{ type: 'LINE', pairs: [[8, 'Walls'], [10, 0], [20, 0], [30, 0], [11, 100], [21, 0], [31, 0]] }] }));
 
 /**
  * Buying in a real browser against the real server and its built-in sandbox provider (issue 22): premium by QR code
@@ -62,6 +68,29 @@ describe('payments in a real browser', () => {
     });
   });
 
+  /** Opens room.dxf in the viewer and picks the distance tool: the upgrade prompt instead for a free account. */
+  async function pickDistance(): Promise<boolean> {
+    await page.goto(`${s.product.url}/yun/index`);
+    await page.click('[data-testid="open-room.dxf"]');
+    await page.waitForURL(/\/yun\/view\//);
+    await page.waitForFunction(() => (window as any).__cadViewer?.layout === 'Model');
+    await page.locator('[data-testid=viewer-tools] .ant-segmented-item').nth(1).click();
+    const prompted = await page.getByTestId('upsell').waitFor({ timeout: 3_000 }).then(() => true, () => false);
+    if (prompted) await confirmOk(page, 'Later');
+    return prompted;
+  }
+
+  it('a free account gets the upgrade prompt instead of the measure and layer tools', async () => {
+    await step('viewer-free', async () => {
+      await uploadToDrive(page, s.product.url, path.join(work, 'room.dxf'));
+      expect(await pickDistance()).toBe(true);
+      await page.locator('[data-testid="layer-Walls"]').click();
+      await page.getByTestId('upsell').waitFor();
+      await confirmOk(page, 'Later');
+      expect(await page.locator('[data-testid="layer-Walls"] input').isChecked()).toBe(true);
+    });
+  });
+
   it('buys premium by QR code: approved on the provider page the code leads to, the dialog closes 3 s after success on My Orders', async () => {
     const before = await user();
     expect(before.rights.viewerTools).toBe(false);
@@ -96,6 +125,10 @@ describe('payments in a real browser', () => {
       expect(await page.getByTestId('products-membership').textContent()).toBe('Premium (monthly)');
       expect(await page.getByTestId('right-viewerTools').getAttribute('data-on')).toBe('1');
       expect(await page.getByTestId('right-model3d').getAttribute('data-on')).toBe('0');
+    });
+    // the member's viewer runs the tool
+    await step('viewer-member', async () => {
+      expect(await pickDistance()).toBe(false);
     });
   });
 
