@@ -3,6 +3,7 @@
  *   user create --email E --password P [--name N]   user list   user password --email E --password P
  *   user quota --email E --bytes N|5GB               user vip --email E --type N | --plan CODE [--periods N]
  *   plan list                                        plan set CODE [--price-usd X] [--price-cny X] [--days N] …
+ *   order list [--user EMAIL] [--status N] [--limit N]
  *   user disable|enable --email E                    user reset-password --email E [--password P]
  *   storage gc [--dry-run]                           jobs list [--state S] [--limit N]   jobs retry|cancel <id>
  *   stats                                            mail outbox [--limit N]
@@ -18,6 +19,7 @@ import { createDatabase, migrateToLatest, listOutbox } from '../infra/index.ts';
 import { createUsersService } from '../modules/users/users.service.ts';
 import { createQuotaService } from '../modules/quota/quota.service.ts';
 import { createMembershipService } from '../modules/membership/membership.service.ts';
+import { createOrdersService } from '../modules/orders/orders.service.ts';
 import { CURRENCIES } from '@cadcloud/contracts';
 import { createSessionsService } from '../modules/users/sessions.service.ts';
 import { randomBytes } from 'node:crypto';
@@ -41,6 +43,9 @@ const USAGE = `usage: npm run admin -- <command>
   plan set CODE [--price-usd X] [--price-cny X] [--price-krw X] [--price-eur X] [--days N] [--storage 5GB]
               [--expiry-warning true|false]
                               (a new version; entitlements granted before keep theirs)
+  order list [--user EMAIL] [--status N] [--limit N]
+                              (newest first: status 0 unpaid, 1 paid, 2 cancelled, 3 service expired, 4 failed,
+                               5 refunded, 6 confirming, 7 timed out; amounts in the currency's units)
   user disable --email E      (ends every session; sign-in refused until enabled)
   user enable --email E
   user reset-password --email E [--password P]   (without --password: a random one, printed once; ends every session)
@@ -59,7 +64,7 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
   const [area, action, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
-    options: { plan: { type: 'string' }, periods: { type: 'string' }, ref: { type: 'string' }, 'price-usd': { type: 'string' }, 'price-cny': { type: 'string' }, 'price-krw': { type: 'string' }, 'price-eur': { type: 'string' }, days: { type: 'string' }, storage: { type: 'string' }, 'expiry-warning': { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' }, state: { type: 'string' }, 'dry-run': { type: 'boolean' }, objects: { type: 'boolean' }, force: { type: 'boolean' } },
+    options: { user: { type: 'string' }, status: { type: 'string' }, plan: { type: 'string' }, periods: { type: 'string' }, ref: { type: 'string' }, 'price-usd': { type: 'string' }, 'price-cny': { type: 'string' }, 'price-krw': { type: 'string' }, 'price-eur': { type: 'string' }, days: { type: 'string' }, storage: { type: 'string' }, 'expiry-warning': { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' }, state: { type: 'string' }, 'dry-run': { type: 'boolean' }, objects: { type: 'boolean' }, force: { type: 'boolean' } },
     allowPositionals: true,
     strict: true,
   });
@@ -148,6 +153,15 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
       return { email: account.email, password: values.password ? 'changed' : password, sessions: 'ended' };
     }
     if (area === 'plan' && action === 'list') return await membership.catalog();
+    if (area === 'order' && action === 'list') {
+      const status = values.status === undefined ? undefined : Number(values.status);
+      if (status !== undefined && !(Number.isInteger(status) && status >= 0 && status <= 7)) throw new UsageError('--status must be an order status 0-7');
+      const limit = values.limit === undefined ? 100 : Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a whole number');
+      const uid = values.user === undefined ? undefined : (await userByEmail(values.user)).id;
+      const rows = await withQueue((queue) => createOrdersService({ db, config, queue }).adminList({ uid, status, limit }));
+      return rows.map((o) => ({ orderId: o.id, uid: o.uid, plan: `${o.plan_code}@${o.plan_version}`, status: o.status, payWay: o.pay_way, provider: o.provider, amount: `${o.amount} ${o.currency}`, paid: o.pay_status === 1 ? `${o.payAmount} ${o.currency}` : null, orderType: o.order_type, createdAt: new Date(o.created_at).toISOString(), paidAt: o.paid_at ? new Date(o.paid_at).toISOString() : null, serviceEndsAt: o.service_ends_at ? new Date(o.service_ends_at).toISOString() : null, tradeId: o.provider_trade_id, note: o.note }));
+    }
     if (area === 'plan' && action === 'set') {
       const code = positionals[0];
       if (!code) throw new UsageError('missing the plan code: npm run admin -- plan set CODE --price-usd 5.99');

@@ -13,7 +13,7 @@ for (const driver of testDatabaseDrivers()) {
     let t: TestApp;
     let a: { id: string; token: string };
     let b: { id: string; token: string };
-    let ids: { folder: string; file: string; trashed: string; task: string; upload: string; conversion: string; archive: string; unzipTask: string; model: string; revit: string };
+    let ids: { folder: string; file: string; trashed: string; task: string; upload: string; conversion: string; archive: string; unzipTask: string; model: string; revit: string; order: string };
 
     async function snapshot() {
       const items = await t.db.db.selectFrom('items').selectAll().where('uid', '=', a.id).orderBy('id').execute();
@@ -22,7 +22,9 @@ for (const driver of testDatabaseDrivers()) {
       const user = await t.db.db.selectFrom('users').select(['storage_used']).where('id', '=', a.id).executeTakeFirst();
       const conversions = await t.db.db.selectFrom('conversions').selectAll().orderBy('id').execute();
       const model3d = await t.db.db.selectFrom('model3d_conversions').selectAll().orderBy('id').execute();
-      return JSON.stringify({ items, tasks, uploads, user, conversions, model3d });
+      const orders = await t.db.db.selectFrom('orders').selectAll().where('uid', '=', a.id).orderBy('id').execute();
+      const payments = await t.db.db.selectFrom('sandbox_payments').selectAll().orderBy('order_id').execute();
+      return JSON.stringify({ items, tasks, uploads, user, conversions, model3d, orders, payments });
     }
 
     beforeAll(async () => {
@@ -47,11 +49,14 @@ for (const driver of testDatabaseDrivers()) {
       const model = (await t.upload(a.token, 'a.stl', Buffer.from('solid a\nendsolid a\n'), { parentId: folder })).bizData;
       await t.db.db.insertInto('model3d_conversions').values({ id: 'm3d-of-a', uid: a.id, source_id: model.id, source_name: 'a.stl', source_md5: model.fileMD5, state: 1, progress: 100, stage: 'done', trial: 0, stats: '{"triangles":0}', error: null, detail: null, created_at: now, updated_at: now, finished_at: now }).execute();
       const revit = (await t.upload(a.token, 'a.rvt', Buffer.from('an rvt of A'), { parentId: folder })).bizData;
-      ids = { folder, file, trashed, task, upload, conversion: 'conv-of-a', archive, unzipTask: 'unzip-of-a', model: model.id, revit: revit.id };
+      // an unpaid order of A's (modules/orders): neither shown, cancelled nor polled for B
+      const order = (await t.call('/order/v5/create', { planCode: 'ML1', payWay: 2, clientType: 11 }, a.token)).bizData.order.orderId;
+      ids = { folder, file, trashed, task, upload, conversion: 'conv-of-a', archive, unzipTask: 'unzip-of-a', model: model.id, revit: revit.id, order };
     });
     afterAll(async () => t?.close());
 
-    const cases: [string, () => unknown][] = [
+    /** [path, data, the error B gets (item.notFound unless said)] */
+    const cases: [string, () => unknown, string?][] = [
       ['/cloud/v5/union/list', () => ({ parentId: ids.folder })],
       ['/cloud/v5/file/list', () => ({ folderId: ids.folder })],
       ['/cloud/v5/file/getFileInfo', () => ({ fileId: ids.file })],
@@ -96,14 +101,18 @@ for (const driver of testDatabaseDrivers()) {
       ['/cloud/v5/file/unzipHasPassword', () => ({ fileId: ids.archive, password: 'pw' })],
       ['/cloud/v5/zip/task/taskStatus', () => ({ taskId: ids.unzipTask })],
       ['/cloud/v5/zip/task/cancel', () => ({ taskId: ids.unzipTask })],
+      // orders (modules/orders): another user's order is as unknown as one that does not exist
+      ['/order/v5/detail', () => ({ orderId: ids.order }), 'order.notFound'],
+      ['/order/v5/cancel', () => ({ orderId: ids.order }), 'order.notFound'],
+      ['/order/v5/status', () => ({ orderId: ids.order }), 'order.notFound'],
     ];
 
-    for (const [n, [path, data]] of cases.entries()) {
+    for (const [n, [path, data, code]] of cases.entries()) {
       it(`#${n} ${path}: B gets an error, A's data unchanged`, async () => {
         const before = await snapshot();
         const r = await t.call(path, data(), b.token);
         expect(r.rtnCode).not.toBe('0000000');
-        expect(r.bizData.code).toBe('item.notFound');
+        expect(r.bizData.code).toBe(code ?? 'item.notFound');
         expect(await snapshot()).toBe(before);
       });
     }
@@ -114,6 +123,7 @@ for (const driver of testDatabaseDrivers()) {
         expect(r.rtnCode, path).toBe('0000000');
         expect(r.bizData.list, path).toEqual([]);
       }
+      expect((await t.call('/order/v5/list', {}, b.token)).bizData).toEqual({ total: 0, orders: [] });
     });
 
     it('B cannot push chunks into A\'s upload', async () => {

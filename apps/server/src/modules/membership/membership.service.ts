@@ -22,6 +22,8 @@ export interface GrantOptions {
   now?: number;
   /** the caller's transaction (an order's paid state and its entitlement commit together) */
   trx?: Db;
+  /** the plan version bought (an order made before an operator's edit); default the latest */
+  version?: number;
   /** periods granted at once, stacked (default 1) */
   periods?: number;
   /** this many days instead of the plan's duration (the trial's length by language) */
@@ -106,7 +108,7 @@ export function createMembershipService(deps: Pick<AppDeps, 'db' | 'config'>) {
    */
   async function grant(uid: string, planCode: string, o: GrantOptions): Promise<GrantResult> {
     const now = o.now ?? Date.now();
-    const plan = await latestPlan(planCode, o.trx);
+    const plan = o.version !== undefined ? await planVersion(planCode, o.version, o.trx ?? deps.db) : await latestPlan(planCode, o.trx);
     if (o.trx) return grantIn(o.trx, uid, plan, o, now);
     return serializedTransaction(deps.db, `entitlements:${uid}`, (t) => grantIn(t, uid, plan, o, now));
   }

@@ -32,77 +32,40 @@ type Stored = Exclude<OrderStatusCode, typeof EXPIRED>;
 const go = (to: OrderStatusCode, effect: Effect = 'none', note?: string): Transition => (note ? { to, effect, note } : { to, effect });
 const ignore = (reason: string): Transition => ({ ignored: reason });
 
-const TABLE: Record<OrderEvent, Record<Stored, Transition>> = {
+/** Why an event that has no transition from a status is ignored. */
+const SETTLED: Record<Stored, string> = {
+  [UNPAID]: 'not paid',
+  [PAID]: 'already paid',
+  [CANCELLED]: 'already cancelled',
+  [FAILED]: 'already failed',
+  [REFUNDED]: 'already refunded',
+  [CONFIRMING]: 'already confirming',
+  [TIMED_OUT]: 'already timed out',
+};
+const beforePayment = (note: string) => ({ [UNPAID]: go(REFUNDED, 'none', note), [CONFIRMING]: go(REFUNDED, 'none', note), [CANCELLED]: go(REFUNDED, 'none', note), [TIMED_OUT]: go(REFUNDED, 'none', note), [FAILED]: go(REFUNDED, 'none', note) });
+
+/** Every transition there is; an (event, status) pair not listed is ignored with SETTLED's reason. */
+const TABLE: Record<OrderEvent, Partial<Record<Stored, Transition>>> = {
   paid: {
     [UNPAID]: go(PAID, 'grant'),
     [CONFIRMING]: go(PAID, 'grant'),
     [CANCELLED]: go(PAID, 'grant', 'paid after the order was cancelled'),
     [TIMED_OUT]: go(PAID, 'grant', 'paid after the order timed out'),
     [FAILED]: go(PAID, 'grant', 'paid after a failed attempt'),
-    [PAID]: ignore('already paid'),
     [REFUNDED]: ignore('already refunded (the refund follows this payment)'),
   },
-  failed: {
-    [UNPAID]: go(FAILED),
-    [CONFIRMING]: go(FAILED),
-    [CANCELLED]: ignore('already cancelled'),
-    [TIMED_OUT]: ignore('already timed out'),
-    [FAILED]: ignore('already failed'),
-    [PAID]: ignore('already paid'),
-    [REFUNDED]: ignore('already refunded'),
-  },
-  closed: {
-    [UNPAID]: go(TIMED_OUT),
-    [CONFIRMING]: go(TIMED_OUT),
-    [CANCELLED]: ignore('already cancelled'),
-    [TIMED_OUT]: ignore('already timed out'),
-    [FAILED]: ignore('already failed'),
-    [PAID]: ignore('already paid'),
-    [REFUNDED]: ignore('already refunded'),
-  },
-  refunded: {
-    [PAID]: go(REFUNDED, 'revoke'),
-    [UNPAID]: go(REFUNDED, 'none', 'refund notified before the payment'),
-    [CONFIRMING]: go(REFUNDED, 'none', 'refund notified before the payment'),
-    [CANCELLED]: go(REFUNDED, 'none', 'refund notified before the payment'),
-    [TIMED_OUT]: go(REFUNDED, 'none', 'refund notified before the payment'),
-    [FAILED]: go(REFUNDED, 'none', 'refund notified before the payment'),
-    [REFUNDED]: ignore('already refunded'),
-  },
-  pending: {
-    [UNPAID]: go(CONFIRMING),
-    [CONFIRMING]: ignore('already confirming'),
-    [CANCELLED]: ignore('already cancelled'),
-    [TIMED_OUT]: ignore('already timed out'),
-    [FAILED]: ignore('already failed'),
-    [PAID]: ignore('already paid'),
-    [REFUNDED]: ignore('already refunded'),
-  },
-  cancel: {
-    [UNPAID]: go(CANCELLED),
-    [CONFIRMING]: go(CANCELLED),
-    [CANCELLED]: ignore('cannot cancel'),
-    [TIMED_OUT]: ignore('cannot cancel'),
-    [FAILED]: ignore('cannot cancel'),
-    [PAID]: ignore('cannot cancel'),
-    [REFUNDED]: ignore('cannot cancel'),
-  },
-  timeout: {
-    [UNPAID]: go(TIMED_OUT),
-    [CONFIRMING]: go(TIMED_OUT),
-    [CANCELLED]: ignore('already cancelled'),
-    [TIMED_OUT]: ignore('already timed out'),
-    [FAILED]: ignore('already failed'),
-    [PAID]: ignore('already paid'),
-    [REFUNDED]: ignore('already refunded'),
-  },
+  failed: { [UNPAID]: go(FAILED), [CONFIRMING]: go(FAILED) },
+  closed: { [UNPAID]: go(TIMED_OUT), [CONFIRMING]: go(TIMED_OUT) },
+  refunded: { [PAID]: go(REFUNDED, 'revoke'), ...beforePayment('refund notified before the payment') },
+  pending: { [UNPAID]: go(CONFIRMING) },
+  cancel: { [UNPAID]: go(CANCELLED), [CONFIRMING]: go(CANCELLED) },
+  timeout: { [UNPAID]: go(TIMED_OUT), [CONFIRMING]: go(TIMED_OUT) },
 };
 
 /** The next state of an order in `status` on `event`. */
 export function transition(status: number, event: OrderEvent): Transition {
-  const row = TABLE[event][status as Stored];
-  if (!row) return ignore(`unknown status ${status}`);
-  return row;
+  if (!(status in SETTLED)) return ignore(`unknown status ${status}`);
+  return TABLE[event][status as Stored] ?? ignore(SETTLED[status as Stored]);
 }
 
 /** Unpaid or waiting for the provider's confirmation: the only statuses a user may cancel, and that time out. */

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderStatus as S } from '@cadcloud/contracts';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, type TestApp } from '../../test/fixtures.ts';
-import { deliverSandboxNotification, type NotificationSender } from './orders.jobs.ts';
-import { SANDBOX_NOTIFY_JOB, type SandboxNotifyJob } from './providers/sandbox.provider.ts';
+import { deliverQueued } from './test-delivery.ts';
 
 /** The whole purchase over HTTP: create → the sandbox's pay page → approve → the signed notification → paid, rights raised. */
 for (const driver of testDatabaseDrivers()) {
@@ -14,19 +13,8 @@ for (const driver of testDatabaseDrivers()) {
     });
     afterAll(async () => t?.close());
 
-    const inject: NotificationSender = async (url, rawBody, headers) => {
-      const r = await t.app.inject({ method: 'POST', url: new URL(url).pathname, payload: rawBody, headers });
-      return { status: r.statusCode, body: r.body };
-    };
     /** The sandbox's queued notifications, delivered now by the job's handler. */
-    async function deliver() {
-      const jobs = await t.db.db.selectFrom('jobs').selectAll().where('name', '=', SANDBOX_NOTIFY_JOB).where('state', '=', 'waiting').execute();
-      for (const j of jobs) {
-        await t.db.db.deleteFrom('jobs').where('id', '=', j.id).execute();
-        await deliverSandboxNotification(t.deps, JSON.parse(j.payload) as SandboxNotifyJob, inject);
-      }
-      return jobs.length;
-    }
+    const deliver = async () => (await deliverQueued(t)).length;
 
     it('buy premium by QR: create, approve in the sandbox (JSON), the notification arrives, status 1, vipInfo and rights raised', async () => {
       const u = await t.createUser();

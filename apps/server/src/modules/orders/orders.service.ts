@@ -34,6 +34,9 @@ export function statusName(status: number, lang: Language): string {
   return (orderTexts[lang] as Record<string, string>)[`status.${status}`] ?? String(status);
 }
 
+/** What orders need of the app: the database, the config and the queue (the sandbox's deliveries). */
+export type OrdersDeps = Pick<AppDeps, 'db' | 'config' | 'queue'>;
+
 export interface OrdersServiceOptions {
   providers?: ProviderRegistry;
   membership?: MembershipService;
@@ -49,7 +52,7 @@ export interface OrdersServiceOptions {
  * an advisory lock on PostgreSQL plus the row lock, BEGIN IMMEDIATE on SQLite), so several server processes and any
  * number of concurrent deliveries apply each event once.
  */
-export function createOrdersService(deps: AppDeps, o: OrdersServiceOptions = {}) {
+export function createOrdersService(deps: OrdersDeps, o: OrdersServiceOptions = {}) {
   const repo = createOrdersRepository(deps.db);
   const membership = o.membership ?? createMembershipService(deps);
   const providers = o.providers ?? createProviderRegistry(deps);
@@ -91,7 +94,7 @@ export function createOrdersService(deps: AppDeps, o: OrdersServiceOptions = {})
     if ('ignored' in tr) return { outcome: `ignored:${tr.ignored}`, status: order.status };
     const set: Partial<OrderRow> = { status: tr.to, note: tr.note ?? order.note };
     if (tr.effect === 'grant') {
-      const g = await membership.grant(order.uid, order.plan_code, { source: 'order', sourceId: order.id, trx: t, now });
+      const g = await membership.grant(order.uid, order.plan_code, { source: 'order', sourceId: order.id, version: order.plan_version, trx: t, now });
       Object.assign(set, { pay_status: PayStatus.PAID, paid_at: ev?.at && ev.at <= now ? ev.at : now, pay_amount_minor: ev?.amountMinor ?? order.amount_minor, provider_trade_id: ev?.providerTradeId ?? order.provider_trade_id, service_ends_at: g.entitlement.ends_at });
     } else if (tr.effect === 'revoke') {
       await membership.endGrant(order.uid, 'order', order.id, { now, trx: t });
@@ -177,6 +180,7 @@ export function createOrdersService(deps: AppDeps, o: OrdersServiceOptions = {})
         log('no provider for the pay way', { payWay: r.payWay, provider: providerName });
         throw appError('order.createFailed');
       }
+      // the version on sale now is the one bought: an operator's later edit does not change this order's period
       // a renewal: the user has, or had, a period of this kind (spec section 3 order types)
       const renewal = (await membership.entitlementsOf(uid)).some((e) => e.kind === plan.kind);
       const row: OrderRow = {

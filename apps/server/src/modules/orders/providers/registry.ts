@@ -4,7 +4,7 @@ import type { ProviderName } from '../orders.config.ts';
 import type { PaymentProvider } from './payment-provider.ts';
 import { createSandboxProvider, SANDBOX, type SandboxProvider } from './sandbox.provider.ts';
 
-export type ProviderFactory = (deps: AppDeps) => PaymentProvider;
+export type ProviderFactory = (deps: Pick<AppDeps, 'db' | 'config' | 'queue'>) => PaymentProvider;
 
 /**
  * Every provider this build can run, by the name the operator writes in PAY_ALIPAY_PROVIDER / PAY_WECHAT_PROVIDER
@@ -15,7 +15,7 @@ export const PROVIDER_FACTORIES: Partial<Record<ProviderName, ProviderFactory>> 
 };
 
 /** Which provider serves each pay way (the operator's config), one instance of each per process. */
-export function createProviderRegistry(deps: AppDeps, factories: Partial<Record<ProviderName, ProviderFactory>> = PROVIDER_FACTORIES) {
+export function createProviderRegistry(deps: Pick<AppDeps, 'db' | 'config' | 'queue'>, factories: Partial<Record<ProviderName, ProviderFactory>> = PROVIDER_FACTORIES) {
   const made = new Map<string, PaymentProvider>();
   const nameOf = (payWay: number): ProviderName | undefined =>
     payWay === PayWay.ALIPAY ? deps.config.payAlipayProvider : payWay === PayWay.WECHAT ? deps.config.payWechatProvider : undefined;

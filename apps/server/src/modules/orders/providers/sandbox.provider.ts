@@ -128,7 +128,10 @@ export function createSandboxProvider(deps: Pick<AppDeps, 'db' | 'config' | 'que
      * it). Only an open payment moves; the answer is null when there was nothing to do.
      */
     async play(orderId: string, action: PayerAction, now = Date.now()) {
-      const to: SandboxState = action === 'approve' ? 'paid' : action === 'decline' ? 'declined' : 'closed';
+      const p = await provider.payment(orderId);
+      // past its expiry the provider has closed the payment: an approve then closes it instead (as a real one refuses)
+      const expired = !!p && Number(p.expires_at) <= now;
+      const to: SandboxState = action === 'approve' && !expired ? 'paid' : action === 'decline' ? 'declined' : 'closed';
       return move(orderId, ['open'], to, now);
     },
   } satisfies PaymentProvider & Record<string, unknown>;
