@@ -17,6 +17,7 @@ import { MODEL3D_SWEEP_JOB } from './modules/model3d/model3d.service.ts';
 import { CONVERSION_SWEEP_JOB } from './modules/conversions/conversions.service.ts';
 import { registerUnzipJobs, UNZIP_SWEEP_EVERY_MS } from './modules/unzip/unzip.jobs.ts';
 import { UNZIP_SWEEP_JOB } from './modules/unzip/unzip.service.ts';
+import { FREEZE_SWEEP_EVERY_MS, FREEZE_SWEEP_JOB, registerFreezeJobs } from './modules/freeze/freeze.jobs.ts';
 import { relyingParty } from './modules/auth/auth.config.ts';
 import { createSsoServer, type SsoDb } from '@cadcloud/sso';
 import { uploadsDir } from './modules/uploads/upload-temp.ts';
@@ -49,10 +50,12 @@ export async function startJobs(deps: AppDeps) {
   registerConversionJobs(deps.queue, deps);
   registerModel3dJobs(deps.queue, deps);
   registerUnzipJobs(deps.queue, deps);
+  registerFreezeJobs(deps.queue, deps);
   await deps.queue.schedule(TRASH_SWEEP_JOB, 3600_000);
   await deps.queue.schedule(CONVERSION_SWEEP_JOB, CONVERSION_SWEEP_EVERY_MS);
   await deps.queue.schedule(MODEL3D_SWEEP_JOB, MODEL3D_SWEEP_EVERY_MS);
   await deps.queue.schedule(UNZIP_SWEEP_JOB, UNZIP_SWEEP_EVERY_MS);
+  await deps.queue.schedule(FREEZE_SWEEP_JOB, FREEZE_SWEEP_EVERY_MS);
   await indexPictureNamesOnce(deps.queue);
   await deps.queue.start();
 }
