@@ -87,7 +87,7 @@ describe('payments in a real browser', () => {
       await page.locator('[data-testid="layer-Walls"]').click();
       await page.getByTestId('upsell').waitFor();
       await confirmOk(page, 'Later');
-      expect(await page.locator('[data-testid="layer-Walls"] input').isChecked()).toBe(true);
+      expect(await page.locator('[data-testid="layer-Walls"]').isChecked()).toBe(true);
     });
   });
 

@@ -97,6 +97,8 @@ export const errors = {
     'unfreeze.emailRequired': '请输入邮箱',
     'unfreeze.emailInvalid': '邮箱格式不正确',
     'unfreeze.failed': '解冻失败',
+    // the confirmation link's page (not an error)
+    'unfreeze.done': '已解冻，有效期至 {0}',
     'conversion.pdf.empty': "（文件为空，0 字节）",
     'conversion.pdf.invalid': "（文件不是有效的 PDF）",
     'conversion.pdf.encrypted': "（PDF 已加密，需要密码）",
@@ -239,6 +241,8 @@ export const errors = {
     'unfreeze.emailRequired': 'Please enter your e-mail address',
     'unfreeze.emailInvalid': 'E-mail format is incorrect',
     'unfreeze.failed': 'Failed to unfreeze',
+    // the confirmation link's page (not an error)
+    'unfreeze.done': 'Unfrozen until {0}',
     'conversion.pdf.empty': "(The file is empty: 0 bytes.)",
     'conversion.pdf.invalid': "(The file is not a valid PDF.)",
     'conversion.pdf.encrypted': "(The PDF is encrypted and needs a password.)",
@@ -381,6 +385,8 @@ export const errors = {
     'unfreeze.emailRequired': '이메일 주소를 입력하세요',
     'unfreeze.emailInvalid': '이메일 형식이 올바르지 않습니다',
     'unfreeze.failed': '동결 해제에 실패했습니다',
+    // the confirmation link's page (not an error)
+    'unfreeze.done': '{0}까지 동결이 해제되었습니다',
     'conversion.pdf.empty': "(파일이 비어 있습니다: 0바이트)",
     'conversion.pdf.invalid': "(올바른 PDF 파일이 아닙니다)",
     'conversion.pdf.encrypted': "(PDF가 암호화되어 있어 비밀번호가 필요합니다)",
@@ -523,6 +529,8 @@ export const errors = {
     'unfreeze.emailRequired': 'Bitte geben Sie Ihre E-Mail-Adresse ein',
     'unfreeze.emailInvalid': 'Das E-Mail-Format ist falsch',
     'unfreeze.failed': 'Entsperren fehlgeschlagen',
+    // the confirmation link's page (not an error)
+    'unfreeze.done': 'Entsperrt bis {0}',
     'conversion.pdf.empty': "(Die Datei ist leer: 0 Byte.)",
     'conversion.pdf.invalid': "(Die Datei ist kein gültiges PDF.)",
     'conversion.pdf.encrypted': "(Das PDF ist verschlüsselt und benötigt ein Passwort.)",

@@ -39,6 +39,6 @@ async function syncItems(db: Kysely<Database>, uid: string, frozen: boolean) {
     .updateTable('items')
     .set({ freeze: frozen ? sql`case when private_type = '1' and kind = 1 then 1 else 0 end` : 0 })
     .where('uid', '=', uid)
-    .where(frozen ? sql<boolean>`freeze <> (case when private_type = '1' and kind = 1 then 1 else 0 end)` : sql<boolean>`freeze <> 0`)
+    .where(frozen ? sql<boolean>`items.freeze <> (case when private_type = '1' and kind = 1 then 1 else 0 end)` : sql<boolean>`items.freeze <> 0`)
     .execute();
 }
