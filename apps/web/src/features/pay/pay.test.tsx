@@ -7,10 +7,11 @@ import { PAY_POLL_MS, PAY_SUCCESS_CLOSE_MS, type PlanInfo } from '@cadcloud/cont
 import { setLanguage } from '../../lib/i18n.ts';
 import { stubBrowserApis } from '../../testing/jsdom.ts';
 import { PayDialog } from './PayDialog.tsx';
-import { OrderStatusTag } from './OrdersPage.tsx';
+import { OrderStatusTag, OrdersPage } from './OrdersPage.tsx';
 import { CouponPage } from './CouponPage.tsx';
 import { FreeUnfreezeDialog } from './Freeze.tsx';
-import { savingOf } from './UpgradePage.tsx';
+import { savingOf, UpgradePage } from './UpgradePage.tsx';
+import { UserProvider } from '../auth/user.tsx';
 import { formatMoney } from './api.ts';
 import { payPathIn } from './plans.ts';
 
@@ -142,6 +143,21 @@ describe('orders and codes', () => {
     setLanguage('en');
   });
 
+  it("cancels an unpaid order; a refusal shows the server's message ('Cannot cancel the order of {0}')", async () => {
+    answer = (url) => {
+      if (url === '/order/v5/list') return ok({ total: 1, orders: [order] });
+      if (url === '/order/v5/cancel') return refuse('Cannot cancel the order of paid successfully');
+      throw new TypeError(`unexpected ${url}`);
+    };
+    render(<MemoryRouter><App><OrdersPage /></App></MemoryRouter>);
+    expect((await screen.findByTestId('order-status')).textContent).toBe('Unpaid');
+    screen.getByText('$4.99');
+    fireEvent.click(screen.getByTestId('order-cancel'));
+    fireEvent.click(await screen.findByText('OK'));
+    await screen.findByText('Cannot cancel the order of paid successfully');
+    expect(calls.find((c) => c.url === '/order/v5/cancel')?.data).toEqual({ orderId: 'o1' });
+  });
+
   it('the exchange code must not be empty; a code is sent trimmed and the records show its state', async () => {
     answer = (url) => {
       if (url === '/order/v5/exchange/list') return ok({ total: 1, list: [{ code: '****-****-****-K7QP', planCode: 'ML1', periods: 1, status: 1, redeemedAt: 5 }] });
@@ -168,6 +184,33 @@ describe('orders and codes', () => {
     fireEvent.change(screen.getByTestId('free-unfreeze-email'), { target: { value: '' } });
     await screen.findByText('Please enter your e-mail');
     expect(calls.filter((c) => c.url === '/user/v5/sysuser/freeUnfreeze')).toEqual([]);
+  });
+});
+
+describe('the upgrade page', () => {
+  it('offers the trial while the server says it is available, starts it, and opens the pay dialog on the card\'s plan', async () => {
+    let trial = true;
+    answer = (url) => {
+      if (url === '/user/v5/sysuser/userInfo') return ok({ id: 'u1', name: 'U', email: 'u@example.com', storage: { used: 0, total: GB }, freeze: 0, vipType: trial ? 0 : 1, vipInfo: { goodsCodes: trial ? [] : ['TRIAL'], serverEndTimeStamp: 0 }, expiryWarning: false, trialAvailable: trial, rights: {} });
+      if (url === '/cloud/v5/folder/capacity') return ok({ used: 0, total: GB, freeze: 0 });
+      if (url === '/order/v5/plan/list') return ok({ plans: PLANS });
+      if (url === '/order/v5/trial/start') {
+        trial = false;
+        return ok({ code: 'TRIAL', startsAt: 0, endsAt: Date.UTC(2027, 0, 1) });
+      }
+      throw new TypeError(`unexpected ${url}`);
+    };
+    render(<MemoryRouter><App><UserProvider><UpgradePage /></UserProvider></App></MemoryRouter>);
+    expect((await screen.findByTestId('trial')).textContent).toContain('Free 30-day premium trial on registration (ad removal and storage excluded)');
+    // one card per kind and period: the auto-renewing ML4 is sold as ML1
+    expect(screen.queryByTestId('plan-ML4')).toBeNull();
+    fireEvent.click(screen.getByTestId('trial-start'));
+    await vi.waitFor(() => expect(screen.queryByTestId('trial')).toBeNull());
+    expect(calls.filter((c) => c.url === '/order/v5/trial/start')).toHaveLength(1);
+    fireEvent.click(screen.getByTestId('buy-ML2'));
+    const dialog = await screen.findByTestId('pay-dialog');
+    expect(dialog.querySelector('.ant-radio-button-wrapper-checked')?.textContent).toBe('Premium');
+    expect(screen.getByTestId('pay-amount').textContent).toBe('Amount: $47.99');
   });
 });
 
