@@ -70,21 +70,10 @@ describe('payments in a real browser', () => {
     });
   });
 
-  /**
-   * One exchange code for `plan`, made by the server's code service on the product's database (as the operator's
-   * batch would be; the codes are shown this once).
-   */
-  async function makeCode(plan: string): Promise<string> {
-    const { loadConfig } = await import('../apps/server/src/infra/config/index.ts');
-    const { createDatabase } = await import('../apps/server/src/infra/index.ts');
-    const { createExchangeCodesService } = await import('../apps/server/src/modules/exchange-codes/exchange-codes.service.ts');
-    const config = loadConfig({ ...process.env, DATA_DIR: s.product.dataDir });
-    const db = createDatabase(config.databaseUrl);
-    try {
-      return (await createExchangeCodesService({ db, config }).createBatch({ planCode: plan, count: 1 })).codes[0];
-    } finally {
-      await db.destroy();
-    }
+  /** The operator's command line on the product's data (`npm run admin -- …`). */
+  async function admin(...argv: string[]): Promise<any> {
+    const { runAdmin } = await import('../apps/server/src/admin/admin.cli.ts');
+    return runAdmin(argv, { ...process.env, DATA_DIR: s.product.dataDir });
   }
 
   /** Opens room.dxf in the viewer and picks the distance tool: the upgrade prompt instead for a free account. */
@@ -98,6 +87,17 @@ describe('payments in a real browser', () => {
     if (prompted) await confirmOk(page, 'Later');
     return prompted;
   }
+
+  it("shows the operator's ad slot to a free account (none by default)", async () => {
+    await step('ad-free-user', async () => {
+      await page.goto(`${s.product.url}/yun/index`);
+      await page.getByTestId('storage-meter').waitFor();
+      expect(await page.getByTestId('ad-web-sider').count()).toBe(0);
+      await admin('ad', 'set', '--slot', 'web-sider', '--image', 'data:image/gif;base64,R0lGODlhAQABAAAAACw=', '--link', 'https://example.com/offer', '--title', 'Offer');
+      await page.reload();
+      await page.getByTestId('ad-web-sider').locator('a[href="https://example.com/offer"]').waitFor();
+    });
+  });
 
   it('a free account gets the upgrade prompt instead of the measure and layer tools', async () => {
     await step('viewer-free', async () => {
@@ -145,9 +145,13 @@ describe('payments in a real browser', () => {
       expect(await page.getByTestId('right-viewerTools').getAttribute('data-on')).toBe('1');
       expect(await page.getByTestId('right-model3d').getAttribute('data-on')).toBe('0');
     });
-    // the member's viewer runs the tool
+    // the member's viewer runs the tool, and the member sees no ads (premium removes them)
     await step('viewer-member', async () => {
       expect(await pickDistance()).toBe(false);
+      await page.goto(`${s.product.url}/yun/index`);
+      await page.getByTestId('storage-meter').waitFor();
+      await expect.poll(() => postApi(page, `${s.product.url}/ad/v5/web/adver`, { slot: 'web-sider' }).then((r) => r.ads.length)).toBe(0);
+      expect(await page.getByTestId('ad-web-sider').count()).toBe(0);
     });
   });
 
@@ -188,7 +192,8 @@ describe('payments in a real browser', () => {
   });
 
   it('redeems an exchange code made by the operator; an empty one is refused', async () => {
-    const code = await makeCode('SE10');
+    // the operator's batch: the codes are printed this once
+    const [code] = (await admin('code', 'create', '--plan', 'SE10', '--count', '1')).codes as string[];
     const before = await user();
     await step('coupon', async () => {
       await page.goto(`${s.product.url}/yun/coupon`);
