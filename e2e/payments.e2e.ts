@@ -93,9 +93,9 @@ describe('payments in a real browser', () => {
       await page.goto(`${s.product.url}/yun/index`);
       await page.getByTestId('storage-meter').waitFor();
       expect(await page.getByTestId('ad-web-sider').count()).toBe(0);
-      await admin('ad', 'set', '--slot', 'web-sider', '--image', 'data:image/gif;base64,R0lGODlhAQABAAAAACw=', '--link', 'https://example.com/offer', '--title', 'Offer');
+      await admin('ad', 'set', '--slot', 'web-sider', '--image', `${s.product.url}/favicon.svg`, '--link', 'https://example.com/offer', '--title', 'Offer');
       await page.reload();
-      await page.getByTestId('ad-web-sider').locator('a[href="https://example.com/offer"]').waitFor();
+      await page.getByTestId('ad-web-sider').locator('a[href="https://example.com/offer"] img[alt="Offer"]').waitFor();
     });
   });
 
