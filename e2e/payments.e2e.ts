@@ -5,7 +5,7 @@ import path from 'node:path';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
 import type { BrowserContext, Page } from 'playwright-core';
 import { formatSize } from '@cadcloud/contracts';
-import { shoot } from './harness.ts';
+import { registerThroughLoginSite, shoot } from './harness.ts';
 import { confirmOk } from './harness.ts';
 import { IPHONE_UA, phoneOverflow, postApi, serveWebAppFrom, uploadToDrive } from './page-helpers.ts';
 import { signedInDesktop, type SignedIn } from './signed-in.ts';
@@ -234,6 +234,29 @@ describe('payments in a real browser', () => {
         expect(await phoneOverflow(phone), path).toBeLessThanOrEqual(15);
       }
     }, phone);
+    await ctx.close();
+  });
+
+  it('a frozen account: the banner on every page and the explanation page (the free unfreeze only for accounts from before October 2017)', async () => {
+    const ctx = await s.browser.newContext({ viewport: { width: 1280, height: 860 } });
+    await serveWebAppFrom(ctx, s.product.url, s.web);
+    await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));
+    const p = await ctx.newPage();
+    await step('frozen', async () => {
+      await registerThroughLoginSite(p, s.product.url, '/yun/index', 'frozen@example.com', 'Frosty');
+      await uploadToDrive(p, s.product.url, path.join(work, 'room.dxf'));
+      expect(await p.getByTestId('freeze-banner').count()).toBe(0);
+      // the operator shrinks the account below what it stores: frozen (spec section 4)
+      await admin('user', 'quota', '--email', 'frozen@example.com', '--bytes', '1');
+      await p.goto(`${s.product.url}/yun/index`);
+      await p.getByTestId('freeze-banner').waitFor();
+      await p.getByTestId('freeze-more').click();
+      await p.waitForURL(/\/yun\/freeze$/);
+      const text = await p.getByTestId('freeze-page').textContent();
+      for (const part of ['upload, sync, move and rename are blocked', 'Frozen data is cleared after 3 months.', 'Renewing your membership', 'Buying space', 'Cleaning up files', 'Publishing drawings']) expect(text).toContain(part);
+      await p.getByTestId('freeze-purge-at').waitFor();
+      expect(await p.getByTestId('free-unfreeze-open').count()).toBe(0);
+    }, p);
     await ctx.close();
   });
 });
