@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
 import { launchBrowser, registerThroughLoginSite, shoot, startProduct } from './harness.ts';
-import { IPHONE_UA, clickDrawingAt, postApi, serveWebAppFrom, settle, snapshotWebApp } from './page-helpers.ts';
+import { IPHONE_UA, clickDrawingAt, postApi, serveWebAppFrom, settle, snapshotWebApp, VIEWER_TOOLS_FOR_ALL } from './page-helpers.ts';
 
 /**
  * Layout faults seen in screenshots (issue 16 item 11), each checked on geometry or content: the compare page's
@@ -47,7 +47,7 @@ describe('layout faults in a real browser', () => {
 
   beforeAll(async () => {
     web = await snapshotWebApp();
-    product = await startProduct();
+    product = await startProduct({ ...VIEWER_TOOLS_FOR_ALL });
     browser = await launchBrowser();
     ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     await serveWebAppFrom(ctx, product.url, web);

@@ -8,6 +8,12 @@ import { root } from './harness.ts';
 
 export const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 
+/**
+ * The viewer's measure and layer tools are premium (issue 22, spec section 6): tests of the viewer itself run with the
+ * operator's switch that opens them to every account (payments.e2e.ts tests the gate).
+ */
+export const VIEWER_TOOLS_FOR_ALL = { RIGHTS_OPEN_TO_ALL: 'viewerTools' };
+
 /** Two animation frames: whatever the last input changed has been drawn. */
 /**
  * Two animation frames, and the drawing drawn sharp at the canvas's size: a viewer that is showing its last frame
@@ -128,7 +134,7 @@ export async function snapshotWebApp(): Promise<string> {
   throw new Error('apps/web/dist never became whole');
 }
 
-const API_PREFIXES = ['/api/', '/cloud/', '/user/', '/global/', '/order/', '/invoice/', '/company/', '/ad/'];
+const API_PREFIXES = ['/api/', '/cloud/', '/user/', '/global/', '/order/', '/invoice/', '/company/', '/ad/', '/pay/'];
 /** The context gets the app's pages and assets from `dir` (see snapshotWebApp); every API call still goes to the real server. */
 export async function serveWebAppFrom(ctx: BrowserContext, productUrl: string, dir: string) {
   await ctx.route((u) => u.origin === productUrl && !API_PREFIXES.some((p) => u.pathname.startsWith(p)), async (route) => {

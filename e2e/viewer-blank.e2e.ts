@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
 import { launchBrowser, shoot, startProduct, registerThroughLoginSite } from './harness.ts';
-import { phoneOverflow, settle, uploadToDrive } from './page-helpers.ts';
+import { phoneOverflow, settle, uploadToDrive, VIEWER_TOOLS_FOR_ALL } from './page-helpers.ts';
 
 /** Model space of only 3D solids whose ACIS data cannot be read: nothing can be drawn. */
 const solidsOnly = writeAsciiDxf({
@@ -33,7 +33,7 @@ describe('a layout that draws nothing says why', () => {
     writeFileSync(path.join(work, 'solids.dxf'), solidsOnly);
     writeFileSync(path.join(work, 'walls.dxf'), layerOff);
     writeFileSync(path.join(work, 'notes.dxf'), notes);
-    product = await startProduct();
+    product = await startProduct({ ...VIEWER_TOOLS_FOR_ALL });
     browser = await launchBrowser();
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', localStorage.getItem('cadcloud.lang') ?? 'en'));

@@ -11,7 +11,7 @@ import { parseDxf } from '../packages/cad/src/dxf/reader.ts';
 import { flattenLayout } from '../packages/cad/src/geometry/layout.ts';
 import { compileScene } from '../packages/cad/src/scene/compile.ts';
 import { launchBrowser, shoot, startProduct, registerThroughLoginSite } from './harness.ts';
-import { clickDrawingAt, countViewerPixels, serveWebAppFrom, settle, snapshotWebApp } from './page-helpers.ts';
+import { clickDrawingAt, countViewerPixels, serveWebAppFrom, settle, snapshotWebApp, VIEWER_TOOLS_FOR_ALL } from './page-helpers.ts';
 
 /**
  * Scene format 3 in the browser: text whose glyphs repeat is drawn as instances of one glyph mesh (per-character
@@ -39,7 +39,7 @@ describe('instanced glyphs and per-primitive colours in the viewer', () => {
   writeFileSync(blocksFile, blockFixtureDxf(1000));
 
   beforeAll(async () => {
-    product = await startProduct();
+    product = await startProduct({ ...VIEWER_TOOLS_FOR_ALL });
     browser = await launchBrowser();
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     // the app from a private copy: other runs rebuild apps/web/dist meanwhile

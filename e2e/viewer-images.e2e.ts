@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { fixtureImage, writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
 import { launchBrowser, shoot, startProduct, registerThroughLoginSite } from './harness.ts';
-import { countViewerPixels, settle, uploadToDrive } from './page-helpers.ts';
+import { countViewerPixels, settle, uploadToDrive, VIEWER_TOOLS_FOR_ALL } from './page-helpers.ts';
 
 /**
  * A DXF whose IMAGE (layer Pics) shows C:\plans\PHOTO.png over 64 × 32 units at the origin, and a second IMAGE
@@ -46,7 +46,7 @@ describe('pictures of IMAGE entities in the viewer', () => {
   beforeAll(async () => {
     writeFileSync(path.join(work, 'photo.png'), await photo());
     writeFileSync(path.join(work, 'site.dxf'), dxf);
-    product = await startProduct();
+    product = await startProduct({ ...VIEWER_TOOLS_FOR_ALL });
     browser = await launchBrowser();
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
 import { launchBrowser, shoot, startProduct, registerThroughLoginSite } from './harness.ts';
-import { settle, uploadToDrive } from './page-helpers.ts';
+import { settle, uploadToDrive, VIEWER_TOOLS_FOR_ALL } from './page-helpers.ts';
 
 /**
  * Issue 15 item 13: layers off or frozen in the file start off in the viewer, and its user may switch them on (nothing
@@ -61,7 +61,7 @@ describe('layers in the viewer', () => {
 
   beforeAll(async () => {
     writeFileSync(path.join(work, 'layers.dxf'), dxf);
-    product = await startProduct();
+    product = await startProduct({ ...VIEWER_TOOLS_FOR_ALL });
     browser = await launchBrowser();
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { writeAsciiDxf, type FixtureEntity } from '../packages/cad/src/testing/dxf-writer.ts';
 import { launchBrowser, shoot, startProduct, registerThroughLoginSite } from './harness.ts';
-import { settle, uploadToDrive } from './page-helpers.ts';
+import { settle, uploadToDrive, VIEWER_TOOLS_FOR_ALL } from './page-helpers.ts';
 
 /**
  * A WIPEOUT (layer Mask) over the square 40…60 × 40…60 of a 100 × 100 drawing. Before it, in red: a line across the
@@ -86,7 +86,7 @@ describe('a WIPEOUT in the viewer', () => {
 
   beforeAll(async () => {
     writeFileSync(path.join(work, 'masked.dxf'), dxf);
-    product = await startProduct();
+    product = await startProduct({ ...VIEWER_TOOLS_FOR_ALL });
     browser = await launchBrowser();
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));

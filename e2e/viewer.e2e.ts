@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { writeAsciiDxf } from '../packages/cad/src/testing/dxf-writer.ts';
 import { launchBrowser, samplesDir, shoot, startProduct, registerThroughLoginSite } from './harness.ts';
-import { clickDrawingAt, countViewerPixels, screenPoint, settle, tapDrawingAt, viewerPixels, uploadToDrive } from './page-helpers.ts';
+import { clickDrawingAt, countViewerPixels, screenPoint, settle, tapDrawingAt, viewerPixels, uploadToDrive, VIEWER_TOOLS_FOR_ALL } from './page-helpers.ts';
 
 const floorplan = path.join(samplesDir, 'dwg_2004_ddc_floorplan.dwg');
 const r11 = path.join(samplesDir, 'dwg_r11_libredwg_ACEB10.dwg');
@@ -110,7 +110,7 @@ describe('the drawing viewer in a real browser', () => {
 
   beforeAll(async () => {
     // small batches, so that even the test drawings arrive in several (the product sends 2 MB batches by default)
-    product = await startProduct({ SCENE_BATCH_KB: '16' });
+    product = await startProduct({ SCENE_BATCH_KB: '16', ...VIEWER_TOOLS_FOR_ALL });
     browser = await launchBrowser();
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     await ctx.addInitScript(() => localStorage.setItem('cadcloud.lang', 'en'));

@@ -18,6 +18,7 @@ import { CONVERSION_SWEEP_JOB } from './modules/conversions/conversions.service.
 import { registerUnzipJobs, UNZIP_SWEEP_EVERY_MS } from './modules/unzip/unzip.jobs.ts';
 import { UNZIP_SWEEP_JOB } from './modules/unzip/unzip.service.ts';
 import { ORDERS_TIMEOUT_EVERY_MS, ORDERS_TIMEOUT_JOB, registerOrdersJobs } from './modules/orders/orders.jobs.ts';
+import { FREEZE_SWEEP_EVERY_MS, FREEZE_SWEEP_JOB, registerFreezeJobs } from './modules/freeze/freeze.jobs.ts';
 import { relyingParty } from './modules/auth/auth.config.ts';
 import { createSsoServer, type SsoDb } from '@cadcloud/sso';
 import { uploadsDir } from './modules/uploads/upload-temp.ts';
@@ -51,11 +52,13 @@ export async function startJobs(deps: AppDeps) {
   registerModel3dJobs(deps.queue, deps);
   registerUnzipJobs(deps.queue, deps);
   registerOrdersJobs(deps.queue, deps);
+  registerFreezeJobs(deps.queue, deps);
   await deps.queue.schedule(TRASH_SWEEP_JOB, 3600_000);
   await deps.queue.schedule(CONVERSION_SWEEP_JOB, CONVERSION_SWEEP_EVERY_MS);
   await deps.queue.schedule(MODEL3D_SWEEP_JOB, MODEL3D_SWEEP_EVERY_MS);
   await deps.queue.schedule(UNZIP_SWEEP_JOB, UNZIP_SWEEP_EVERY_MS);
   await deps.queue.schedule(ORDERS_TIMEOUT_JOB, ORDERS_TIMEOUT_EVERY_MS);
+  await deps.queue.schedule(FREEZE_SWEEP_JOB, FREEZE_SWEEP_EVERY_MS);
   await indexPictureNamesOnce(deps.queue);
   await deps.queue.start();
 }

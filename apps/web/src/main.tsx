@@ -33,6 +33,11 @@ const PreviewPage = lazyPage(() => import('./routes/yun/PreviewPage.tsx'), 'Prev
 const View3d = lazyPage(() => import('./features/model3d/View3dPage.tsx'), 'View3dPage');
 const Compare = lazyPage(() => import('./routes/yun/Compare.tsx'), 'Compare');
 const Transformer = lazyPage(() => import('./features/conversions/TransformerPage.tsx'), 'TransformerPage');
+const Upgrade = lazyPage(() => import('./features/pay/UpgradePage.tsx'), 'UpgradePage');
+const Orders = lazyPage(() => import('./features/pay/OrdersPage.tsx'), 'OrdersPage');
+const Coupon = lazyPage(() => import('./features/pay/CouponPage.tsx'), 'CouponPage');
+const Products = lazyPage(() => import('./features/pay/ProductsPage.tsx'), 'ProductsPage');
+const Freeze = lazyPage(() => import('./features/pay/Freeze.tsx'), 'FreezePage');
 const NotFound = lazyPage(() => import('./routes/NotFound.tsx'), 'NotFound');
 const H5Shell = lazyPage(() => import('./routes/h5/H5Shell.tsx'), 'H5Shell');
 const H5List = lazyPage(() => import('./routes/h5/H5List.tsx'), 'H5List');
@@ -94,9 +99,20 @@ const router = createBrowserRouter([
           { path: 'font', element: <Fonts /> },
           { path: 'share', element: <Shares /> },
           { path: 'transformer', element: <Transformer /> },
+          { path: 'order', element: <Orders /> },
+          { path: 'coupon', element: <Coupon /> },
+          { path: 'freeze', element: <Freeze /> },
           ...groupShellRoutes,
           { path: 'version/:fileId', element: <Versions /> },
           { path: '*', element: <Navigate to="/404" replace /> },
+        ],
+      },
+      // the spec's top-level upgrade page and account center, in the desktop shell
+      {
+        element: <Shell />,
+        children: [
+          { path: '/upgrade', element: <Upgrade /> },
+          { path: '/secure/products', element: <Products /> },
         ],
       },
       {
@@ -112,6 +128,11 @@ const router = createBrowserRouter([
           { path: 'info/publicplatform/:fileId', element: <H5PublicDetail /> },
           { path: 'font', element: <Fonts /> },
           { path: 'transformer', element: <Transformer /> },
+          { path: 'upgrade', element: <Upgrade /> },
+          { path: 'order', element: <Orders /> },
+          { path: 'coupon', element: <Coupon /> },
+          { path: 'products', element: <Products /> },
+          { path: 'freeze', element: <Freeze /> },
           ...groupShellRoutes,
           { path: 'version/:fileId', element: <Versions /> },
           { path: '*', element: <Navigate to="/404" replace /> },

@@ -159,6 +159,16 @@ export const ERRORS = {
   'sign.expired': { rtnCode: '1000007', key: 'errors.sign.expired' },
   'sign.replayed': { rtnCode: '1000009', key: 'errors.sign.replayed' },
   'sign.badKey': { rtnCode: '1000010', key: 'errors.sign.badKey' },
+  // exchange codes (modules/exchange-codes, issue 22 part 4)
+  'exchange.empty': { rtnCode: '1020001', key: 'errors.exchange.empty' },
+  'exchange.unknown': { rtnCode: '1020002', key: 'errors.exchange.unknown' },
+  'exchange.expired': { rtnCode: '1020003', key: 'errors.exchange.expired' },
+  'exchange.void': { rtnCode: '1020004', key: 'errors.exchange.void' },
+  'exchange.used': { rtnCode: '1020005', key: 'errors.exchange.used' },
+  // freeze and the free unfreeze (modules/freeze, issue 22 part 5)
+  'unfreeze.emailRequired': { rtnCode: '1021001', key: 'errors.unfreeze.emailRequired' },
+  'unfreeze.emailInvalid': { rtnCode: '1021002', key: 'errors.unfreeze.emailInvalid' },
+  'unfreeze.failed': { rtnCode: '1021003', key: 'errors.unfreeze.failed' },
   // rtnCode ranges by area (append inside your range): shares 1010xxx, groups 1011xxx, public library 1012xxx,
   // versions 1013xxx, compare 1014xxx, conversions 1015xxx, decompression 1016xxx, 3D models 1017xxx, membership 1018xxx,
   // orders 1019xxx, exchange codes 1020xxx, freeze 1021xxx, companies and invoices 1022xxx, feedback 1023xxx

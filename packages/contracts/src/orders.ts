@@ -17,9 +17,15 @@ export const ORDER_PATHS = {
   cancel: '/order/v5/cancel',
   status: '/order/v5/status',
   exchange: '/order/v5/exchange',
+  /** the caller's redeemed codes (the coupon page) */
+  exchangeList: '/order/v5/exchange/list',
   /** + '/' + provider name (sandbox, alipay, wechat): the providers' asynchronous notifications */
   notify: '/order/v5/notify',
   freeUnfreeze: '/user/v5/sysuser/freeUnfreeze',
+  /** GET ?token=…: the signed link of the free-unfreeze confirmation mail (an HTML answer) */
+  freeUnfreezeConfirm: '/user/v5/sysuser/freeUnfreeze/confirm',
+  /** the caller's freeze state: frozen, since when, the purge date, whether the free unfreeze is offered */
+  freezeState: '/user/v5/sysuser/freezeState',
   adver: '/ad/v5/web/adver',
   /** the built-in sandbox provider's pay page (HTML) is `${sandboxPage}/${orderId}` */
   sandboxPage: '/pay/sandbox/order',
@@ -125,11 +131,48 @@ export const orderListResult = z.object({ total: z.number(), orders: z.array(ord
 export const orderIdRequest = z.object({ orderId });
 export const orderStatusResult = z.object({ orderId: z.string(), status: z.number(), payStatus: z.number() });
 
-export const exchangeRequest = z.object({ code: z.string().trim().min(1, 'exchange code not empty').max(64) });
+/**
+ * An empty code is answered by the server with exchange.empty (the spec's 'exchange code not empty', localised), so
+ * it is not refused here. Case, spaces and dashes do not matter ('abcd efgh-…' is 'ABCDEFGH…').
+ */
+export const exchangeRequest = z.object({ code: z.string().max(64).default('') });
+/** Spec section 5: the client's own check before sending (same rule as the server's exchange.empty). */
+export const isExchangeCodeEmpty = (code: string) => code.replace(/[\s-]/g, '') === '';
+/** Generated codes: 16 characters of this alphabet (no 0/O/1/I/L), shown grouped XXXX-XXXX-XXXX-XXXX. */
+export const EXCHANGE_CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+export const EXCHANGE_CODE_LENGTH = 16;
 /** A redeemed code grants its plan's period (stacked like a renewal); the code then shows as exchanged. */
 export const exchangeResult = z.object({ planCode: z.string(), startsAt: z.number(), endsAt: z.number() });
+export const exchangeListRequest = z.object({ pageNo: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(100).default(20) });
+export const exchangeRecordSchema = z.object({
+  /** masked but the last 4 characters (only a hash of the code is stored) */
+  code: z.string(),
+  planCode: z.string(),
+  periods: z.number(),
+  status: z.number().describe('ExchangeCodeStatus'),
+  redeemedAt: z.number().nullable(),
+});
+export const exchangeListResult = z.object({ total: z.number(), list: z.array(exchangeRecordSchema) });
 
-export const freeUnfreezeRequest = z.object({ email: z.string().trim().email() });
+/** Spec section 5: e-mail required and valid; the server answers unfreeze.emailRequired / unfreeze.emailInvalid. */
+export const freeUnfreezeRequest = z.object({ email: z.string().max(320).default('') });
+/** Spec section 4: accounts created before this instant may take the one-time free unfreeze. */
+export const FREE_UNFREEZE_REGISTERED_BEFORE = Date.UTC(2017, 9, 1);
+export const FREE_UNFREEZE_DAYS = 30;
+/** Spec section 4: frozen data is cleared 3 months after the freeze; a warning mail goes out a week before. */
+export const FROZEN_PURGE_MONTHS = 3;
+export const FROZEN_PURGE_WARNING_DAYS = 7;
+export const freezeStateResult = z.object({
+  freeze: z.number().describe('0 UnFreeze, 1 Freeze'),
+  frozenAt: z.number().nullable(),
+  /** when the frozen files are deleted, unless the account thaws first */
+  purgeAt: z.number().nullable(),
+  used: z.number(),
+  total: z.number(),
+  /** the one-time free unfreeze is offered (registered before 2017-10, not taken yet) */
+  freeUnfreezeAvailable: z.boolean(),
+  freeUnfreezeUntil: z.number().nullable(),
+});
 export const freeUnfreezeResult = z.object({ sent: z.boolean() });
 
 export const adSlotSchema = z.object({ slot: z.string(), imageUrl: z.string(), linkUrl: z.string(), title: z.string() });

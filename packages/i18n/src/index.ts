@@ -12,6 +12,7 @@ import { conversions } from './locales/conversions.ts';
 import { unzip } from './locales/unzip.ts';
 import { model3d } from './locales/model3d.ts';
 import { model3dTasks } from './locales/model3d-tasks.ts';
+import { pay } from './locales/pay.ts';
 import { orders } from './locales/orders.ts';
 
 export const LANGUAGES = ['zh', 'en', 'ko', 'de'] as const;
@@ -46,6 +47,7 @@ export { conversions };
 export { unzip };
 export { model3d };
 export { model3dTasks };
+export { pay };
 export { orders };
 
 /** Login-site text lookup. */

@@ -8,6 +8,8 @@
  *   storage gc [--dry-run]                           jobs list [--state S] [--limit N]   jobs retry|cancel <id>
  *   stats                                            mail outbox [--limit N]
  *   backup <dir> [--objects]                         restore <dir> [--force]
+ *   code create --plan CODE --count N [--periods P] [--expires DAYS]   code void CODE   code list [--batch B]
+ *   ad set --slot S --image URL --link URL --title T                  ad list          ad remove --slot S
  */
 import { parseArgs } from 'node:util';
 import { mkdirSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { createStorage } from '../infra/storage/storage.factory.ts';
 import { createQueue } from '../infra/queue/queue.factory.ts';
 import { JOB_STATES, type JobQueue, type JobState } from '../infra/queue/queue.types.ts';
 import { collectGarbage } from './storage-gc.ts';
+import { CommerceUsageError, runCommerceAdmin } from './commerce.cli.ts';
 import { instanceStats } from './stats.ts';
 import { backupInstance, restoreInstance, BackupError } from './backup.ts';
 
@@ -56,7 +59,13 @@ const USAGE = `usage: npm run admin -- <command>
   mail outbox [--limit N]
   backup <dir> [--objects]    (a consistent snapshot while the server runs: rows, the objects they name, secrets;
                                on S3 the object list only, the bytes too with --objects)
-  restore <dir> [--force]     (into an empty database and storage; --force replaces what is there)`;
+  restore <dir> [--force]     (into an empty database and storage; --force replaces what is there)
+  code create --plan CODE --count N [--periods P] [--expires DAYS]
+                              (a batch of exchange codes, printed this once: only their hashes are stored)
+  code void CODE              (an unused code can no longer be redeemed)
+  code list [--batch B]       (the batches; with --batch its codes, masked, with their status)
+  ad set --slot S --image URL --link URL --title T   (shown to users whose rights do not remove ads)
+  ad list                     ad remove --slot S`;
 
 class UsageError extends Error {}
 
@@ -64,7 +73,7 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
   const [area, action, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
-    options: { user: { type: 'string' }, status: { type: 'string' }, plan: { type: 'string' }, periods: { type: 'string' }, ref: { type: 'string' }, 'price-usd': { type: 'string' }, 'price-cny': { type: 'string' }, 'price-krw': { type: 'string' }, 'price-eur': { type: 'string' }, days: { type: 'string' }, storage: { type: 'string' }, 'expiry-warning': { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' }, state: { type: 'string' }, 'dry-run': { type: 'boolean' }, objects: { type: 'boolean' }, force: { type: 'boolean' } },
+    options: { user: { type: 'string' }, status: { type: 'string' }, plan: { type: 'string' }, periods: { type: 'string' }, ref: { type: 'string' }, 'price-usd': { type: 'string' }, 'price-cny': { type: 'string' }, 'price-krw': { type: 'string' }, 'price-eur': { type: 'string' }, days: { type: 'string' }, storage: { type: 'string' }, 'expiry-warning': { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' }, state: { type: 'string' }, 'dry-run': { type: 'boolean' }, objects: { type: 'boolean' }, force: { type: 'boolean' }, count: { type: 'string' }, expires: { type: 'string' }, batch: { type: 'string' }, slot: { type: 'string' }, image: { type: 'string' }, link: { type: 'string' }, title: { type: 'string' } },
     allowPositionals: true,
     strict: true,
   });
@@ -192,6 +201,7 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
       if (!Object.keys(change).length) throw new UsageError('nothing to change: give --price-usd, --price-cny, --price-krw, --price-eur, --days, --storage or --expiry-warning');
       return await membership.editPlan(code, change);
     }
+    if (area === 'code' || area === 'ad') return await runCommerceAdmin(area, action, { db, config }, values, positionals);
     if (area === 'storage' && action === 'gc') return await collectGarbage(db, createStorage(config), { dryRun: values['dry-run'] === true });
     if (area === 'jobs' && action === 'list') {
       const state = values.state as JobState | undefined;
@@ -233,7 +243,7 @@ export function adminMain(argv: string[]): Promise<void> {
       console.log(JSON.stringify(out, null, 2));
     },
     (e) => {
-      if (e instanceof UsageError || e instanceof BackupError || e instanceof AccountError || e instanceof ConfigError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error((e as Error).message);
+      if (e instanceof UsageError || e instanceof CommerceUsageError || e instanceof BackupError || e instanceof AccountError || e instanceof ConfigError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error((e as Error).message);
       else console.error(e);
       process.exit(1);
     },

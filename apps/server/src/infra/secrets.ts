@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './db/schema.ts';
 
 /** Every secret `persistentSecret` (storage.factory.ts) and the built-in login site read from DATA_DIR/secrets. */
-export const INSTALLATION_SECRETS = ['cookie-signing', 'download-link', 'share-token', 'share-challenge', 'upload-possession', 'storage-signing', 'sso-client', 'sso-cookie', 'sso-jwks.json', 'unzip-password', 'sandbox-pay', 'call-secret'] as const;
+export const INSTALLATION_SECRETS = ['cookie-signing', 'download-link', 'share-token', 'share-challenge', 'upload-possession', 'storage-signing', 'sso-client', 'sso-cookie', 'sso-jwks.json', 'unzip-password', 'sandbox-pay', 'call-secret', 'free-unfreeze'] as const;
 
 /**
  * Makes the database the one source of the installation's secrets and DATA_DIR/secrets a copy of it, before anything

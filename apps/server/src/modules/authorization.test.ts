@@ -4,6 +4,7 @@ import { testDatabaseDrivers } from '../infra/db/test-databases.ts';
 import { createTestApp, type TestApp } from '../test/fixtures.ts';
 import { makeZip } from './unzip/test-archives.ts';
 import { deriveSaltKeys, openResponse, randomSalt, sealRequest, SIGNED_HEADERS, SIGNED_REQUEST_ID } from '@cadcloud/contracts/signed-call';
+import { createExchangeCodesService } from './exchange-codes/exchange-codes.service.ts';
 
 /**
  * For every endpoint that names an item, a task or an upload: user B's token on user A's ids gets an error,
@@ -50,6 +51,9 @@ for (const driver of testDatabaseDrivers()) {
       const model = (await t.upload(a.token, 'a.stl', Buffer.from('solid a\nendsolid a\n'), { parentId: folder })).bizData;
       await t.db.db.insertInto('model3d_conversions').values({ id: 'm3d-of-a', uid: a.id, source_id: model.id, source_name: 'a.stl', source_md5: model.fileMD5, state: 1, progress: 100, stage: 'done', trial: 0, stats: '{"triangles":0}', error: null, detail: null, created_at: now, updated_at: now, finished_at: now }).execute();
       const revit = (await t.upload(a.token, 'a.rvt', Buffer.from('an rvt of A'), { parentId: folder })).bizData;
+      // an exchange code A redeemed (modules/exchange-codes): B's list of redeemed codes stays empty
+      const { codes: [code] } = await createExchangeCodesService(t.deps).createBatch({ planCode: 'SE10', count: 1 });
+      expect((await t.call('/order/v5/exchange', { code }, a.token)).rtnCode).toBe('0000000');
       // an unpaid order of A's (modules/orders): neither shown, cancelled nor polled for B
       const order = (await t.call('/order/v5/create', { planCode: 'ML1', payWay: 2, clientType: 11 }, a.token)).bizData.order.orderId;
       ids = { folder, file, trashed, task, upload, conversion: 'conv-of-a', archive, unzipTask: 'unzip-of-a', model: model.id, revit: revit.id, order };
@@ -119,7 +123,7 @@ for (const driver of testDatabaseDrivers()) {
     }
 
     it('lists never show another user\'s items', async () => {
-      for (const [path, data] of [['/cloud/v5/union/list', {}], ['/cloud/v5/union/list', { q: 'a', isGlobal: true }], ['/cloud/v5/file/listTypeFiles', {}], ['/cloud/v5/trash/file/list', {}], ['/cloud/v5/trash/folder/list', {}], ['/cloud/v5/zip/task/list', {}], ['/cloud/v5/zip/task/list', { taskType: 2 }], ['/cloud/v5/public/list', {}], ['/cloud/v5/file/queryMyPublicList', {}], ['/cloud/v5/file/queryMyLikePublicList', {}], ['/cloud/v5/file/queryMyCollectionrecordList', {}], ['/cloud/v5/file/task/transformList', {}], ['/cloud/v5/file/task/list3D', {}]] as const) {
+      for (const [path, data] of [['/cloud/v5/union/list', {}], ['/cloud/v5/union/list', { q: 'a', isGlobal: true }], ['/cloud/v5/file/listTypeFiles', {}], ['/cloud/v5/trash/file/list', {}], ['/cloud/v5/trash/folder/list', {}], ['/cloud/v5/zip/task/list', {}], ['/cloud/v5/zip/task/list', { taskType: 2 }], ['/cloud/v5/public/list', {}], ['/cloud/v5/file/queryMyPublicList', {}], ['/cloud/v5/file/queryMyLikePublicList', {}], ['/cloud/v5/file/queryMyCollectionrecordList', {}], ['/cloud/v5/file/task/transformList', {}], ['/cloud/v5/file/task/list3D', {}], ['/order/v5/exchange/list', {}]] as const) {
         const r = await t.call(path, data, b.token);
         expect(r.rtnCode, path).toBe('0000000');
         expect(r.bizData.list, path).toEqual([]);
@@ -149,6 +153,8 @@ for (const driver of testDatabaseDrivers()) {
       for (const [path] of cases) expect((await t.call(path, {}, undefined)).rtnCode, path).toBe('101');
       expect((await t.call('/user/v5/sysuser/userInfo', {})).rtnCode).toBe('101');
       expect((await t.call('/cloud/v5/folder/capacity', {})).rtnCode).toBe('101');
+      // issue 22 parts 4–5: exchange codes, freeze state and the free unfreeze are the signed-in user's own
+      for (const path of ['/order/v5/exchange', '/order/v5/exchange/list', '/user/v5/sysuser/freezeState', '/user/v5/sysuser/freeUnfreeze']) expect((await t.call(path, { code: 'AAAA-BBBB-CCCC-DDDD', email: 'x@example.com' })).rtnCode, path).toBe('101');
       expect((await t.call('/cloud/v5/union/list', {}, 'forged-token')).rtnCode).toBe('101');
       // call styles (issue 23): the session secret, the customer and company of the session
       for (const path of ['/global/v5/common/getRsaKey', '/user/v5/customer/getInfo', '/company/v5/member/getCompanyInfoByToken', '/user/v5/sysuser/assistantToken']) expect((await t.call(path, {}, undefined)).rtnCode, path).toBe('101');

@@ -47,6 +47,36 @@ export interface Database {
   orders: OrdersTable;
   payment_events: PaymentEventsTable;
   sandbox_payments: SandboxPaymentsTable;
+  exchange_codes: ExchangeCodesTable;
+  ad_slots: AdSlotsTable;
+}
+
+/** An exchange code (migration 20261127T230200-exchange-codes; modules/exchange-codes): only its hash is stored. */
+export interface ExchangeCodesTable {
+  id: string;
+  /** SHA-256 hex of the normalised code (upper case, no spaces or dashes) */
+  code_hash: string;
+  /** the code's last 4 characters, for the masked display */
+  last4: string;
+  batch_id: string;
+  plan_code: string;
+  periods: number;
+  /** ExchangeCodeStatus: 0 not used, 1 exchanged, 2 expired, 3 void */
+  status: number;
+  expires_at: number | null;
+  redeemed_by: string | null;
+  redeemed_at: number | null;
+  order_id: string | null;
+  created_at: number;
+}
+
+/** An operator-managed ad slot (migration 20261127T230400-ads; modules/ads). */
+export interface AdSlotsTable {
+  slot: string;
+  image_url: string;
+  link_url: string;
+  title: string;
+  updated_at: number;
 }
 
 /** One version of a catalog plan (migration 20261127T193000-membership; modules/membership). Never updated: an edit adds a version. */
@@ -222,6 +252,14 @@ export interface UsersTable {
   created_at: number;
   /** set while an operator has disabled the account (no session resolves, none is made); null when enabled */
   disabled_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** when the account last became frozen; null while not frozen (migration 20261127T230300-freeze; modules/freeze) */
+  frozen_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** the warning mail a week before the 3-month purge was sent at */
+  purge_warned_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** the one-time free unfreeze (registered before 2017-10) keeps the account unfrozen until then */
+  free_unfreeze_until: ColumnType<number | null, number | null | undefined, number | null>;
+  /** the free unfreeze was taken then (once per account) */
+  free_unfreeze_used_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface SessionsTable {

@@ -6,6 +6,7 @@ import { appError } from '../../infra/http/app-error.ts';
 import { newId } from '../../infra/db/ids.ts';
 import { serializedWithRetry } from '../../infra/db/serialized-transaction.ts';
 import { createQuotaService } from '../quota/quota.service.ts';
+import { refreshFreeze } from '../../infra/db/freeze-state.ts';
 import { createBlobsService } from '../blobs/blobs.service.ts';
 import { releaseVersionsOfFiles } from '../versions/versions.cleanup.ts';
 import { createThumbnailsService } from '../thumbnails/thumbnails.service.ts';
@@ -387,6 +388,8 @@ export function createFilesService(deps: AppDeps) {
     },
 
     async capacity(uid: string) {
+      // the state is read: bring the freeze flag up to date first (an entitlement may have ended)
+      await refreshFreeze(deps.db, uid, Date.now());
       const u = await quota.usage(uid);
       return { used: u.used, total: u.total, freeze: u.freeze, usedSize: u.used, totalSize: u.total };
     },

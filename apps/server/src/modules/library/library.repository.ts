@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, ItemsPublicationColumns, ItemsTable } from '../../infra/db/schema.ts';
 import type { PublicSort } from '@cadcloud/contracts';
 import type { ItemRow } from '../files/items.repository.ts';
+import { refreshFreeze } from '../../infra/db/freeze-state.ts';
 import { storageTotalSql } from '../../infra/db/storage-total.ts';
 
 /** The schema with items' publication column (only this module reads or writes it). */
@@ -91,11 +92,7 @@ export function createLibraryRepository(appDb: Kysely<Database>) {
         .set({ storage_used: sql`case when storage_used + ${delta} < 0 then 0 else storage_used + ${delta} end`, drive_rev: sql`drive_rev + 1` })
         .where('id', '=', uid)
         .execute();
-      await t
-        .updateTable('users')
-        .set({ freeze: sql`case when storage_used > ${storageTotalSql(Date.now())} then 1 else 0 end` })
-        .where('id', '=', uid)
-        .execute();
+      await refreshFreeze(t, uid, Date.now());
     },
 
     async usage(uid: string, t: Db = db) {

@@ -3,6 +3,7 @@ import { CURRENCY_OF_LANGUAGE, type Currency, type PlanInfo, type Right } from '
 import type { AppDeps } from '../../app.deps.ts';
 import { dialectOf } from '../../infra/db/db.ts';
 import { newId } from '../../infra/db/ids.ts';
+import { refreshFreeze } from '../../infra/db/freeze-state.ts';
 import type { Database } from '../../infra/db/schema.ts';
 import { serializedTransaction } from '../../infra/db/serialized-transaction.ts';
 import { appError } from '../../infra/http/app-error.ts';
@@ -92,7 +93,11 @@ export function createMembershipService(deps: Pick<AppDeps, 'db' | 'config'>) {
     const days = (o.days ?? plan.durationDays) * Math.max(1, o.periods ?? 1);
     const row = { id: newId(), uid, plan_code: plan.code, plan_version: plan.version, kind: plan.kind, storage_bytes: plan.storageBytes, starts_at: start, ends_at: periodEnd(start, days), source: o.source, source_id: o.sourceId, created_at: now };
     // the unique (source, source_id) decides a race between two users (one exchange code, two redeemers)
-    if (await entitlements.insert(row, t)) return { granted: true, entitlement: row };
+    if (await entitlements.insert(row, t)) {
+      // renewing or buying space thaws a frozen account at once (spec section 4), in the grant's transaction
+      await refreshFreeze(t, uid, now);
+      return { granted: true, entitlement: row };
+    }
     return { granted: false, entitlement: (await entitlements.bySource(o.source, o.sourceId, t))! };
   }
 

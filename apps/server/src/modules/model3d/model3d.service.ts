@@ -38,6 +38,8 @@ const MAX_COMPANIONS = 64;
 export interface Model3dActor {
   id: string;
   vip_type?: number;
+  /** users.freeze: a frozen account converts nothing (spec section 4) */
+  freeze?: number;
 }
 
 /** the files converted beside a model, as one digest (their names and bytes); null when none */
@@ -271,6 +273,7 @@ export function createModel3dService(deps: AppDeps) {
       const todo: string[] = [];
       for (const r of rows) if (!(await converted(r))) todo.push(r.id);
       if (req.isTransForm !== false && todo.length) {
+        if (actor.freeze === 1) throw appError('account.frozen');
         if (rows.some((r) => r.transform_status === TransformStatus.IN_TRANSFORM)) throw appError('model3d.converting');
         const started = await admit(actor, todo);
         for (const c of started) {

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../infra/db/schema.ts';
 import { storageTotalSql } from '../../infra/db/storage-total.ts';
+import { refreshFreeze } from '../../infra/db/freeze-state.ts';
 
 /** `clock`: the instant whose active entitlements count towards the space (issue 22: base + entitlements). */
 export function createQuotaRepository(db: Kysely<Database>, clock: () => number = Date.now) {
@@ -54,6 +55,8 @@ export function createQuotaRepository(db: Kysely<Database>, clock: () => number 
         .set({ storage_used: sql`case when storage_used - ${bytes} < 0 then 0 else storage_used - ${bytes} end` })
         .where('id', '=', uid)
         .execute();
+      // cleaning up files is one way out of the freeze (spec section 4)
+      await refreshFreeze(db, uid, clock());
     },
     async usage(uid: string) {
       return db.selectFrom('users').select(['storage_used', 'storage_reserved', storageTotalSql(clock()).as('storage_total'), 'freeze']).where('id', '=', uid).executeTakeFirst();

@@ -531,9 +531,10 @@ export function createSharesService(deps: AppDeps, opts: { now?: () => number } 
      * space' when they do not fit); name clashes at the target get " (1)".
      */
     async copy(actor: Actor, o: { shareToken: string; fileIds: string[]; folderIds: string[]; targetFolderId: string }) {
+      // a frozen account takes nothing in (spec section 4), whatever the link
+      files.assertNotFrozen(actor);
       const { share, live } = await fromToken(o.shareToken, actor.id);
       if (share.can_save !== 1) throw appError('share.noSave');
-      files.assertNotFrozen(actor);
       await files.requireFolder(actor.id, o.targetFolderId);
       const chosen = [...new Set([...o.fileIds, ...o.folderIds])];
       if (!chosen.length) throw appError('request.invalid');

@@ -9,6 +9,7 @@ import type { RouteModule } from '../index.ts';
 import { cookieOptions, createSessionsService, TICKET_COOKIE } from './sessions.service.ts';
 import { createUsersService } from './users.service.ts';
 import { createMembershipService } from '../membership/membership.service.ts';
+import { refreshFreeze } from '../../infra/db/freeze-state.ts';
 
 export const usersRoutes: RouteModule = async (app, { deps }) => {
   const sessions = createSessionsService(deps);
@@ -25,6 +26,8 @@ export const usersRoutes: RouteModule = async (app, { deps }) => {
     request: z.object({}).passthrough(),
     response: z.object({ id: z.string(), name: z.string(), email: z.string(), favicon: z.string(), storage: z.object({ used: z.number(), total: z.number() }), freeze: z.number() }).merge(membershipStateSchema).passthrough(),
     handler: async (_d, { user }) => {
+      // a membership that ended since the last write freezes here (spec section 4; the hourly freeze.sweep does it too)
+      const { freeze } = await refreshFreeze(deps.db, user.id, Date.now());
       const { storageBytes, ...state } = await membership.rightsOf(user.id);
       return {
         id: user.id,
@@ -33,7 +36,7 @@ export const usersRoutes: RouteModule = async (app, { deps }) => {
         favicon: '',
         ...state,
         storage: { used: user.storage_used, total: storageBytes },
-        freeze: user.freeze,
+        freeze,
         company: null,
       };
     },

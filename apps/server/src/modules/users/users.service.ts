@@ -1,8 +1,7 @@
 import type { AppDeps } from '../../app.deps.ts';
 import { newId } from '../../infra/db/ids.ts';
-import { sql } from 'kysely';
 import { isUniqueViolation } from '../../infra/db/db.ts';
-import { storageTotalSql } from '../../infra/db/storage-total.ts';
+import { refreshFreeze } from '../../infra/db/freeze-state.ts';
 import { createUsersRepository } from './users.repository.ts';
 
 /** Product accounts, linked to login-site accounts by the OpenID subject. */
@@ -13,7 +12,7 @@ export function createUsersService(deps: Pick<AppDeps, 'db' | 'config'>) {
     async findOrCreateBySso(o: { sub: string; email: string; name?: string }) {
       const existing = await repo.findBySub(o.sub);
       if (existing) return existing;
-      const row = { id: newId(), sso_sub: o.sub, email: o.email.toLowerCase(), name: o.name || o.email.split('@')[0], vip_type: 0, storage_quota: deps.config.storageDefaultQuota, storage_used: 0, storage_reserved: 0, freeze: 0, drive_rev: 0, created_at: Date.now(), disabled_at: null };
+      const row = { id: newId(), sso_sub: o.sub, email: o.email.toLowerCase(), name: o.name || o.email.split('@')[0], vip_type: 0, storage_quota: deps.config.storageDefaultQuota, storage_used: 0, storage_reserved: 0, freeze: 0, drive_rev: 0, created_at: Date.now(), disabled_at: null, frozen_at: null, purge_warned_at: null, free_unfreeze_until: null, free_unfreeze_used_at: null };
       try {
         await repo.insert(row);
         return row;
@@ -32,7 +31,7 @@ export function createUsersService(deps: Pick<AppDeps, 'db' | 'config'>) {
       if (!u) throw new Error('no such user');
       await repo.update(userId, { storage_quota: bytes });
       // the space is this base plus what active entitlements add (modules/membership)
-      await deps.db.updateTable('users').set({ freeze: sql`case when storage_used > ${storageTotalSql(Date.now())} then 1 else 0 end` }).where('id', '=', userId).execute();
+      await refreshFreeze(deps.db, userId, Date.now());
       return repo.findById(userId);
     },
     /** Disables (ends every session, refuses new ones) or enables an account; its drive is untouched. */

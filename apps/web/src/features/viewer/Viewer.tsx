@@ -10,6 +10,7 @@ import { fetchPicture } from './pictures-api.ts';
 import { angleAt, areaOf, distance, fmt, unitSymbol, type Pt } from './measure.ts';
 import { formatArea, formatLinear, marksUnits } from './linear-units.ts';
 import { FindPanel, InfoPanel, LayersPanel, hex } from './ViewerPanels.tsx';
+import { useRightGate } from '../pay/UpgradePrompt.tsx';
 import { fitView, isEmptyScene, LW_KEY, openLayers, THEME_KEY } from './view-fit.ts';
 import { blankReason } from './blank-reason.ts';
 import { dropEarlyPaint, markWholeFrame, takeEarlyPaint } from './early-frame.ts';
@@ -49,6 +50,8 @@ export interface ViewerHooks {
  */
 export function Viewer({ fileId, name, phone, onBack, onUploadFont, onLayout, onView, extra, shareToken, versionId, hooks }: { fileId: string; name?: string; phone?: boolean; onBack?: () => void; onUploadFont?: () => void; /** the layout shown, each time another is drawn (Convert's "current layout") */ onLayout?: (layout: string) => void; /** when a layout is drawn: a getter of the drawing rectangle the viewer shows at the moment it is called (Convert's "current view") */ onView?: (view: () => ViewArea) => void; extra?: React.ReactNode; shareToken?: string; versionId?: string; hooks?: ViewerHooks }) {
   const { t } = useTranslation('viewer');
+  // measuring and switching layers are premium tools (spec section 6): the server says whether this user has them
+  const tools = useRightGate('viewerTools');
   const wrap = useRef<HTMLDivElement>(null);
   // the WebGL canvas is made here, not by React: it may be the one the early painter already drew into
   const glHost = useRef<HTMLDivElement>(null);
@@ -486,13 +489,17 @@ export function Viewer({ fileId, name, phone, onBack, onUploadFont, onLayout, on
   if (error) return <Result status="warning" title={<span data-testid="viewer-error">{error}</span>} extra={<Space>{onBack && <Button onClick={onBack}>{t('viewer.back')}</Button>}{extra}</Space>} />;
 
   const chooseTool = (v: Tool) => {
+    if (v !== 'select' && !tools.allowed) {
+      tools.prompt();
+      return;
+    }
     setTool(v);
     setPoints([]);
     setAreaClosed(false);
   };
 
   const panelBody = !scene || !panelsReady ? null : panel === 'layers' ? (
-    <LayersPanel scene={scene} visible={visible} label={hooks?.layerLabel} onChange={(i, on) => setChoice((c) => new Map(c).set(i, on))} onAll={(on) => setChoice(new Map(scene.meta.layers.map((_, i) => [i, on])))} />
+    <LayersPanel scene={scene} visible={visible} label={hooks?.layerLabel} onChange={(i, on) => (tools.allowed ? setChoice((c) => new Map(c).set(i, on)) : tools.prompt())} onAll={(on) => (tools.allowed ? setChoice(new Map(scene.meta.layers.map((_, i) => [i, on]))) : tools.prompt())} />
   ) : panel === 'find' ? (
     <FindPanel query={query} onQuery={setQuery} found={found} onPick={zoomToText} />
   ) : panel === 'info' ? (

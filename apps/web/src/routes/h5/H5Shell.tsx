@@ -5,6 +5,8 @@ import { groupPathIn } from '../../features/groups/paths.ts';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { isPhone } from '../../lib/device.ts';
+import { payPathIn } from '../../features/pay/plans.ts';
+import { FreezeBanner } from '../../features/pay/Freeze.tsx';
 
 /** Mobile layout: content above a bottom tab bar (home, cloud, group, upload, user). */
 export function H5Shell() {
@@ -20,7 +22,7 @@ export function H5Shell() {
   ];
   // a desktop browser that opened a phone link goes to the desktop layout
   useEffect(() => {
-    if (!isPhone() && !sessionStorage.getItem('cadcloud.forceMobile')) navigate(groupPathIn('/yun', pathname + window.location.search) ?? '/yun/recent', { replace: true });
+    if (!isPhone() && !sessionStorage.getItem('cadcloud.forceMobile')) navigate(groupPathIn('/yun', pathname + window.location.search) ?? payPathIn('/yun', pathname + window.location.search) ?? '/yun/recent', { replace: true });
   }, []);
   // a file's detail page belongs to the cloud tab
   const current = pathname.startsWith('/webH5/item/') ? '/webH5/cloud' : pathname;
@@ -28,6 +30,7 @@ export function H5Shell() {
   return (
     <div className="h5">
       <div className="h5-content">
+        <FreezeBanner />
         <Outlet />
       </div>
       <nav className="h5-tabs" data-testid="h5-tabs">

@@ -1,6 +1,8 @@
 import { Avatar, Button, List, Segmented } from 'antd';
 import { UserOutlined, LogoutOutlined, DesktopOutlined, FontSizeOutlined } from '@ant-design/icons';
 import { CompassOutlined, FileSyncOutlined } from '@ant-design/icons';
+import { ShoppingOutlined, GiftOutlined, CrownOutlined, IdcardOutlined } from '@ant-design/icons';
+import { AdSlot } from '../../features/pay/AdSlot.tsx';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LANGUAGES, type Language } from '@cadcloud/i18n';
@@ -12,6 +14,16 @@ export function H5User() {
   const { t, i18n } = useTranslation();
   const { user, logout } = useUser();
   const navigate = useNavigate();
+  // the user's pages: account center, upgrade, orders, exchange codes, fonts, the public library, conversions
+  const links: [string, React.ReactNode, string, string][] = [
+    ['products', <IdcardOutlined />, '/webH5/products', 'pay:nav.products'],
+    ['upgrade', <CrownOutlined />, '/webH5/upgrade', 'pay:nav.upgrade'],
+    ['order', <ShoppingOutlined />, '/webH5/order', 'pay:nav.order'],
+    ['coupon', <GiftOutlined />, '/webH5/coupon', 'pay:nav.coupon'],
+    ['fonts', <FontSizeOutlined />, '/webH5/font', 'fonts:fonts.title'],
+    ['public', <CompassOutlined />, '/webH5/info/publicplatform', 'library:library.nav.public'],
+    ['transformer', <FileSyncOutlined />, '/webH5/transformer', 'conversions:transformer.nav'],
+  ];
   return (
     <div>
       <div className="h5-user-head">
@@ -27,19 +39,16 @@ export function H5User() {
           <span>{t('user.language')}</span>
           <Segmented size="small" data-testid="h5-lang" value={i18n.language} onChange={(v) => setLanguage(v as Language)} options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))} />
         </List.Item>
-        <List.Item>
-          <Button type="link" icon={<FontSizeOutlined />} onClick={() => navigate('/webH5/font')} data-testid="h5-fonts">{t('fonts:fonts.title')}</Button>
-        </List.Item>
-        <List.Item>
-          <Button type="link" icon={<CompassOutlined />} onClick={() => navigate('/webH5/info/publicplatform')} data-testid="h5-public">{t('library:library.nav.public')}</Button>
-        </List.Item>
-        <List.Item>
-          <Button type="link" icon={<FileSyncOutlined />} onClick={() => navigate('/webH5/transformer')} data-testid="h5-transformer">{t('conversions:transformer.nav')}</Button>
-        </List.Item>
+        {links.map(([id, icon, to, label]) => (
+          <List.Item key={id}>
+            <Button type="link" icon={icon} onClick={() => navigate(to)} data-testid={`h5-${id}`}>{t(label)}</Button>
+          </List.Item>
+        ))}
         <List.Item>
           <Button type="link" icon={<DesktopOutlined />} onClick={() => { sessionStorage.setItem('cadcloud.forceDesktop', '1'); navigate('/yun/recent'); }}>{t('h5.desktop')}</Button>
         </List.Item>
       </List>
+      <AdSlot slot="h5-user" />
       <Button block danger icon={<LogoutOutlined />} onClick={logout}>{t('user.logout')}</Button>
     </div>
   );

@@ -14,6 +14,10 @@ import { TaskPanel } from '../../features/tasks/TaskPanel.tsx';
 import { formatSize } from '../../lib/format.ts';
 import { LANGUAGE_NAMES, setLanguage } from '../../lib/i18n.ts';
 import { isPhone } from '../../lib/device.ts';
+import { ShoppingOutlined, GiftOutlined, CrownOutlined, IdcardOutlined } from '@ant-design/icons';
+import { payPathIn } from '../../features/pay/plans.ts';
+import { FreezeBanner } from '../../features/pay/Freeze.tsx';
+import { AdSlot } from '../../features/pay/AdSlot.tsx';
 
 export function LanguageSwitcher() {
   const { i18n } = useTranslation();
@@ -66,11 +70,12 @@ export function Shell() {
   const location = useLocation();
   const { user, logout } = useUser();
   const [drawer, setDrawer] = useState(false);
-  const key = location.pathname.split('/')[2] ?? 'recent';
+  // /upgrade and /secure/products are outside /yun: their menu keys are their own paths
+  const key = location.pathname.startsWith('/yun/') ? location.pathname.split('/')[2] ?? 'recent' : location.pathname;
 
   // a phone that opened a desktop link goes to the mobile layout
   useEffect(() => {
-    if (isPhone() && !sessionStorage.getItem('cadcloud.forceDesktop')) navigate(groupPathIn('/webH5', location.pathname + location.search) ?? '/webH5', { replace: true });
+    if (isPhone() && !sessionStorage.getItem('cadcloud.forceDesktop')) navigate(groupPathIn('/webH5', location.pathname + location.search) ?? payPathIn('/webH5', location.pathname + location.search) ?? '/webH5', { replace: true });
   }, []);
 
   const items = [
@@ -85,6 +90,10 @@ export function Shell() {
     { key: 'share', icon: <ShareAltOutlined />, label: t('shares.nav', { ns: 'shares' }) },
     { key: 'group', icon: <TeamOutlined />, label: t('groups.nav', { ns: 'groups' }) },
     { key: 'transformer', icon: <FileSyncOutlined />, label: <span data-testid="nav-transformer">{t('transformer.nav', { ns: 'conversions' })}</span> },
+    { key: 'order', icon: <ShoppingOutlined />, label: <span data-testid="nav-order">{t('nav.order', { ns: 'pay' })}</span> },
+    { key: 'coupon', icon: <GiftOutlined />, label: <span data-testid="nav-coupon">{t('nav.coupon', { ns: 'pay' })}</span> },
+    { key: '/secure/products', icon: <IdcardOutlined />, label: <span data-testid="nav-products">{t('nav.products', { ns: 'pay' })}</span> },
+    { key: '/upgrade', icon: <CrownOutlined />, label: <span data-testid="nav-upgrade">{t('nav.upgrade', { ns: 'pay' })}</span> },
     // the public library (modules/library)
     {
       type: 'group' as const,
@@ -100,8 +109,9 @@ export function Shell() {
   ];
   const nav = (
     <>
-      <Menu mode="inline" selectedKeys={[key]} items={items} onClick={({ key: k }) => { setDrawer(false); navigate(`/yun/${k}`); }} data-testid="nav" />
+      <Menu mode="inline" selectedKeys={[key]} items={items} onClick={({ key: k }) => { setDrawer(false); navigate(k.startsWith('/') ? k : `/yun/${k}`); }} data-testid="nav" />
       <StorageMeter />
+      <AdSlot slot="web-sider" />
     </>
   );
   return (
@@ -122,6 +132,7 @@ export function Shell() {
         <Layout.Sider width={220} theme="light" className="shell-sider hide-narrow">{nav}</Layout.Sider>
         <Drawer open={drawer} onClose={() => setDrawer(false)} placement="left" width={240} styles={{ body: { padding: 0 } }}>{nav}</Drawer>
         <Layout.Content className="shell-content">
+          <FreezeBanner />
           <Outlet />
         </Layout.Content>
       </Layout>

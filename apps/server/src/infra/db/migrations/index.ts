@@ -27,6 +27,9 @@ import * as model3dCompanions from './20261127T192000-model3d-companions.ts';
 import * as membership from './20261127T193000-membership.ts';
 import * as orders from './20261127T230100-orders.ts';
 import * as callStyles from './20261127T230600-call-styles.ts';
+import * as exchangeCodes from './20261127T230200-exchange-codes.ts';
+import * as freeze from './20261127T230300-freeze.ts';
+import * as ads from './20261127T230400-ads.ts';
 
 /** Static map (not a folder scan) so migrations work the same under tsx, bundlers and tests. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +61,7 @@ export const migrations: Record<string, Migration> = {
   '20261127T193000-membership': membership,
   '20261127T230100-orders': orders,
   '20261127T230600-call-styles': callStyles,
+  '20261127T230200-exchange-codes': exchangeCodes,
+  '20261127T230300-freeze': freeze,
+  '20261127T230400-ads': ads,
 };
