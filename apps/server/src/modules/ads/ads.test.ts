@@ -41,5 +41,13 @@ for (const driver of testDatabaseDrivers()) {
       expect((await t.call(P.adver, {}, free.token)).bizData.ads).toEqual([ad]);
       await expect(ads.set({ ...ad, linkUrl: 'javascript:alert(1)' })).rejects.toThrow(/http/);
     });
+
+    it('the OpenAPI document has every endpoint of issue 22 parts 4–6', async () => {
+      const doc = (await t.app.inject({ method: 'GET', url: '/api/docs' })).json();
+      expect(Object.keys(doc.paths[P.adver]).sort()).toEqual(['get', 'post']);
+      for (const p of [P.exchange, P.exchangeList, P.freeUnfreeze, P.freezeState]) expect(doc.paths[p]?.post, p).toBeTruthy();
+      expect(doc.paths[P.freeUnfreezeConfirm]?.get).toBeTruthy();
+      expect(JSON.stringify(doc.paths[P.exchange])).toContain('exchange.empty');
+    });
   });
 }

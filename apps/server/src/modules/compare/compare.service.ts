@@ -60,6 +60,9 @@ export function createCompareService(deps: AppDeps, builder: CompareBuilder, fon
       if (!isViewableName(v.sourceName)) throw appError('compare.notDrawing');
       if (v.size > deps.config.webOpenFileSize) throw appError('drawing.overSize');
     }
+    // a frozen file cannot be viewed (spec section 4), nor its versions side by side
+    const item = await deps.db.selectFrom('items').select('freeze').where('id', '=', q.fileId).where('uid', '=', uid).executeTakeFirst();
+    if (item?.freeze === 1) throw appError('file.frozen');
     return [a, b];
   }
 

@@ -17,7 +17,7 @@ for (const driver of testDatabaseDrivers()) {
   describe(`frozen account rules on ${driver.name}`, () => {
     let t: TestApp;
     let u: { id: string; token: string };
-    let ids: { folder: string; drawing: string; other: string; archive: string; model: string; version1: string; trashed: string; binMe: string; killMe: string; otherMd5: string; otherSize: number };
+    let ids: { folder: string; drawing: string; other: string; archive: string; model: string; version1: string; version2: string; trashed: string; binMe: string; killMe: string; otherMd5: string; otherSize: number };
     const dwg = (n = 2000) => Buffer.concat([Buffer.from('AC1015'), randomBytes(n)]);
 
     beforeAll(async () => {
@@ -31,13 +31,14 @@ for (const driver of testDatabaseDrivers()) {
       expect((await t.call('/cloud/v5/version/upload', { fileId: drawing, md5: md5(otherBody), size: otherBody.length, name: 'd.dwg' }, u.token)).rtnCode).toBe('0000000');
       const history = (await t.call('/cloud/v5/version/history', { fileId: drawing }, u.token)).bizData;
       const version1 = history.list.find((v: { version: number }) => v.version === 1).versionId;
+      const version2 = history.list.find((v: { version: number }) => v.version === 2).versionId;
       const archive = (await t.upload(u.token, 'a.zip', Buffer.from(await makeZip([{ name: 'x.dwg', data: new Uint8Array(randomBytes(10)) }])))).bizData.id;
       const model = (await t.upload(u.token, 'a.stl', Buffer.from('solid a\nendsolid a\n'))).bizData.id;
       const trashed = (await t.upload(u.token, 'gone.dwg', dwg())).bizData.id;
       await t.call('/cloud/v5/union/delete', { deleteLevel: 0, fileIds: [trashed] }, u.token);
       const binMe = (await t.upload(u.token, 'bin-me.dwg', dwg())).bizData.id;
       const killMe = (await t.upload(u.token, 'kill-me.dwg', dwg())).bizData.id;
-      ids = { folder, drawing, other, archive, model, version1, trashed, binMe, killMe, otherMd5: md5(otherBody), otherSize: otherBody.length };
+      ids = { folder, drawing, other, archive, model, version1, version2, trashed, binMe, killMe, otherMd5: md5(otherBody), otherSize: otherBody.length };
       // over the space: frozen, and so are its private files
       await createUsersService(t.deps).setQuota(u.id, 100);
       expect(Number((await t.db.db.selectFrom('users').select('freeze').where('id', '=', u.id).executeTakeFirstOrThrow()).freeze)).toBe(1);
@@ -78,6 +79,7 @@ for (const driver of testDatabaseDrivers()) {
       ['trash/restore (over the space)', () => call('/cloud/v5/trash/restore', { fileIds: [ids.trashed] }), { refused: 'trash.restoreNoSpace' }],
       ['share/create', () => call('/cloud/v5/share/create', { fileIds: [ids.drawing], folderIds: [] }), 'account.frozen'],
       ['drawing/scene (view)', () => view(`/cloud/v5/drawing/scene?fileId=${ids.drawing}`), 'file.frozen'],
+      ['version/compare/changes (view two versions)', () => call('/cloud/v5/version/compare/changes', { fileId: ids.drawing, a: ids.version1, b: ids.version2 }), 'file.frozen'],
       ['file/download', () => call('/cloud/v5/file/download', { fileId: ids.drawing }), 'allowed'],
       ['file/downloadBatchZip', () => call('/cloud/v5/file/downloadBatchZip', { fileIds: [ids.drawing] }), 'allowed'],
       ['version/download', () => call('/cloud/v5/version/download', { versionId: ids.version1, relationId: ids.drawing }), 'allowed'],

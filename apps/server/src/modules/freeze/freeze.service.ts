@@ -126,6 +126,8 @@ export function createFreezeService(deps: AppDeps, clock: () => number = Date.no
         for (const s of stale) if ((await refreshFreeze(deps.db, s.id, now)).changed) refreshed++;
         if (stale.length < 200) break;
       }
+      // accounts frozen before frozen_at existed: their 3 months start now, never in the past
+      await deps.db.updateTable('users').set({ frozen_at: now }).where('freeze', '=', 1).where('frozen_at', 'is', null).execute();
       let warned = 0;
       let purged = 0;
       const frozen = await deps.db.selectFrom('users').select(['id', 'email', 'frozen_at', 'purge_warned_at']).where('freeze', '=', 1).where('frozen_at', 'is not', null).execute();

@@ -144,6 +144,15 @@ for (const driver of testDatabaseDrivers()) {
       expect((await ask(fine.email, fine.token)).bizData).toMatchObject({ code: 'unfreeze.failed', reason: 'notFrozen' });
     });
 
+    it('an account frozen before frozen_at existed gets its 3 months from the first sweep, not from the epoch', async () => {
+      const u = await frozenUser();
+      await t.db.db.updateTable('users').set({ frozen_at: null }).where('id', '=', u.id).execute();
+      const now = Date.now();
+      expect((await createFreezeService(t.deps, () => now).sweep()).purged).toBe(0);
+      expect(Number((await t.db.db.selectFrom('users').select('frozen_at').where('id', '=', u.id).executeTakeFirstOrThrow()).frozen_at)).toBe(now);
+      expect(await itemFlags(u.id)).toEqual(['a.dwg:1', 'b.dwg:1']);
+    });
+
     it('3 months after the freeze the frozen files are deleted through the drive (quota and blobs consistent), with a warning mail a week before', async () => {
       const u = await frozenUser();
       const frozenAt = Number((await t.db.db.selectFrom('users').select('frozen_at').where('id', '=', u.id).executeTakeFirstOrThrow()).frozen_at);
@@ -160,7 +169,9 @@ for (const driver of testDatabaseDrivers()) {
       expect(await itemFlags(u.id)).toEqual(['a.dwg:1', 'b.dwg:1']);
 
       const blobs = (await t.db.db.selectFrom('items').select('blob_md5').where('uid', '=', u.id).where('name', 'in', ['a.dwg', 'b.dwg']).execute()).map((r) => r.blob_md5!);
-      expect((await sweepAt(purgeAt)).purged).toBe(2);
+      const first = await sweepAt(purgeAt);
+      expect(first.purged).toBeGreaterThanOrEqual(2);
+      expect((await sweepAt(purgeAt)).purged).toBe(0);
       expect(await itemFlags(u.id)).toEqual([]);
       expect((await t.usage(u.id)).used).toBe(0);
       expect(await freezeOf(u.id)).toBe(0);
