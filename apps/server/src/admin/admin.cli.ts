@@ -60,7 +60,7 @@ const USAGE = `usage: npm run admin -- <command>
   backup <dir> [--objects]    (a consistent snapshot while the server runs: rows, the objects they name, secrets;
                                on S3 the object list only, the bytes too with --objects)
   restore <dir> [--force]     (into an empty database and storage; --force replaces what is there)
-  code create --plan CODE --count N [--periods P] [--expires DAYS]
+  code create --plan CODE --count N [--periods P] [--expires DAYS] [--order ORDER_ID]
                               (a batch of exchange codes, printed this once: only their hashes are stored)
   code void CODE              (an unused code can no longer be redeemed)
   code list [--batch B]       (the batches; with --batch its codes, masked, with their status)
@@ -73,7 +73,7 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
   const [area, action, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
-    options: { user: { type: 'string' }, status: { type: 'string' }, plan: { type: 'string' }, periods: { type: 'string' }, ref: { type: 'string' }, 'price-usd': { type: 'string' }, 'price-cny': { type: 'string' }, 'price-krw': { type: 'string' }, 'price-eur': { type: 'string' }, days: { type: 'string' }, storage: { type: 'string' }, 'expiry-warning': { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' }, state: { type: 'string' }, 'dry-run': { type: 'boolean' }, objects: { type: 'boolean' }, force: { type: 'boolean' }, count: { type: 'string' }, expires: { type: 'string' }, batch: { type: 'string' }, slot: { type: 'string' }, image: { type: 'string' }, link: { type: 'string' }, title: { type: 'string' } },
+    options: { user: { type: 'string' }, status: { type: 'string' }, plan: { type: 'string' }, periods: { type: 'string' }, ref: { type: 'string' }, 'price-usd': { type: 'string' }, 'price-cny': { type: 'string' }, 'price-krw': { type: 'string' }, 'price-eur': { type: 'string' }, days: { type: 'string' }, storage: { type: 'string' }, 'expiry-warning': { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' }, state: { type: 'string' }, 'dry-run': { type: 'boolean' }, objects: { type: 'boolean' }, force: { type: 'boolean' }, count: { type: 'string' }, expires: { type: 'string' }, batch: { type: 'string' }, order: { type: 'string' }, slot: { type: 'string' }, image: { type: 'string' }, link: { type: 'string' }, title: { type: 'string' } },
     allowPositionals: true,
     strict: true,
   });

@@ -21,7 +21,7 @@ export async function runCommerceAdmin(area: 'code' | 'ad', action: string | und
     const codes = createExchangeCodesService(deps);
     if (action === 'create') {
       try {
-        return await codes.createBatch({ planCode: need('plan'), count: wholeNumber(v('count'), 'count', 1, 10_000), periods: wholeNumber(v('periods'), 'periods', 1, 120, 1), expiresInDays: v('expires') === undefined ? undefined : wholeNumber(v('expires'), 'expires', 1, 3660) });
+        return await codes.createBatch({ planCode: need('plan'), count: wholeNumber(v('count'), 'count', 1, 10_000), periods: wholeNumber(v('periods'), 'periods', 1, 120, 1), expiresInDays: v('expires') === undefined ? undefined : wholeNumber(v('expires'), 'expires', 1, 3660), orderId: v('order') });
       } catch (e) {
         if (e instanceof AppError && e.code === 'membership.unknownPlan') throw new CommerceUsageError(`no plan ${v('plan')} (npm run admin -- plan list)`);
         throw e;

@@ -4,6 +4,7 @@ import { OrderStatus as S } from '@cadcloud/contracts';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { createTestApp, type TestApp } from '../../test/fixtures.ts';
 import { deliverQueued } from './test-delivery.ts';
+import { createExchangeCodesService } from '../exchange-codes/exchange-codes.service.ts';
 
 /** The whole purchase over HTTP: create → the sandbox's pay page → approve → the signed notification → paid, rights raised. */
 for (const driver of testDatabaseDrivers()) {
@@ -46,6 +47,16 @@ for (const driver of testDatabaseDrivers()) {
       expect(after.storage.total).toBe(before.storage.total + 5 * 1024 ** 3);
       const detail = (await t.call('/order/v5/detail', { orderId: order.orderId }, u.token)).bizData;
       expect(detail).toMatchObject({ status: 1, payAmount: 4.99, exchangeCodes: [] });
+      // codes the operator attaches to the order (admin `code create --order`) show in its detail, masked; one redeemed
+      const codes = createExchangeCodesService(t.deps);
+      const made = await codes.createBatch({ planCode: 'ML1', count: 2, orderId: order.orderId });
+      await t.call('/order/v5/exchange', { code: made.codes[1] }, (await t.createUser()).token);
+      const withCodes = (await t.call('/order/v5/detail', { orderId: order.orderId }, u.token)).bizData.exchangeCodes;
+      expect(withCodes.map((c: { index: number }) => c.index)).toEqual([1, 2]);
+      const last4 = (code: string) => code.replace(/[^A-Z0-9]/g, '').slice(-4);
+      const byEnd = Object.fromEntries(withCodes.map((c: { code: string; status: number }) => [last4(c.code), c.status]));
+      expect(byEnd).toEqual({ [last4(made.codes[0])]: 0, [last4(made.codes[1])]: 1 });
+      expect(JSON.stringify(withCodes)).not.toContain(made.codes[0]);
       // cancelling now: refused with the status's name
       const refused = await t.call('/order/v5/cancel', { orderId: order.orderId }, u.token, 'en');
       expect(refused).toMatchObject({ bizData: { code: 'order.cannotCancel' }, msg: 'Cannot cancel the order of paid successfully' });

@@ -18,6 +18,7 @@ import { createMembershipService, type MembershipService } from '../membership/m
 import { isOpen, transition, type OrderEvent } from './order-state.ts';
 import { createOrdersRepository, type OrderRow } from './orders.repository.ts';
 import { fromMinor, NotificationRejected, toMinor, type IncomingNotification, type PaymentEvent } from './providers/payment-provider.ts';
+import { createExchangeCodesService } from '../exchange-codes/exchange-codes.service.ts';
 import { createProviderRegistry, type ProviderRegistry } from './providers/registry.ts';
 
 type Db = Kysely<Database>;
@@ -29,13 +30,6 @@ export interface ApplyResult {
   status?: number;
 }
 
-/**
- * The exchange-code records of an order for its detail (spec section 3: index, code, status). Exchange codes live in
- * modules/exchange-codes (another branch); the merge replaces this body with that module's `exchangeCodeRecordsOf`.
- */
-export async function exchangeCodeRecordsOf(_orderId: string): Promise<OrderInfo['exchangeCodes']> {
-  return [];
-}
 
 /** The localized name of an order status (the `{0}` of 'Cannot cancel the order of {0}'). */
 export function statusName(status: number, lang: Language): string {
@@ -64,6 +58,8 @@ export function createOrdersService(deps: OrdersDeps, o: OrdersServiceOptions = 
   const repo = createOrdersRepository(deps.db);
   const membership = o.membership ?? createMembershipService(deps);
   const providers = o.providers ?? createProviderRegistry(deps);
+  // an order's detail lists the exchange codes it produced (spec section 3: index, code, status)
+  const exchangeCodes = createExchangeCodesService(deps);
   const log = o.log ?? ((message, details) => console.warn(`orders: ${message}`, JSON.stringify(details)));
 
   /** Status 3 (service expired) is not stored: a paid order whose period has ended shows as 3. */
@@ -85,7 +81,7 @@ export function createOrdersService(deps: OrdersDeps, o: OrdersServiceOptions = 
       createdAt: r.created_at,
       paidAt: r.paid_at,
       serviceEndsAt: r.service_ends_at,
-      exchangeCodes: await exchangeCodeRecordsOf(r.id),
+      exchangeCodes: await exchangeCodes.exchangeCodeRecordsOf(r.id),
     };
   }
 
