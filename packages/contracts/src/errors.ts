@@ -151,9 +151,23 @@ export const ERRORS = {
   'order.payWayRequired': { rtnCode: '1019005', key: 'errors.order.payWayRequired' },
   'order.providerFailed': { rtnCode: '1019006', key: 'errors.order.providerFailed' },
   'order.notPayable': { rtnCode: '1019007', key: 'errors.order.notPayable' },
+  // companies and invoices (modules/invoices, issue 23)
+  'company.notMember': { rtnCode: '1020001', key: 'errors.company.notMember' },
+  'company.notAdmin': { rtnCode: '1020002', key: 'errors.company.notAdmin' },
+  'company.inviteInvalid': { rtnCode: '1020003', key: 'errors.company.inviteInvalid' },
+  'company.memberNotFound': { rtnCode: '1020004', key: 'errors.company.memberNotFound' },
+  'invoice.notAllowed': { rtnCode: '1020101', key: 'errors.invoice.notAllowed' },
+  'invoice.notFound': { rtnCode: '1020102', key: 'errors.invoice.notFound' },
+  'invoice.titleNotFound': { rtnCode: '1020103', key: 'errors.invoice.titleNotFound' },
+  'invoice.orderNotInvoiceable': { rtnCode: '1020104', key: 'errors.invoice.orderNotInvoiceable' },
+  'invoice.orderAlreadyInvoiced': { rtnCode: '1020105', key: 'errors.invoice.orderAlreadyInvoiced' },
+  'invoice.mixedCurrencies': { rtnCode: '1020106', key: 'errors.invoice.mixedCurrencies' },
+  // {0}: the invoice status's name
+  'invoice.cannotReCreate': { rtnCode: '1020107', key: 'errors.invoice.cannotReCreate' },
+  'invoice.noPdf': { rtnCode: '1020108', key: 'errors.invoice.noPdf' },
   // rtnCode ranges by area (append inside your range): shares 1010xxx, groups 1011xxx, public library 1012xxx,
   // versions 1013xxx, compare 1014xxx, conversions 1015xxx, decompression 1016xxx, 3D models 1017xxx, membership 1018xxx,
-  // orders 1019xxx
+  // orders 1019xxx, companies and invoices 1020xxx
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;
