@@ -127,3 +127,5 @@ export const invoiceListRequest = z.object({ status: z.number().int().min(1).max
 export const invoiceListResult = z.object({ invoices: z.array(invoiceSchema) });
 export const invoiceIdRequest = z.object({ invoiceId: z.string().min(1).max(64) });
 export const invoiceDownloadResult = z.object({ url: z.string() });
+export type CompanyMember = z.infer<typeof companyMemberSchema>;
+export type InvoiceableOrder = z.infer<typeof invoiceableOrderSchema>;

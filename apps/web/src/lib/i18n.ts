@@ -9,6 +9,7 @@ import { groups } from '@cadcloud/i18n';
 import { conversions } from '@cadcloud/i18n';
 import { unzip } from '@cadcloud/i18n';
 import { model3d, model3dTasks } from '@cadcloud/i18n';
+import { invoices } from '@cadcloud/i18n';
 
 const STORAGE_KEY = 'cadcloud.lang';
 
@@ -48,6 +49,9 @@ for (const l of LANGUAGES) i18n.addResourceBundle(l, 'unzip', unzip[l]);
 // the 3D namespace (/view3d, the drive's Convert to 3D / Open 3D)
 for (const l of LANGUAGES) i18n.addResourceBundle(l, 'model3d', model3d[l]);
 for (const l of LANGUAGES) i18n.addResourceBundle(l, 'model3dTasks', model3dTasks[l]);
+
+// the invoice namespace (/invoice/…: company, titles, invoices)
+for (const l of LANGUAGES) i18n.addResourceBundle(l, 'invoices', invoices[l]);
 
 // the drawing compare namespace (/yun/version/:fileId/compare)
 for (const l of LANGUAGES) i18n.addResourceBundle(l, 'compare', compare[l]);
