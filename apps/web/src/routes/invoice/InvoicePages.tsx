@@ -7,6 +7,9 @@ import { invoicesApi, type CompanyMember, type InvoiceableOrder, type InvoiceInf
 import { formatTime } from '../../lib/format.ts';
 import { useInvoiceState } from './InvoiceShell.tsx';
 
+/** Every list here: compact, unpaged, scrolling sideways inside itself on a phone instead of widening the page. */
+const LIST_TABLE = { size: 'small', pagination: false, scroll: { x: 'max-content' } } as const;
+
 const STATUS_COLOURS: Record<number, string> = { 0: 'default', 1: 'green', 2: 'processing', 3: 'red', 4: 'orange', 5: 'default' };
 
 function StatusTag({ status }: { status: number }) {
@@ -53,9 +56,7 @@ function InvoiceTable({ list }: { list: InvoiceInfo[] }) {
   return (
     <Table
       rowKey="invoiceId"
-      size="small"
-      pagination={false}
-      scroll={{ x: 'max-content' }}
+      {...LIST_TABLE}
       dataSource={list}
       columns={[
         { title: t('invoice.id'), dataIndex: 'invoiceId', render: (id: string) => <Link to={`/invoice/detail?invoiceId=${id}`}>{id}</Link> },
@@ -107,9 +108,7 @@ function Members() {
       </div>
       <Table
         rowKey="memberId"
-        size="small"
-        pagination={false}
-        scroll={{ x: 'max-content' }}
+        {...LIST_TABLE}
         dataSource={members}
         columns={[
           { title: t('company.inviteEmail'), dataIndex: 'email' },
@@ -168,17 +167,27 @@ export function InvoiceIndex() {
   );
 }
 
+/** A page of explanation: a heading and the text (book, notice, lite-intro). */
+function TextPage({ name, children }: { name: 'lite' | 'book' | 'notice'; children?: ReactNode }) {
+  const { t } = useTranslation('invoices');
+  return (
+    <div>
+      <h2>{t(`${name}.title`)}</h2>
+      <p className="invoice-text">{t(`${name}.text`)}</p>
+      {children}
+    </div>
+  );
+}
+
 /** /invoice/lite-intro: the light client's introduction. */
 export function InvoiceLiteIntro() {
   const { t } = useTranslation('invoices');
   return (
-    <div>
-      <h2>{t('lite.title')}</h2>
-      <p className="invoice-text">{t('lite.text')}</p>
+    <TextPage name="lite">
       <Link to="/invoice/create">
         <Button type="primary">{t('lite.start')}</Button>
       </Link>
-    </div>
+    </TextPage>
   );
 }
 
@@ -220,9 +229,7 @@ export function InvoiceCreate() {
       {orders.length ? (
         <Table
           rowKey="orderId"
-          size="small"
-          pagination={false}
-          scroll={{ x: 'max-content' }}
+          {...LIST_TABLE}
           dataSource={orders}
           rowSelection={{ selectedRowKeys: picked, onChange: (keys) => setPicked(keys as string[]), getCheckboxProps: (o: InvoiceableOrder) => ({ disabled: o.invoiceStatus !== InvoiceStatus.NOT_INVOICED, name: o.orderId }) }}
           columns={[
@@ -283,9 +290,7 @@ export function InvoiceTitles() {
       {titles && titles.length > 0 && (
         <Table
           rowKey="titleId"
-          size="small"
-          pagination={false}
-          scroll={{ x: 'max-content' }}
+          {...LIST_TABLE}
           dataSource={titles}
           columns={[
             { title: t('title.name'), dataIndex: 'name' },
@@ -468,23 +473,7 @@ export function InvoiceReCreate() {
 }
 
 /** /invoice/book: the invoice rules. */
-export function InvoiceBook() {
-  const { t } = useTranslation('invoices');
-  return (
-    <div>
-      <h2>{t('book.title')}</h2>
-      <p className="invoice-text">{t('book.text')}</p>
-    </div>
-  );
-}
+export const InvoiceBook = () => <TextPage name="book" />;
 
 /** /invoice/notice: notes. */
-export function InvoiceNotice() {
-  const { t } = useTranslation('invoices');
-  return (
-    <div>
-      <h2>{t('notice.title')}</h2>
-      <p className="invoice-text">{t('notice.text')}</p>
-    </div>
-  );
-}
+export const InvoiceNotice = () => <TextPage name="notice" />;
