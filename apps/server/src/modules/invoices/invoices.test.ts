@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvoiceStatus as S } from '@cadcloud/contracts';
+import { COMPANY_PATHS, INVOICE_PATHS, InvoiceStatus as S } from '@cadcloud/contracts';
 import { testDatabaseDrivers } from '../../infra/db/test-databases.ts';
 import { listOutbox } from '../../infra/mail/outbox.ts';
 import { createTestApp, type TestApp } from '../../test/fixtures.ts';
@@ -170,6 +170,11 @@ for (const driver of testDatabaseDrivers()) {
       const mine = (await t.call('/invoice/v5/orders', {}, member.token)).bizData.orders.find((x: { orderId: string }) => x.orderId === o);
       expect(mine).toMatchObject({ invoiceStatus: S.NOT_INVOICED, invoiceId: null });
       expect((await t.call('/invoice/v5/create', { orderIds: [o], titleId }, member.token)).bizData.status).toBe(S.INVOICING);
+    });
+
+    it('every company and invoice path is in the OpenAPI document', async () => {
+      const doc = (await t.app.inject({ method: 'GET', url: '/api/docs' })).json();
+      for (const p of [...Object.values(COMPANY_PATHS), ...Object.values(INVOICE_PATHS)]) expect(doc.paths[p], p).toBeTruthy();
     });
 
     it('the operator cannot fail an issued invoice, nor issue a voided one', async () => {
