@@ -44,7 +44,10 @@ describe('invoices in a real browser', () => {
       expect(approved.ok()).toBe(true);
       for (let i = 0; i < 200 && (await postApi(page, `${s.product.url}/order/v5/detail`, { orderId: order.orderId })).status !== 1; i++) await page.waitForTimeout(100);
 
-      await page.goto(`${s.product.url}/invoice/index`);
+      // the account center's user menu shows the company and leads to the invoice area
+      await page.getByTestId('user-menu').click();
+      await page.getByTestId('account-company').getByText('Acme Drawing Ltd').click();
+      await page.waitForURL(/\/invoice\/index$/);
       await page.getByTestId('invoice-company').getByText('Acme Drawing Ltd').waitFor();
       await page.goto(`${s.product.url}/invoice/addTitle`);
       await page.getByTestId('title-name').fill('Acme Drawing Ltd');

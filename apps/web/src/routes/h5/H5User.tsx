@@ -7,6 +7,7 @@ import { LANGUAGES, type Language } from '@cadcloud/i18n';
 import { useUser } from '../../features/auth/user.tsx';
 import { StorageMeter } from '../yun/Shell.tsx';
 import { LANGUAGE_NAMES, setLanguage } from '../../lib/i18n.ts';
+import { CompanyEntry } from '../../features/invoices/CompanyEntry.tsx';
 
 export function H5User() {
   const { t, i18n } = useTranslation();
@@ -35,6 +36,9 @@ export function H5User() {
         </List.Item>
         <List.Item>
           <Button type="link" icon={<FileSyncOutlined />} onClick={() => navigate('/webH5/transformer')} data-testid="h5-transformer">{t('conversions:transformer.nav')}</Button>
+        </List.Item>
+        <List.Item>
+          <CompanyEntry />
         </List.Item>
         <List.Item>
           <Button type="link" icon={<DesktopOutlined />} onClick={() => { sessionStorage.setItem('cadcloud.forceDesktop', '1'); navigate('/yun/recent'); }}>{t('h5.desktop')}</Button>

@@ -14,6 +14,7 @@ import { TaskPanel } from '../../features/tasks/TaskPanel.tsx';
 import { formatSize } from '../../lib/format.ts';
 import { LANGUAGE_NAMES, setLanguage } from '../../lib/i18n.ts';
 import { isPhone } from '../../lib/device.ts';
+import { CompanyEntry } from '../../features/invoices/CompanyEntry.tsx';
 
 export function LanguageSwitcher() {
   const { i18n } = useTranslation();
@@ -114,7 +115,7 @@ export function Shell() {
           <Button type="text" icon={<UnorderedListOutlined />} onClick={() => taskEvents.open()} aria-label={t('tasks.title')} data-testid="tasks-button" />
         </Tooltip>
         <LanguageSwitcher />
-        <Dropdown menu={{ items: [{ key: 'name', label: <span data-testid="user-name">{user?.name}<br /><small>{user?.email}</small></span>, disabled: true }, { type: 'divider' as const }, { key: 'logout', icon: <LogoutOutlined />, label: t('user.logout'), danger: true }], onClick: ({ key: k }) => k === 'logout' && logout() }}>
+        <Dropdown menu={{ items: [{ key: 'name', label: <span data-testid="user-name">{user?.name}<br /><small>{user?.email}</small></span>, disabled: true }, { key: 'company', label: <CompanyEntry /> }, { type: 'divider' as const }, { key: 'logout', icon: <LogoutOutlined />, label: t('user.logout'), danger: true }], onClick: ({ key: k }) => k === 'logout' && logout() }}>
           <Button type="text" data-testid="user-menu"><Avatar size="small" icon={<UserOutlined />} /> <span className="hide-narrow">{user?.name}</span></Button>
         </Dropdown>
       </Layout.Header>
