@@ -44,6 +44,14 @@ const H5List = lazyPage(() => import('./routes/h5/H5List.tsx'), 'H5List');
 const H5Upload = lazyPage(() => import('./routes/h5/H5Upload.tsx'), 'H5Upload');
 const H5User = lazyPage(() => import('./routes/h5/H5User.tsx'), 'H5User');
 const H5Item = lazyPage(() => import('./routes/h5/H5Item.tsx'), 'H5Item');
+const InvoiceShell = lazyPage(() => import('./routes/invoice/InvoiceShell.tsx'), 'InvoiceShell');
+const invoicePage = (name: string) => lazyPage(() => import('./routes/invoice/InvoicePages.tsx'), name as 'InvoiceIndex');
+// spec section 2: /invoice's children
+const INVOICE_PAGES = { index: 'InvoiceIndex', 'lite-intro': 'InvoiceLiteIntro', create: 'InvoiceCreate', title: 'InvoiceTitles', addTitle: 'InvoiceAddTitle', record: 'InvoiceRecord', detail: 'InvoiceDetail', book: 'InvoiceBook', notice: 'InvoiceNotice', reCreate: 'InvoiceReCreate' } as const;
+const invoiceRoutes = Object.entries(INVOICE_PAGES).map(([path, name]) => {
+  const Page = invoicePage(name);
+  return { path, element: <Page /> };
+});
 
 // system UI fonts first; the shipped Noto fonts fill in CJK glyphs on machines without them
 const FONT_FAMILY = `-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, "PingFang SC", "Microsoft YaHei", "Apple SD Gothic Neo", "Malgun Gothic", "Noto Sans SC", "Noto Sans KR", sans-serif`;
@@ -114,6 +122,11 @@ const router = createBrowserRouter([
           { path: '/upgrade', element: <Upgrade /> },
           { path: '/secure/products', element: <Products /> },
         ],
+      },
+      {
+        path: '/invoice',
+        element: <InvoiceShell />,
+        children: [{ index: true, element: <Navigate to="/invoice/index" replace /> }, ...invoiceRoutes, { path: '*', element: <Navigate to="/404" replace /> }],
       },
       {
         path: '/webH5',

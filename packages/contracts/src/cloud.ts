@@ -57,5 +57,4 @@ export const rsaKeyResult = z.object({ aesSecretKey: z.string() });
 /** the caller's address as the server sees it (X-Forwarded-For only from TRUSTED_PROXIES) */
 export const ipAddressResult = z.object({ ip: z.string() });
 export const customerInfoResult = z.object({ id: z.string(), name: z.string(), email: z.string(), avatar: z.string(), clientType: z.string(), createdAt: z.number() });
-export const companyInfoResult = z.object({ company: z.object({ id: z.string(), name: z.string(), role: z.string() }).nullable() });
 export const capacityResult = z.object({ used: z.number(), total: z.number(), freeze: z.number() }).passthrough();

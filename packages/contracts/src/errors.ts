@@ -169,6 +169,20 @@ export const ERRORS = {
   'unfreeze.emailRequired': { rtnCode: '1021001', key: 'errors.unfreeze.emailRequired' },
   'unfreeze.emailInvalid': { rtnCode: '1021002', key: 'errors.unfreeze.emailInvalid' },
   'unfreeze.failed': { rtnCode: '1021003', key: 'errors.unfreeze.failed' },
+  // companies and invoices (modules/invoices, issue 23)
+  'company.notMember': { rtnCode: '1022001', key: 'errors.company.notMember' },
+  'company.notAdmin': { rtnCode: '1022002', key: 'errors.company.notAdmin' },
+  'company.inviteInvalid': { rtnCode: '1022003', key: 'errors.company.inviteInvalid' },
+  'company.memberNotFound': { rtnCode: '1022004', key: 'errors.company.memberNotFound' },
+  'invoice.notAllowed': { rtnCode: '1022101', key: 'errors.invoice.notAllowed' },
+  'invoice.notFound': { rtnCode: '1022102', key: 'errors.invoice.notFound' },
+  'invoice.titleNotFound': { rtnCode: '1022103', key: 'errors.invoice.titleNotFound' },
+  'invoice.orderNotInvoiceable': { rtnCode: '1022104', key: 'errors.invoice.orderNotInvoiceable' },
+  'invoice.orderAlreadyInvoiced': { rtnCode: '1022105', key: 'errors.invoice.orderAlreadyInvoiced' },
+  'invoice.mixedCurrencies': { rtnCode: '1022106', key: 'errors.invoice.mixedCurrencies' },
+  // {0}: the invoice status's name
+  'invoice.cannotReCreate': { rtnCode: '1022107', key: 'errors.invoice.cannotReCreate' },
+  'invoice.noPdf': { rtnCode: '1022108', key: 'errors.invoice.noPdf' },
   // rtnCode ranges by area (append inside your range): shares 1010xxx, groups 1011xxx, public library 1012xxx,
   // versions 1013xxx, compare 1014xxx, conversions 1015xxx, decompression 1016xxx, 3D models 1017xxx, membership 1018xxx,
   // orders 1019xxx, exchange codes 1020xxx, freeze 1021xxx, companies and invoices 1022xxx, feedback 1023xxx

@@ -14,6 +14,7 @@ import { model3d } from './locales/model3d.ts';
 import { model3dTasks } from './locales/model3d-tasks.ts';
 import { pay } from './locales/pay.ts';
 import { orders } from './locales/orders.ts';
+import { invoices } from './locales/invoices.ts';
 
 export const LANGUAGES = ['zh', 'en', 'ko', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -49,6 +50,7 @@ export { model3d };
 export { model3dTasks };
 export { pay };
 export { orders };
+export { invoices };
 
 /** Login-site text lookup. */
 export function ssoText(lang: Language, key: keyof (typeof sso)['en'], args?: readonly (string | number)[]): string {

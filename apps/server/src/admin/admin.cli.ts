@@ -4,6 +4,8 @@
  *   user quota --email E --bytes N|5GB               user vip --email E --type N | --plan CODE [--periods N]
  *   plan list                                        plan set CODE [--price-usd X] [--price-cny X] [--days N] …
  *   order list [--user EMAIL] [--status N] [--limit N]
+ *   company create --name N --admin EMAIL [--tax-id T]   company invite --company ID --email E [--may-invoice]   company list
+ *   invoice list [--status N]   invoice issue ID --pdf FILE   invoice fail ID --reason R   invoice void ID
  *   user disable|enable --email E                    user reset-password --email E [--password P]
  *   storage gc [--dry-run]                           jobs list [--state S] [--limit N]   jobs retry|cancel <id>
  *   stats                                            mail outbox [--limit N]
@@ -12,12 +14,13 @@
  *   ad set --slot S --image URL --link URL --title T                  ad list          ad remove --slot S
  */
 import { parseArgs } from 'node:util';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createAccountsService, AccountError, type SsoDb } from '@cadcloud/sso';
 import { formatSize } from '@cadcloud/contracts';
 import { loadConfig, ConfigError } from '../infra/config/index.ts';
 import { envBytes } from '../infra/config/config.ts';
-import { createDatabase, migrateToLatest, listOutbox } from '../infra/index.ts';
+import { createDatabase, migrateToLatest, listOutbox, createMailer } from '../infra/index.ts';
+import { createInvoicesService, InvoiceStateError } from '../modules/invoices/invoices.service.ts';
 import { createUsersService } from '../modules/users/users.service.ts';
 import { createQuotaService } from '../modules/quota/quota.service.ts';
 import { createMembershipService } from '../modules/membership/membership.service.ts';
@@ -49,6 +52,15 @@ const USAGE = `usage: npm run admin -- <command>
   order list [--user EMAIL] [--status N] [--limit N]
                               (newest first: status 0 unpaid, 1 paid, 2 cancelled, 3 service expired, 4 failed,
                                5 refunded, 6 confirming, 7 timed out; amounts in the currency's units)
+  company create --name N --admin EMAIL [--tax-id T]
+                              (the admin is mailed an accept link, or joins at once when that account exists)
+  company invite --company ID --email E [--may-invoice]
+                              (mails a signed accept link; --may-invoice lets the member request invoices)
+  company list
+  invoice list [--status N]   (newest first: 1 invoiced, 2 invoicing, 3 failed, 4 re-issuing, 5 voided)
+  invoice issue ID --pdf FILE (stores the PDF, status 1, mails the requester; from 2 invoicing or 4 re-issuing)
+  invoice fail ID --reason R  (status 3, mails the requester the reason)
+  invoice void ID             (status 5; its orders may be invoiced again; mails the requester)
   user disable --email E      (ends every session; sign-in refused until enabled)
   user enable --email E
   user reset-password --email E [--password P]   (without --password: a random one, printed once; ends every session)
@@ -73,7 +85,7 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
   const [area, action, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
-    options: { user: { type: 'string' }, status: { type: 'string' }, plan: { type: 'string' }, periods: { type: 'string' }, ref: { type: 'string' }, 'price-usd': { type: 'string' }, 'price-cny': { type: 'string' }, 'price-krw': { type: 'string' }, 'price-eur': { type: 'string' }, days: { type: 'string' }, storage: { type: 'string' }, 'expiry-warning': { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' }, state: { type: 'string' }, 'dry-run': { type: 'boolean' }, objects: { type: 'boolean' }, force: { type: 'boolean' }, count: { type: 'string' }, expires: { type: 'string' }, batch: { type: 'string' }, order: { type: 'string' }, slot: { type: 'string' }, image: { type: 'string' }, link: { type: 'string' }, title: { type: 'string' } },
+    options: { user: { type: 'string' }, status: { type: 'string' }, plan: { type: 'string' }, periods: { type: 'string' }, ref: { type: 'string' }, 'price-usd': { type: 'string' }, 'price-cny': { type: 'string' }, 'price-krw': { type: 'string' }, 'price-eur': { type: 'string' }, days: { type: 'string' }, storage: { type: 'string' }, 'expiry-warning': { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' }, state: { type: 'string' }, 'dry-run': { type: 'boolean' }, objects: { type: 'boolean' }, force: { type: 'boolean' }, count: { type: 'string' }, expires: { type: 'string' }, batch: { type: 'string' }, order: { type: 'string' }, slot: { type: 'string' }, image: { type: 'string' }, link: { type: 'string' }, title: { type: 'string' }, admin: { type: 'string' }, company: { type: 'string' }, 'may-invoice': { type: 'boolean' }, 'tax-id': { type: 'string' }, pdf: { type: 'string' }, reason: { type: 'string' } },
     allowPositionals: true,
     strict: true,
   });
@@ -171,6 +183,32 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
       const rows = await withQueue((queue) => createOrdersService({ db, config, queue }).adminList({ uid, status, limit }));
       return rows.map((o) => ({ orderId: o.id, uid: o.uid, plan: `${o.plan_code}@${o.plan_version}`, status: o.status, payWay: o.pay_way, provider: o.provider, amount: `${o.amount} ${o.currency}`, paid: o.pay_status === 1 ? `${o.payAmount} ${o.currency}` : null, orderType: o.order_type, createdAt: new Date(o.created_at).toISOString(), paidAt: o.paid_at ? new Date(o.paid_at).toISOString() : null, serviceEndsAt: o.service_ends_at ? new Date(o.service_ends_at).toISOString() : null, tradeId: o.provider_trade_id, note: o.note }));
     }
+    if (area === 'company' || area === 'invoice') {
+      const invoices = createInvoicesService({ db, config, mailer: createMailer(config, db), storage: createStorage(config) });
+      const companies = invoices.companies;
+      if (area === 'company' && action === 'create') return await companies.createCompany({ name: need(values.name, 'name'), adminEmail: need(values.admin, 'admin'), taxId: values['tax-id'] });
+      if (area === 'company' && action === 'list') return await companies.list();
+      if (area === 'company' && action === 'invite') {
+        const companyId = need(values.company, 'company');
+        if (!(await companies.repo.company(companyId))) throw new UsageError(`no company ${companyId} (npm run admin -- company list)`);
+        return await companies.invite(companyId, need(values.email, 'email'), values['may-invoice'] === true);
+      }
+      const invoiceId = () => positionals[0] ?? (() => { throw new UsageError('missing invoice id'); })();
+      if (area === 'invoice' && action === 'list') {
+        const status = values.status === undefined ? undefined : Number(values.status);
+        if (status !== undefined && !(Number.isInteger(status) && status >= 1 && status <= 5)) throw new UsageError('--status must be an invoice status 1-5');
+        return await invoices.adminList({ status, limit: Number(values.limit ?? 100) });
+      }
+      if (area === 'invoice' && action === 'issue') {
+        const id = invoiceId();
+        return await invoices.issue(id, readFileSync(need(values.pdf, 'pdf')));
+      }
+      if (area === 'invoice' && action === 'fail') {
+        const id = invoiceId();
+        return await invoices.fail(id, need(values.reason, 'reason'));
+      }
+      if (area === 'invoice' && action === 'void') return await invoices.void(invoiceId());
+    }
     if (area === 'plan' && action === 'set') {
       const code = positionals[0];
       if (!code) throw new UsageError('missing the plan code: npm run admin -- plan set CODE --price-usd 5.99');
@@ -243,7 +281,7 @@ export function adminMain(argv: string[]): Promise<void> {
       console.log(JSON.stringify(out, null, 2));
     },
     (e) => {
-      if (e instanceof UsageError || e instanceof CommerceUsageError || e instanceof BackupError || e instanceof AccountError || e instanceof ConfigError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error((e as Error).message);
+      if (e instanceof UsageError || e instanceof CommerceUsageError || e instanceof InvoiceStateError || e instanceof BackupError || e instanceof AccountError || e instanceof ConfigError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error((e as Error).message);
       else console.error(e);
       process.exit(1);
     },

@@ -21,12 +21,12 @@ import { unzipRoutes } from './unzip/unzip.routes.ts';
 import { model3dRoutes } from './model3d/model3d.routes.ts';
 import { membershipRoutes } from './membership/membership.routes.ts';
 import { ordersRoutes } from './orders/orders.routes.ts';
-import { companiesRoutes } from './companies/companies.routes.ts';
 import { exchangeCodesRoutes } from './exchange-codes/exchange-codes.routes.ts';
 import { freezeRoutes } from './freeze/freeze.routes.ts';
 import { adsRoutes } from './ads/ads.routes.ts';
+import { invoicesRoutes } from './invoices/invoices.routes.ts';
 
 export type RouteModule = FastifyPluginAsync<{ deps: AppDeps }>;
 
 /** Every module's routes, registered by app.ts in this order. */
-export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes, drawingsRoutes, sharesRoutes, fontsRoutes, groupsRoutes, libraryRoutes, versionsRoutes, compareRoutes, conversionsRoutes, model3dRoutes, unzipRoutes, thumbnailsRoutes, membershipRoutes, ordersRoutes, companiesRoutes, exchangeCodesRoutes, freezeRoutes, adsRoutes];
+export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes, drawingsRoutes, sharesRoutes, fontsRoutes, groupsRoutes, libraryRoutes, versionsRoutes, compareRoutes, conversionsRoutes, model3dRoutes, unzipRoutes, thumbnailsRoutes, membershipRoutes, ordersRoutes, exchangeCodesRoutes, freezeRoutes, adsRoutes, invoicesRoutes];

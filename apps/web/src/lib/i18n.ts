@@ -10,6 +10,7 @@ import { conversions } from '@cadcloud/i18n';
 import { unzip } from '@cadcloud/i18n';
 import { model3d, model3dTasks } from '@cadcloud/i18n';
 import { pay } from '@cadcloud/i18n';
+import { invoices } from '@cadcloud/i18n';
 
 const STORAGE_KEY = 'cadcloud.lang';
 
@@ -52,6 +53,8 @@ for (const l of LANGUAGES) i18n.addResourceBundle(l, 'model3dTasks', model3dTask
 
 // the membership and payment namespace (/upgrade, pay dialogs, /yun/order, /yun/coupon, /secure/products, freeze)
 for (const l of LANGUAGES) i18n.addResourceBundle(l, 'pay', pay[l]);
+// the invoice namespace (/invoice/…: company, titles, invoices)
+for (const l of LANGUAGES) i18n.addResourceBundle(l, 'invoices', invoices[l]);
 
 // the drawing compare namespace (/yun/version/:fileId/compare)
 for (const l of LANGUAGES) i18n.addResourceBundle(l, 'compare', compare[l]);

@@ -49,6 +49,12 @@ export interface Database {
   sandbox_payments: SandboxPaymentsTable;
   exchange_codes: ExchangeCodesTable;
   ad_slots: AdSlotsTable;
+  companies: CompaniesTable;
+  company_members: CompanyMembersTable;
+  invoice_titles: InvoiceTitlesTable;
+  invoices: InvoicesTable;
+  invoice_orders: InvoiceOrdersTable;
+  invoice_order_claims: InvoiceOrderClaimsTable;
 }
 
 /** An exchange code (migration 20261127T230200-exchange-codes; modules/exchange-codes): only its hash is stored. */
@@ -77,6 +83,70 @@ export interface AdSlotsTable {
   link_url: string;
   title: string;
   updated_at: number;
+}
+
+/** A company (migration 20261127T230800-companies-invoices; modules/invoices). */
+export interface CompaniesTable {
+  id: string;
+  name: string;
+  tax_id: string | null;
+  created_at: number;
+}
+
+/** One invited e-mail of a company: invited → active (uid set) when accepted. */
+export interface CompanyMembersTable {
+  id: string;
+  company_id: string;
+  uid: string | null;
+  /** admin | member */
+  role: string;
+  may_invoice: number;
+  invited_email: string;
+  /** invited | active */
+  status: string;
+  created_at: number;
+}
+
+/** A company's invoice title (company header). */
+export interface InvoiceTitlesTable {
+  id: string;
+  company_id: string;
+  name: string;
+  tax_id: string;
+  address: string;
+  phone: string;
+  bank: string;
+  account: string;
+  created_at: number;
+}
+
+/** One invoice request; status 1–5 (spec section 4) moves only through invoice-state.ts. */
+export interface InvoicesTable {
+  id: string;
+  company_id: string;
+  uid: string;
+  status: number;
+  /** JSON of the title's fields when requested */
+  title: string;
+  currency: string;
+  amount_minor: number;
+  reason: string | null;
+  pdf_key: string | null;
+  created_at: number;
+  updated_at: number;
+  issued_at: number | null;
+}
+
+/** The orders an invoice covers (kept after a void). */
+export interface InvoiceOrdersTable {
+  invoice_id: string;
+  order_id: string;
+}
+
+/** An order on a live (not voided) invoice: at most one (primary key order_id). */
+export interface InvoiceOrderClaimsTable {
+  order_id: string;
+  invoice_id: string;
 }
 
 /** One version of a catalog plan (migration 20261127T193000-membership; modules/membership). Never updated: an edit adds a version. */

@@ -145,7 +145,7 @@ for (const driver of testDatabaseDrivers()) {
     });
 
     it('company by token: none until companies exist; customer info; the AI assistant is off by default', async () => {
-      expect((await t.call('/company/v5/member/getCompanyInfoByToken', {}, a.token)).bizData).toEqual({ company: null });
+      expect((await t.call('/company/v5/member/getCompanyInfoByToken', {}, a.token)).bizData).toMatchObject({ company: null });
       expect((await t.call('/user/v5/customer/getInfo', {}, a.token)).bizData).toMatchObject({ id: a.id, email: a.email, clientType: 'Web_PC' });
       const conf = await t.call('/global/v5/common/getConfParamsByType', { type: 2 });
       expect(conf.bizData.aiAssistant).toBe(false);

@@ -9,6 +9,7 @@ import { LANGUAGES, type Language } from '@cadcloud/i18n';
 import { useUser } from '../../features/auth/user.tsx';
 import { StorageMeter } from '../yun/Shell.tsx';
 import { LANGUAGE_NAMES, setLanguage } from '../../lib/i18n.ts';
+import { CompanyEntry } from '../../features/invoices/CompanyEntry.tsx';
 
 export function H5User() {
   const { t, i18n } = useTranslation();
@@ -44,6 +45,9 @@ export function H5User() {
             <Button type="link" icon={icon} onClick={() => navigate(to)} data-testid={`h5-${id}`}>{t(label)}</Button>
           </List.Item>
         ))}
+        <List.Item>
+          <CompanyEntry />
+        </List.Item>
         <List.Item>
           <Button type="link" icon={<DesktopOutlined />} onClick={() => { sessionStorage.setItem('cadcloud.forceDesktop', '1'); navigate('/yun/recent'); }}>{t('h5.desktop')}</Button>
         </List.Item>

@@ -30,6 +30,7 @@ import * as callStyles from './20261127T230600-call-styles.ts';
 import * as exchangeCodes from './20261127T230200-exchange-codes.ts';
 import * as freeze from './20261127T230300-freeze.ts';
 import * as ads from './20261127T230400-ads.ts';
+import * as companiesInvoices from './20261127T230800-companies-invoices.ts';
 
 /** Static map (not a folder scan) so migrations work the same under tsx, bundlers and tests. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '20261127T230200-exchange-codes': exchangeCodes,
   '20261127T230300-freeze': freeze,
   '20261127T230400-ads': ads,
+  '20261127T230800-companies-invoices': companiesInvoices,
 };
