@@ -153,7 +153,14 @@ export const ERRORS = {
   'order.notPayable': { rtnCode: '1019007', key: 'errors.order.notPayable' },
   // rtnCode ranges by area (append inside your range): shares 1010xxx, groups 1011xxx, public library 1012xxx,
   // versions 1013xxx, compare 1014xxx, conversions 1015xxx, decompression 1016xxx, 3D models 1017xxx, membership 1018xxx,
-  // orders 1019xxx
+  // orders 1019xxx, feedback 1025xxx
+  // feedback (issue 23; spec section 5: e-mail required and valid, content required)
+  'feedback.emailRequired': { rtnCode: '1025001', key: 'errors.feedback.emailRequired' },
+  'feedback.emailInvalid': { rtnCode: '1025002', key: 'errors.feedback.emailInvalid' },
+  'feedback.contentRequired': { rtnCode: '1025003', key: 'errors.feedback.contentRequired' },
+  'feedback.contentTooLong': { rtnCode: '1025004', key: 'errors.feedback.contentTooLong' },
+  'feedback.screenshotInvalid': { rtnCode: '1025005', key: 'errors.feedback.screenshotInvalid' },
+  'feedback.tooMany': { rtnCode: '1025006', key: 'errors.feedback.tooMany' },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

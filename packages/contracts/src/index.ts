@@ -15,3 +15,4 @@ export * from './unzip.ts';
 export * from './model3d.ts';
 export * from './membership.ts';
 export * from './orders.ts';
+export * from './feedback.ts';

@@ -4,6 +4,7 @@
  *   user quota --email E --bytes N|5GB               user vip --email E --type N | --plan CODE [--periods N]
  *   plan list                                        plan set CODE [--price-usd X] [--price-cny X] [--days N] …
  *   order list [--user EMAIL] [--status N] [--limit N]
+ *   feedback list [--open] [--limit N]               feedback reply <id> --text T
  *   user disable|enable --email E                    user reset-password --email E [--password P]
  *   storage gc [--dry-run]                           jobs list [--state S] [--limit N]   jobs retry|cancel <id>
  *   stats                                            mail outbox [--limit N]
@@ -20,6 +21,8 @@ import { createUsersService } from '../modules/users/users.service.ts';
 import { createQuotaService } from '../modules/quota/quota.service.ts';
 import { createMembershipService } from '../modules/membership/membership.service.ts';
 import { createOrdersService } from '../modules/orders/orders.service.ts';
+import { createFeedbackService } from '../modules/feedback/feedback.service.ts';
+import { createMailer } from '../infra/mail/mailer.factory.ts';
 import { CURRENCIES } from '@cadcloud/contracts';
 import { createSessionsService } from '../modules/users/sessions.service.ts';
 import { randomBytes } from 'node:crypto';
@@ -46,6 +49,10 @@ const USAGE = `usage: npm run admin -- <command>
   order list [--user EMAIL] [--status N] [--limit N]
                               (newest first: status 0 unpaid, 1 paid, 2 cancelled, 3 service expired, 4 failed,
                                5 refunded, 6 confirming, 7 timed out; amounts in the currency's units)
+  feedback list [--open] [--limit N]
+                              (newest first; --open: only those not answered yet)
+  feedback reply <id> --text T
+                              (mails T to the sender in their language, through SMTP or the outbox, and marks it answered)
   user disable --email E      (ends every session; sign-in refused until enabled)
   user enable --email E
   user reset-password --email E [--password P]   (without --password: a random one, printed once; ends every session)
@@ -64,7 +71,7 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
   const [area, action, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
-    options: { user: { type: 'string' }, status: { type: 'string' }, plan: { type: 'string' }, periods: { type: 'string' }, ref: { type: 'string' }, 'price-usd': { type: 'string' }, 'price-cny': { type: 'string' }, 'price-krw': { type: 'string' }, 'price-eur': { type: 'string' }, days: { type: 'string' }, storage: { type: 'string' }, 'expiry-warning': { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' }, state: { type: 'string' }, 'dry-run': { type: 'boolean' }, objects: { type: 'boolean' }, force: { type: 'boolean' } },
+    options: { user: { type: 'string' }, status: { type: 'string' }, plan: { type: 'string' }, periods: { type: 'string' }, ref: { type: 'string' }, 'price-usd': { type: 'string' }, 'price-cny': { type: 'string' }, 'price-krw': { type: 'string' }, 'price-eur': { type: 'string' }, days: { type: 'string' }, storage: { type: 'string' }, 'expiry-warning': { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' }, state: { type: 'string' }, 'dry-run': { type: 'boolean' }, objects: { type: 'boolean' }, force: { type: 'boolean' }, open: { type: 'boolean' }, text: { type: 'string' } },
     allowPositionals: true,
     strict: true,
   });
@@ -161,6 +168,21 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
       const uid = values.user === undefined ? undefined : (await userByEmail(values.user)).id;
       const rows = await withQueue((queue) => createOrdersService({ db, config, queue }).adminList({ uid, status, limit }));
       return rows.map((o) => ({ orderId: o.id, uid: o.uid, plan: `${o.plan_code}@${o.plan_version}`, status: o.status, payWay: o.pay_way, provider: o.provider, amount: `${o.amount} ${o.currency}`, paid: o.pay_status === 1 ? `${o.payAmount} ${o.currency}` : null, orderType: o.order_type, createdAt: new Date(o.created_at).toISOString(), paidAt: o.paid_at ? new Date(o.paid_at).toISOString() : null, serviceEndsAt: o.service_ends_at ? new Date(o.service_ends_at).toISOString() : null, tradeId: o.provider_trade_id, note: o.note }));
+    }
+    if (area === 'feedback' && (action === 'list' || action === 'reply')) {
+      const feedback = createFeedbackService({ db, config, storage: createStorage(config), mailer: createMailer(config, db) });
+      const present = (f: NonNullable<Awaited<ReturnType<typeof feedback.reply>>>) => ({ id: f.id, email: f.email, uid: f.uid, content: f.content, pageUrl: f.page_url, screenshot: f.screenshot_key, ip: f.ip, language: f.language, createdAt: new Date(f.created_at).toISOString(), reply: f.reply, repliedAt: f.replied_at ? new Date(f.replied_at).toISOString() : null });
+      if (action === 'list') {
+        const limit = values.limit === undefined ? 100 : Number(values.limit);
+        if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a whole number');
+        return (await feedback.list({ open: values.open === true, limit })).map(present);
+      }
+      const id = positionals[0];
+      if (!id) throw new UsageError('missing the feedback id: npm run admin -- feedback reply <id> --text "…"');
+      const text = need(values.text?.trim(), 'text');
+      const answered = await feedback.reply(id, text);
+      if (!answered) throw new UsageError(`no feedback ${id}`);
+      return present(answered);
     }
     if (area === 'plan' && action === 'set') {
       const code = positionals[0];

@@ -21,8 +21,9 @@ import { unzipRoutes } from './unzip/unzip.routes.ts';
 import { model3dRoutes } from './model3d/model3d.routes.ts';
 import { membershipRoutes } from './membership/membership.routes.ts';
 import { ordersRoutes } from './orders/orders.routes.ts';
+import { feedbackRoutes } from './feedback/feedback.routes.ts';
 
 export type RouteModule = FastifyPluginAsync<{ deps: AppDeps }>;
 
 /** Every module's routes, registered by app.ts in this order. */
-export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes, drawingsRoutes, sharesRoutes, fontsRoutes, groupsRoutes, libraryRoutes, versionsRoutes, compareRoutes, conversionsRoutes, model3dRoutes, unzipRoutes, thumbnailsRoutes, membershipRoutes, ordersRoutes];
+export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes, drawingsRoutes, sharesRoutes, fontsRoutes, groupsRoutes, libraryRoutes, versionsRoutes, compareRoutes, conversionsRoutes, model3dRoutes, unzipRoutes, thumbnailsRoutes, membershipRoutes, ordersRoutes, feedbackRoutes];

@@ -21,6 +21,7 @@ import { membershipConfig } from '../../modules/membership/membership.config.ts'
 import { groupsConfig } from '../../modules/groups/groups.config.ts';
 import { ordersConfig } from '../../modules/orders/orders.config.ts';
 import { providersConfig } from '../../modules/orders/providers/providers.config.ts';
+import { feedbackConfig } from '../../modules/feedback/feedback.config.ts';
 
 /** Every module's declarations; add a module's config here. */
 export const configDefinitions = {
@@ -43,6 +44,7 @@ export const configDefinitions = {
   ...unzipConfig,
   ...membershipConfig,
   ...groupsConfig,
+  ...feedbackConfig,
   ...ordersConfig,
   ...providersConfig,
 };

@@ -26,6 +26,7 @@ import * as model3dErrorArgs from './20261127T192000-model3d-error-args.ts';
 import * as model3dCompanions from './20261127T192000-model3d-companions.ts';
 import * as membership from './20261127T193000-membership.ts';
 import * as orders from './20261127T230100-orders.ts';
+import * as feedback from './20261127T230700-feedback.ts';
 
 /** Static map (not a folder scan) so migrations work the same under tsx, bundlers and tests. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '20261127T192000-model3d-companions': model3dCompanions,
   '20261127T193000-membership': membership,
   '20261127T230100-orders': orders,
+  '20261127T230700-feedback': feedback,
 };
