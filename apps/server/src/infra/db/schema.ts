@@ -30,6 +30,7 @@ export interface Database {
   share_extract_challenges: ShareExtractChallengesTable;
   mail_send_counts: MailSendCountsTable;
   feedback: FeedbackTable;
+  feedback_counts: MailSendCountsTable;
   public_likes: PublicLikesTable;
   public_collections: PublicCollectionsTable;
   public_messages: PublicMessagesTable;

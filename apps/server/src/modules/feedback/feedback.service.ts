@@ -73,12 +73,12 @@ export function createFeedbackService(deps: Pick<AppDeps, 'db' | 'config' | 'sto
       if (problem) throw appError(problem as ErrorCode, problem === 'feedback.contentTooLong' ? [FEEDBACK_CONTENT_MAX] : []);
       const shot = d.screenshot ? decodeScreenshot(d.screenshot) : null;
 
-      const keys = [`advice:ip:${o.ip}`, ...(o.uid ? [`advice:u:${o.uid}`] : [])];
+      const keys = [`ip:${o.ip}`, ...(o.uid ? [`u:${o.uid}`] : [])];
       const reserved: string[] = [];
       for (const key of keys) {
-        const r = await reserveUserMail(deps.db, key, 1, limits, now);
+        const r = await reserveUserMail(deps.db, key, 1, limits, now, 'feedback_counts');
         if (r !== 'ok') {
-          for (const k of reserved) await returnUserMail(deps.db, k, 1);
+          for (const k of reserved) await returnUserMail(deps.db, k, 1, undefined, 'feedback_counts');
           throw tooMany(r);
         }
         reserved.push(key);
@@ -90,7 +90,7 @@ export function createFeedbackService(deps: Pick<AppDeps, 'db' | 'config' | 'sto
         if (shot && screenshotKey) await deps.storage.put(screenshotKey, shot.bytes, { size: shot.bytes.length, contentType: shot.type });
         await repo.insert({ id, uid: o.uid, email, content, page_url: cleanPageUrl(d.pageUrl), screenshot_key: screenshotKey, ip: o.ip, language: o.language, created_at: now, reply: null, replied_at: null });
       } catch (e) {
-        for (const k of reserved) await returnUserMail(deps.db, k, 1);
+        for (const k of reserved) await returnUserMail(deps.db, k, 1, undefined, 'feedback_counts');
         if (screenshotKey) await deps.storage.delete(screenshotKey).catch(() => {});
         throw e;
       }
