@@ -13,6 +13,7 @@ import { unzip } from './locales/unzip.ts';
 import { model3d } from './locales/model3d.ts';
 import { model3dTasks } from './locales/model3d-tasks.ts';
 import { orders } from './locales/orders.ts';
+import { info } from './locales/info.ts';
 
 export const LANGUAGES = ['zh', 'en', 'ko', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -47,6 +48,7 @@ export { unzip };
 export { model3d };
 export { model3dTasks };
 export { orders };
+export { info };
 
 /** Login-site text lookup. */
 export function ssoText(lang: Language, key: keyof (typeof sso)['en'], args?: readonly (string | number)[]): string {

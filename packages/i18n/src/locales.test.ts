@@ -8,10 +8,11 @@ import { unzip } from './index.ts';
 import { model3d } from './index.ts';
 import { model3dTasks } from './index.ts';
 import { orders } from './index.ts';
+import { info } from './index.ts';
 import { MODEL3D_STAGES } from '@cadcloud/contracts';
 
 describe('locales', () => {
-  for (const [ns, table] of Object.entries({ errors, sso, web, viewer, fonts, versions, compare, conversions, unzip, model3d, model3dTasks, orders })) {
+  for (const [ns, table] of Object.entries({ errors, sso, web, viewer, fonts, versions, compare, conversions, unzip, model3d, model3dTasks, orders, info })) {
     it(`${ns}: every language has every key, none empty`, () => {
       const keys = Object.keys(table.en).sort();
       for (const lang of LANGUAGES) {
