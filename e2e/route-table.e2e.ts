@@ -46,15 +46,25 @@ const DEVICES = {
 /** What the page shows once it has settled: where it ended, its text, and whether it is the app's 404 page. */
 async function look(page: Page) {
   await page.waitForLoadState('networkidle').catch(() => {});
-  // a page that is still loading its chunk or data shows a spinner for a moment
-  await page.waitForFunction(() => (document.body.innerText || '').trim().length > 0 && !document.querySelector('.ant-spin-spinning'), undefined, { timeout: 15_000 }).catch(() => {});
-  return page.evaluate(() => ({
+  const read = () => page.evaluate(() => ({
     path: location.pathname,
     text: (document.body.innerText || '').trim(),
     notFound: location.pathname === '/404' || !!document.querySelector('.ant-result-404'),
     contentType: document.contentType,
     appRoot: !!document.getElementById('root')?.children.length,
+    busy: !!document.querySelector('.ant-spin-spinning'),
   }));
+  // settled: the same address twice in a row (a page may redirect on the client, a layout for the other device),
+  // with text and no spinner, or 15 s gone
+  let last = await read();
+  for (let i = 0; i < 50; i++) {
+    await page.waitForTimeout(300);
+    const now = await read().catch(() => last);
+    const stable = now.path === last.path && now.text.length > 0 && !now.busy;
+    last = now;
+    if (stable) break;
+  }
+  return last;
 }
 
 function problemOf(r: Awaited<ReturnType<typeof look>>): string | null {

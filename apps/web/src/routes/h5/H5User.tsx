@@ -1,6 +1,6 @@
 import { Avatar, Button, List, Segmented } from 'antd';
 import { UserOutlined, LogoutOutlined, DesktopOutlined, FontSizeOutlined } from '@ant-design/icons';
-import { CompassOutlined, FileSyncOutlined } from '@ant-design/icons';
+import { CompassOutlined, FileSyncOutlined, IdcardOutlined, MessageOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LANGUAGES, type Language } from '@cadcloud/i18n';
@@ -35,6 +35,12 @@ export function H5User() {
         </List.Item>
         <List.Item>
           <Button type="link" icon={<FileSyncOutlined />} onClick={() => navigate('/webH5/transformer')} data-testid="h5-transformer">{t('conversions:transformer.nav')}</Button>
+        </List.Item>
+        <List.Item>
+          <Button type="link" icon={<IdcardOutlined />} onClick={() => navigate('/webH5/info/usercenter')} data-testid="h5-usercenter">{t('info:usercenter.title')}</Button>
+        </List.Item>
+        <List.Item>
+          <Button type="link" icon={<MessageOutlined />} onClick={() => navigate('/webH5/info/feedback')} data-testid="h5-feedback">{t('info:nav.feedback')}</Button>
         </List.Item>
         <List.Item>
           <Button type="link" icon={<DesktopOutlined />} onClick={() => { sessionStorage.setItem('cadcloud.forceDesktop', '1'); navigate('/yun/recent'); }}>{t('h5.desktop')}</Button>
