@@ -86,7 +86,7 @@ export function FeedbackForm({ defaultEmail }: { defaultEmail?: string }) {
     <Form layout="vertical" className="feedback-form" onFinish={() => void submit()} data-testid="feedback-form">
       <p>{t('feedback.intro')}</p>
       <Form.Item label={t('feedback.email')} required validateStatus={fieldProblem('email') ? 'error' : undefined} help={fieldProblem('email')}>
-        <Input type="email" value={email} maxLength={320} placeholder={t('feedback.emailPlaceholder')} onChange={(e) => setEmail(e.target.value)} data-testid="feedback-email" />
+        <Input inputMode="email" autoComplete="email" value={email} maxLength={320} placeholder={t('feedback.emailPlaceholder')} onChange={(e) => setEmail(e.target.value)} data-testid="feedback-email" />
       </Form.Item>
       <Form.Item label={t('feedback.content')} required validateStatus={fieldProblem('content') ? 'error' : undefined} help={fieldProblem('content')}>
         <Input.TextArea value={content} rows={6} showCount maxLength={FEEDBACK_CONTENT_MAX} placeholder={t('feedback.contentPlaceholder')} onChange={(e) => setContent(e.target.value)} data-testid="feedback-content" />
