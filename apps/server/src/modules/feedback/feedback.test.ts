@@ -97,6 +97,8 @@ for (const driver of testDatabaseDrivers()) {
       expect((await t.call('/global/v5/common/infoPage', { name: 'contact' })).bizData).toEqual({ text: null, email: null });
       expect((await t.call('/global/v5/common/infoPage', { name: 'declaration' })).bizData).toEqual({ text: null, email: null });
       expect((await t.call('/global/v5/common/infoPage', { name: '../etc/passwd' })).rtnCode).not.toBe('0000000');
+      const doc = (await t.app.inject({ method: 'GET', url: '/api/docs' })).json();
+      for (const p of ['/cloud/v5/advice/add', '/global/v5/common/infoPage']) expect(doc.paths[p], p).toBeTruthy();
     });
   });
 }
