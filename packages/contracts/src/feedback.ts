@@ -31,7 +31,7 @@ export const adviceAddResult = z.object({ id: z.string() });
 export const INFO_PAGES = ['contact', 'declaration'] as const;
 export const infoPageRequest = z.object({ name: z.enum(INFO_PAGES) });
 export const infoPageResult = z.object({
-  /** the operator's text (plain text or Markdown, shown as text, never as HTML); null: the app shows its default */
+  /** the operator's text (Markdown; an .html file reduced to text by the server), rendered as elements, never as HTML; null: the app shows its default */
   text: z.string().nullable(),
   /** contact page: the operator's address for questions; null when not configured */
   email: z.string().nullable(),

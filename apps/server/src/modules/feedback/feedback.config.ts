@@ -9,6 +9,6 @@ export const feedbackConfig = defineConfig({
   feedbackPerHour: { env: 'FEEDBACK_PER_HOUR', schema: envInt(5, 1, 10_000), doc: 'feedback messages a user, and a client address, may send per hour (default 5)' },
   feedbackPerDay: { env: 'FEEDBACK_PER_DAY', schema: envInt(20, 1, 100_000), doc: 'feedback messages a user, and a client address, may send per day (default 20)' },
   contactEmail: { env: 'CONTACT_EMAIL', schema: envOptionalString(), doc: 'the address /contactus shows for questions (none by default: the page points to the feedback form)' },
-  contactFile: { env: 'CONTACT_FILE', schema: envOptionalString(), doc: 'a UTF-8 text or Markdown file whose text /contactus shows (as text, never as HTML); the built-in text when unset' },
-  declarationFile: { env: 'DECLARATION_FILE', schema: envOptionalString(), doc: 'a UTF-8 text or Markdown file with the legal declaration /declaration shows (as text, never as HTML); the built-in self-hosting and AGPL notice when unset' },
+  contactFile: { env: 'CONTACT_FILE', schema: envOptionalString(), doc: 'a UTF-8 Markdown file (or .html, reduced to text) whose text /contactus shows (rendered as elements, never as HTML); the built-in text when unset' },
+  declarationFile: { env: 'DECLARATION_FILE', schema: envOptionalString(), doc: 'a UTF-8 Markdown file (or .html, reduced to text) with the legal declaration /declaration shows (rendered as elements, never as HTML); the built-in self-hosting and AGPL notice when unset' },
 });

@@ -40,12 +40,31 @@ function cleanPageUrl(u: string | undefined): string | null {
   return /^(\/(?!\/)|https?:\/\/)/i.test(s) ? s : null;
 }
 
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'", nbsp: ' ' };
+
+/**
+ * An operator's HTML file as the Markdown-like text the pages render: scripts and styles dropped, headings and list
+ * items marked, every other tag removed (the page never shows the operator's HTML as HTML).
+ */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<(script|style|head)\b[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<h([1-4])\b[^>]*>/gi, (_, n: string) => `\n${'#'.repeat(Number(n))} `)
+    .replace(/<li\b[^>]*>/gi, '\n- ')
+    .replace(/<br\s*\/?>|<\/(p|div|h[1-6]|ul|ol|tr|section|article)\s*>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_, e: string) => ENTITIES[e])
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
 async function readOperatorText(file: string | undefined): Promise<string | null> {
   if (!file) return null;
   try {
     const size = (await stat(file)).size;
     const buf = await readFile(file);
-    const text = buf.subarray(0, Math.min(size, INFO_FILE_MAX_BYTES)).toString('utf8').replace(/\uFFFD$/, '');
+    const raw = buf.subarray(0, Math.min(size, INFO_FILE_MAX_BYTES)).toString('utf8').replace(/\uFFFD$/, '');
+    const text = /\.html?$/i.test(file) ? htmlToText(raw) : raw;
     return text.trim() ? text : null;
   } catch {
     // a missing or unreadable file: the built-in text, rather than a broken page

@@ -7,7 +7,7 @@ import { createDatabase } from '../../infra/index.ts';
 import { loadConfig } from '../../infra/config/index.ts';
 import { createStorage } from '../../infra/storage/storage.factory.ts';
 import { createMailer } from '../../infra/mail/mailer.factory.ts';
-import { createFeedbackService } from './feedback.service.ts';
+import { createFeedbackService, htmlToText } from './feedback.service.ts';
 import { createTestApp, type TestApp } from '../../test/fixtures.ts';
 import { runAdmin } from '../../admin/admin.cli.ts';
 import { FEEDBACK_SCREENSHOT_MAX_BYTES } from '@cadcloud/contracts';
@@ -104,6 +104,11 @@ for (const driver of testDatabaseDrivers()) {
 }
 
 describe('information pages the operator configures', () => {
+  it('an HTML declaration file becomes text: scripts dropped, tags removed, headings and items marked', () => {
+    expect(htmlToText('<html><head><title>x</title></head><body><h1>Terms</h1><p>Use it <b>well</b> &amp; <a href="javascript:x">safely</a>.</p><script>alert(1)</script><ul><li>one</li><li>two</li></ul><img src=x onerror=alert(1)></body></html>'))
+      .toBe('# Terms\nUse it well & safely.\n\n- one\n- two');
+  });
+
   it('reads CONTACT_FILE, CONTACT_EMAIL and DECLARATION_FILE as text', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cadcloud-info-'));
     writeFileSync(path.join(dir, 'contact.md'), '# Call us\n<script>alert(1)</script>');

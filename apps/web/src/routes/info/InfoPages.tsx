@@ -6,6 +6,7 @@ import { Link, useLocation } from 'react-router';
 import type { InfoPageResult } from '@cadcloud/contracts';
 import { FeedbackForm } from '../../features/info/FeedbackForm.tsx';
 import { fetchInfoPage } from '../../features/info/api.ts';
+import { renderMarkdown } from '../../features/info/markdown.tsx';
 import { isPhone } from '../../lib/device.ts';
 
 const LINKS = [
@@ -66,9 +67,9 @@ function useOperatorText(name: 'contact' | 'declaration'): InfoPageResult | 'loa
   return r;
 }
 
-/** Operator text is shown as text (React escapes it): never interpreted as HTML. */
+/** Operator text (Markdown) as elements (features/info/markdown.tsx): never interpreted as HTML. */
 function OperatorText({ text, testId }: { text: string; testId: string }) {
-  return <div className="info-text" data-testid={testId}>{text}</div>;
+  return <div className="info-text" data-testid={testId}>{renderMarkdown(text)}</div>;
 }
 
 export function ContactPage() {
