@@ -52,6 +52,12 @@ const invoiceRoutes = Object.entries(INVOICE_PAGES).map(([path, name]) => {
   const Page = invoicePage(name);
   return { path, element: <Page /> };
 });
+const H5UserCenter = lazyPage(() => import('./routes/h5/H5Info.tsx'), 'H5UserCenter');
+const H5Feedback = lazyPage(() => import('./routes/h5/H5Info.tsx'), 'H5Feedback');
+const FeedbackPage = lazyPage(() => import('./routes/info/InfoPages.tsx'), 'FeedbackPage');
+const ContactPage = lazyPage(() => import('./routes/info/InfoPages.tsx'), 'ContactPage');
+const DeclarationPage = lazyPage(() => import('./routes/info/InfoPages.tsx'), 'DeclarationPage');
+const HelpPage = lazyPage(() => import('./routes/info/InfoPages.tsx'), 'HelpPage');
 
 // system UI fonts first; the shipped Noto fonts fill in CJK glyphs on machines without them
 const FONT_FAMILY = `-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, "PingFang SC", "Microsoft YaHei", "Apple SD Gothic Neo", "Malgun Gothic", "Noto Sans SC", "Noto Sans KR", sans-serif`;
@@ -137,6 +143,9 @@ const router = createBrowserRouter([
           { path: 'upload', element: <H5Upload /> },
           { path: 'user', element: <H5User /> },
           { path: 'item/:fileId', element: <H5Item /> },
+          { path: 'info', element: <Navigate to="/webH5/info/usercenter" replace /> },
+          { path: 'info/usercenter', element: <H5UserCenter /> },
+          { path: 'info/feedback', element: <H5Feedback /> },
           { path: 'info/publicplatform', element: <H5Public /> },
           { path: 'info/publicplatform/:fileId', element: <H5PublicDetail /> },
           { path: 'font', element: <Fonts /> },
@@ -157,6 +166,11 @@ const router = createBrowserRouter([
   ...shareRoutes,
   // a converted 3D model in a new tab (spec section 2); three.js is in this page's chunk only
   { path: '/view3d', element: <View3dRoute /> },
+  // the information pages: open to visitors (the spec requires the e-mail with feedback so anyone can send it)
+  { path: '/feedback', element: <FeedbackPage /> },
+  { path: '/contactus', element: <ContactPage /> },
+  { path: '/declaration', element: <DeclarationPage /> },
+  { path: '/help', element: <HelpPage /> },
   { path: '/404', element: <NotFound /> },
   { path: '*', element: <Navigate to="/404" replace /> },
 ]);

@@ -183,9 +183,16 @@ export const ERRORS = {
   // {0}: the invoice status's name
   'invoice.cannotReCreate': { rtnCode: '1022107', key: 'errors.invoice.cannotReCreate' },
   'invoice.noPdf': { rtnCode: '1022108', key: 'errors.invoice.noPdf' },
+  // feedback (issue 23; spec section 5: e-mail required and valid, content required)
+  'feedback.emailRequired': { rtnCode: '1025001', key: 'errors.feedback.emailRequired' },
+  'feedback.emailInvalid': { rtnCode: '1025002', key: 'errors.feedback.emailInvalid' },
+  'feedback.contentRequired': { rtnCode: '1025003', key: 'errors.feedback.contentRequired' },
+  'feedback.contentTooLong': { rtnCode: '1025004', key: 'errors.feedback.contentTooLong' },
+  'feedback.screenshotInvalid': { rtnCode: '1025005', key: 'errors.feedback.screenshotInvalid' },
+  'feedback.tooMany': { rtnCode: '1025006', key: 'errors.feedback.tooMany' },
   // rtnCode ranges by area (append inside your range): shares 1010xxx, groups 1011xxx, public library 1012xxx,
   // versions 1013xxx, compare 1014xxx, conversions 1015xxx, decompression 1016xxx, 3D models 1017xxx, membership 1018xxx,
-  // orders 1019xxx, exchange codes 1020xxx, freeze 1021xxx, companies and invoices 1022xxx, feedback 1023xxx
+  // orders 1019xxx, exchange codes 1020xxx, freeze 1021xxx, companies and invoices 1022xxx, feedback 1025xxx
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

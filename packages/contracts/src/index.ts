@@ -16,3 +16,4 @@ export * from './model3d.ts';
 export * from './membership.ts';
 export * from './orders.ts';
 export * from './invoices.ts';
+export * from './feedback.ts';

@@ -15,6 +15,7 @@ import { model3dTasks } from './locales/model3d-tasks.ts';
 import { pay } from './locales/pay.ts';
 import { orders } from './locales/orders.ts';
 import { invoices } from './locales/invoices.ts';
+import { info } from './locales/info.ts';
 
 export const LANGUAGES = ['zh', 'en', 'ko', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -51,6 +52,7 @@ export { model3dTasks };
 export { pay };
 export { orders };
 export { invoices };
+export { info };
 
 /** Login-site text lookup. */
 export function ssoText(lang: Language, key: keyof (typeof sso)['en'], args?: readonly (string | number)[]): string {

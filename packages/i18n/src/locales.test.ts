@@ -11,10 +11,11 @@ import { pay } from './index.ts';
 import { orders } from './index.ts';
 import { invoices } from './index.ts';
 import { INVOICE_STATUS_NAMES } from '@cadcloud/contracts';
+import { info } from './index.ts';
 import { MODEL3D_STAGES } from '@cadcloud/contracts';
 
 describe('locales', () => {
-  for (const [ns, table] of Object.entries({ errors, sso, web, viewer, fonts, versions, compare, conversions, unzip, model3d, model3dTasks, pay, orders, invoices })) {
+  for (const [ns, table] of Object.entries({ errors, sso, web, viewer, fonts, versions, compare, conversions, unzip, model3d, model3dTasks, pay, orders, invoices, info })) {
     it(`${ns}: every language has every key, none empty`, () => {
       const keys = Object.keys(table.en).sort();
       for (const lang of LANGUAGES) {

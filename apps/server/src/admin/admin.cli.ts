@@ -6,6 +6,7 @@
  *   order list [--user EMAIL] [--status N] [--limit N]
  *   company create --name N --admin EMAIL [--tax-id T]   company invite --company ID --email E [--may-invoice]   company list
  *   invoice list [--status N]   invoice issue ID --pdf FILE   invoice fail ID --reason R   invoice void ID
+ *   feedback list [--open] [--limit N]               feedback reply <id> --text T
  *   user disable|enable --email E                    user reset-password --email E [--password P]
  *   storage gc [--dry-run]                           jobs list [--state S] [--limit N]   jobs retry|cancel <id>
  *   stats                                            mail outbox [--limit N]
@@ -25,6 +26,7 @@ import { createUsersService } from '../modules/users/users.service.ts';
 import { createQuotaService } from '../modules/quota/quota.service.ts';
 import { createMembershipService } from '../modules/membership/membership.service.ts';
 import { createOrdersService } from '../modules/orders/orders.service.ts';
+import { createFeedbackService } from '../modules/feedback/feedback.service.ts';
 import { CURRENCIES } from '@cadcloud/contracts';
 import { createSessionsService } from '../modules/users/sessions.service.ts';
 import { randomBytes } from 'node:crypto';
@@ -61,6 +63,10 @@ const USAGE = `usage: npm run admin -- <command>
   invoice issue ID --pdf FILE (stores the PDF, status 1, mails the requester; from 2 invoicing or 4 re-issuing)
   invoice fail ID --reason R  (status 3, mails the requester the reason)
   invoice void ID             (status 5; its orders may be invoiced again; mails the requester)
+  feedback list [--open] [--limit N]
+                              (newest first; --open: only those not answered yet)
+  feedback reply <id> --text T
+                              (mails T to the sender in their language, through SMTP or the outbox, and marks it answered)
   user disable --email E      (ends every session; sign-in refused until enabled)
   user enable --email E
   user reset-password --email E [--password P]   (without --password: a random one, printed once; ends every session)
@@ -85,7 +91,7 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
   const [area, action, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
-    options: { user: { type: 'string' }, status: { type: 'string' }, plan: { type: 'string' }, periods: { type: 'string' }, ref: { type: 'string' }, 'price-usd': { type: 'string' }, 'price-cny': { type: 'string' }, 'price-krw': { type: 'string' }, 'price-eur': { type: 'string' }, days: { type: 'string' }, storage: { type: 'string' }, 'expiry-warning': { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' }, state: { type: 'string' }, 'dry-run': { type: 'boolean' }, objects: { type: 'boolean' }, force: { type: 'boolean' }, count: { type: 'string' }, expires: { type: 'string' }, batch: { type: 'string' }, order: { type: 'string' }, slot: { type: 'string' }, image: { type: 'string' }, link: { type: 'string' }, title: { type: 'string' }, admin: { type: 'string' }, company: { type: 'string' }, 'may-invoice': { type: 'boolean' }, 'tax-id': { type: 'string' }, pdf: { type: 'string' }, reason: { type: 'string' } },
+    options: { user: { type: 'string' }, status: { type: 'string' }, plan: { type: 'string' }, periods: { type: 'string' }, ref: { type: 'string' }, 'price-usd': { type: 'string' }, 'price-cny': { type: 'string' }, 'price-krw': { type: 'string' }, 'price-eur': { type: 'string' }, days: { type: 'string' }, storage: { type: 'string' }, 'expiry-warning': { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, bytes: { type: 'string' }, type: { type: 'string' }, limit: { type: 'string' }, state: { type: 'string' }, 'dry-run': { type: 'boolean' }, objects: { type: 'boolean' }, force: { type: 'boolean' }, count: { type: 'string' }, expires: { type: 'string' }, batch: { type: 'string' }, order: { type: 'string' }, slot: { type: 'string' }, image: { type: 'string' }, link: { type: 'string' }, title: { type: 'string' }, admin: { type: 'string' }, company: { type: 'string' }, 'may-invoice': { type: 'boolean' }, 'tax-id': { type: 'string' }, pdf: { type: 'string' }, reason: { type: 'string' }, open: { type: 'boolean' }, text: { type: 'string' } },
     allowPositionals: true,
     strict: true,
   });
@@ -208,6 +214,21 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
         return await invoices.fail(id, need(values.reason, 'reason'));
       }
       if (area === 'invoice' && action === 'void') return await invoices.void(invoiceId());
+    }
+    if (area === 'feedback' && (action === 'list' || action === 'reply')) {
+      const feedback = createFeedbackService({ db, config, storage: createStorage(config), mailer: createMailer(config, db) });
+      const present = (f: NonNullable<Awaited<ReturnType<typeof feedback.reply>>>) => ({ id: f.id, email: f.email, uid: f.uid, content: f.content, pageUrl: f.page_url, screenshot: f.screenshot_key, ip: f.ip, language: f.language, createdAt: new Date(f.created_at).toISOString(), reply: f.reply, repliedAt: f.replied_at ? new Date(f.replied_at).toISOString() : null });
+      if (action === 'list') {
+        const limit = values.limit === undefined ? 100 : Number(values.limit);
+        if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a whole number');
+        return (await feedback.list({ open: values.open === true, limit })).map(present);
+      }
+      const id = positionals[0];
+      if (!id) throw new UsageError('missing the feedback id: npm run admin -- feedback reply <id> --text "…"');
+      const text = need(values.text?.trim(), 'text');
+      const answered = await feedback.reply(id, text);
+      if (!answered) throw new UsageError(`no feedback ${id}`);
+      return present(answered);
     }
     if (area === 'plan' && action === 'set') {
       const code = positionals[0];

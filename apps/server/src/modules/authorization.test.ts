@@ -26,7 +26,8 @@ for (const driver of testDatabaseDrivers()) {
       const model3d = await t.db.db.selectFrom('model3d_conversions').selectAll().orderBy('id').execute();
       const orders = await t.db.db.selectFrom('orders').selectAll().where('uid', '=', a.id).orderBy('id').execute();
       const payments = await t.db.db.selectFrom('sandbox_payments').selectAll().orderBy('order_id').execute();
-      return JSON.stringify({ items, tasks, uploads, user, conversions, model3d, orders, payments });
+      const feedback = await t.db.db.selectFrom('feedback').selectAll().where('uid', '=', a.id).orderBy('id').execute();
+      return JSON.stringify({ items, tasks, uploads, user, conversions, model3d, orders, payments, feedback });
     }
 
     beforeAll(async () => {
@@ -147,6 +148,20 @@ for (const driver of testDatabaseDrivers()) {
       }
       expect((await t.app.inject({ method: 'GET', url: `/cloud/v5/drawing/scene?fileId=${ids.file}` })).json().rtnCode).toBe('101');
       expect(await snapshot()).toBe(before);
+    });
+
+    it('feedback (modules/feedback): B\'s message is recorded as B\'s whatever it names; a visitor\'s under no account', async () => {
+      await t.call('/cloud/v5/advice/add', { email: 'a@example.com', content: 'from A' }, a.token);
+      const before = await snapshot();
+      const r = await t.call('/cloud/v5/advice/add', { email: 'a@example.com', content: 'B pretends to be A', uid: a.id } as unknown, b.token);
+      expect(r.rtnCode).toBe('0000000');
+      expect(await snapshot()).toBe(before);
+      expect((await t.db.db.selectFrom('feedback').select('uid').where('id', '=', r.bizData.id).executeTakeFirstOrThrow()).uid).toBe(b.id);
+      const visitor = await t.call('/cloud/v5/advice/add', { email: 'v@example.com', content: 'as a visitor' });
+      expect((await t.db.db.selectFrom('feedback').select('uid').where('id', '=', visitor.bizData.id).executeTakeFirstOrThrow()).uid).toBeNull();
+      // a forged token signs in as nobody: stored like a visitor's, under no account
+      const forged = await t.call('/cloud/v5/advice/add', { email: 'v@example.com', content: 'forged' }, 'forged-token');
+      expect((await t.db.db.selectFrom('feedback').select('uid').where('id', '=', forged.bizData.id).executeTakeFirstOrThrow()).uid).toBeNull();
     });
 
     it('every endpoint refuses an unsigned request with 101', async () => {

@@ -11,6 +11,7 @@ import { unzip } from '@cadcloud/i18n';
 import { model3d, model3dTasks } from '@cadcloud/i18n';
 import { pay } from '@cadcloud/i18n';
 import { invoices } from '@cadcloud/i18n';
+import { info, errors } from '@cadcloud/i18n';
 
 const STORAGE_KEY = 'cadcloud.lang';
 
@@ -30,6 +31,10 @@ void i18n.use(initReactI18next).init({
   returnNull: false,
 });
 
+// the information pages (feedback, contact, declaration, quick start, phone account center)
+for (const l of LANGUAGES) i18n.addResourceBundle(l, 'info', info[l]);
+// the server's error texts, for checks the browser makes before sending (the same messages the server would answer)
+for (const l of LANGUAGES) i18n.addResourceBundle(l, 'errors', errors[l]);
 // the shares namespace (share dialog, /yun/share, share pages)
 for (const l of LANGUAGES) i18n.addResourceBundle(l, 'shares', shares[l]);
 // the groups namespace (/yun/group, /webH5/group, the invitation page)

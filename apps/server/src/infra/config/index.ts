@@ -22,6 +22,7 @@ import { groupsConfig } from '../../modules/groups/groups.config.ts';
 import { ordersConfig } from '../../modules/orders/orders.config.ts';
 import { providersConfig } from '../../modules/orders/providers/providers.config.ts';
 import { commonConfig } from '../../modules/common/common.config.ts';
+import { feedbackConfig } from '../../modules/feedback/feedback.config.ts';
 
 /** Every module's declarations; add a module's config here. */
 export const configDefinitions = {
@@ -44,6 +45,7 @@ export const configDefinitions = {
   ...unzipConfig,
   ...membershipConfig,
   ...groupsConfig,
+  ...feedbackConfig,
   ...ordersConfig,
   ...providersConfig,
   ...commonConfig,

@@ -31,6 +31,8 @@ export interface Database {
   share_extract_budget: ShareExtractBudgetTable;
   share_extract_challenges: ShareExtractChallengesTable;
   mail_send_counts: MailSendCountsTable;
+  feedback: FeedbackTable;
+  feedback_counts: MailSendCountsTable;
   public_likes: PublicLikesTable;
   public_collections: PublicCollectionsTable;
   public_messages: PublicMessagesTable;
@@ -734,4 +736,19 @@ export interface PublicMessagesTable {
   uid: string;
   content: string;
   created_at: number;
+}
+
+/** Feedback sent through /cloud/v5/advice/add (modules/feedback); reply set when the operator answered by mail. */
+export interface FeedbackTable {
+  id: string;
+  uid: string | null;
+  email: string;
+  content: string;
+  page_url: string | null;
+  screenshot_key: string | null;
+  ip: string;
+  language: string;
+  created_at: number;
+  reply: string | null;
+  replied_at: number | null;
 }

@@ -4,6 +4,9 @@ import type { Database } from '../db/schema.ts';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
+/** Tables of hour and day windows per key (mail_send_counts: a user's share mails; feedback_counts: feedback per user and address). */
+export type CountTable = 'mail_send_counts' | 'feedback_counts';
+
 export interface MailLimits {
   perHour: number;
   perDay: number;
@@ -14,27 +17,27 @@ export interface MailLimits {
  * message after the previous one ended), atomically in the database so parallel requests of any server process
  * cannot overdraw it. Answers 'ok', or which budget `n` more would exceed (then nothing is reserved).
  */
-export async function reserveUserMail(db: Kysely<Database>, uid: string, n: number, limits: MailLimits, now: number): Promise<'ok' | 'hour' | 'day'> {
-  if (!(await reserve(db, uid, 'hour', HOUR_MS, limits.perHour, n, now))) return 'hour';
-  if (!(await reserve(db, uid, 'day', DAY_MS, limits.perDay, n, now))) {
-    await returnUserMail(db, uid, n, ['hour']);
+export async function reserveUserMail(db: Kysely<Database>, uid: string, n: number, limits: MailLimits, now: number, table: CountTable = 'mail_send_counts'): Promise<'ok' | 'hour' | 'day'> {
+  if (!(await reserve(db, table, uid, 'hour', HOUR_MS, limits.perHour, n, now))) return 'hour';
+  if (!(await reserve(db, table, uid, 'day', DAY_MS, limits.perDay, n, now))) {
+    await returnUserMail(db, uid, n, ['hour'], table);
     return 'day';
   }
   return 'ok';
 }
 
 /** Gives back reserved messages that were not sent. */
-export async function returnUserMail(db: Kysely<Database>, uid: string, n: number, periods = ['hour', 'day']) {
+export async function returnUserMail(db: Kysely<Database>, uid: string, n: number, periods = ['hour', 'day'], table: CountTable = 'mail_send_counts') {
   if (n <= 0) return;
-  await db.updateTable('mail_send_counts').set({ sent: sql`case when sent > ${n} then sent - ${n} else 0 end` }).where('uid', '=', uid).where('period', 'in', periods).execute();
+  await db.updateTable(table).set({ sent: sql`case when sent > ${n} then sent - ${n} else 0 end` }).where('uid', '=', uid).where('period', 'in', periods).execute();
 }
 
-async function reserve(db: Kysely<Database>, uid: string, period: string, windowMs: number, limit: number, n: number, now: number): Promise<boolean> {
+async function reserve(db: Kysely<Database>, table: CountTable, uid: string, period: string, windowMs: number, limit: number, n: number, now: number): Promise<boolean> {
   if (n > limit) return false;
-  const T = sql.ref('mail_send_counts');
+  const T = sql.ref(table);
   const stale = now - windowMs;
   const r = await db
-    .insertInto('mail_send_counts')
+    .insertInto(table)
     .values({ uid, period, window_start: now, sent: n })
     .onConflict((oc) =>
       oc

@@ -8,6 +8,12 @@ import { isPhone } from '../../lib/device.ts';
 import { payPathIn } from '../../features/pay/plans.ts';
 import { FreezeBanner } from '../../features/pay/Freeze.tsx';
 
+/** /webH5/info pages that have a desktop counterpart. */
+const DESKTOP_PAGES: Record<string, string> = {
+  '/webH5/info/feedback': '/feedback',
+  '/webH5/info/publicplatform': '/yun/public',
+};
+
 /** Mobile layout: content above a bottom tab bar (home, cloud, group, upload, user). */
 export function H5Shell() {
   const { t } = useTranslation();
@@ -20,9 +26,9 @@ export function H5Shell() {
     { id: 'upload', path: '/webH5/upload', icon: <CloudUploadOutlined />, label: t('nav.upload') },
     { id: 'user', path: '/webH5/user', icon: <UserOutlined />, label: t('nav.user') },
   ];
-  // a desktop browser that opened a phone link goes to the desktop layout
+  // a desktop browser that opened a phone link goes to the desktop layout (the same page where it has one)
   useEffect(() => {
-    if (!isPhone() && !sessionStorage.getItem('cadcloud.forceMobile')) navigate(groupPathIn('/yun', pathname + window.location.search) ?? payPathIn('/yun', pathname + window.location.search) ?? '/yun/recent', { replace: true });
+    if (!isPhone() && !sessionStorage.getItem('cadcloud.forceMobile')) navigate(groupPathIn('/yun', pathname + window.location.search) ?? payPathIn('/yun', pathname + window.location.search) ?? DESKTOP_PAGES[pathname] ?? '/yun/recent', { replace: true });
   }, []);
   // a file's detail page belongs to the cloud tab
   const current = pathname.startsWith('/webH5/item/') ? '/webH5/cloud' : pathname;

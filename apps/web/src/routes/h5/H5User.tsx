@@ -1,7 +1,6 @@
 import { Avatar, Button, List, Segmented } from 'antd';
 import { UserOutlined, LogoutOutlined, DesktopOutlined, FontSizeOutlined } from '@ant-design/icons';
-import { CompassOutlined, FileSyncOutlined } from '@ant-design/icons';
-import { ShoppingOutlined, GiftOutlined, CrownOutlined, IdcardOutlined } from '@ant-design/icons';
+import { CompassOutlined, FileSyncOutlined, IdcardOutlined, MessageOutlined, ShoppingOutlined, GiftOutlined, CrownOutlined } from '@ant-design/icons';
 import { AdSlot } from '../../features/pay/AdSlot.tsx';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -47,6 +46,12 @@ export function H5User() {
         ))}
         <List.Item>
           <CompanyEntry />
+        </List.Item>
+        <List.Item>
+          <Button type="link" icon={<IdcardOutlined />} onClick={() => navigate('/webH5/info/usercenter')} data-testid="h5-usercenter">{t('info:usercenter.title')}</Button>
+        </List.Item>
+        <List.Item>
+          <Button type="link" icon={<MessageOutlined />} onClick={() => navigate('/webH5/info/feedback')} data-testid="h5-feedback">{t('info:nav.feedback')}</Button>
         </List.Item>
         <List.Item>
           <Button type="link" icon={<DesktopOutlined />} onClick={() => { sessionStorage.setItem('cadcloud.forceDesktop', '1'); navigate('/yun/recent'); }}>{t('h5.desktop')}</Button>

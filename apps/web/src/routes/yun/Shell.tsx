@@ -7,7 +7,7 @@ import { groupPathIn } from '../../features/groups/paths.ts';
 import { CompassOutlined, CloudServerOutlined, StarOutlined, HeartOutlined } from '@ant-design/icons';
 import { taskEvents } from '../../features/tasks/task-events.ts';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Outlet, useLocation, useNavigate, useSearchParams, Link } from 'react-router';
 import { LANGUAGES, type Language } from '@cadcloud/i18n';
 import { useUser } from '../../features/auth/user.tsx';
 import { TaskPanel } from '../../features/tasks/TaskPanel.tsx';
@@ -113,6 +113,12 @@ export function Shell() {
       <Menu mode="inline" selectedKeys={[key]} items={items} onClick={({ key: k }) => { setDrawer(false); navigate(k.startsWith('/') ? k : `/yun/${k}`); }} data-testid="nav" />
       <StorageMeter />
       <AdSlot slot="web-sider" />
+      <nav className="shell-info-links" data-testid="info-links">
+        <Link to="/help">{t('info:nav.help')}</Link>
+        <Link to={`/feedback?from=${encodeURIComponent(location.pathname + location.search)}`}>{t('info:nav.feedback')}</Link>
+        <Link to="/contactus">{t('info:nav.contact')}</Link>
+        <Link to="/declaration">{t('info:nav.declaration')}</Link>
+      </nav>
     </>
   );
   return (

@@ -31,6 +31,7 @@ import * as exchangeCodes from './20261127T230200-exchange-codes.ts';
 import * as freeze from './20261127T230300-freeze.ts';
 import * as ads from './20261127T230400-ads.ts';
 import * as companiesInvoices from './20261127T230800-companies-invoices.ts';
+import * as feedback from './20261127T230700-feedback.ts';
 
 /** Static map (not a folder scan) so migrations work the same under tsx, bundlers and tests. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '20261127T230300-freeze': freeze,
   '20261127T230400-ads': ads,
   '20261127T230800-companies-invoices': companiesInvoices,
+  '20261127T230700-feedback': feedback,
 };
