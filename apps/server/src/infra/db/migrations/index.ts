@@ -25,6 +25,7 @@ import * as unzipLanguage from './20261127T163100-unzip-language.ts';
 import * as model3dErrorArgs from './20261127T192000-model3d-error-args.ts';
 import * as model3dCompanions from './20261127T192000-model3d-companions.ts';
 import * as membership from './20261127T193000-membership.ts';
+import * as model3dMisc from './20261127T230500-model3d-misc.ts';
 
 /** Static map (not a folder scan) so migrations work the same under tsx, bundlers and tests. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '20261127T192000-model3d-error-args': model3dErrorArgs,
   '20261127T192000-model3d-companions': model3dCompanions,
   '20261127T193000-membership': membership,
+  '20261127T230500-model3d-misc': model3dMisc,
 };
