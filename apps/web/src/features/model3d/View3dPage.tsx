@@ -9,6 +9,7 @@ import { model3dApi, MODEL3D_POLL_MS } from './api.ts';
 import { sharesApi } from '../shares/api.ts';
 import { ElementProperties, ModelTree } from './ModelPanels.tsx';
 import { MeasurePanel } from './MeasurePanel.tsx';
+import { isRevit, RevitInfoPanel } from './RevitInfo.tsx';
 import type { MeasureResult } from './measure-tool.ts';
 import type { Axis } from './section.ts';
 import type { DrawnLevel, Engine, RenderMode, StandardView } from './engine.ts';
@@ -65,6 +66,8 @@ export function View3dPage() {
   if (phase.kind === 'model') return <ModelView url={phase.url} lodUrl={phase.lodUrl} status={status!} />;
   if (phase.kind === 'error') return <Result status="warning" title={phase.msg} data-testid="view3d-error" />;
   if (!status) return <Spin style={{ display: 'block', margin: '20vh auto' }} />;
+  // a Revit file converts to nothing: what it tells of itself instead (its owner's; a share shows the plain state)
+  if (isRevit(status.name) && !shareToken) return <RevitInfoPanel fileId={key} name={status.name} />;
   const s = status.transformStatus;
   return (
     <div className="view3d-state" style={{ maxWidth: 560, margin: '10vh auto', padding: 16 }} data-testid="view3d-state">
