@@ -136,7 +136,10 @@ describe('3D formats through the endpoints', { timeout: 180_000 }, () => {
     await s.upload('textured.mtl', mtl, dir.id);
     const second = await s.convert(f.id);
     expect(second).toMatchObject({ transformStatus: 1 });
-    expect(second.glbUrl).not.toBe(first.glbUrl);
+    // the GLB is kept under another key: the digest of the files beside it (model3d.keys.ts), named in the link's grant
+    const companionsOf = (url: string) => JSON.parse(Buffer.from(new URL(url, 'http://x').searchParams.get('g')!.split('.')[0], 'base64url').toString()).c ?? null;
+    expect(companionsOf(first.glbUrl)).toBeNull();
+    expect(companionsOf(second.glbUrl)).toMatch(/^[0-9a-f]{32}$/);
     expect(await sidesColour(second)).toEqual([0, 1, 0]);
     expect((await s.glbOf(second)).getRoot().listTextures()).toHaveLength(0);
     // then the texture the MTL names (textures/wood.png, missing until now)
@@ -146,6 +149,7 @@ describe('3D formats through the endpoints', { timeout: 180_000 }, () => {
     const textures = (await s.glbOf(third)).getRoot().listTextures();
     expect(textures).toHaveLength(1);
     expect(Buffer.from(textures[0].getImage()!).equals(png)).toBe(true);
+    expect(companionsOf(third.glbUrl)).not.toBe(companionsOf(second.glbUrl));
     expect((await ask()).allDone).toBe(true);
   });
 });
