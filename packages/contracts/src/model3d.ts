@@ -60,6 +60,8 @@ export const model3dStatusSchema = z.object({
     })
     .nullable(),
   name: z.string().describe("the source file's name"),
+  /** the owner's converted model whose files beside it changed since (an MTL or texture uploaded later): converting again picks them up */
+  stale: z.boolean().optional(),
 });
 export type Model3dStatus = z.infer<typeof model3dStatusSchema>;
 

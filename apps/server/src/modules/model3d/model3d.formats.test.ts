@@ -132,8 +132,10 @@ describe('3D formats through the endpoints', { timeout: 180_000 }, () => {
     const ask = async () => (await s.t.call(`${P}transformBatch3D`, { fileIds: [f.id], isTransForm: true }, s.user.token)).bizData as { allDone: boolean };
     // nothing changed beside it: opening it opens the GLB there is
     expect((await ask()).allDone).toBe(true);
-    // the MTL it names arrives later: the GLB no longer shows the folder, the next request converts again
+    expect((await s.status(f.id)).stale).toBeUndefined();
+    // the MTL it names arrives later: the GLB no longer shows the folder, the status says so, the next request converts again
     await s.upload('textured.mtl', mtl, dir.id);
+    expect(await s.status(f.id)).toMatchObject({ transformStatus: 1, stale: true });
     const second = await s.convert(f.id);
     expect(second).toMatchObject({ transformStatus: 1 });
     // the GLB is kept under another key: the digest of the files beside it (model3d.keys.ts), named in the link's grant
@@ -150,6 +152,7 @@ describe('3D formats through the endpoints', { timeout: 180_000 }, () => {
     expect(textures).toHaveLength(1);
     expect(Buffer.from(textures[0].getImage()!).equals(png)).toBe(true);
     expect(companionsOf(third.glbUrl)).not.toBe(companionsOf(second.glbUrl));
+    expect((await s.status(f.id)).stale).toBeUndefined();
     expect((await ask()).allDone).toBe(true);
   });
 });

@@ -347,7 +347,13 @@ export function createModel3dService(deps: AppDeps) {
       const live = new Map((await files.repo.findOwned(uid, ids)).map((r) => [r.id, r]));
       // the caller's own sources (live, or converted before they were deleted); anything else is not told apart from missing
       if (ids.some((id) => !live.has(id) && !latest.has(id))) throw appError('item.notFound');
-      return { list: ids.map((id) => present(id, live.get(id)?.name ?? latest.get(id)!.source_name, latest.get(id), live.get(id), lang)) };
+      const list = ids.map((id) => present(id, live.get(id)?.name ?? latest.get(id)!.source_name, latest.get(id), live.get(id), lang));
+      // a converted model whose MTL or textures changed since: the viewer converts it again (View3dPage)
+      for (const s of list) {
+        const item = live.get(s.fileId);
+        if (s.glbUrl && item && (await companionsStale(item, latest.get(s.fileId)!))) s.stale = true;
+      }
+      return { list };
     },
 
     /**

@@ -32,16 +32,33 @@ export function View3dPage() {
   const [status, setStatus] = useState<Model3dStatus | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'status' });
 
+  // a model whose MTL or textures changed since it was converted is converted again once, on opening
+  const reconverted = useRef(false);
   const load = useCallback(async () => {
     try {
       const s = shareToken ? await sharesApi.status3D(shareToken, key) : await model3dApi.status(key);
+      if (s.stale && !reconverted.current) {
+        reconverted.current = true;
+        try {
+          const again = (await model3dApi.transform([key])).list.find((x) => x.fileId === key);
+          if (again?.transformStatus === TransformStatus.IN_TRANSFORM) {
+            message.info(t('model3d.companionsChanged'));
+            setStatus(again);
+            document.title = again.name;
+            return;
+          }
+        } catch (e) {
+          // refused (trials used up …): the model as it was converted, and why
+          message.warning((e as Error).message);
+        }
+      }
       setStatus(s);
       document.title = s.name;
       if (s.transformStatus === TransformStatus.SUCCESS_TRANSFORM && s.glbUrl) setPhase({ kind: 'model', url: s.glbUrl, lodUrl: s.lodUrl ?? null });
     } catch (e) {
       setPhase({ kind: 'error', msg: (e as Error).message });
     }
-  }, [key, shareToken]);
+  }, [key, shareToken, message, t]);
   useEffect(() => void load(), [load]);
   const converting = status?.transformStatus === TransformStatus.IN_TRANSFORM;
   useEffect(() => {

@@ -141,6 +141,17 @@ describe('the /view3d page', () => {
     expect(await screen.findByText('Converting… 10%')).toBeTruthy();
   });
 
+  it('converted, but an MTL or texture beside it changed since (stale): converted again on opening, once, with the reason', async () => {
+    statusAnswer = status({ transformStatus: 1, progress: 100, glbUrl: '/glb', stale: true, name: 'crate.obj' });
+    transformAnswer = ok({ list: [status({ transformStatus: 0, progress: 0, name: 'crate.obj' })], allDone: false });
+    page();
+    expect(await screen.findByText('The material or texture files beside this model changed: converting it again')).toBeTruthy();
+    expect(await screen.findByText('Converting… 0%')).toBeTruthy();
+    expect(calls.filter((c) => c.url.endsWith('transformBatch3D')).map((c) => c.body.data)).toEqual([{ fileIds: ['f1'], isTransForm: true }]);
+    statusAnswer = status({});
+    transformAnswer = ok({ list: [status({ transformStatus: 0, progress: 0 })], allDone: false });
+  });
+
   it('converting: the progress, asked again every 5 s until it changes', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     statusAnswer = status({ transformStatus: 0, progress: 40, stage: 'mesh' });
