@@ -60,6 +60,8 @@ export const model3dStatusSchema = z.object({
     })
     .nullable(),
   name: z.string().describe("the source file's name"),
+  /** the owner's converted model whose files beside it changed since (an MTL or texture uploaded later): converting again picks them up */
+  stale: z.boolean().optional(),
 });
 export type Model3dStatus = z.infer<typeof model3dStatusSchema>;
 
@@ -107,6 +109,10 @@ export const revitInfo3DResult = z.object({
   lastSavePath: z.string().nullable(),
   centralModelPath: z.string().nullable(),
   worksharing: z.string().nullable(),
+  clientName: z.string().nullable().describe("Project Information's client name, when the file's streams hold it"),
+  projectNumber: z.string().nullable(),
+  projectAddress: z.string().nullable().describe('may hold line breaks'),
+  projectParameters: z.record(z.string(), z.string()).describe('every Project Information parameter by its display name (custom ones too)'),
   details: z.record(z.string(), z.string()).describe("the file's other metadata lines (author, locale, product …) as written"),
   /** the geometry needs an IFC export from Revit: this says so in the caller's language */
   advice: z.string(),

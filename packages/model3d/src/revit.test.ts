@@ -13,6 +13,20 @@ describe('Revit .rvt: metadata and the preview, never geometry', () => {
     expect(info.details).toMatchObject({ Author: 'Autodesk Revit', 'Locale when saved': 'ENU', product: 'Revit', 'product-version': '2022' });
   });
 
+  it('reads the client name, project number and address from the ProjectInformation stream (a zip of one XML), and every other parameter', () => {
+    const project = { 'Client Name': 'Ada & Co <Holdings>', 'Project Number': 'P-2026-017', 'Project Address': '1 Harbour Road\nKowloon', 'Project Status': 'Design', 'Template Version': '3.1' };
+    const info = readRevitInfo(revitFile({ project }));
+    expect(info).toMatchObject({ clientName: 'Ada & Co <Holdings>', projectNumber: 'P-2026-017', projectAddress: '1 Harbour Road\nKowloon', title: 'Office & Lab', version: '2021' });
+    expect(info.projectParameters).toEqual(project);
+  });
+
+  it('reads them from PartAtom\'s features when Revit wrote them there; none when the file holds none; a damaged stream costs only them', () => {
+    expect(readRevitInfo(revitFile({ project: { 'Client Name': 'Bo', 'Project Number': '42' }, projectInAtom: true }))).toMatchObject({ clientName: 'Bo', projectNumber: '42', projectAddress: null });
+    expect(readRevitInfo(revitFile())).toMatchObject({ clientName: null, projectNumber: null, projectAddress: null, projectParameters: {} });
+    const damaged = readRevitInfo(revitFile({ projectStream: new Uint8Array([0x50, 0x4b, 3, 4, 9, 9, 9]) }));
+    expect(damaged).toMatchObject({ clientName: null, version: '2021', title: 'Office & Lab' });
+  });
+
   it('reads the version of files before 2019 from "Autodesk Revit 2015 (Build: …)"', async () => {
     const CFB = (await import('cfb')).default;
     const cfb = CFB.utils.cfb_new();

@@ -1,6 +1,8 @@
 // What an open reader can tell of a Revit .rvt (no open reader of its geometry exists): it is an OLE compound file
 // (read with SheetJS's cfb) whose stream BasicFileInfo holds the Revit version, build and save paths as UTF-16 text,
-// PartAtom an Atom XML entry (title, product version, update time), and RevitPreview4.0 a header followed by a PNG
+// PartAtom an Atom XML entry (title, product version, update time), ProjectInformation (Revit 2019 and later) a zip
+// holding one XML of the same shape whose A:features list the Project Information parameters (client name, project
+// number and address, custom ones) as elements with a displayName, and RevitPreview4.0 a header followed by a PNG
 // preview. The geometry needs an IFC export from Revit.
 import CFB from 'cfb';
 import { unescapeXml } from './xml-text.ts';
@@ -16,6 +18,12 @@ export interface RevitInfo {
   lastSavePath: string | null;
   centralModelPath: string | null;
   worksharing: string | null;
+  /** the Project Information parameters Revit writes outside its geometry (ProjectInformation, or PartAtom's features) */
+  clientName: string | null;
+  projectNumber: string | null;
+  projectAddress: string | null;
+  /** every Project Information parameter by its display name as written (name, status, issue date, custom ones …) */
+  projectParameters: Record<string, string>;
   /** the other "Key: value" lines of BasicFileInfo and PartAtom's fields, as they are written */
   details: Record<string, string>;
 }
@@ -68,6 +76,36 @@ function partAtom(b: Uint8Array): { title: string | null; fields: Record<string,
   return { title: title ? unescapeXml(title.trim()) : null, fields };
 }
 
+/** numeric character references too: Revit writes a multi-line address with &#xD;&#xA; */
+const xmlText = (s: string) => unescapeXml(s.replace(/&#(x[0-9a-f]+|\d+);/gi, (_, n: string) => String.fromCodePoint(n[0].toLowerCase() === 'x' ? parseInt(n.slice(1), 16) : Number(n)))).replace(/\r\n?/g, '\n').trim();
+
+/**
+ * The parameters of the Project Information features in a PartAtom-shaped XML:
+ * `<Client_Name displayName="Client Name" type="system" typeOfParameter="Text">Ada &amp; Co</Client_Name>`, by
+ * display name; empty ones left out.
+ */
+function projectParametersOf(xml: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of xml.matchAll(/<([\w.-]+)\s[^>]*?\bdisplayName="([^"]*)"[^>]*>([^<]*)<\/\1>/g)) {
+    const value = xmlText(m[3]);
+    if (value) out[xmlText(m[2])] ??= value;
+  }
+  return out;
+}
+
+/** ProjectInformation: a zip of one XML (read with cfb, which reads zips too); plain XML accepted as well */
+function projectInformationXml(b: Uint8Array): string | null {
+  if (b[0] !== 0x50 || b[1] !== 0x4b) return new TextDecoder().decode(b);
+  try {
+    const zip = CFB.read(b, { type: 'buffer' });
+    const entry = zip.FileIndex.find((e) => e.type === 2 && e.content && /\.xml$/i.test(e.name)) ?? zip.FileIndex.find((e) => e.type === 2 && e.content?.length);
+    return entry?.content ? new TextDecoder().decode(entry.content instanceof Uint8Array ? entry.content : Uint8Array.from(entry.content as ArrayLike<number>)) : null;
+  } catch {
+    // a damaged stream costs the project's parameters, not the rest of the metadata
+    return null;
+  }
+}
+
 /** the PNG inside RevitPreview4.0: from its signature to the end of its IEND chunk */
 function previewPng(b: Uint8Array): Uint8Array | null {
   for (let i = 0; i + 8 <= b.length; i++) {
@@ -102,6 +140,9 @@ export function readRevitInfo(bytes: Uint8Array): RevitInfo {
   const basic = basicFileInfo(streamOf(cfb, 'BasicFileInfo')!);
   const atomBytes = streamOf(cfb, 'PartAtom');
   const atom = atomBytes ? partAtom(atomBytes) : { title: null, fields: {} };
+  const infoBytes = streamOf(cfb, 'ProjectInformation');
+  const infoXml = infoBytes ? projectInformationXml(infoBytes) : null;
+  const project = { ...(atomBytes ? projectParametersOf(new TextDecoder().decode(atomBytes)) : {}), ...(infoXml ? projectParametersOf(infoXml) : {}) };
   return {
     version: basic.version ?? atom.fields['product-version'] ?? null,
     build: basic.build,
@@ -109,6 +150,10 @@ export function readRevitInfo(bytes: Uint8Array): RevitInfo {
     lastSavePath: basic.lastSavePath,
     centralModelPath: basic.centralModelPath,
     worksharing: basic.worksharing,
+    clientName: project['Client Name'] ?? null,
+    projectNumber: project['Project Number'] ?? null,
+    projectAddress: project['Project Address'] ?? null,
+    projectParameters: project,
     details: { ...basic.details, ...atom.fields },
   };
 }

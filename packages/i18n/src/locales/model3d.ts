@@ -13,6 +13,7 @@ export const model3d = {
     'model3d.measure.mode.distance': '距离', 'model3d.measure.mode.angle': '角度', 'model3d.measure.mode.faces': '面夹角',
     'model3d.measure.hint.angle': '依次点击三个点，第二个点为角的顶点', 'model3d.measure.hint.faces': '点击两个面测量它们的夹角', 'model3d.angle': '角度：{{value}}', 'model3d.delta': 'ΔX {{x}}  ΔY {{y}}  ΔZ {{z}}',
     'model3d.snap.vertex': '顶点', 'model3d.snap.edge': '边', 'model3d.snap.face': '面', 'model3d.measure.units': '模型单位',
+    'model3d.revit.open': '查看Revit信息', 'model3d.companionsChanged': '此模型旁的材质或贴图文件已更改，正在重新转换', 'model3d.revit.noGeometry': 'Revit模型无法在网页中以3D查看', 'model3d.revit.preview': 'Revit预览图', 'model3d.revit.noPreview': '此文件未保存预览图', 'model3d.revit.version': 'Revit版本', 'model3d.revit.projectTitle': '项目名称', 'model3d.revit.clientName': '客户名称', 'model3d.revit.projectNumber': '项目编号', 'model3d.revit.projectAddress': '项目地址', 'model3d.revit.lastSavePath': '最后保存路径', 'model3d.revit.centralModelPath': '中心模型路径', 'model3d.revit.worksharing': '工作共享',
   },
   en: {
     'model3d.convert': 'Convert to 3D', 'model3d.open': 'Open 3D', 'model3d.queued': 'The file has been added to the conversion list and is being converted', 'model3d.busy': 'There are 3D models being converting, please select again',
@@ -24,6 +25,7 @@ export const model3d = {
     'model3d.measure.mode.distance': 'Distance', 'model3d.measure.mode.angle': 'Angle', 'model3d.measure.mode.faces': 'Face angle',
     'model3d.measure.hint.angle': 'Click three points: the angle is at the second', 'model3d.measure.hint.faces': 'Click two faces to measure the angle between them', 'model3d.angle': 'Angle: {{value}}', 'model3d.delta': 'ΔX {{x}}  ΔY {{y}}  ΔZ {{z}}',
     'model3d.snap.vertex': 'Vertex', 'model3d.snap.edge': 'Edge', 'model3d.snap.face': 'Face', 'model3d.measure.units': 'model units',
+    'model3d.revit.open': 'Revit info', 'model3d.companionsChanged': 'The material or texture files beside this model changed: converting it again', 'model3d.revit.noGeometry': 'Revit models cannot be viewed in 3D on the web', 'model3d.revit.preview': 'Revit preview', 'model3d.revit.noPreview': 'This file holds no preview image', 'model3d.revit.version': 'Revit version', 'model3d.revit.projectTitle': 'Project', 'model3d.revit.clientName': 'Client name', 'model3d.revit.projectNumber': 'Project number', 'model3d.revit.projectAddress': 'Project address', 'model3d.revit.lastSavePath': 'Last saved at', 'model3d.revit.centralModelPath': 'Central model', 'model3d.revit.worksharing': 'Worksharing',
   },
   ko: {
     'model3d.convert': '3D로 변환', 'model3d.open': '3D 열기', 'model3d.queued': '파일이 변환 목록에 추가되어 변환 중입니다', 'model3d.busy': '변환 중인 3D 모델이 있습니다. 다시 선택하세요',
@@ -35,6 +37,7 @@ export const model3d = {
     'model3d.measure.mode.distance': '거리', 'model3d.measure.mode.angle': '각도', 'model3d.measure.mode.faces': '면 사이 각도',
     'model3d.measure.hint.angle': '세 점을 클릭하세요. 두 번째 점이 각의 꼭짓점입니다', 'model3d.measure.hint.faces': '두 면을 클릭해 사이 각도를 측정하세요', 'model3d.angle': '각도: {{value}}', 'model3d.delta': 'ΔX {{x}}  ΔY {{y}}  ΔZ {{z}}',
     'model3d.snap.vertex': '꼭짓점', 'model3d.snap.edge': '모서리', 'model3d.snap.face': '면', 'model3d.measure.units': '모델 단위',
+    'model3d.revit.open': 'Revit 정보', 'model3d.companionsChanged': '이 모델 옆의 재질 또는 텍스처 파일이 바뀌어 다시 변환합니다', 'model3d.revit.noGeometry': 'Revit 모델은 웹에서 3D로 볼 수 없습니다', 'model3d.revit.preview': 'Revit 미리보기', 'model3d.revit.noPreview': '이 파일에는 미리보기 이미지가 없습니다', 'model3d.revit.version': 'Revit 버전', 'model3d.revit.projectTitle': '프로젝트', 'model3d.revit.clientName': '클라이언트 이름', 'model3d.revit.projectNumber': '프로젝트 번호', 'model3d.revit.projectAddress': '프로젝트 주소', 'model3d.revit.lastSavePath': '마지막 저장 위치', 'model3d.revit.centralModelPath': '중앙 모델', 'model3d.revit.worksharing': '작업 공유',
   },
   de: {
     'model3d.convert': 'In 3D umwandeln', 'model3d.open': '3D öffnen', 'model3d.queued': 'Die Datei wurde zur Umwandlungsliste hinzugefügt und wird umgewandelt', 'model3d.busy': 'Es werden gerade 3D-Modelle umgewandelt, bitte erneut auswählen',
@@ -46,5 +49,6 @@ export const model3d = {
     'model3d.measure.mode.distance': 'Abstand', 'model3d.measure.mode.angle': 'Winkel', 'model3d.measure.mode.faces': 'Flächenwinkel',
     'model3d.measure.hint.angle': 'Drei Punkte anklicken: der Winkel liegt am zweiten', 'model3d.measure.hint.faces': 'Zwei Flächen anklicken, um den Winkel zwischen ihnen zu messen', 'model3d.angle': 'Winkel: {{value}}', 'model3d.delta': 'ΔX {{x}}  ΔY {{y}}  ΔZ {{z}}',
     'model3d.snap.vertex': 'Eckpunkt', 'model3d.snap.edge': 'Kante', 'model3d.snap.face': 'Fläche', 'model3d.measure.units': 'Modelleinheiten',
+    'model3d.revit.open': 'Revit-Info', 'model3d.companionsChanged': 'Die Material- oder Texturdateien neben diesem Modell haben sich geändert: es wird erneut umgewandelt', 'model3d.revit.noGeometry': 'Revit-Modelle können im Web nicht in 3D angezeigt werden', 'model3d.revit.preview': 'Revit-Vorschau', 'model3d.revit.noPreview': 'Diese Datei enthält kein Vorschaubild', 'model3d.revit.version': 'Revit-Version', 'model3d.revit.projectTitle': 'Projekt', 'model3d.revit.clientName': 'Auftraggeber', 'model3d.revit.projectNumber': 'Projektnummer', 'model3d.revit.projectAddress': 'Projektadresse', 'model3d.revit.lastSavePath': 'Zuletzt gespeichert unter', 'model3d.revit.centralModelPath': 'Zentralmodell', 'model3d.revit.worksharing': 'Zusammenarbeit',
   },
 } as const;

@@ -260,6 +260,8 @@ export interface Model3dConversionsTable {
   finished_at: number | null;
   /** the digest of the files converted beside the model (an OBJ's MTL and textures …), null when none (migration 20261127T192000) */
   companions: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON of the [written name, md5 | null] files looked for beside the model when converted (migration 20261127T230500) */
+  companion_refs: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A requested conversion (migration 20261127T090000-conversions; modules/conversions). */

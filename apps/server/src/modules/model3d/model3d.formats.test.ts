@@ -119,6 +119,42 @@ describe('3D formats through the endpoints', { timeout: 180_000 }, () => {
     const bare = await s.upload('bare.obj', obj(undefined, '# bare\n'));
     expect(await s.convert(bare.id)).toMatchObject({ transformStatus: 1, stats: { triangles: 12 } });
   });
+
+  it('OBJ: an MTL and its texture uploaded after the OBJ was converted are picked up by the next conversion (Open converts again)', async () => {
+    const { obj: text, mtl } = texturedObj();
+    const dir = await s.folder('later');
+    const f = await s.upload('crate.obj', text, dir.id);
+    const first = await s.convert(f.id);
+    expect(first).toMatchObject({ transformStatus: 1, stats: { triangles: 12 } });
+    const sidesColour = async (st: { glbUrl: string }) =>
+      (await s.glbOf(st)).getRoot().listNodes().find((n) => n.getName() === 'Sides')!.getMesh()!.listPrimitives()[0].getMaterial()?.getBaseColorFactor().slice(0, 3);
+    expect(await sidesColour(first)).not.toEqual([0, 1, 0]);
+    const ask = async () => (await s.t.call(`${P}transformBatch3D`, { fileIds: [f.id], isTransForm: true }, s.user.token)).bizData as { allDone: boolean };
+    // nothing changed beside it: opening it opens the GLB there is
+    expect((await ask()).allDone).toBe(true);
+    expect((await s.status(f.id)).stale).toBeUndefined();
+    // the MTL it names arrives later: the GLB no longer shows the folder, the status says so, the next request converts again
+    await s.upload('textured.mtl', mtl, dir.id);
+    expect(await s.status(f.id)).toMatchObject({ transformStatus: 1, stale: true });
+    const second = await s.convert(f.id);
+    expect(second).toMatchObject({ transformStatus: 1 });
+    // the GLB is kept under another key: the digest of the files beside it (model3d.keys.ts), named in the link's grant
+    const companionsOf = (url: string) => JSON.parse(Buffer.from(new URL(url, 'http://x').searchParams.get('g')!.split('.')[0], 'base64url').toString()).c ?? null;
+    expect(companionsOf(first.glbUrl)).toBeNull();
+    expect(companionsOf(second.glbUrl)).toMatch(/^[0-9a-f]{32}$/);
+    expect(await sidesColour(second)).toEqual([0, 1, 0]);
+    expect((await s.glbOf(second)).getRoot().listTextures()).toHaveLength(0);
+    // then the texture the MTL names (textures/wood.png, missing until now)
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: 10, g: 20, b: 30 } } }).png().toBuffer();
+    await s.upload('wood.png', png, (await s.folder('textures', dir.id)).id);
+    const third = await s.convert(f.id);
+    const textures = (await s.glbOf(third)).getRoot().listTextures();
+    expect(textures).toHaveLength(1);
+    expect(Buffer.from(textures[0].getImage()!).equals(png)).toBe(true);
+    expect(companionsOf(third.glbUrl)).not.toBe(companionsOf(second.glbUrl));
+    expect((await s.status(f.id)).stale).toBeUndefined();
+    expect((await ask()).allDone).toBe(true);
+  });
 });
 
 describe('bad input through the pipeline ends in the spec\'s message; the server keeps serving', { timeout: 180_000 }, () => {

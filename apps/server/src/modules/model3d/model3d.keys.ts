@@ -9,9 +9,9 @@ export function glbKey(md5: string, companions?: string | null): string {
   return `model3d/v1/${md5.slice(0, 2)}/${md5}${companions ? `-${companions}` : ''}.glb`;
 }
 
-/** A Revit file's metadata (revitInfo3D), read once per content. */
+/** A Revit file's metadata (revitInfo3D), read once per content (v2: with the Project Information parameters). */
 export function revitInfoKey(md5: string): string {
-  return `model3d/revit/v1/${md5.slice(0, 2)}/${md5}.json`;
+  return `model3d/revit/v2/${md5.slice(0, 2)}/${md5}.json`;
 }
 
 /** A big model's coarse level of detail (packages/model3d glb/lod.ts), beside its GLB and going with it. */

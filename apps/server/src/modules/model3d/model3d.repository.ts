@@ -49,7 +49,7 @@ export function createModel3dRepository(db: Kysely<Database>) {
       await db.updateTable('model3d_conversions').set({ progress, stage, updated_at: Date.now() }).where('id', '=', id).where('state', '=', 0).execute();
     },
     /** Ends a running conversion; false when it was not running (already ended by another attempt). */
-    async finish(id: string, patch: { state: 1 | 2; stats?: string | null; error?: string | null; error_args?: string | null; detail?: string | null; companions?: string | null }): Promise<boolean> {
+    async finish(id: string, patch: { state: 1 | 2; stats?: string | null; error?: string | null; error_args?: string | null; detail?: string | null; companions?: string | null; companion_refs?: string | null }): Promise<boolean> {
       const now = Date.now();
       const r = await db
         .updateTable('model3d_conversions')

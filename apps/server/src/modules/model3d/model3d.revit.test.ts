@@ -33,7 +33,7 @@ describe('Revit .rvt', () => {
       .composite([{ input: await sharp({ create: { width: 40, height: 40, channels: 3, background: { r: 255, g: 0, b: 0 } } }).png().toBuffer(), left: 0, top: 0 }])
       .png()
       .toBuffer();
-    const f = (await t.upload(user.token, 'Office.rvt', Buffer.from(revitFile({ version: '2023', build: '20220307_1515(x64)', title: 'Office & Lab', png: preview })))).bizData;
+    const f = (await t.upload(user.token, 'Office.rvt', Buffer.from(revitFile({ version: '2023', build: '20220307_1515(x64)', title: 'Office & Lab', png: preview, project: { 'Client Name': 'Ada & Co', 'Project Number': 'P-17', 'Project Address': '1 Harbour Road\nKowloon' } })))).bizData;
     // listed among the 3D models
     expect((await t.call('/cloud/v5/file/listTypeFiles', { includeTypes: ['threeD'] }, user.token)).bizData.list.map((i: any) => i.name)).toContain('Office.rvt');
     const thumbkey = await until(async () => (await t.call('/cloud/v5/file/getFileInfo', { fileId: f.id }, user.token)).bizData.thumbkey ?? undefined, 60_000);
@@ -52,6 +52,7 @@ describe('Revit .rvt', () => {
     const r = await t.call(`${P}revitInfo3D`, { fileId: f.id }, user.token);
     expect(r.rtnCode).toBe('0000000');
     expect(r.bizData).toMatchObject({ version: '2023', build: '20220307_1515(x64)', title: 'Office & Lab', lastSavePath: 'C:\\Projects\\Office & Lab.rvt', details: { Author: 'Autodesk Revit' } });
+    expect(r.bizData).toMatchObject({ clientName: 'Ada & Co', projectNumber: 'P-17', projectAddress: '1 Harbour Road\nKowloon', projectParameters: { 'Client Name': 'Ada & Co' } });
     expect(r.bizData.advice).toMatch(/export it to IFC from Revit/);
     // asked again: from the kept metadata, the same
     expect((await t.call(`${P}revitInfo3D`, { fileId: f.id }, user.token)).bizData).toEqual(r.bizData);

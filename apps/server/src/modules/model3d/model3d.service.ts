@@ -153,7 +153,7 @@ export function createModel3dService(deps: AppDeps) {
         for (const src of rows) {
           const row: Model3dRow = {
             id: newId(), uid: actor.id, source_id: src.id, source_name: src.name, source_md5: src.blob_md5!, state: TransformStatus.IN_TRANSFORM, progress: 0, stage: 'queued',
-            trial: remaining === null ? 0 : 1, stats: null, error: null, error_args: null, detail: null, created_at: now, updated_at: now, finished_at: null, companions: null,
+            trial: remaining === null ? 0 : 1, stats: null, error: null, error_args: null, detail: null, created_at: now, updated_at: now, finished_at: null, companions: null, companion_refs: null,
           };
           await repo.insert(row, t);
           await files.repo.update(actor.id, src.id, { transform_status: TransformStatus.IN_TRANSFORM }, t);
@@ -180,13 +180,13 @@ export function createModel3dService(deps: AppDeps) {
     return { failed: code, detail };
   }
 
-  async function finishOk(c: Model3dRow, stats: unknown, thumbkey: string | null, companions: string | null) {
+  async function finishOk(c: Model3dRow, stats: unknown, thumbkey: string | null, companions: string | null, refs: Array<[string, string | null]>) {
     const running = await repo.byId(c.id);
     if (running?.state !== TransformStatus.IN_TRANSFORM) return { done: c.id, stats, ended: false };
     const src = await files.repo.findOne(c.uid, c.source_id);
     // the thumbnail shows on the file while it keeps the converted bytes
     if (src) await files.repo.update(c.uid, src.id, { transform_status: TransformStatus.SUCCESS_TRANSFORM, ...(thumbkey && src.blob_md5 === c.source_md5 ? { thumbkey } : {}) });
-    await repo.finish(c.id, { state: 1, stats: JSON.stringify(stats), companions });
+    await repo.finish(c.id, { state: 1, stats: JSON.stringify(stats), companions, companion_refs: refs.length ? JSON.stringify(refs) : null });
     return { done: c.id, stats };
   }
 
@@ -197,15 +197,11 @@ export function createModel3dService(deps: AppDeps) {
   }
 
   /**
-   * The files a model names beside itself, found in its folder by the path it writes (`textures/wood.png` in a
-   * subfolder `textures`, or else by the bare name in the model's own folder), and those they name in turn (an
-   * MTL's images): their bytes by the name as written. Missing ones are left out (the converter falls back, or says
-   * what is missing); their sizes count against the input cap with the model's.
+   * Where a name a model writes is looked up: by the path it writes (`textures/wood.png` in a subfolder `textures`),
+   * or else by the bare name in the model's own folder.
    */
-  async function companionsOf(src: ItemRow, bytes: Uint8Array, cap: number): Promise<Map<string, Uint8Array>> {
-    const found = new Map<string, Uint8Array>();
-    let total = bytes.length;
-    const find = async (written: string): Promise<ItemRow | undefined> => {
+  function companionFinder(src: ItemRow) {
+    return async (written: string): Promise<ItemRow | undefined> => {
       const parts = written.split(/[\\/]/).filter((p) => p && p !== '.');
       if (parts.some((p) => p === '..')) return undefined;
       let folder = src.parent_id;
@@ -216,19 +212,50 @@ export function createModel3dService(deps: AppDeps) {
       }
       return parts.length ? files.repo.findByName(src.uid, folder, parts[parts.length - 1], 1) : undefined;
     };
+  }
+
+  /**
+   * The files a model names beside itself, found in its folder (companionFinder), and those they name in turn (an
+   * MTL's images): their bytes by the name as written. Missing ones are left out (the converter falls back, or says
+   * what is missing); their sizes count against the input cap with the model's. `refs`: every name looked for with
+   * the md5 found (null: missing), to tell later whether the folder still holds the same files (companionsStale).
+   */
+  async function companionsOf(src: ItemRow, bytes: Uint8Array, cap: number): Promise<{ found: Map<string, Uint8Array>; refs: Array<[string, string | null]> }> {
+    const found = new Map<string, Uint8Array>();
+    const refs = new Map<string, string | null>();
+    const find = companionFinder(src);
+    let total = bytes.length;
     const queue = companionNamesOf(src.name, bytes).map((n) => ({ n }));
     while (queue.length && found.size < MAX_COMPANIONS) {
       const { n } = queue.shift()!;
-      if (found.has(n)) continue;
+      if (refs.has(n)) continue;
       const row = await find(n);
-      if (!row?.blob_md5 || row.id === src.id) continue;
-      total += Number(row.size);
+      const usable = !!row?.blob_md5 && row.id !== src.id;
+      refs.set(n, usable ? row!.blob_md5 : null);
+      if (!usable) continue;
+      total += Number(row!.size);
       if (total > cap) throw new Model3dError('too-large', `${src.name} with the files beside it is more than ${cap} bytes`);
-      const b = new Uint8Array(await readAll(await deps.storage.get(blobKey(row.blob_md5))));
+      const b = new Uint8Array(await readAll(await deps.storage.get(blobKey(row!.blob_md5!))));
       found.set(n, b);
-      for (const m of companionNamesOf(row.name, b)) queue.push({ n: m });
+      for (const m of companionNamesOf(row!.name, b)) queue.push({ n: m });
     }
-    return found;
+    return { found, refs: [...refs] };
+  }
+
+  /**
+   * Whether the files looked for beside a converted model changed since (an MTL or a texture uploaded after the OBJ
+   * was converted, replaced or removed): its GLB no longer shows what the folder holds. Only names and md5s are
+   * compared (no bytes read); conversions made before the names were kept are taken as they are.
+   */
+  async function companionsStale(src: ItemRow, c: Model3dRow): Promise<boolean> {
+    if (!c.companion_refs) return false;
+    const find = companionFinder(src);
+    for (const [name, md5] of JSON.parse(c.companion_refs) as Array<[string, string | null]>) {
+      const row = await find(name);
+      const now = row?.blob_md5 && row.id !== src.id ? row.blob_md5 : null;
+      if (now !== md5) return true;
+    }
+    return false;
   }
 
   const service = {
@@ -265,10 +292,10 @@ export function createModel3dService(deps: AppDeps) {
       checkConvertible(rows);
       const byId = new Map(rows.map((r) => [r.id, r]));
       const latest = await repo.latestOfSources(actor.id, ids);
-      // converted already (same bytes, GLB kept): nothing to do
+      // converted already (same bytes, GLB kept, the same files beside it): nothing to do
       const converted = async (r: ItemRow) => {
         const l = latest.get(r.id);
-        return !!l && l.state === TransformStatus.SUCCESS_TRANSFORM && l.source_md5 === r.blob_md5 && (await deps.storage.exists(glbKey(r.blob_md5!, l.companions)));
+        return !!l && l.state === TransformStatus.SUCCESS_TRANSFORM && l.source_md5 === r.blob_md5 && (await deps.storage.exists(glbKey(r.blob_md5!, l.companions))) && !(await companionsStale(r, l));
       };
       const todo: string[] = [];
       for (const r of rows) if (!(await converted(r))) todo.push(r.id);
@@ -323,7 +350,13 @@ export function createModel3dService(deps: AppDeps) {
       const live = new Map((await files.repo.findOwned(uid, ids)).map((r) => [r.id, r]));
       // the caller's own sources (live, or converted before they were deleted); anything else is not told apart from missing
       if (ids.some((id) => !live.has(id) && !latest.has(id))) throw appError('item.notFound');
-      return { list: ids.map((id) => present(id, live.get(id)?.name ?? latest.get(id)!.source_name, latest.get(id), live.get(id), lang)) };
+      const list = ids.map((id) => present(id, live.get(id)?.name ?? latest.get(id)!.source_name, latest.get(id), live.get(id), lang));
+      // a converted model whose MTL or textures changed since: the viewer converts it again (View3dPage)
+      for (const s of list) {
+        const item = live.get(s.fileId);
+        if (s.glbUrl && item && (await companionsStale(item, latest.get(s.fileId)!))) s.stale = true;
+      }
+      return { list };
     },
 
     /**
@@ -382,8 +415,9 @@ export function createModel3dService(deps: AppDeps) {
       await repo.setProgress(c.id, 5, 'read');
       const bytes = await readAll(await deps.storage.get(blobKey(c.source_md5)));
       let extraFiles: Map<string, Uint8Array>;
+      let refs: Array<[string, string | null]>;
       try {
-        extraFiles = await companionsOf(src, bytes, cfg.model3dMaxInputMb * 1024 * 1024);
+        ({ found: extraFiles, refs } = await companionsOf(src, bytes, cfg.model3dMaxInputMb * 1024 * 1024));
       } catch (e) {
         const { code, args } = failureOf(e);
         return fail(c, code, e instanceof Error ? e.message : String(e), args);
@@ -395,7 +429,7 @@ export function createModel3dService(deps: AppDeps) {
       const kept = await repo.doneWith(c.source_md5, companions);
       const keptLod = kept ? !!(JSON.parse(kept) as { lod?: unknown }).lod : false;
       if (kept && (await deps.storage.exists(key)) && (!keptLod || (await deps.storage.exists(lodKey(c.source_md5, companions))))) {
-        return finishOk(c, JSON.parse(kept), !drawing && (await deps.storage.exists(thumbnailStorageKey(thumbkey))) ? thumbkey : null, companions);
+        return finishOk(c, JSON.parse(kept), !drawing && (await deps.storage.exists(thumbnailStorageKey(thumbkey))) ? thumbkey : null, companions, refs);
       }
       // the worker's stages (parse, import, document, thumbnail, compress, write) fill 10–90 % of the bar, on the row the
       // panel polls and on the job; written a few times a second at most
@@ -433,7 +467,7 @@ export function createModel3dService(deps: AppDeps) {
         await deps.storage.put(thumbnailStorageKey(thumbkey), Buffer.from(out.thumbnail), { size: out.thumbnail.byteLength, contentType: 'image/png' });
         shown = thumbkey;
       }
-      return finishOk(c, out.stats, shown, companions);
+      return finishOk(c, out.stats, shown, companions, refs);
     },
   };
   return service;

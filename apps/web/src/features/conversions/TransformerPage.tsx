@@ -26,10 +26,11 @@ export function TransformerPage() {
         </Space>
       }
       data-testid="transformer"
+      className="transformer-card"
     >
       <ConversionRows list={list} onRetry={retry} showTime />
     </Card>
-    <Card title={<span data-testid="transformer-3d-title">{t('tasks.title', { ns: 'model3dTasks' })}</span>} style={{ marginTop: 12 }} data-testid="transformer-3d">
+    <Card title={<span data-testid="transformer-3d-title">{t('tasks.title', { ns: 'model3dTasks' })}</span>} style={{ marginTop: 12 }} data-testid="transformer-3d" className="transformer-card">
       <Model3dRows list={models.list} onRetry={models.retry} />
     </Card>
     </>

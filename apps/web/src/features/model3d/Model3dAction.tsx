@@ -6,6 +6,7 @@ import { TransformStatus, typeGroupOf, view3dHref, type Model3dStatus } from '@c
 import { taskEvents } from '../tasks/task-events.ts';
 import { model3dApi, MODEL3D_POLL_MS } from './api.ts';
 import { model3dTaskEvents } from './use-model3d-tasks.ts';
+import { isRevit } from './RevitInfo.tsx';
 
 type File3d = { id: string; name: string; fileType: number; transformStatus?: number | null };
 
@@ -36,6 +37,11 @@ export async function convertOrOpen3d(files: File3d[], notify: Notify, t: (k: st
     notify.warning(t('model3d.busy'));
     return false;
   }
+  // a Revit file converts to nothing: the viewer's tab shows what it tells of itself (RevitInfo.tsx)
+  if (files.length === 1 && isRevit(files[0].name)) {
+    openTab(view3dHref(files[0].id));
+    return false;
+  }
   try {
     const r = await model3dApi.transform(files.map((f) => f.id));
     if (r.allDone) {
@@ -61,7 +67,7 @@ export function Model3dButton({ items, notify, onStarted, block }: { items: File
   const done = items.every((i) => is3d(i) && i.transformStatus === TransformStatus.SUCCESS_TRANSFORM);
   return (
     <Button block={block} icon={<BlockOutlined />} data-testid="btn-model3d" onClick={async () => (await convertOrOpen3d(items, notify, t)) && onStarted()}>
-      {done ? t('model3d.open') : t('model3d.convert')}
+      {items.length === 1 && isRevit(items[0].name) ? t('model3d.revit.open') : done ? t('model3d.open') : t('model3d.convert')}
     </Button>
   );
 }

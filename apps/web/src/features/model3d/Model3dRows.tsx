@@ -24,7 +24,8 @@ export function Model3dRows({ list, onRetry, openTab = (href) => window.open(hre
           data-status={c.transformStatus}
           data-name={c.name}
           data-progress={c.progress}
-          extra={
+          // apart from the progress bar's end icon (the button touched it)
+          extra={<span style={{ marginInlineStart: 12, display: 'inline-flex' }}>{
             !c.fileExists && c.transformStatus !== TransformStatus.IN_TRANSFORM ? (
               <small>{t('tasks.gone')}</small>
             ) : c.transformStatus === TransformStatus.SUCCESS_TRANSFORM ? (
@@ -32,7 +33,7 @@ export function Model3dRows({ list, onRetry, openTab = (href) => window.open(hre
             ) : c.transformStatus === TransformStatus.FAIL_TRANSFORM ? (
               <Button size="small" data-testid="model3d-retry" onClick={() => void retry(c)}>{t('tasks.retry')}</Button>
             ) : null
-          }
+          }</span>}
         >
           <div style={{ width: '100%', minWidth: 0 }}>
             <div className="ellipsis" title={c.name}>{c.name}</div>

@@ -9,6 +9,7 @@ import { model3dApi, MODEL3D_POLL_MS } from './api.ts';
 import { sharesApi } from '../shares/api.ts';
 import { ElementProperties, ModelTree } from './ModelPanels.tsx';
 import { MeasurePanel } from './MeasurePanel.tsx';
+import { isRevit, RevitInfoPanel } from './RevitInfo.tsx';
 import type { MeasureResult } from './measure-tool.ts';
 import type { Axis } from './section.ts';
 import type { DrawnLevel, Engine, RenderMode, StandardView } from './engine.ts';
@@ -31,16 +32,33 @@ export function View3dPage() {
   const [status, setStatus] = useState<Model3dStatus | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'status' });
 
+  // a model whose MTL or textures changed since it was converted is converted again once, on opening
+  const reconverted = useRef(false);
   const load = useCallback(async () => {
     try {
       const s = shareToken ? await sharesApi.status3D(shareToken, key) : await model3dApi.status(key);
+      if (s.stale && !reconverted.current) {
+        reconverted.current = true;
+        try {
+          const again = (await model3dApi.transform([key])).list.find((x) => x.fileId === key);
+          if (again?.transformStatus === TransformStatus.IN_TRANSFORM) {
+            message.info(t('model3d.companionsChanged'));
+            setStatus(again);
+            document.title = again.name;
+            return;
+          }
+        } catch (e) {
+          // refused (trials used up …): the model as it was converted, and why
+          message.warning((e as Error).message);
+        }
+      }
       setStatus(s);
       document.title = s.name;
       if (s.transformStatus === TransformStatus.SUCCESS_TRANSFORM && s.glbUrl) setPhase({ kind: 'model', url: s.glbUrl, lodUrl: s.lodUrl ?? null });
     } catch (e) {
       setPhase({ kind: 'error', msg: (e as Error).message });
     }
-  }, [key, shareToken]);
+  }, [key, shareToken, message, t]);
   useEffect(() => void load(), [load]);
   const converting = status?.transformStatus === TransformStatus.IN_TRANSFORM;
   useEffect(() => {
@@ -65,6 +83,8 @@ export function View3dPage() {
   if (phase.kind === 'model') return <ModelView url={phase.url} lodUrl={phase.lodUrl} status={status!} />;
   if (phase.kind === 'error') return <Result status="warning" title={phase.msg} data-testid="view3d-error" />;
   if (!status) return <Spin style={{ display: 'block', margin: '20vh auto' }} />;
+  // a Revit file converts to nothing: what it tells of itself instead (its owner's; a share shows the plain state)
+  if (isRevit(status.name) && !shareToken) return <RevitInfoPanel fileId={key} name={status.name} />;
   const s = status.transformStatus;
   return (
     <div className="view3d-state" style={{ maxWidth: 560, margin: '10vh auto', padding: 16 }} data-testid="view3d-state">

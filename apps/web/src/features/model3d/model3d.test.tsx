@@ -27,12 +27,19 @@ const status = (o: object) => ({ fileId: 'f1', transformStatus: 3, progress: 0, 
 let statusAnswer: object = status({});
 let transformAnswer: Response | (() => Response) = ok({ list: [status({ transformStatus: 0, progress: 0 })], allDone: false });
 const calls: { url: string; body: any }[] = [];
+const revitAnswer = {
+  version: '2023', build: '20220307_1515(x64)', title: 'Office & Lab', lastSavePath: 'C:\\Projects\\Office.rvt', centralModelPath: null, worksharing: 'Not enabled',
+  clientName: 'Ada & Co', projectNumber: 'P-17', projectAddress: '1 Harbour Road\nKowloon', projectParameters: { 'Client Name': 'Ada & Co', 'Project Status': 'Design' }, details: {},
+  advice: 'Revit files cannot be converted: export it to IFC from Revit',
+};
 
 /** The server's answers to the 3D calls. */
 async function server(url: string, init: RequestInit) {
   calls.push({ url, body: JSON.parse(String(init?.body ?? '{}')) });
   if (url === '/cloud/v5/file/task/checkTaskStatus3D') return ok(statusAnswer);
   if (url === '/cloud/v5/file/task/transformBatch3D') return typeof transformAnswer === 'function' ? transformAnswer() : transformAnswer;
+  if (url === '/cloud/v5/file/task/revitInfo3D') return ok(revitAnswer);
+  if (url === '/cloud/v5/file/getFileInfo') return ok({ id: 'f1', name: 'Office.rvt', fileType: 1, thumbkey: 'v1-abc.png' });
   if (url === '/cloud/v5/file/task/checkTaskStatusBatch3D') return ok({ list: [status({ fileId: 'm1', name: 'm1.ifc', transformStatus: 0, progress: 40 })] });
   throw new TypeError(`unexpected ${url}`);
 }
@@ -136,6 +143,17 @@ describe('the /view3d page', () => {
     expect(await screen.findByText('Converting… 10%')).toBeTruthy();
   });
 
+  it('converted, but an MTL or texture beside it changed since (stale): converted again on opening, once, with the reason', async () => {
+    statusAnswer = status({ transformStatus: 1, progress: 100, glbUrl: '/glb', stale: true, name: 'crate.obj' });
+    transformAnswer = ok({ list: [status({ transformStatus: 0, progress: 0, name: 'crate.obj' })], allDone: false });
+    page();
+    expect(await screen.findByText('The material or texture files beside this model changed: converting it again')).toBeTruthy();
+    expect(await screen.findByText('Converting… 0%')).toBeTruthy();
+    expect(calls.filter((c) => c.url.endsWith('transformBatch3D')).map((c) => c.body.data)).toEqual([{ fileIds: ['f1'], isTransForm: true }]);
+    statusAnswer = status({});
+    transformAnswer = ok({ list: [status({ transformStatus: 0, progress: 0 })], allDone: false });
+  });
+
   it('converting: the progress, asked again every 5 s until it changes', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     statusAnswer = status({ transformStatus: 0, progress: 40, stage: 'mesh' });
@@ -158,6 +176,19 @@ describe('the /view3d page', () => {
     fireEvent.click(screen.getByTestId('view3d-convert'));
     expect(await screen.findByText('Your free 3D conversions are used up')).toBeTruthy();
     transformAnswer = ok({ list: [status({ transformStatus: 0, progress: 0 })], allDone: false });
+  });
+
+  it('a Revit file: its preview, version and project information (client, number, address, other parameters) and the IFC advice; no Convert', async () => {
+    statusAnswer = status({ name: 'Office.rvt' });
+    page();
+    await screen.findByTestId('revit-info');
+    const text = screen.getByTestId('revit-details').textContent!;
+    for (const s of ['2023 (20220307_1515(x64))', 'Office & Lab', 'Client name', 'Ada & Co', 'Project number', 'P-17', '1 Harbour Road', 'Kowloon', 'Project Status', 'Design']) expect(text).toContain(s);
+    expect(screen.getByTestId('revit-advice').textContent).toContain('export it to IFC from Revit');
+    await waitFor(() => expect(screen.getByTestId('revit-preview').getAttribute('src')).toBe('/cloud/v5/file/thumb/v1-abc.png'));
+    expect(screen.queryByTestId('view3d-convert')).toBeNull();
+    expect(calls.some((c) => c.url.endsWith('transformBatch3D'))).toBe(false);
+    statusAnswer = status({});
   });
 
   it('a file the user may not see: the server\'s message', async () => {
@@ -315,6 +346,12 @@ describe("the drive's Convert to 3D / Open 3D", () => {
     expect(await convertOrOpen3d([{ id: 'f1', name: 'a.stl', fileType: 1 }], n, t)).toBe(false);
     expect(n.error).toHaveBeenCalledWith('Super membership is required for 3D conversion');
     transformAnswer = ok({ list: [status({ transformStatus: 0, progress: 0 })], allDone: false });
+  });
+  it('a Revit file opens its information in the viewer\'s tab without asking for a conversion', async () => {
+    const opened: string[] = [];
+    expect(await convertOrOpen3d([{ id: 'r1', name: 'Office.RVT', fileType: 1, transformStatus: 3 }], notify(), t, (h) => void opened.push(h))).toBe(false);
+    expect(opened).toEqual(['/view3d?key=r1']);
+    expect(calls.some((c) => c.url.endsWith('transformBatch3D'))).toBe(false);
   });
 });
 

@@ -32,6 +32,7 @@ import * as freeze from './20261127T230300-freeze.ts';
 import * as ads from './20261127T230400-ads.ts';
 import * as companiesInvoices from './20261127T230800-companies-invoices.ts';
 import * as feedback from './20261127T230700-feedback.ts';
+import * as model3dMisc from './20261127T230500-model3d-misc.ts';
 
 /** Static map (not a folder scan) so migrations work the same under tsx, bundlers and tests. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '20261127T230400-ads': ads,
   '20261127T230800-companies-invoices': companiesInvoices,
   '20261127T230700-feedback': feedback,
+  '20261127T230500-model3d-misc': model3dMisc,
 };
