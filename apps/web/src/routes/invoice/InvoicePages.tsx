@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Alert, Button, Checkbox, Descriptions, Empty, Form, Input, Popconfirm, Radio, Select, Space, Switch, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { INVOICE_STATUS_NAMES, InvoiceStatus, type InvoiceStatusCode } from '@cadcloud/contracts';
@@ -387,9 +387,10 @@ function useInvoice() {
   const [inv, setInv] = useState<InvoiceInfo | null>(null);
   const call = useCall();
   useEffect(() => {
-    void call.run(async () => setInv(await invoicesApi.detail(invoiceId)));
+    // no invoice chosen (the address typed by hand): the page sends the user to the records instead of asking
+    if (invoiceId) void call.run(async () => setInv(await invoicesApi.detail(invoiceId)));
   }, [invoiceId, call.run]);
-  return { inv, setInv, ...call };
+  return { invoiceId, inv, setInv, ...call };
 }
 
 function InvoiceFacts({ inv }: { inv: InvoiceInfo }) {
@@ -416,7 +417,8 @@ function InvoiceFacts({ inv }: { inv: InvoiceInfo }) {
 /** /invoice/detail?invoiceId=: the invoice, its PDF when issued, the re-issue link when issued or failed. */
 export function InvoiceDetail() {
   const { t } = useTranslation('invoices');
-  const { inv, run, busy, error } = useInvoice();
+  const { invoiceId, inv, run, busy, error } = useInvoice();
+  if (!invoiceId) return <Navigate to="/invoice/record" replace />;
   return (
     <MembersOnly>
       <h2>{t('invoice.detail')}</h2>
@@ -446,7 +448,8 @@ export function InvoiceDetail() {
 export function InvoiceReCreate() {
   const { t } = useTranslation('invoices');
   const navigate = useNavigate();
-  const { inv, run, busy, error } = useInvoice();
+  const { invoiceId, inv, run, busy, error } = useInvoice();
+  if (!invoiceId) return <Navigate to="/invoice/record" replace />;
   return (
     <MembersOnly>
       <h2>{t('invoice.reCreate')}</h2>
