@@ -115,6 +115,12 @@ describe('3D conversions in the task panel', () => {
       await row.locator('[data-testid=model3d-open]').waitFor();
       await shoot(m, 'model3d-tasks-phone');
       expect(await phoneOverflow(m)).toBeLessThanOrEqual(0);
+      // the desktop's 3D group on a phone: its own phone list, the model in it, its details offering Open
+      await m.goto(`${s.product.url}/yun/threeModel`);
+      await m.waitForURL(/\/webH5\/threeModel$/);
+      await m.locator('[data-testid="h5-details-rack.step"]').click();
+      await m.waitForURL(/\/webH5\/item\//);
+      expect(await phoneOverflow(m)).toBeLessThanOrEqual(0);
       expect(errors).toEqual([]);
     } catch (e) {
       await shoot(m, 'model3d-tasks-phone-failure');

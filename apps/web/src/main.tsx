@@ -140,6 +140,7 @@ const router = createBrowserRouter([
         children: [
           { index: true, element: <H5List key="home" mode="home" /> },
           { path: 'cloud', element: <H5List key="cloud" mode="cloud" /> },
+          { path: 'threeModel', element: <H5List key="threeModel" mode="threeModel" /> },
           { path: 'upload', element: <H5Upload /> },
           { path: 'user', element: <H5User /> },
           { path: 'item/:fileId', element: <H5Item /> },

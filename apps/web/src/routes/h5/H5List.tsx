@@ -11,8 +11,8 @@ import { useDecompress } from '../../features/unzip/Decompress.tsx';
 import { isArchive } from '../../features/unzip/api.ts';
 import { formatSize, formatTime } from '../../lib/format.ts';
 
-/** Mobile home (recent files) and cloud (folder browser). */
-export function H5List({ mode }: { mode: 'home' | 'cloud' }) {
+/** Mobile home (recent files), cloud (folder browser) and the 3D models (the desktop's /yun/threeModel group). */
+export function H5List({ mode }: { mode: 'home' | 'cloud' | 'threeModel' }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -22,7 +22,10 @@ export function H5List({ mode }: { mode: 'home' | 'cloud' }) {
 
   const load = useCallback(async () => {
     try {
-      const page = mode === 'home' ? await filesApi.listTypeFiles({ pageSize: 50 }) : await filesApi.unionList({ parentId: folderId, pageSize: 500 });
+      const page =
+        mode === 'home' ? await filesApi.listTypeFiles({ pageSize: 50 })
+        : mode === 'threeModel' ? await filesApi.listTypeFiles({ includeTypes: ['threeD'], pageSize: 100 })
+        : await filesApi.unionList({ parentId: folderId, pageSize: 500 });
       setItems(page.list);
     } catch (e) {
       message.error((e as Error).message);
@@ -53,7 +56,7 @@ export function H5List({ mode }: { mode: 'home' | 'cloud' }) {
   return (
     <div>
       <div className="h5-title-row">
-        <h2 className="h5-title">{mode === 'home' ? t('h5.recent') : t('nav.cloud')}</h2>
+        <h2 className="h5-title">{mode === 'home' ? t('h5.recent') : mode === 'threeModel' ? t('nav.threeModel') : t('nav.cloud')}</h2>
         {mode === 'cloud' && (
           <Button type="primary" shape="round" icon={<CloudUploadOutlined />} data-testid="h5-upload-here" onClick={() => navigate(`/webH5/upload?folderId=${folderId}`)}>{t('upload.here')}</Button>
         )}

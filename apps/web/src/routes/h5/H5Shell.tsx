@@ -12,6 +12,7 @@ import { FreezeBanner } from '../../features/pay/Freeze.tsx';
 const DESKTOP_PAGES: Record<string, string> = {
   '/webH5/info/feedback': '/feedback',
   '/webH5/info/publicplatform': '/yun/public',
+  '/webH5/threeModel': '/yun/threeModel',
 };
 
 /** Mobile layout: content above a bottom tab bar (home, cloud, group, upload, user). */

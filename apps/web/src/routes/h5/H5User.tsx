@@ -1,6 +1,6 @@
 import { Avatar, Button, List, Segmented } from 'antd';
 import { UserOutlined, LogoutOutlined, DesktopOutlined, FontSizeOutlined } from '@ant-design/icons';
-import { CompassOutlined, FileSyncOutlined, IdcardOutlined, MessageOutlined, ShoppingOutlined, GiftOutlined, CrownOutlined } from '@ant-design/icons';
+import { BlockOutlined, CompassOutlined, FileSyncOutlined, IdcardOutlined, MessageOutlined, ShoppingOutlined, GiftOutlined, CrownOutlined } from '@ant-design/icons';
 import { AdSlot } from '../../features/pay/AdSlot.tsx';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -22,6 +22,7 @@ export function H5User() {
     ['coupon', <GiftOutlined />, '/webH5/coupon', 'pay:nav.coupon'],
     ['fonts', <FontSizeOutlined />, '/webH5/font', 'fonts:fonts.title'],
     ['public', <CompassOutlined />, '/webH5/info/publicplatform', 'library:library.nav.public'],
+    ['threeModel', <BlockOutlined />, '/webH5/threeModel', 'nav.threeModel'],
     ['transformer', <FileSyncOutlined />, '/webH5/transformer', 'conversions:transformer.nav'],
   ];
   return (

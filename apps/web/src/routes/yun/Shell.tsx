@@ -65,6 +65,9 @@ function HeaderSearch() {
 }
 
 /** The desktop shell: navigation, header with search, language and user menu, storage meter, task panel. */
+/** Desktop pages with a phone page of their own (the rest lead to the phone home). */
+const PHONE_PAGES: Record<string, string> = { '/yun/threeModel': '/webH5/threeModel', '/yun/transformer': '/webH5/transformer' };
+
 export function Shell() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -76,7 +79,7 @@ export function Shell() {
 
   // a phone that opened a desktop link goes to the mobile layout
   useEffect(() => {
-    if (isPhone() && !sessionStorage.getItem('cadcloud.forceDesktop')) navigate(groupPathIn('/webH5', location.pathname + location.search) ?? payPathIn('/webH5', location.pathname + location.search) ?? '/webH5', { replace: true });
+    if (isPhone() && !sessionStorage.getItem('cadcloud.forceDesktop')) navigate(groupPathIn('/webH5', location.pathname + location.search) ?? payPathIn('/webH5', location.pathname + location.search) ?? PHONE_PAGES[location.pathname] ?? '/webH5', { replace: true });
   }, []);
 
   const items = [
