@@ -44,6 +44,11 @@ for (const driver of testDatabaseDrivers()) {
       expect(isOperator('a@x.com,,', '')).toBe(false);
     });
 
+    it('every operator path is in the OpenAPI document', async () => {
+      const doc = (await t.app.inject({ method: 'GET', url: '/api/docs' })).json();
+      for (const p of Object.values(P)) expect(doc.paths[p], p).toBeTruthy();
+    });
+
     it('userInfo says operator for the operator only', async () => {
       expect((await t.call('/user/v5/sysuser/userInfo', {}, op.token)).bizData.operator).toBe(true);
       expect((await t.call('/user/v5/sysuser/userInfo', {}, member.token)).bizData.operator).toBe(false);
