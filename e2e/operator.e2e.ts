@@ -9,7 +9,8 @@ const PDF = '%PDF-1.4\n% CADCloud operator test invoice\n1 0 obj <<>> endobj\ntr
 /**
  * The operator page in a real browser (issue 23): an account named by OPERATOR_EMAILS (here also the company admin
  * who requested an invoice) finds /operator in the user menu, issues the requested invoice by uploading its PDF, and
- * the invoice is issued for the member too; the page fits 390 px; no console errors.
+ * the invoice is issued for the member too; answers a feedback message from the Feedback tab (mailed); the page fits
+ * 390 px; no console errors.
  */
 describe('operator page in a real browser', () => {
   let s: SignedIn;
@@ -25,7 +26,7 @@ describe('operator page in a real browser', () => {
   }, 180_000);
   afterAll(async () => s?.close());
 
-  it('the operator issues the requested invoice by uploading a PDF; the invoice shows issued', async () => {
+  it('the operator issues the requested invoice by uploading a PDF (it shows issued) and answers feedback', async () => {
     await runAdmin(['company', 'create', '--name', 'Acme Drawing Ltd', '--admin', email], { DATA_DIR: s.product.dataDir, DATABASE_URL: '' });
     // a paid order through the sandbox, a title and the request (the /invoice pages are covered by invoices.e2e.ts)
     const api = (p: string, d: unknown) => postApi(page, `${s.product.url}${p}`, d);
@@ -50,6 +51,21 @@ describe('operator page in a real browser', () => {
     // the member's side: issued, with the PDF
     await page.goto(`${s.product.url}/invoice/detail?invoiceId=${invoiceId}`);
     await page.locator('[data-testid=invoice-detail] [data-testid=invoice-status][data-status="1"]').waitFor();
+
+    // feedback: listed for the operator, answered by mail from the Feedback tab
+    const { id: feedbackId } = await api('/cloud/v5/advice/add', { email: 'sender@example.com', content: 'Please add a dark theme' });
+    await page.goto(`${s.product.url}/operator`);
+    await page.getByRole('tab', { name: 'Feedback' }).click();
+    const fb = page.getByTestId(`operator-feedback-${feedbackId}`);
+    await fb.getByText('Please add a dark theme').waitFor();
+    await fb.getByTestId('operator-reply-text').fill('Thanks, it is planned.');
+    await fb.getByTestId('operator-reply-send').click();
+    // answered: gone from the open list, shown with its reply in the full list
+    await fb.waitFor({ state: 'detached' });
+    await page.getByTestId('operator-open-only').click();
+    await page.getByTestId(`operator-feedback-${feedbackId}`).getByTestId('operator-replied').getByText('Thanks, it is planned.').waitFor();
+    const outbox = (await runAdmin(['mail', 'outbox', '--limit', '50'], { DATA_DIR: s.product.dataDir, DATABASE_URL: '' })) as { to: string; text: string }[];
+    expect(outbox.some((m) => m.to.includes('sender@example.com') && m.text.includes('Thanks, it is planned.'))).toBe(true);
 
     await page.setViewportSize({ width: 390, height: 860 });
     await page.goto(`${s.product.url}/operator`);

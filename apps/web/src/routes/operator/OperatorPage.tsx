@@ -141,7 +141,7 @@ function Feedback() {
     <>
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 8 }} />}
       <Space style={{ marginBottom: 8 }}>
-        <Switch checked={openOnly} onChange={setOpenOnly} /> {t('op.openOnly')}
+        <Switch checked={openOnly} onChange={setOpenOnly} data-testid="operator-open-only" /> {t('op.openOnly')}
       </Space>
       <Table
         rowKey="id"
@@ -149,6 +149,7 @@ function Feedback() {
         pagination={false}
         dataSource={list}
         locale={{ emptyText: t('op.empty') }}
+        onRow={(f) => ({ 'data-testid': `operator-feedback-${f.id}` }) as React.HTMLAttributes<HTMLElement>}
         columns={[
           { title: t('op.requestedAt'), dataIndex: 'createdAt', render: (v: number) => formatTime(v, i18n.language) },
           { title: t('op.email'), dataIndex: 'email' },
@@ -158,13 +159,13 @@ function Feedback() {
             title: t('op.reply'),
             render: (_: unknown, f: OperatorFeedback) =>
               f.reply !== null ? (
-                <div style={{ maxWidth: 320, whiteSpace: 'pre-wrap' }}>
+                <div style={{ maxWidth: 320, whiteSpace: 'pre-wrap' }} data-testid="operator-replied">
                   <b>{t('op.replied')}</b> {f.repliedAt ? formatTime(f.repliedAt, i18n.language) : ''}: {f.reply}
                 </div>
               ) : (
                 <Space.Compact style={{ minWidth: 260 }}>
-                  <Input.TextArea autoSize value={drafts[f.id] ?? ''} maxLength={5000} onChange={(e) => setDrafts((d) => ({ ...d, [f.id]: e.target.value }))} />
-                  <Button type="primary" disabled={!(drafts[f.id] ?? '').trim()} onClick={() => run(() => operatorApi.reply(f.id, drafts[f.id]!.trim()))}>
+                  <Input.TextArea autoSize data-testid="operator-reply-text" value={drafts[f.id] ?? ''} maxLength={5000} onChange={(e) => setDrafts((d) => ({ ...d, [f.id]: e.target.value }))} />
+                  <Button type="primary" data-testid="operator-reply-send" disabled={!(drafts[f.id] ?? '').trim()} onClick={() => run(() => operatorApi.reply(f.id, drafts[f.id]!.trim()))}>
                     {t('op.send')}
                   </Button>
                 </Space.Compact>
