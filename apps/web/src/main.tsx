@@ -58,6 +58,7 @@ const FeedbackPage = lazyPage(() => import('./routes/info/InfoPages.tsx'), 'Feed
 const ContactPage = lazyPage(() => import('./routes/info/InfoPages.tsx'), 'ContactPage');
 const DeclarationPage = lazyPage(() => import('./routes/info/InfoPages.tsx'), 'DeclarationPage');
 const HelpPage = lazyPage(() => import('./routes/info/InfoPages.tsx'), 'HelpPage');
+const OperatorPage = lazyPage(() => import('./routes/operator/OperatorPage.tsx'), 'OperatorPage');
 
 // system UI fonts first; the shipped Noto fonts fill in CJK glyphs on machines without them
 const FONT_FAMILY = `-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, "PingFang SC", "Microsoft YaHei", "Apple SD Gothic Neo", "Malgun Gothic", "Noto Sans SC", "Noto Sans KR", sans-serif`;
@@ -129,6 +130,8 @@ const router = createBrowserRouter([
           { path: '/secure/products', element: <Products /> },
         ],
       },
+      // issue 23: the operator's page (the server refuses its calls to anyone not in OPERATOR_EMAILS)
+      { path: '/operator', element: <OperatorPage /> },
       {
         path: '/invoice',
         element: <InvoiceShell />,

@@ -13,6 +13,8 @@ export const ERRORS = {
   'internal': { rtnCode: '1000500', key: 'errors.internal' },
   'item.notFound': { rtnCode: '1000404', key: 'errors.item.notFound' },
   'item.forbidden': { rtnCode: '1000403', key: 'errors.item.forbidden' },
+  // issue 23: the operator page and its endpoints are for the accounts OPERATOR_EMAILS names
+  'operator.forbidden': { rtnCode: '1023001', key: 'errors.operator.forbidden' },
   'name.invalid': { rtnCode: '1001001', key: 'errors.name.invalid' },
   'name.duplicateFolder': { rtnCode: '1001002', key: 'errors.name.duplicateFolder' },
   'name.duplicateFile': { rtnCode: '1001003', key: 'errors.name.duplicateFile' },

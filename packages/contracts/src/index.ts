@@ -17,3 +17,4 @@ export * from './membership.ts';
 export * from './orders.ts';
 export * from './invoices.ts';
 export * from './feedback.ts';
+export * from './operator.ts';

@@ -4,6 +4,7 @@ import { testDatabaseDrivers } from '../infra/db/test-databases.ts';
 import { createTestApp, type TestApp } from '../test/fixtures.ts';
 import { makeZip } from './unzip/test-archives.ts';
 import { deriveSaltKeys, openResponse, randomSalt, sealRequest, SIGNED_HEADERS, SIGNED_REQUEST_ID } from '@cadcloud/contracts/signed-call';
+import { OPERATOR_PATHS } from '@cadcloud/contracts';
 import { createExchangeCodesService } from './exchange-codes/exchange-codes.service.ts';
 
 /**
@@ -173,6 +174,11 @@ for (const driver of testDatabaseDrivers()) {
       expect((await t.call('/cloud/v5/union/list', {}, 'forged-token')).rtnCode).toBe('101');
       // call styles (issue 23): the session secret, the customer and company of the session
       for (const path of ['/global/v5/common/getRsaKey', '/user/v5/customer/getInfo', '/company/v5/member/getCompanyInfoByToken', '/user/v5/sysuser/assistantToken']) expect((await t.call(path, {}, undefined)).rtnCode, path).toBe('101');
+      // the operator page's calls (modules/operator): 101 unsigned, operator.forbidden for a signed-in non-operator
+      for (const path of Object.values(OPERATOR_PATHS)) {
+        expect((await t.call(path, {}, undefined)).rtnCode, path).toBe('101');
+        expect((await t.call(path, { invoiceId: 'x', id: 'x', reason: 'r', text: 't', pageNo: 1, pageSize: 1 }, b.token)).bizData.code, path).toBe('operator.forbidden');
+      }
       // the signed twins answer the signed API's "log out" code without a session
       for (const path of ['/secure/cloud/v5/font/list', '/secure/cloud/v5/font/rename', '/secure/cloud/v5/font/download']) expect((await t.app.inject({ method: 'POST', url: path, payload: { sign: 'x', key: 'y' } })).json().rtnCode, path).toBe('1000005');
     });

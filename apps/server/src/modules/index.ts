@@ -26,8 +26,9 @@ import { freezeRoutes } from './freeze/freeze.routes.ts';
 import { adsRoutes } from './ads/ads.routes.ts';
 import { invoicesRoutes } from './invoices/invoices.routes.ts';
 import { feedbackRoutes } from './feedback/feedback.routes.ts';
+import { operatorRoutes } from './operator/operator.routes.ts';
 
 export type RouteModule = FastifyPluginAsync<{ deps: AppDeps }>;
 
 /** Every module's routes, registered by app.ts in this order. */
-export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes, drawingsRoutes, sharesRoutes, fontsRoutes, groupsRoutes, libraryRoutes, versionsRoutes, compareRoutes, conversionsRoutes, model3dRoutes, unzipRoutes, thumbnailsRoutes, membershipRoutes, ordersRoutes, exchangeCodesRoutes, freezeRoutes, adsRoutes, invoicesRoutes, feedbackRoutes];
+export const routeModules: RouteModule[] = [commonRoutes, usersRoutes, authRoutes, filesRoutes, foldersRoutes, trashRoutes, uploadsRoutes, downloadsRoutes, drawingsRoutes, sharesRoutes, fontsRoutes, groupsRoutes, libraryRoutes, versionsRoutes, compareRoutes, conversionsRoutes, model3dRoutes, unzipRoutes, thumbnailsRoutes, membershipRoutes, ordersRoutes, exchangeCodesRoutes, freezeRoutes, adsRoutes, invoicesRoutes, feedbackRoutes, operatorRoutes];

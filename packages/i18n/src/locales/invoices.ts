@@ -4,6 +4,7 @@
  */
 export const invoices = {
   zh: {
+    'op.title': '运营管理', 'op.menu': '运营管理', 'op.tab.invoices': '发票', 'op.tab.feedback': '反馈', 'op.company': '企业', 'op.titleName': '抬头', 'op.orders': '订单', 'op.amount': '金额', 'op.status': '状态', 'op.requestedAt': '申请时间', 'op.actions': '操作', 'op.issue': '开具（上传 PDF）', 'op.fail': '开票失败', 'op.void': '作废', 'op.reason': '失败原因', 'op.ok': '确定', 'op.cancel': '取消', 'op.done': '已完成', 'op.voidConfirm': '确认作废此发票？', 'op.openOnly': '仅未回复', 'op.email': '邮箱', 'op.content': '内容', 'op.page': '页面', 'op.reply': '回复', 'op.send': '发送回复', 'op.replied': '已回复', 'op.empty': '暂无数据',
     'status.notInvoiced': '未开票', 'status.invoiced': '已开票', 'status.invoicing': '开票中', 'status.failed': '开票失败', 'status.reissuing': '重开中', 'status.voided': '已作废',
     'mail.invite.subject': '{0} 邀请您加入企业', 'mail.invite.text': '{0} 邀请您作为企业成员使用 CADCloud。登录后打开以下链接接受邀请：\n{1}',
     'mail.issued.subject': '发票 {0} 已开具', 'mail.issued.text': '您申请的发票 {0} 已开具，可在此下载：\n{1}',
@@ -23,6 +24,7 @@ export const invoices = {
     'header.current': '当前抬头', 'header.clear': '清除',
   },
   en: {
+    'op.title': 'Operator', 'op.menu': 'Operator page', 'op.tab.invoices': 'Invoices', 'op.tab.feedback': 'Feedback', 'op.company': 'Company', 'op.titleName': 'Title', 'op.orders': 'Orders', 'op.amount': 'Amount', 'op.status': 'Status', 'op.requestedAt': 'Requested at', 'op.actions': 'Actions', 'op.issue': 'Issue (upload PDF)', 'op.fail': 'Fail', 'op.void': 'Void', 'op.reason': 'Reason', 'op.ok': 'OK', 'op.cancel': 'Cancel', 'op.done': 'Done', 'op.voidConfirm': 'Void this invoice?', 'op.openOnly': 'Unanswered only', 'op.email': 'E-mail', 'op.content': 'Content', 'op.page': 'Page', 'op.reply': 'Reply', 'op.send': 'Send reply', 'op.replied': 'Replied', 'op.empty': 'Nothing here',
     'status.notInvoiced': 'not invoiced', 'status.invoiced': 'invoiced', 'status.invoicing': 'invoicing', 'status.failed': 'invoice failed', 'status.reissuing': 're-issuing', 'status.voided': 'voided',
     'mail.invite.subject': '{0} invites you to join the company', 'mail.invite.text': '{0} invites you to use CADCloud as a company member. Sign in, then open this link to accept:\n{1}',
     'mail.issued.subject': 'Invoice {0} issued', 'mail.issued.text': 'The invoice {0} you requested has been issued. Download it here:\n{1}',
@@ -42,6 +44,7 @@ export const invoices = {
     'header.current': 'Current title', 'header.clear': 'Clear',
   },
   ko: {
+    'op.title': '운영자', 'op.menu': '운영자 페이지', 'op.tab.invoices': '세금계산서', 'op.tab.feedback': '피드백', 'op.company': '회사', 'op.titleName': '명의', 'op.orders': '주문', 'op.amount': '금액', 'op.status': '상태', 'op.requestedAt': '요청 시간', 'op.actions': '작업', 'op.issue': '발행(PDF 업로드)', 'op.fail': '발행 실패', 'op.void': '무효 처리', 'op.reason': '사유', 'op.ok': '확인', 'op.cancel': '취소', 'op.done': '완료', 'op.voidConfirm': '이 세금계산서를 무효 처리할까요?', 'op.openOnly': '미답변만', 'op.email': '이메일', 'op.content': '내용', 'op.page': '페이지', 'op.reply': '답변', 'op.send': '답변 보내기', 'op.replied': '답변함', 'op.empty': '항목이 없습니다',
     'status.notInvoiced': '미발행', 'status.invoiced': '발행됨', 'status.invoicing': '발행 중', 'status.failed': '발행 실패', 'status.reissuing': '재발행 중', 'status.voided': '무효',
     'mail.invite.subject': '{0}에서 회사 가입을 초대했습니다', 'mail.invite.text': '{0}에서 회사 구성원으로 CADCloud 사용을 초대했습니다. 로그인한 후 이 링크를 열어 수락하세요:\n{1}',
     'mail.issued.subject': '세금계산서 {0} 발행됨', 'mail.issued.text': '신청하신 세금계산서 {0}이(가) 발행되었습니다. 여기에서 다운로드하세요:\n{1}',
@@ -61,6 +64,7 @@ export const invoices = {
     'header.current': '현재 명의', 'header.clear': '지우기',
   },
   de: {
+    'op.title': 'Betreiber', 'op.menu': 'Betreiberseite', 'op.tab.invoices': 'Rechnungen', 'op.tab.feedback': 'Feedback', 'op.company': 'Firma', 'op.titleName': 'Rechnungskopf', 'op.orders': 'Bestellungen', 'op.amount': 'Betrag', 'op.status': 'Status', 'op.requestedAt': 'Angefordert am', 'op.actions': 'Aktionen', 'op.issue': 'Ausstellen (PDF hochladen)', 'op.fail': 'Fehlgeschlagen', 'op.void': 'Stornieren', 'op.reason': 'Grund', 'op.ok': 'OK', 'op.cancel': 'Abbrechen', 'op.done': 'Erledigt', 'op.voidConfirm': 'Diese Rechnung stornieren?', 'op.openOnly': 'Nur unbeantwortete', 'op.email': 'E-Mail', 'op.content': 'Inhalt', 'op.page': 'Seite', 'op.reply': 'Antwort', 'op.send': 'Antwort senden', 'op.replied': 'Beantwortet', 'op.empty': 'Keine Einträge',
     'status.notInvoiced': 'nicht abgerechnet', 'status.invoiced': 'ausgestellt', 'status.invoicing': 'in Bearbeitung', 'status.failed': 'fehlgeschlagen', 'status.reissuing': 'wird neu ausgestellt', 'status.voided': 'storniert',
     'mail.invite.subject': '{0} lädt Sie in das Unternehmen ein', 'mail.invite.text': '{0} lädt Sie ein, CADCloud als Unternehmensmitglied zu nutzen. Melden Sie sich an und öffnen Sie diesen Link, um anzunehmen:\n{1}',
     'mail.issued.subject': 'Rechnung {0} ausgestellt', 'mail.issued.text': 'Die angeforderte Rechnung {0} wurde ausgestellt. Hier herunterladen:\n{1}',

@@ -23,6 +23,7 @@ import { ordersConfig } from '../../modules/orders/orders.config.ts';
 import { providersConfig } from '../../modules/orders/providers/providers.config.ts';
 import { commonConfig } from '../../modules/common/common.config.ts';
 import { feedbackConfig } from '../../modules/feedback/feedback.config.ts';
+import { operatorConfig } from '../../modules/operator/operator.config.ts';
 
 /** Every module's declarations; add a module's config here. */
 export const configDefinitions = {
@@ -46,6 +47,7 @@ export const configDefinitions = {
   ...membershipConfig,
   ...groupsConfig,
   ...feedbackConfig,
+  ...operatorConfig,
   ...ordersConfig,
   ...providersConfig,
   ...commonConfig,

@@ -55,12 +55,17 @@ export function createInvoicesRepository(db: Db) {
 
     invoice: (id: string) => db.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirst(),
     invoiceOrderIds: async (id: string) => (await db.selectFrom('invoice_orders').select('order_id').where('invoice_id', '=', id).orderBy('order_id').execute()).map((r) => r.order_id),
-    invoices: (f: { companyId?: string; uid?: string; status?: number; limit?: number }) => {
+    invoices: (f: { companyId?: string; uid?: string; status?: number; limit?: number; offset?: number }) => {
       let q = db.selectFrom('invoices').selectAll();
       if (f.companyId) q = q.where('company_id', '=', f.companyId);
       if (f.uid) q = q.where('uid', '=', f.uid);
       if (f.status !== undefined) q = q.where('status', '=', f.status);
-      return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit ?? 200).execute();
+      return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit ?? 200).offset(f.offset ?? 0).execute();
+    },
+    countInvoices: async (status?: number) => {
+      let q = db.selectFrom('invoices').select((e) => e.fn.countAll<number>().as('n'));
+      if (status !== undefined) q = q.where('status', '=', status);
+      return Number((await q.executeTakeFirstOrThrow()).n);
     },
     /** Moves an invoice from `from` to `patch.status` only if it is still in `from`: of two racing changes one wins. */
     moveInvoice: async (t: Db, id: string, from: number, patch: Partial<InvoiceRow>) => (await t.updateTable('invoices').set(patch).where('id', '=', id).where('status', '=', from).executeTakeFirst()).numUpdatedRows > 0n,

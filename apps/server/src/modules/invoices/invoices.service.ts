@@ -162,6 +162,12 @@ export function createInvoicesService(deps: InvoicesDeps) {
 
     // the operator's side (admin CLI)
     adminList: async (f: { status?: number; limit?: number }) => Promise.all((await repo.invoices(f)).map(present)),
+    /** The operator page: one page of every company's requests, each with its company's name. */
+    async adminPage(f: { status?: number; pageNo: number; pageSize: number }) {
+      const rows = await repo.invoices({ status: f.status, limit: f.pageSize, offset: (f.pageNo - 1) * f.pageSize });
+      const invoices = await Promise.all(rows.map(async (r) => ({ ...(await present(r)), companyName: (await repo.company(r.company_id))?.name ?? '' })));
+      return { total: await repo.countInvoices(f.status), invoices };
+    },
     /** Stores the PDF and issues (from invoicing or re-issuing): status 1; mails the requester. */
     async issue(invoiceId: string, pdf: Buffer) {
       if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw new InvoiceStateError('the file is not a PDF');

@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from '../../test/fixtures.ts';
 import { createMembershipService } from '../membership/membership.service.ts';
 import { createOrdersService, type OrdersService } from '../orders/orders.service.ts';
 import { createInvoicesService, type InvoicesService } from './invoices.service.ts';
+import { paidOrder as paidOrderOf } from './test-invoices.ts';
 
 const PDF = Buffer.from('%PDF-1.4\n% an invoice\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 type User = { id: string; email: string; token: string };
@@ -23,12 +24,7 @@ for (const driver of testDatabaseDrivers()) {
     let admin: User, member: User, noRight: User, outsider: User, otherAdmin: User;
     let titleId: string;
 
-    async function paidOrder(u: User, currency: 'CNY' | 'USD' = 'CNY') {
-      const o = (await orders.create(u.id, { planCode: 'ML1', payWay: 2, clientType: 11, mode: 'qr', currency })).order;
-      const amountMinor = currency === 'CNY' ? 1500 : 499;
-      await orders.applyEvent('sandbox', { eventId: `e-${o.orderId}`, orderId: o.orderId, providerTradeId: 't', kind: 'paid', amountMinor, currency, at: Date.now() });
-      return o.orderId;
-    }
+    const paidOrder = (u: User, currency: 'CNY' | 'USD' = 'CNY') => paidOrderOf(orders, u.id, currency);
     const lastMailTo = async (to: string) => (await listOutbox(t.db.db, { limit: 50 })).find((m) => m.to_addr.includes(to));
     async function join(u: User, mayInvoice: boolean) {
       expect((await t.call('/company/v5/member/invite', { email: u.email, mayInvoice }, admin.token)).rtnCode).toBe('0000000');

@@ -1,3 +1,4 @@
+import { isOperator } from '../operator/operator.config.ts';
 import { z } from 'zod';
 import { createAccountsService, createAttemptLimiter, loginAttemptKey, type SsoDb } from '@cadcloud/sso';
 import { defineEndpoint, documentEndpoint } from '../../infra/http/endpoint.ts';
@@ -38,6 +39,8 @@ export const usersRoutes: RouteModule = async (app, { deps }) => {
         storage: { used: user.storage_used, total: storageBytes },
         freeze,
         company: null,
+        // the user menu links to /operator only for these accounts (the endpoints check it again)
+        operator: isOperator(deps.config.operatorEmails, user.email),
       };
     },
   });

@@ -12,6 +12,8 @@ export interface UserInfo extends MembershipState {
   email: string;
   storage: { used: number; total: number };
   freeze: number;
+  /** one of OPERATOR_EMAILS: the user menu links to /operator */
+  operator?: boolean;
 }
 
 export interface Capacity {

@@ -1,5 +1,5 @@
 import { Avatar, Button, List, Segmented } from 'antd';
-import { UserOutlined, LogoutOutlined, DesktopOutlined, FontSizeOutlined } from '@ant-design/icons';
+import { UserOutlined, LogoutOutlined, DesktopOutlined, FontSizeOutlined, SettingOutlined } from '@ant-design/icons';
 import { BlockOutlined, CompassOutlined, FileSyncOutlined, IdcardOutlined, MessageOutlined, ShoppingOutlined, GiftOutlined, CrownOutlined } from '@ant-design/icons';
 import { AdSlot } from '../../features/pay/AdSlot.tsx';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +24,8 @@ export function H5User() {
     ['public', <CompassOutlined />, '/webH5/info/publicplatform', 'library:library.nav.public'],
     ['threeModel', <BlockOutlined />, '/webH5/threeModel', 'nav.threeModel'],
     ['transformer', <FileSyncOutlined />, '/webH5/transformer', 'conversions:transformer.nav'],
+    // the operator page (desktop layout, usable at phone width) for OPERATOR_EMAILS accounts only
+    ...(user?.operator ? [['operator', <SettingOutlined />, '/operator', 'invoices:op.menu'] as [string, React.ReactNode, string, string]] : []),
   ];
   return (
     <div>

@@ -12,7 +12,7 @@ const LIST_TABLE = { size: 'small', pagination: false, scroll: { x: 'max-content
 
 const STATUS_COLOURS: Record<number, string> = { 0: 'default', 1: 'green', 2: 'processing', 3: 'red', 4: 'orange', 5: 'default' };
 
-function StatusTag({ status }: { status: number }) {
+export function StatusTag({ status }: { status: number }) {
   const { t } = useTranslation('invoices');
   return (
     <Tag color={STATUS_COLOURS[status]} data-testid="invoice-status" data-status={status}>

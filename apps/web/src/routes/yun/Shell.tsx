@@ -134,7 +134,7 @@ export function Shell() {
           <Button type="text" icon={<UnorderedListOutlined />} onClick={() => taskEvents.open()} aria-label={t('tasks.title')} data-testid="tasks-button" />
         </Tooltip>
         <LanguageSwitcher />
-        <Dropdown menu={{ items: [{ key: 'name', label: <span data-testid="user-name">{user?.name}<br /><small>{user?.email}</small></span>, disabled: true }, { key: 'company', label: <CompanyEntry /> }, { type: 'divider' as const }, { key: 'logout', icon: <LogoutOutlined />, label: t('user.logout'), danger: true }], onClick: ({ key: k }) => k === 'logout' && logout() }}>
+        <Dropdown menu={{ items: [{ key: 'name', label: <span data-testid="user-name">{user?.name}<br /><small>{user?.email}</small></span>, disabled: true }, { key: 'company', label: <CompanyEntry /> }, ...(user?.operator ? [{ key: 'operator', label: <Link to="/operator" data-testid="operator-link">{t('invoices:op.menu')}</Link> }] : []), { type: 'divider' as const }, { key: 'logout', icon: <LogoutOutlined />, label: t('user.logout'), danger: true }], onClick: ({ key: k }) => k === 'logout' && logout() }}>
           <Button type="text" data-testid="user-menu"><Avatar size="small" icon={<UserOutlined />} /> <span className="hide-narrow">{user?.name}</span></Button>
         </Dropdown>
       </Layout.Header>
