@@ -176,6 +176,7 @@ export const ERRORS = {
   'company.notAdmin': { rtnCode: '1022002', key: 'errors.company.notAdmin' },
   'company.inviteInvalid': { rtnCode: '1022003', key: 'errors.company.inviteInvalid' },
   'company.memberNotFound': { rtnCode: '1022004', key: 'errors.company.memberNotFound' },
+  'company.alreadyMember': { rtnCode: '1022005', key: 'errors.company.alreadyMember' },
   'invoice.notAllowed': { rtnCode: '1022101', key: 'errors.invoice.notAllowed' },
   'invoice.notFound': { rtnCode: '1022102', key: 'errors.invoice.notFound' },
   'invoice.titleNotFound': { rtnCode: '1022103', key: 'errors.invoice.titleNotFound' },

@@ -17,6 +17,8 @@ export const COMPANY_PATHS = {
   invite: '/company/v5/member/invite',
   setMayInvoice: '/company/v5/member/setMayInvoice',
   accept: '/company/v5/member/accept',
+  /** a signed-in user in no company creates one and becomes its admin */
+  create: '/company/v5/member/create',
 } as const;
 
 export const INVOICE_PATHS = {
@@ -74,6 +76,7 @@ export const companyMembersResult = z.object({ members: z.array(companyMemberSch
 export const companyInviteRequest = z.object({ email: z.string().trim().toLowerCase().email(), mayInvoice: z.boolean().default(false) });
 export const companySetMayInvoiceRequest = z.object({ memberId: z.string().min(1).max(64), mayInvoice: z.boolean() });
 export const companyAcceptRequest = z.object({ token: z.string().min(1).max(512) });
+export const companyCreateRequest = z.object({ name: z.string().trim().min(1).max(100), taxId: z.string().trim().max(64).optional() });
 
 const text = (max: number) => z.string().trim().max(max);
 /** An invoice title (company header): what is printed on the invoice. */

@@ -107,6 +107,7 @@ export const errors = {
     // the confirmation link's page (not an error)
     'unfreeze.done': '已解冻，有效期至 {0}',
     'company.notMember': "您还不是企业成员，只有企业成员可以申请发票",
+    'company.alreadyMember': "您已是企业成员，不能再创建企业",
     'company.notAdmin': "只有企业管理员可以执行此操作",
     'company.inviteInvalid': "邀请链接无效或已被使用",
     'company.memberNotFound': "成员不存在",
@@ -276,6 +277,7 @@ export const errors = {
     // the confirmation link's page (not an error)
     'unfreeze.done': 'Unfrozen until {0}',
     'company.notMember': "You are not a member of a company: only company members can request invoices",
+    'company.alreadyMember': "You are already a member of a company and cannot create another",
     'company.notAdmin': "Only the company administrator can do this",
     'company.inviteInvalid': "The invitation link is invalid or already used",
     'company.memberNotFound': "The member does not exist",
@@ -445,6 +447,7 @@ export const errors = {
     // the confirmation link's page (not an error)
     'unfreeze.done': '{0}까지 동결이 해제되었습니다',
     'company.notMember': "회사 구성원이 아닙니다. 회사 구성원만 세금계산서를 신청할 수 있습니다",
+    'company.alreadyMember': "이미 회사 구성원이므로 회사를 새로 만들 수 없습니다",
     'company.notAdmin': "회사 관리자만 할 수 있습니다",
     'company.inviteInvalid': "초대 링크가 잘못되었거나 이미 사용되었습니다",
     'company.memberNotFound': "구성원이 존재하지 않습니다",
@@ -614,6 +617,7 @@ export const errors = {
     // the confirmation link's page (not an error)
     'unfreeze.done': 'Entsperrt bis {0}',
     'company.notMember': "Sie sind kein Mitglied eines Unternehmens: Nur Unternehmensmitglieder können Rechnungen anfordern",
+    'company.alreadyMember': "Sie gehören bereits zu einem Unternehmen und können kein weiteres anlegen",
     'company.notAdmin': "Nur der Unternehmensadministrator kann dies tun",
     'company.inviteInvalid': "Der Einladungslink ist ungültig oder bereits verwendet",
     'company.memberNotFound': "Das Mitglied existiert nicht",

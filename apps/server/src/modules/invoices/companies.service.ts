@@ -85,6 +85,19 @@ export function createCompaniesService(deps: CompaniesDeps) {
       if (user) await repo.activateMember(admin.id, user.id);
       return { companyId: id, name, taxId: o.taxId ?? null, admin: presentMember((await repo.member(admin.id))!) };
     },
+    /**
+     * A signed-in user in no company creates one and is its admin at once (issue 23: "an operator or a company admin
+     * creates a company"); a member of a company is refused (one company per user, as getCompanyInfoByToken answers one).
+     */
+    async createOwnCompany(uid: string, o: { name: string; taxId?: string }): Promise<CompanyInfo> {
+      if (await repo.activeMembership(uid)) throw appError('company.alreadyMember');
+      const user = await repo.userById(uid);
+      if (!user) throw appError('company.notMember');
+      const id = newId();
+      await repo.insertCompany({ id, name: o.name.trim(), tax_id: o.taxId?.trim() || null, created_at: Date.now() });
+      await repo.insertMember({ id: newId(), company_id: id, uid, role: 'admin', may_invoice: 1, invited_email: user.email.toLowerCase(), status: 'active', created_at: Date.now() });
+      return (await companyOfUser(uid))!;
+    },
     /** Operator: invites into any company. */
     invite: (companyId: string, email: string, mayInvoice: boolean, lang: Language = 'zh') => addMember(companyId, email, { role: 'member', mayInvoice, lang }).then(presentMember),
     async list() {

@@ -43,6 +43,12 @@ export const invoicesRoutes: RouteModule = async (app, { deps }) => {
     handler: (d, { user }) => companies.setMayInvoice(user.id, d.memberId, d.mayInvoice),
   });
   defineEndpoint(app, {
+    path: C.create, tag, auth: 'user',
+    summary: 'A signed-in user in no company creates one (name, tax id) and becomes its admin, who may request invoices and invite members. company.alreadyMember for a member of a company',
+    request: c.companyCreateRequest, response: c.companyInfoSchema,
+    handler: (d, { user }) => companies.createOwnCompany(user.id, d),
+  });
+  defineEndpoint(app, {
     path: C.accept, tag, auth: 'user',
     summary: "The invitee accepts with the link's token: valid signature, invitation still open, and the signed-in account's e-mail the invited one; else company.inviteInvalid",
     request: c.companyAcceptRequest, response: c.companyInfoSchema,

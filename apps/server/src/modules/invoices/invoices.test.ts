@@ -53,6 +53,21 @@ for (const driver of testDatabaseDrivers()) {
       expect((await t.call('/company/v5/member/getCompanyInfoByToken', {}, outsider.token)).bizData).toMatchObject({ company: null });
     });
 
+    it('a user in no company creates their own and is its admin; a member cannot create another; signed out: 101', async () => {
+      const founder = await t.createUser();
+      expect((await t.call('/company/v5/member/create', { name: '  ' }, founder.token)).bizData.code).toBe('request.invalid');
+      const made = (await t.call('/company/v5/member/create', { name: 'Founder Works', taxId: '9131X' }, founder.token)).bizData;
+      expect(made).toMatchObject({ companyName: 'Founder Works', taxId: '9131X', role: 'admin', mayInvoice: true });
+      expect((await t.call('/company/v5/member/getCompanyInfoByToken', {}, founder.token)).bizData.company).toEqual(made);
+      expect((await t.call('/company/v5/member/list', {}, founder.token)).bizData.members).toEqual([expect.objectContaining({ email: founder.email.toLowerCase(), role: 'admin', status: 'active' })]);
+      const again = await t.call('/company/v5/member/create', { name: 'Second' }, founder.token, 'en');
+      expect(again).toMatchObject({ bizData: { code: 'company.alreadyMember' }, msg: 'You are already a member of a company and cannot create another' });
+      expect((await t.call('/company/v5/member/create', { name: 'Second' }, admin.token)).bizData.code).toBe('company.alreadyMember');
+      expect((await t.call('/company/v5/member/create', { name: 'Nobody' }, undefined)).rtnCode).toBe('101');
+      // another company's admin sees none of it
+      expect(JSON.stringify((await t.call('/company/v5/member/list', {}, otherAdmin.token)).bizData)).not.toContain(founder.email.toLowerCase());
+    });
+
     it('invitation: a signed link, only for the invited e-mail, once; a tampered token is refused', async () => {
       const token = await join(member, true);
       expect((await t.call('/company/v5/member/accept', { token }, member.token, 'en')).msg).toBe('The invitation link is invalid or already used');

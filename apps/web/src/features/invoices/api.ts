@@ -14,6 +14,7 @@ export const invoicesApi = {
   invite: (email: string, mayInvoice: boolean) => call<CompanyMember>(COMPANY_PATHS.invite, { email, mayInvoice }),
   setMayInvoice: (memberId: string, mayInvoice: boolean) => call<CompanyMember>(COMPANY_PATHS.setMayInvoice, { memberId, mayInvoice }),
   accept: (token: string) => call<CompanyInfo>(COMPANY_PATHS.accept, { token }),
+  createCompany: (name: string, taxId: string) => call<CompanyInfo>(COMPANY_PATHS.create, { name, taxId: taxId || undefined }),
   titles: () => call<{ titles: InvoiceTitle[] }>(INVOICE_PATHS.titleList),
   saveTitle: (d: TitleInput) => call<InvoiceTitle>(INVOICE_PATHS.titleSave, d),
   deleteTitle: (titleId: string) => call(INVOICE_PATHS.titleDelete, { titleId }),

@@ -71,7 +71,24 @@ function InvoiceTable({ list }: { list: InvoiceInfo[] }) {
 
 function NotMember() {
   const { t } = useTranslation('invoices');
-  return <Alert type="info" showIcon message={t('company.none')} data-testid="invoice-no-company" />;
+  const { reload } = useInvoiceState();
+  const [name, setName] = useState('');
+  const [taxId, setTaxId] = useState('');
+  const { run, busy, error } = useCall();
+  return (
+    <>
+      <Alert type="info" showIcon message={t('company.none')} data-testid="invoice-no-company" />
+      {/* or create one's own company and be its admin */}
+      <section className="invoice-row" style={{ marginTop: 12 }} data-testid="company-create">
+        <Input style={{ maxWidth: 260 }} placeholder={t('company.createName')} value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
+        <Input style={{ maxWidth: 200 }} placeholder={t('company.createTaxId')} value={taxId} maxLength={64} onChange={(e) => setTaxId(e.target.value)} />
+        <Button type="primary" loading={busy} disabled={!name.trim()} onClick={async () => (await run(() => invoicesApi.createCompany(name.trim(), taxId.trim()))) && void reload()}>
+          {t('company.create')}
+        </Button>
+      </section>
+      {error}
+    </>
+  );
 }
 
 /** Needs a company; renders `children` once the company is known. */
