@@ -19,7 +19,7 @@ for (const driver of testDatabaseDrivers()) {
       const u = user('a@example.com');
       await t.db.insertInto('users').values(u).execute();
       const got = await t.db.selectFrom('users').selectAll().where('id', '=', u.id).executeTakeFirstOrThrow();
-      expect(got).toEqual({ ...u, drive_rev: 0, storage_reserved: 0, disabled_at: null });
+      expect(got).toEqual({ ...u, drive_rev: 0, storage_reserved: 0, disabled_at: null, frozen_at: null, purge_warned_at: null, free_unfreeze_until: null, free_unfreeze_used_at: null });
       expect(typeof got.created_at).toBe('number');
     });
 

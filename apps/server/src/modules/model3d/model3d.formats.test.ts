@@ -192,9 +192,10 @@ describe('the worker\'s time cap (MODEL3D_TIMEOUT_MS lowered to 1 s)', () => {
   afterAll(async () => s?.t.close());
 
   it('stops a runaway conversion and reports it; the server answers other requests meanwhile', async () => {
-    // 3000 objects: several seconds of work (1200 take ~4 s on these machines), far past the cap
+    // 50,000 objects: many seconds of work, far past the cap (3,000 took ~4 s before the batching was sped up, and
+    // under 1 s since: the size must keep the work well above the cap however fast the pipeline gets)
     const lines: string[] = [];
-    for (let i = 0; i < 3000; i++) lines.push(`o Part${i}`, `v ${i} 0 0`, `v ${i + 1} 0 0`, `v ${i} 1 1`, `f ${i * 3 + 1} ${i * 3 + 2} ${i * 3 + 3}`);
+    for (let i = 0; i < 50_000; i++) lines.push(`o Part${i}`, `v ${i} 0 0`, `v ${i + 1} 0 0`, `v ${i} 1 1`, `f ${i * 3 + 1} ${i * 3 + 2} ${i * 3 + 3}`);
     const f = await s.upload('slow.obj', lines.join('\n'));
     const started = Date.now();
     const r = await s.t.call(`${P}transformBatch3D`, { fileIds: [f.id], isTransForm: true }, s.user.token);
