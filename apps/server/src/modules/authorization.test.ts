@@ -4,7 +4,7 @@ import { testDatabaseDrivers } from '../infra/db/test-databases.ts';
 import { createTestApp, type TestApp } from '../test/fixtures.ts';
 import { makeZip } from './unzip/test-archives.ts';
 import { deriveSaltKeys, openResponse, randomSalt, sealRequest, SIGNED_HEADERS, SIGNED_REQUEST_ID } from '@cadcloud/contracts/signed-call';
-import { OPERATOR_PATHS } from '@cadcloud/contracts';
+import { COMPANY_PATHS, INVOICE_PATHS, OPERATOR_PATHS } from '@cadcloud/contracts';
 import { createExchangeCodesService } from './exchange-codes/exchange-codes.service.ts';
 
 /**
@@ -174,6 +174,10 @@ for (const driver of testDatabaseDrivers()) {
       expect((await t.call('/cloud/v5/union/list', {}, 'forged-token')).rtnCode).toBe('101');
       // call styles (issue 23): the session secret, the customer and company of the session
       for (const path of ['/global/v5/common/getRsaKey', '/user/v5/customer/getInfo', '/company/v5/member/getCompanyInfoByToken', '/user/v5/sysuser/assistantToken']) expect((await t.call(path, {}, undefined)).rtnCode, path).toBe('101');
+      // companies and invoices (issue 23): every call is the signed-in user's own; another company's invoice and title are
+      // not found for b (invoices.test.ts: the company cases with two companies)
+      for (const path of [...Object.values(INVOICE_PATHS), ...Object.values(COMPANY_PATHS)]) expect((await t.call(path, { invoiceId: 'x', titleId: 'x', orderIds: ['x'], name: 'N', email: 'x@example.com', token: 'x', memberId: 'x', mayInvoice: true }, undefined)).rtnCode, path).toBe('101');
+      for (const path of [INVOICE_PATHS.detail, INVOICE_PATHS.download, INVOICE_PATHS.reCreate]) expect((await t.call(path, { invoiceId: 'not-mine' }, b.token)).rtnCode, path).not.toBe('0000000');
       // the operator page's calls (modules/operator): 101 unsigned, operator.forbidden for a signed-in non-operator
       for (const path of Object.values(OPERATOR_PATHS)) {
         expect((await t.call(path, {}, undefined)).rtnCode, path).toBe('101');
